@@ -1,0 +1,193 @@
+import { z } from 'zod';
+import { progressReportSchema, type ProgressReport } from './progress-report.js';
+
+/** Fields every event carries: which run, its position in the run, and when. */
+export interface EventEnvelope {
+  runId: string;
+  /** Strictly increasing per run, starting at 1. */
+  seq: number;
+  /** Epoch milliseconds. */
+  ts: number;
+}
+
+/** A limit a run can reach. */
+export type LimitKind = 'iterations' | 'time' | 'cost';
+
+/** The run began. */
+export interface RunStartedEvent extends EventEnvelope { type: 'run.started'; agentName: string; task?: string }
+/** A unit of work (usually one model call) began. */
+export interface StepStartedEvent extends EventEnvelope { type: 'step.started'; step: string; description?: string }
+/** A unit of work ended. */
+export interface StepFinishedEvent extends EventEnvelope { type: 'step.finished'; step: string; durationMs: number }
+/** Reasoning text the model shared. */
+export interface ThinkingEvent extends EventEnvelope { type: 'thinking'; content: string }
+/** A tool call started. */
+export interface ToolExecutingEvent extends EventEnvelope { type: 'tool.executing'; toolName: string; toolCallId?: string; args?: unknown }
+/** A tool call ended. */
+export interface ToolCompletedEvent extends EventEnvelope {
+  type: 'tool.completed';
+  toolName: string;
+  toolCallId?: string;
+  durationMs: number;
+  ok: boolean;
+  preview?: string;
+}
+/** A piece of streamed text. */
+export interface TextDeltaEvent extends EventEnvelope { type: 'text.delta'; text: string }
+/** The overall percent (0–100) changed. */
+export interface ProgressUpdateEvent extends EventEnvelope { type: 'progress'; percent: number; message?: string; etaMs?: number }
+/** A partial result worth showing before the run ends. */
+export interface IntermediateResultEvent extends EventEnvelope { type: 'intermediate.result'; content: string }
+/** Terminal: the run ended, either done or stopped at a limit (with a report). */
+export interface RunFinishedEvent extends EventEnvelope {
+  type: 'run.finished';
+  durationMs: number;
+  tokenCount?: number;
+  outcome: 'completed' | 'limit';
+  summary?: string;
+}
+/** Terminal: the run failed. */
+export interface RunErrorEvent extends EventEnvelope { type: 'run.error'; error: string }
+/** Terminal: the run was cancelled. */
+export interface RunCancelledEvent extends EventEnvelope { type: 'run.cancelled'; reason?: string }
+/** A new round of the loop began (`index` is zero-based). */
+export interface IterationEvent extends EventEnvelope { type: 'iteration'; index: number; max: number }
+/** A limit is 80% used. */
+export interface LimitApproachingEvent extends EventEnvelope { type: 'limit.approaching'; limit: LimitKind; used: number; max: number }
+/** A limit was reached. */
+export interface LimitReachedEvent extends EventEnvelope { type: 'limit.reached'; limit: LimitKind; used: number; max: number }
+/** The run is winding down: it has `bonusSteps` more rounds to write its report. */
+export interface WindDownStartedEvent extends EventEnvelope { type: 'wind-down.started'; reason: string; bonusSteps: number }
+/** The time budget was extended. */
+export interface TimeoutExtendedEvent extends EventEnvelope { type: 'timeout.extended'; byMs: number; totalBudgetMs: number }
+/** The run's state was saved and can be resumed from here. */
+export interface CheckpointSavedEvent extends EventEnvelope { type: 'checkpoint.saved'; checkpointId: string; iteration: number }
+/** A structured progress report was produced for a run that stopped short. */
+export interface ReportGeneratedEvent extends EventEnvelope { type: 'report.generated'; report: ProgressReport }
+
+/**
+ * The canonical progress data of a run: a union discriminated on `type`. This is what is
+ * serialised (JSON lines, SSE, audit detail) and validated when read back.
+ */
+export type ProgressEvent =
+  | RunStartedEvent
+  | StepStartedEvent
+  | StepFinishedEvent
+  | ThinkingEvent
+  | ToolExecutingEvent
+  | ToolCompletedEvent
+  | TextDeltaEvent
+  | ProgressUpdateEvent
+  | IntermediateResultEvent
+  | RunFinishedEvent
+  | RunErrorEvent
+  | RunCancelledEvent
+  | IterationEvent
+  | LimitApproachingEvent
+  | LimitReachedEvent
+  | WindDownStartedEvent
+  | TimeoutExtendedEvent
+  | CheckpointSavedEvent
+  | ReportGeneratedEvent;
+
+/** The `type` of any {@link ProgressEvent}. */
+export type ProgressEventType = ProgressEvent['type'];
+
+/** The event of one `type`. */
+export type ProgressEventOf<T extends ProgressEventType> = Extract<ProgressEvent, { type: T }>;
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** An event without its envelope: what code emits; the hub stamps `runId`, `seq` and `ts`. */
+export type ProgressEventBody = DistributiveOmit<ProgressEvent, keyof EventEnvelope>;
+
+/** Events after which nothing more is emitted for the run. */
+export type TerminalEvent = RunFinishedEvent | RunErrorEvent | RunCancelledEvent;
+
+/** Every event type, seed types first, in a stable order. */
+export const PROGRESS_EVENT_TYPES: readonly ProgressEventType[] = [
+  'run.started',
+  'step.started',
+  'step.finished',
+  'thinking',
+  'tool.executing',
+  'tool.completed',
+  'text.delta',
+  'progress',
+  'intermediate.result',
+  'run.finished',
+  'run.error',
+  'run.cancelled',
+  'iteration',
+  'limit.approaching',
+  'limit.reached',
+  'wind-down.started',
+  'timeout.extended',
+  'checkpoint.saved',
+  'report.generated',
+];
+
+/** True for `run.finished`, `run.error` and `run.cancelled`. */
+export function isTerminalEvent(event: { readonly type: string }): event is TerminalEvent {
+  return event.type === 'run.finished' || event.type === 'run.error' || event.type === 'run.cancelled';
+}
+
+const duration = z.number().nonnegative();
+const count = z.number().int().nonnegative();
+const limitKind = z.enum(['iterations', 'time', 'cost']);
+
+function event<const T extends string, S extends z.ZodRawShape>(type: T, shape: S) {
+  return z.object({
+    type: z.literal(type),
+    runId: z.string().min(1),
+    seq: z.number().int().positive(),
+    ts: z.number().nonnegative(),
+    ...shape,
+  });
+}
+
+const eventSchemas = z.discriminatedUnion('type', [
+  event('run.started', { agentName: z.string(), task: z.string().exactOptional() }),
+  event('step.started', { step: z.string(), description: z.string().exactOptional() }),
+  event('step.finished', { step: z.string(), durationMs: duration }),
+  event('thinking', { content: z.string() }),
+  event('tool.executing', {
+    toolName: z.string(),
+    toolCallId: z.string().exactOptional(),
+    args: z.unknown().exactOptional(),
+  }),
+  event('tool.completed', {
+    toolName: z.string(),
+    toolCallId: z.string().exactOptional(),
+    durationMs: duration,
+    ok: z.boolean(),
+    preview: z.string().exactOptional(),
+  }),
+  event('text.delta', { text: z.string() }),
+  event('progress', {
+    percent: z.number().min(0).max(100),
+    message: z.string().exactOptional(),
+    etaMs: duration.exactOptional(),
+  }),
+  event('intermediate.result', { content: z.string() }),
+  event('run.finished', {
+    durationMs: duration,
+    tokenCount: count.exactOptional(),
+    outcome: z.enum(['completed', 'limit']),
+    summary: z.string().exactOptional(),
+  }),
+  event('run.error', { error: z.string() }),
+  event('run.cancelled', { reason: z.string().exactOptional() }),
+  event('iteration', { index: count, max: z.number().int().positive() }),
+  event('limit.approaching', { limit: limitKind, used: z.number().nonnegative(), max: z.number().nonnegative() }),
+  event('limit.reached', { limit: limitKind, used: z.number().nonnegative(), max: z.number().nonnegative() }),
+  event('wind-down.started', { reason: z.string(), bonusSteps: count }),
+  event('timeout.extended', { byMs: duration, totalBudgetMs: duration }),
+  event('checkpoint.saved', { checkpointId: z.string().min(1), iteration: count }),
+  event('report.generated', { report: progressReportSchema }),
+]);
+
+/**
+ * zod schema of {@link ProgressEvent}. Unknown keys are dropped; an unknown `type` is an error.
+ */
+export const progressEventSchema: z.ZodType<ProgressEvent> = eventSchemas;

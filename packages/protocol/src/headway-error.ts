@@ -1,0 +1,34 @@
+// A registry symbol survives duplicate copies of the package, where `instanceof` does not.
+const BRAND = Symbol.for('@headway/error');
+
+/**
+ * Base class of every error headway throws, with a stable machine-readable `code`.
+ *
+ * Recognise errors with {@link HeadwayError.isInstance} (or by `code`) rather than
+ * `instanceof`: two copies of a package in one program make `instanceof` lie.
+ *
+ * @example
+ * ```ts
+ * try { parseProgressEvent(input) } catch (e) {
+ *   if (HeadwayError.isInstance(e, 'PROTOCOL_INVALID_EVENT')) console.warn(e.message);
+ * }
+ * ```
+ */
+export class HeadwayError extends Error {
+  /** Stable identifier of the failure, e.g. `PROTOCOL_INVALID_EVENT`. */
+  readonly code: string;
+
+  constructor(code: string, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.code = code;
+    this.name = 'HeadwayError';
+    Object.defineProperty(this, BRAND, { value: true });
+  }
+
+  /** True for any headway error (from any copy of the package), optionally with the given code. */
+  static isInstance(value: unknown, code?: string): value is HeadwayError {
+    if (typeof value !== 'object' || value === null) return false;
+    if ((value as Record<symbol, unknown>)[BRAND] !== true) return false;
+    return code === undefined || (value as HeadwayError).code === code;
+  }
+}

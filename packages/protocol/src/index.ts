@@ -1,0 +1,55 @@
+export { HeadwayError } from './headway-error.js';
+export { ProtocolError } from './protocol-error.js';
+export type { ProtocolErrorCode, ValidationIssue } from './protocol-error.js';
+export { describeIssues, formatPath, toValidationIssues } from './format-issues.js';
+export { PROGRESS_EVENT_TYPES, isTerminalEvent, progressEventSchema } from './events.js';
+export type {
+  CheckpointSavedEvent,
+  EventEnvelope,
+  IntermediateResultEvent,
+  IterationEvent,
+  LimitApproachingEvent,
+  LimitKind,
+  LimitReachedEvent,
+  ProgressEvent,
+  ProgressEventBody,
+  ProgressEventOf,
+  ProgressEventType,
+  ProgressUpdateEvent,
+  ReportGeneratedEvent,
+  RunCancelledEvent,
+  RunErrorEvent,
+  RunFinishedEvent,
+  RunStartedEvent,
+  StepFinishedEvent,
+  StepStartedEvent,
+  TerminalEvent,
+  TextDeltaEvent,
+  ThinkingEvent,
+  TimeoutExtendedEvent,
+  ToolCompletedEvent,
+  ToolExecutingEvent,
+  WindDownStartedEvent,
+} from './events.js';
+export { STOP_REASONS, progressReportSchema } from './progress-report.js';
+export type { ProgressReport, ProgressReportStats, StopReason } from './progress-report.js';
+export { parseProgressEvent, parseProgressEventJson } from './parse-progress-event.js';
+export { progressEventJsonSchema } from './json-schema.js';
+export { NullReporter, isNullReporter, isProgressReporter } from './progress-reporter.js';
+export type { ProgressReporter } from './progress-reporter.js';
+export { reporterEvents, reporterSink } from './bridges.js';
+export type { ProgressSink, ReporterEventsOptions } from './bridges.js';
+export { createProgressHub } from './progress-hub.js';
+export type {
+  EventHandler,
+  FlushOptions,
+  ProgressHub,
+  ProgressHubOptions,
+  ProgressHubStats,
+  SinkErrorContext,
+  SinkLike,
+} from './progress-hub.js';
+export { toolResultPreview } from './tool-result-preview.js';
+export { safeStringify } from './safe-stringify.js';
+export { createRedactor, redact, redactString } from './redact.js';
+export type { RedactOptions, Redactor } from './redact.js';

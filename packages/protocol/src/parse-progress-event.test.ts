@@ -1,0 +1,124 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { eventArb } from './arbitraries.test-util.js';
+import { HeadwayError } from './headway-error.js';
+import { parseProgressEvent, parseProgressEventJson } from './parse-progress-event.js';
+import { ProtocolError } from './protocol-error.js';
+
+function errorOf(fn: () => unknown): ProtocolError {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof ProtocolError) return e;
+    throw e;
+  }
+  throw new Error('expected a ProtocolError');
+}
+
+describe('parseProgressEvent', () => {
+  it('returns a JSON round-tripped event equal to the original', () => {
+    fc.assert(
+      fc.property(eventArb, (event) => {
+        expect(parseProgressEvent(JSON.parse(JSON.stringify(event)))).toStrictEqual(JSON.parse(JSON.stringify(event)));
+        expect(parseProgressEvent(JSON.parse(JSON.stringify(event)))).toEqual(event);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('throws nothing but ProtocolError, whatever the input', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.anything(), eventArb.map((e) => ({ ...e, seq: -1 }))), (input) => {
+        try {
+          parseProgressEvent(input);
+        } catch (e) {
+          expect(HeadwayError.isInstance(e, 'PROTOCOL_INVALID_EVENT')).toBe(true);
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('names the offending path and the event type', () => {
+    const error = errorOf(() =>
+      parseProgressEvent({ type: 'tool.completed', runId: 'r', seq: 3, ts: 1, toolName: 'grep', durationMs: '12', ok: true }),
+    );
+    expect(error.code).toBe('PROTOCOL_INVALID_EVENT');
+    expect(error.message).toBe('Invalid progress event (type "tool.completed"): durationMs: invalid input: expected number, received string');
+    expect(error.issues).toEqual([{ path: 'durationMs', message: 'invalid input: expected number, received string' }]);
+  });
+
+  it('names nested paths inside a report', () => {
+    const error = errorOf(() =>
+      parseProgressEvent({
+        type: 'report.generated',
+        runId: 'r',
+        seq: 1,
+        ts: 1,
+        report: {
+          task: 't',
+          reason: 'max-iterations',
+          completedWork: ['a', 3],
+          keyFindings: [],
+          attemptedInconclusive: [],
+          remaining: [],
+          suggestedNextSteps: [],
+          stats: { iterations: -1, toolCalls: 0, elapsedMs: 0 },
+          generatedBy: 'model',
+        },
+      }),
+    );
+    expect(error.issues.map((i) => i.path)).toEqual(['report.completedWork[1]', 'report.stats.iterations']);
+  });
+
+  it('rejects an unknown type, a bad envelope and non-objects', () => {
+    expect(errorOf(() => parseProgressEvent({ type: 'run.exploded', runId: 'r', seq: 1, ts: 1 })).issues[0]?.path).toBe('type');
+    expect(errorOf(() => parseProgressEvent({ type: 'thinking', runId: '', seq: 0, ts: 1, content: '' })).issues.map((i) => i.path)).toEqual([
+      'runId',
+      'seq',
+    ]);
+    expect(errorOf(() => parseProgressEvent(null)).message).toMatch(/^Invalid progress event: \(root\): /);
+    expect(errorOf(() => parseProgressEvent({ type: 'progress', runId: 'r', seq: 1, ts: 1, percent: 101 })).issues[0]?.path).toBe('percent');
+    expect(errorOf(() => parseProgressEvent({ type: 'progress', runId: 'r', seq: 1, ts: 1, percent: Number.NaN })).issues[0]?.path).toBe(
+      'percent',
+    );
+  });
+
+  it('rejects explicit undefined for optional fields rather than passing it on', () => {
+    expect(() => parseProgressEvent({ type: 'run.started', runId: 'r', seq: 1, ts: 1, agentName: 'a', task: undefined })).toThrow(
+      ProtocolError,
+    );
+  });
+
+  it('drops unknown keys', () => {
+    expect(parseProgressEvent({ type: 'text.delta', runId: 'r', seq: 1, ts: 1, text: 'hi', extra: true })).toEqual({
+      type: 'text.delta',
+      runId: 'r',
+      seq: 1,
+      ts: 1,
+      text: 'hi',
+    });
+  });
+
+  it('turns hostile objects into a ProtocolError', () => {
+    const hostile = new Proxy(
+      {},
+      {
+        get() {
+          throw new Error('boom');
+        },
+        getPrototypeOf() {
+          throw new Error('boom');
+        },
+      },
+    );
+    expect(errorOf(() => parseProgressEvent(hostile)).code).toBe('PROTOCOL_INVALID_EVENT');
+  });
+});
+
+describe('parseProgressEventJson', () => {
+  it('parses a line and reports text that is not JSON', () => {
+    expect(parseProgressEventJson('{"type":"thinking","runId":"r","seq":2,"ts":5,"content":"hm"}').type).toBe('thinking');
+    expect(errorOf(() => parseProgressEventJson('{"type":')).message).toMatch(/^Invalid progress event: not JSON/);
+  });
+});

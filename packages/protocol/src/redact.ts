@@ -1,0 +1,207 @@
+import { HeadwayError } from './headway-error.js';
+
+/** Options of {@link redact} and {@link createRedactor}. */
+export interface RedactOptions {
+  /**
+   * Key paths whose values are replaced, pino-style: `detail.args.apiKey`,
+   * `headers["x-api-key"]`, `*.password`, `items[0].token`; `*` matches any one key.
+   */
+  paths?: readonly string[];
+  /** Replacement text (default `[REDACTED]`). */
+  censor?: string;
+  /**
+   * Also replace values under keys that name a secret (`password`, `apiKey`, `token`,
+   * `authorization`, `secret`, `privateKey`, `cookie`, …). Default true.
+   */
+  secretKeys?: boolean;
+}
+
+/** A compiled redaction function: returns a redacted deep copy of its input. */
+export type Redactor = <T>(value: T) => T;
+
+interface Detector {
+  readonly pattern: RegExp;
+  readonly replace: (censor: string, ...groups: string[]) => string;
+}
+
+const whole = (censor: string): string => censor;
+
+/**
+ * Secret-shaped text found inside any string. Each is anchored so it does not fire in the
+ * middle of an ordinary word (`task-…` is not an `sk-…` key).
+ */
+const DETECTORS: readonly Detector[] = [
+  // PEM private keys, terminated or cut off.
+  { pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g, replace: whole },
+  // Authorization header values.
+  { pattern: /\b(Bearer|Basic|Token)\s+[A-Za-z0-9\-._~+/]{8,}=*/gi, replace: (c, scheme = '') => `${scheme} ${c}` },
+  // OpenAI / Anthropic style keys: sk-…, sk-proj-…, sk-ant-api03-…
+  { pattern: /(?<![A-Za-z0-9])sk-[A-Za-z0-9_-]{16,}/g, replace: whole },
+  // AWS access key ids.
+  { pattern: /(?<![A-Z0-9])(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}(?![A-Z0-9])/g, replace: whole },
+  // GitHub tokens.
+  { pattern: /(?<![A-Za-z0-9])(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})/g, replace: whole },
+  // Slack tokens.
+  { pattern: /(?<![A-Za-z0-9])xox[abprs]-[A-Za-z0-9-]{10,}/g, replace: whole },
+  // Google API keys.
+  { pattern: /(?<![A-Za-z0-9])AIza[0-9A-Za-z_-]{35}/g, replace: whole },
+  // JSON Web Tokens.
+  { pattern: /(?<![A-Za-z0-9])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, replace: whole },
+  // Credentials in URLs: scheme://user:password@host
+  { pattern: /([a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)[^\s@/]+@/gi, replace: (c, prefix = '') => `${prefix}${c}@` },
+  // key=value and key: value pairs for secret-named keys, quoted or bare.
+  {
+    pattern:
+      /\b((?:password|passwd|pwd|secret|client[_-]?secret|api[_-]?key|access[_-]?key|secret[_-]?access[_-]?key|access[_-]?token|refresh[_-]?token|auth[_-]?token|token)["']?\s*[=:]\s*)("[^"]*"|'[^']*'|[^\s&,;"'}]+)/gi,
+    replace: (c, prefix = '') => `${prefix}${c}`,
+  },
+];
+
+const SECRET_KEYS = new Set([
+  'password',
+  'passwd',
+  'pwd',
+  'secret',
+  'clientsecret',
+  'apikey',
+  'xapikey',
+  'accesskey',
+  'secretkey',
+  'secretaccesskey',
+  'awssecretaccesskey',
+  'privatekey',
+  'token',
+  'accesstoken',
+  'refreshtoken',
+  'authtoken',
+  'idtoken',
+  'sessiontoken',
+  'bearertoken',
+  'authorization',
+  'proxyauthorization',
+  'cookie',
+  'setcookie',
+  'credentials',
+]);
+
+function isSecretKey(key: string): boolean {
+  return SECRET_KEYS.has(key.toLowerCase().replace(/[-_\s]/g, ''));
+}
+
+/** Replaces every secret-shaped substring of `text` with the censor. */
+export function redactString(text: string, censor = '[REDACTED]'): string {
+  let out = text;
+  for (const { pattern, replace } of DETECTORS) {
+    pattern.lastIndex = 0;
+    if (!pattern.test(out)) continue;
+    pattern.lastIndex = 0;
+    out = out.replace(pattern, (_match, ...rest: unknown[]) => replace(censor, ...rest.filter((r): r is string => typeof r === 'string')));
+  }
+  return out;
+}
+
+type Segment = string; // '*' is the wildcard
+
+function parsePath(path: string): Segment[] {
+  const segments: Segment[] = [];
+  const re = /\s*(?:\.?([A-Za-z_$*][\w$-]*)|\[\s*(\d+|\*|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')\s*\])/y;
+  let index = 0;
+  while (index < path.length) {
+    re.lastIndex = index;
+    const m = re.exec(path);
+    if (m === null || (index === 0 && m[0].startsWith('.'))) {
+      throw new HeadwayError('REDACT_INVALID_PATH', `redact: invalid path "${path}" at character ${index + 1}`);
+    }
+    const bare = m[1];
+    const bracket = m[2];
+    if (bare !== undefined) segments.push(bare);
+    else if (bracket !== undefined) segments.push(/^["']/.test(bracket) ? (JSON.parse(`"${bracket.slice(1, -1).replace(/"/g, '\\"')}"`) as string) : bracket);
+    index = re.lastIndex;
+  }
+  if (segments.length === 0) throw new HeadwayError('REDACT_INVALID_PATH', `redact: empty path "${path}"`);
+  return segments;
+}
+
+/**
+ * Compiles redaction options once into a function, for hot paths.
+ *
+ * @throws {HeadwayError} `REDACT_INVALID_PATH` when a path cannot be parsed.
+ */
+export function createRedactor(options: RedactOptions = {}): Redactor {
+  const censor = options.censor ?? '[REDACTED]';
+  const secretKeys = options.secretKeys ?? true;
+  const paths = (options.paths ?? []).map(parsePath);
+
+  function walk(value: unknown, partials: readonly Segment[][], seen: WeakSet<object>): unknown {
+    if (typeof value === 'string') return redactString(value, censor);
+    if (typeof value !== 'object' || value === null) return value;
+    if (seen.has(value)) return '[Circular]';
+    if (value instanceof Date) return new Date(value.getTime());
+    if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return value;
+    seen.add(value);
+    try {
+      if (Array.isArray(value)) return value.map((item, i) => child(String(i), item, partials, seen));
+      if (value instanceof Map) {
+        const out = new Map<unknown, unknown>();
+        for (const [k, v] of value) out.set(k, typeof k === 'string' ? child(k, v, partials, seen) : walk(v, [], seen));
+        return out;
+      }
+      if (value instanceof Set) return new Set([...value].map((v) => walk(v, [], seen)));
+      const source: Record<string, unknown> =
+        value instanceof Error ? { name: value.name, message: value.message } : (value as Record<string, unknown>);
+      const out: Record<string, unknown> = {};
+      for (const key of Object.keys(source)) out[key] = child(key, source[key], partials, seen);
+      return out;
+    } finally {
+      seen.delete(value);
+    }
+  }
+
+  function child(key: string, value: unknown, partials: readonly Segment[][], seen: WeakSet<object>): unknown {
+    if (secretKeys && value !== undefined && value !== null && isSecretKey(key)) return censor;
+    const next: Segment[][] = [];
+    for (const p of partials) {
+      const head = p[0];
+      if (head === '*' || head === key) {
+        if (p.length === 1) return censor;
+        next.push(p.slice(1));
+      }
+    }
+    return walk(value, next, seen);
+  }
+
+  return <T>(value: T): T => {
+    try {
+      return walk(value, paths, new WeakSet()) as T;
+    } catch {
+      // A hostile object (throwing getter, revoked proxy) must not leak or crash a logger.
+      return censor as T;
+    }
+  };
+}
+
+const cache = new Map<string, Redactor>();
+
+/**
+ * Returns a deep copy of `value` with secrets replaced by `[REDACTED]`: values at the
+ * configured key paths, values under secret-named keys, and secret-shaped text (API keys
+ * such as `sk-…`, `Bearer …` tokens, AWS access keys, private-key blocks, `password=`
+ * pairs, GitHub/Slack/Google tokens, JWTs, URL credentials) inside any string.
+ * Every headway package that writes or logs events uses this one function.
+ *
+ * @example
+ * ```ts
+ * redact({ args: { apiKey: 'abc', q: 'Bearer eyJhbGciOi...' } }, { paths: ['args.apiKey'] });
+ * // { args: { apiKey: '[REDACTED]', q: 'Bearer [REDACTED]' } }
+ * ```
+ */
+export function redact<T>(value: T, options: RedactOptions = {}): T {
+  const key = JSON.stringify([options.paths ?? [], options.censor ?? null, options.secretKeys ?? true]);
+  let redactor = cache.get(key);
+  if (redactor === undefined) {
+    redactor = createRedactor(options);
+    if (cache.size > 100) cache.clear();
+    cache.set(key, redactor);
+  }
+  return redactor(value);
+}

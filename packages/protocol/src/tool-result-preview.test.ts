@@ -1,0 +1,53 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { toolResultPreview } from './tool-result-preview.js';
+
+describe('toolResultPreview', () => {
+  it('collapses whitespace and keeps short results whole', () => {
+    expect(toolResultPreview('  Found 15\n\tmatching   records. ')).toBe('Found 15 matching records.');
+    expect(toolResultPreview({ rows: 15, ok: true })).toBe('{"rows":15,"ok":true}');
+    expect(toolResultPreview(new Error('ENOENT: no such file'))).toBe('ENOENT: no such file');
+    expect(toolResultPreview(undefined)).toBe('');
+    expect(toolResultPreview(null)).toBe('null');
+    expect(toolResultPreview(42)).toBe('42');
+    expect(toolResultPreview(10n)).toBe('10');
+  });
+
+  it('cuts long results to exactly maxLength, ellipsis included', () => {
+    const long = 'Found 15 matching records. First result: Order #1234 placed on 2025-01-03 by a customer in Lisbon, Portugal.';
+    expect(toolResultPreview(long, 40)).toBe('Found 15 matching records. First resu...');
+    expect(toolResultPreview(long, 40)).toHaveLength(40);
+    expect(toolResultPreview('x'.repeat(101))).toHaveLength(100);
+    expect(toolResultPreview('abcdef', 3)).toBe('...');
+    expect(toolResultPreview('abcdef', 0)).toBe('');
+  });
+
+  it('handles circular structures and hostile objects without throwing', () => {
+    const a: Record<string, unknown> = { name: 'a' };
+    a.self = a;
+    expect(toolResultPreview(a)).toBe('{"name":"a","self":"[Circular]"}');
+    const hostile = {
+      toJSON() {
+        throw new Error('no');
+      },
+    };
+    expect(typeof toolResultPreview(hostile)).toBe('string');
+  });
+
+  it('never throws and never exceeds maxLength for any input', () => {
+    fc.assert(
+      fc.property(fc.anything(), fc.integer({ min: 0, max: 300 }), (value, max) => {
+        const preview = toolResultPreview(value, max);
+        expect(preview.length).toBeLessThanOrEqual(max);
+        expect(preview).not.toMatch(/\s\s|^\s|\s$/);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('never leaves half a surrogate pair at the cut', () => {
+    const preview = toolResultPreview('ab😀😀😀😀', 6);
+    expect(preview).toHaveLength(6);
+    expect(preview).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+  });
+});

@@ -1,0 +1,42 @@
+import { safeStringify } from './safe-stringify.js';
+
+function toText(result: unknown): string {
+  if (typeof result === 'string') return result;
+  if (result === undefined) return '';
+  if (result === null) return 'null';
+  if (result instanceof Error) return result.message;
+  if (typeof result === 'object') return safeStringify(result) ?? '';
+  if (typeof result === 'function') return `[function ${result.name || 'anonymous'}]`;
+  if (typeof result === 'symbol') return result.toString();
+  if (typeof result === 'number' || typeof result === 'boolean' || typeof result === 'bigint') return String(result);
+  return '';
+}
+
+/**
+ * A one-line preview of a tool's result for a person to glance at: whitespace collapsed,
+ * trimmed, and cut so that the preview, `...` included, is exactly `maxLength` characters.
+ * Strings as they are, objects as JSON, Errors as their message; never throws.
+ *
+ * @example
+ * ```ts
+ * toolResultPreview({ rows: 15 }); // '{"rows":15}'
+ * toolResultPreview('a'.repeat(500), 10); // 'aaaaaaa...'
+ * ```
+ */
+export function toolResultPreview(result: unknown, maxLength = 100): string {
+  const limit = Number.isFinite(maxLength) ? Math.max(0, Math.floor(maxLength)) : 100;
+  let text: string;
+  try {
+    text = toText(result);
+  } catch {
+    text = '[unreadable result]';
+  }
+  const collapsed = text.replace(/\s+/g, ' ').trim();
+  if (collapsed.length <= limit) return collapsed;
+  if (limit <= 3) return '.'.repeat(limit);
+  let head = collapsed.slice(0, limit - 3);
+  // Never leave half of a surrogate pair at the cut; keep the length exact.
+  const last = head.charCodeAt(head.length - 1);
+  if (last >= 0xd800 && last <= 0xdbff) head = `${head.slice(0, -1)}.`;
+  return `${head}...`;
+}
