@@ -34,8 +34,12 @@ function summary() {
       const file = join(base, name, '.vitest', 'results.json');
       if (!existsSync(file)) continue;
       const r = JSON.parse(readFileSync(file, 'utf8'));
-      passed += r.numPassedTestSuites ?? 0;
-      failed += (r.numFailedTestSuites ?? 0) + (r.numRuntimeErrorTestSuites ?? 0);
+      // One entry per test file (the suite counters also count describe blocks).
+      for (const file of r.testResults ?? []) {
+        if (file.status === 'passed') passed += 1;
+        else failed += 1;
+      }
+      if ((r.numRuntimeErrorTestSuites ?? 0) > 0 && (r.testResults ?? []).length === 0) failed += r.numRuntimeErrorTestSuites;
     }
   }
   return { passed, failed };

@@ -8,6 +8,9 @@ let sinkHits = 0;
 const noop: ProgressSink = () => {
   sinkHits += 1;
 };
+const noopListener = (): void => {
+  sinkHits += 1;
+};
 const body = { type: 'progress', percent: 42, message: 'working' } as const;
 
 function hubWith(sinks: number, extra?: NullReporter) {
@@ -30,7 +33,7 @@ function handLoop(sinks: number): () => void {
 
 function emitter(sinks: number): () => void {
   const ee = new EventEmitter();
-  for (let i = 0; i < sinks; i++) ee.on('progress', noop);
+  for (let i = 0; i < sinks; i++) ee.on('progress', noopListener);
   let seq = 0;
   return () => {
     seq += 1;
