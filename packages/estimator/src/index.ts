@@ -1,2 +1,20 @@
-// Filled in by its issue.
-export {};
+export { estimateProgress } from './estimate-progress.js';
+export type { RoundtripPhase } from './estimate-progress.js';
+export { computeStepRanges } from './step-ranges.js';
+export type { StepRange, StepRangeOptions, WeightedStep } from './step-ranges.js';
+export { mapProgressToRange } from './map-progress-to-range.js';
+export type { ProgressRange } from './map-progress-to-range.js';
+export { loadProgressConfig, progressConfigSchema } from './progress-config.js';
+export type { ProgressConfig } from './progress-config.js';
+export { parseWorkflow, workflowStepPercent } from './workflow.js';
+export type { WorkflowCall, WorkflowStep } from './workflow.js';
+export { PROGRESS_PROMPT_INSTRUCTIONS, extractModelProgress } from './model-progress.js';
+export type { ExtractModelProgressOptions, ModelProgress } from './model-progress.js';
+export { ProgressTracker } from './progress-tracker.js';
+export type { ChildTrackerOptions, ProgressEmission, ProgressTrackerOptions } from './progress-tracker.js';
+export { progressTrackerStateSchema } from './progress-tracker-state.js';
+export type { ProgressTrackerState } from './progress-tracker-state.js';
+export { taskHistorySchema } from './task-history.js';
+export type { TaskHistory, TaskHistoryRun } from './task-history.js';
+export { EstimatorError } from './estimator-error.js';
+export type { EstimatorErrorCode } from './estimator-error.js';

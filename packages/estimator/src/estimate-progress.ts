@@ -1,0 +1,29 @@
+/** Which half of a roundtrip a run is in: waiting for the model, or running its tool calls. */
+export type RoundtripPhase = 'llm' | 'tools';
+
+/**
+ * The naive roundtrip estimate: how far a run is after `roundtrip` of at most
+ * `maxRoundtrips` model calls, with half a roundtrip credited once its tools run.
+ *
+ * It is the baseline every other source improves on; the exact formula is relied on by
+ * other packages: `min(99, round(roundtrip / maxRoundtrips * 100 + (phase === 'tools' ? 50 / maxRoundtrips : 0)))`.
+ *
+ * @throws {RangeError} naming the argument, for non-finite or negative input or `maxRoundtrips <= 0`.
+ * @example
+ * ```ts
+ * estimateProgress(2, 10, 'tools'); // 25
+ * ```
+ */
+export function estimateProgress(roundtrip: number, maxRoundtrips: number, phase: RoundtripPhase): number {
+  if (!Number.isFinite(roundtrip) || roundtrip < 0) {
+    throw new RangeError(`estimateProgress: roundtrip must be a finite number >= 0, got ${String(roundtrip)}`);
+  }
+  if (!Number.isFinite(maxRoundtrips) || maxRoundtrips <= 0) {
+    throw new RangeError(`estimateProgress: maxRoundtrips must be a finite number > 0, got ${String(maxRoundtrips)}`);
+  }
+  if (phase !== 'llm' && phase !== 'tools') {
+    throw new RangeError(`estimateProgress: phase must be 'llm' or 'tools', got ${String(phase)}`);
+  }
+  const half = phase === 'tools' ? 50 / maxRoundtrips : 0;
+  return Math.min(99, Math.round((roundtrip / maxRoundtrips) * 100 + half));
+}

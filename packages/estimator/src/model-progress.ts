@@ -1,0 +1,147 @@
+/** Progress a model reported about its own work. */
+export interface ModelProgress {
+  /** 0–100 (clamped). */
+  percent: number;
+  message?: string;
+}
+
+/** Options of {@link extractModelProgress}. */
+export interface ExtractModelProgressOptions {
+  /** Told why a `_progress` that was present got rejected, for logs. Never throws into the caller. */
+  onReject?: (reason: string) => void;
+}
+
+const MAX_MESSAGE_LENGTH = 200;
+const FENCED = /```(?:json|JSON)?\s*\n([\s\S]*?)```/g;
+
+/**
+ * The text to add to a system prompt so a model reports `_progress` at milestones.
+ *
+ * @example
+ * ```ts
+ * const system = `${basePrompt}\n\n${PROGRESS_PROMPT_INSTRUCTIONS}`;
+ * ```
+ */
+export const PROGRESS_PROMPT_INSTRUCTIONS: string = [
+  '## Progress reporting',
+  '',
+  'When you reach a meaningful milestone, include a `_progress` field in your JSON reply:',
+  '',
+  '```json',
+  '{ "_progress": { "percent": 50, "message": "Halfway through the analysis" } }',
+  '```',
+  '',
+  '- `percent` is a number from 0 to 100: your honest estimate of how much of the whole task is done.',
+  '- `message` is optional: a short phrase saying what you are doing now.',
+  '- Report at milestones (for example 25%: analysis done, 50%: first draft ready, 75%: refinements done), not in every reply.',
+  '- Never lower a percent you reported earlier; do not report 100 until the task is complete.',
+].join('\n');
+
+type Found = { kind: 'ok'; value: ModelProgress } | { kind: 'rejected'; reason: string } | { kind: 'absent' };
+
+function readProgressField(container: unknown): Found {
+  if (typeof container !== 'object' || container === null || Array.isArray(container)) return { kind: 'absent' };
+  if (!Object.prototype.hasOwnProperty.call(container, '_progress')) return { kind: 'absent' };
+  const raw: unknown = (container as Record<string, unknown>)._progress;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    return { kind: 'rejected', reason: `_progress: expected an object, got ${Array.isArray(raw) ? 'an array' : raw === null ? 'null' : typeof raw}` };
+  }
+  const { percent, message } = raw as Record<string, unknown>;
+  if (typeof percent !== 'number') return { kind: 'rejected', reason: `_progress.percent: expected a number, got ${typeof percent}` };
+  if (!Number.isFinite(percent)) return { kind: 'rejected', reason: `_progress.percent: expected a finite number, got ${String(percent)}` };
+  if (message !== undefined && typeof message !== 'string') {
+    return { kind: 'rejected', reason: `_progress.message: expected a string, got ${Array.isArray(message) ? 'an array' : message === null ? 'null' : typeof message}` };
+  }
+  const value: ModelProgress = { percent: Math.min(100, Math.max(0, percent)) };
+  const trimmed = message?.trim();
+  if (trimmed !== undefined && trimmed !== '') value.message = trimmed.slice(0, MAX_MESSAGE_LENGTH);
+  return { kind: 'ok', value };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** JSON candidates in model text: the whole text, fenced blocks, then balanced `{…}` spans. */
+function* jsonCandidates(text: string): Generator<unknown> {
+  yield parseJson(text.trim());
+  for (const match of text.matchAll(FENCED)) yield parseJson(match[1] ?? '');
+  // Objects embedded in prose: scan from each `{` that precedes a `_progress` key.
+  let from = 0;
+  for (;;) {
+    const key = text.indexOf('"_progress"', from);
+    if (key < 0) return;
+    from = key + 1;
+    for (let open = text.lastIndexOf('{', key); open >= 0; open = text.lastIndexOf('{', open - 1)) {
+      const close = matchingBrace(text, open);
+      if (close > key) {
+        yield parseJson(text.slice(open, close + 1));
+        break;
+      }
+    }
+  }
+}
+
+function matchingBrace(text: string, open: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = open; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{') depth++;
+    else if (c === '}') {
+      depth--;
+      if (depth === 0) return i;
+    }
+  }
+  return -1;
+}
+
+/**
+ * Reads a model's `_progress: { percent, message? }` from a structured reply object or
+ * from JSON text (whole, in a fenced block, or embedded in prose).
+ *
+ * Untrusted by design: strings such as `"50"`, NaN, Infinity, arrays and other garbage
+ * give `undefined` (the reason goes to `onReject`); it never throws. A percent outside
+ * 0–100 is clamped.
+ *
+ * @example
+ * ```ts
+ * extractModelProgress('Done.\n```json\n{"_progress":{"percent":40,"message":"Drafting"}}\n```');
+ * // { percent: 40, message: 'Drafting' }
+ * ```
+ */
+export function extractModelProgress(output: unknown, options: ExtractModelProgressOptions = {}): ModelProgress | undefined {
+  const reject = (reason: string): undefined => {
+    try {
+      options.onReject?.(reason);
+    } catch {
+      // A logging callback must not break the caller.
+    }
+    return undefined;
+  };
+  try {
+    if (typeof output === 'string') {
+      let firstRejection: string | undefined;
+      for (const candidate of jsonCandidates(output)) {
+        const found = readProgressField(candidate);
+        if (found.kind === 'ok') return found.value;
+        if (found.kind === 'rejected') firstRejection ??= found.reason;
+      }
+      return firstRejection === undefined ? undefined : reject(firstRejection);
+    }
+    const found = readProgressField(output);
+    if (found.kind === 'ok') return found.value;
+    return found.kind === 'rejected' ? reject(found.reason) : undefined;
+  } catch (cause) {
+    // Hostile objects (throwing getters, revoked proxies) are rejected, not thrown.
+    return reject(`_progress could not be read: ${cause instanceof Error ? cause.message : String(cause)}`);
+  }
+}

@@ -1,0 +1,77 @@
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { describeIssues, toValidationIssues, type ValidationIssue } from '@headway/protocol';
+import { z } from 'zod';
+import { EstimatorError } from './estimator-error.js';
+import type { WeightedStep } from './step-ranges.js';
+
+/** The `progress` block of an agent.json. */
+export interface ProgressConfig {
+  /** Expect the model to report `_progress` (default true). */
+  aiDriven: boolean;
+  /** Steps shown, and used for percent, when the model does not report (default none). */
+  fallbackSteps: WeightedStep[];
+}
+
+const weightedStepSchema: z.ZodType<WeightedStep> = z.strictObject({
+  name: z.string({ error: 'expected a string' }).min(1, { error: 'expected a non-empty string' }),
+  weight: z
+    .number({ error: 'expected a positive number' })
+    .refine((n) => Number.isFinite(n) && n > 0, { error: 'expected a positive number' }),
+});
+
+/**
+ * Validates the `progress` block of an agent.json and fills its defaults.
+ *
+ * @example
+ * ```ts
+ * progressConfigSchema.parse({}); // { aiDriven: true, fallbackSteps: [] }
+ * ```
+ */
+export const progressConfigSchema: z.ZodType<ProgressConfig, unknown> = z.strictObject({
+  aiDriven: z.boolean({ error: 'expected true or false' }).default(true),
+  fallbackSteps: z.array(weightedStepSchema, { error: 'expected an array of { name, weight }' }).default([]),
+});
+
+const agentFileSchema = z.looseObject({ progress: progressConfigSchema.optional() });
+
+/**
+ * Reads an agent.json and returns its validated `progress` block (defaults when absent).
+ *
+ * @throws {EstimatorError} `ESTIMATOR_INVALID_CONFIG` naming the file and the JSON path,
+ * e.g. `agent.json: progress.fallbackSteps[1].weight: expected a positive number`.
+ * @example
+ * ```ts
+ * const { aiDriven, fallbackSteps } = await loadProgressConfig('./agent.json');
+ * ```
+ */
+export async function loadProgressConfig(path: string): Promise<ProgressConfig> {
+  const file = basename(path);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (cause) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    throw new EstimatorError('ESTIMATOR_INVALID_CONFIG', `${file}: cannot be read (${reason})`, [{ path: '', message: 'cannot be read' }], { cause });
+  }
+  return parseProgressConfigText(text, file);
+}
+
+/** Parses agent.json text; `file` names the source in error messages. */
+function parseProgressConfigText(text: string, file: string): ProgressConfig {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (cause) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    throw new EstimatorError('ESTIMATOR_INVALID_CONFIG', `${file}: not valid JSON (${reason})`, [{ path: '', message: 'not valid JSON' }], { cause });
+  }
+  const result = agentFileSchema.safeParse(value);
+  if (!result.success) {
+    const issues: ValidationIssue[] = toValidationIssues(result.error).map((i) =>
+      i.path === '' && (typeof value !== 'object' || value === null || Array.isArray(value)) ? { path: '', message: 'expected a JSON object' } : i,
+    );
+    throw new EstimatorError('ESTIMATOR_INVALID_CONFIG', `${file}: ${describeIssues(issues)}`, issues);
+  }
+  return result.data.progress ?? { aiDriven: true, fallbackSteps: [] };
+}

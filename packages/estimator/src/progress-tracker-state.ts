@@ -1,0 +1,50 @@
+import { z } from 'zod';
+
+/** The serialisable state of a {@link ProgressTracker}: checkpoints carry it so a resumed bar continues. */
+export interface ProgressTrackerState {
+  version: 1;
+  /** The percent last shown (the floor a restored tracker never goes below). */
+  percent: number;
+  message?: string;
+  completed: boolean;
+  /** Roundtrips started, and finished. */
+  roundtrips: number;
+  finishedRoundtrips: number;
+  phase: 'idle' | 'llm' | 'tools';
+  toolCalls: number;
+  /** Tool calls since the current step started. */
+  stepToolCalls: number;
+  currentStep?: string;
+  finishedSteps: string[];
+  /** Last validated model report and the roundtrip count it arrived at. */
+  model?: { percent: number; atRoundtrip: number };
+  /** Exponentially weighted mean durations per phase, and how many roundtrips fed them. */
+  llmMs?: number;
+  toolsMs?: number;
+  observedRoundtrips: number;
+  /** Time spent in the run before the state was saved. */
+  elapsedMs: number;
+}
+
+const count = z.int().min(0);
+const ms = z.number().min(0).refine(Number.isFinite, { error: 'expected a finite number' });
+
+/** Validates a {@link ProgressTrackerState} read back from a checkpoint. */
+export const progressTrackerStateSchema: z.ZodType<ProgressTrackerState> = z.strictObject({
+  version: z.literal(1),
+  percent: z.int().min(0).max(100),
+  message: z.string().exactOptional(),
+  completed: z.boolean(),
+  roundtrips: count,
+  finishedRoundtrips: count,
+  phase: z.enum(['idle', 'llm', 'tools']),
+  toolCalls: count,
+  stepToolCalls: count,
+  currentStep: z.string().exactOptional(),
+  finishedSteps: z.array(z.string()),
+  model: z.strictObject({ percent: z.number().min(0).max(100), atRoundtrip: count }).exactOptional(),
+  llmMs: ms.exactOptional(),
+  toolsMs: ms.exactOptional(),
+  observedRoundtrips: count,
+  elapsedMs: ms,
+});

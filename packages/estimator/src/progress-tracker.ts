@@ -1,0 +1,447 @@
+import { describeIssues, toValidationIssues } from '@headway/protocol';
+import { EstimatorError } from './estimator-error.js';
+import type { ProgressRange } from './map-progress-to-range.js';
+import type { ModelProgress } from './model-progress.js';
+import { progressTrackerStateSchema, type ProgressTrackerState } from './progress-tracker-state.js';
+import { RoundtripPosterior } from './roundtrip-posterior.js';
+import { computeStepRanges, type StepRange, type WeightedStep } from './step-ranges.js';
+import type { TaskHistory } from './task-history.js';
+
+/** The `progress` event body a tracker emits (the hub stamps the envelope). */
+export interface ProgressEmission {
+  type: 'progress';
+  percent: number;
+  message?: string;
+  etaMs?: number;
+}
+
+/** Options of a {@link ProgressTracker}. */
+export interface ProgressTrackerOptions {
+  /** The run's iteration cap; `Infinity` when there is none (a worker driven by its tool calls). */
+  maxRoundtrips: number;
+  /** Receives a `progress` body whenever the integer percent or the message changes. Errors it throws are swallowed. */
+  emit?: (body: ProgressEmission) => void;
+  /** Clock in epoch ms (default `Date.now`). */
+  now?: () => number;
+  /** Trust validated model `_progress` (default true). */
+  aiDriven?: boolean;
+  /** Weighted steps laid over 10–90 (an agent.json's `fallbackSteps`). */
+  steps?: WeightedStep[];
+  /** Earlier runs of this kind of task: calibrate percent and ETA. */
+  history?: TaskHistory;
+  /** A saved {@link ProgressTracker.toJSON} to continue from (validated). */
+  state?: unknown;
+}
+
+/** Options of {@link ProgressTracker.child}; the child inherits the clock. */
+export interface ChildTrackerOptions {
+  /** The child's own iteration cap; absent, it advances by tool calls (+10 each, up to 80). */
+  maxRoundtrips?: number;
+  aiDriven?: boolean;
+  steps?: WeightedStep[];
+  history?: TaskHistory;
+}
+
+/** Past this many roundtrips since the last model report, half the remaining gap has been closed. */
+const MODEL_ADVANCE_HALF_LIFE = 10;
+/** Worker fallback: +10 local per tool call, capped at 80. */
+const PER_TOOL_CALL = 10;
+const TOOL_CALL_CAP = 80;
+/** Furthest into a roundtrip the clock alone may move the bar. */
+const MAX_ROUND_SHARE = 0.9;
+
+interface ChildSlot {
+  range: ProgressRange;
+  members: Map<ProgressTracker, number>;
+}
+
+function mean(values: Iterable<number>): number {
+  let sum = 0;
+  let n = 0;
+  for (const v of values) {
+    sum += v;
+    n++;
+  }
+  return n === 0 ? 0 : sum / n;
+}
+
+function median(values: number[]): number | undefined {
+  if (values.length === 0) return undefined;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid] : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+}
+
+/**
+ * The one place a run's percent and ETA are decided.
+ *
+ * Combines, in order of trust, validated model `_progress` (when `aiDriven`), the current
+ * weighted step's slice, and a roundtrip estimate that conditions a prior on the total
+ * number of roundtrips (log-uniform up to the cap, or learned from `history`) on how many
+ * have started. The shown percent is an integer that never decreases, stays at most 99
+ * until {@link complete}, and is exactly 100 after it.
+ *
+ * @example
+ * ```ts
+ * const tracker = new ProgressTracker({ maxRoundtrips: 30, emit: (body) => hub.emit(body) });
+ * tracker.roundtripStarted();
+ * tracker.toolsStarted();
+ * tracker.toolCallFinished('read_file', true);
+ * tracker.roundtripFinished();
+ * tracker.complete(); // emits { type: 'progress', percent: 100 }
+ * ```
+ */
+export class ProgressTracker {
+  private readonly cap: number;
+  private readonly emitFn: ((body: ProgressEmission) => void) | undefined;
+  private readonly clock: () => number;
+  private readonly aiDriven: boolean;
+  private readonly ranges: StepRange[];
+  private readonly posterior: RoundtripPosterior | undefined;
+  private readonly historyRoundMs: number | undefined;
+  private readonly slots = new Map<string, ChildSlot>();
+
+  private shown = 0;
+  private message: string | undefined;
+  private completed = false;
+  private roundtrips = 0;
+  private finishedRoundtrips = 0;
+  private phase: 'idle' | 'llm' | 'tools' = 'idle';
+  private toolCalls = 0;
+  private stepToolCalls = 0;
+  private currentStep: string | undefined;
+  private readonly finishedSteps = new Set<string>();
+  private model: { percent: number; atRoundtrip: number } | undefined;
+  private llmMs: number | undefined;
+  private toolsMs: number | undefined;
+  private observedRoundtrips = 0;
+  private readonly startedAt: number;
+  private roundStartedAt = 0;
+  private toolsStartedAt = 0;
+  private eta: number | undefined;
+  private lastEmitted: { percent: number; message: string | undefined } | undefined;
+
+  constructor(options: ProgressTrackerOptions) {
+    const cap = options.maxRoundtrips;
+    if (typeof cap !== 'number' || Number.isNaN(cap) || cap < 1) {
+      throw new RangeError(`ProgressTracker: maxRoundtrips must be a number >= 1 (or Infinity), got ${String(cap)}`);
+    }
+    this.cap = cap;
+    this.emitFn = options.emit;
+    this.clock = options.now ?? Date.now;
+    this.aiDriven = options.aiDriven ?? true;
+    this.ranges = computeStepRanges(options.steps ?? []);
+    const runs = options.history?.runs ?? [];
+    const finiteCap = Number.isFinite(cap) ? cap : undefined;
+    this.posterior = finiteCap !== undefined || runs.length > 0 ? new RoundtripPosterior(finiteCap, options.history) : undefined;
+    this.historyRoundMs = median(runs.filter((r) => r.roundtrips > 0).map((r) => r.durationMs / r.roundtrips));
+    let elapsed = 0;
+    if (options.state !== undefined) elapsed = this.restore(options.state);
+    this.startedAt = this.clock() - elapsed;
+    this.roundStartedAt = this.clock();
+    this.toolsStartedAt = this.roundStartedAt;
+    if (this.shown > 0 || this.message !== undefined) this.lastEmitted = { percent: this.shown, message: this.message };
+  }
+
+  /** The percent shown now: an integer in 0–100 that never decreases. */
+  get percent(): number {
+    return this.shown;
+  }
+
+  /** Milliseconds left, when there is evidence for it (two observed roundtrips and a cap or history); otherwise undefined. */
+  get etaMs(): number | undefined {
+    return this.eta;
+  }
+
+  /** A model call begins (phase `llm`); an unfinished previous roundtrip counts as finished. */
+  roundtripStarted(): void {
+    if (this.completed) return;
+    const t = this.clock();
+    if (this.phase !== 'idle') this.closeRound(t);
+    this.roundtrips++;
+    this.phase = 'llm';
+    this.roundStartedAt = t;
+    this.toolsStartedAt = t;
+    this.update();
+  }
+
+  /** The round's tool calls begin (phase `tools`). */
+  toolsStarted(): void {
+    if (this.completed) return;
+    if (this.phase === 'idle') this.roundtripStarted();
+    if (this.phase === 'tools') return;
+    this.phase = 'tools';
+    this.toolsStartedAt = this.clock();
+    this.update();
+  }
+
+  /** One tool call ended; counts toward the worker fallback (+10 local each, up to 80). */
+  toolCallFinished(_name: string, _ok: boolean): void {
+    if (this.completed) return;
+    this.toolCalls++;
+    this.stepToolCalls++;
+    this.update();
+  }
+
+  /** The roundtrip (model call and its tools) ended. */
+  roundtripFinished(): void {
+    if (this.completed || this.phase === 'idle') return;
+    this.closeRound(this.clock());
+    this.update();
+  }
+
+  /** A validated model `_progress` (see `extractModelProgress`); ignored unless `aiDriven`. */
+  reportModelProgress(progress: ModelProgress): void {
+    if (this.completed || !Number.isFinite(progress.percent)) return;
+    if (progress.message !== undefined) this.message = progress.message;
+    if (this.aiDriven) {
+      const percent = Math.min(100, Math.max(0, progress.percent));
+      this.model = { percent: Math.max(percent, this.model?.percent ?? 0), atRoundtrip: this.roundtrips };
+    }
+    this.update();
+  }
+
+  /** A weighted step begins; its name becomes the message. Unknown names only set the message. */
+  stepStarted(name: string): void {
+    if (this.completed) return;
+    if (this.currentStep !== undefined && this.currentStep !== name) this.finishedSteps.add(this.currentStep);
+    this.currentStep = name;
+    this.stepToolCalls = 0;
+    this.message = name;
+    this.update();
+  }
+
+  /** A weighted step ended: the bar reaches at least the end of its slice. */
+  stepFinished(name: string): void {
+    if (this.completed) return;
+    this.finishedSteps.add(name);
+    if (this.currentStep === name) this.currentStep = undefined;
+    this.update();
+  }
+
+  /** Sets the message shown with the percent. */
+  setMessage(message: string): void {
+    if (this.completed) return;
+    this.message = message;
+    this.update();
+  }
+
+  /** Re-reads the clock: lets the bar creep within a long roundtrip. Call it from a timer. */
+  tick(): void {
+    if (!this.completed) this.update();
+  }
+
+  /** The run finished successfully: the percent becomes exactly 100. */
+  complete(): void {
+    if (this.completed) return;
+    if (this.phase !== 'idle') this.closeRound(this.clock());
+    this.completed = true;
+    this.update();
+  }
+
+  /**
+   * A tracker whose 0–100 lands in a slice of this one: a `{ start, end }` range or the
+   * slice of a weighted step (which starts it). Several children of one slice (parallel
+   * members) count as their mean. Nests to any depth.
+   *
+   * @example
+   * ```ts
+   * const worker = manager.child('Generate Content');
+   * worker.reportModelProgress({ percent: 50 }); // the manager shows the middle of the step's slice
+   * ```
+   */
+  child(rangeOrStep: ProgressRange | string, options: ChildTrackerOptions = {}): ProgressTracker {
+    let key: string;
+    let range: ProgressRange;
+    if (typeof rangeOrStep === 'string') {
+      const step = this.ranges.find((s) => s.name === rangeOrStep);
+      if (step === undefined) throw new RangeError(`ProgressTracker.child: no step named "${rangeOrStep}"`);
+      key = `step:${rangeOrStep}`;
+      range = { start: step.start, end: step.end };
+      if (this.currentStep !== rangeOrStep && !this.finishedSteps.has(rangeOrStep)) this.stepStarted(rangeOrStep);
+    } else {
+      const { start, end } = rangeOrStep;
+      if (!Number.isFinite(start) || !Number.isFinite(end) || start < 0 || end > 100 || start > end) {
+        throw new RangeError(`ProgressTracker.child: range must satisfy 0 <= start <= end <= 100, got ${String(start)}–${String(end)}`);
+      }
+      key = `range:${start}-${end}`;
+      range = { start, end };
+    }
+    let slot = this.slots.get(key);
+    if (slot === undefined) {
+      slot = { range, members: new Map() };
+      this.slots.set(key, slot);
+    }
+    const members = slot.members;
+    const child: ProgressTracker = new ProgressTracker({
+      maxRoundtrips: options.maxRoundtrips ?? Number.POSITIVE_INFINITY,
+      now: this.clock,
+      emit: (body) => {
+        members.set(child, body.percent);
+        if (body.message !== undefined && !this.completed) this.message = body.message;
+        this.update();
+      },
+      ...(options.aiDriven === undefined ? {} : { aiDriven: options.aiDriven }),
+      ...(options.steps === undefined ? {} : { steps: options.steps }),
+      ...(options.history === undefined ? {} : { history: options.history }),
+    });
+    members.set(child, 0);
+    return child;
+  }
+
+  /** Plain JSON state for checkpoints; pass it back as `state` to continue. */
+  toJSON(): ProgressTrackerState {
+    const state: ProgressTrackerState = {
+      version: 1,
+      percent: this.shown,
+      completed: this.completed,
+      roundtrips: this.roundtrips,
+      finishedRoundtrips: this.finishedRoundtrips,
+      phase: this.phase,
+      toolCalls: this.toolCalls,
+      stepToolCalls: this.stepToolCalls,
+      finishedSteps: [...this.finishedSteps],
+      observedRoundtrips: this.observedRoundtrips,
+      elapsedMs: Math.max(0, this.clock() - this.startedAt),
+    };
+    if (this.message !== undefined) state.message = this.message;
+    if (this.currentStep !== undefined) state.currentStep = this.currentStep;
+    if (this.model !== undefined) state.model = { ...this.model };
+    if (this.llmMs !== undefined) state.llmMs = this.llmMs;
+    if (this.toolsMs !== undefined) state.toolsMs = this.toolsMs;
+    return state;
+  }
+
+  private restore(input: unknown): number {
+    const result = progressTrackerStateSchema.safeParse(input);
+    if (!result.success) {
+      const issues = toValidationIssues(result.error);
+      throw new EstimatorError('ESTIMATOR_INVALID_STATE', `Invalid progress tracker state: ${describeIssues(issues)}`, issues);
+    }
+    const s = result.data;
+    this.shown = s.completed ? 100 : Math.min(99, s.percent);
+    this.message = s.message;
+    this.completed = s.completed;
+    this.roundtrips = s.roundtrips;
+    this.finishedRoundtrips = Math.min(s.finishedRoundtrips, s.roundtrips);
+    this.phase = s.phase;
+    this.toolCalls = s.toolCalls;
+    this.stepToolCalls = s.stepToolCalls;
+    this.currentStep = s.currentStep;
+    for (const name of s.finishedSteps) this.finishedSteps.add(name);
+    this.model = s.model;
+    this.llmMs = s.llmMs;
+    this.toolsMs = s.toolsMs;
+    this.observedRoundtrips = s.observedRoundtrips;
+    return s.elapsedMs;
+  }
+
+  private closeRound(t: number): void {
+    const llm = Math.max(0, (this.phase === 'tools' ? this.toolsStartedAt : t) - this.roundStartedAt);
+    const tools = this.phase === 'tools' ? Math.max(0, t - this.toolsStartedAt) : 0;
+    this.observedRoundtrips++;
+    // The plain mean for the first few roundtrips, then an exponentially weighted one.
+    const alpha = Math.max(0.2, 1 / this.observedRoundtrips);
+    this.llmMs = this.llmMs === undefined ? llm : this.llmMs + alpha * (llm - this.llmMs);
+    this.toolsMs = this.toolsMs === undefined ? tools : this.toolsMs + alpha * (tools - this.toolsMs);
+    this.finishedRoundtrips = this.roundtrips;
+    this.phase = 'idle';
+  }
+
+  private roundMs(): number | undefined {
+    if (this.llmMs !== undefined && this.toolsMs !== undefined) return this.llmMs + this.toolsMs;
+    return this.historyRoundMs;
+  }
+
+  /** Finished roundtrips plus the share of the current one, and how many have started. */
+  private position(t: number): { position: number; atLeast: number } {
+    if (this.phase === 'idle') return { position: this.finishedRoundtrips, atLeast: this.finishedRoundtrips };
+    const expected = this.roundMs();
+    let share = this.phase === 'tools' ? 0.5 : 0;
+    if (expected !== undefined && expected > 0) share = Math.min(MAX_ROUND_SHARE, (t - this.roundStartedAt) / expected);
+    return { position: this.roundtrips - 1 + Math.max(0, share), atLeast: this.roundtrips };
+  }
+
+  /** The best current estimate on this tracker's own 0–100 scale, before the monotone floor. */
+  private target(t: number): number {
+    const { position, atLeast } = this.position(t);
+    const estimate =
+      this.posterior === undefined
+        ? Math.min(TOOL_CALL_CAP, PER_TOOL_CALL * this.toolCalls)
+        : 100 * this.posterior.fractionDone(position, atLeast);
+    let value = estimate;
+    if (this.ranges.length > 0) value = this.stepValue(estimate);
+    for (const [key, slot] of this.slots) {
+      if (key.startsWith('step:')) continue;
+      value = Math.max(value, slot.range.start + (mean(slot.members.values()) / 100) * (slot.range.end - slot.range.start));
+    }
+    if (this.aiDriven && this.model !== undefined) {
+      const since = Math.max(0, this.roundtrips - this.model.atRoundtrip);
+      const advanced = this.model.percent + ((99 - this.model.percent) * since) / (since + MODEL_ADVANCE_HALF_LIFE) / 2;
+      value = Math.max(advanced, this.rangedFloor());
+    }
+    return value;
+  }
+
+  /** Where weighted steps put the bar: inside the current step's slice, by its children or tool calls. */
+  private stepValue(estimate: number): number {
+    const current = this.ranges.find((s) => s.name === this.currentStep);
+    if (current !== undefined) {
+      const slot = this.slots.get(`step:${current.name}`);
+      const local = Math.max(slot === undefined ? 0 : mean(slot.members.values()), Math.min(TOOL_CALL_CAP, PER_TOOL_CALL * this.stepToolCalls));
+      return Math.max(this.finishedFloor(), current.start + (Math.min(100, local) / 100) * (current.end - current.start));
+    }
+    if (this.finishedSteps.size === 0) return Math.min(estimate, this.ranges[0]?.start ?? 10);
+    const floor = this.finishedFloor();
+    const last = this.ranges[this.ranges.length - 1];
+    // After the last step, the roundtrip estimate moves the bar through the finalisation slice.
+    if (last !== undefined && this.finishedSteps.has(last.name)) return floor + (99 - floor) * (estimate / 100) * 0.5;
+    return floor;
+  }
+
+  private finishedFloor(): number {
+    let floor = 0;
+    for (const s of this.ranges) if (this.finishedSteps.has(s.name)) floor = Math.max(floor, s.end);
+    return floor;
+  }
+
+  /** Explicit measurements (children, finished steps) the model's estimate may not undercut. */
+  private rangedFloor(): number {
+    let floor = this.finishedFloor();
+    for (const slot of this.slots.values()) {
+      floor = Math.max(floor, slot.range.start + (mean(slot.members.values()) / 100) * (slot.range.end - slot.range.start));
+    }
+    return floor;
+  }
+
+  private computeEta(t: number): number | undefined {
+    if (this.completed || this.posterior === undefined || this.observedRoundtrips < 2) return undefined;
+    const roundMs = this.roundMs();
+    if (roundMs === undefined || roundMs <= 0) return undefined;
+    const { position, atLeast } = this.position(t);
+    return Math.round(this.posterior.remaining(position, atLeast) * roundMs);
+  }
+
+  private update(): void {
+    const t = this.clock();
+    if (this.completed) {
+      this.shown = 100;
+      this.eta = undefined;
+    } else {
+      const target = Math.min(99, Math.max(0, Math.floor(this.target(t))));
+      if (target > this.shown) this.shown = target;
+      this.eta = this.computeEta(t);
+    }
+    if (this.lastEmitted?.percent === this.shown && this.lastEmitted.message === this.message) return;
+    this.lastEmitted = { percent: this.shown, message: this.message };
+    if (this.emitFn === undefined) return;
+    const body: ProgressEmission = { type: 'progress', percent: this.shown };
+    if (this.message !== undefined) body.message = this.message;
+    if (this.eta !== undefined) body.etaMs = this.eta;
+    try {
+      this.emitFn(body);
+    } catch {
+      // A sink's failure must never break the run that is being tracked.
+    }
+  }
+}

@@ -1,0 +1,113 @@
+import type { TaskHistory } from './task-history.js';
+
+/** Share of the prior kept uninformed when there is history, so an unusual run is not ruled out. */
+const UNINFORMED_SHARE = 0.15;
+/** Share of the prior beyond the cap, for loops that do not enforce it strictly. */
+const BEYOND_CAP_SHARE = 0.05;
+/** Kernel width, in natural-log roundtrips, that smooths history into a prior. */
+const HISTORY_BANDWIDTH = 0.45;
+const GRID_LIMIT = 20_000;
+
+/**
+ * A belief over how many roundtrips a run will take in total, conditioned on how many it
+ * has already started. Without history the prior is log-uniform up to the cap (a run is
+ * as likely to need 2–4 roundtrips as 10–20); history replaces most of it with a
+ * smoothed histogram of earlier runs' counts.
+ */
+export class RoundtripPosterior {
+  private readonly size: number;
+  /** mass[n] = prior probability that the run takes exactly n roundtrips (index 0 unused). */
+  private readonly mass: Float64Array;
+  /** Suffix sums of mass and of mass / n, so conditioning on "at least r" is O(1). */
+  private readonly tail: Float64Array;
+  private readonly tailOverN: Float64Array;
+
+  constructor(cap: number | undefined, history: TaskHistory | undefined) {
+    const counts = history?.runs.map((r) => r.roundtrips).filter((n) => n >= 1) ?? [];
+    const cap0 = cap !== undefined && Number.isFinite(cap) && cap >= 1 ? Math.floor(cap) : undefined;
+    const longest = Math.max(cap0 ?? 0, ...counts, 8);
+    this.size = Math.min(GRID_LIMIT, longest * 16);
+    const mass = new Float64Array(this.size + 1);
+    const uninformed = new Float64Array(this.size + 1);
+    const scale = cap0 ?? Math.max(30, ...counts);
+    for (let n = 1; n <= this.size; n++) {
+      uninformed[n] = n <= scale ? 1 / n : (BEYOND_CAP_SHARE / Math.log(scale + 1)) * (1 / n) * (scale / n) ** 1.5;
+    }
+    normalise(uninformed);
+    if (counts.length > 0) {
+      const learned = new Float64Array(this.size + 1);
+      for (let n = 1; n <= this.size; n++) {
+        let density = 0;
+        for (const c of counts) {
+          const z = (Math.log(n) - Math.log(c)) / HISTORY_BANDWIDTH;
+          density += Math.exp(-0.5 * z * z);
+        }
+        // The kernel lives in log space; per integer n it is divided by n.
+        learned[n] = density / n;
+      }
+      normalise(learned);
+      for (let n = 1; n <= this.size; n++) mass[n] = (1 - UNINFORMED_SHARE) * (learned[n] ?? 0) + UNINFORMED_SHARE * (uninformed[n] ?? 0);
+    } else {
+      mass.set(uninformed);
+    }
+    if (cap0 !== undefined && cap0 < this.size) {
+      // An enforced cap ends longer runs at the cap: fold most of their mass onto it.
+      let beyond = 0;
+      for (let n = cap0 + 1; n <= this.size; n++) beyond += mass[n] ?? 0;
+      const keep = counts.length > 0 ? BEYOND_CAP_SHARE : 1;
+      for (let n = cap0 + 1; n <= this.size; n++) mass[n] = (mass[n] ?? 0) * keep;
+      mass[cap0] = (mass[cap0] ?? 0) + beyond * (1 - keep);
+    }
+    normalise(mass);
+    this.mass = mass;
+    this.tail = new Float64Array(this.size + 2);
+    this.tailOverN = new Float64Array(this.size + 2);
+    for (let n = this.size; n >= 1; n--) {
+      this.tail[n] = (this.tail[n + 1] ?? 0) + (mass[n] ?? 0);
+      this.tailOverN[n] = (this.tailOverN[n + 1] ?? 0) + (mass[n] ?? 0) / n;
+    }
+  }
+
+  /**
+   * Expected fraction done, E[position / N | N >= atLeast], where `position` (<= atLeast)
+   * counts finished roundtrips plus the share of the current one.
+   */
+  fractionDone(position: number, atLeast: number): number {
+    if (position <= 0) return 0;
+    const r = Math.max(1, Math.ceil(atLeast));
+    if (r > this.size) return Math.min(1, position / r) * 0.5;
+    const tail = this.tail[r] ?? 0;
+    if (tail <= 0) return Math.min(1, position / r) * 0.5;
+    return Math.min(1, (position * (this.tailOverN[r] ?? 0)) / tail);
+  }
+
+  /**
+   * Roundtrips still to come after `position`, given N >= atLeast: the estimate that
+   * minimises the expected relative error (the median of N - position weighted by
+   * 1 / (N - position)), so an ETA is as often too long as too short in proportion.
+   */
+  remaining(position: number, atLeast: number): number {
+    const r = Math.max(1, Math.ceil(atLeast));
+    if (r > this.size) return Math.max(1, position);
+    let total = 0;
+    for (let n = r; n <= this.size; n++) {
+      const left = n - position;
+      if (left > 0) total += (this.mass[n] ?? 0) / left;
+    }
+    if (total <= 0) return Math.max(0.5, r - position);
+    let acc = 0;
+    for (let n = r; n <= this.size; n++) {
+      const left = n - position;
+      if (left <= 0) continue;
+      acc += (this.mass[n] ?? 0) / left;
+      if (acc >= total / 2) return left;
+    }
+    return Math.max(0.5, r - position);
+  }
+}
+
+function normalise(values: Float64Array): void {
+  let sum = 0;
+  for (const v of values) sum += v;
+  if (sum > 0) for (let i = 0; i < values.length; i++) values[i] = (values[i] ?? 0) / sum;
+}
