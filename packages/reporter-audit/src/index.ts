@@ -1,2 +1,18 @@
-// Filled in by its issue.
-export {};
+export { AuditReporter } from './audit-reporter.js';
+export type { AuditFailureContext, AuditFlushOptions, AuditReporterOptions } from './audit-reporter.js';
+export type { AuditBus } from './audit-bus.js';
+export { AUDIT_EVENT_TYPES, auditEventSchema } from './audit-event.js';
+export type { AuditDetails, AuditEvent, AuditEventType, AuditRunRef } from './audit-event.js';
+export type { AuditQuery } from './audit-query.js';
+export { MemoryAuditBus } from './memory-audit-bus.js';
+export type { AuditSubscriber, MemoryAuditBusOptions } from './memory-audit-bus.js';
+export { JsonlAuditBus } from './jsonl-audit-bus.js';
+export type { JsonlAuditBusOptions } from './jsonl-audit-bus.js';
+export { readAuditLog } from './read-audit-log.js';
+export type { AuditLogProblem, AuditLogReadResult, ReadAuditLogOptions } from './read-audit-log.js';
+export { SqliteAuditBus } from './sqlite-audit-bus.js';
+export type { SqliteAuditBusOptions } from './sqlite-audit-bus.js';
+export { AuditError } from './audit-error.js';
+export type { AuditErrorCode } from './audit-error.js';
+export { AuditLogError } from './audit-log-error.js';
+export type { AuditLogErrorCode } from './audit-log-error.js';

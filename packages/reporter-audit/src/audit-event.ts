@@ -1,0 +1,116 @@
+import { describeIssues, toValidationIssues, type LimitKind, type ProgressReport } from '@headway/protocol';
+import { z } from 'zod';
+import { AuditError } from './audit-error.js';
+
+/**
+ * One entry of an audit log. Every event an {@link AuditReporter} publishes has
+ * `category: 'agent'` and `result: 'allow'` (progress is observed, never denied), and a
+ * `detail` of plain JSON whose shape depends on `eventType` (see {@link AuditDetails}).
+ */
+export interface AuditEvent {
+  /** e.g. `agent.progress.tool_start`; see {@link AUDIT_EVENT_TYPES}. */
+  eventType: string;
+  category: 'agent';
+  result: 'allow';
+  sessionId: string;
+  taskId: string;
+  /** Epoch milliseconds. */
+  timestamp: number;
+  detail: Record<string, unknown>;
+}
+
+/** Present in a detail when the event came from `handle(event)`: which run, which `seq`. */
+export interface AuditRunRef {
+  runId?: string;
+  seq?: number;
+}
+
+/**
+ * The `detail` of each event type. The first seven are what the seven reporter methods
+ * publish (values unchanged: `iteration` is zero-based); `handle(event)` publishes the
+ * same types with more fields, and the rest.
+ */
+export interface AuditDetails {
+  'agent.progress.start': AuditRunRef & { task: string; agentName?: string };
+  'agent.progress.update': AuditRunRef & { pct: number; label: string; etaMs?: number };
+  'agent.progress.tool_start': AuditRunRef & { tool: string; toolCallId?: string; args?: unknown };
+  'agent.progress.tool_done': AuditRunRef & {
+    tool: string;
+    /** `ok` or `error` from the event stream; whatever the caller passed to `onToolDone`. */
+    summary: string;
+    ok?: boolean;
+    durationMs?: number;
+    toolCallId?: string;
+    preview?: string;
+  };
+  'agent.progress.iteration': AuditRunRef & { iteration: number; max: number };
+  'agent.progress.complete': AuditRunRef & { summary: string; outcome?: 'completed' | 'limit'; durationMs?: number; tokenCount?: number };
+  'agent.progress.error': AuditRunRef & { error: string };
+  'agent.progress.cancelled': AuditRunRef & { reason?: string };
+  'agent.progress.step_start': AuditRunRef & { step: string; description?: string };
+  'agent.progress.step_done': AuditRunRef & { step: string; durationMs: number };
+  'agent.progress.thinking': AuditRunRef & { content: string };
+  'agent.progress.text': AuditRunRef & { text: string };
+  'agent.progress.intermediate_result': AuditRunRef & { content: string };
+  'agent.progress.limit_approaching': AuditRunRef & { limit: LimitKind; used: number; max: number };
+  'agent.progress.limit_reached': AuditRunRef & { limit: LimitKind; used: number; max: number };
+  'agent.progress.wind_down': AuditRunRef & { reason: string; bonusSteps: number };
+  'agent.progress.timeout_extended': AuditRunRef & { byMs: number; totalBudgetMs: number };
+  'agent.progress.checkpoint': AuditRunRef & { checkpointId: string; iteration: number };
+  'agent.progress.report': AuditRunRef & { report: ProgressReport };
+}
+
+/** An `eventType` an {@link AuditReporter} publishes. */
+export type AuditEventType = keyof AuditDetails;
+
+/** Every {@link AuditEventType}: the seven reporter methods' first, in a stable order. */
+export const AUDIT_EVENT_TYPES: readonly AuditEventType[] = [
+  'agent.progress.start',
+  'agent.progress.update',
+  'agent.progress.tool_start',
+  'agent.progress.tool_done',
+  'agent.progress.iteration',
+  'agent.progress.complete',
+  'agent.progress.error',
+  'agent.progress.cancelled',
+  'agent.progress.step_start',
+  'agent.progress.step_done',
+  'agent.progress.thinking',
+  'agent.progress.text',
+  'agent.progress.intermediate_result',
+  'agent.progress.limit_approaching',
+  'agent.progress.limit_reached',
+  'agent.progress.wind_down',
+  'agent.progress.timeout_extended',
+  'agent.progress.checkpoint',
+  'agent.progress.report',
+];
+
+const auditEventShape = z.object({
+  eventType: z.string().min(1),
+  category: z.literal('agent'),
+  result: z.literal('allow'),
+  sessionId: z.string(),
+  taskId: z.string(),
+  timestamp: z.number().nonnegative(),
+  detail: z.record(z.string(), z.unknown()),
+});
+
+/**
+ * zod schema of {@link AuditEvent}, for validating events read back from storage. The
+ * `eventType` may be any non-empty string, so logs written by newer versions still read.
+ */
+export const auditEventSchema: z.ZodType<AuditEvent> = auditEventShape;
+
+/** Validates an event a bus is asked to store; throws `AUDIT_INVALID_EVENT` naming each bad path. */
+export function assertAuditEvent(event: unknown): AuditEvent {
+  let result;
+  try {
+    result = auditEventSchema.safeParse(event);
+  } catch (cause) {
+    throw new AuditError('AUDIT_INVALID_EVENT', 'Invalid audit event: input could not be read', [], { cause });
+  }
+  if (result.success) return result.data;
+  const issues = toValidationIssues(result.error);
+  throw new AuditError('AUDIT_INVALID_EVENT', `Invalid audit event: ${describeIssues(issues)}`, issues);
+}

@@ -1,0 +1,100 @@
+import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { safeStringify } from '@headway/protocol';
+import type { AuditBus } from './audit-bus.js';
+import { AuditError } from './audit-error.js';
+import { assertAuditEvent, type AuditEvent } from './audit-event.js';
+import { readAuditLog, type AuditLogReadResult, type ReadAuditLogOptions } from './read-audit-log.js';
+
+/** Options of {@link JsonlAuditBus}. */
+export interface JsonlAuditBusOptions {
+  /**
+   * fsync after every event, so an event survives a power loss once `publish` returns.
+   * Costs a disk flush per event (milliseconds on most disks); default false (the OS
+   * writes it back within seconds, and a process crash alone loses nothing).
+   */
+  fsync?: boolean;
+}
+
+/**
+ * An append-only JSON Lines audit log: one event per line, written with a single
+ * `O_APPEND` write so lines from concurrent writers never interleave.
+ *
+ * Opening a file whose last line was cut off by a crash seals it with a newline, so the
+ * next event starts on a line of its own; readers skip the torn record
+ * ({@link readAuditLog}).
+ *
+ * @example
+ * ```ts
+ * const bus = new JsonlAuditBus('logs/audit.jsonl');
+ * const reporter = new AuditReporter({ sessionId: 's1', taskId: 't1', bus });
+ * reporter.onStart('demo');
+ * bus.close();
+ * const { events } = await readAuditLog('logs/audit.jsonl');
+ * ```
+ */
+export class JsonlAuditBus implements AuditBus {
+  readonly path: string;
+  /** True when opening found a torn last line (from a crash) and sealed it. */
+  readonly recoveredTornLine: boolean;
+  readonly #fsync: boolean;
+  #fd: number | undefined;
+
+  /** Opens (creating it and its directory if needed) the log at `path` for appending. */
+  constructor(path: string, options: JsonlAuditBusOptions = {}) {
+    this.path = path;
+    this.#fsync = options.fsync ?? false;
+    mkdirSync(dirname(path), { recursive: true });
+    const fd = openSync(path, 'a+');
+    try {
+      this.recoveredTornLine = sealTornTail(fd);
+    } catch (error) {
+      closeSync(fd);
+      throw error;
+    }
+    this.#fd = fd;
+  }
+
+  /**
+   * Appends the event as one line.
+   *
+   * @throws {AuditError} `AUDIT_INVALID_EVENT` (nothing written) or `AUDIT_BUS_CLOSED`;
+   * the file system's error when the write fails.
+   */
+  publish(event: AuditEvent): void {
+    const fd = this.#fd;
+    if (fd === undefined) throw new AuditError('AUDIT_BUS_CLOSED', `JsonlAuditBus ${this.path} is closed`);
+    const line = Buffer.from(`${safeStringify(assertAuditEvent(event)) ?? ''}\n`, 'utf8');
+    let written = 0;
+    while (written < line.length) written += writeSync(fd, line, written, line.length - written);
+    if (this.#fsync) fsyncSync(fd);
+  }
+
+  /** Reads the whole log back; see {@link readAuditLog}. */
+  read(options?: ReadAuditLogOptions): Promise<AuditLogReadResult> {
+    return readAuditLog(this.path, options);
+  }
+
+  /** Flushes to disk and closes the file; later `publish` calls throw `AUDIT_BUS_CLOSED`. Idempotent. */
+  close(): void {
+    const fd = this.#fd;
+    if (fd === undefined) return;
+    this.#fd = undefined;
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  }
+}
+
+/** Ends a file that does not end in a newline with one; true when it had to. */
+function sealTornTail(fd: number): boolean {
+  const { size } = fstatSync(fd);
+  if (size === 0) return false;
+  const last = Buffer.alloc(1);
+  readSync(fd, last, 0, 1, size - 1);
+  if (last[0] === 0x0a) return false;
+  writeSync(fd, '\n');
+  return true;
+}

@@ -1,0 +1,110 @@
+import { createReadStream } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
+import { describeIssues, toValidationIssues } from '@headway/protocol';
+import { auditEventSchema, type AuditEvent } from './audit-event.js';
+import { AuditLogError } from './audit-log-error.js';
+
+/** A line of a JSONL audit log that was skipped, and why. */
+export interface AuditLogProblem {
+  file: string;
+  /** 1-based line number. */
+  line: number;
+  /**
+   * `torn`: a record cut off mid-write (a crash), expected at most once per crash;
+   * `invalid`: not JSON, or JSON that is not an audit event.
+   */
+  kind: 'torn' | 'invalid';
+  /** `file:line: what is wrong`. */
+  message: string;
+}
+
+/** What {@link readAuditLog} found. */
+export interface AuditLogReadResult {
+  /** Every valid event, in file order. */
+  events: AuditEvent[];
+  /** Every skipped line, in file order. */
+  problems: AuditLogProblem[];
+}
+
+/** Options of {@link readAuditLog}. */
+export interface ReadAuditLogOptions {
+  /** Throw on the first `invalid` line instead of skipping it (torn lines are always skipped). */
+  strict?: boolean;
+}
+
+/**
+ * True when JSON.parse failed because the text ended early (the parser's error position is
+ * the end of the input): the signature of a record cut off mid-write.
+ */
+function endedEarly(text: string, error: unknown): boolean {
+  const message = error instanceof Error ? error.message : '';
+  if (/unexpected end of json input/i.test(message)) return true;
+  const at = /at position (\d+)/.exec(message);
+  return at?.[1] !== undefined && Number(at[1]) >= text.trimEnd().length;
+}
+
+/**
+ * Reads a JSONL audit log (as written by `JsonlAuditBus`), validating every line.
+ *
+ * A last line without its newline that does not parse is a torn write from a crash: it is
+ * skipped and reported as `torn`, never an error. So is a cut-off record that a reopened
+ * bus sealed. Any other bad line is skipped and reported as `invalid` with `file:line`,
+ * or, with `strict`, thrown.
+ *
+ * @throws {AuditLogError} `AUDIT_INVALID_LINE` (only with `strict`).
+ * @throws the file system's error when the file cannot be read.
+ * @example
+ * ```ts
+ * const { events, problems } = await readAuditLog('audit.jsonl');
+ * for (const p of problems) console.warn(p.message);
+ * ```
+ */
+export async function readAuditLog(file: string, options: ReadAuditLogOptions = {}): Promise<AuditLogReadResult> {
+  const events: AuditEvent[] = [];
+  const problems: AuditLogProblem[] = [];
+  let lineNo = 0;
+
+  const take = (text: string, complete: boolean): void => {
+    lineNo += 1;
+    if (text.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      if (!complete || endedEarly(text, error)) {
+        problems.push({ file, line: lineNo, kind: 'torn', message: `${file}:${lineNo}: torn record (cut off mid-write), skipped` });
+        return;
+      }
+      const reason = error instanceof Error ? error.message : String(error);
+      invalid(`${file}:${lineNo}: not JSON (${reason})`, []);
+      return;
+    }
+    const result = auditEventSchema.safeParse(value);
+    if (result.success) {
+      events.push(result.data);
+      return;
+    }
+    const issues = toValidationIssues(result.error);
+    invalid(`${file}:${lineNo}: not an audit event: ${describeIssues(issues)}`, issues);
+  };
+
+  const invalid = (message: string, issues: AuditLogError['issues']): void => {
+    if (options.strict === true) throw new AuditLogError('AUDIT_INVALID_LINE', `${file}:${lineNo}`, message, issues);
+    problems.push({ file, line: lineNo, kind: 'invalid', message });
+  };
+
+  const decoder = new StringDecoder('utf8');
+  let rest = '';
+  for await (const chunk of createReadStream(file)) {
+    rest += decoder.write(chunk as Buffer);
+    let nl = rest.indexOf('\n');
+    while (nl !== -1) {
+      take(rest.slice(0, nl), true);
+      rest = rest.slice(nl + 1);
+      nl = rest.indexOf('\n');
+    }
+  }
+  rest += decoder.end();
+  if (rest !== '') take(rest, false);
+  return { events, problems };
+}

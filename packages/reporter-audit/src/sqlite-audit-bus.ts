@@ -1,0 +1,193 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { describeIssues, safeStringify, toValidationIssues } from '@headway/protocol';
+import Database from 'better-sqlite3';
+import type { AuditBus } from './audit-bus.js';
+import { AuditError } from './audit-error.js';
+import { assertAuditEvent, auditEventSchema, type AuditEvent } from './audit-event.js';
+import { AuditLogError } from './audit-log-error.js';
+import { normalizeAuditQuery, type AuditQuery, type NormalizedAuditQuery } from './audit-query.js';
+
+/** Options of {@link SqliteAuditBus}. */
+export interface SqliteAuditBusOptions {
+  /**
+   * `normal` (default): with WAL, a committed event survives a process crash, and the last
+   * moments may be lost on power failure. `full`: fsync on every commit.
+   */
+  synchronous?: 'normal' | 'full';
+  /** How long a write waits for another process's lock before failing (default 1000 ms). */
+  timeoutMs?: number;
+}
+
+interface Row {
+  id: number;
+  event_type: string;
+  category: string;
+  result: string;
+  session_id: string;
+  task_id: string;
+  timestamp: number;
+  detail: string;
+}
+
+const SCHEMA_VERSION = 1;
+
+/** The SELECT (with bound parameters) that answers a validated query. */
+export function auditQuerySql(q: NormalizedAuditQuery): { sql: string; params: (string | number)[] } {
+  const where: string[] = [];
+  const params: (string | number)[] = [];
+  for (const [column, op, value] of [
+    ['session_id', '=', q.sessionId],
+    ['task_id', '=', q.taskId],
+    ['event_type', '=', q.eventType],
+    ['timestamp', '>=', q.since],
+    ['timestamp', '<', q.until],
+  ] as const) {
+    if (value === undefined) continue;
+    where.push(`${column} ${op} ?`);
+    params.push(value);
+  }
+  const direction = q.order === 'desc' ? 'DESC' : 'ASC';
+  let sql = `SELECT * FROM audit_events${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY timestamp ${direction}, id ${direction}`;
+  if (q.limit !== undefined) {
+    sql += ' LIMIT ?';
+    params.push(q.limit);
+  }
+  return { sql, params };
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS audit_events (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  event_type TEXT NOT NULL,
+  category TEXT NOT NULL,
+  result TEXT NOT NULL,
+  session_id TEXT NOT NULL,
+  task_id TEXT NOT NULL,
+  timestamp REAL NOT NULL,
+  detail TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS audit_events_session ON audit_events (session_id, timestamp);
+CREATE INDEX IF NOT EXISTS audit_events_task ON audit_events (task_id, timestamp);
+CREATE INDEX IF NOT EXISTS audit_events_type ON audit_events (event_type, timestamp);
+CREATE INDEX IF NOT EXISTS audit_events_time ON audit_events (timestamp);
+`;
+
+/**
+ * An audit log in a SQLite file (better-sqlite3, WAL): one row per event, indexed by
+ * session, task, type and time, queryable with {@link SqliteAuditBus.query}. Writes are
+ * synchronous and take tens of microseconds, so the reporter never waits on a promise.
+ *
+ * @example
+ * ```ts
+ * const bus = new SqliteAuditBus('audit.db');
+ * new AuditReporter({ sessionId: 's1', taskId: 't1', bus }).onStart('demo');
+ * const starts = bus.query({ sessionId: 's1', eventType: 'agent.progress.start', limit: 10 });
+ * bus.close();
+ * ```
+ */
+export class SqliteAuditBus implements AuditBus {
+  readonly path: string;
+  readonly #db: Database.Database;
+  readonly #insert: Database.Statement<[string, string, string, string, string, number, string]>;
+  readonly #queries = new Map<string, Database.Statement<unknown[], Row>>();
+
+  /**
+   * Opens (creating it and its directory if needed) the database at `path`.
+   *
+   * @throws {AuditError} `AUDIT_INVALID_OPTIONS` when the file holds a newer audit schema;
+   * better-sqlite3's error when the file cannot be opened.
+   */
+  constructor(path: string, options: SqliteAuditBusOptions = {}) {
+    this.path = path;
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    const db = new Database(path, { timeout: options.timeoutMs ?? 1000 });
+    try {
+      db.pragma('journal_mode = WAL');
+      db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+      const version = db.pragma('user_version', { simple: true }) as number;
+      if (version > SCHEMA_VERSION) {
+        throw new AuditError('AUDIT_INVALID_OPTIONS', `${path} holds audit schema version ${version}; this version reads up to ${SCHEMA_VERSION}`);
+      }
+      db.exec(SCHEMA);
+      if (version < SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
+      this.#insert = db.prepare(
+        'INSERT INTO audit_events (event_type, category, result, session_id, task_id, timestamp, detail) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      );
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+    this.#db = db;
+  }
+
+  /**
+   * Stores the event as one row.
+   *
+   * @throws {AuditError} `AUDIT_INVALID_EVENT` (nothing stored) or `AUDIT_BUS_CLOSED`;
+   * better-sqlite3's error when the write fails.
+   */
+  publish(event: AuditEvent): void {
+    if (!this.#db.open) throw new AuditError('AUDIT_BUS_CLOSED', `SqliteAuditBus ${this.path} is closed`);
+    const e = assertAuditEvent(event);
+    this.#insert.run(e.eventType, e.category, e.result, e.sessionId, e.taskId, e.timestamp, safeStringify(e.detail) ?? '{}');
+  }
+
+  /**
+   * Events matching every given field, by time then insertion (`order: 'desc'` for newest
+   * first), at most `limit`. Each row is validated as it is read.
+   *
+   * @throws {AuditError} `AUDIT_INVALID_QUERY` for an invalid query, `AUDIT_BUS_CLOSED`.
+   * @throws {AuditLogError} `AUDIT_INVALID_ROW` (naming `path#id`) for a row that is not an audit event.
+   */
+  query(query: AuditQuery = {}): AuditEvent[] {
+    if (!this.#db.open) throw new AuditError('AUDIT_BUS_CLOSED', `SqliteAuditBus ${this.path} is closed`);
+    const { sql, params } = auditQuerySql(normalizeAuditQuery(query));
+    return this.#statement(sql)
+      .all(...params)
+      .map((row) => this.#toEvent(row));
+  }
+
+  /** Checkpoints the WAL into the main file and closes the database. Idempotent. */
+  close(): void {
+    if (!this.#db.open) return;
+    try {
+      this.#db.pragma('wal_checkpoint(TRUNCATE)');
+    } finally {
+      this.#db.close();
+    }
+  }
+
+  #statement(sql: string): Database.Statement<unknown[], Row> {
+    let stmt = this.#queries.get(sql);
+    if (stmt === undefined) {
+      stmt = this.#db.prepare<unknown[], Row>(sql);
+      this.#queries.set(sql, stmt);
+    }
+    return stmt;
+  }
+
+  #toEvent(row: Row): AuditEvent {
+    const location = `${this.path}#${row.id}`;
+    let detail: unknown;
+    try {
+      detail = JSON.parse(row.detail);
+    } catch (cause) {
+      throw new AuditLogError('AUDIT_INVALID_ROW', location, `${location}: detail is not JSON`, [{ path: 'detail', message: 'not JSON' }], {
+        cause,
+      });
+    }
+    const result = auditEventSchema.safeParse({
+      eventType: row.event_type,
+      category: row.category,
+      result: row.result,
+      sessionId: row.session_id,
+      taskId: row.task_id,
+      timestamp: row.timestamp,
+      detail,
+    });
+    if (result.success) return result.data;
+    const issues = toValidationIssues(result.error);
+    throw new AuditLogError('AUDIT_INVALID_ROW', location, `${location}: not an audit event: ${describeIssues(issues)}`, issues);
+  }
+}
