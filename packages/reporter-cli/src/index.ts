@@ -1,2 +1,7 @@
-// Filled in by its issue.
-export {};
+export { CLIReporter } from './cli-reporter.js';
+export type { CLIReporterOptions } from './cli-reporter.js';
+export type { CLIReporterMode, Environment } from './resolve-mode.js';
+export type { IntervalTimers } from './interval-timers.js';
+export type { TerminalStream } from './terminal-stream.js';
+export { renderReportMarkdown } from './report-markdown.js';
+export { formatDuration } from './format-duration.js';

@@ -1,0 +1,340 @@
+import { format } from 'node:util';
+import { toolResultPreview, type ProgressEvent, type ProgressReporter } from '@headway/protocol';
+import pc from 'picocolors';
+import type { Colors } from './colors.js';
+import { limitText, timeoutExtendedText, windDownText } from './event-text.js';
+import { globalIntervalTimers, type IntervalTimers } from './interval-timers.js';
+import { LiveState, type LiveOutcome } from './live-state.js';
+import { LiveView } from './live-view.js';
+import { plainEventText, plainLine } from './plain-lines.js';
+import { renderReportMarkdown } from './report-markdown.js';
+import { resolveColor, resolveMode, type CLIReporterMode, type Environment } from './resolve-mode.js';
+import { TerminalOutput } from './terminal-output.js';
+import type { TerminalStream } from './terminal-stream.js';
+import { oneLine } from './terminal-text.js';
+
+/** Options of {@link CLIReporter}. */
+export interface CLIReporterOptions {
+  /** Where to draw (default `process.stderr`, so stdout stays the program's own). */
+  stream?: TerminalStream;
+  /** `auto` (default): `plain` when the stream is not a TTY, `CI` is set or `TERM=dumb`; `live` otherwise. */
+  mode?: CLIReporterMode;
+  /** Environment read for `CI`, `TERM`, `NO_COLOR`, `FORCE_COLOR` (default `process.env`). */
+  env?: Environment;
+  /** Colours in the live block; default from `NO_COLOR`/`FORCE_COLOR`/TTY. Plain lines are never coloured. */
+  color?: boolean;
+  /** Clock for elapsed times and tool durations (default `Date.now`). */
+  now?: () => number;
+  /** Timer that animates the live block (default the global timers, unref'd). */
+  timers?: IntervalTimers;
+  /** Longest tool-result preview, in characters (default 80). */
+  previewLength?: number;
+  /** Finished tools kept in the live block (default 3). */
+  recentTools?: number;
+  /** Bytes the stream may hold unwritten before further output is dropped (default 1 MiB). */
+  maxBufferedBytes?: number;
+  /**
+   * Told about failures inside the reporter (a broken stream, a rendering bug). They never
+   * reach the caller; after a stream failure the reporter writes nothing more.
+   */
+  onInternalError?: (error: unknown) => void;
+}
+
+const CANCELLED_PREFIX = 'cancelled: ';
+
+/**
+ * Progress for a person at a terminal. In `plain` mode (logs, CI, pipes) it prints one
+ * line per call, e.g. `  [progress] Tool: file_read done — ok`; in `live` mode (a TTY) it
+ * redraws one status block in place: a bar with percent, elapsed time and ETA, the
+ * iteration, running tools with a spinner, recent tools with durations and previews,
+ * limit and wind-down warnings, and a final summary that stays on screen.
+ *
+ * It is a {@link ProgressReporter} (the seven methods) and an event handler (`handle`),
+ * so it can be handed to a runtime or added to a progress hub, where events bring
+ * durations, previews, ETA, limits and the progress report. It never throws into, and
+ * never waits on, the code that calls it.
+ *
+ * @example
+ * ```ts
+ * import { createProgressHub } from '@headway/protocol';
+ * import { CLIReporter } from '@headway/reporter-cli';
+ *
+ * const reporter = new CLIReporter();
+ * const hub = createProgressHub({ runId: 'run-1' });
+ * hub.add(reporter);
+ * hub.emit({ type: 'run.started', agentName: 'demo', task: 'Summarize the README file' });
+ * reporter.log('host output goes above the live block');
+ * hub.emit({ type: 'run.finished', durationMs: 1200, outcome: 'completed', summary: 'done' });
+ * ```
+ */
+export class CLIReporter implements ProgressReporter {
+  /** The mode in use, `auto` resolved. */
+  readonly mode: 'plain' | 'live';
+  /** Failures caught inside the reporter so far. */
+  failures = 0;
+
+  private readonly output: TerminalOutput;
+  private readonly now: () => number;
+  private readonly previewLength: number;
+  private readonly recentTools: number;
+  private readonly onInternalError: ((error: unknown) => void) | undefined;
+  private readonly view: LiveView | undefined;
+  private readonly colors: Colors;
+  private state: LiveState | undefined;
+
+  constructor(options: CLIReporterOptions = {}) {
+    const stream = options.stream ?? process.stderr;
+    const env = options.env ?? process.env;
+    this.mode = resolveMode(options.mode ?? 'auto', stream, env);
+    this.now = options.now ?? Date.now;
+    this.previewLength = positive(options.previewLength, 80);
+    this.recentTools = positive(options.recentTools, 3);
+    this.onInternalError = options.onInternalError;
+    this.output = new TerminalOutput(stream, positive(options.maxBufferedBytes, 1 << 20), (error) => {
+      this.internalError(error);
+    });
+    this.colors = pc.createColors(this.mode === 'live' && (options.color ?? resolveColor(stream, env)));
+    if (this.mode === 'live') {
+      this.view = new LiveView(
+        this.output,
+        { now: this.now, timers: options.timers ?? globalIntervalTimers, colors: this.colors, maxRunning: 3 },
+        (error) => {
+          this.internalError(error);
+        },
+      );
+    }
+  }
+
+  onStart(task: string): void {
+    this.guard(() => {
+      if (this.view === undefined) this.line(plainLine.start(task));
+      else this.begin(oneLine(task));
+    });
+  }
+
+  onProgress(pct: number, label: string): void {
+    this.guard(() => {
+      if (this.view === undefined) this.line(plainLine.progress(pct, label));
+      else this.live((s) => {
+        s.progress(pct, oneLine(label), this.now());
+      });
+    });
+  }
+
+  onToolStart(name: string): void {
+    this.guard(() => {
+      if (this.view === undefined) this.line(plainLine.toolStart(name));
+      else this.live((s) => {
+        s.toolStarted(oneLine(name), undefined, this.now());
+      });
+    });
+  }
+
+  onToolDone(name: string, summary: string): void {
+    this.guard(() => {
+      if (this.view === undefined) {
+        this.line(plainLine.toolDone(name, summary));
+        return;
+      }
+      // `ok`/`error` is what the mark shows; any other summary is worth a preview.
+      const preview = summary === 'ok' || summary === 'error' ? '' : this.preview(summary);
+      this.live((s) => {
+        s.toolFinished(oneLine(name), undefined, summary !== 'error', this.now(), undefined, preview);
+      });
+    });
+  }
+
+  onIteration(i: number, maxIterations: number): void {
+    this.guard(() => {
+      if (this.view === undefined) this.line(plainLine.iteration(i, maxIterations));
+      else this.live((s) => {
+        s.iteration = { index: i, max: maxIterations };
+      });
+    });
+  }
+
+  onComplete(summary: string): void {
+    this.guard(() => {
+      if (this.view === undefined) this.line(plainLine.complete(summary));
+      else this.finish('completed', oneLine(summary));
+    });
+  }
+
+  onError(error: string): void {
+    this.guard(() => {
+      if (this.view === undefined) this.line(plainLine.error(error));
+      else if (error.startsWith(CANCELLED_PREFIX)) this.finish('cancelled', oneLine(error.slice(CANCELLED_PREFIX.length)));
+      else this.finish('error', oneLine(error));
+    });
+  }
+
+  /** Takes one event of the richer stream (what a progress hub calls). */
+  handle(event: ProgressEvent): void {
+    this.guard(() => {
+      if (this.view === undefined) {
+        const text = plainEventText(event, this.previewLength);
+        if (text !== undefined) this.line(text);
+      } else {
+        this.handleLive(event);
+      }
+    });
+  }
+
+  /**
+   * Prints a line of the host program's own output (formatted like `console.log`). In live
+   * mode it goes above the status block, which is redrawn below it, so neither garbles the
+   * other; in plain mode it is written as is.
+   */
+  log(...args: unknown[]): void {
+    this.guard(() => {
+      const text = format(...args);
+      if (this.view === undefined) this.output.write(`${text}\n`);
+      else this.view.print(text);
+    });
+  }
+
+  /**
+   * Leaves the live block on screen as it is and stops animating it, for a run that ends
+   * without a terminal call. Plain mode has nothing to stop. Safe to call more than once.
+   */
+  stop(): void {
+    this.guard(() => {
+      this.view?.end();
+      this.state = undefined;
+    });
+  }
+
+  private handleLive(event: ProgressEvent): void {
+    const now = this.now();
+    switch (event.type) {
+      case 'run.started':
+        this.begin(oneLine(event.task ?? event.agentName));
+        return;
+      case 'iteration':
+        this.live((s) => {
+          s.iteration = { index: event.index, max: event.max };
+        });
+        return;
+      case 'progress':
+        this.live((s) => {
+          s.progress(event.percent, event.message === undefined ? s.label : oneLine(event.message), now, event.etaMs);
+        });
+        return;
+      case 'tool.executing':
+        this.live((s) => {
+          s.toolStarted(oneLine(event.toolName), event.toolCallId, now);
+        });
+        return;
+      case 'tool.completed': {
+        const preview = event.preview === undefined ? '' : this.preview(event.preview);
+        this.live((s) => {
+          s.toolFinished(oneLine(event.toolName), event.toolCallId, event.ok, now, event.durationMs, preview);
+        });
+        return;
+      }
+      case 'limit.approaching':
+        this.live((s) => {
+          s.notice('warning', limitText(event));
+        });
+        return;
+      case 'limit.reached':
+        this.live((s) => {
+          s.notice('limit', limitText(event));
+        });
+        return;
+      case 'wind-down.started':
+        this.live((s) => {
+          s.notice('warning', windDownText(event));
+        });
+        return;
+      case 'timeout.extended':
+        this.live((s) => {
+          s.notice('info', timeoutExtendedText(event));
+        });
+        return;
+      case 'checkpoint.saved':
+        this.live((s) => {
+          s.notice('info', `checkpoint saved: ${oneLine(event.checkpointId)}`, 'checkpoint');
+        });
+        return;
+      case 'intermediate.result': {
+        const preview = this.preview(event.content);
+        if (preview !== '') this.view?.print(`${this.colors.dim('Result:')} ${preview}`);
+        return;
+      }
+      case 'report.generated':
+        this.view?.print(`\n${renderReportMarkdown(event.report)}\n`);
+        return;
+      case 'run.finished': {
+        const tokens = event.tokenCount === undefined ? '' : ` (${event.tokenCount} tokens)`;
+        if (event.outcome === 'limit') this.finish('limit', `${oneLine(event.summary ?? 'see the progress report')}${tokens}`, event.durationMs);
+        else this.finish('completed', `${oneLine(event.summary ?? 'finished')}${tokens}`, event.durationMs);
+        return;
+      }
+      case 'run.error':
+        this.finish('error', oneLine(event.error));
+        return;
+      case 'run.cancelled':
+        this.finish('cancelled', oneLine(event.reason ?? 'no reason given'));
+        return;
+      case 'step.started':
+      case 'step.finished':
+      case 'thinking':
+      case 'text.delta':
+        return;
+    }
+  }
+
+  private begin(task: string): void {
+    const state = new LiveState(this.now(), this.recentTools, 3);
+    state.task = task;
+    this.state = state;
+    this.view?.begin(state);
+  }
+
+  /** Applies `change` to the current block, starting one when none is shown. */
+  private live(change: (state: LiveState) => void): void {
+    if (this.state === undefined || this.view?.active !== true) this.begin('');
+    if (this.state === undefined) return;
+    change(this.state);
+    this.view?.update();
+  }
+
+  private finish(kind: LiveOutcome['kind'], text: string, durationMs?: number): void {
+    if (this.state === undefined || this.view?.active !== true) this.begin('');
+    const { state } = this;
+    if (state === undefined) return;
+    state.finish({ kind, text, durationMs: durationMs ?? Math.max(0, this.now() - state.startedAt) });
+    this.view?.end();
+    this.state = undefined;
+  }
+
+  private preview(text: string): string {
+    return toolResultPreview(oneLine(text), this.previewLength);
+  }
+
+  private line(text: string): void {
+    this.output.write(`${text}\n`);
+  }
+
+  private guard(fn: () => void): void {
+    try {
+      fn();
+    } catch (error) {
+      this.internalError(error);
+    }
+  }
+
+  private internalError(error: unknown): void {
+    this.failures += 1;
+    try {
+      this.onInternalError?.(error);
+    } catch {
+      // The user's error callback failing must not reach the caller either.
+    }
+  }
+}
+
+function positive(value: number | undefined, fallback: number): number {
+  return value !== undefined && Number.isFinite(value) && value > 0 ? Math.floor(value) : fallback;
+}

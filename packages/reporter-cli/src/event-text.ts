@@ -1,0 +1,47 @@
+import type { LimitApproachingEvent, LimitKind, LimitReachedEvent, StopReason, TimeoutExtendedEvent, WindDownStartedEvent } from '@headway/protocol';
+import { formatDuration } from './format-duration.js';
+import { oneLine } from './terminal-text.js';
+
+const LIMIT_NAMES: Record<LimitKind, string> = { iterations: 'iteration', time: 'time', cost: 'cost' };
+
+function amount(kind: LimitKind, value: number): string {
+  if (kind === 'time') return formatDuration(value);
+  if (kind === 'cost') return `$${value.toFixed(2)}`;
+  return String(value);
+}
+
+/** `iteration limit approaching (8 of 10)`, `time limit reached (5m 00s of 5m 00s)`, `cost …($0.80 of $1.00)`. */
+export function limitText(event: LimitApproachingEvent | LimitReachedEvent): string {
+  const state = event.type === 'limit.reached' ? 'reached' : 'approaching';
+  return `${LIMIT_NAMES[event.limit]} limit ${state} (${amount(event.limit, event.used)} of ${amount(event.limit, event.max)})`;
+}
+
+/** `winding down: time budget used (2 bonus step(s) left to write the report)`. */
+export function windDownText(event: WindDownStartedEvent): string {
+  return `winding down: ${oneLine(event.reason)} (${event.bonusSteps} bonus step(s) left to write the report)`;
+}
+
+/** `time budget extended by 2m 00s (now 7m 00s)`. */
+export function timeoutExtendedText(event: TimeoutExtendedEvent): string {
+  return `time budget extended by ${formatDuration(event.byMs)} (now ${formatDuration(event.totalBudgetMs)})`;
+}
+
+const STOP_REASON_TEXT: Record<StopReason, string> = {
+  'max-iterations': 'the iteration limit was reached',
+  'time-budget': 'the time budget ran out',
+  'negotiated-timeout': 'a time extension was declined',
+  'cost-budget': 'the cost budget ran out',
+  cancelled: 'the run was cancelled',
+  error: 'an error stopped the run',
+};
+
+/** Why a run stopped short, in words. */
+export function stopReasonText(reason: StopReason): string {
+  return STOP_REASON_TEXT[reason];
+}
+
+/** Whole percent for display: clamped to 0–100 and rounded down, so 99.7 never reads as done. */
+export function displayPercent(pct: number): string {
+  if (!Number.isFinite(pct)) return '?';
+  return String(Math.floor(Math.min(100, Math.max(0, pct))));
+}

@@ -1,0 +1,70 @@
+import { EventEmitter } from 'node:events';
+import type { IntervalTimers } from './interval-timers.js';
+
+/** A writable that records every chunk; `isTTY`, `columns` and `rows` as a test sets them. */
+export class RecordingStream extends EventEmitter {
+  chunks: string[] = [];
+  isTTY: boolean;
+  columns: number | undefined;
+  rows: number | undefined;
+  writableLength = 0;
+
+  constructor(options: { isTTY?: boolean; columns?: number; rows?: number } = {}) {
+    super();
+    this.isTTY = options.isTTY ?? false;
+    this.columns = options.columns;
+    this.rows = options.rows;
+  }
+
+  write(chunk: string): boolean {
+    this.chunks.push(chunk);
+    return true;
+  }
+
+  get text(): string {
+    return this.chunks.join('');
+  }
+}
+
+/** A clock a test moves by hand. */
+export class FakeClock {
+  constructor(public time = 1_000_000) {}
+  readonly now = (): number => this.time;
+  advance(ms: number): void {
+    this.time += ms;
+  }
+}
+
+/** Interval timers a test fires by hand; records unref and clear calls. */
+export class ManualTimers implements IntervalTimers {
+  readonly active = new Map<number, () => void>();
+  unrefCalls = 0;
+  private nextId = 1;
+
+  setInterval(callback: () => void, _ms: number): unknown {
+    const id = this.nextId++;
+    this.active.set(id, callback);
+    return {
+      id,
+      unref: () => {
+        this.unrefCalls += 1;
+      },
+    };
+  }
+
+  clearInterval(handle: unknown): void {
+    this.active.delete((handle as { id: number }).id);
+  }
+
+  fire(): void {
+    for (const callback of [...this.active.values()]) callback();
+  }
+}
+
+// eslint-disable-next-line no-control-regex -- ANSI sequences are what is removed
+const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
+
+/** `text` without ANSI escape sequences. */
+export function stripAnsi(text: string): string {
+  return text.replace(ANSI, '');
+}

@@ -1,0 +1,93 @@
+/** A tool call that has started and not finished. */
+export interface RunningTool {
+  name: string;
+  id: string | undefined;
+  startedAt: number;
+}
+
+/** A tool call that has finished. */
+export interface FinishedTool {
+  name: string;
+  ok: boolean;
+  durationMs: number;
+  preview: string;
+}
+
+/** A warning or note shown in the live block. */
+export interface LiveNotice {
+  level: 'warning' | 'limit' | 'info';
+  text: string;
+  /** A later notice with the same key replaces this one (e.g. the latest checkpoint). */
+  key: string | undefined;
+}
+
+/** How the run ended, once it has. */
+export interface LiveOutcome {
+  kind: 'completed' | 'limit' | 'error' | 'cancelled';
+  text: string;
+  durationMs: number;
+}
+
+/**
+ * What the live block shows, updated by reporter calls and events. Plain data plus small
+ * update methods, so the frame is a pure function of it and of the clock.
+ */
+export class LiveState {
+  task = '';
+  startedAt: number;
+  percent: number | undefined = undefined;
+  label = '';
+  eta: { ms: number; at: number } | undefined = undefined;
+  iteration: { index: number; max: number } | undefined = undefined;
+  running: RunningTool[] = [];
+  finished: FinishedTool[] = [];
+  toolCalls = 0;
+  failedTools = 0;
+  notices: LiveNotice[] = [];
+  outcome: LiveOutcome | undefined = undefined;
+
+  constructor(
+    now: number,
+    private readonly keepTools: number,
+    private readonly keepNotices: number,
+  ) {
+    this.startedAt = now;
+  }
+
+  progress(percent: number, label: string, now: number, etaMs?: number): void {
+    if (Number.isFinite(percent)) this.percent = Math.min(100, Math.max(0, percent));
+    this.label = label;
+    this.eta = etaMs === undefined || !Number.isFinite(etaMs) ? undefined : { ms: Math.max(0, etaMs), at: now };
+  }
+
+  toolStarted(name: string, id: string | undefined, now: number): void {
+    this.running.push({ name, id, startedAt: now });
+  }
+
+  /** Ends the matching running call (by id, else the oldest of that name); its duration is measured when not given. */
+  toolFinished(name: string, id: string | undefined, ok: boolean, now: number, durationMs?: number, preview = ''): void {
+    let index = id === undefined ? -1 : this.running.findIndex((t) => t.id === id);
+    if (index < 0) index = this.running.findIndex((t) => t.name === name);
+    const started = index < 0 ? undefined : this.running.splice(index, 1)[0];
+    const measured = started === undefined ? 0 : Math.max(0, now - started.startedAt);
+    this.finished.push({ name, ok, durationMs: durationMs ?? measured, preview });
+    if (this.finished.length > this.keepTools) this.finished.splice(0, this.finished.length - this.keepTools);
+    this.toolCalls += 1;
+    if (!ok) this.failedTools += 1;
+  }
+
+  notice(level: LiveNotice['level'], text: string, key?: string): void {
+    if (key !== undefined) this.notices = this.notices.filter((n) => n.key !== key);
+    this.notices.push({ level, text, key });
+    if (this.notices.length > this.keepNotices) this.notices.splice(0, this.notices.length - this.keepNotices);
+  }
+
+  finish(outcome: LiveOutcome): void {
+    this.outcome = outcome;
+    this.running = [];
+    if (outcome.kind === 'completed') {
+      this.percent = 100;
+      this.eta = undefined;
+    }
+  }
+}

@@ -1,0 +1,171 @@
+import cliCursor from 'cli-cursor';
+import { createLogUpdate } from 'log-update';
+import type { Colors } from './colors.js';
+import type { IntervalTimers } from './interval-timers.js';
+import { renderLiveFrame, SPINNER_INTERVAL_MS } from './live-frame.js';
+import type { LiveState } from './live-state.js';
+import type { TerminalOutput } from './terminal-output.js';
+
+/** Redraws closer together than this wait for the next tick (floods of events cost nothing). */
+const MIN_REDRAW_MS = 30;
+
+/** What the view needs besides the output. */
+export interface LiveViewOptions {
+  now: () => number;
+  timers: IntervalTimers;
+  colors: Colors;
+  maxRunning: number;
+}
+
+type LogUpdate = ReturnType<typeof createLogUpdate>;
+
+/**
+ * The live block on the terminal: drawn with log-update (which rewrites only the lines that
+ * changed), animated by an unref'd interval while a run is active, redrawn on resize, and
+ * moved out of the way when the host prints with `log()`.
+ */
+export class LiveView {
+  private readonly logUpdate: LogUpdate;
+  private readonly proxy: NodeJS.WritableStream;
+  private state: LiveState | undefined;
+  private ticker: unknown;
+  private ticking = false;
+  private lastDraw = Number.NEGATIVE_INFINITY;
+  private cursorHidden = false;
+  private resizeListening = false;
+  private readonly onResize = (): void => {
+    this.guard(() => {
+      this.draw(true);
+    });
+  };
+
+  constructor(
+    private readonly output: TerminalOutput,
+    private readonly options: LiveViewOptions,
+    private readonly reportError: (error: unknown) => void,
+  ) {
+    const { stream } = output;
+    // log-update sees only this proxy, so each of its writes passes the output's guards.
+    const proxy = {
+      write: (chunk: string) => output.write(chunk),
+      get isTTY() {
+        return stream.isTTY === true;
+      },
+      get columns() {
+        return stream.columns;
+      },
+      get rows() {
+        return stream.rows;
+      },
+    };
+    this.proxy = proxy as unknown as NodeJS.WritableStream;
+    // showCursor: true stops log-update from hiding the cursor on process.stderr whatever
+    // the stream; the cursor is hidden on this stream instead, below.
+    this.logUpdate = createLogUpdate(this.proxy, { showCursor: true, defaultWidth: 80, defaultHeight: 24 });
+  }
+
+  /** True while a block is on screen and will be redrawn. */
+  get active(): boolean {
+    return this.state !== undefined;
+  }
+
+  /** Starts showing `state` (the previous block, if any, stays where it is). */
+  begin(state: LiveState): void {
+    if (this.state !== undefined) this.end();
+    this.state = state;
+    this.lastDraw = Number.NEGATIVE_INFINITY;
+    if (!this.cursorHidden) {
+      cliCursor.hide(this.proxy);
+      this.cursorHidden = true;
+    }
+    this.listenForResize(true);
+    this.ticking = true;
+    const handle = this.options.timers.setInterval(this.onTick, SPINNER_INTERVAL_MS);
+    (handle as { unref?: () => void } | null)?.unref?.();
+    this.ticker = handle;
+    this.draw(true);
+  }
+
+  /** The state changed; redraws now, or on the next tick when the last draw was moments ago. */
+  update(): void {
+    this.draw(false);
+  }
+
+  /** Draws the final frame, leaves it on screen and stops animating. */
+  end(): void {
+    if (this.state === undefined) return;
+    this.draw(true);
+    this.state = undefined;
+    this.stopTicking();
+    this.listenForResize(false);
+    this.logUpdate.done();
+    if (this.cursorHidden) {
+      cliCursor.show(this.proxy);
+      this.cursorHidden = false;
+    }
+  }
+
+  /** Prints `text` (a newline is added) above the block and redraws the block below it. */
+  print(text: string): void {
+    if (this.state === undefined) {
+      this.output.write(`${text}\n`);
+      return;
+    }
+    this.logUpdate.clear();
+    this.output.write(`${text}\n`);
+    this.draw(true);
+  }
+
+  private readonly onTick = (): void => {
+    this.guard(() => {
+      this.draw(true);
+    });
+  };
+
+  private draw(force: boolean): void {
+    const { state } = this;
+    if (state === undefined) return;
+    const now = this.options.now();
+    // The ticker draws again within one interval, so a skipped redraw is never lost.
+    if (!force && now - this.lastDraw < MIN_REDRAW_MS) return;
+    // A dropped write means the screen no longer matches what log-update believes it drew:
+    // start a fresh block instead of patching a frame that is not there.
+    if (this.output.takeDropped() > 0) this.logUpdate.done();
+    const columns = this.output.stream.columns ?? 80;
+    const frame = renderLiveFrame(state, {
+      now,
+      width: Math.max(1, columns - 1),
+      colors: this.options.colors,
+      maxRunning: this.options.maxRunning,
+    });
+    this.logUpdate(frame);
+    this.lastDraw = now;
+  }
+
+  private stopTicking(): void {
+    if (!this.ticking) return;
+    this.ticking = false;
+    this.options.timers.clearInterval(this.ticker);
+    this.ticker = undefined;
+  }
+
+  private listenForResize(on: boolean): void {
+    const { stream } = this.output;
+    if (on === this.resizeListening) return;
+    if (on && typeof stream.on === 'function') {
+      stream.on('resize', this.onResize);
+      this.resizeListening = true;
+    } else if (!on) {
+      stream.off?.('resize', this.onResize);
+      this.resizeListening = false;
+    }
+  }
+
+  private guard(fn: () => void): void {
+    try {
+      fn();
+    } catch (error) {
+      this.reportError(error);
+    }
+  }
+}

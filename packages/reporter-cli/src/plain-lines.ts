@@ -1,0 +1,78 @@
+import type { ProgressEvent } from '@headway/protocol';
+import { toolResultPreview } from '@headway/protocol';
+import { displayPercent, limitText, timeoutExtendedText, windDownText } from './event-text.js';
+import { formatDuration } from './format-duration.js';
+import { renderReportMarkdown } from './report-markdown.js';
+import { oneLine } from './terminal-text.js';
+
+const PREFIX = '  [progress] ';
+
+/** The exact plain lines of the seven reporter methods (no trailing newline). */
+export const plainLine = {
+  start: (task: string): string => `${PREFIX}Starting: ${oneLine(task)}`,
+  progress: (pct: number, label: string): string => {
+    const text = oneLine(label);
+    return `${PREFIX}${displayPercent(pct)}%${text === '' ? '' : ` ${text}`}`;
+  },
+  toolStart: (name: string): string => `${PREFIX}Tool: ${oneLine(name)}...`,
+  toolDone: (name: string, summary: string): string => `${PREFIX}Tool: ${oneLine(name)} done — ${oneLine(summary)}`,
+  iteration: (i: number, max: number): string => `${PREFIX}Iteration ${i + 1}/${max}`,
+  complete: (summary: string): string => `${PREFIX}Complete: ${oneLine(summary)}`,
+  error: (error: string): string => `${PREFIX}Error: ${oneLine(error)}`,
+} as const;
+
+/**
+ * The plain text of one event: the seven-method lines plus what only events carry
+ * (durations, previews, ETA, limits, the report). Events with nothing for a person to read
+ * in a log (`thinking`, `text.delta`, steps) give no text. May span several lines.
+ */
+export function plainEventText(event: ProgressEvent, previewLength: number): string | undefined {
+  switch (event.type) {
+    case 'run.started':
+      return plainLine.start(event.task ?? event.agentName);
+    case 'iteration':
+      return plainLine.iteration(event.index, event.max);
+    case 'progress': {
+      const line = plainLine.progress(event.percent, event.message ?? '');
+      return event.etaMs === undefined ? line : `${line} (ETA ${formatDuration(event.etaMs)})`;
+    }
+    case 'tool.executing':
+      return plainLine.toolStart(event.toolName);
+    case 'tool.completed': {
+      const line = `${plainLine.toolDone(event.toolName, event.ok ? 'ok' : 'error')} in ${formatDuration(event.durationMs)}`;
+      const preview = event.preview === undefined ? '' : toolResultPreview(oneLine(event.preview), previewLength);
+      return preview === '' ? line : `${line}: ${preview}`;
+    }
+    case 'intermediate.result': {
+      const preview = toolResultPreview(oneLine(event.content), previewLength);
+      return preview === '' ? undefined : `${PREFIX}Result: ${preview}`;
+    }
+    case 'limit.approaching':
+      return `${PREFIX}Warning: ${limitText(event)}`;
+    case 'limit.reached':
+      return `${PREFIX}Limit: ${limitText(event)}`;
+    case 'wind-down.started':
+      return `${PREFIX}Warning: ${windDownText(event)}`;
+    case 'timeout.extended':
+      return `${PREFIX}Note: ${timeoutExtendedText(event)}`;
+    case 'checkpoint.saved':
+      return `${PREFIX}Checkpoint saved: ${oneLine(event.checkpointId)}`;
+    case 'report.generated':
+      return `\n${renderReportMarkdown(event.report)}\n`;
+    case 'run.finished': {
+      const facts = [formatDuration(event.durationMs), ...(event.tokenCount === undefined ? [] : [`${event.tokenCount} tokens`])];
+      if (event.outcome === 'limit') return `${PREFIX}Stopped at a limit: ${oneLine(event.summary ?? 'see the progress report')} (${facts.join(', ')})`;
+      return `${plainLine.complete(event.summary ?? 'finished')} (${facts.join(', ')})`;
+    }
+    case 'run.error':
+      return plainLine.error(event.error);
+    case 'run.cancelled':
+      return `${PREFIX}Cancelled: ${oneLine(event.reason ?? 'no reason given')}`;
+    case 'step.started':
+    case 'step.finished':
+    case 'thinking':
+    case 'text.delta':
+      return undefined;
+  }
+}
+

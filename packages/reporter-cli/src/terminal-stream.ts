@@ -1,0 +1,14 @@
+/**
+ * What the reporter needs of its output: `process.stderr`, `process.stdout`, a
+ * `tty.WriteStream` or any writable with `write(string)`. `isTTY`, `columns`, `rows`,
+ * `writableLength` and the `resize`/`error` events are used when present.
+ */
+export interface TerminalStream {
+  write(chunk: string): unknown;
+  readonly isTTY?: boolean | undefined;
+  readonly columns?: number | undefined;
+  readonly rows?: number | undefined;
+  readonly writableLength?: number | undefined;
+  on?(event: 'resize' | 'error', listener: (...args: unknown[]) => void): unknown;
+  off?(event: 'resize' | 'error', listener: (...args: unknown[]) => void): unknown;
+}
