@@ -1,0 +1,32 @@
+import { HeadwayError, type ValidationIssue } from '@headway/protocol';
+
+/** Codes a {@link CheckpointError} can carry. */
+export type CheckpointErrorCode =
+  /** No checkpoint with that id. */
+  | 'CHECKPOINT_NOT_FOUND'
+  /** The checkpoint is not `running` (completed, failed or abandoned): it cannot be written or resumed. */
+  | 'CHECKPOINT_NOT_RUNNING'
+  /** A checkpoint with that id exists already. */
+  | 'CHECKPOINT_EXISTS'
+  /** What was given to write is invalid (not plain JSON, a bad field); nothing was written. */
+  | 'CHECKPOINT_INVALID'
+  /** The `expect` counts of an update did not match the store: another writer, or a lost write. */
+  | 'CHECKPOINT_CONFLICT'
+  /** What was read back is not a valid checkpoint (damaged or written by something else). */
+  | 'CHECKPOINT_CORRUPT';
+
+/**
+ * Thrown by checkpoint stores and recovery. The message names the checkpoint and, for
+ * invalid or corrupt data, the path of every problem.
+ */
+export class CheckpointError extends HeadwayError {
+  declare readonly code: CheckpointErrorCode;
+  /** Every problem found, for `CHECKPOINT_INVALID` and `CHECKPOINT_CORRUPT`. */
+  readonly issues: readonly ValidationIssue[];
+
+  constructor(code: CheckpointErrorCode, message: string, issues: readonly ValidationIssue[] = [], options?: ErrorOptions) {
+    super(code, message, options);
+    this.name = 'CheckpointError';
+    this.issues = issues;
+  }
+}

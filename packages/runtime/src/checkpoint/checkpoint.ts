@@ -1,0 +1,179 @@
+import { z } from 'zod';
+
+/** Where a checkpoint is in its lifecycle; only `running` ones are candidates for recovery. */
+export type CheckpointStatus = 'running' | 'completed' | 'failed' | 'abandoned';
+
+/** Every {@link CheckpointStatus}, in lifecycle order. */
+export const CHECKPOINT_STATUSES: readonly CheckpointStatus[] = ['running', 'completed', 'failed', 'abandoned'];
+
+/** Tokens used so far. */
+export interface CheckpointUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/**
+ * The small part of a checkpoint that is replaced on every write: counters and the
+ * restorable state of the run's helpers. Everything that grows with the run (messages,
+ * the tool-call log) is appended separately, so a write's cost stays flat.
+ */
+export interface CheckpointState {
+  /** Rounds completed so far. */
+  iteration: number;
+  /** Names of the tools used so far, in order of first use, without repeats. */
+  toolsUsed: string[];
+  /** The ProgressTracker's `toJSON()`, so the bar continues where it was. */
+  tracker?: unknown;
+  usage: CheckpointUsage;
+  /** Money spent by this run so far (USD). */
+  spentUsd: number;
+  /** Provider calls made by this run so far. */
+  providerCalls: number;
+  /** The runtime's own bookkeeping (failure streaks, wind-down state); plain JSON. */
+  extra?: Record<string, unknown>;
+}
+
+/** A tool call of the round in flight that was issued but has not finished. */
+export interface StartedToolCall {
+  toolCallId: string;
+  name: string;
+  args: unknown;
+  /** Position of the call in its round (0-based). */
+  index: number;
+  status: 'started';
+  startedAt: number;
+}
+
+/** A tool call of the round in flight that finished: its result is what the model is given. */
+export interface FinishedToolCall {
+  toolCallId: string;
+  name: string;
+  args: unknown;
+  index: number;
+  status: 'finished';
+  startedAt: number;
+  finishedAt: number;
+  ok: boolean;
+  /** The result as it goes into the conversation (plain JSON). */
+  result: unknown;
+}
+
+/** The status of one tool call of the round in flight. */
+export type ToolCallStatus = StartedToolCall | FinishedToolCall;
+
+/** What a checkpoint starts with: written once when a tool loop begins. */
+export interface CheckpointInit {
+  /** Unique id of the checkpoint (the caller chooses it, so it can be injected in tests). */
+  id: string;
+  /** The run's id; a resumed run keeps it, so idempotency keys stay the same. */
+  runId: string;
+  sessionId: string;
+  taskId: string;
+  /** The user's input that started the run. */
+  input: string;
+  state: CheckpointState;
+  /** The conversation so far (system prompt, session history, the input). */
+  messages?: readonly unknown[];
+  /** Tool-call log entries so far. */
+  log?: readonly unknown[];
+  /** `seq` of the last event emitted for the run (default 0). */
+  lastSeq?: number;
+}
+
+/**
+ * One write to a running checkpoint, applied atomically: appends only what is new and
+ * replaces only the small state.
+ */
+export interface CheckpointUpdate {
+  /** Replaces the small state (counters, tracker, usage, spend). */
+  state?: CheckpointState;
+  /** Messages added since the last write, in order. */
+  appendMessages?: readonly unknown[];
+  /** Tool-call log entries added since the last write, in order. */
+  appendLog?: readonly unknown[];
+  /** Forget the statuses of the previous round's tool calls (applied before `toolCalls`). */
+  clearToolCalls?: boolean;
+  /** Statuses of tool calls of the round in flight, inserted or replaced by `toolCallId`. */
+  toolCalls?: readonly ToolCallStatus[];
+  /** `seq` of the last event emitted for the run. An update of only this is cheap (not fsynced). */
+  lastSeq?: number;
+  /**
+   * Optimistic check: the counts the writer believes are stored before this write. A
+   * mismatch (another writer, a lost write) fails with `CHECKPOINT_CONFLICT` and changes nothing.
+   */
+  expect?: { messages: number; log: number };
+}
+
+/** A checkpoint without its contents: what listing and recovery scans return. */
+export interface CheckpointSummary {
+  id: string;
+  runId: string;
+  sessionId: string;
+  taskId: string;
+  status: CheckpointStatus;
+  iteration: number;
+  createdAt: number;
+  /** Epoch ms of the last write. */
+  updatedAt: number;
+  /** Why it failed (status `failed`). */
+  error?: string;
+}
+
+/** A checkpoint as read back: everything needed to resume its run. */
+export interface Checkpoint extends CheckpointSummary {
+  input: string;
+  state: CheckpointState;
+  messages: unknown[];
+  log: unknown[];
+  /** The round in flight, in call order; empty between rounds. */
+  toolCalls: ToolCallStatus[];
+  lastSeq: number;
+}
+
+const count = z.number().int().nonnegative();
+const epoch = z.number().nonnegative();
+
+/** zod schema of {@link CheckpointState}, used to validate what a store reads back. */
+export const checkpointStateSchema: z.ZodType<CheckpointState> = z.object({
+  iteration: count,
+  toolsUsed: z.array(z.string()),
+  tracker: z.unknown().exactOptional(),
+  usage: z.object({ inputTokens: count, outputTokens: count }),
+  spentUsd: z.number().nonnegative(),
+  providerCalls: count,
+  extra: z.record(z.string(), z.unknown()).exactOptional(),
+});
+
+/** zod schema of {@link ToolCallStatus}. */
+export const toolCallStatusSchema: z.ZodType<ToolCallStatus> = z.discriminatedUnion('status', [
+  z.object({
+    toolCallId: z.string().min(1),
+    name: z.string().min(1),
+    args: z.unknown(),
+    index: count,
+    status: z.literal('started'),
+    startedAt: epoch,
+  }),
+  z.object({
+    toolCallId: z.string().min(1),
+    name: z.string().min(1),
+    args: z.unknown(),
+    index: count,
+    status: z.literal('finished'),
+    startedAt: epoch,
+    finishedAt: epoch,
+    ok: z.boolean(),
+    result: z.unknown(),
+  }),
+]);
+
+/** Checks the fields of a {@link CheckpointInit} that are not contents. */
+export const checkpointInitSchema: z.ZodType<Omit<CheckpointInit, 'messages' | 'log'>> = z.object({
+  id: z.string().min(1),
+  runId: z.string().min(1),
+  sessionId: z.string().min(1),
+  taskId: z.string().min(1),
+  input: z.string(),
+  state: checkpointStateSchema,
+  lastSeq: count.exactOptional(),
+});
