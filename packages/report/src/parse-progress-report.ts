@@ -1,0 +1,293 @@
+import type { ProgressReport, ProgressReportStats, StopReason } from '@headway/protocol';
+import { LIST_KEYS, SECTION_TITLES, emptyLists, sectionOfLabel, type ReportListKey, type ReportSectionKey } from './report-sections.js';
+import { parseStatsLine } from './stats-line.js';
+
+/**
+ * Values {@link parseProgressReport} uses for what the Markdown does not say — typically
+ * what the agent loop knows for certain: the task it was given, why it stopped, its
+ * counters, and who wrote the text (`'model'` unless told otherwise). Values in the
+ * Markdown win over these.
+ */
+export interface ParseProgressReportDefaults {
+  task?: string;
+  reason?: StopReason;
+  stats?: ProgressReportStats;
+  generatedBy?: ProgressReport['generatedBy'];
+}
+
+/** The result of {@link parseProgressReport}. */
+export interface ParsedProgressReport {
+  report: ProgressReport;
+  /** What was missing or odd (missing sections, prose read as items, an unreadable stats line); empty for a well-formed report. */
+  warnings: string[];
+}
+
+type Target = ReportSectionKey | 'stats' | 'ignore';
+
+interface Section {
+  /** Items as their lines: the bullet's text, then its continuation lines. */
+  items: string[][];
+  /** Paragraphs of text that is not a list item. */
+  paragraphs: string[][];
+  /** Every trimmed non-blank line, as written (for the task). */
+  lines: string[];
+  occurrences: number;
+}
+
+const HEADING = /^#{1,6}\s+(.*?)(?:\s+#+)?\s*$/;
+const BOLD_LABEL = /^(?:([-*+•]|\d{1,3}[.)])\s+)?(\*\*|__)(.+?)\2\s*(.*)$/;
+const PLAIN_LABEL = /^([A-Za-z][A-Za-z /&'-]{0,60}?)\s*:\s*(.*)$/;
+const BULLET = /^([-*+•]|\d{1,3}[.)])(?:\s+(.*))?$/;
+const RULE = /^([-*_])(?:\s*\1){2,}$/;
+const FENCE = /^(?:```|~~~)/;
+const NONE = /^[_*([]*\s*(?:none|n\/a|na|nothing(?: (?:yet|so far|to report))?|no (?:items?|findings|results|remaining work)|-|—)\s*[.!]?\s*[_*)\]]*$/i;
+
+function indentOf(line: string): number {
+  let n = 0;
+  for (const ch of line) {
+    if (ch === ' ') n += 1;
+    else if (ch === '\t') n += 4;
+    else break;
+  }
+  return n;
+}
+
+interface Label {
+  target: Exclude<Target, 'ignore'> | 'title' | 'unknown';
+  label: string;
+  inline: string;
+}
+
+/** Reads a line as a section heading or label, if it is one. */
+function labelOf(line: string): Label | undefined {
+  const heading = HEADING.exec(line);
+  if (heading) {
+    const text = heading[1] ?? '';
+    const whole = sectionOfLabel(text);
+    if (whole !== undefined) return { target: whole, label: text, inline: '' };
+    const colon = text.indexOf(':');
+    if (colon > 0) {
+      const head = sectionOfLabel(text.slice(0, colon));
+      if (head !== undefined) return { target: head, label: text.slice(0, colon), inline: text.slice(colon + 1).trim() };
+    }
+    return { target: 'unknown', label: text.replace(/[*_`]/g, '').trim(), inline: '' };
+  }
+  const bold = BOLD_LABEL.exec(line);
+  if (bold) {
+    const marker = bold[1];
+    const label = (bold[3] ?? '').replace(/:\s*$/, '');
+    const rest = (bold[4] ?? '').replace(/^:\s*/, '');
+    const target = sectionOfLabel(label);
+    // `- **Findings:** the token is …` inside a list is an item, `1. **Findings**` alone a heading.
+    if (target !== undefined && (marker === undefined || rest === '')) return { target, label, inline: rest };
+    return undefined;
+  }
+  if (BULLET.test(line)) return undefined;
+  const plain = PLAIN_LABEL.exec(line);
+  if (plain) {
+    const target = sectionOfLabel(plain[1] ?? '');
+    if (target !== undefined) return { target, label: plain[1] ?? '', inline: (plain[2] ?? '').trim() };
+  }
+  return undefined;
+}
+
+function decodeItem(lines: readonly string[]): string {
+  const [first = ''] = lines;
+  if (lines.length === 1 && first.startsWith('"') && first.endsWith('"')) {
+    try {
+      const value: unknown = JSON.parse(first);
+      if (typeof value === 'string') return value;
+    } catch {
+      // Not a JSON string: a model's quoted phrase, kept as written.
+    }
+  }
+  return lines.join('\n');
+}
+
+function isNone(text: string): boolean {
+  return NONE.test(text.trim());
+}
+
+/**
+ * Reads a progress report back from Markdown: the exact output of `renderProgressReport`,
+ * or what a model wrote when asked for one. Tolerant of other heading levels, bold or
+ * `Label:` labels instead of headings, numbered lists, `*`/`+` bullets, prose around the
+ * lists, code fences and missing sections (left empty, with a warning). Never throws.
+ *
+ * `parseProgressReport(renderProgressReport(r)).report` deep-equals `r`.
+ *
+ * @param defaults task, reason, stats and author for a report that does not state them
+ * (a model's report usually has no stats line); without them, missing values become
+ * `''`, `'max-iterations'`, zeros and `'model'`, each with a warning.
+ * @example
+ * ```ts
+ * const { report, warnings } = parseProgressReport(modelText, { task, reason: 'max-iterations', stats, generatedBy: 'model' });
+ * if (warnings.length > 0) logger.warn(warnings.join('; '));
+ * ```
+ */
+export function parseProgressReport(markdown: string, defaults: ParseProgressReportDefaults = {}): ParsedProgressReport {
+  const warnings: string[] = [];
+  const sections = new Map<ReportSectionKey, Section>();
+  const statsText: string[] = [];
+  let sawStats = false;
+  let target: Target | undefined;
+  let section: Section | undefined;
+  let item: string[] | undefined;
+  let itemIndent = 0;
+  let paragraph: string[] | undefined;
+
+  const close = (): void => {
+    item = undefined;
+    paragraph = undefined;
+  };
+  const open = (key: Target): void => {
+    close();
+    target = key;
+    if (key === 'stats') {
+      sawStats = true;
+      section = undefined;
+      return;
+    }
+    if (key === 'ignore') {
+      section = undefined;
+      return;
+    }
+    section = sections.get(key);
+    if (section === undefined) {
+      section = { items: [], paragraphs: [], lines: [], occurrences: 0 };
+      sections.set(key, section);
+    }
+    section.occurrences += 1;
+    if (section.occurrences === 2) warnings.push(`section "${SECTION_TITLES[key]}" appears more than once; its items were merged`);
+  };
+  const addProse = (text: string): void => {
+    if (section === undefined) return;
+    section.lines.push(text);
+    item = undefined;
+    if (paragraph === undefined) {
+      paragraph = [];
+      section.paragraphs.push(paragraph);
+    }
+    paragraph.push(text);
+  };
+
+  const lines = typeof markdown === 'string' ? markdown.replace(/\r\n?/g, '\n').split('\n') : [];
+  for (const raw of lines) {
+    const text = raw.trim();
+    if (FENCE.test(text)) {
+      // A fenced report (```markdown … ```) is read as if unfenced; fences inside items are dropped.
+      close();
+      continue;
+    }
+    if (text === '') {
+      close();
+      continue;
+    }
+    const indent = indentOf(raw);
+    if (item !== undefined && indent > itemIndent && target !== 'stats') {
+      item.push(text);
+      section?.lines.push(text);
+      continue;
+    }
+    const label = labelOf(text);
+    if (label !== undefined) {
+      if (label.target === 'title') {
+        close();
+        target = undefined;
+        section = undefined;
+        continue;
+      }
+      if (label.target === 'unknown') {
+        if (target !== undefined || sections.size > 0) warnings.push(`unknown section "${label.label}" ignored`);
+        open('ignore');
+        continue;
+      }
+      open(label.target);
+      if (label.inline !== '') {
+        if (label.target === 'stats') statsText.push(label.inline);
+        else addProse(label.inline);
+      }
+      continue;
+    }
+    if (target === undefined || target === 'ignore') continue;
+    if (target === 'stats') {
+      statsText.push(text);
+      continue;
+    }
+    if (RULE.test(text)) {
+      close();
+      continue;
+    }
+    const bullet = BULLET.exec(text);
+    if (bullet && target !== 'task' && section !== undefined) {
+      paragraph = undefined;
+      item = [(bullet[2] ?? '').trim()];
+      itemIndent = indent;
+      section.items.push(item);
+      section.lines.push(text);
+      continue;
+    }
+    addProse(text);
+  }
+
+  const report = assemble(sections, warnings, defaults);
+  applyStats(report, sawStats, statsText.join(' '), warnings, defaults);
+  return { report, warnings };
+}
+
+function assemble(sections: Map<ReportSectionKey, Section>, warnings: string[], defaults: ParseProgressReportDefaults): ProgressReport {
+  if (sections.size === 0) warnings.push('no report sections found');
+  const lists = emptyLists();
+  const task = sections.get('task');
+  let taskText = '';
+  if (task === undefined) {
+    if (defaults.task === undefined) warnings.push(`missing section "${SECTION_TITLES.task}"; task left empty`);
+    taskText = defaults.task ?? '';
+  } else {
+    taskText = task.lines.length === 1 && isNone(task.lines[0] ?? '') ? '' : decodeItem(task.lines);
+    if (taskText === '' && defaults.task !== undefined) taskText = defaults.task;
+  }
+  for (const key of LIST_KEYS) lists[key] = readList(key, sections.get(key), warnings);
+  return {
+    task: taskText,
+    reason: defaults.reason ?? 'max-iterations',
+    ...lists,
+    stats: { iterations: 0, toolCalls: 0, elapsedMs: 0 },
+    generatedBy: defaults.generatedBy ?? 'model',
+  };
+}
+
+function readList(key: ReportListKey, section: Section | undefined, warnings: string[]): string[] {
+  const title = SECTION_TITLES[key];
+  if (section === undefined) {
+    warnings.push(`missing section "${title}"; left empty`);
+    return [];
+  }
+  if (section.items.length > 0) {
+    return section.items.filter((lines) => !(lines.length === 1 && isNone(lines[0] ?? ''))).map(decodeItem);
+  }
+  const paragraphs = section.paragraphs.filter((p) => !(p.length === 1 && isNone(p[0] ?? '')));
+  if (paragraphs.length > 0) {
+    warnings.push(`section "${title}" has no list; read ${paragraphs.length} paragraph${paragraphs.length === 1 ? '' : 's'} as items`);
+  }
+  return paragraphs.map((p) => p.join('\n'));
+}
+
+function applyStats(report: ProgressReport, sawStats: boolean, text: string, warnings: string[], defaults: ParseProgressReportDefaults): void {
+  const parsed = parseStatsLine(text);
+  for (const problem of parsed.problems) warnings.push(`stats: ${problem}`);
+  const fallback = defaults.stats;
+  const missing: string[] = [];
+  const pick = (key: 'iterations' | 'toolCalls' | 'elapsedMs'): number => {
+    const value = parsed[key] ?? fallback?.[key];
+    if (value === undefined) missing.push(key);
+    return value ?? 0;
+  };
+  report.stats = { iterations: pick('iterations'), toolCalls: pick('toolCalls'), elapsedMs: pick('elapsedMs') };
+  const cost = parsed.costUsd ?? fallback?.costUsd;
+  if (cost !== undefined) report.stats.costUsd = cost;
+  if (missing.length > 0) warnings.push(sawStats ? `stats line lacks ${missing.join(', ')}; set to 0` : `no stats line; ${missing.join(', ')} set to 0`);
+  if (parsed.reason !== undefined) report.reason = parsed.reason;
+  else if (defaults.reason === undefined) warnings.push('no stop reason given; assumed "max-iterations"');
+  if (parsed.generatedBy !== undefined) report.generatedBy = parsed.generatedBy;
+}

@@ -1,0 +1,47 @@
+const ELLIPSIS = '…';
+
+/**
+ * Cuts `text` to at most `max` characters, the last being `…` when anything was cut.
+ * Never leaves half of a surrogate pair at the cut.
+ */
+export function cutText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  if (max <= 0) return '';
+  let head = text.slice(0, max - 1);
+  const last = head.charCodeAt(head.length - 1);
+  if (last >= 0xd800 && last <= 0xdbff) head = head.slice(0, -1);
+  return `${head}${ELLIPSIS}`;
+}
+
+/**
+ * A copy of `text` that shares no memory with the string it was cut from.
+ * V8 represents a long `slice` as a view of its parent, so a 500-character brief of a
+ * 5 MB tool result would otherwise keep all 5 MB alive for the whole run.
+ */
+export function detach(text: string): string {
+  return text.length < 13 ? text : (JSON.parse(JSON.stringify(text)) as string);
+}
+
+/** Whitespace runs (newlines included) collapsed to one space, trimmed. */
+export function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+const numberFormat = new Intl.NumberFormat('en-US');
+
+/** `12,345`: counts as a person reads them. */
+export function formatCount(n: number): string {
+  return numberFormat.format(n);
+}
+
+/** `1h 2m`, `4m 12s`, `12.3s`, `450ms`: a duration as a person reads it. */
+export function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return '?';
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  if (ms < 60_000) return `${(Math.floor(ms / 100) / 10).toString()}s`;
+  const totalSeconds = Math.floor(ms / 1000);
+  const hours = Math.floor(totalSeconds / 3600);
+  const minutes = Math.floor((totalSeconds % 3600) / 60);
+  const seconds = totalSeconds % 60;
+  return hours > 0 ? `${hours}h ${minutes}m` : `${minutes}m ${seconds}s`;
+}

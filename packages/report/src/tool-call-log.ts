@@ -1,0 +1,404 @@
+import { createRedactor, describeIssues, redactString, safeStringify, toValidationIssues, type RedactOptions, type Redactor } from '@headway/protocol';
+import { ReportError } from './report-error.js';
+import { cutText, detach, formatCount, oneLine } from './text.js';
+import {
+  ARGS_MAX_CHARS,
+  BRIEF_MAX_CHARS,
+  NAME_MAX_CHARS,
+  SUMMARY_MAX_FAILURES,
+  SUMMARY_MAX_TOOLS,
+  TEXT_MAX_CHARS,
+  toolCallLogStateSchema,
+  type OmittedSummary,
+  type TextEntry,
+  type ToolCallEntry,
+  type ToolCallLogEntry,
+  type ToolCallLogState,
+  type ToolTally,
+} from './tool-call-log-state.js';
+
+/** Options of {@link ToolCallLog}. */
+export interface ToolCallLogOptions {
+  /**
+   * Entries kept in full (default 200, at least 2). Past it the log keeps the first
+   * `keepFirst` and the most recent `maxEntries - keepFirst`, and only counts the middle.
+   */
+  maxEntries?: number;
+  /** How many of the run's first entries are always kept (default a quarter of `maxEntries`, at least 1). */
+  keepFirst?: number;
+  /** How tool arguments and results are redacted (protocol's `redact`; secret-named keys and secret-shaped text by default). */
+  redact?: RedactOptions;
+}
+
+/** A finished tool call, as the agent loop reports it to {@link ToolCallLog.recordToolCall}. */
+export interface ToolCallRecord {
+  step: number;
+  name: string;
+  args: unknown;
+  result: unknown;
+  ok: boolean;
+  durationMs: number;
+}
+
+/** Text the model wrote, as reported to {@link ToolCallLog.recordText}. */
+export interface TextRecord {
+  step: number;
+  text: string;
+}
+
+/** Default of {@link ToolCallLogOptions.maxEntries}. */
+export const DEFAULT_MAX_ENTRIES = 200;
+
+// Secret detectors look at a little more than the brief so a secret straddling the cut
+// is still recognised and replaced, not left half-visible.
+const REDACT_WINDOW = BRIEF_MAX_CHARS * 2;
+
+function resultText(result: unknown): string {
+  if (typeof result === 'string') return result;
+  if (result === undefined) return '';
+  if (result instanceof Error) return result.message;
+  return safeStringify(result) ?? '';
+}
+
+function guarded(read: () => string, fallback: string): string {
+  try {
+    return read();
+  } catch {
+    return fallback;
+  }
+}
+
+function finiteOr(value: unknown, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : fallback;
+}
+
+interface MutableSummary {
+  entries: number;
+  toolCalls: number;
+  texts: number;
+  firstStep: number;
+  lastStep: number;
+  tools: Map<string, ToolTally>;
+  otherTools: { calls: number; failures: number } | undefined;
+  failureSamples: ToolCallEntry[];
+}
+
+/** A one-line description of a call: `search({"query":"auth"})`. */
+export function describeCall(entry: Pick<ToolCallEntry, 'name' | 'args'>): string {
+  return `${entry.name}(${entry.args})`;
+}
+
+/**
+ * The record of what an agent run did, kept so that a run that stops short can say what it
+ * did: every tool call (`{ step, name, args, resultBrief, ok, durationMs }`, arguments
+ * redacted and cut to 200 characters of JSON, results to their first 500 characters) and
+ * the model's own text between calls (cut to 1000 characters).
+ *
+ * Bounded: past `maxEntries` it keeps the first and the most recent entries and folds the
+ * middle into counts per tool and a few failure samples, so its size does not grow with
+ * the run (about 0.4 MB of JSON for the default 200 entries in the worst case; see the
+ * README for measured numbers). Recording never throws.
+ *
+ * @example
+ * ```ts
+ * const log = new ToolCallLog();
+ * log.recordText({ step: 1, text: 'Plan:\n1. Find the auth middleware\n2. Read it' });
+ * log.recordToolCall({ step: 1, name: 'search', args: { query: 'auth' }, result: 'Found 15 matching records', ok: true, durationMs: 42 });
+ * log.activityLog(); // ['[step 1] (model) Plan: 1. Find the auth middleware 2. Read it', '[step 1] search({"query":"auth"}) → Found 15 matching records']
+ * const copy = ToolCallLog.fromJSON(JSON.parse(JSON.stringify(log)));
+ * ```
+ */
+export class ToolCallLog {
+  /** Entries kept in full. */
+  readonly maxEntries: number;
+  /** First entries always kept. */
+  readonly keepFirst: number;
+  readonly #redactOptions: RedactOptions | undefined;
+  readonly #redactArgs: Redactor;
+  readonly #censor: string;
+  readonly #head: ToolCallLogEntry[] = [];
+  readonly #ring: ToolCallLogEntry[] = [];
+  #ringStart = 0;
+  #omitted: MutableSummary | undefined;
+  #toolCallCount = 0;
+  #textCount = 0;
+  #lastStep = 0;
+
+  /**
+   * @throws {ReportError} `REPORT_INVALID_OPTIONS` when `maxEntries` or `keepFirst` is impossible.
+   * @throws {HeadwayError} `REDACT_INVALID_PATH` when a redaction path cannot be parsed.
+   */
+  constructor(options: ToolCallLogOptions = {}) {
+    const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
+    if (!Number.isInteger(maxEntries) || maxEntries < 2) {
+      throw new ReportError('REPORT_INVALID_OPTIONS', `ToolCallLog: maxEntries must be an integer of at least 2, got ${String(maxEntries)}`, [
+        { path: 'maxEntries', message: 'must be an integer of at least 2' },
+      ]);
+    }
+    const keepFirst = options.keepFirst ?? Math.max(1, Math.floor(maxEntries / 4));
+    if (!Number.isInteger(keepFirst) || keepFirst < 1 || keepFirst >= maxEntries) {
+      throw new ReportError('REPORT_INVALID_OPTIONS', `ToolCallLog: keepFirst must be an integer from 1 to ${maxEntries - 1}, got ${String(keepFirst)}`, [
+        { path: 'keepFirst', message: `must be an integer from 1 to ${maxEntries - 1}` },
+      ]);
+    }
+    this.maxEntries = maxEntries;
+    this.keepFirst = keepFirst;
+    this.#redactOptions = options.redact;
+    this.#redactArgs = createRedactor(options.redact);
+    this.#censor = options.redact?.censor ?? '[REDACTED]';
+  }
+
+  /** Tool calls recorded so far, the summarised ones included. */
+  get toolCallCount(): number {
+    return this.#toolCallCount;
+  }
+
+  /** Pieces of model text recorded so far, the summarised ones included. */
+  get textCount(): number {
+    return this.#textCount;
+  }
+
+  /** True when nothing has been recorded. */
+  get isEmpty(): boolean {
+    return this.#toolCallCount + this.#textCount === 0;
+  }
+
+  /** Records a finished tool call. Never throws: unreadable values are recorded as such. */
+  recordToolCall(call: ToolCallRecord): void {
+    const step = this.#stepOf(call.step);
+    const entry: ToolCallEntry = Object.freeze({
+      kind: 'tool',
+      step,
+      name: guarded(() => detach(cutText(String(call.name), NAME_MAX_CHARS)), '[unreadable name]'),
+      args: guarded(() => {
+        const json = safeStringify(this.#redactArgs(call.args)) ?? '';
+        return detach(cutText(json, ARGS_MAX_CHARS));
+      }, '[unreadable args]'),
+      resultBrief: guarded(() => {
+        const text = resultText(call.result);
+        return detach(cutText(redactString(text.slice(0, REDACT_WINDOW), this.#censor), BRIEF_MAX_CHARS));
+      }, '[unreadable result]'),
+      ok: call.ok === true,
+      durationMs: finiteOr(call.durationMs, 0),
+    });
+    this.#toolCallCount += 1;
+    this.#push(entry);
+  }
+
+  /** Records text the model wrote between tool calls; blank text is ignored. */
+  recordText(t: TextRecord): void {
+    const text = guarded(() => (typeof t.text === 'string' ? t.text : String(t.text)).trim(), '');
+    if (text === '') return;
+    const entry: TextEntry = Object.freeze({
+      kind: 'text',
+      step: this.#stepOf(t.step),
+      text: detach(cutText(redactString(text.slice(0, TEXT_MAX_CHARS * 2), this.#censor), TEXT_MAX_CHARS)),
+    });
+    this.#textCount += 1;
+    this.#push(entry);
+  }
+
+  /** The entries kept in full, oldest first (the summarised middle is in {@link omitted}). */
+  entries(): readonly ToolCallLogEntry[] {
+    return [...this.#head, ...this.#recent()];
+  }
+
+  /** The first entries kept, then (when the middle was summarised) the most recent ones. */
+  parts(): { head: readonly ToolCallLogEntry[]; omitted: OmittedSummary | undefined; recent: readonly ToolCallLogEntry[] } {
+    return { head: [...this.#head], omitted: this.omitted, recent: this.#recent() };
+  }
+
+  /** Counts of what was dropped from the middle of a long run, or `undefined` when nothing was. */
+  get omitted(): OmittedSummary | undefined {
+    const o = this.#omitted;
+    if (o === undefined) return undefined;
+    const summary: OmittedSummary = {
+      entries: o.entries,
+      toolCalls: o.toolCalls,
+      texts: o.texts,
+      firstStep: o.firstStep,
+      lastStep: o.lastStep,
+      tools: [...o.tools.values()].map((t) => ({ ...t })),
+      failureSamples: [...o.failureSamples],
+    };
+    if (o.otherTools !== undefined) summary.otherTools = { ...o.otherTools };
+    return summary;
+  }
+
+  /**
+   * One line per kept entry, for prompts and people:
+   * `[step 3] search({"query":"auth"}) → Found 15 matching records…`; failed calls read
+   * `→ failed: …`, model text `(model) …`, and the summarised middle one line of counts.
+   * Each line is cut to `maxLineLength` characters.
+   */
+  activityLog(maxLineLength = 150): string[] {
+    const max = Number.isFinite(maxLineLength) ? Math.max(1, Math.floor(maxLineLength)) : 150;
+    const { head, omitted, recent } = this.parts();
+    const lines = head.map((e) => cutText(activityLine(e), max));
+    if (omitted !== undefined) lines.push(cutText(omittedLine(omitted), max));
+    for (const e of recent) lines.push(cutText(activityLine(e), max));
+    return lines;
+  }
+
+  /** Plain JSON (see {@link ToolCallLogState}); `ToolCallLog.fromJSON` restores it. */
+  toJSON(): ToolCallLogState {
+    const state: ToolCallLogState = {
+      version: 1,
+      maxEntries: this.maxEntries,
+      keepFirst: this.keepFirst,
+      toolCallCount: this.#toolCallCount,
+      textCount: this.#textCount,
+      head: this.#head.map((e) => ({ ...e })),
+      recent: this.#recent().map((e) => ({ ...e })),
+    };
+    if (this.#redactOptions !== undefined) {
+      const r = this.#redactOptions;
+      const redact: NonNullable<ToolCallLogState['redact']> = {};
+      if (r.paths !== undefined) redact.paths = [...r.paths];
+      if (r.censor !== undefined) redact.censor = r.censor;
+      if (r.secretKeys !== undefined) redact.secretKeys = r.secretKeys;
+      state.redact = redact;
+    }
+    const omitted = this.omitted;
+    if (omitted !== undefined) state.omitted = { ...omitted, failureSamples: omitted.failureSamples.map((e) => ({ ...e })) };
+    return state;
+  }
+
+  /**
+   * Restores a log saved with {@link ToolCallLog.toJSON} (e.g. from a checkpoint), with the
+   * same bounds and redaction, ready to record more.
+   *
+   * @throws {ReportError} `REPORT_INVALID_LOG_STATE` whose message names every offending path.
+   */
+  static fromJSON(state: unknown): ToolCallLog {
+    let result;
+    try {
+      result = toolCallLogStateSchema.safeParse(state);
+    } catch (cause) {
+      throw new ReportError('REPORT_INVALID_LOG_STATE', 'Invalid tool-call log state: input could not be read', [], { cause });
+    }
+    if (!result.success) {
+      const issues = toValidationIssues(result.error);
+      throw new ReportError('REPORT_INVALID_LOG_STATE', `Invalid tool-call log state: ${describeIssues(issues)}`, issues);
+    }
+    const s = result.data;
+    let log: ToolCallLog;
+    try {
+      const options: ToolCallLogOptions = { maxEntries: s.maxEntries, keepFirst: s.keepFirst };
+      if (s.redact !== undefined) options.redact = s.redact;
+      log = new ToolCallLog(options);
+    } catch (cause) {
+      const issues = [{ path: 'redact.paths', message: cause instanceof Error ? cause.message : String(cause) }];
+      throw new ReportError('REPORT_INVALID_LOG_STATE', `Invalid tool-call log state: ${describeIssues(issues)}`, issues, { cause });
+    }
+    log.#restore(s);
+    return log;
+  }
+
+  #restore(s: ToolCallLogState): void {
+    for (const e of s.head) this.#head.push(Object.freeze({ ...e }));
+    for (const e of s.recent) this.#ring.push(Object.freeze({ ...e }));
+    this.#toolCallCount = s.toolCallCount;
+    this.#textCount = s.textCount;
+    if (s.omitted !== undefined) {
+      const o = s.omitted;
+      this.#omitted = {
+        entries: o.entries,
+        toolCalls: o.toolCalls,
+        texts: o.texts,
+        firstStep: o.firstStep,
+        lastStep: o.lastStep,
+        tools: new Map(o.tools.map((t) => [t.name, { ...t }])),
+        otherTools: o.otherTools === undefined ? undefined : { ...o.otherTools },
+        failureSamples: o.failureSamples.map((e) => Object.freeze({ ...e })),
+      };
+    }
+    const last = this.#ring.at(-1) ?? this.#head.at(-1);
+    this.#lastStep = last?.step ?? 0;
+  }
+
+  #stepOf(step: unknown): number {
+    const n = typeof step === 'number' && Number.isFinite(step) && step >= 0 ? Math.floor(step) : this.#lastStep;
+    this.#lastStep = n;
+    return n;
+  }
+
+  #recent(): ToolCallLogEntry[] {
+    return [...this.#ring.slice(this.#ringStart), ...this.#ring.slice(0, this.#ringStart)];
+  }
+
+  #push(entry: ToolCallLogEntry): void {
+    if (this.#head.length < this.keepFirst) {
+      this.#head.push(entry);
+      return;
+    }
+    const room = this.maxEntries - this.keepFirst;
+    if (this.#ring.length < room) {
+      this.#ring.push(entry);
+      return;
+    }
+    const evicted = this.#ring[this.#ringStart];
+    this.#ring[this.#ringStart] = entry;
+    this.#ringStart = (this.#ringStart + 1) % room;
+    if (evicted !== undefined) this.#omit(evicted);
+  }
+
+  #omit(entry: ToolCallLogEntry): void {
+    const o: MutableSummary = (this.#omitted ??= {
+      entries: 0,
+      toolCalls: 0,
+      texts: 0,
+      firstStep: entry.step,
+      lastStep: entry.step,
+      tools: new Map(),
+      otherTools: undefined,
+      failureSamples: [],
+    });
+    o.entries += 1;
+    o.lastStep = entry.step;
+    if (entry.kind === 'text') {
+      o.texts += 1;
+      return;
+    }
+    o.toolCalls += 1;
+    const failed = entry.ok ? 0 : 1;
+    const tally = o.tools.get(entry.name);
+    if (tally !== undefined) {
+      tally.calls += 1;
+      tally.failures += failed;
+    } else if (o.tools.size < SUMMARY_MAX_TOOLS) {
+      o.tools.set(entry.name, { name: entry.name, calls: 1, failures: failed });
+    } else {
+      o.otherTools ??= { calls: 0, failures: 0 };
+      o.otherTools.calls += 1;
+      o.otherTools.failures += failed;
+    }
+    if (!entry.ok) {
+      o.failureSamples.push(entry);
+      if (o.failureSamples.length > SUMMARY_MAX_FAILURES) o.failureSamples.shift();
+    }
+  }
+}
+
+/** `[step 3] search({"query":"auth"}) → Found 15…`, uncut. */
+function activityLine(entry: ToolCallLogEntry): string {
+  if (entry.kind === 'text') return `[step ${entry.step}] (model) ${oneLine(entry.text)}`;
+  const brief = oneLine(entry.resultBrief);
+  const outcome = entry.ok ? (brief === '' ? '(empty result)' : brief) : `failed: ${brief === '' ? '(no message)' : brief}`;
+  return `[step ${entry.step}] ${describeCall(entry)} → ${outcome}`;
+}
+
+/** Tool counts of a summarised middle: `search ×5,000 (12 failed), read ×4,800`. */
+export function describeTallies(omitted: OmittedSummary): string {
+  const parts = omitted.tools.map((t) => `${t.name} ×${formatCount(t.calls)}${t.failures > 0 ? ` (${formatCount(t.failures)} failed)` : ''}`);
+  const other = omitted.otherTools;
+  if (other !== undefined) parts.push(`other tools ×${formatCount(other.calls)}${other.failures > 0 ? ` (${formatCount(other.failures)} failed)` : ''}`);
+  return parts.join(', ');
+}
+
+function omittedLine(o: OmittedSummary): string {
+  const what = [`${formatCount(o.toolCalls)} tool calls`];
+  if (o.texts > 0) what.push(`${formatCount(o.texts)} notes`);
+  const tallies = describeTallies(o);
+  return `[steps ${o.firstStep}–${o.lastStep}] ${what.join(' and ')} summarised${tallies === '' ? '' : `: ${tallies}`}`;
+}
