@@ -3,11 +3,11 @@ import { z } from 'zod';
 import {
   checkpointInitSchema,
   checkpointStateSchema,
-  toolCallStatusSchema,
+  checkpointToolCallSchema,
   type CheckpointInit,
   type CheckpointState,
   type CheckpointUpdate,
-  type ToolCallStatus,
+  type CheckpointToolCall,
 } from './checkpoint.js';
 import { CheckpointError } from './checkpoint-error.js';
 
@@ -71,7 +71,7 @@ const updateShape = z.object({
   appendMessages: z.array(z.unknown()).readonly().exactOptional(),
   appendLog: z.array(z.unknown()).readonly().exactOptional(),
   clearToolCalls: z.boolean().exactOptional(),
-  toolCalls: z.array(toolCallStatusSchema).readonly().exactOptional(),
+  toolCalls: z.array(checkpointToolCallSchema).readonly().exactOptional(),
   lastSeq: z.number().int().nonnegative().exactOptional(),
   expect: z.object({ messages: z.number().int().nonnegative(), log: z.number().int().nonnegative() }).exactOptional(),
 });
@@ -96,8 +96,8 @@ export function decodeState(text: unknown, checkpointId: string): CheckpointStat
 }
 
 /** A tool-call status read back, validated. */
-export function decodeToolCall(text: unknown, where: string, checkpointId: string): ToolCallStatus {
-  return check(toolCallStatusSchema, decodeJson(text, where, checkpointId), where, checkpointId, 'CHECKPOINT_CORRUPT');
+export function decodeToolCall(text: unknown, where: string, checkpointId: string): CheckpointToolCall {
+  return check(checkpointToolCallSchema, decodeJson(text, where, checkpointId), where, checkpointId, 'CHECKPOINT_CORRUPT');
 }
 
 /** Validates a summary row's fields read back. */

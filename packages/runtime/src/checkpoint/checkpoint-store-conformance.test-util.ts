@@ -4,7 +4,7 @@
 import { HeadwayError } from '@headway/protocol';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CheckpointInit, CheckpointState, CheckpointUpdate, ToolCallStatus } from './checkpoint.js';
+import type { CheckpointInit, CheckpointState, CheckpointUpdate, CheckpointToolCall } from './checkpoint.js';
 import type { CheckpointStore } from './checkpoint-store.js';
 import { scanForRecovery } from './recovery.js';
 
@@ -27,12 +27,12 @@ export function init(id: string, overrides: Partial<CheckpointInit> = {}): Check
   return { id, runId: `run-${id}`, sessionId: 'session-1', taskId: 'task-1', input: 'Summarize the README', state: state(), ...overrides };
 }
 
-function started(toolCallId: string, index: number, name = 'file_read'): ToolCallStatus {
-  return { toolCallId, name, args: { path: `f${index}.txt` }, index, status: 'started', startedAt: 100 + index };
+function started(toolCallId: string, index: number, name = 'file_read'): CheckpointToolCall {
+  return { toolCallId, name, args: { path: `f${index}.txt` }, index, status: 'started' };
 }
 
-function finished(toolCallId: string, index: number, result: unknown, ok = true): ToolCallStatus {
-  return { ...started(toolCallId, index), status: 'finished', finishedAt: 200 + index, ok, result };
+function finished(toolCallId: string, index: number, result: unknown, ok = true): CheckpointToolCall {
+  return { ...started(toolCallId, index), status: 'finished', ok, result, durationMs: 7 + index };
 }
 
 async function codeOf(fn: () => unknown): Promise<string | undefined> {
@@ -114,8 +114,9 @@ export function checkpointStoreConformance(name: string, factory: StoreFactory):
       await store.update('cp-1', { toolCalls: [finished('c1', 1, { rows: 15 })] });
       await store.update('cp-1', { toolCalls: [finished('c0', 0, 'boom', false)] });
       expect((await store.load('cp-1'))?.toolCalls).toEqual([finished('c0', 0, 'boom', false), finished('c1', 1, { rows: 15 }), started('c2', 2)]);
-      await store.update('cp-1', { clearToolCalls: true, toolCalls: [started('d0', 0)] });
-      expect((await store.load('cp-1'))?.toolCalls).toEqual([started('d0', 0)]);
+      const pending: CheckpointToolCall = { toolCallId: 'd1', name: 'grep', args: null, index: 1, status: 'pending' };
+      await store.update('cp-1', { clearToolCalls: true, toolCalls: [pending, started('d0', 0)] });
+      expect((await store.load('cp-1'))?.toolCalls).toEqual([started('d0', 0), pending]);
       await store.update('cp-1', { clearToolCalls: true });
       expect((await store.load('cp-1'))?.toolCalls).toEqual([]);
     });
@@ -281,10 +282,10 @@ export function checkpointStoreConformance(name: string, factory: StoreFactory):
           n += 1;
           const id = `p-${n}`;
           await store.create(init(id, { messages: initial }));
-          const model = { messages: [...initial], log: [] as unknown[], calls: new Map<string, ToolCallStatus>(), state: state(), lastSeq: 0 };
+          const model = { messages: [...initial], log: [] as unknown[], calls: new Map<string, CheckpointToolCall>(), state: state(), lastSeq: 0 };
           for (const u of updates) {
             const s = state({ iteration: u.iteration, tracker: u.tracker });
-            const calls: ToolCallStatus[] = u.call === undefined ? [] : [finished(u.call[0], u.call[1], u.call[2])];
+            const calls: CheckpointToolCall[] = u.call === undefined ? [] : [finished(u.call[0], u.call[1], u.call[2])];
             await store.update(id, {
               state: s,
               appendMessages: u.appendMessages ?? [],

@@ -33,33 +33,36 @@ export interface CheckpointState {
   extra?: Record<string, unknown>;
 }
 
-/** A tool call of the round in flight that was issued but has not finished. */
-export interface StartedToolCall {
+/** A tool call of the round in flight, as the model asked for it. */
+interface ToolCallBase {
   toolCallId: string;
   name: string;
   args: unknown;
   /** Position of the call in its round (0-based). */
   index: number;
+}
+
+/** A tool call of the round in flight that has not been started. */
+export interface PendingToolCall extends ToolCallBase {
+  status: 'pending';
+}
+
+/** A tool call of the round in flight that was started and has not finished: a crash here means it runs again. */
+export interface StartedToolCall extends ToolCallBase {
   status: 'started';
-  startedAt: number;
 }
 
 /** A tool call of the round in flight that finished: its result is what the model is given. */
-export interface FinishedToolCall {
-  toolCallId: string;
-  name: string;
-  args: unknown;
-  index: number;
+export interface FinishedToolCall extends ToolCallBase {
   status: 'finished';
-  startedAt: number;
-  finishedAt: number;
   ok: boolean;
   /** The result as it goes into the conversation (plain JSON). */
   result: unknown;
+  durationMs: number;
 }
 
 /** The status of one tool call of the round in flight. */
-export type ToolCallStatus = StartedToolCall | FinishedToolCall;
+export type CheckpointToolCall = PendingToolCall | StartedToolCall | FinishedToolCall;
 
 /** What a checkpoint starts with: written once when a tool loop begins. */
 export interface CheckpointInit {
@@ -94,7 +97,7 @@ export interface CheckpointUpdate {
   /** Forget the statuses of the previous round's tool calls (applied before `toolCalls`). */
   clearToolCalls?: boolean;
   /** Statuses of tool calls of the round in flight, inserted or replaced by `toolCallId`. */
-  toolCalls?: readonly ToolCallStatus[];
+  toolCalls?: readonly CheckpointToolCall[];
   /** `seq` of the last event emitted for the run. An update of only this is cheap (not fsynced). */
   lastSeq?: number;
   /**
@@ -126,12 +129,11 @@ export interface Checkpoint extends CheckpointSummary {
   messages: unknown[];
   log: unknown[];
   /** The round in flight, in call order; empty between rounds. */
-  toolCalls: ToolCallStatus[];
+  toolCalls: CheckpointToolCall[];
   lastSeq: number;
 }
 
 const count = z.number().int().nonnegative();
-const epoch = z.number().nonnegative();
 
 /** zod schema of {@link CheckpointState}, used to validate what a store reads back. */
 export const checkpointStateSchema: z.ZodType<CheckpointState> = z.object({
@@ -144,27 +146,18 @@ export const checkpointStateSchema: z.ZodType<CheckpointState> = z.object({
   extra: z.record(z.string(), z.unknown()).exactOptional(),
 });
 
-/** zod schema of {@link ToolCallStatus}. */
-export const toolCallStatusSchema: z.ZodType<ToolCallStatus> = z.discriminatedUnion('status', [
-  z.object({
-    toolCallId: z.string().min(1),
-    name: z.string().min(1),
-    args: z.unknown(),
-    index: count,
-    status: z.literal('started'),
-    startedAt: epoch,
-  }),
-  z.object({
-    toolCallId: z.string().min(1),
-    name: z.string().min(1),
-    args: z.unknown(),
-    index: count,
-    status: z.literal('finished'),
-    startedAt: epoch,
-    finishedAt: epoch,
-    ok: z.boolean(),
-    result: z.unknown(),
-  }),
+const toolCallBase = {
+  toolCallId: z.string().min(1),
+  name: z.string().min(1),
+  args: z.unknown(),
+  index: count,
+};
+
+/** zod schema of {@link CheckpointToolCall}. */
+export const checkpointToolCallSchema: z.ZodType<CheckpointToolCall> = z.discriminatedUnion('status', [
+  z.object({ ...toolCallBase, status: z.literal('pending') }),
+  z.object({ ...toolCallBase, status: z.literal('started') }),
+  z.object({ ...toolCallBase, status: z.literal('finished'), ok: z.boolean(), result: z.unknown(), durationMs: z.number().nonnegative() }),
 ]);
 
 /** Checks the fields of a {@link CheckpointInit} that are not contents. */

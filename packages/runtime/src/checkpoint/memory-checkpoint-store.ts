@@ -1,4 +1,4 @@
-import type { Checkpoint, CheckpointInit, CheckpointStatus, CheckpointSummary, CheckpointUpdate, ToolCallStatus } from './checkpoint.js';
+import type { Checkpoint, CheckpointInit, CheckpointStatus, CheckpointSummary, CheckpointUpdate, CheckpointToolCall } from './checkpoint.js';
 import { blobRef } from './blob-ref.js';
 import { conflict, decodeJson, decodeState, decodeToolCall, encodeJson, notFound, notRunning, validateInit, validateUpdate } from './checkpoint-codec.js';
 import { CheckpointError } from './checkpoint-error.js';
@@ -110,7 +110,7 @@ export class MemoryCheckpointStore implements CheckpointStore {
   load(id: string): Checkpoint | undefined {
     const entry = this.#entries.get(id);
     if (entry === undefined) return undefined;
-    const toolCalls: ToolCallStatus[] = [...entry.toolCalls.values()].map((text, i) => decodeToolCall(text, `toolCalls[${i}]`, id));
+    const toolCalls: CheckpointToolCall[] = [...entry.toolCalls.values()].map((text, i) => decodeToolCall(text, `toolCalls[${i}]`, id));
     toolCalls.sort((a, b) => a.index - b.index || (a.toolCallId < b.toolCallId ? -1 : 1));
     return {
       ...entry.summary,
