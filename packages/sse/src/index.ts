@@ -1,2 +1,19 @@
-// Filled in by its issue.
-export {};
+export { SseError } from './sse-error.js';
+export type { SseErrorCode } from './sse-error.js';
+export { SSE_EVENT_NAME, SSE_HEARTBEAT, formatProgressFrame, formatRetryFrame, formatSseFrame } from './sse-frame.js';
+export type { SseFrame } from './sse-frame.js';
+export { createReplayLog } from './replay-log.js';
+export type { ReplayCursor, ReplayLog, ReplayLogOptions, ReplayLogStats, ReplayOpenResult, ReplayRefusal } from './replay-log.js';
+export type { CorsOptions } from './cors.js';
+export type { DisconnectReason, IntervalTimers } from './run-stream.js';
+export type { SseSource } from './sse-source.js';
+export type { AuthorizeResult, SseServeOptions } from './sse-request.js';
+export { createSseHandler } from './sse-handler.js';
+export type { SseHandler, SseHandlerOptions } from './sse-handler.js';
+export { sseResponse } from './sse-response.js';
+export type { SseResponseOptions } from './sse-response.js';
+export { socketIoSink } from './socket-io-sink.js';
+export type { SocketIoSinkOptions, SocketIoTarget } from './socket-io-sink.js';
+export { subscribeToRun } from './subscribe-to-run.js';
+export type { SubscribeOptions, TimeoutTimers } from './subscribe-to-run.js';
+export type { InvalidEventHandler } from './event-gate.js';

@@ -1,0 +1,6 @@
+/** What an aborted subscription rejects with: the signal's reason when it is an Error, else an `AbortError`. */
+export function abortReason(signal: AbortSignal | undefined): Error {
+  const reason: unknown = signal?.reason;
+  if (reason instanceof Error) return reason;
+  return new DOMException(typeof reason === 'string' ? reason : 'The subscription was aborted', 'AbortError');
+}

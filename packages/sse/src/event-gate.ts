@@ -1,0 +1,51 @@
+import { isTerminalEvent, parseProgressEventJson, ProtocolError, type ProgressEvent, type TerminalEvent } from '@headway/protocol';
+
+/** Called with each event that arrived but failed validation (it is not delivered). */
+export type InvalidEventHandler = (error: ProtocolError, data: string) => void;
+
+/** What a subscription does with one received `progress` frame. */
+export interface EventGate {
+  /** `seq` of the last event delivered (or the `lastEventId` it started from); the resume point. */
+  readonly lastSeq: number | undefined;
+  /** Validates `data`, drops repeats, delivers; returns the terminal event when this was it. */
+  receive(data: string): TerminalEvent | undefined;
+}
+
+/** Parses a `lastEventId` option: a non-negative integer (as a number or decimal text). */
+export function parseLastEventId(value: string | number | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const n = typeof value === 'number' ? value : /^\d{1,16}$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`lastEventId must be a non-negative integer, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+/**
+ * The validation both clients share: every frame is parsed with `parseProgressEventJson`
+ * (an invalid one goes to `onInvalid`, never to `onEvent`), and an event whose `seq` is not
+ * after the last delivered one is dropped, so a reconnect can never deliver a duplicate.
+ */
+export function createEventGate(
+  startAfter: number | undefined,
+  onEvent: (event: ProgressEvent) => void,
+  onInvalid: InvalidEventHandler | undefined,
+): EventGate {
+  let lastSeq = startAfter;
+  return {
+    get lastSeq() {
+      return lastSeq;
+    },
+    receive(data) {
+      let event: ProgressEvent;
+      try {
+        event = parseProgressEventJson(data);
+      } catch (error) {
+        if (onInvalid !== undefined && error instanceof ProtocolError) onInvalid(error, data);
+        return undefined;
+      }
+      if (lastSeq !== undefined && event.seq <= lastSeq) return undefined;
+      lastSeq = event.seq;
+      onEvent(event);
+      return isTerminalEvent(event) ? event : undefined;
+    },
+  };
+}

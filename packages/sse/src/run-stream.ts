@@ -1,0 +1,107 @@
+import type { ReplayCursor } from './replay-log.js';
+import { SSE_HEARTBEAT, formatRetryFrame } from './sse-frame.js';
+import { encodeUtf8 } from './utf8.js';
+
+/** The timer functions a stream uses for heartbeats (injected in tests). */
+export interface IntervalTimers {
+  setInterval(callback: () => void, ms: number): unknown;
+  clearInterval(handle: unknown): void;
+}
+
+/** Why a client's stream ended. */
+export type DisconnectReason =
+  /** The run's terminal event was sent; the server closed the stream. */
+  | 'done'
+  /** The client went away. */
+  | 'client-closed'
+  /** The client's unsent data passed `maxBufferedBytes`; it was cut off and may resume. */
+  | 'slow'
+  /** Events the client had not received were evicted from the replay log (or the run was forgotten). */
+  | 'lost';
+
+/** One connection's byte sink, adapted from `node:http` or a web `ReadableStream`. */
+export interface StreamTransport {
+  write(chunks: readonly Uint8Array[]): void;
+  /** Bytes accepted by `write` but not yet handed to the network. */
+  bufferedBytes(): number;
+  end(): void;
+  /** Closes the connection at once (the unsent data is dropped). */
+  destroy(): void;
+}
+
+export interface RunStreamOptions {
+  maxBufferedBytes: number;
+  heartbeatMs: number;
+  retryMs: number;
+  timers: IntervalTimers;
+  onEnd: (reason: DisconnectReason) => void;
+}
+
+export interface RunStream {
+  /** Sends what the cursor has, as far as the transport takes it; called on new events and on drain. */
+  readonly pump: () => void;
+  /** The client went away. */
+  readonly close: () => void;
+}
+
+const HEARTBEAT_BYTES = encodeUtf8(SSE_HEARTBEAT);
+
+/**
+ * Moves a replay cursor's frames to one client. Frames are pulled from the shared log only
+ * while the transport's buffer is below a high-water mark, so a slow client costs at most
+ * that buffer; when its unsent data (buffered plus not yet pulled) passes
+ * `maxBufferedBytes`, it is disconnected and can resume by `Last-Event-ID`.
+ */
+export function startRunStream(cursor: ReplayCursor, transport: StreamTransport, options: RunStreamOptions): RunStream {
+  const { maxBufferedBytes, timers } = options;
+  const highWater = Math.min(64 * 1024, maxBufferedBytes);
+  let finished = false;
+  let heartbeat: unknown;
+
+  function finish(reason: DisconnectReason): void {
+    if (finished) return;
+    finished = true;
+    cursor.close();
+    if (heartbeat !== undefined) timers.clearInterval(heartbeat);
+    if (reason === 'done') transport.end();
+    else if (reason !== 'client-closed') transport.destroy();
+    options.onEnd(reason);
+  }
+
+  function pump(): void {
+    if (finished) return;
+    if (cursor.lost) {
+      finish('lost');
+      return;
+    }
+    let buffered = transport.bufferedBytes();
+    while (buffered < highWater) {
+      const chunks = cursor.take(highWater - buffered);
+      if (chunks.length === 0) break;
+      transport.write(chunks);
+      if (cursor.done) {
+        finish('done');
+        return;
+      }
+      buffered = transport.bufferedBytes();
+    }
+    if (cursor.pendingBytes + buffered > maxBufferedBytes) finish('slow');
+  }
+
+  transport.write([encodeUtf8(formatRetryFrame(options.retryMs))]);
+  if (options.heartbeatMs > 0) {
+    heartbeat = timers.setInterval(() => {
+      if (finished) return;
+      // Only an idle connection needs the comment; a busy or stuck one gets checked instead.
+      if (transport.bufferedBytes() === 0 && cursor.pendingBytes === 0) transport.write([HEARTBEAT_BYTES]);
+      else pump();
+    }, options.heartbeatMs);
+  }
+  pump();
+  return {
+    pump,
+    close() {
+      finish('client-closed');
+    },
+  };
+}

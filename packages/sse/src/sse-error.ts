@@ -1,0 +1,28 @@
+import { HeadwayError } from '@headway/protocol';
+
+/** Codes an {@link SseError} can carry. */
+export type SseErrorCode =
+  /** An option of a handler, log, sink or client is out of range. */
+  | 'SSE_INVALID_OPTIONS'
+  /** A frame field cannot be written (an `id` or `event` containing a line break or NUL). */
+  | 'SSE_INVALID_FRAME'
+  /** The server answered a subscription with a status that is not worth retrying. */
+  | 'SSE_HTTP_STATUS'
+  /** The connection failed and could not be re-established within the retry budget. */
+  | 'SSE_CONNECTION_FAILED';
+
+/**
+ * Thrown (or rejected with) by `@headway/sse`; `status` carries the HTTP status for
+ * `SSE_HTTP_STATUS`.
+ */
+export class SseError extends HeadwayError {
+  declare readonly code: SseErrorCode;
+  /** The HTTP status the server answered with, when there was one. */
+  readonly status: number | undefined;
+
+  constructor(code: SseErrorCode, message: string, options?: ErrorOptions & { status?: number }) {
+    super(code, message, options);
+    this.name = 'SseError';
+    this.status = options?.status;
+  }
+}

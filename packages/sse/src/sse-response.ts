@@ -1,0 +1,101 @@
+import { startRunStream, type RunStream } from './run-stream.js';
+import { decide, settle, type ServeSettings, type SseServeOptions } from './sse-request.js';
+
+/** Options of {@link sseResponse}. */
+export type SseResponseOptions = SseServeOptions<Request>;
+
+// Settings are validated once per options object, however many requests use it.
+const settled = new WeakMap<SseResponseOptions, ServeSettings<Request>>();
+
+/**
+ * Answers a fetch-style request (Hono, Next.js route handlers, Bun, Deno) with a web
+ * `Response` streaming the run's events, with the same resume, backpressure, `authorize`
+ * and CORS rules as {@link createSseHandler}. The stream ends when the client aborts the
+ * request (`request.signal`) or cancels the body.
+ *
+ * @throws {SseError} `SSE_INVALID_OPTIONS` for out-of-range options or CORS origins.
+ * @example
+ * ```ts
+ * const log = createReplayLog();
+ * const options = { source: log, runId: (req: Request) => new URL(req.url).searchParams.get('run') ?? undefined };
+ * export const GET = (request: Request): Promise<Response> => sseResponse(request, options);
+ * ```
+ */
+export async function sseResponse(request: Request, options: SseResponseOptions): Promise<Response> {
+  let settings = settled.get(options);
+  if (settings === undefined) {
+    settings = settle(options);
+    settled.set(options, settings);
+  }
+  const answer = await decide(settings, request, {
+    method: request.method,
+    url: new URL(request.url),
+    origin: request.headers.get('origin') ?? undefined,
+    lastEventId: request.headers.get('last-event-id') ?? undefined,
+  });
+  if (answer.kind === 'plain') return new Response(answer.body ?? null, { status: answer.status, headers: answer.headers });
+
+  const { timers, heartbeatMs, maxBufferedBytes, retryMs } = settings;
+  const onDisconnect = options.onDisconnect;
+  const highWaterMark = Math.min(64 * 1024, maxBufferedBytes);
+  let stream: RunStream | undefined;
+  let controllerRef: ReadableStreamDefaultController<Uint8Array> | undefined;
+  let closed = false;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        controllerRef = controller;
+        stream = startRunStream(
+          answer.cursor,
+          {
+            write(chunks) {
+              for (const chunk of chunks) controller.enqueue(chunk);
+            },
+            bufferedBytes: () => (closed ? 0 : highWaterMark - (controller.desiredSize ?? 0)),
+            end() {
+              closed = true;
+              controller.close();
+            },
+            destroy() {
+              closed = true;
+              controller.error(new Error('SSE client disconnected: too much unsent data, or its events were evicted'));
+            },
+          },
+          {
+            maxBufferedBytes,
+            heartbeatMs,
+            retryMs,
+            timers,
+            onEnd: (reason) => {
+              onDisconnect?.({ runId: answer.runId, reason });
+            },
+          },
+        );
+        answer.setWake(stream.pump);
+      },
+      pull() {
+        stream?.pump();
+      },
+      cancel() {
+        closed = true;
+        stream?.close();
+      },
+    },
+    { highWaterMark, size: (chunk) => chunk.byteLength },
+  );
+  request.signal.addEventListener(
+    'abort',
+    () => {
+      if (closed) return;
+      closed = true;
+      stream?.close();
+      try {
+        controllerRef?.close();
+      } catch {
+        // Already closed or errored by the consumer.
+      }
+    },
+    { once: true },
+  );
+  return new Response(body, { status: 200, headers: answer.headers });
+}

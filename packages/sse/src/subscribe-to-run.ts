@@ -1,0 +1,164 @@
+import type { ProgressEvent, TerminalEvent } from '@headway/protocol';
+import { createParser } from 'eventsource-parser';
+import { createEventGate, parseLastEventId, type InvalidEventHandler } from './event-gate.js';
+import { abortReason } from './abort-reason.js';
+import { SseError } from './sse-error.js';
+import { SSE_EVENT_NAME } from './sse-frame.js';
+
+/** Timers the client waits between reconnects with (injected in tests). */
+export interface TimeoutTimers {
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+/** Options of {@link subscribeToRun} (Node, and any runtime with `fetch`). */
+export interface SubscribeOptions {
+  /** Every valid event, in `seq` order, each exactly once. */
+  onEvent: (event: ProgressEvent) => void;
+  /** Aborting closes the connection and rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Resume after this event (`seq`): only later events are delivered. */
+  lastEventId?: string | number;
+  /** Told about each event that failed validation (it is not delivered). */
+  onInvalid?: InvalidEventHandler;
+  /** Extra request headers, e.g. `authorization`. */
+  headers?: Record<string, string>;
+  /** Failed connection attempts in a row before giving up (default 10). */
+  maxRetries?: number;
+  /** First reconnection delay in ms (default 1000, or what the server's `retry:` says); doubles per failure in a row, up to 30 s. */
+  retryMs?: number;
+  /** The `fetch` to use (default the global one). */
+  fetch?: typeof fetch;
+  timers?: TimeoutTimers;
+}
+
+const PERMANENT = new Set([400, 401, 403, 404, 405, 410]);
+
+const globalTimers: TimeoutTimers = {
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => {
+    clearTimeout(handle as ReturnType<typeof setTimeout>);
+  },
+};
+
+// A function, so checks after an await are not narrowed away by the one before it.
+function isAborted(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true;
+}
+
+/**
+ * Follows a run's SSE stream until its terminal event, reconnecting with `Last-Event-ID`
+ * after a dropped connection so nothing is missed or repeated.
+ *
+ * Resolves with the terminal event, or `undefined` when the server answers 204 (the run
+ * had already ended before `lastEventId`'s successor). Rejects with `SseError`
+ * `SSE_HTTP_STATUS` on 400/401/403/404/405/410 (not retried), `SSE_CONNECTION_FAILED` after
+ * `maxRetries` failed attempts in a row, whatever `onEvent` throws, or the abort reason.
+ *
+ * @example
+ * ```ts
+ * const end = await subscribeToRun('http://127.0.0.1:8080/runs/run-1', {
+ *   onEvent: (event) => { if (event.type === 'progress') console.log(`${event.percent}%`); },
+ *   onInvalid: (error) => console.warn(error.message),
+ * });
+ * console.log('run ended with', end?.type);
+ * ```
+ */
+export async function subscribeToRun(url: string | URL, options: SubscribeOptions): Promise<TerminalEvent | undefined> {
+  const doFetch = options.fetch ?? fetch;
+  const timers = options.timers ?? globalTimers;
+  const maxRetries = options.maxRetries ?? 10;
+  let retryMs = options.retryMs ?? 1000;
+  const { signal } = options;
+  const gate = createEventGate(parseLastEventId(options.lastEventId), options.onEvent, options.onInvalid);
+  let failures = 0;
+
+  for (;;) {
+    if (isAborted(signal)) throw abortReason(signal);
+    const connection = new AbortController();
+    const onAbort = (): void => {
+      connection.abort();
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    let terminal: TerminalEvent | undefined;
+    let callbackFailure: { error: unknown } | undefined;
+    let received = 0;
+    try {
+      const headers: Record<string, string> = { accept: 'text/event-stream', 'cache-control': 'no-cache', ...options.headers };
+      if (gate.lastSeq !== undefined) headers['last-event-id'] = String(gate.lastSeq);
+      let response: Response | undefined;
+      try {
+        response = await doFetch(url, { headers, signal: connection.signal });
+      } catch {
+        // Network failure: retried below, unless it was our abort.
+        if (isAborted(signal)) throw abortReason(signal);
+      }
+      if (response?.status === 204) return undefined;
+      if (response !== undefined && PERMANENT.has(response.status)) {
+        const text = await response.text().catch(() => '');
+        throw new SseError('SSE_HTTP_STATUS', `SSE subscription refused with HTTP ${response.status}${text === '' ? '' : `: ${text.slice(0, 300)}`}`, {
+          status: response.status,
+        });
+      }
+      if (response?.ok === true && response.body !== null) {
+        const parser = createParser({
+          onEvent(message) {
+            if (terminal !== undefined || callbackFailure !== undefined || (message.event ?? 'message') !== SSE_EVENT_NAME) return;
+            received += 1;
+            try {
+              terminal = gate.receive(message.data);
+            } catch (error) {
+              callbackFailure = { error };
+            }
+          },
+          onRetry(ms) {
+            retryMs = ms;
+          },
+        });
+        const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+        try {
+          while (terminal === undefined && callbackFailure === undefined) {
+            const { done, value } = await reader.read();
+            if (done) break;
+            parser.feed(value);
+          }
+        } catch {
+          // A dropped connection: reconnected below, unless it was our abort.
+          if (isAborted(signal)) throw abortReason(signal);
+        } finally {
+          connection.abort();
+        }
+        if (callbackFailure !== undefined) throw callbackFailure.error;
+        if (terminal !== undefined) return terminal;
+      } else {
+        await response?.body?.cancel().catch(() => undefined);
+      }
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
+    failures = received > 0 ? 0 : failures + 1;
+    if (failures > maxRetries) {
+      throw new SseError('SSE_CONNECTION_FAILED', `SSE connection to ${String(url)} failed ${failures} times in a row`);
+    }
+    const delay = failures === 0 ? retryMs : Math.min(30_000, retryMs * 2 ** (failures - 1));
+    await wait(delay, timers, signal);
+  }
+}
+
+function wait(ms: number, timers: TimeoutTimers, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (isAborted(signal)) {
+      reject(abortReason(signal));
+      return;
+    }
+    const onAbort = (): void => {
+      timers.clearTimeout(handle);
+      reject(abortReason(signal));
+    };
+    const handle = timers.setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
