@@ -7,3 +7,8 @@ export type { ReportErrorCode } from './report-error.js';
 export { renderProgressReport } from './render-progress-report.js';
 export { parseProgressReport } from './parse-progress-report.js';
 export type { ParseProgressReportDefaults, ParsedProgressReport } from './parse-progress-report.js';
+export { buildReportPrompt } from './report-prompt.js';
+export type { ReportPromptContext, ReportPromptLimits } from './report-prompt.js';
+export { buildFallbackReport } from './fallback-report.js';
+export type { FallbackReportContext } from './fallback-report.js';
+export { continuationPrompt } from './continuation-prompt.js';

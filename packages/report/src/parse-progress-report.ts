@@ -239,7 +239,7 @@ function assemble(sections: Map<ReportSectionKey, Section>, warnings: string[], 
   if (sections.size === 0) warnings.push('no report sections found');
   const lists = emptyLists();
   const task = sections.get('task');
-  let taskText = '';
+  let taskText: string;
   if (task === undefined) {
     if (defaults.task === undefined) warnings.push(`missing section "${SECTION_TITLES.task}"; task left empty`);
     taskText = defaults.task ?? '';

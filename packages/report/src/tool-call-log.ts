@@ -165,11 +165,14 @@ export class ToolCallLog {
 
   /** Records a finished tool call. Never throws: unreadable values are recorded as such. */
   recordToolCall(call: ToolCallRecord): void {
+    // Typed callers can still pass anything from plain JavaScript; read the fields as unknown.
+    const name: unknown = call.name;
+    const ok: unknown = call.ok;
     const step = this.#stepOf(call.step);
     const entry: ToolCallEntry = Object.freeze({
       kind: 'tool',
       step,
-      name: guarded(() => detach(cutText(String(call.name), NAME_MAX_CHARS)), '[unreadable name]'),
+      name: guarded(() => detach(cutText(String(name), NAME_MAX_CHARS)), '[unreadable name]'),
       args: guarded(() => {
         const json = safeStringify(this.#redactArgs(call.args)) ?? '';
         return detach(cutText(json, ARGS_MAX_CHARS));
@@ -178,7 +181,7 @@ export class ToolCallLog {
         const text = resultText(call.result);
         return detach(cutText(redactString(text.slice(0, REDACT_WINDOW), this.#censor), BRIEF_MAX_CHARS));
       }, '[unreadable result]'),
-      ok: call.ok === true,
+      ok: ok === true,
       durationMs: finiteOr(call.durationMs, 0),
     });
     this.#toolCallCount += 1;
