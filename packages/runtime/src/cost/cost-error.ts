@@ -1,0 +1,22 @@
+import { HeadwayError, type ValidationIssue } from '@headway/protocol';
+
+/** Codes a {@link CostError} can carry. */
+export type CostErrorCode =
+  /** A price given for a model is invalid (negative, not a number). */
+  | 'COST_INVALID_PRICE'
+  /** A budget or a tracker option is invalid. */
+  | 'COST_INVALID_OPTIONS'
+  /** A usage to record is invalid (negative or fractional token counts). */
+  | 'COST_INVALID_USAGE';
+
+/** Thrown by the price table and the cost tracker; the message names the bad field. */
+export class CostError extends HeadwayError {
+  declare readonly code: CostErrorCode;
+  readonly issues: readonly ValidationIssue[];
+
+  constructor(code: CostErrorCode, message: string, issues: readonly ValidationIssue[] = [], options?: ErrorOptions) {
+    super(code, message, options);
+    this.name = 'CostError';
+    this.issues = issues;
+  }
+}

@@ -1,0 +1,71 @@
+import { HeadwayError } from '@headway/protocol';
+import { describe, expect, it } from 'vitest';
+import { CostTracker } from './cost-tracker.js';
+import { PriceTable } from './price-table.js';
+
+const prices = { 'test-model': { inputPerMillion: 1_000_000, outputPerMillion: 2_000_000 } }; // $1 per input token, $2 per output token
+
+describe('CostTracker', () => {
+  it('adds usage × price to the session and reports budget, spend, calls and per-session spend', () => {
+    const costs = new CostTracker({ budgetUsd: 10, prices });
+    expect(costs.record('a', 'test-model', { inputTokens: 2, outputTokens: 1 })).toEqual({ costUsd: 4, priced: true, spentUsd: 4 });
+    costs.record('a', 'test-model', { inputTokens: 1, outputTokens: 0 });
+    costs.record('b', 'test-model', { inputTokens: 0, outputTokens: 1 });
+    expect(costs.cost('a')).toEqual({ budgetUsd: 10, spentUsd: 5, calls: 2, unpricedCalls: 0, bySession: { a: { spentUsd: 5, calls: 2 }, b: { spentUsd: 2, calls: 1 } } });
+    expect(costs.cost()).toMatchObject({ spentUsd: 7, calls: 3 });
+    expect(costs.cost('never')).toMatchObject({ spentUsd: 0, calls: 0 });
+  });
+
+  it('says when a session approaches (80%) and exhausts its budget', () => {
+    const costs = new CostTracker({ budgetUsd: 10, prices });
+    expect(costs.status('a')).toBe('ok');
+    costs.record('a', 'test-model', { inputTokens: 7, outputTokens: 0 });
+    expect(costs.status('a')).toBe('ok');
+    costs.record('a', 'test-model', { inputTokens: 1, outputTokens: 0 });
+    expect(costs.status('a')).toBe('approaching');
+    costs.record('a', 'test-model', { inputTokens: 2, outputTokens: 0 });
+    expect(costs.status('a')).toBe('exhausted');
+    expect(costs.status('b')).toBe('ok');
+    expect(new CostTracker().status('a')).toBe('unlimited');
+    expect(new CostTracker({ budgetUsd: 10, prices, approachingAt: 0.5 }).status('x')).toBe('ok');
+  });
+
+  it('counts calls of unpriced models at $0 and says so', () => {
+    const costs = new CostTracker({ budgetUsd: 1, prices: new PriceTable({}, { defaults: false }) });
+    expect(costs.record('a', 'mystery', { inputTokens: 100, outputTokens: 100 })).toEqual({ costUsd: 0, priced: false, spentUsd: 0 });
+    expect(costs.cost()).toMatchObject({ calls: 1, unpricedCalls: 1, spentUsd: 0 });
+  });
+
+  it('restores a session from stored totals', () => {
+    const costs = new CostTracker({ budgetUsd: 5, prices });
+    costs.restore('s', { spentUsd: 4.5, calls: 9 });
+    expect(costs.status('s')).toBe('approaching');
+    costs.record('s', 'test-model', { inputTokens: 1, outputTokens: 0 });
+    expect(costs.cost('s')).toMatchObject({ spentUsd: 5.5, calls: 10 });
+    expect(costs.status('s')).toBe('exhausted');
+  });
+
+  it('keeps a session named __proto__ as a session', () => {
+    const costs = new CostTracker({ prices });
+    costs.record('__proto__', 'test-model', { inputTokens: 1, outputTokens: 0 });
+    expect(Object.keys(costs.cost().bySession)).toEqual(['__proto__']);
+  });
+
+  it('rejects bad options and usage, naming the field', () => {
+    const codeOf = (fn: () => unknown): string | undefined => {
+      try {
+        fn();
+      } catch (error) {
+        return HeadwayError.isInstance(error) ? error.code : 'other';
+      }
+      return undefined;
+    };
+    expect(codeOf(() => new CostTracker({ budgetUsd: -1 }))).toBe('COST_INVALID_OPTIONS');
+    expect(() => new CostTracker({ budgetUsd: Number.NaN })).toThrow(/budgetUsd/);
+    expect(() => new CostTracker({ approachingAt: 2 })).toThrow(/approachingAt/);
+    const costs = new CostTracker({ prices });
+    expect(codeOf(() => costs.record('a', 'test-model', { inputTokens: -1, outputTokens: 0 }))).toBe('COST_INVALID_USAGE');
+    expect(() => costs.record('a', 'test-model', { inputTokens: 1.5, outputTokens: 0 })).toThrow(/usage\.inputTokens/);
+    expect(costs.cost('a').calls).toBe(0);
+  });
+});

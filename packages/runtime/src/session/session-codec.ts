@@ -1,0 +1,64 @@
+import { describeIssues, toValidationIssues } from '@headway/protocol';
+import { z } from 'zod';
+import type { SessionRunRecord } from './session-store.js';
+import { SessionError } from './session-error.js';
+
+const idSchema = z.string().min(1).max(512);
+const runSchema = z.object({
+  messages: z.array(z.unknown()).readonly(),
+  spentUsd: z.number().nonnegative(),
+  calls: z.number().int().nonnegative(),
+});
+
+function invalid(sessionId: string, where: string, error: z.ZodError): SessionError {
+  const issues = toValidationIssues(error).map((i) => ({ path: i.path === '' ? where : `${where}.${i.path}`, message: i.message }));
+  return new SessionError('SESSION_INVALID', `session ${sessionId}: invalid ${where}: ${describeIssues(issues)}`, issues);
+}
+
+/** Checks a session id. */
+export function validateSessionId(id: string): void {
+  const parsed = idSchema.safeParse(id);
+  if (!parsed.success) throw invalid(typeof id === 'string' ? id : '?', 'id', parsed.error);
+}
+
+/** Checks a run record and returns its messages as JSON text. */
+export function encodeRun(id: string, run: SessionRunRecord): string[] {
+  const parsed = runSchema.safeParse(run);
+  if (!parsed.success) throw invalid(id, 'run', parsed.error);
+  return run.messages.map((m, i) => {
+    let text: string | undefined;
+    try {
+      text = JSON.stringify(m);
+    } catch (error) {
+      throw new SessionError('SESSION_INVALID', `session ${id}: run.messages[${i}] is not plain JSON`, [{ path: `run.messages[${i}]`, message: 'not plain JSON' }], {
+        cause: error,
+      });
+    }
+    if (text === undefined) {
+      throw new SessionError('SESSION_INVALID', `session ${id}: run.messages[${i}] is not plain JSON`, [{ path: `run.messages[${i}]`, message: 'not plain JSON' }]);
+    }
+    return text;
+  });
+}
+
+/** Parses a stored message. */
+export function decodeMessage(id: string, text: unknown, index: number): unknown {
+  try {
+    if (typeof text !== 'string') throw new TypeError('not text');
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new SessionError('SESSION_CORRUPT', `session ${id}: messages[${index}]: invalid JSON`, [{ path: `messages[${index}]`, message: 'invalid JSON' }], {
+      cause: error,
+    });
+  }
+}
+
+/** The error for an id that is not stored. */
+export function sessionNotFound(id: string): SessionError {
+  return new SessionError('SESSION_NOT_FOUND', `session ${id} not found`);
+}
+
+/** The error for an id that is stored already. */
+export function sessionExists(id: string): SessionError {
+  return new SessionError('SESSION_EXISTS', `session ${id} exists already`);
+}

@@ -1,0 +1,24 @@
+import { HeadwayError, type ValidationIssue } from '@headway/protocol';
+
+/** Codes a {@link SessionError} can carry. */
+export type SessionErrorCode =
+  /** No session with that id. */
+  | 'SESSION_NOT_FOUND'
+  /** A session with that id exists already. */
+  | 'SESSION_EXISTS'
+  /** What was given to write is invalid (not plain JSON, a bad field); nothing was written. */
+  | 'SESSION_INVALID'
+  /** What was read back is not a valid session. */
+  | 'SESSION_CORRUPT';
+
+/** Thrown by session stores; the message names the session and, for bad data, the path. */
+export class SessionError extends HeadwayError {
+  declare readonly code: SessionErrorCode;
+  readonly issues: readonly ValidationIssue[];
+
+  constructor(code: SessionErrorCode, message: string, issues: readonly ValidationIssue[] = [], options?: ErrorOptions) {
+    super(code, message, options);
+    this.name = 'SessionError';
+    this.issues = issues;
+  }
+}
