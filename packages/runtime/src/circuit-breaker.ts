@@ -1,0 +1,72 @@
+/** Options of {@link CircuitBreaker}. */
+export interface CircuitBreakerOptions {
+  /** Consecutive failures that open the circuit (default 5). */
+  failureThreshold?: number;
+  /** How long the circuit stays open before one probe call is let through (default 30 s). */
+  cooldownMs?: number;
+}
+
+/** State of a {@link CircuitBreaker}. */
+export type CircuitState = 'closed' | 'open' | 'half-open';
+
+/**
+ * Stops calling a provider that keeps failing: after `failureThreshold` consecutive
+ * failures the circuit opens and calls fail fast; after `cooldownMs` one probe is let
+ * through (half-open) — success closes it, failure opens it again.
+ */
+export class CircuitBreaker {
+  readonly #threshold: number;
+  readonly #cooldownMs: number;
+  readonly #now: () => number;
+  #failures = 0;
+  #openedAt: number | undefined;
+  #probing = false;
+
+  constructor(options: CircuitBreakerOptions = {}, now: () => number = Date.now) {
+    this.#threshold = Math.max(1, Math.floor(options.failureThreshold ?? 5));
+    this.#cooldownMs = Math.max(0, options.cooldownMs ?? 30_000);
+    this.#now = now;
+  }
+
+  get state(): CircuitState {
+    if (this.#openedAt === undefined) return 'closed';
+    return this.#now() - this.#openedAt >= this.#cooldownMs ? 'half-open' : 'open';
+  }
+
+  /** Consecutive failures so far. */
+  get failures(): number {
+    return this.#failures;
+  }
+
+  /** Milliseconds until a probe is allowed (0 when calls may go through). */
+  get retryInMs(): number {
+    if (this.#openedAt === undefined) return 0;
+    return Math.max(0, this.#openedAt + this.#cooldownMs - this.#now());
+  }
+
+  /** Whether a call may go through now; in half-open state only one probe at a time. */
+  tryAcquire(): boolean {
+    const state = this.state;
+    if (state === 'closed') return true;
+    if (state === 'open' || this.#probing) return false;
+    this.#probing = true;
+    return true;
+  }
+
+  recordSuccess(): void {
+    this.#failures = 0;
+    this.#openedAt = undefined;
+    this.#probing = false;
+  }
+
+  recordFailure(): void {
+    this.#failures += 1;
+    if (this.#probing || this.#failures >= this.#threshold) this.#openedAt = this.#now();
+    this.#probing = false;
+  }
+
+  /** Releases a half-open probe that ended without a verdict (aborted). */
+  release(): void {
+    this.#probing = false;
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * Where the runtime gets its time from. Injected so tests (and simulations) run on fake
+ * time instead of sleeping.
+ */
+export interface Clock {
+  /** Epoch milliseconds. */
+  now(): number;
+  /** Calls `fn` after `ms`; returns a handle for {@link Clock.clearTimeout}. */
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+/** The real clock: `Date.now` and the host's timers (which never keep the process alive). */
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => {
+    const timer = setTimeout(fn, ms);
+    timer.unref();
+    return timer;
+  },
+  clearTimeout: (handle) => {
+    clearTimeout(handle as ReturnType<typeof setTimeout>);
+  },
+};
+
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
+}
+
+/**
+ * Waits `ms` on `clock`; rejects with the signal's reason as soon as `signal` aborts.
+ */
+export function sleep(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted === true) return Promise.reject(abortReason(signal));
+  if (ms <= 0 && signal === undefined) return Promise.resolve();
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = (): void => {
+      clock.clearTimeout(handle);
+      if (signal !== undefined) reject(abortReason(signal));
+    };
+    const handle = clock.setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, Math.max(0, ms));
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+interface ManualTimer {
+  readonly id: number;
+  readonly at: number;
+  readonly fn: () => void;
+}
+
+/** Options of {@link ManualClock}. */
+export interface ManualClockOptions {
+  /** Start time in epoch ms (default 0). */
+  start?: number;
+  /**
+   * Jump to the next timer whenever the program is otherwise idle (default false), so a
+   * run that "waits" 30 s of model latency finishes at once, deterministically.
+   */
+  autoAdvance?: boolean;
+}
+
+/**
+ * A fake clock for tests: time moves only when told (`advance`) or, with `autoAdvance`,
+ * whenever nothing but timers is left to do.
+ *
+ * @example
+ * ```ts
+ * const clock = new ManualClock({ autoAdvance: true });
+ * const runtime = new AgentRuntime({ provider: 'scripted', timeBudgetMs: 60_000 }, { provider, tools, clock });
+ * ```
+ */
+export class ManualClock implements Clock {
+  #now: number;
+  #timers: ManualTimer[] = [];
+  #nextId = 1;
+  readonly #auto: boolean;
+  #checkScheduled = false;
+
+  constructor(options: ManualClockOptions = {}) {
+    this.#now = options.start ?? 0;
+    this.#auto = options.autoAdvance ?? false;
+  }
+
+  now(): number {
+    return this.#now;
+  }
+
+  setTimeout(fn: () => void, ms: number): unknown {
+    const timer: ManualTimer = { id: this.#nextId++, at: this.#now + Math.max(0, ms), fn };
+    this.#timers.push(timer);
+    this.#timers.sort((a, b) => a.at - b.at || a.id - b.id);
+    if (this.#auto) this.#scheduleCheck();
+    return timer.id;
+  }
+
+  clearTimeout(handle: unknown): void {
+    this.#timers = this.#timers.filter((t) => t.id !== handle);
+  }
+
+  /** Timers not yet fired. */
+  get pendingTimers(): number {
+    return this.#timers.length;
+  }
+
+  /** Moves time forward by `ms`, firing due timers in order and letting their promise chains settle. */
+  async advance(ms: number): Promise<void> {
+    const target = this.#now + ms;
+    for (;;) {
+      const next = this.#timers[0];
+      if (next === undefined || next.at > target) break;
+      this.#timers.shift();
+      this.#now = Math.max(this.#now, next.at);
+      next.fn();
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    this.#now = target;
+  }
+
+  #scheduleCheck(): void {
+    if (this.#checkScheduled) return;
+    this.#checkScheduled = true;
+    // setImmediate runs after every pending promise continuation: if a timer is still
+    // the next thing to happen, nothing else can make progress, so jumping is safe.
+    setImmediate(() => {
+      this.#checkScheduled = false;
+      const next = this.#timers.shift();
+      if (next === undefined) return;
+      this.#now = Math.max(this.#now, next.at);
+      next.fn();
+      if (this.#timers.length > 0) this.#scheduleCheck();
+    });
+  }
+}

@@ -1,0 +1,14 @@
+/**
+ * The short check the model gets after each round of tool results, so it stops as soon as
+ * the task is done instead of wandering on.
+ */
+export const VERIFICATION_PROMPT: string =
+  'Check before you continue: has the task been fully done, as the user asked? If yes, reply with the final answer and call no tools. If not, say in one line what is still missing, then take the next step.';
+
+/** The prompt injected after a tool failed `failures` times in a row. */
+export function strategyRotationPrompt(toolName: string, failures: number, lastError: string): string {
+  return [
+    `The tool "${toolName}" has failed ${failures} times in a row (last error: ${lastError}).`,
+    'Repeating the same call will not help. Change strategy: check the arguments against the tool description, try a different tool, or approach the task another way. If it cannot be done, say so and explain why.',
+  ].join(' ');
+}
