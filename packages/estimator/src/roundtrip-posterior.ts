@@ -1,12 +1,20 @@
 import type { TaskHistory } from './task-history.js';
 
-/** Share of the prior kept uninformed when there is history, so an unusual run is not ruled out. */
-const UNINFORMED_SHARE = 0.15;
-/** Share of the prior beyond the cap, for loops that do not enforce it strictly. */
+/**
+ * Share of the prior kept uninformed when there is history. Evaluated leave-one-group-out
+ * on recorded runs, history of other kinds of task is a weak guide; this keeps it from
+ * overruling the cap-based prior.
+ */
+const UNINFORMED_SHARE = 0.5;
+/** Share of the uninformed prior beyond the cap, for loops that do not enforce it strictly. */
 const BEYOND_CAP_SHARE = 0.05;
+/** How fast that share thins out past the cap (a Pareto tail). */
+const BEYOND_CAP_ALPHA = 1.5;
 /** Kernel width, in natural-log roundtrips, that smooths history into a prior. */
 const HISTORY_BANDWIDTH = 0.45;
 const GRID_LIMIT = 20_000;
+/** The most recent runs kept from history; older ones add cost, not information. */
+const HISTORY_LIMIT = 500;
 
 /**
  * A belief over how many roundtrips a run will take in total, conditioned on how many it
@@ -23,7 +31,7 @@ export class RoundtripPosterior {
   private readonly tailOverN: Float64Array;
 
   constructor(cap: number | undefined, history: TaskHistory | undefined) {
-    const counts = history?.runs.map((r) => r.roundtrips).filter((n) => n >= 1) ?? [];
+    const counts = (history?.runs.slice(-HISTORY_LIMIT) ?? []).map((r) => r.roundtrips).filter((n) => Number.isFinite(n) && n >= 1);
     const cap0 = cap !== undefined && Number.isFinite(cap) && cap >= 1 ? Math.floor(cap) : undefined;
     const longest = Math.max(cap0 ?? 0, ...counts, 8);
     this.size = Math.min(GRID_LIMIT, longest * 16);
@@ -31,7 +39,7 @@ export class RoundtripPosterior {
     const uninformed = new Float64Array(this.size + 1);
     const scale = cap0 ?? Math.max(30, ...counts);
     for (let n = 1; n <= this.size; n++) {
-      uninformed[n] = n <= scale ? 1 / n : (BEYOND_CAP_SHARE / Math.log(scale + 1)) * (1 / n) * (scale / n) ** 1.5;
+      uninformed[n] = n <= scale ? 1 / n : (BEYOND_CAP_SHARE / Math.log(scale + 1)) * (1 / n) * (scale / n) ** BEYOND_CAP_ALPHA;
     }
     normalise(uninformed);
     if (counts.length > 0) {
@@ -45,18 +53,17 @@ export class RoundtripPosterior {
         // The kernel lives in log space; per integer n it is divided by n.
         learned[n] = density / n;
       }
+      if (cap0 !== undefined && cap0 < this.size) {
+        // An enforced cap ends longer runs at the cap: fold most of their mass onto it.
+        let beyond = 0;
+        for (let n = cap0 + 1; n <= this.size; n++) beyond += learned[n] ?? 0;
+        for (let n = cap0 + 1; n <= this.size; n++) learned[n] = (learned[n] ?? 0) * BEYOND_CAP_SHARE;
+        learned[cap0] = (learned[cap0] ?? 0) + beyond * (1 - BEYOND_CAP_SHARE);
+      }
       normalise(learned);
       for (let n = 1; n <= this.size; n++) mass[n] = (1 - UNINFORMED_SHARE) * (learned[n] ?? 0) + UNINFORMED_SHARE * (uninformed[n] ?? 0);
     } else {
       mass.set(uninformed);
-    }
-    if (cap0 !== undefined && cap0 < this.size) {
-      // An enforced cap ends longer runs at the cap: fold most of their mass onto it.
-      let beyond = 0;
-      for (let n = cap0 + 1; n <= this.size; n++) beyond += mass[n] ?? 0;
-      const keep = counts.length > 0 ? BEYOND_CAP_SHARE : 1;
-      for (let n = cap0 + 1; n <= this.size; n++) mass[n] = (mass[n] ?? 0) * keep;
-      mass[cap0] = (mass[cap0] ?? 0) + beyond * (1 - keep);
     }
     normalise(mass);
     this.mass = mass;
@@ -82,27 +89,27 @@ export class RoundtripPosterior {
   }
 
   /**
-   * Roundtrips still to come after `position`, given N >= atLeast: the estimate that
-   * minimises the expected relative error (the median of N - position weighted by
-   * 1 / (N - position)), so an ETA is as often too long as too short in proportion.
+   * The posterior quantile q of the total N given N >= atLeast (interpolated between
+   * integers so small changes in belief move it smoothly).
    */
-  remaining(position: number, atLeast: number): number {
+  quantile(q: number, atLeast: number): number {
     const r = Math.max(1, Math.ceil(atLeast));
-    if (r > this.size) return Math.max(1, position);
-    let total = 0;
-    for (let n = r; n <= this.size; n++) {
-      const left = n - position;
-      if (left > 0) total += (this.mass[n] ?? 0) / left;
-    }
-    if (total <= 0) return Math.max(0.5, r - position);
+    if (r > this.size) return 2 * r;
+    const tail = this.tail[r] ?? 0;
+    if (tail <= 0) return 2 * r;
+    const goal = q * tail;
     let acc = 0;
     for (let n = r; n <= this.size; n++) {
-      const left = n - position;
-      if (left <= 0) continue;
-      acc += (this.mass[n] ?? 0) / left;
-      if (acc >= total / 2) return left;
+      const m = this.mass[n] ?? 0;
+      if (acc + m >= goal) return n - 1 + (m > 0 ? (goal - acc) / m : 1);
+      acc += m;
     }
-    return Math.max(0.5, r - position);
+    return this.size;
+  }
+
+  /** Roundtrips still to come after `position`: the posterior median of N - position. */
+  remaining(position: number, atLeast: number): number {
+    return Math.max(0.5, this.quantile(0.5, atLeast) - position);
   }
 }
 
