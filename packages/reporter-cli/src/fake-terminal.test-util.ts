@@ -29,7 +29,7 @@ export class RecordingStream extends EventEmitter {
 /** A clock a test moves by hand. */
 export class FakeClock {
   constructor(public time = 1_000_000) {}
-  readonly now = (): number => this.time;
+  readonly now: () => number = () => this.time;
   advance(ms: number): void {
     this.time += ms;
   }
@@ -37,7 +37,7 @@ export class FakeClock {
 
 /** Interval timers a test fires by hand; records unref and clear calls. */
 export class ManualTimers implements IntervalTimers {
-  readonly active = new Map<number, () => void>();
+  readonly active: Map<number, () => void> = new Map();
   unrefCalls = 0;
   private nextId = 1;
 

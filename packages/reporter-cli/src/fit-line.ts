@@ -9,5 +9,9 @@ export function fitLine(line: string, width: number): string {
   if (width <= 0) return '';
   if (stringWidth(line) <= width) return line;
   if (width === 1) return '…';
-  return `${sliceAnsi(line, 0, width - 1)}…`;
+  // A wide character straddling the cut may be kept whole by sliceAnsi; cut before it then.
+  let end = width - 1;
+  let head = sliceAnsi(line, 0, end);
+  while (end > 0 && stringWidth(head) > width - 1) head = sliceAnsi(line, 0, --end);
+  return `${head}…`;
 }

@@ -1,5 +1,7 @@
+import { eraseLines } from 'ansi-escapes';
 import cliCursor from 'cli-cursor';
 import { createLogUpdate } from 'log-update';
+import stringWidth from 'string-width';
 import type { Colors } from './colors.js';
 import type { IntervalTimers } from './interval-timers.js';
 import { renderLiveFrame, SPINNER_INTERVAL_MS } from './live-frame.js';
@@ -33,6 +35,8 @@ export class LiveView {
   private lastDraw = Number.NEGATIVE_INFINITY;
   private cursorHidden = false;
   private resizeListening = false;
+  /** Columns and line widths of the block on screen, to erase it whole after a resize. */
+  private drawn: { columns: number; widths: number[] } | undefined;
   private readonly onResize = (): void => {
     this.guard(() => {
       this.draw(true);
@@ -99,6 +103,7 @@ export class LiveView {
     this.stopTicking();
     this.listenForResize(false);
     this.logUpdate.done();
+    this.drawn = undefined;
     if (this.cursorHidden) {
       cliCursor.show(this.proxy);
       this.cursorHidden = false;
@@ -112,6 +117,7 @@ export class LiveView {
       return;
     }
     this.logUpdate.clear();
+    this.drawn = undefined;
     this.output.write(`${text}\n`);
     this.draw(true);
   }
@@ -130,8 +136,12 @@ export class LiveView {
     if (!force && now - this.lastDraw < MIN_REDRAW_MS) return;
     // A dropped write means the screen no longer matches what log-update believes it drew:
     // start a fresh block instead of patching a frame that is not there.
-    if (this.output.takeDropped() > 0) this.logUpdate.done();
+    if (this.output.takeDropped() > 0) {
+      this.logUpdate.done();
+      this.drawn = undefined;
+    }
     const columns = this.output.stream.columns ?? 80;
+    if (this.drawn !== undefined && columns < this.drawn.columns) this.eraseReflowed(columns);
     const frame = renderLiveFrame(state, {
       now,
       width: Math.max(1, columns - 1),
@@ -139,7 +149,22 @@ export class LiveView {
       maxRunning: this.options.maxRunning,
     });
     this.logUpdate(frame);
+    this.drawn = { columns, widths: frame.split('\n').map((line) => stringWidth(line)) };
     this.lastDraw = now;
+  }
+
+  /**
+   * After the terminal narrows, a terminal that reflows (most do: tmux, VTE, iTerm2, kitty,
+   * Windows Terminal) has wrapped each line of the old block over several rows, more than
+   * log-update knows to erase. Erase every row the old block now covers, then draw afresh.
+   */
+  private eraseReflowed(columns: number): void {
+    const widths = this.drawn?.widths ?? [];
+    const rows = widths.reduce((sum, width) => sum + Math.max(1, Math.ceil(width / Math.max(1, columns))), 0);
+    this.logUpdate.done();
+    this.drawn = undefined;
+    // +1: log-update leaves the cursor on the empty line below the block.
+    this.output.write(eraseLines(rows + 1));
   }
 
   private stopTicking(): void {
