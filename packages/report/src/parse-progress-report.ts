@@ -34,10 +34,11 @@ interface Section {
   occurrences: number;
 }
 
-const HEADING = /^#{1,6}\s+(.*?)(?:\s+#+)?\s*$/;
-const BOLD_LABEL = /^(?:([-*+•]|\d{1,3}[.)])\s+)?(\*\*|__)(.+?)\2\s*(.*)$/;
-const PLAIN_LABEL = /^([A-Za-z][A-Za-z /&'-]{0,60}?)\s*:\s*(.*)$/;
-const BULLET = /^([-*+•]|\d{1,3}[.)])(?:\s+(.*))?$/;
+// `s`: a line may hold U+2028/U+2029, which `.` would not match.
+const HEADING = /^#{1,6}\s+(.*?)(?:\s+#+)?\s*$/s;
+const BOLD_LABEL = /^(?:([-*+•]|\d{1,3}[.)])\s+)?(\*\*|__)(.+?)\2\s*(.*)$/s;
+const PLAIN_LABEL = /^([A-Za-z][A-Za-z /&'-]{0,60}?)\s*:\s*(.*)$/s;
+const BULLET = /^([-*+•]|\d{1,3}[.)])(?:\s+(.*))?$/s;
 const RULE = /^([-*_])(?:\s*\1){2,}$/;
 const FENCE = /^(?:```|~~~)/;
 const NONE = /^[_*([]*\s*(?:none|n\/a|na|nothing(?: (?:yet|so far|to report))?|no (?:items?|findings|results|remaining work)|-|—)\s*[.!]?\s*[_*)\]]*$/i;

@@ -15,7 +15,7 @@ export interface Plan {
   steps: PlanStep[];
 }
 
-const ITEM = /^\s{0,3}(?:(\d{1,3})[.)]|[-*+•]|step\s+(\d{1,3})\s*[:.)-])\s+(.+)$/i;
+const ITEM = /^\s{0,3}(?:(\d{1,3})[.)]|[-*+•]|step\s+(\d{1,3})\s*[:.)-])\s+(.+)$/is;
 const CHECKBOX = /^\[([ xX✓])\]\s+/;
 const STRUCK = /^~~(.+)~~$/;
 const DONE_MARK = /\s*(?:[✓✅✔☑]|\((?:done|completed|finished)\)|[-–—]\s*(?:done|completed|finished)\.?)\s*$/i;
