@@ -11,6 +11,9 @@ import {
 } from './checkpoint.js';
 import { CheckpointError } from './checkpoint-error.js';
 
+// JSON.stringify answers undefined for undefined, functions and symbols; its lib type hides that.
+const stringify = JSON.stringify as (value: unknown) => string | undefined;
+
 // Shared by every store, so what is accepted, what is stored and what is read back are the
 // same whatever the backend: contents are kept as JSON text and validated on the way out.
 
@@ -18,7 +21,7 @@ import { CheckpointError } from './checkpoint-error.js';
 export function encodeJson(value: unknown, where: string, checkpointId: string): string {
   let text: string | undefined;
   try {
-    text = JSON.stringify(value);
+    text = stringify(value);
   } catch (error) {
     throw new CheckpointError(
       'CHECKPOINT_INVALID',

@@ -46,11 +46,11 @@ export interface RecordedCost {
 }
 
 const optionsSchema = z.object({
-  budgetUsd: z.number().nonnegative().finite().exactOptional(),
+  budgetUsd: z.number().nonnegative().exactOptional(),
   approachingAt: z.number().gt(0).max(1).exactOptional(),
 });
 const usageSchema = z.object({ inputTokens: z.number().int().nonnegative(), outputTokens: z.number().int().nonnegative() });
-const sessionCostSchema = z.object({ spentUsd: z.number().nonnegative().finite(), calls: z.number().int().nonnegative() });
+const sessionCostSchema = z.object({ spentUsd: z.number().nonnegative(), calls: z.number().int().nonnegative() });
 
 function invalid(code: 'COST_INVALID_OPTIONS' | 'COST_INVALID_USAGE', where: string, error: z.ZodError): CostError {
   const issues = toValidationIssues(error).map((i) => ({ path: i.path === '' ? where : `${where}.${i.path}`, message: i.message }));

@@ -16,8 +16,8 @@ export interface TokenUsage {
 
 /** zod schema of {@link ModelPrice}: finite, non-negative. */
 export const modelPriceSchema: z.ZodType<ModelPrice> = z.strictObject({
-  inputPerMillion: z.number().nonnegative().finite(),
-  outputPerMillion: z.number().nonnegative().finite(),
+  inputPerMillion: z.number().nonnegative(),
+  outputPerMillion: z.number().nonnegative(),
 });
 
 function p(inputPerMillion: number, outputPerMillion: number): ModelPrice {

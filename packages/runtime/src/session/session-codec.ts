@@ -3,6 +3,9 @@ import { z } from 'zod';
 import type { SessionRunRecord } from './session-store.js';
 import { SessionError } from './session-error.js';
 
+// JSON.stringify answers undefined for undefined, functions and symbols; its lib type hides that.
+const stringify = JSON.stringify as (value: unknown) => string | undefined;
+
 const idSchema = z.string().min(1).max(512);
 const runSchema = z.object({
   messages: z.array(z.unknown()).readonly(),
@@ -28,7 +31,7 @@ export function encodeRun(id: string, run: SessionRunRecord): string[] {
   return run.messages.map((m, i) => {
     let text: string | undefined;
     try {
-      text = JSON.stringify(m);
+      text = stringify(m);
     } catch (error) {
       throw new SessionError('SESSION_INVALID', `session ${id}: run.messages[${i}] is not plain JSON`, [{ path: `run.messages[${i}]`, message: 'not plain JSON' }], {
         cause: error,
