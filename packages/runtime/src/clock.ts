@@ -10,14 +10,14 @@ export interface Clock {
   clearTimeout(handle: unknown): void;
 }
 
-/** The real clock: `Date.now` and the host's timers (which never keep the process alive). */
+/**
+ * The real clock: `Date.now` and the host's timers. Timers keep the process alive: a run
+ * waiting on a scripted delay or a retry backoff is work in progress, and the loop clears
+ * its deadline timers when a run ends.
+ */
 export const systemClock: Clock = {
   now: () => Date.now(),
-  setTimeout: (fn, ms) => {
-    const timer = setTimeout(fn, ms);
-    timer.unref();
-    return timer;
-  },
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
   clearTimeout: (handle) => {
     clearTimeout(handle as ReturnType<typeof setTimeout>);
   },
