@@ -117,7 +117,8 @@ export function buildFallbackReport(ctx: FallbackReportContext): ProgressReport 
       lists.attemptedInconclusive.push(`${g.call} failed${times} (${stepList(g.failed.map((c) => c.step))})${why === '' ? '' : `: ${cutText(why, 200)}`}`);
     }
     if (g.empty.length > 0) lists.attemptedInconclusive.push(`${g.call} returned nothing (${stepList(g.empty.map((c) => c.step))})`);
-    if (g.steps.length > 1) lists.attemptedInconclusive.push(`${g.call} was called ${g.steps.length} times with the same arguments (${stepList(g.steps)})`);
+    // A call that failed every time is already listed as failed; repeating it is news only otherwise.
+    if (g.steps.length > 1 && g.failed.length < g.steps.length) lists.attemptedInconclusive.push(`${g.call} was called ${g.steps.length} times with the same arguments (${stepList(g.steps)})`);
   }
   const middleFailures = omitted?.tools.reduce((n, t) => n + t.failures, omitted.otherTools?.failures ?? 0) ?? 0;
   if (omitted !== undefined && middleFailures > 0) {

@@ -20,7 +20,7 @@ export interface ToolCallEntry {
   name: string;
   /** JSON of the redacted arguments, cut to 200 characters (`''` when there were none). */
   args: string;
-  /** The first 500 characters of the result as text, redacted. */
+  /** The first 500 characters of the result as text (strings as they are, Errors their message, other values JSON). */
   resultBrief: string;
   ok: boolean;
   durationMs: number;

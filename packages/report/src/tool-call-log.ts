@@ -1,4 +1,4 @@
-import { createRedactor, describeIssues, redactString, safeStringify, toValidationIssues, type RedactOptions, type Redactor } from '@headway/protocol';
+import { createRedactor, describeIssues, safeStringify, toValidationIssues, type RedactOptions, type Redactor } from '@headway/protocol';
 import { ReportError } from './report-error.js';
 import { cutText, detach, formatCount, oneLine } from './text.js';
 import {
@@ -26,7 +26,7 @@ export interface ToolCallLogOptions {
   maxEntries?: number;
   /** How many of the run's first entries are always kept (default a quarter of `maxEntries`, at least 1). */
   keepFirst?: number;
-  /** How tool arguments and results are redacted (protocol's `redact`; secret-named keys and secret-shaped text by default). */
+  /** How tool arguments are redacted (protocol's `redact`: secret-named keys and secret-shaped text by default). */
   redact?: RedactOptions;
 }
 
@@ -48,10 +48,6 @@ export interface TextRecord {
 
 /** Default of {@link ToolCallLogOptions.maxEntries}. */
 export const DEFAULT_MAX_ENTRIES = 200;
-
-// Secret detectors look at a little more than the brief so a secret straddling the cut
-// is still recognised and replaced, not left half-visible.
-const REDACT_WINDOW = BRIEF_MAX_CHARS * 2;
 
 function resultText(result: unknown): string {
   if (typeof result === 'string') return result;
@@ -91,8 +87,11 @@ export function describeCall(entry: Pick<ToolCallEntry, 'name' | 'args'>): strin
 /**
  * The record of what an agent run did, kept so that a run that stops short can say what it
  * did: every tool call (`{ step, name, args, resultBrief, ok, durationMs }`, arguments
- * redacted and cut to 200 characters of JSON, results to their first 500 characters) and
- * the model's own text between calls (cut to 1000 characters).
+ * passed through protocol's `redact` and cut to 200 characters of JSON, results to their
+ * first 500 characters) and the model's own text between calls (cut to 1000 characters).
+ * Results and text are kept as the model saw them — redacting them would garble the very
+ * data a report must carry (`token: string` in code reads as a secret); sinks that write
+ * a report out redact it there, as they do every event.
  *
  * Bounded: past `maxEntries` it keeps the first and the most recent entries and folds the
  * middle into counts per tool and a few failure samples, so its size does not grow with
@@ -115,7 +114,6 @@ export class ToolCallLog {
   readonly keepFirst: number;
   readonly #redactOptions: RedactOptions | undefined;
   readonly #redactArgs: Redactor;
-  readonly #censor: string;
   readonly #head: ToolCallLogEntry[] = [];
   readonly #ring: ToolCallLogEntry[] = [];
   #ringStart = 0;
@@ -145,7 +143,6 @@ export class ToolCallLog {
     this.keepFirst = keepFirst;
     this.#redactOptions = options.redact;
     this.#redactArgs = createRedactor(options.redact);
-    this.#censor = options.redact?.censor ?? '[REDACTED]';
   }
 
   /** Tool calls recorded so far, the summarised ones included. */
@@ -177,10 +174,7 @@ export class ToolCallLog {
         const json = safeStringify(this.#redactArgs(call.args)) ?? '';
         return detach(cutText(json, ARGS_MAX_CHARS));
       }, '[unreadable args]'),
-      resultBrief: guarded(() => {
-        const text = resultText(call.result);
-        return detach(cutText(redactString(text.slice(0, REDACT_WINDOW), this.#censor), BRIEF_MAX_CHARS));
-      }, '[unreadable result]'),
+      resultBrief: guarded(() => detach(cutText(resultText(call.result), BRIEF_MAX_CHARS)), '[unreadable result]'),
       ok: ok === true,
       durationMs: finiteOr(call.durationMs, 0),
     });
@@ -195,7 +189,7 @@ export class ToolCallLog {
     const entry: TextEntry = Object.freeze({
       kind: 'text',
       step: this.#stepOf(t.step),
-      text: detach(cutText(redactString(text.slice(0, TEXT_MAX_CHARS * 2), this.#censor), TEXT_MAX_CHARS)),
+      text: detach(cutText(text, TEXT_MAX_CHARS)),
     });
     this.#textCount += 1;
     this.#push(entry);

@@ -1,0 +1,216 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { buildFallbackReport } from './fallback-report.js';
+import { codeSearchLog, midPlanLog, researchLog } from './fixtures.test-util.js';
+import { renderProgressReport } from './render-progress-report.js';
+import { ToolCallLog } from './tool-call-log.js';
+
+describe('buildFallbackReport', () => {
+  it('reports a code-search run from its log alone', () => {
+    const log = codeSearchLog();
+    const report = buildFallbackReport({
+      task: 'Find where auth tokens are validated and whether expired tokens are rejected',
+      log,
+      reason: 'max-iterations',
+      stats: { iterations: 5, toolCalls: log.toolCallCount, elapsedMs: 48_250 },
+    });
+    expect(renderProgressReport(report)).toMatchInlineSnapshot(`
+      "## PROGRESS REPORT
+
+      **Stats:** 5 iterations · 5 tool calls · 48250 ms elapsed (48.2s) · stopped: max-iterations (the iteration limit was reached) · written by: fallback
+
+      ### Task
+
+      Find where auth tokens are validated and whether expired tokens are rejected
+
+      ### Completed Work
+
+      - search({"query":"verifyToken","path":"src/"}) (steps 1, 5)
+      - read_file({"path":"src/auth/jwt.ts","startLine":10,"endLine":40}) (step 2)
+
+      ### Key Findings
+
+      - search({"query":"verifyToken","path":"src/"}) → Found 3 matching records: src/auth/middleware.ts:42: const claims = verifyToken(header.slice(7)); src/auth/jwt.ts:18:export function verifyToken(token: string): Claims { src/routes/admin.ts:9: verifyToken(req.headers.authorization ?? "");
+      - read_file({"path":"src/auth/jwt.ts","startLine":10,"endLine":40}) → export function verifyToken(token: string): Claims { const claims = jwt.verify(token, process.env.JWT_SECRET!, { algorithms: ["HS256"] }); if (typeof claims === "string") throw new AuthError("malformed"); return claims as Claims; }
+      - Model note (step 3): verifyToken relies on jwt.verify, which checks \`exp\` itself. Next I need to see whether the admin route handles the thrown error.
+      - search({"query":"verifyToken","path":"src/"}) → Found 3 matching records: src/auth/middleware.ts:42: const claims = verifyToken(header.slice(7));
+
+      ### Attempted but Inconclusive
+
+      - search({"query":"verifyToken","path":"src/"}) was called 2 times with the same arguments (steps 1, 5)
+      - read_file({"path":"src/routes/admin.ts"}) failed (step 3): EACCES: permission denied, open src/routes/admin.ts
+      - search({"query":"AuthError","path":"src/routes/"}) returned nothing (step 4)
+
+      ### Not Started / Remaining
+
+      _None._
+
+      ### Suggested Next Steps
+
+      - Find out why read_file failed (once, last error: EACCES: permission denied, open src/routes/admin.ts) and retry with corrected arguments or another tool
+      - Rephrase or broaden the calls that returned nothing: search({"query":"AuthError","path":"src/routes/"})
+      - Do not call search({"query":"verifyToken","path":"src/"}) again: its result is under Key Findings
+      - Check the Key Findings against the task and finish it: Find where auth tokens are validated and whether expired tokens are rejected
+      "
+    `);
+  });
+
+  it('reports a research run with failures, an empty result and a repeated call', () => {
+    const log = researchLog();
+    const report = buildFallbackReport({
+      task: 'Compare managed Postgres prices (4 vCPU / 16 GB) on AWS, GCP and Azure',
+      log,
+      reason: 'time-budget',
+      stats: { iterations: 5, toolCalls: log.toolCallCount, elapsedMs: 600_000, costUsd: 0.0731 },
+    });
+    expect(renderProgressReport(report)).toMatchInlineSnapshot(`
+      "## PROGRESS REPORT
+
+      **Stats:** 5 iterations · 5 tool calls · 600000 ms elapsed (10m 0s) · cost $0.0731 · stopped: time-budget (the time budget ran out) · written by: fallback
+
+      ### Task
+
+      Compare managed Postgres prices (4 vCPU / 16 GB) on AWS, GCP and Azure
+
+      ### Completed Work
+
+      - web_search({"q":"AWS RDS postgres db.m6g.xlarge price per hour"}) (step 1)
+
+      ### Key Findings
+
+      - Model note (step 1): I will compare managed Postgres offerings on price for a 4 vCPU / 16 GB instance.
+      - web_search({"q":"AWS RDS postgres db.m6g.xlarge price per hour"}) → RDS for PostgreSQL db.m6g.xlarge (4 vCPU, 16 GiB) On-Demand us-east-1: $0.318 per hour
+      - Model note (step 5): Cloud SQL pricing page blocks the fetcher. Azure search gave nothing; will try the Azure retail prices API instead.
+
+      ### Attempted but Inconclusive
+
+      - fetch_url({"url":"https://cloud.google.com/sql/pricing","apiKey":"[REDACTED]"}) failed 2 times (steps 2, 3): HTTP 403 Forbidden
+      - web_search({"q":"Azure Database for PostgreSQL flexible server D4s v3 price"}) returned nothing (step 4)
+      - fetch_url({"url":"https://prices.azure.com/api/retail/prices?$filter=serviceName eq 'Azure Database for PostgreSQL'"}) failed (step 5): ETIMEDOUT after 30000 ms
+
+      ### Not Started / Remaining
+
+      _None._
+
+      ### Suggested Next Steps
+
+      - Find out why fetch_url failed (3 times, last error: ETIMEDOUT after 30000 ms) and retry with corrected arguments or another tool
+      - Rephrase or broaden the calls that returned nothing: web_search({"q":"Azure Database for PostgreSQL flexible server D4s v3 price"})
+      - Check the Key Findings against the task and finish it: Compare managed Postgres prices (4 vCPU / 16 GB) on AWS, GCP and Azure
+      "
+    `);
+  });
+
+  it('reports a run stopped in the middle of its plan', () => {
+    const log = midPlanLog();
+    const report = buildFallbackReport({
+      task: 'Add health checks to every service in docker-compose.yml',
+      log,
+      reason: 'cost-budget',
+      stats: { iterations: 3, toolCalls: log.toolCallCount, elapsedMs: 21_400, costUsd: 1.02 },
+    });
+    expect(renderProgressReport(report)).toMatchInlineSnapshot(`
+      "## PROGRESS REPORT
+
+      **Stats:** 3 iterations · 3 tool calls · 21400 ms elapsed (21.4s) · cost $1.02 · stopped: cost-budget (the cost budget ran out) · written by: fallback
+
+      ### Task
+
+      Add health checks to every service in docker-compose.yml
+
+      ### Completed Work
+
+      - Plan step 1 done: List the services in docker-compose.yml
+      - Plan step 2 done: Find each service's health-check endpoint
+      - read_file({"path":"docker-compose.yml"}) (step 1)
+      - search({"query":"healthz|/health","path":"."}) (step 2)
+
+      ### Key Findings
+
+      - read_file({"path":"docker-compose.yml"}) → services: api: build: ./api worker: build: ./worker web: build: ./web
+      - Model note (step 2): Step 1 done: three services (api, worker, web). Moving on to step 2.
+      - search({"query":"healthz|/health","path":"."}) → api/src/server.ts:31: app.get("/health", (_req, res) => res.send("ok"));
+      - Model note (step 3): Step 2 complete: only api has a health endpoint (GET /health). Now step 3: add one to worker and web.
+
+      ### Attempted but Inconclusive
+
+      - edit_file({"path":"worker/src/main.ts","patch":"+ http.createServer(...)"}) failed (step 3): Patch rejected: file is read-only in this sandbox
+
+      ### Not Started / Remaining
+
+      - Add a /healthz route where one is missing
+      - Wire the checks into the compose file
+      - Run \`docker compose up\` and confirm all services report healthy
+
+      ### Suggested Next Steps
+
+      - Resume the plan at step 3: Add a /healthz route where one is missing
+      - Then do the other 2 remaining plan steps (4, 5)
+      - Find out why edit_file failed (once, last error: Patch rejected: file is read-only in this sandbox) and retry with corrected arguments or another tool
+      "
+    `);
+  });
+
+  it('folds the summarised middle of a long run into counts and failure samples', () => {
+    const log = new ToolCallLog({ maxEntries: 8, keepFirst: 2 });
+    for (let step = 1; step <= 10_000; step++) {
+      const ok = step % 1000 !== 0;
+      log.recordToolCall({ step, name: step % 2 === 0 ? 'read_file' : 'search', args: { n: step }, result: ok ? `line ${step}` : 'timeout', ok, durationMs: 1 });
+    }
+    const report = buildFallbackReport({ task: 'Index the corpus', log, reason: 'max-iterations', stats: { iterations: 10_000, toolCalls: 10_000, elapsedMs: 1 } });
+    expect(report.completedWork).toContain('Steps 3–9994 (summarised): 9,992 tool calls — search ×4,996, read_file ×4,996 (9 failed)');
+    expect(report.attemptedInconclusive.slice(0, 3)).toEqual([
+      'read_file({"n":10000}) failed (step 10000): timeout',
+      '9 failed calls in the summarised steps 3–9994: read_file ×9',
+      'read_file({"n":1000}) failed (step 1000): timeout',
+    ]);
+    expect(report.attemptedInconclusive).toHaveLength(11);
+  });
+
+  it('suggests starting the task when the log is empty', () => {
+    const report = buildFallbackReport({ task: 'Write the changelog', log: new ToolCallLog(), reason: 'cancelled', stats: { iterations: 0, toolCalls: 0, elapsedMs: 0 } });
+    expect(report).toEqual({
+      task: 'Write the changelog',
+      reason: 'cancelled',
+      completedWork: [],
+      keyFindings: [],
+      attemptedInconclusive: [],
+      remaining: [],
+      suggestedNextSteps: ['Start the task: Write the changelog'],
+      stats: { iterations: 0, toolCalls: 0, elapsedMs: 0 },
+      generatedBy: 'fallback',
+    });
+  });
+
+  it('is deterministic and never empty when the log has content', () => {
+    const entry = fc.oneof(
+      fc.record({
+        kind: fc.constant('tool' as const),
+        name: fc.constantFrom('search', 'read', 'fetch'),
+        args: fc.constantFrom({ q: 'a' }, { q: 'b' }, undefined, 'raw'),
+        result: fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('', '[]', 'No results found', null)),
+        ok: fc.boolean(),
+      }),
+      fc.record({ kind: fc.constant('text' as const), text: fc.oneof(fc.string({ maxLength: 60 }), fc.constantFrom('Plan:\n1. a\n2. b', 'Step 1 done.', '- [x] a\n- [ ] b')) }),
+    );
+    fc.assert(
+      fc.property(fc.array(entry, { minLength: 1, maxLength: 30 }), fc.integer({ min: 2, max: 10 }), (entries, maxEntries) => {
+        const build = (): ReturnType<typeof buildFallbackReport> => {
+          const log = new ToolCallLog({ maxEntries });
+          entries.forEach((e, step) => {
+            if (e.kind === 'tool') log.recordToolCall({ step, name: e.name, args: e.args, result: e.result, ok: e.ok, durationMs: 1 });
+            else log.recordText({ step, text: e.text });
+          });
+          return buildFallbackReport({ task: 't', log, reason: 'max-iterations', stats: { iterations: 1, toolCalls: log.toolCallCount, elapsedMs: 1 } });
+        };
+        const report = build();
+        expect(build()).toEqual(report);
+        const hasContent = entries.some((e) => e.kind === 'tool' || e.text.trim() !== '');
+        const items = report.completedWork.length + report.keyFindings.length + report.attemptedInconclusive.length + report.remaining.length;
+        if (hasContent) expect(items).toBeGreaterThan(0);
+        expect(report.suggestedNextSteps.length).toBeGreaterThan(0);
+      }),
+      { numRuns: 400 },
+    );
+  });
+});

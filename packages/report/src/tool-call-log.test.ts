@@ -1,0 +1,218 @@
+import { HeadwayError } from '@headway/protocol';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ReportError } from './report-error.js';
+import { ToolCallLog, type ToolCallRecord } from './tool-call-log.js';
+
+function errorOf(fn: () => unknown): ReportError {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof ReportError) return e;
+    throw e;
+  }
+  throw new Error('expected a ReportError');
+}
+
+const call = (step: number, over: Partial<ToolCallRecord> = {}): ToolCallRecord => ({
+  step,
+  name: 'search',
+  args: { query: `q${step}` },
+  result: `result ${step}`,
+  ok: true,
+  durationMs: 10,
+  ...over,
+});
+
+describe('ToolCallLog recording', () => {
+  it('stores a call with redacted args cut to 200 characters of JSON and the first 500 characters of the result', () => {
+    const log = new ToolCallLog();
+    log.recordToolCall({
+      step: 3,
+      name: 'http_get',
+      args: { url: 'https://api.example.com/v1/items', headers: { authorization: 'Bearer abcdefghijklmnop' }, note: 'x'.repeat(300) },
+      result: `token=sk-${'a'.repeat(30)} ${'y'.repeat(600)}`,
+      ok: true,
+      durationMs: 120,
+    });
+    const [entry] = log.entries();
+    expect(entry).toMatchObject({ kind: 'tool', step: 3, name: 'http_get', ok: true, durationMs: 120 });
+    if (entry?.kind !== 'tool') throw new Error('expected a tool entry');
+    expect(entry.args).toHaveLength(200);
+    expect(entry.args.startsWith('{"url":"https://api.example.com/v1/items","headers":{"authorization":"[REDACTED]"},"note":"xxx')).toBe(true);
+    expect(entry.args.endsWith('x…')).toBe(true);
+    expect(entry.resultBrief).toHaveLength(500);
+    expect(entry.resultBrief.startsWith('token=sk-aaa')).toBe(true);
+    expect(log.toolCallCount).toBe(1);
+  });
+
+  it('applies the configured redaction paths and censor', () => {
+    const log = new ToolCallLog({ redact: { paths: ['user.email'], censor: '***' } });
+    log.recordToolCall(call(1, { args: { user: { email: 'a@b.c', name: 'Ann' }, password: 'hunter2' } }));
+    expect(log.entries()[0]).toMatchObject({ args: '{"user":{"email":"***","name":"Ann"},"password":"***"}' });
+  });
+
+  it('keeps model text cut to 1000 characters and ignores blank text', () => {
+    const log = new ToolCallLog();
+    log.recordText({ step: 1, text: '   ' });
+    log.recordText({ step: 2, text: `  ${'z'.repeat(1500)}  ` });
+    expect(log.textCount).toBe(1);
+    const [entry] = log.entries();
+    expect(entry?.kind === 'text' ? entry.text.length : -1).toBe(1000);
+  });
+
+  it('never throws on values plain JavaScript can pass', () => {
+    const log = new ToolCallLog();
+    const circular: Record<string, unknown> = { a: 1 };
+    circular.self = circular;
+    const hostile = new Proxy(
+      {},
+      {
+        ownKeys: () => {
+          throw new Error('no');
+        },
+      },
+    );
+    const bad = { step: Number.NaN, name: 42, args: circular, result: hostile, ok: 'yes', durationMs: -5 } as unknown as ToolCallRecord;
+    expect(() => {
+      log.recordToolCall(bad);
+      log.recordToolCall(call(2, { args: { n: 10n }, result: new Error('ENOENT: no such file'), ok: false }));
+      log.recordText({ step: 3, text: undefined as unknown as string });
+    }).not.toThrow();
+    expect(log.entries()).toEqual([
+      { kind: 'tool', step: 0, name: '42', args: '{"a":1,"self":"[Circular]"}', resultBrief: '[object Object]', ok: false, durationMs: 0 },
+      { kind: 'tool', step: 2, name: 'search', args: '{"n":"10"}', resultBrief: 'ENOENT: no such file', ok: false, durationMs: 10 },
+      { kind: 'text', step: 3, text: 'undefined' },
+    ]);
+  });
+});
+
+describe('ToolCallLog bounds', () => {
+  it('keeps the first and the most recent entries and counts the middle per tool', () => {
+    const log = new ToolCallLog({ maxEntries: 6, keepFirst: 2 });
+    log.recordText({ step: 0, text: 'Plan: 1. search 2. read' });
+    for (let step = 1; step <= 20; step++) {
+      const name = step % 3 === 0 ? 'read_file' : 'search';
+      log.recordToolCall(call(step, { name, ok: step % 5 !== 0, result: step % 5 === 0 ? `timeout after 30s (step ${step})` : `ok ${step}` }));
+    }
+    expect(log.toolCallCount).toBe(20);
+    expect(log.entries().map((e) => e.step)).toEqual([0, 1, 17, 18, 19, 20]);
+    expect(log.omitted).toEqual({
+      entries: 15,
+      toolCalls: 15,
+      texts: 0,
+      firstStep: 2,
+      lastStep: 16,
+      tools: [
+        { name: 'search', calls: 10, failures: 2 },
+        { name: 'read_file', calls: 5, failures: 1 },
+      ],
+      failureSamples: [
+        expect.objectContaining({ step: 5, name: 'search', resultBrief: 'timeout after 30s (step 5)' }),
+        expect.objectContaining({ step: 10, name: 'search' }),
+        expect.objectContaining({ step: 15, name: 'read_file' }),
+      ],
+    });
+    expect(log.activityLog(70)).toMatchInlineSnapshot(`
+      [
+        "[step 0] (model) Plan: 1. search 2. read",
+        "[step 1] search({"query":"q1"}) → ok 1",
+        "[steps 2–16] 15 tool calls summarised: search ×10 (2 failed), read_fi…",
+        "[step 17] search({"query":"q17"}) → ok 17",
+        "[step 18] read_file({"query":"q18"}) → ok 18",
+        "[step 19] search({"query":"q19"}) → ok 19",
+        "[step 20] search({"query":"q20"}) → failed: timeout after 30s (step 2…",
+      ]
+    `);
+  });
+
+  it('pools tools past 64 names and keeps only the 10 most recent failure samples', () => {
+    const log = new ToolCallLog({ maxEntries: 2, keepFirst: 1 });
+    for (let step = 0; step < 102; step++) log.recordToolCall(call(step, { name: `tool_${step}`, ok: false }));
+    const omitted = log.omitted;
+    expect(omitted?.tools).toHaveLength(64);
+    expect(omitted?.otherTools).toEqual({ calls: 36, failures: 36 });
+    expect(omitted?.failureSamples.map((f) => f.step)).toEqual([91, 92, 93, 94, 95, 96, 97, 98, 99, 100]);
+  });
+
+  it('does not keep a large result alive through its brief', () => {
+    const log = new ToolCallLog();
+    const big = 'r'.repeat(5_000_000);
+    log.recordToolCall(call(1, { result: big }));
+    // A detached brief serialises to its own 500 characters; nothing else to assert portably,
+    // the retained-heap check lives in bench/report/tool-call-log.bench.ts.
+    expect(JSON.stringify(log).length).toBeLessThan(1000);
+  });
+
+  it('rejects impossible options', () => {
+    expect(errorOf(() => new ToolCallLog({ maxEntries: 1 })).code).toBe('REPORT_INVALID_OPTIONS');
+    expect(errorOf(() => new ToolCallLog({ maxEntries: 10, keepFirst: 10 })).message).toBe(
+      'ToolCallLog: keepFirst must be an integer from 1 to 9, got 10',
+    );
+  });
+});
+
+describe('ToolCallLog JSON', () => {
+  const op = fc.oneof(
+    fc.record({ kind: fc.constant('tool' as const), name: fc.constantFrom('search', 'read', 'fetch'), q: fc.string({ maxLength: 300 }), ok: fc.boolean() }),
+    fc.record({ kind: fc.constant('text' as const), text: fc.string({ maxLength: 1200 }) }),
+  );
+  type Op = typeof op extends fc.Arbitrary<infer T> ? T : never;
+  const apply = (log: ToolCallLog, o: Op, step: number): void => {
+    if (o.kind === 'tool') log.recordToolCall({ step, name: o.name, args: { q: o.q }, result: o.q.repeat(3), ok: o.ok, durationMs: step });
+    else log.recordText({ step, text: o.text });
+  };
+
+  it('restores to a log that goes on exactly like the original', () => {
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 40 }), fc.nat(40), fc.integer({ min: 2, max: 12 }), (ops, cut, maxEntries) => {
+        const original = new ToolCallLog({ maxEntries });
+        let restored = new ToolCallLog({ maxEntries });
+        ops.forEach((o, i) => {
+          apply(original, o, i);
+          if (i === cut) restored = ToolCallLog.fromJSON(JSON.parse(JSON.stringify(restored)));
+          apply(restored, o, i);
+        });
+        expect(restored.toJSON()).toEqual(original.toJSON());
+        expect(restored.activityLog()).toEqual(original.activityLog());
+        expect(ToolCallLog.fromJSON(JSON.parse(JSON.stringify(original))).toJSON()).toEqual(original.toJSON());
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('keeps its redaction settings across a restore', () => {
+    const log = ToolCallLog.fromJSON(new ToolCallLog({ redact: { paths: ['pin'], censor: '#' } }).toJSON());
+    log.recordToolCall(call(1, { args: { pin: 1234 } }));
+    expect(log.entries()[0]).toMatchObject({ args: '{"pin":"#"}' });
+  });
+
+  it('names the offending path of a bad state', () => {
+    const good = new ToolCallLog({ maxEntries: 4 });
+    good.recordToolCall(call(1));
+    const state = JSON.parse(JSON.stringify(good)) as Record<string, unknown> & { head: Record<string, unknown>[] };
+    state.head[0] = { ...state.head[0], ok: 'yes', resultBrief: 'x'.repeat(501) };
+    const error = errorOf(() => ToolCallLog.fromJSON(state));
+    expect(error.code).toBe('REPORT_INVALID_LOG_STATE');
+    expect(error.message).toBe(
+      'Invalid tool-call log state: head[0].resultBrief: too big: expected string to have <=500 characters; head[0].ok: invalid input: expected boolean, received string',
+    );
+    expect(errorOf(() => ToolCallLog.fromJSON({ ...good.toJSON(), toolCallCount: 7 })).issues).toEqual([
+      { path: 'toolCallCount', message: 'is 7 but the log holds 1 tool calls' },
+    ]);
+    expect(errorOf(() => ToolCallLog.fromJSON({ ...good.toJSON(), redact: { paths: ['a..b'] } })).issues[0]?.path).toBe('redact.paths');
+  });
+
+  it('throws nothing but REPORT_INVALID_LOG_STATE, whatever the input', () => {
+    fc.assert(
+      fc.property(fc.anything(), (input) => {
+        try {
+          ToolCallLog.fromJSON(input);
+        } catch (e) {
+          expect(HeadwayError.isInstance(e, 'REPORT_INVALID_LOG_STATE')).toBe(true);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
