@@ -225,6 +225,7 @@ export class AgentRuntime {
       ],
       iteration: 0,
       usage: { inputTokens: 0, outputTokens: 0 },
+      spentUsd: 0,
       tracker: null,
       log: null,
       toolsUsed: [],

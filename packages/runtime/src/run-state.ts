@@ -30,6 +30,8 @@ export interface RunState {
   /** Provider calls completed (rounds). */
   iteration: number;
   usage: Usage;
+  /** Money this run spent so far (USD), priced by the runtime's cost tracker. */
+  spentUsd: number;
   /** `ProgressTracker.toJSON()` at the last save. */
   tracker: unknown;
   /** `ToolCallLog.toJSON()` at the last save. */
