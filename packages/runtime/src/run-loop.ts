@@ -92,6 +92,13 @@ function toolOutputText(result: unknown): string {
   return safeStringify(result) ?? String(result);
 }
 
+/** The reason a caller gave for aborting, or a plain default for a bare `abort()`. */
+function cancelReason(reason: unknown): string {
+  if (reason instanceof Error && reason.name !== 'AbortError' && reason.message !== '') return reason.message;
+  if (typeof reason === 'string' && reason !== '') return reason;
+  return 'cancelled by the caller';
+}
+
 const LIMIT_TEXT: Record<StopReason, string> = {
   'max-iterations': 'the iteration limit',
   'time-budget': 'the time budget',
@@ -163,7 +170,7 @@ export class RunLoop {
     const { state } = this;
     const userSignal = this.#ctx.signal;
     const onAbort = (): void => {
-      this.#halt({ kind: 'cancel', reason: userSignal?.reason instanceof Error ? userSignal.reason.message : typeof userSignal?.reason === 'string' ? userSignal.reason : 'cancelled by the caller' });
+      this.#halt({ kind: 'cancel', reason: cancelReason(userSignal?.reason) });
     };
     if (state.lastSeq === 0) this.#emit({ type: 'run.started', agentName: this.#ctx.config.agentName, task: state.input });
     let outcome: Outcome;
