@@ -60,7 +60,9 @@ export function stripModelProgress(text: string): string {
     const object = parseObject(out.slice(from, end));
     if (object === undefined || !('_progress' in object)) continue;
     const rest = withoutProgress(object);
-    out = out.slice(0, from) + rest + out.slice(end);
+    // Removing an inline object must not leave two spaces where it was.
+    const after = rest === '' && out[from - 1] === ' ' && out[end] === ' ' ? end + 1 : end;
+    out = out.slice(0, from) + rest + out.slice(after);
     from += rest.length - 1;
   }
   return out.replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim();
