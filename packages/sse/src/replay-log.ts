@@ -40,8 +40,12 @@ export interface ReplayCursor {
   readonly runId: string;
   /** `seq` of the last event taken (the `afterSeq` it was opened with before any). */
   readonly lastSeq: number;
-  /** Bytes of frames available but not yet taken. */
+  /** Bytes of frames available but not yet taken (`endOffset - offset`). */
   readonly pendingBytes: number;
+  /** Bytes of the run's frames before this cursor's position, counted from the run's start. */
+  readonly offset: number;
+  /** Bytes of all the run's frames so far, counted from the run's start. */
+  readonly endOffset: number;
   /** True once the run's terminal event has been taken: nothing will follow. */
   readonly done: boolean;
   /**
@@ -154,10 +158,19 @@ class CursorImpl implements ReplayCursor {
   }
 
   get pendingBytes(): number {
+    if (this.closed || this.lost) return 0;
+    return this.run.totalBytes - this.offset;
+  }
+
+  get offset(): number {
     const { run } = this;
-    if (this.closed || this.lost || this.pos >= run.next) return 0;
+    if (this.pos >= run.next || this.pos < run.first) return run.totalBytes;
     const entry = entryAt(run, this.pos);
-    return run.totalBytes - (entry.end - entry.bytes.byteLength);
+    return entry.end - entry.bytes.byteLength;
+  }
+
+  get endOffset(): number {
+    return this.run.totalBytes;
   }
 
   take(maxBytes: number): Uint8Array[] {

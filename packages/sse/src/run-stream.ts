@@ -49,14 +49,18 @@ const HEARTBEAT_BYTES = encodeUtf8(SSE_HEARTBEAT);
 /**
  * Moves a replay cursor's frames to one client. Frames are pulled from the shared log only
  * while the transport's buffer is below a high-water mark, so a slow client costs at most
- * that buffer; when its unsent data (buffered plus not yet pulled) passes
- * `maxBufferedBytes`, it is disconnected and can resume by `Last-Event-ID`.
+ * that buffer. Its unsent data is what a push server would have queued for it: the frames
+ * of events emitted since it connected that it has not been sent, plus the transport's
+ * buffer; when that passes `maxBufferedBytes` it is disconnected and can resume by
+ * `Last-Event-ID`. The backlog it connected to is not counted, so a resume with a long
+ * backlog is paced by backpressure instead of being cut off again.
  */
 export function startRunStream(cursor: ReplayCursor, transport: StreamTransport, options: RunStreamOptions): RunStream {
   const { maxBufferedBytes, timers } = options;
   const highWater = Math.min(64 * 1024, maxBufferedBytes);
   let finished = false;
   let heartbeat: unknown;
+  const liveFrom = cursor.endOffset;
 
   function finish(reason: DisconnectReason): void {
     if (finished) return;
@@ -85,7 +89,8 @@ export function startRunStream(cursor: ReplayCursor, transport: StreamTransport,
       }
       buffered = transport.bufferedBytes();
     }
-    if (cursor.pendingBytes + buffered > maxBufferedBytes) finish('slow');
+    const unsentLive = cursor.endOffset - Math.max(liveFrom, cursor.offset);
+    if (unsentLive + buffered > maxBufferedBytes) finish('slow');
   }
 
   transport.write([encodeUtf8(formatRetryFrame(options.retryMs))]);

@@ -24,9 +24,11 @@ const LINE_BREAK = /\r\n|\r|\n/;
 /**
  * Writes one frame in the `text/event-stream` format.
  *
- * `data` is split at every line break so a parser joins it back exactly (the spec turns
- * each `data:` line into one line of the data); a line starting with a space keeps it,
- * because exactly one space after the colon is always written.
+ * `data` is split at every line break so a parser joins it back (the format turns each
+ * `data:` line into one line of the data, so CR and CRLF arrive as LF; NUL and every other
+ * character arrive unchanged); a line starting with a space keeps it, because exactly one
+ * space after the colon is always written. Progress events are JSON, in which every line
+ * break is escaped, so they arrive exactly.
  *
  * @throws {SseError} `SSE_INVALID_FRAME` for an `id` or `event` that would break the
  * framing, or a `retry` that is not a non-negative integer.
