@@ -127,6 +127,32 @@ function isNone(text: string): boolean {
  * ```
  */
 export function parseProgressReport(markdown: string, defaults: ParseProgressReportDefaults = {}): ParsedProgressReport {
+  const { sections, statsText, sawStats, warnings } = scanReport(markdown);
+  const report = assemble(sections, warnings, defaults);
+  applyStats(report, sawStats, statsText, warnings, defaults);
+  return { report, warnings };
+}
+
+/** What the line scanner found, before defaults and stats are applied. */
+interface Scan {
+  sections: Map<ReportSectionKey, Section>;
+  statsText: string;
+  sawStats: boolean;
+  warnings: string[];
+}
+
+/**
+ * The task and the items of one list section exactly as {@link parseProgressReport} would
+ * read them; the renderer uses it to check that readable Markdown reads back unchanged.
+ */
+export function readBack(markdown: string, key: ReportSectionKey): string | string[] {
+  const { sections } = scanReport(markdown);
+  const section = sections.get(key);
+  if (key === 'task') return section === undefined ? '' : taskOf(section);
+  return readList(key, section, []);
+}
+
+function scanReport(markdown: string): Scan {
   const warnings: string[] = [];
   const sections = new Map<ReportSectionKey, Section>();
   const statsText: string[] = [];
@@ -231,9 +257,11 @@ export function parseProgressReport(markdown: string, defaults: ParseProgressRep
     addProse(text);
   }
 
-  const report = assemble(sections, warnings, defaults);
-  applyStats(report, sawStats, statsText.join(' '), warnings, defaults);
-  return { report, warnings };
+  return { sections, statsText: statsText.join(' '), sawStats, warnings };
+}
+
+function taskOf(section: Section): string {
+  return section.lines.length === 1 && isNone(section.lines[0] ?? '') ? '' : decodeItem(section.lines);
 }
 
 function assemble(sections: Map<ReportSectionKey, Section>, warnings: string[], defaults: ParseProgressReportDefaults): ProgressReport {
@@ -245,7 +273,7 @@ function assemble(sections: Map<ReportSectionKey, Section>, warnings: string[], 
     if (defaults.task === undefined) warnings.push(`missing section "${SECTION_TITLES.task}"; task left empty`);
     taskText = defaults.task ?? '';
   } else {
-    taskText = task.lines.length === 1 && isNone(task.lines[0] ?? '') ? '' : decodeItem(task.lines);
+    taskText = taskOf(task);
     if (taskText === '' && defaults.task !== undefined) taskText = defaults.task;
   }
   for (const key of LIST_KEYS) lists[key] = readList(key, sections.get(key), warnings);

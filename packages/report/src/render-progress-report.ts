@@ -1,5 +1,5 @@
 import type { ProgressReport } from '@headway/protocol';
-import { parseProgressReport } from './parse-progress-report.js';
+import { readBack } from './parse-progress-report.js';
 import { LIST_KEYS, SECTION_TITLES } from './report-sections.js';
 import { renderStatsLine } from './stats-line.js';
 
@@ -18,14 +18,13 @@ function readableItem(item: string): string {
  */
 function renderItem(item: string): string {
   const readable = readableItem(item);
-  const back = parseProgressReport(`### Key Findings\n\n${readable}\n`).report.keyFindings;
-  return back.length === 1 && back[0] === item ? readable : `- ${JSON.stringify(item)}`;
+  const back = readBack(`### Key Findings\n\n${readable}\n`, 'keyFindings');
+  return Array.isArray(back) && back.length === 1 && back[0] === item ? readable : `- ${JSON.stringify(item)}`;
 }
 
 function renderTask(task: string): string {
   if (task === '') return NONE_LINE;
-  const back = parseProgressReport(`### Task\n\n${task}\n`).report.task;
-  return back === task ? task : JSON.stringify(task);
+  return readBack(`### Task\n\n${task}\n`, 'task') === task ? task : JSON.stringify(task);
 }
 
 /**

@@ -46,6 +46,12 @@ export interface ParsedStats {
 
 const NUM = String.raw`-?\d[\d,]*(?:\.\d+)?(?:e[+-]?\d+)?`;
 
+const ITERATIONS = [new RegExp(`(${NUM})\\s+iterations?\\b`, 'i'), new RegExp(`iterations?\\s*[:=]?\\s*(${NUM})`, 'i')];
+const TOOL_CALLS = [new RegExp(`(${NUM})\\s+tool[ -]?calls?\\b`, 'i'), new RegExp(`tool[ -]?calls?\\s*[:=]?\\s*(${NUM})`, 'i')];
+const EXACT_MS = new RegExp(`(${NUM})\\s*ms elapsed`, 'i');
+const DOLLARS = new RegExp(`\\$\\s*(${NUM})`);
+const COST = new RegExp(`cost\\s*[:=]?\\s*(${NUM})`, 'i');
+
 function num(text: string): number {
   return Number(text.replace(/,/g, ''));
 }
@@ -79,12 +85,12 @@ function duration(text: string): number | undefined {
 /** Reads a stats line written by {@link renderStatsLine}, or by a model in its own words. */
 export function parseStatsLine(text: string): ParsedStats {
   const out: ParsedStats = { problems: [] };
-  const iterations = count(text, new RegExp(`(${NUM})\\s+iterations?\\b`, 'i'), new RegExp(`iterations?\\s*[:=]?\\s*(${NUM})`, 'i'));
+  const iterations = count(text, ...ITERATIONS);
   if (iterations !== undefined) out.iterations = iterations;
-  const toolCalls = count(text, new RegExp(`(${NUM})\\s+tool[ -]?calls?\\b`, 'i'), new RegExp(`tool[ -]?calls?\\s*[:=]?\\s*(${NUM})`, 'i'));
+  const toolCalls = count(text, ...TOOL_CALLS);
   if (toolCalls !== undefined) out.toolCalls = toolCalls;
 
-  const exactMs = new RegExp(`(${NUM})\\s*ms elapsed`, 'i').exec(text);
+  const exactMs = EXACT_MS.exec(text);
   if (exactMs?.[1] !== undefined) {
     out.elapsedMs = num(exactMs[1]);
   } else {
@@ -93,7 +99,7 @@ export function parseStatsLine(text: string): ParsedStats {
     if (ms !== undefined) out.elapsedMs = ms;
   }
 
-  const cost = new RegExp(`\\$\\s*(${NUM})`).exec(text) ?? new RegExp(`cost\\s*[:=]?\\s*(${NUM})`, 'i').exec(text);
+  const cost = DOLLARS.exec(text) ?? COST.exec(text);
   if (cost?.[1] !== undefined) {
     const n = num(cost[1]);
     if (n >= 0) out.costUsd = n;
