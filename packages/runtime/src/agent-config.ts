@@ -44,6 +44,8 @@ export interface AgentConfig {
   negotiatedExtensionMs: number;
   /** The estimator's progress options. */
   progress: ProgressConfig;
+  /** Per-session spending cap in USD; 0 (the default) is unlimited. */
+  maxSpendUsd: number;
 }
 
 /** What a user passes: {@link AgentConfig} with every defaulted field optional. */
@@ -62,6 +64,7 @@ export interface AgentConfigInput {
   negotiatedTimeoutBudgetMs?: number;
   negotiatedExtensionMs?: number;
   progress?: Partial<ProgressConfig>;
+  maxSpendUsd?: number;
 }
 
 const ms = z.number().int().positive();
@@ -81,6 +84,7 @@ const schema = z.strictObject({
   negotiatedTimeoutBudgetMs: z.number().int().nonnegative().default(30 * 60_000),
   negotiatedExtensionMs: ms.default(5 * 60_000),
   progress: z.unknown().optional(),
+  maxSpendUsd: z.number().nonnegative().default(0),
 });
 
 /**

@@ -26,6 +26,7 @@ import { addUsage, collectStream, type CompletionResponse, type ToolSpec, type U
 import type { ProviderRegistry } from './provider-registry.js';
 import { isAbortError } from './retry-policy.js';
 import type { LoopCheckpointer, RunState, RunStatus, ToolCallStatus } from './run-state.js';
+import type { SpendGuard } from './cost/spend-guard.js';
 import type { TimeoutObserver } from './timeout-observer.js';
 import { truncateToolResult } from './truncate-tool-result.js';
 
@@ -63,6 +64,8 @@ export interface LoopContext {
   signal: AbortSignal | undefined;
   /** runStream's own queue, added before the user's sinks. */
   extraSink?: ProgressSink;
+  /** Prices provider calls and enforces the spending cap. */
+  spend?: SpendGuard;
 }
 
 type Outcome =
@@ -71,7 +74,7 @@ type Outcome =
   | { status: 'cancelled'; reason: string }
   | { status: 'error'; error: string };
 
-type Stop = { kind: 'cancel'; reason: string } | { kind: 'hard-time'; reason: StopReason };
+type Stop = { kind: 'cancel'; reason: string } | { kind: 'hard-time'; reason: StopReason } | { kind: 'budget'; reason: StopReason };
 
 /** Thrown inside the loop when a stop (cancel, hard time limit) interrupts an await. */
 class StopSignal extends Error {
@@ -266,6 +269,7 @@ export class RunLoop {
     const { config, clock, registry } = this.#ctx;
     const index = state.iteration;
     const step = `llm-${index + 1}`;
+    this.#checkBudget();
     this.#tracker.roundtripStarted();
     this.#emit({ type: 'step.started', step, description: tools.length > 0 ? 'model call' : 'model call (no tools)' });
     const startedAt = clock.now();
@@ -293,6 +297,7 @@ export class RunLoop {
     }
     state.iteration += 1;
     state.usage = addUsage(state.usage, response.usage);
+    this.#recordSpend(response.usage);
     this.#emit({ type: 'step.finished', step, durationMs: Math.max(0, clock.now() - startedAt) });
     if (response.reasoning !== undefined && response.reasoning !== '') this.#emit({ type: 'thinking', content: response.reasoning });
     const toolCalls = tools.length === 0 ? [] : response.toolCalls;
@@ -402,6 +407,30 @@ export class RunLoop {
   }
 
   // ── limits ──────────────────────────────────────────────────────────────────
+
+  /** Before a provider call: a session at or over its budget stops the run. */
+  #checkBudget(): void {
+    const spend = this.#ctx.spend;
+    if (spend === undefined) return;
+    const at = spend.check(this.state.sessionId);
+    if (at.status !== 'exhausted') return;
+    this.#emit({ type: 'limit.reached', limit: 'cost', used: at.spentUsd, max: at.budgetUsd });
+    this.#halt({ kind: 'budget', reason: 'cost-budget' });
+    throw new StopSignal();
+  }
+
+  /** After a provider call: its price is added to the run's and the session's spend. */
+  #recordSpend(usage: Usage): void {
+    const spend = this.#ctx.spend;
+    if (spend === undefined) return;
+    try {
+      this.state.spentUsd += spend.record(this.state.sessionId, usage);
+    } catch (error) {
+      this.#ctx.onInternalError(error, 'cost');
+    }
+    const at = spend.check(this.state.sessionId);
+    if (at.status === 'approaching' || at.status === 'exhausted') this.#approach('cost', at.spentUsd, at.budgetUsd);
+  }
 
   #approach(limit: LimitKind, used: number, max: number): void {
     if (this.state.approached.includes(limit)) return;

@@ -1,0 +1,200 @@
+import { progressTrackerStateSchema } from '@headway/estimator';
+import { STOP_REASONS, describeIssues, toValidationIssues, type StopReason } from '@headway/protocol';
+import { toolCallLogStateSchema, type ToolCallLogEntry, type ToolCallLogState } from '@headway/report';
+import { z } from 'zod';
+import type { ChatMessage } from '../provider.js';
+import type { RunState, ToolCallStatus } from '../run-state.js';
+import type { Checkpoint, CheckpointState, CheckpointToolCall } from './checkpoint.js';
+import { CheckpointError } from './checkpoint-error.js';
+
+// Maps the loop's RunState onto the store's incremental layout and back. What grows with
+// the run (messages, the tool-call log's entries) becomes appended rows; the rest is the
+// small state rewritten on each write.
+
+/** The tool-call log without its entries: kept in the small state; entries are rows. */
+interface LogMeta {
+  state: Omit<ToolCallLogState, 'head' | 'recent'>;
+  /** The first `headCount` rows are the log's head, the last `recentCount` its recent entries. */
+  headCount: number;
+  recentCount: number;
+}
+
+/** The RunState fields that are neither rows nor CheckpointState fields. */
+interface RunExtra {
+  startedAt: number;
+  failureStreaks: Record<string, number>;
+  roundIteration: number | null;
+  windDown: RunState['windDown'];
+  extendedMs: number;
+  approached: RunState['approached'];
+  log: LogMeta | null;
+}
+
+const count = z.number().int().nonnegative();
+
+const toolCallSchema = z.object({ id: z.string().min(1), name: z.string().min(1), args: z.unknown() });
+
+/** zod schema of a conversation message read back from a checkpoint or a session. */
+export const chatMessageSchema: z.ZodType<ChatMessage> = z.discriminatedUnion('role', [
+  z.object({ role: z.literal('system'), content: z.string() }),
+  z.object({ role: z.literal('user'), content: z.string() }),
+  z.object({ role: z.literal('assistant'), content: z.string(), toolCalls: z.array(toolCallSchema).exactOptional() }),
+  z.object({ role: z.literal('tool'), toolCallId: z.string().min(1), name: z.string(), content: z.string() }),
+]);
+
+const runExtraSchema: z.ZodType<RunExtra> = z.object({
+  startedAt: z.number().nonnegative(),
+  failureStreaks: z.record(z.string(), count),
+  roundIteration: count.nullable(),
+  windDown: z
+    .object({
+      reason: z.enum(STOP_REASONS as [StopReason, ...StopReason[]]),
+      startedAt: z.number().nonnegative(),
+      bonusStepsLeft: z.number().int(),
+      reportRequested: z.boolean(),
+    })
+    .nullable(),
+  extendedMs: z.number().nonnegative(),
+  approached: z.array(z.enum(['iterations', 'time', 'cost'])),
+  log: z
+    .object({
+      state: z.record(z.string(), z.unknown()) as unknown as z.ZodType<LogMeta['state']>,
+      headCount: count,
+      recentCount: count,
+    })
+    .nullable(),
+});
+
+function corrupt(id: string, where: string, error: z.ZodError): CheckpointError {
+  const issues = toValidationIssues(error).map((i) => ({ path: i.path === '' ? where : `${where}.${i.path}`, message: i.message }));
+  return new CheckpointError('CHECKPOINT_CORRUPT', `checkpoint ${id}: cannot resume: ${describeIssues(issues)}`, issues);
+}
+
+/** What a write adds to the log's rows, and the log's small state. */
+export interface LogDelta {
+  meta: LogMeta | null;
+  rows: ToolCallLogEntry[];
+  /** Entries the log has seen in all (kept or summarised). */
+  total: number;
+}
+
+/**
+ * The log entries recorded since `storedTotal` entries were written, as far as the log
+ * still keeps them (entries it already folded into its summary are skipped; the summary
+ * is in `meta`).
+ */
+export function logDelta(log: unknown, storedTotal: number): LogDelta {
+  if (log === null || log === undefined) return { meta: null, rows: [], total: 0 };
+  const state = log as ToolCallLogState;
+  const { head, recent, ...rest } = state;
+  const total = state.toolCallCount + state.textCount;
+  const rows: ToolCallLogEntry[] = [];
+  for (let i = storedTotal; i < total; i++) {
+    if (i < head.length) rows.push(head[i] as ToolCallLogEntry);
+    else if (i >= total - recent.length) rows.push(recent[i - (total - recent.length)] as ToolCallLogEntry);
+  }
+  return { meta: { state: rest, headCount: head.length, recentCount: recent.length }, rows, total };
+}
+
+/** The small state of a RunState. */
+export function checkpointStateOf(state: RunState, log: LogMeta | null): CheckpointState {
+  const extra: RunExtra = {
+    startedAt: state.startedAt,
+    failureStreaks: state.failureStreaks,
+    roundIteration: state.round?.iteration ?? null,
+    windDown: state.windDown,
+    extendedMs: state.extendedMs,
+    approached: state.approached,
+    log,
+  };
+  return {
+    iteration: state.iteration,
+    toolsUsed: state.toolsUsed,
+    ...(state.tracker === null || state.tracker === undefined ? {} : { tracker: state.tracker }),
+    usage: state.usage,
+    spentUsd: state.spentUsd,
+    providerCalls: state.iteration,
+    extra: extra as unknown as Record<string, unknown>,
+  };
+}
+
+/** A round's tool call as the store keeps it. */
+export function toCheckpointToolCall(call: ToolCallStatus, index: number): CheckpointToolCall {
+  const base = { toolCallId: call.id, name: call.name, args: call.args, index };
+  if (call.status === 'finished' && call.result !== undefined) {
+    return { ...base, status: 'finished', ok: call.result.ok, result: call.result.content, durationMs: call.result.durationMs };
+  }
+  // A call marked finished without a result cannot be trusted as done: run it again.
+  return { ...base, status: call.status === 'pending' ? 'pending' : 'started' };
+}
+
+/**
+ * Rebuilds the RunState a checkpoint was saved from, validating everything read back.
+ *
+ * @throws {CheckpointError} `CHECKPOINT_CORRUPT` naming what is wrong.
+ */
+export function runStateFromCheckpoint(cp: Checkpoint): RunState {
+  const extraParsed = runExtraSchema.safeParse(cp.state.extra);
+  if (!extraParsed.success) throw corrupt(cp.id, 'state.extra', extraParsed.error);
+  const extra = extraParsed.data;
+  const messages = z.array(chatMessageSchema).safeParse(cp.messages);
+  if (!messages.success) throw corrupt(cp.id, 'messages', messages.error);
+  let tracker: unknown = null;
+  if (cp.state.tracker !== undefined) {
+    const parsed = progressTrackerStateSchema.safeParse(cp.state.tracker);
+    if (!parsed.success) throw corrupt(cp.id, 'state.tracker', parsed.error);
+    tracker = parsed.data;
+  }
+  let log: ToolCallLogState | null = null;
+  if (extra.log !== null) {
+    const { headCount, recentCount } = extra.log;
+    if (headCount + recentCount > cp.log.length) {
+      throw new CheckpointError('CHECKPOINT_CORRUPT', `checkpoint ${cp.id}: log: ${headCount + recentCount} entries expected, ${cp.log.length} stored`);
+    }
+    const candidate = { ...extra.log.state, head: cp.log.slice(0, headCount), recent: recentCount === 0 ? [] : cp.log.slice(-recentCount) };
+    const parsed = toolCallLogStateSchema.safeParse(candidate);
+    if (!parsed.success) throw corrupt(cp.id, 'log', parsed.error);
+    log = parsed.data;
+  }
+  if (extra.roundIteration === null && cp.toolCalls.length > 0) {
+    throw new CheckpointError('CHECKPOINT_CORRUPT', `checkpoint ${cp.id}: toolCalls: a round's calls are stored but no round is in flight`);
+  }
+  const round =
+    extra.roundIteration === null
+      ? null
+      : {
+          iteration: extra.roundIteration,
+          toolCalls: cp.toolCalls.map((c): ToolCallStatus => {
+            const call: ToolCallStatus = { id: c.toolCallId, name: c.name, args: c.args, status: c.status };
+            if (c.status === 'finished') {
+              if (typeof c.result !== 'string') {
+                throw new CheckpointError('CHECKPOINT_CORRUPT', `checkpoint ${cp.id}: toolCalls[${c.index}].result: expected the message text`);
+              }
+              call.result = { content: c.result, ok: c.ok, durationMs: c.durationMs };
+            }
+            return call;
+          }),
+        };
+  return {
+    version: 1,
+    runId: cp.runId,
+    sessionId: cp.sessionId,
+    taskId: cp.taskId,
+    input: cp.input,
+    status: 'running',
+    startedAt: extra.startedAt,
+    messages: messages.data,
+    iteration: cp.state.iteration,
+    usage: { ...cp.state.usage },
+    spentUsd: cp.state.spentUsd,
+    tracker,
+    log,
+    toolsUsed: [...cp.state.toolsUsed],
+    failureStreaks: { ...extra.failureStreaks },
+    round,
+    lastSeq: cp.lastSeq,
+    windDown: extra.windDown,
+    extendedMs: extra.extendedMs,
+    approached: [...extra.approached],
+  };
+}

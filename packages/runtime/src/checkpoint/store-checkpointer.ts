@@ -1,0 +1,133 @@
+import type { LoopCheckpointer, RunState } from '../run-state.js';
+import type { Checkpoint, CheckpointToolCall } from './checkpoint.js';
+import type { CheckpointStore } from './checkpoint-store.js';
+import { checkpointStateOf, logDelta, toCheckpointToolCall } from './run-state-codec.js';
+
+/**
+ * Connects one run's loop to a {@link CheckpointStore}: turns each save of the whole run
+ * state into an incremental write (new messages, new log entries, changed tool-call
+ * statuses, the small state), guarded by the store's `expect` counts.
+ *
+ * One instance per run. Internal to the runtime, which creates it from `deps.checkpointStore`.
+ */
+export class StoreCheckpointer implements LoopCheckpointer {
+  readonly #store: CheckpointStore;
+  readonly #generateId: () => string;
+  #id: string | undefined;
+  #ended = false;
+  #messages = 0;
+  #logRows = 0;
+  #logTotal = 0;
+  /** JSON of each call of the round in flight as last written, by id. */
+  #calls = new Map<string, string>();
+  #round: number | null = null;
+
+  constructor(store: CheckpointStore, generateId: () => string) {
+    this.#store = store;
+    this.#generateId = generateId;
+  }
+
+  /** Continues a stored checkpoint (a resumed run) instead of creating one. */
+  attach(checkpoint: Checkpoint, state: RunState): void {
+    this.#id = checkpoint.id;
+    this.#messages = checkpoint.messages.length;
+    this.#logRows = checkpoint.log.length;
+    this.#logTotal = logDelta(state.log, 0).total;
+    this.#round = state.round?.iteration ?? null;
+    this.#calls = new Map(checkpoint.toolCalls.map((c) => [c.toolCallId, JSON.stringify(c)]));
+  }
+
+  /** The checkpoint being written, once created or attached. */
+  get checkpointId(): string | undefined {
+    return this.#id;
+  }
+
+  async create(state: RunState): Promise<string> {
+    const id = this.#generateId();
+    const log = logDelta(state.log, 0);
+    const calls = this.#roundCalls(state);
+    await this.#store.create({
+      id,
+      runId: state.runId,
+      sessionId: state.sessionId,
+      taskId: state.taskId,
+      input: state.input,
+      state: checkpointStateOf(state, log.meta),
+      messages: state.messages,
+      log: log.rows,
+      lastSeq: state.lastSeq,
+    });
+    if (calls.length > 0) await this.#store.update(id, { toolCalls: calls.map((c) => c.call) });
+    this.#id = id;
+    this.#messages = state.messages.length;
+    this.#logRows = log.rows.length;
+    this.#logTotal = log.total;
+    for (const c of calls) this.#calls.set(c.call.toolCallId, c.json);
+    return id;
+  }
+
+  async update(checkpointId: string, state: RunState): Promise<void> {
+    // Everything is computed before the first await: `state` is the loop's live object.
+    const messages = state.messages.slice(this.#messages);
+    const log = logDelta(state.log, this.#logTotal);
+    const round = state.round?.iteration ?? null;
+    const clear = round !== this.#round && this.#calls.size > 0;
+    const known = clear ? new Map<string, string>() : this.#calls;
+    const changed = this.#roundCalls(state).filter((c) => known.get(c.call.toolCallId) !== c.json);
+    await this.#store.update(checkpointId, {
+      expect: { messages: this.#messages, log: this.#logRows },
+      appendMessages: messages,
+      appendLog: log.rows,
+      state: checkpointStateOf(state, log.meta),
+      ...(clear ? { clearToolCalls: true } : {}),
+      toolCalls: changed.map((c) => c.call),
+      lastSeq: state.lastSeq,
+    });
+    this.#messages += messages.length;
+    this.#logRows += log.rows.length;
+    this.#logTotal = log.total;
+    if (clear) this.#calls = new Map();
+    for (const c of changed) this.#calls.set(c.call.toolCallId, c.json);
+    this.#round = round;
+  }
+
+  async complete(checkpointId: string, state: RunState): Promise<void> {
+    await this.#end(checkpointId, state, () => this.#store.complete(checkpointId));
+  }
+
+  async fail(checkpointId: string, state: RunState, error: string): Promise<void> {
+    await this.#end(checkpointId, state, () => this.#store.fail(checkpointId, error));
+  }
+
+  /**
+   * Records the `seq` of an event just emitted, so a resumed run continues after it even
+   * when the process dies before the next save. Cheap in SQLite (no fsync); never throws.
+   */
+  noteSeq(seq: number, onError: (error: unknown) => void): void {
+    const id = this.#id;
+    if (id === undefined || this.#ended) return;
+    try {
+      const pending = this.#store.update(id, { lastSeq: seq });
+      if (pending instanceof Promise) pending.catch(onError);
+    } catch (error) {
+      onError(error);
+    }
+  }
+
+  async #end(checkpointId: string, state: RunState, finish: () => unknown): Promise<void> {
+    try {
+      // The final round (the answer, the report) is kept with the checkpoint too.
+      await this.update(checkpointId, state);
+    } finally {
+      this.#ended = true;
+      await finish();
+    }
+  }
+
+  #roundCalls(state: RunState): { call: CheckpointToolCall; json: string }[] {
+    return (state.round?.toolCalls ?? []).map((c, i) => {
+      const call = toCheckpointToolCall(c, i);
+      return { call, json: JSON.stringify(call) };
+    });
+  }
+}
