@@ -1,0 +1,129 @@
+// Runs the demo the way a user does — a child process — and checks what they would see.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseProgressEvent, progressReportSchema } from '@headway/protocol';
+import { SqliteAuditBus } from '@headway/reporter-audit';
+import { describe, expect, it } from 'vitest';
+
+const here = import.meta.dirname;
+const repo = resolve(here, '..', '..', '..');
+const tsx = resolve(here, '..', 'node_modules', '.bin', 'tsx');
+const main = resolve(here, 'main.ts');
+
+interface Outcome {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function runDemo(args: string[], options: { onStderr?: (text: string, kill: (signal: NodeJS.Signals) => void) => void } = {}): Promise<Outcome> {
+  return new Promise((done, fail) => {
+    const child = spawn(tsx, [main, ...args], { cwd: repo, env: { ...process.env, CI: '1', NO_COLOR: '1' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      options.onStderr?.(stderr, (signal) => child.kill(signal));
+    });
+    child.on('error', fail);
+    child.on('close', (code) => {
+      done({ code, stdout, stderr });
+    });
+  });
+}
+
+function events(out: string) {
+  return readFileSync(join(out, 'run.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => parseProgressEvent(JSON.parse(line)));
+}
+
+const packages = readdirSync(join(repo, 'packages')).sort();
+
+describe('cli-agent demo', () => {
+  it('answers from the real files, shows progress, and writes the JSON and audit logs', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'headway-demo-'));
+    const r = await runDemo(['--step-delay', '0', '--out', out]);
+    expect(r.code).toBe(0);
+    const lines = r.stderr.split('\n');
+    expect(lines[0]).toBe('  [progress] Starting: Summarize the README file and list the packages');
+    expect(lines).toContain('  [progress] Iteration 1/10');
+    expect(lines.some((l) => l.startsWith('  [progress] Tool: read_file done — ok'))).toBe(true);
+    expect(lines.at(-2)).toMatch(/^ {2}\[progress\] Complete: finished after 5 iteration\(s\)/);
+    expect(r.stdout).toContain('**What README.md says:** Make LLM agent runs legible.');
+    expect(r.stdout).toContain(`**Packages (${packages.length}):**`);
+    for (const name of packages) expect(r.stdout).toContain(`- @headway/${name} — `);
+    expect(r.stdout).toContain(`Events (JSON lines): ${join(out, 'run.jsonl')}`);
+
+    const log = events(out);
+    expect(log.map((e) => e.seq)).toEqual(log.map((_, i) => i + 1));
+    expect(log.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'completed' });
+    const percents = log.flatMap((e) => (e.type === 'progress' ? [e.percent] : []));
+    expect(percents).toEqual([...percents].sort((a, b) => a - b));
+    expect(percents.at(-1)).toBe(100);
+
+    const bus = new SqliteAuditBus(join(out, 'audit.sqlite'));
+    try {
+      const audit = bus.query({});
+      expect(audit.map((e) => e.eventType)).toContain('agent.progress.start');
+      expect(audit.map((e) => e.eventType)).toContain('agent.progress.complete');
+    } finally {
+      bus.close();
+    }
+  });
+
+  it('stops at --max-iterations with a progress report, and --continue finishes the job without redoing work', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'headway-demo-'));
+    const first = await runDemo(['--step-delay', '0', '--out', out, '--max-iterations', '3']);
+    expect(first.code).toBe(0);
+    expect(first.stderr).toContain('## PROGRESS REPORT');
+    expect(first.stderr).toContain('- Read README.md (read_file README.md)');
+    const reportPath = join(out, 'report.json');
+    expect(first.stdout).toContain(`Continue from it:  npm run demo -- --continue ${reportPath}`);
+    const report = progressReportSchema.parse(JSON.parse(readFileSync(reportPath, 'utf8')));
+    expect(report).toMatchObject({ reason: 'max-iterations', generatedBy: 'model' });
+    expect(report.keyFindings[0]).toMatch(/^README summary: Make LLM agent runs legible\./);
+
+    const second = await runDemo(['--step-delay', '0', '--out', out, '--continue', reportPath]);
+    expect(second.code).toBe(0);
+    const tools = second.stderr.split('\n').filter((l) => /^ {2}\[progress\] Tool: \S+\.\.\.$/.test(l));
+    expect(tools).toEqual(['  [progress] Tool: list_dir...', '  [progress] Tool: grep...']); // not the root listing or the README again
+    expect(second.stdout).toContain('**What README.md says:** Make LLM agent runs legible.');
+    for (const name of packages) expect(second.stdout).toContain(`- @headway/${name} — `);
+  });
+
+  it('cancels cleanly on Ctrl-C with a report', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'headway-demo-'));
+    let sent = false;
+    const r = await runDemo(['--step-delay', '1500', '--out', out], {
+      onStderr: (text, kill) => {
+        if (!sent && text.includes('Tool: list_dir done')) {
+          sent = true;
+          kill('SIGINT');
+        }
+      },
+    });
+    expect(r.code).toBe(130);
+    expect(r.stdout).toContain('The run stopped (cancelled)');
+    const report = progressReportSchema.parse(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')));
+    expect(report.reason).toBe('cancelled');
+    expect(report.completedWork.join('\n')).toContain('list_dir');
+    expect(events(out).at(-1)?.type).toBe('run.cancelled');
+  });
+
+  it('rejects a report file that is not a report, naming what is wrong', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'headway-demo-'));
+    const bad = join(out, 'bad.json');
+    writeFileSync(bad, JSON.stringify({ task: 'x', reason: 'bored' }));
+    const r = await runDemo(['--out', out, '--continue', bad]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`cli-agent: --continue ${bad}: reason: `);
+    const flags = await runDemo(['--max-iterations', 'lots']);
+    expect(flags.code).toBe(2);
+    expect(flags.stderr).toContain('--max-iterations: expected a whole number from 1 to 200');
+  });
+});

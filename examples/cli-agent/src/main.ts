@@ -1,0 +1,129 @@
+// The headway demo: an agent answers a question about a real folder with real tools,
+// while a live progress bar, a JSON-lines log and an audit database record the run.
+//
+//   npm run demo                                   (from the repository root)
+//   npm run demo -- --max-iterations 2             stops at the limit with a PROGRESS REPORT
+//   npm run demo -- --continue .headway/report.json   a follow-up run finishes the job
+//   npm run demo -- --provider openai              a real model (OPENAI_API_KEY, OPENAI_BASE_URL)
+import { mkdirSync, readFileSync, writeFileSync, createWriteStream } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { describeIssues, progressReportSchema, toValidationIssues } from '@headway/protocol';
+import { continuationPrompt } from '@headway/report';
+import { AuditReporter, SqliteAuditBus } from '@headway/reporter-audit';
+import { CLIReporter } from '@headway/reporter-cli';
+import { JSONReporter } from '@headway/reporter-json';
+import { AgentRuntime, OpenAIProvider, ScriptedProvider, type Provider } from '@headway/runtime';
+import { demoModel } from './scripted-model.js';
+import { fileTools } from './tools.js';
+
+const DEFAULT_TASK = 'Summarize the README file and list the packages';
+const repoRoot = resolve(import.meta.dirname, '..', '..', '..');
+
+const usage = `usage: cli-agent [question] [--dir DIR] [--max-iterations N] [--continue REPORT.json]
+                 [--provider scripted|openai] [--model NAME] [--out DIR] [--step-delay MS]`;
+
+function fail(message: string): never {
+  process.stderr.write(`cli-agent: ${message}\n${usage}\n`);
+  process.exit(2);
+}
+
+let args;
+try {
+  args = parseArgs({
+    allowPositionals: true,
+    options: {
+      dir: { type: 'string', default: repoRoot },
+      'max-iterations': { type: 'string', default: '10' },
+      continue: { type: 'string' },
+      provider: { type: 'string', default: 'scripted' },
+      model: { type: 'string' },
+      out: { type: 'string', default: resolve(repoRoot, '.headway') },
+      'step-delay': { type: 'string', default: '700' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+} catch (error) {
+  fail((error as Error).message);
+}
+const { values, positionals } = args;
+if (values.help === true) {
+  process.stdout.write(`${usage}\n`);
+  process.exit(0);
+}
+const maxIterations = Number(values['max-iterations']);
+if (!Number.isInteger(maxIterations) || maxIterations < 1 || maxIterations > 200) fail('--max-iterations: expected a whole number from 1 to 200');
+const stepDelay = Number(values['step-delay']);
+if (!Number.isFinite(stepDelay) || stepDelay < 0) fail('--step-delay: expected milliseconds ≥ 0');
+if (values.provider !== 'scripted' && values.provider !== 'openai') fail(`--provider: expected scripted or openai, got ${values.provider}`);
+
+let task = positionals.join(' ').trim() || DEFAULT_TASK;
+if (values.continue !== undefined) {
+  // A saved report is untrusted input: validate it and say exactly what is wrong.
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(values.continue, 'utf8'));
+  } catch (error) {
+    fail(`--continue ${values.continue}: ${(error as Error).message}`);
+  }
+  const parsed = progressReportSchema.safeParse(raw);
+  if (!parsed.success) fail(`--continue ${values.continue}: ${describeIssues(toValidationIssues(parsed.error))}`);
+  task = continuationPrompt(parsed.data);
+}
+
+const outDir = resolve(values.out);
+mkdirSync(outDir, { recursive: true });
+const paths = {
+  jsonl: resolve(outDir, 'run.jsonl'),
+  audit: resolve(outDir, 'audit.sqlite'),
+  report: resolve(outDir, 'report.json'),
+};
+
+const provider: Provider =
+  values.provider === 'openai'
+    ? new OpenAIProvider({ ...(values.model === undefined ? {} : { model: values.model }) })
+    : new ScriptedProvider(demoModel(stepDelay), { name: 'scripted' });
+
+const sessionId = `demo-${Date.now().toString(36)}`;
+const cli = new CLIReporter();
+const jsonStream = createWriteStream(paths.jsonl, { flags: 'w' });
+const json = new JSONReporter({ stream: jsonStream });
+const auditBus = new SqliteAuditBus(paths.audit);
+const audit = new AuditReporter({ sessionId, taskId: 'summarize-repo', bus: auditBus });
+
+const runtime = new AgentRuntime(
+  { provider: provider.name, agentName: 'cli-agent', maxIterations, ...(values.model === undefined ? {} : { model: values.model }) },
+  { provider, tools: fileTools(values.dir), sinks: [cli, json, audit] },
+);
+
+const controller = new AbortController();
+let interrupted = false;
+process.on('SIGINT', () => {
+  if (interrupted) process.exit(130); // a second Ctrl-C leaves at once
+  interrupted = true;
+  cli.log('Cancelling… (Ctrl-C again to quit at once)');
+  controller.abort(new Error('cancelled by the user (Ctrl-C)'));
+});
+
+const result = await runtime.run(task, { sessionId, signal: controller.signal });
+await Promise.all([json.close(), audit.flush({ timeoutMs: 2000 })]);
+jsonStream.end();
+auditBus.close();
+
+const say = (line = ''): boolean => process.stdout.write(`${line}\n`);
+if (result.status === 'completed') {
+  say();
+  say(result.text);
+} else if (result.report !== undefined) {
+  writeFileSync(paths.report, `${JSON.stringify(result.report, null, 2)}\n`);
+  say();
+  say(`The run stopped (${result.status}). Its progress report is saved in ${paths.report}`);
+  say(`Continue from it:  npm run demo -- --continue ${paths.report}`);
+} else {
+  say(result.text);
+}
+say();
+say(`Events (JSON lines): ${paths.jsonl}`);
+say(`Audit log (SQLite):  ${paths.audit}`);
+// A limit is a handoff, not a failure; a cancelled run exits like any Ctrl-C'd program.
+process.exitCode = result.status === 'cancelled' ? 130 : result.status === 'error' ? 1 : 0;
