@@ -100,6 +100,9 @@ describe('createLineEncoder', () => {
 
   it('matches the reference for events with unexpected keys and values too', () => {
     const base = { type: 'thinking', content: 'hm', runId: 'r', seq: 1, ts: 0 };
+    const sparse: unknown[] = [1];
+    sparse[2] = undefined;
+    sparse[3] = () => 2;
     const odd: unknown[] = [
       { ...base, extra: { password: 'hunter2' } },
       { ...base, token: 'abc' },
@@ -108,10 +111,40 @@ describe('createLineEncoder', () => {
       { ...base, args: { nested: 5n, when: new Date(0), err: new Error('sk-abcdefghijklmnopqrstuvwxyz') } },
       { ...base, ts: Number.NaN, seq: Infinity },
       Object.assign(Object.create({ inherited: 'yes' }) as object, base),
+      { ...base, args: { toJSON: () => 'custom', apiKey: null, token: undefined, password: () => 1 } },
+      { ...base, args: JSON.parse('{"__proto__": {"polluted": true}, "a": 1}') as unknown },
+      { ...base, args: { when: new Date(0), map: new Map([['apiKey', 'x']]), list: sparse } },
+      { ...base, args: (() => { const a: Record<string, unknown> = { name: 'loop' }; a.self = { a }; return a; })() },
+      { ...base, args: new (class Point { x = 1; y = 2 })() },
+      { ...base, args: Object.defineProperty({}, 'boom', { enumerable: true, get: () => { throw new Error('getter'); } }) },
+      { ...base, args: Array.from({ length: 100 }).reduce<unknown>((inner) => ({ inner }), 'deep') },
     ];
     for (const config of configs) {
       for (const event of odd) expect(createLineEncoder(config).event(event as ProgressEvent)).toBe(reference(event, config));
     }
+  });
+
+  it('writes any nested args exactly as JSON.stringify of the redacted args would', () => {
+    const anything = fc.anything({
+      key: fc.oneof(fc.string(), fc.constantFrom('apiKey', 'password', 'Authorization', 'token', 'toJSON', '__proto__', 'query')),
+      withBigInt: true,
+      withBoxedValues: true,
+      withDate: true,
+      withMap: true,
+      withSet: true,
+      withNullPrototype: true,
+      withObjectString: true,
+      withSparseArray: true,
+      withTypedArray: true,
+      stringUnit: 'binary',
+    });
+    fc.assert(
+      fc.property(configArb, anything, (config, args) => {
+        const event = { type: 'tool.executing', toolName: 't', args, runId: 'r', seq: 1, ts: 0 } as ProgressEvent;
+        expect(createLineEncoder(config).event(event)).toBe(reference(event, config));
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('writes events that parseProgressEvent reads back unchanged', () => {

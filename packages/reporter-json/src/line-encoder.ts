@@ -1,4 +1,4 @@
-import { createRedactor, redactString, safeStringify, type ProgressEvent, type RedactOptions } from '@headway/protocol';
+import { createRedactor, redactString, safeStringify, type ProgressEvent, type RedactOptions, type Redactor } from '@headway/protocol';
 import { mayContainSecret } from './may-contain-secret.js';
 
 /**
@@ -61,6 +61,15 @@ const EVENT_KEYS: ReadonlySet<string> = new Set([
   'report',
 ]);
 
+/** Top-level keys whose values repeat across a run's events: their encoded text is cached. */
+const REPEATING_KEYS: ReadonlySet<string> = new Set(['type', 'runId', 'agentName', 'toolName', 'outcome', 'limit']);
+
+/** Nesting beyond this (or a cycle) leaves the fast path. */
+const MAX_DEPTH = 64;
+
+/** Thrown for a value the fast path does not handle: the whole event takes the reference path. */
+class NotFast extends Error {}
+
 /** `JSON.stringify`, falling back to protocol's `safeStringify` for what it cannot encode. */
 function stringify(value: unknown): string | undefined {
   try {
@@ -90,11 +99,31 @@ export function createLineEncoder(redact: RedactOptions | false): LineEncoder {
     redactValue === undefined
       ? (s: string): string => JSON.stringify(s)
       : (s: string): string => JSON.stringify(mayContainSecret(s) ? redactString(s, censor) : s);
-  const nested =
-    redactValue === undefined ? (v: unknown): string | undefined => stringify(v) : (v: unknown): string | undefined => stringify(redactValue(v));
+  // Throws where the whole event must take the reference path (see createNestedEncoder).
+  const nested = redactValue === undefined ? (v: unknown): string | undefined => JSON.stringify(v) : createNestedEncoder(redactValue, str, JSON.stringify(censor));
+  const cached = new Map<string, string>();
+  const strRepeating = (s: string): string => {
+    let text = cached.get(s);
+    if (text === undefined) {
+      text = str(s);
+      if (cached.size >= 256) cached.clear();
+      cached.set(s, text);
+    }
+    return text;
+  };
 
   function event(e: ProgressEvent): string {
     if (!fast) return reference(e);
+    try {
+      return fastEvent(e);
+    } catch {
+      // Unreadable or unencodable parts (a throwing getter, a bigint deep in args):
+      // the reference path decides, for the event as a whole.
+      return reference(e);
+    }
+  }
+
+  function fastEvent(e: ProgressEvent): string {
     const record = e as unknown as Record<string, unknown>;
     let out = '{';
     for (const key of Object.keys(record)) {
@@ -103,7 +132,7 @@ export function createLineEncoder(redact: RedactOptions | false): LineEncoder {
       let text: string | undefined;
       switch (typeof v) {
         case 'string':
-          text = str(v);
+          text = REPEATING_KEYS.has(key) ? strRepeating(v) : str(v);
           break;
         case 'number':
           text = number(v);
@@ -161,4 +190,76 @@ export function createLineEncoder(redact: RedactOptions | false): LineEncoder {
     error: (error) => (typeof error === 'string' ? `{"event":"error","error":${str(error)}}` : reference({ event: 'error', error })),
     event,
   };
+}
+
+/**
+ * Encodes a nested value (tool `args`, a `report`) redacted, in one pass: plain objects,
+ * arrays and primitives are written directly, as `JSON.stringify(redactor(value))`
+ * would. For anything else (a Map, a Date, an Error, a class instance, an own `toJSON`, a
+ * bigint, a cycle, a throwing getter) it throws, and the caller encodes the whole event
+ * with the redactor instead. Which keys name a secret is asked of the redactor itself,
+ * once per key.
+ */
+function createNestedEncoder(redactValue: Redactor, str: (s: string) => string, censorJson: string): (value: unknown) => string | undefined {
+  /** `"key":` for ordinary keys, `null` for secret-named ones. */
+  const keys = new Map<string, string | null>();
+  const keyPrefix = (key: string): string | null => {
+    let prefix = keys.get(key);
+    if (prefix === undefined) {
+      const probe = redactValue({ [key]: 1 }) as Record<string, unknown>;
+      prefix = probe[key] === 1 ? `${JSON.stringify(key)}:` : null;
+      if (keys.size >= 4096) keys.clear();
+      keys.set(key, prefix);
+    }
+    return prefix;
+  };
+
+  function walk(value: unknown, depth: number): string | undefined {
+    switch (typeof value) {
+      case 'string':
+        return str(value);
+      case 'number':
+        return number(value);
+      case 'boolean':
+        return value ? 'true' : 'false';
+      case 'object':
+        break;
+      case 'bigint':
+        throw new NotFast();
+      default:
+        return undefined;
+    }
+    if (value === null) return 'null';
+    if (depth > MAX_DEPTH) throw new NotFast();
+    if (Array.isArray(value)) {
+      const items = value as unknown[];
+      let out = '[';
+      for (let i = 0; i < items.length; i++) {
+        const text = walk(items[i], depth + 1) ?? 'null';
+        out += i === 0 ? text : `,${text}`;
+      }
+      return `${out}]`;
+    }
+    const proto: unknown = Object.getPrototypeOf(value);
+    if (proto !== Object.prototype && proto !== null) throw new NotFast();
+    const record = value as Record<string, unknown>;
+    let out = '{';
+    for (const key of Object.keys(record)) {
+      if (key === '__proto__' || key === 'toJSON') throw new NotFast();
+      const v = record[key];
+      const prefix = keyPrefix(key);
+      let text: string | undefined;
+      if (prefix === null) {
+        if (v === undefined) continue;
+        text = v === null ? 'null' : censorJson;
+      } else {
+        text = walk(v, depth + 1);
+        if (text === undefined) continue;
+      }
+      out += `${out.length === 1 ? '' : ','}${prefix ?? JSON.stringify(key) + ':'}${text}`;
+    }
+    return `${out}}`;
+  }
+
+  return (value) => walk(value, 0);
 }

@@ -80,7 +80,8 @@ export class LineWriter {
       this.#clearQueue();
       this.#send(chunk, lines);
     }
-    if (!this.#waiting) this.#settle();
+    // #send may have found the stream full again; flush() waits for the next drain then.
+    this.#settleUnlessWaiting();
   };
   readonly #onError = (error?: unknown): void => {
     this.#stop(
@@ -213,6 +214,10 @@ export class LineWriter {
     } catch {
       // The caller's handler must not reach the code that reports progress.
     }
+  }
+
+  #settleUnlessWaiting(): void {
+    if (!this.#waiting) this.#settle();
   }
 
   #settle(): void {
