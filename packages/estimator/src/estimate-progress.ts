@@ -21,8 +21,10 @@ export function estimateProgress(roundtrip: number, maxRoundtrips: number, phase
   if (!Number.isFinite(maxRoundtrips) || maxRoundtrips <= 0) {
     throw new RangeError(`estimateProgress: maxRoundtrips must be a finite number > 0, got ${String(maxRoundtrips)}`);
   }
-  if (phase !== 'llm' && phase !== 'tools') {
-    throw new RangeError(`estimateProgress: phase must be 'llm' or 'tools', got ${String(phase)}`);
+  // Callers from plain JavaScript can pass anything.
+  const given: string = phase;
+  if (given !== 'llm' && given !== 'tools') {
+    throw new RangeError(`estimateProgress: phase must be 'llm' or 'tools', got ${given}`);
   }
   const half = phase === 'tools' ? 50 / maxRoundtrips : 0;
   return Math.min(99, Math.round((roundtrip / maxRoundtrips) * 100 + half));

@@ -67,7 +67,7 @@ function parseJson(text: string): unknown {
 }
 
 /** JSON candidates in model text: the whole text, fenced blocks, then balanced `{…}` spans. */
-function* jsonCandidates(text: string): Generator<unknown> {
+function* jsonCandidates(text: string): Generator {
   yield parseJson(text.trim());
   for (const match of text.matchAll(FENCED)) yield parseJson(match[1] ?? '');
   // Objects embedded in prose: scan from each `{` that precedes a `_progress` key.
@@ -119,13 +119,12 @@ function matchingBrace(text: string, open: number): number {
  * ```
  */
 export function extractModelProgress(output: unknown, options: ExtractModelProgressOptions = {}): ModelProgress | undefined {
-  const reject = (reason: string): undefined => {
+  const reject = (reason: string): void => {
     try {
       options.onReject?.(reason);
     } catch {
       // A logging callback must not break the caller.
     }
-    return undefined;
   };
   try {
     if (typeof output === 'string') {
@@ -135,13 +134,16 @@ export function extractModelProgress(output: unknown, options: ExtractModelProgr
         if (found.kind === 'ok') return found.value;
         if (found.kind === 'rejected') firstRejection ??= found.reason;
       }
-      return firstRejection === undefined ? undefined : reject(firstRejection);
+      if (firstRejection !== undefined) reject(firstRejection);
+      return undefined;
     }
     const found = readProgressField(output);
     if (found.kind === 'ok') return found.value;
-    return found.kind === 'rejected' ? reject(found.reason) : undefined;
+    if (found.kind === 'rejected') reject(found.reason);
+    return undefined;
   } catch (cause) {
     // Hostile objects (throwing getters, revoked proxies) are rejected, not thrown.
-    return reject(`_progress could not be read: ${cause instanceof Error ? cause.message : String(cause)}`);
+    reject(`_progress could not be read: ${cause instanceof Error ? cause.message : String(cause)}`);
+    return undefined;
   }
 }

@@ -28,7 +28,7 @@ const weightedStepSchema: z.ZodType<WeightedStep> = z.strictObject({
  * progressConfigSchema.parse({}); // { aiDriven: true, fallbackSteps: [] }
  * ```
  */
-export const progressConfigSchema: z.ZodType<ProgressConfig, unknown> = z.strictObject({
+export const progressConfigSchema: z.ZodType<ProgressConfig> = z.strictObject({
   aiDriven: z.boolean({ error: 'expected true or false' }).default(true),
   fallbackSteps: z.array(weightedStepSchema, { error: 'expected an array of { name, weight }' }).default([]),
 });

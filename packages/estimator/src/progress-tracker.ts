@@ -119,7 +119,7 @@ export class ProgressTracker {
   private roundStartedAt = 0;
   private toolsStartedAt = 0;
   private eta: number | undefined;
-  private lastEmitted: { percent: number; message: string | undefined } | undefined;
+  private lastEmitted: { percent: number; message: string | undefined };
 
   constructor(options: ProgressTrackerOptions) {
     const cap = options.maxRoundtrips;
@@ -140,7 +140,7 @@ export class ProgressTracker {
     this.startedAt = this.clock() - elapsed;
     this.roundStartedAt = this.clock();
     this.toolsStartedAt = this.roundStartedAt;
-    if (this.shown > 0 || this.message !== undefined) this.lastEmitted = { percent: this.shown, message: this.message };
+    this.lastEmitted = { percent: this.shown, message: this.message };
   }
 
   /** The percent shown now: an integer in 0–100 that never decreases. */
@@ -355,7 +355,8 @@ export class ProgressTracker {
 
   /** Finished roundtrips plus the share of the current one, and how many have started. */
   private position(t: number): { position: number; atLeast: number } {
-    if (this.phase === 'idle') return { position: this.finishedRoundtrips, atLeast: this.finishedRoundtrips };
+    // Between roundtrips the run is not over (complete() says that), so another one is due.
+    if (this.phase === 'idle') return { position: this.finishedRoundtrips, atLeast: this.finishedRoundtrips + 1 };
     const expected = this.roundMs();
     let share = this.phase === 'tools' ? 0.5 : 0;
     if (expected !== undefined && expected > 0) share = Math.min(MAX_ROUND_SHARE, (t - this.roundStartedAt) / expected);
@@ -428,11 +429,11 @@ export class ProgressTracker {
       this.shown = 100;
       this.eta = undefined;
     } else {
-      const target = Math.min(99, Math.max(0, Math.floor(this.target(t))));
+      const target = Math.min(99, Math.max(0, Math.round(this.target(t))));
       if (target > this.shown) this.shown = target;
       this.eta = this.computeEta(t);
     }
-    if (this.lastEmitted?.percent === this.shown && this.lastEmitted.message === this.message) return;
+    if (this.lastEmitted.percent === this.shown && this.lastEmitted.message === this.message) return;
     this.lastEmitted = { percent: this.shown, message: this.message };
     if (this.emitFn === undefined) return;
     const body: ProgressEmission = { type: 'progress', percent: this.shown };

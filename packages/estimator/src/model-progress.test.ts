@@ -1,0 +1,93 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { PROGRESS_PROMPT_INSTRUCTIONS, extractModelProgress } from './model-progress.js';
+
+function rejected(output: unknown): string[] {
+  const reasons: string[] = [];
+  expect(extractModelProgress(output, { onReject: (r) => reasons.push(r) })).toBeUndefined();
+  return reasons;
+}
+
+describe('extractModelProgress', () => {
+  it('reads _progress from a structured reply', () => {
+    expect(extractModelProgress({ _progress: { percent: 45, message: 'Analyzing user preferences...' }, analysis: {} })).toEqual({
+      percent: 45,
+      message: 'Analyzing user preferences...',
+    });
+    expect(extractModelProgress({ _progress: { percent: 0 } })).toEqual({ percent: 0 });
+  });
+
+  it('reads it from JSON text, a fenced block in prose, or an object inside prose', () => {
+    expect(extractModelProgress('{"_progress":{"percent":50,"message":"Halfway"}}')).toEqual({ percent: 50, message: 'Halfway' });
+    expect(extractModelProgress('Done with step one.\n\n```json\n{ "_progress": { "percent": 25 }, "notes": "x" }\n```\nNext I will…')).toEqual({
+      percent: 25,
+    });
+    expect(extractModelProgress('Status: {"summary": "a } brace in a string", "_progress": {"percent": 75, "message": "Refining"}} — more soon')).toEqual({
+      percent: 75,
+      message: 'Refining',
+    });
+  });
+
+  it('clamps a percent outside 0–100', () => {
+    expect(extractModelProgress({ _progress: { percent: 140 } })).toEqual({ percent: 100 });
+    expect(extractModelProgress('{"_progress":{"percent":-5}}')).toEqual({ percent: 0 });
+  });
+
+  it('rejects garbage with a reason, without throwing', () => {
+    expect(rejected({ _progress: { percent: '50' } })).toEqual(['_progress.percent: expected a number, got string']);
+    expect(rejected({ _progress: { percent: Number.NaN } })).toEqual(['_progress.percent: expected a finite number, got NaN']);
+    expect(rejected({ _progress: { percent: Number.POSITIVE_INFINITY } })).toEqual(['_progress.percent: expected a finite number, got Infinity']);
+    expect(rejected({ _progress: [50] })).toEqual(['_progress: expected an object, got an array']);
+    expect(rejected({ _progress: { percent: { value: 50 } } })).toEqual(['_progress.percent: expected a number, got object']);
+    expect(rejected({ _progress: { percent: 50, message: ['a'] } })).toEqual(['_progress.message: expected a string, got an array']);
+    expect(rejected('```json\n{"_progress": "50"}\n```')).toEqual(['_progress: expected an object, got string']);
+  });
+
+  it('returns undefined quietly when there is no _progress at all', () => {
+    expect(rejected('Just prose, no JSON.')).toEqual([]);
+    expect(rejected({ answer: 42 })).toEqual([]);
+    expect(rejected(null)).toEqual([]);
+    expect(rejected([{ _progress: { percent: 5 } }])).toEqual([]);
+  });
+
+  it('survives hostile objects and a throwing onReject', () => {
+    const hostile = {
+      get _progress(): unknown {
+        throw new Error('boom');
+      },
+    };
+    expect(rejected(hostile)[0]).toMatch(/could not be read: boom/);
+    expect(
+      extractModelProgress(
+        { _progress: { percent: 'x' } },
+        {
+          onReject: () => {
+            throw new Error('logger down');
+          },
+        },
+      ),
+    ).toBeUndefined();
+  });
+
+  it('never throws and only ever returns a finite percent in 0–100', () => {
+    const progressish = fc.record({ _progress: fc.oneof(fc.anything(), fc.record({ percent: fc.oneof(fc.double(), fc.anything()), message: fc.anything() })) });
+    fc.assert(
+      fc.property(fc.oneof(fc.anything(), progressish, progressish.map((v) => `prose ${JSON.stringify(v)} more`), fc.string()), (input) => {
+        const out = extractModelProgress(input, { onReject: () => undefined });
+        if (out !== undefined) {
+          expect(Number.isFinite(out.percent) && out.percent >= 0 && out.percent <= 100).toBe(true);
+          expect(out.message === undefined || typeof out.message === 'string').toBe(true);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe('PROGRESS_PROMPT_INSTRUCTIONS', () => {
+  it('asks for _progress at milestones, not every reply', () => {
+    expect(PROGRESS_PROMPT_INSTRUCTIONS).toContain('"_progress"');
+    expect(PROGRESS_PROMPT_INSTRUCTIONS).toContain('milestone');
+    expect(PROGRESS_PROMPT_INSTRUCTIONS).toContain('not in every reply');
+  });
+});

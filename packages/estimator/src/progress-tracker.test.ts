@@ -1,0 +1,377 @@
+import fc from 'fast-check';
+import { HeadwayError } from '@headway/protocol';
+import { describe, expect, it } from 'vitest';
+import { ProgressTracker, type ProgressEmission } from './progress-tracker.js';
+import type { WeightedStep } from './step-ranges.js';
+
+const SEED_STEPS: WeightedStep[] = [
+  { name: 'Initial Analysis', weight: 20 },
+  { name: 'Generate Content', weight: 60 },
+  { name: 'Validate', weight: 20 },
+];
+
+function fakeClock(start = 1_000_000): { now: () => number; advance: (ms: number) => void } {
+  let t = start;
+  return { now: () => t, advance: (ms) => (t += ms) };
+}
+
+function roundtrip(tracker: ProgressTracker, clock: { advance: (ms: number) => void }, llmMs = 1000, toolMs = 500, tools = 1): void {
+  tracker.roundtripStarted();
+  clock.advance(llmMs);
+  tracker.toolsStarted();
+  for (let i = 0; i < tools; i++) {
+    clock.advance(toolMs);
+    tracker.toolCallFinished('read_file', true);
+  }
+  tracker.roundtripFinished();
+}
+
+type Op =
+  | { kind: 'roundtripStarted' | 'toolsStarted' | 'roundtripFinished' | 'tick' | 'complete'; target: number; ms: number }
+  | { kind: 'toolCallFinished'; target: number; ms: number; ok: boolean }
+  | { kind: 'model'; target: number; ms: number; percent: number; message?: string }
+  | { kind: 'stepStarted' | 'stepFinished'; target: number; ms: number; step: number }
+  | { kind: 'message'; target: number; ms: number; message: string }
+  | { kind: 'childRange'; target: number; ms: number; start: number; width: number; cap?: number }
+  | { kind: 'childStep'; target: number; ms: number; step: number };
+
+const target = fc.nat(20);
+const ms = fc.nat(60_000);
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 25, arbitrary: fc.record({ kind: fc.constantFrom('roundtripStarted' as const, 'toolsStarted' as const, 'roundtripFinished' as const, 'tick' as const), target, ms }) },
+  { weight: 15, arbitrary: fc.record({ kind: fc.constant('toolCallFinished' as const), target, ms, ok: fc.boolean() }) },
+  {
+    weight: 2,
+    arbitrary: fc.record(
+      { kind: fc.constant('model' as const), target, ms, percent: fc.oneof(fc.double({ min: -50, max: 200, noNaN: true }), fc.integer({ min: 0, max: 100 })), message: fc.string({ maxLength: 8 }) },
+      { requiredKeys: ['kind', 'target', 'ms', 'percent'] },
+    ),
+  },
+  { weight: 10, arbitrary: fc.record({ kind: fc.constantFrom('stepStarted' as const, 'stepFinished' as const), target, ms, step: fc.nat(3) }) },
+  { weight: 5, arbitrary: fc.record({ kind: fc.constant('message' as const), target, ms, message: fc.string({ maxLength: 8 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record(
+      { kind: fc.constant('childRange' as const), target, ms, start: fc.integer({ min: 0, max: 90 }), width: fc.integer({ min: 0, max: 100 }), cap: fc.integer({ min: 1, max: 40 }) },
+      { requiredKeys: ['kind', 'target', 'ms', 'start', 'width'] },
+    ),
+  },
+  { weight: 5, arbitrary: fc.record({ kind: fc.constant('childStep' as const), target, ms, step: fc.nat(2) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('complete' as const), target: fc.integer({ min: 1, max: 20 }), ms }) },
+);
+
+const optionsArb = fc.record({
+  maxRoundtrips: fc.oneof(fc.integer({ min: 1, max: 60 }), fc.constant(Number.POSITIVE_INFINITY)),
+  aiDriven: fc.boolean(),
+  steps: fc.oneof(fc.constant(undefined), fc.constant(SEED_STEPS)),
+  history: fc.oneof(
+    fc.constant(undefined),
+    fc.record({ runs: fc.array(fc.record({ roundtrips: fc.integer({ min: 1, max: 200 }), durationMs: fc.integer({ min: 0, max: 3_600_000 }) }), { maxLength: 12 }) }),
+  ),
+});
+
+describe('ProgressTracker invariants (random event sequences)', () => {
+  it('every tracker shows an integer 0–100 that never decreases, at most 99 until complete() and exactly 100 after', () => {
+    fc.assert(
+      fc.property(optionsArb, fc.array(opArb, { maxLength: 80 }), (options, ops) => {
+        const clock = fakeClock();
+        const emitted: ProgressEmission[] = [];
+        const root = new ProgressTracker({
+          maxRoundtrips: options.maxRoundtrips,
+          aiDriven: options.aiDriven,
+          now: clock.now,
+          emit: (b) => emitted.push(b),
+          ...(options.steps === undefined ? {} : { steps: options.steps }),
+          ...(options.history === undefined ? {} : { history: options.history }),
+        });
+        const trackers: { tracker: ProgressTracker; steps: boolean; done: boolean; last: number }[] = [{ tracker: root, steps: options.steps !== undefined, done: false, last: 0 }];
+        const run = (op: Op): void => {
+          clock.advance(op.ms);
+          const slot = trackers[op.target % trackers.length]!;
+          const t = slot.tracker;
+          switch (op.kind) {
+            case 'roundtripStarted':
+            case 'toolsStarted':
+            case 'roundtripFinished':
+            case 'tick':
+              t[op.kind]();
+              break;
+            case 'complete':
+              t.complete();
+              slot.done = true;
+              break;
+            case 'toolCallFinished':
+              t.toolCallFinished('bash', op.ok);
+              break;
+            case 'model':
+              t.reportModelProgress(op.message === undefined ? { percent: op.percent } : { percent: op.percent, message: op.message });
+              break;
+            case 'stepStarted':
+            case 'stepFinished':
+              t[op.kind](SEED_STEPS[op.step]?.name ?? 'unknown step');
+              break;
+            case 'message':
+              t.setMessage(op.message);
+              break;
+            case 'childRange': {
+              const child = t.child({ start: op.start, end: Math.min(100, op.start + op.width) }, op.cap === undefined ? {} : { maxRoundtrips: op.cap });
+              trackers.push({ tracker: child, steps: false, done: false, last: 0 });
+              break;
+            }
+            case 'childStep':
+              if (slot.steps) trackers.push({ tracker: t.child(SEED_STEPS[op.step]!.name, { steps: SEED_STEPS }), steps: true, done: false, last: 0 });
+              break;
+          }
+          for (const s of trackers) {
+            const p = s.tracker.percent;
+            expect(Number.isInteger(p) && p >= 0 && p <= 100).toBe(true);
+            expect(p).toBeGreaterThanOrEqual(s.last);
+            if (s.done) expect(p).toBe(100);
+            else expect(p).toBeLessThanOrEqual(99);
+            s.last = p;
+            const eta = s.tracker.etaMs;
+            if (eta !== undefined) expect(Number.isFinite(eta) && eta >= 0).toBe(true);
+          }
+        };
+        for (const op of ops) run(op);
+        root.complete();
+        trackers[0]!.done = true;
+        expect(root.percent).toBe(100);
+        run({ kind: 'roundtripStarted', target: 0, ms: 5 });
+        expect(root.percent).toBe(100);
+        // Emissions: integers that never decrease, each differing from the one before.
+        for (const [i, body] of emitted.entries()) {
+          expect(body.type).toBe('progress');
+          expect(Number.isInteger(body.percent) && body.percent >= 0 && body.percent <= 100).toBe(true);
+          const prev = emitted[i - 1];
+          if (prev !== undefined) {
+            expect(body.percent).toBeGreaterThanOrEqual(prev.percent);
+            expect(body.percent !== prev.percent || body.message !== prev.message).toBe(true);
+          }
+          if (i < emitted.length - 1) expect(body.percent).toBeLessThanOrEqual(99);
+        }
+        expect(emitted.at(-1)?.percent).toBe(100);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('restoring a saved state at any point continues from the same percent', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 40 }), fc.array(fc.tuple(fc.nat(3), fc.nat(30_000)), { maxLength: 60 }), (cap, events) => {
+        const clock = fakeClock();
+        const a = new ProgressTracker({ maxRoundtrips: cap, now: clock.now, steps: SEED_STEPS });
+        const ops = [() => { a.roundtripStarted(); }, () => { a.toolsStarted(); }, () => { a.toolCallFinished('x', true); }, () => { a.roundtripFinished(); }];
+        for (const [op, wait] of events) {
+          clock.advance(wait);
+          ops[op]!();
+        }
+        const saved: unknown = JSON.parse(JSON.stringify(a));
+        const b = new ProgressTracker({ maxRoundtrips: cap, now: clock.now, steps: SEED_STEPS, state: saved });
+        expect(b.percent).toBe(a.percent);
+        expect(b.toJSON()).toEqual(a.toJSON());
+        b.roundtripStarted();
+        expect(b.percent).toBeGreaterThanOrEqual(a.percent);
+      }),
+    );
+  });
+});
+
+describe('ProgressTracker', () => {
+  it('emits only when the integer percent or the message changes', () => {
+    const clock = fakeClock();
+    const emitted: ProgressEmission[] = [];
+    const t = new ProgressTracker({ maxRoundtrips: 10, now: clock.now, emit: (b) => emitted.push(b) });
+    t.roundtripStarted();
+    t.toolsStarted();
+    t.toolCallFinished('a', true);
+    t.setMessage('Reading files');
+    t.setMessage('Reading files');
+    t.tick();
+    t.roundtripFinished();
+    t.complete();
+    t.complete();
+    expect(emitted).toEqual([
+      { type: 'progress', percent: 26 },
+      { type: 'progress', percent: 26, message: 'Reading files' },
+      { type: 'progress', percent: 28, message: 'Reading files' },
+      { type: 'progress', percent: 100, message: 'Reading files' },
+    ]);
+  });
+
+  it('gives no ETA until two roundtrips are observed, then one from their durations', () => {
+    const clock = fakeClock();
+    const t = new ProgressTracker({ maxRoundtrips: 20, now: clock.now });
+    expect(t.etaMs).toBeUndefined();
+    roundtrip(t, clock, 2000, 1000);
+    expect(t.etaMs).toBeUndefined();
+    roundtrip(t, clock, 2000, 1000);
+    const eta = t.etaMs;
+    expect(eta).toBeDefined();
+    // Whole roundtrips left (at most the cap minus two) times 3 s each.
+    expect(eta! % 1).toBe(0);
+    expect(eta!).toBeGreaterThan(0);
+    expect(eta!).toBeLessThanOrEqual(18 * 3000);
+    t.complete();
+    expect(t.etaMs).toBeUndefined();
+  });
+
+  it('has no ETA without a basis: a worker with no cap and no history', () => {
+    const clock = fakeClock();
+    const worker = new ProgressTracker({ maxRoundtrips: Number.POSITIVE_INFINITY, now: clock.now });
+    for (let i = 0; i < 5; i++) roundtrip(worker, clock);
+    expect(worker.etaMs).toBeUndefined();
+  });
+
+  it('is calibrated by history: a task that usually takes 4 roundtrips is not at 10% after its first of 30', () => {
+    const history = { runs: Array.from({ length: 10 }, (_, i) => ({ roundtrips: 3 + (i % 3), durationMs: 40_000 })) };
+    const clock = fakeClock();
+    const calibrated = new ProgressTracker({ maxRoundtrips: 30, now: clock.now, history });
+    const naive = new ProgressTracker({ maxRoundtrips: 30, now: clock.now });
+    roundtrip(calibrated, clock);
+    roundtrip(naive, clock);
+    expect(calibrated.percent).toBeGreaterThanOrEqual(20);
+    for (let i = 0; i < 3; i++) {
+      roundtrip(calibrated, clock);
+      roundtrip(naive, clock);
+    }
+    // Four roundtrips in: about done for this kind of task, far from it for an unknown one.
+    expect(calibrated.percent).toBeGreaterThanOrEqual(55);
+    expect(calibrated.percent).toBeGreaterThan(naive.percent + 10);
+    expect(calibrated.etaMs!).toBeLessThan(naive.etaMs!);
+  });
+
+  it('lets the clock move the bar inside a long roundtrip, but not past it', () => {
+    const clock = fakeClock();
+    const t = new ProgressTracker({ maxRoundtrips: 10, now: clock.now });
+    roundtrip(t, clock, 1000, 1000);
+    t.roundtripStarted();
+    const atStart = t.percent;
+    clock.advance(1000);
+    t.tick();
+    expect(t.percent).toBeGreaterThan(atStart);
+    clock.advance(10_000_000);
+    t.tick();
+    const stalled = t.percent;
+    t.roundtripFinished();
+    expect(t.percent).toBeGreaterThanOrEqual(stalled);
+    expect(stalled).toBeLessThan(99);
+  });
+
+  it('trusts validated model progress when aiDriven, and only its message otherwise', () => {
+    const clock = fakeClock();
+    const ai = new ProgressTracker({ maxRoundtrips: 30, now: clock.now });
+    const manual = new ProgressTracker({ maxRoundtrips: 30, now: clock.now, aiDriven: false });
+    for (const t of [ai, manual]) {
+      t.roundtripStarted();
+      t.reportModelProgress({ percent: 60, message: 'Drafting' });
+    }
+    expect(ai.percent).toBe(60);
+    expect(manual.percent).toBe(0);
+    ai.reportModelProgress({ percent: 150 });
+    expect(ai.percent).toBe(99);
+  });
+
+  it('advances weighted steps through their slices, +10 local per tool call up to 80', () => {
+    const clock = fakeClock();
+    const t = new ProgressTracker({ maxRoundtrips: Number.POSITIVE_INFINITY, now: clock.now, steps: SEED_STEPS });
+    t.stepStarted('Initial Analysis');
+    expect(t.percent).toBe(10);
+    t.stepFinished('Initial Analysis');
+    expect(t.percent).toBe(26);
+    t.stepStarted('Generate Content');
+    for (let i = 0; i < 5; i++) t.toolCallFinished('write', true);
+    expect(t.percent).toBe(50);
+    for (let i = 0; i < 20; i++) t.toolCallFinished('write', true);
+    expect(t.percent).toBe(64); // 26 + 80% of 48
+    t.stepFinished('Generate Content');
+    t.stepStarted('Validate');
+    t.stepFinished('Validate');
+    expect(t.percent).toBeGreaterThanOrEqual(90);
+    expect(t.percent).toBeLessThanOrEqual(99);
+    t.complete();
+    expect(t.percent).toBe(100);
+  });
+
+  it('maps a worker into its step: 50% of Generate Content (26–74) is 50%, and a range 30–60 gives 45%', () => {
+    const clock = fakeClock();
+    const manager = new ProgressTracker({ maxRoundtrips: 10, now: clock.now, steps: SEED_STEPS, aiDriven: false });
+    const worker = manager.child('Generate Content');
+    worker.reportModelProgress({ percent: 50, message: 'Writing section 2' });
+    expect(manager.percent).toBe(50);
+    const emitted: ProgressEmission[] = [];
+    const other = new ProgressTracker({ maxRoundtrips: 10, now: clock.now, aiDriven: false, emit: (b) => emitted.push(b) });
+    other.child({ start: 30, end: 60 }).reportModelProgress({ percent: 50, message: 'Halfway' });
+    expect(emitted).toEqual([{ type: 'progress', percent: 45, message: 'Halfway' }]);
+  });
+
+  it('counts parallel members of a step as their mean', () => {
+    const clock = fakeClock();
+    const manager = new ProgressTracker({ maxRoundtrips: 10, now: clock.now, steps: SEED_STEPS });
+    const analyzer = manager.child('Initial Analysis');
+    const planner = manager.child('Initial Analysis');
+    analyzer.complete();
+    expect(manager.percent).toBe(18);
+    planner.reportModelProgress({ percent: 50 });
+    expect(manager.percent).toBe(22);
+  });
+
+  it('falls back to +10 per tool call (up to 80) for a worker that never reports', () => {
+    const clock = fakeClock();
+    const manager = new ProgressTracker({ maxRoundtrips: 10, now: clock.now });
+    const worker = manager.child({ start: 20, end: 70 });
+    for (let i = 0; i < 3; i++) worker.toolCallFinished('search', true);
+    expect(worker.percent).toBe(30);
+    expect(manager.percent).toBe(35);
+    for (let i = 0; i < 10; i++) worker.toolCallFinished('search', true);
+    expect(worker.percent).toBe(80);
+    expect(manager.percent).toBe(60);
+    worker.complete();
+    expect(manager.percent).toBe(70);
+  });
+
+  it('nests to any depth: manager → worker → sub-agent → an MCP tool', () => {
+    const clock = fakeClock();
+    const manager = new ProgressTracker({ maxRoundtrips: 10, now: clock.now, aiDriven: false });
+    const worker = manager.child({ start: 0, end: 100 });
+    const subAgent = worker.child({ start: 50, end: 100 });
+    const mcpTool = subAgent.child({ start: 0, end: 50 });
+    mcpTool.reportModelProgress({ percent: (30 / 60) * 100 }); // the tool's own progress 30 of 60
+    expect(subAgent.percent).toBe(25);
+    expect(worker.percent).toBe(63);
+    expect(manager.percent).toBe(63);
+  });
+
+  it('rejects bad options and a bad child range', () => {
+    expect(() => new ProgressTracker({ maxRoundtrips: 0 })).toThrow(RangeError);
+    expect(() => new ProgressTracker({ maxRoundtrips: Number.NaN })).toThrow(/maxRoundtrips/);
+    const t = new ProgressTracker({ maxRoundtrips: 5, steps: SEED_STEPS });
+    expect(() => t.child('Nope')).toThrow(/no step named "Nope"/);
+    expect(() => t.child({ start: 60, end: 30 })).toThrow(/range must satisfy/);
+  });
+
+  it('rejects an invalid saved state, naming the path', () => {
+    try {
+      new ProgressTracker({ maxRoundtrips: 5, state: { version: 1, percent: 250 } });
+      expect.unreachable();
+    } catch (e) {
+      expect(HeadwayError.isInstance(e, 'ESTIMATOR_INVALID_STATE')).toBe(true);
+      expect((e as Error).message).toMatch(/^Invalid progress tracker state: percent: .*; completed: /);
+    }
+  });
+
+  it('never lets a throwing emit break the run', () => {
+    const t = new ProgressTracker({
+      maxRoundtrips: 3,
+      emit: () => {
+        throw new Error('sink down');
+      },
+    });
+    expect(() => {
+      t.roundtripStarted();
+      t.reportModelProgress({ percent: 40 });
+      t.complete();
+    }).not.toThrow();
+    expect(t.percent).toBe(100);
+  });
+});
