@@ -20,6 +20,7 @@ describe('parseAgentConfig', () => {
       negotiatedTimeoutBudgetMs: 1_800_000,
       negotiatedExtensionMs: 300_000,
       progress: { aiDriven: true, fallbackSteps: [] },
+      maxSpendUsd: 0,
     });
   });
 
@@ -31,6 +32,7 @@ describe('parseAgentConfig', () => {
     [{ provider: 'x', timeoutBehavior: 'soft' }, 'timeoutBehavior: invalid option'],
     [{ provider: 'x', temperature: '0.7' }, 'temperature: invalid input: expected number, received string'],
     [{ provider: '' }, 'provider: too small'],
+    [{ provider: 'x', maxSpendUsd: -1 }, 'maxSpendUsd: too small'],
     [{}, 'provider: invalid input'],
     [{ provider: 'x', maxIteration: 5 }, 'unrecognized key: "maxIteration"'],
     [{ provider: 'x', progress: { fallbackSteps: [{ name: 'a', weight: -1 }] } }, 'progress.fallbackSteps[0].weight: expected a positive number'],

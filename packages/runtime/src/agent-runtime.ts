@@ -1,5 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { NullReporter, type ProgressEvent, type ProgressReporter, type SinkLike } from '@headway/protocol';
+import type { Checkpoint } from './checkpoint/checkpoint.js';
+import { CheckpointError } from './checkpoint/checkpoint-error.js';
+import type { CheckpointStore, MaybePromise } from './checkpoint/checkpoint-store.js';
+import { resolveRecoveryPolicy, scanForRecovery, type PendingRecovery, type RecoveryPolicy } from './checkpoint/recovery.js';
+import { runStateFromCheckpoint } from './checkpoint/run-state-codec.js';
+import { SqliteCheckpointStore } from './checkpoint/sqlite-checkpoint-store.js';
+import { StoreCheckpointer } from './checkpoint/store-checkpointer.js';
+import { CostTracker, type CostSummary } from './cost/cost-tracker.js';
+import type { ModelPrice, PriceTable } from './cost/price-table.js';
+import { spendGuard } from './cost/spend-guard.js';
+import { MemorySessionStore } from './session/memory-session-store.js';
+import { openSession } from './session/session-history.js';
+import type { SessionStore } from './session/session-store.js';
+import { SqliteSessionStore } from './session/sqlite-session-store.js';
 import { parseAgentConfig, type AgentConfig, type AgentConfigInput } from './agent-config.js';
 import type { CircuitBreakerOptions } from './circuit-breaker.js';
 import { systemClock, type Clock } from './clock.js';
@@ -9,7 +23,7 @@ import type { Provider } from './provider.js';
 import { ProviderRegistry } from './provider-registry.js';
 import type { RetryOptions } from './retry-policy.js';
 import { RunLoop, type LoopContext, type RunResult } from './run-loop.js';
-import type { LoopCheckpointer, RunState } from './run-state.js';
+import type { RunState } from './run-state.js';
 import { modelTimeoutObserver, type TimeoutObserver } from './timeout-observer.js';
 
 /** What an {@link AgentRuntime} is built from besides its config. */
@@ -28,8 +42,20 @@ export interface AgentRuntimeDeps {
   clock?: Clock;
   /** Negotiated timeouts: a function deciding on extensions, or `'model'` to ask the model. */
   onTimeout?: TimeoutObserver | 'model';
-  /** Where the loop saves its state for crash recovery. */
-  checkpointStore?: LoopCheckpointer;
+  /**
+   * Where runs save checkpoints for crash recovery (`MemoryCheckpointStore`,
+   * `SqliteCheckpointStore`, …). Incomplete ones are listed in `pendingRecovery`.
+   */
+  checkpointStore?: CheckpointStore;
+  /**
+   * Session history across runs. Default: SQLite in the checkpoint store's file when that
+   * is a `SqliteCheckpointStore`, else in memory.
+   */
+  sessionStore?: SessionStore;
+  /** Prices per model (USD per million tokens) on top of the defaults, or a whole `PriceTable`. */
+  prices?: PriceTable | Readonly<Record<string, ModelPrice>>;
+  /** Ages that pick each pending recovery's strategy (default: resume < 1 h, restart < 24 h). */
+  recovery?: Partial<RecoveryPolicy>;
   /** Retry policy when `provider` is given (a `providers` registry has its own). */
   retry?: RetryOptions;
   /** Circuit breaker options when `provider` is given. */
@@ -74,6 +100,16 @@ export class AgentRuntime {
   readonly config: AgentConfig;
   /** The providers this runtime calls (with retries and circuit breakers). */
   readonly providers: ProviderRegistry;
+  /**
+   * Runs that did not finish (crash, kill, deploy), found in `deps.checkpointStore` when
+   * the runtime was built, each with a strategy by age. A promise when the store is
+   * asynchronous; empty without a store.
+   */
+  readonly pendingRecovery: MaybePromise<PendingRecovery[]>;
+  readonly #costs: CostTracker;
+  readonly #sessions: SessionStore;
+  /** Runs of this runtime in progress: their checkpoints are not pending recovery. */
+  readonly #activeRuns = new Set<string>();
   readonly #deps: AgentRuntimeDeps;
   readonly #tools: ReadonlyMap<string, Tool>;
   readonly #clock: Clock;
@@ -118,6 +154,147 @@ export class AgentRuntime {
       tools.set(tool.name, tool);
     });
     this.#tools = tools;
+    this.#costs = new CostTracker({ budgetUsd: this.config.maxSpendUsd, ...(deps.prices === undefined ? {} : { prices: deps.prices }) });
+    const store = deps.checkpointStore;
+    this.#sessions =
+      deps.sessionStore ??
+      (store instanceof SqliteCheckpointStore ? new SqliteSessionStore(store.database) : new MemorySessionStore({ now: () => this.#clock.now() }));
+    this.pendingRecovery = store === undefined ? [] : this.#scan(store, resolveRecoveryPolicy(deps.recovery));
+  }
+
+  #scan(store: CheckpointStore, policy: RecoveryPolicy): MaybePromise<PendingRecovery[]> {
+    let pending: MaybePromise<PendingRecovery[]>;
+    try {
+      pending = scanForRecovery(store, { now: () => this.#clock.now(), policy });
+    } catch (error) {
+      pending = Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    // Nobody may ever read it: a failed scan must not become an unhandled rejection.
+    if (pending instanceof Promise) pending.catch(() => undefined);
+    return pending;
+  }
+
+  /**
+   * Continues an unfinished run from its last checkpoint: finished tool calls are not run
+   * again (their results come from the checkpoint), a call that was in flight runs again
+   * with the same idempotency key, the progress bar and the event `seq` continue.
+   *
+   * @throws {CheckpointError} `CHECKPOINT_NOT_FOUND`, `CHECKPOINT_NOT_RUNNING`, `CHECKPOINT_CORRUPT`,
+   * or `CHECKPOINT_CONFLICT` when this runtime is already running it.
+   * @example
+   * ```ts
+   * for (const r of await runtime.pendingRecovery) {
+   *   if (r.strategy === 'resume') await runtime.resume(r.checkpointId);
+   * }
+   * ```
+   */
+  async resume(checkpointId: string, options: Omit<RunOptions, 'sessionId'> = {}): Promise<RunResult> {
+    const { store, checkpoint } = await this.#loadRunning(checkpointId);
+    const state = runStateFromCheckpoint(checkpoint);
+    if (this.#activeRuns.has(state.runId)) {
+      throw new CheckpointError('CHECKPOINT_CONFLICT', `checkpoint ${checkpointId}: its run ${state.runId} is running in this runtime`);
+    }
+    await openSession(this.#sessions, state.sessionId, this.#costs, { spentUsd: state.spentUsd, calls: state.iteration });
+    const checkpointer = new StoreCheckpointer(store, this.#generateId);
+    checkpointer.attach(checkpoint, state);
+    return this.#execute(new RunLoop(this.#context(this.tools, options, undefined, state, checkpointer), state));
+  }
+
+  /** Starts an unfinished run's task again from the beginning, in its session; its checkpoint is abandoned. */
+  async restart(checkpointId: string, options: Omit<RunOptions, 'sessionId'> = {}): Promise<RunResult> {
+    const { store, checkpoint } = await this.#loadRunning(checkpointId);
+    await store.abandon(checkpointId);
+    return this.run(checkpoint.input, { ...options, sessionId: checkpoint.sessionId });
+  }
+
+  /** Marks an unfinished run's checkpoint abandoned: it will not be offered for recovery again. */
+  async abandon(checkpointId: string): Promise<void> {
+    const store = this.#store(checkpointId);
+    await store.abandon(checkpointId);
+  }
+
+  /** Abandons every unfinished checkpoint except those of runs in progress here; returns how many. */
+  async abandonAll(): Promise<number> {
+    const store = this.#deps.checkpointStore;
+    if (store === undefined) return 0;
+    let n = 0;
+    for (const c of await store.list({ status: 'running' })) {
+      if (this.#activeRuns.has(c.runId)) continue;
+      await store.abandon(c.id);
+      n += 1;
+    }
+    return n;
+  }
+
+  /**
+   * Budget and spend: of one session, or of all sessions this runtime has seen.
+   *
+   * @example
+   * ```ts
+   * const { budgetUsd, spentUsd, calls, bySession } = runtime.cost();
+   * ```
+   */
+  cost(sessionId?: string): CostSummary {
+    return this.#costs.cost(sessionId);
+  }
+
+  #store(checkpointId: string): CheckpointStore {
+    const store = this.#deps.checkpointStore;
+    if (store === undefined) throw new CheckpointError('CHECKPOINT_NOT_FOUND', `checkpoint ${checkpointId} not found: the runtime has no checkpointStore`);
+    return store;
+  }
+
+  async #loadRunning(checkpointId: string): Promise<{ store: CheckpointStore; checkpoint: Checkpoint }> {
+    const store = this.#store(checkpointId);
+    const checkpoint = await store.load(checkpointId);
+    if (checkpoint === undefined) throw new CheckpointError('CHECKPOINT_NOT_FOUND', `checkpoint ${checkpointId} not found`);
+    if (checkpoint.status !== 'running') throw new CheckpointError('CHECKPOINT_NOT_RUNNING', `checkpoint ${checkpointId} is ${checkpoint.status}, not running`);
+    return { store, checkpoint };
+  }
+
+  /** Runs a loop to its end, then records the run in its session. */
+  async #execute(loop: RunLoop): Promise<RunResult> {
+    const { state } = loop;
+    this.#activeRuns.add(state.runId);
+    let result: RunResult;
+    try {
+      result = await loop.execute();
+    } finally {
+      this.#activeRuns.delete(state.runId);
+    }
+    try {
+      await this.#sessions.recordRun(state.sessionId, {
+        messages: [
+          { role: 'user', content: state.input },
+          { role: 'assistant', content: result.text },
+        ],
+        spentUsd: state.spentUsd,
+        calls: state.iteration,
+      });
+    } catch (error) {
+      this.#internalError(error, 'session');
+    }
+    return result;
+  }
+
+  #internalError(error: unknown, where: string): void {
+    try {
+      this.#deps.onInternalError?.(error, where);
+    } catch {
+      // The error callback may not break the run either.
+    }
+  }
+
+  /** The model a provider call is priced as: the configured one, else the provider's own default. */
+  #pricingModel(): string {
+    if (this.config.model !== undefined) return this.config.model;
+    try {
+      const name = this.providers.resolve();
+      const model = (this.providers.get(name) as { model?: unknown } | undefined)?.model;
+      return typeof model === 'string' ? model : name;
+    } catch {
+      return this.config.provider;
+    }
   }
 
   /** The tools the model is offered under the configured capability mode. */
@@ -146,8 +323,8 @@ export class AgentRuntime {
    * rejects because of the model or a tool: the result's `status` says how it ended, and
    * every run that stopped short carries a `report`.
    */
-  run(input: string, options: RunOptions = {}): Promise<RunResult> {
-    return this.#loop(input, options, undefined).execute();
+  async run(input: string, options: RunOptions = {}): Promise<RunResult> {
+    return this.#execute(await this.#loop(input, options, undefined));
   }
 
   /**
@@ -178,7 +355,7 @@ export class AgentRuntime {
       wake?.();
     });
     let done = false;
-    const running = loop.execute().finally(() => {
+    const running = loop.then((l) => this.#execute(l)).finally(() => {
       done = true;
       wake?.();
     });
@@ -207,20 +384,23 @@ export class AgentRuntime {
     }
   }
 
-  #loop(input: string, options: RunOptions, extraSink: ((event: ProgressEvent) => void) | undefined): RunLoop {
+  async #loop(input: string, options: RunOptions, extraSink: ((event: ProgressEvent) => void) | undefined): Promise<RunLoop> {
     const { config } = this;
     const runId = this.#generateId();
+    const sessionId = options.sessionId ?? this.#generateId();
+    const history = await openSession(this.#sessions, sessionId, this.#costs);
     const offered = this.tools;
     const state: RunState = {
       version: 1,
       runId,
-      sessionId: options.sessionId ?? this.#generateId(),
+      sessionId,
       taskId: runId,
       input,
       status: 'running',
       startedAt: this.#clock.now(),
       messages: [
         { role: 'system', content: RunLoop.systemPrompt(config) },
+        ...history,
         { role: 'user', content: input },
       ],
       iteration: 0,
@@ -236,10 +416,18 @@ export class AgentRuntime {
       extendedMs: 0,
       approached: [],
     };
-    return new RunLoop(this.#context(offered, options, extraSink, state), state);
+    const store = this.#deps.checkpointStore;
+    const checkpointer = store === undefined ? undefined : new StoreCheckpointer(store, this.#generateId);
+    return new RunLoop(this.#context(offered, options, extraSink, state, checkpointer), state);
   }
 
-  #context(offered: Tool[], options: RunOptions, extraSink: ((event: ProgressEvent) => void) | undefined, state: RunState): LoopContext {
+  #context(
+    offered: Tool[],
+    options: RunOptions,
+    extraSink: ((event: ProgressEvent) => void) | undefined,
+    state: RunState,
+    checkpointer: StoreCheckpointer | undefined,
+  ): LoopContext {
     const deps = this.#deps;
     const onInternal = deps.onInternalError;
     const reporter = deps.progressReporter ?? new NullReporter();
@@ -251,9 +439,23 @@ export class AgentRuntime {
       tools: new Map(offered.map((t) => [t.name, t])),
       toolSpecs: offered.map(toolSpec),
       clock: this.#clock,
-      sinks: [reporter, ...(deps.sinks ?? [])],
+      sinks: [
+        // First, so an event's seq is on disk before anyone can have seen it.
+        ...(checkpointer === undefined
+          ? []
+          : [
+              (event: ProgressEvent) => {
+                checkpointer.noteSeq(event.seq, (error) => {
+                  this.#internalError(error, 'checkpoint.seq');
+                });
+              },
+            ]),
+        reporter,
+        ...(deps.sinks ?? []),
+      ],
       onTimeout,
-      checkpointer: deps.checkpointStore,
+      checkpointer,
+      spend: spendGuard(this.#costs, () => this.#pricingModel()),
       onInternalError: (error, where) => {
         try {
           onInternal?.(error, where);

@@ -42,7 +42,9 @@ export class StoreCheckpointer implements LoopCheckpointer {
     return this.#id;
   }
 
+  /** Creates the run's checkpoint; for a resumed run (attached) it returns the existing one. */
   async create(state: RunState): Promise<string> {
+    if (this.#id !== undefined) return this.#id;
     const id = this.#generateId();
     const log = logDelta(state.log, 0);
     const calls = this.#roundCalls(state);

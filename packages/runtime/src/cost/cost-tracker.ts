@@ -116,6 +116,11 @@ export class CostTracker {
     this.#sessions.set(sessionId, { ...parsed.data });
   }
 
+  /** True once the tracker has a total for the session (recorded or restored). */
+  has(sessionId: string): boolean {
+    return this.#sessions.has(sessionId);
+  }
+
   /** USD spent by a session so far (0 for one never seen). */
   spent(sessionId: string): number {
     return this.#sessions.get(sessionId)?.spentUsd ?? 0;
