@@ -1,0 +1,42 @@
+// Your own reporters, as a user writes them: run with
+//   pnpm -F @headway-examples/custom-reporter start [-- --webhook http://127.0.0.1:8787/hook]
+import { parseArgs } from 'node:util';
+import { isProgressReporter } from '@headway/protocol';
+import { AgentRuntime, ScriptedProvider, defineTool } from '@headway/runtime';
+import { z } from 'zod';
+import { JsonLinesReporter } from './jsonl-reporter.js';
+import { WebhookReporter } from './webhook-reporter.js';
+
+const { values } = parseArgs({ options: { webhook: { type: 'string' } } });
+
+const reporter = new JsonLinesReporter(process.stdout);
+// Structural typing: no base class, no registration — just the seven methods.
+if (!isProgressReporter(reporter)) throw new Error('JsonLinesReporter is missing a reporter method');
+
+const webhook = values.webhook === undefined ? undefined : new WebhookReporter({ url: values.webhook });
+
+const weather = defineTool({
+  name: 'weather',
+  description: 'Current weather for a city',
+  parameters: z.object({ city: z.string() }),
+  safe: true,
+  execute: ({ city }) => ({ city, tempC: city === 'Lisbon' ? 19 : 7, sky: 'clear' }),
+});
+
+const runtime = new AgentRuntime(
+  { provider: 'scripted', agentName: 'weather-agent', maxIterations: 5 },
+  {
+    provider: new ScriptedProvider([
+      { toolCalls: [{ name: 'weather', args: { city: 'Lisbon' } }, { name: 'weather', args: { city: 'Oslo' } }] },
+      { content: 'Lisbon is 19 °C and clear; Oslo is 7 °C and clear. Lisbon is warmer by 12 °C.' },
+    ]),
+    tools: [weather],
+    progressReporter: reporter,
+    ...(webhook === undefined ? {} : { sinks: [webhook] }),
+  },
+);
+
+const result = await runtime.run('Which is warmer right now, Lisbon or Oslo?');
+await webhook?.settle();
+process.stderr.write(`${result.text}\n`);
+if (webhook !== undefined && webhook.failures.length > 0) process.stderr.write(`webhook failures: ${webhook.failures.join('; ')}\n`);
