@@ -167,6 +167,19 @@ describe('buildFallbackReport', () => {
     expect(report.attemptedInconclusive).toHaveLength(11);
   });
 
+  it('caps each section and says how much it left out', () => {
+    const log = new ToolCallLog({ maxEntries: 1000 });
+    for (let step = 1; step <= 500; step++) log.recordToolCall({ step, name: 'read', args: { n: step }, result: `value ${step}`, ok: true, durationMs: 1 });
+    const report = buildFallbackReport({ task: 't', log, reason: 'max-iterations', stats: { iterations: 1, toolCalls: 500, elapsedMs: 1 }, maxItemsPerSection: 10 });
+    expect(report.keyFindings).toEqual([
+      'read({"n":1}) → value 1',
+      'read({"n":2}) → value 2',
+      '(491 more items left out; see the tool-call log)',
+      ...Array.from({ length: 7 }, (_, i) => `read({"n":${494 + i}}) → value ${494 + i}`),
+    ]);
+    expect(buildFallbackReport({ task: 't', log, reason: 'max-iterations', stats: { iterations: 1, toolCalls: 500, elapsedMs: 1 } }).completedWork).toHaveLength(100);
+  });
+
   it('suggests starting the task when the log is empty', () => {
     const report = buildFallbackReport({ task: 'Write the changelog', log: new ToolCallLog(), reason: 'cancelled', stats: { iterations: 0, toolCalls: 0, elapsedMs: 0 } });
     expect(report).toEqual({

@@ -1,6 +1,6 @@
 import type { ProgressReport, ProgressReportStats, StopReason } from '@headway/protocol';
 import { extractPlan } from './plan.js';
-import { emptyLists } from './report-sections.js';
+import { LIST_KEYS, emptyLists } from './report-sections.js';
 import { cutText, formatCount, oneLine } from './text.js';
 import { describeCall, describeTallies, type ToolCallLog } from './tool-call-log.js';
 import type { ToolCallEntry } from './tool-call-log-state.js';
@@ -11,6 +11,11 @@ export interface FallbackReportContext {
   log: ToolCallLog;
   reason: StopReason;
   stats: ProgressReportStats;
+  /**
+   * Most items per section (default 100): a very long run keeps the first fifth and the most
+   * recent ones and says how many it left out, so the report stays a usable prompt.
+   */
+  maxItemsPerSection?: number;
 }
 
 interface CallGroup {
@@ -34,6 +39,14 @@ function stepList(steps: readonly number[]): string {
   const shown = steps.slice(0, 6).join(', ');
   const label = steps.length === 1 ? 'step' : 'steps';
   return steps.length > 6 ? `${label} ${shown}, …` : `${label} ${shown}`;
+}
+
+function capList(items: string[], max: number): string[] {
+  if (items.length <= max) return items;
+  const first = Math.max(1, Math.floor(max / 5));
+  const last = Math.max(1, max - first - 1);
+  const left = items.length - first - last;
+  return [...items.slice(0, first), `(${formatCount(left)} more items left out; see the tool-call log)`, ...items.slice(-last)];
 }
 
 function groupCalls(calls: readonly ToolCallEntry[]): CallGroup[] {
@@ -66,7 +79,8 @@ function groupCalls(calls: readonly ToolCallEntry[]): CallGroup[] {
  * - Not Started / Remaining: steps of the model's latest plan not yet done.
  * - Suggested Next Steps: derived from the above; never empty.
  *
- * Deterministic (same log, same report) and never empty when the log has content.
+ * Deterministic (same log, same report) and never empty when the log has content. Each
+ * section holds at most `maxItemsPerSection` items (default 100).
  *
  * @example
  * ```ts
@@ -162,5 +176,7 @@ export function buildFallbackReport(ctx: FallbackReportContext): ProgressReport 
     next.push(lists.keyFindings.length > 0 || lists.completedWork.length > 0 ? `Check the Key Findings against the task and finish it: ${task}` : `Start the task: ${task}`);
   }
 
+  const max = ctx.maxItemsPerSection !== undefined && Number.isFinite(ctx.maxItemsPerSection) ? Math.max(3, Math.floor(ctx.maxItemsPerSection)) : 100;
+  for (const key of LIST_KEYS) lists[key] = capList(lists[key], max);
   return { task: ctx.task, reason: ctx.reason, ...lists, stats: { ...ctx.stats }, generatedBy: 'fallback' };
 }
