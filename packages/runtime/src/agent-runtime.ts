@@ -456,6 +456,7 @@ export class AgentRuntime {
       onTimeout,
       checkpointer,
       spend: spendGuard(this.#costs, () => this.#pricingModel()),
+      ...(checkpointer === undefined ? {} : { externalize: (content: string) => checkpointer.externalize(content) }),
       onInternalError: (error, where) => {
         try {
           onInternal?.(error, where);

@@ -66,6 +66,8 @@ export interface LoopContext {
   extraSink?: ProgressSink;
   /** Prices provider calls and enforces the spending cap. */
   spend?: SpendGuard;
+  /** Stores an oversized tool result with the checkpoint; returns what the conversation carries instead. */
+  externalize?: (content: string) => Promise<string>;
 }
 
 type Outcome =
@@ -396,6 +398,14 @@ export class RunLoop {
       content = wrapUntrusted(call.name, content, scan);
       const what = scan.findings.map((f) => `${f.kind} "${f.match}"`).join('; ');
       this.#notice('guard:prompt-injection', `output of ${call.name} looks like a prompt injection (${what}); passed to the model as untrusted data`);
+    }
+    const externalize = this.#ctx.externalize;
+    if (externalize !== undefined) {
+      try {
+        content = await externalize(content);
+      } catch (error) {
+        this.#ctx.onInternalError(error, 'checkpoint.blob');
+      }
     }
     return { content, raw, ok, durationMs };
   }

@@ -1,6 +1,7 @@
 import type { LoopCheckpointer, RunState } from '../run-state.js';
 import type { Checkpoint, CheckpointToolCall } from './checkpoint.js';
 import type { CheckpointStore } from './checkpoint-store.js';
+import { LARGE_RESULT_THRESHOLD, externalizeLargeResult } from './large-result.js';
 import { checkpointStateOf, logDelta, toCheckpointToolCall } from './run-state-codec.js';
 
 /**
@@ -99,6 +100,17 @@ export class StoreCheckpointer implements LoopCheckpointer {
 
   async fail(checkpointId: string, state: RunState, error: string): Promise<void> {
     await this.#end(checkpointId, state, () => this.#store.fail(checkpointId, error));
+  }
+
+  /**
+   * Stores a tool result over {@link LARGE_RESULT_THRESHOLD} characters once with the
+   * checkpoint and returns a reference plus a preview; smaller ones (or before the
+   * checkpoint exists) come back unchanged.
+   */
+  async externalize(content: string): Promise<string> {
+    const id = this.#id;
+    if (id === undefined || content.length <= LARGE_RESULT_THRESHOLD) return content;
+    return (await externalizeLargeResult(this.#store, id, content)).text;
   }
 
   /**
