@@ -85,7 +85,7 @@ describe('createLineEncoder', () => {
         expect(e.complete(s)).toBe(reference({ event: 'complete', summary: a }, config));
         expect(e.error(s)).toBe(reference({ event: 'error', error: a }, config));
       }),
-      { numRuns: 1500 },
+      { numRuns: 800 },
     );
   });
 
@@ -94,7 +94,7 @@ describe('createLineEncoder', () => {
       fc.property(configArb, fc.oneof(eventArb, wildEventArb), (config, event) => {
         expect(createLineEncoder(config).event(event)).toBe(reference(event, config));
       }),
-      { numRuns: 2000 },
+      { numRuns: 1000 },
     );
   });
 
@@ -143,7 +143,7 @@ describe('createLineEncoder', () => {
         const event = { type: 'tool.executing', toolName: 't', args, runId: 'r', seq: 1, ts: 0 } as ProgressEvent;
         expect(createLineEncoder(config).event(event)).toBe(reference(event, config));
       }),
-      { numRuns: 2000 },
+      { numRuns: 1000 },
     );
   });
 
