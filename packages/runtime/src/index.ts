@@ -43,3 +43,42 @@ export type { Clock, ManualClockOptions } from './clock.js';
 export { modelTimeoutObserver } from './timeout-observer.js';
 export type { TimeoutObserver, TimeoutRequest } from './timeout-observer.js';
 export type { LoopCheckpointer, RunState, RunStatus, ToolCallStatus } from './run-state.js';
+export { CHECKPOINT_STATUSES, checkpointStateSchema, checkpointToolCallSchema } from './checkpoint/checkpoint.js';
+export type {
+  Checkpoint,
+  CheckpointInit,
+  CheckpointState,
+  CheckpointStatus,
+  CheckpointSummary,
+  CheckpointToolCall,
+  CheckpointUpdate,
+  CheckpointUsage,
+  FinishedToolCall,
+  PendingToolCall,
+  StartedToolCall,
+} from './checkpoint/checkpoint.js';
+export { CheckpointError } from './checkpoint/checkpoint-error.js';
+export type { CheckpointErrorCode } from './checkpoint/checkpoint-error.js';
+export type { CheckpointListFilter, CheckpointStore, MaybePromise } from './checkpoint/checkpoint-store.js';
+export { MemoryCheckpointStore } from './checkpoint/memory-checkpoint-store.js';
+export type { MemoryCheckpointStoreOptions } from './checkpoint/memory-checkpoint-store.js';
+export { SqliteCheckpointStore } from './checkpoint/sqlite-checkpoint-store.js';
+export type { SqliteCheckpointStoreOptions } from './checkpoint/sqlite-checkpoint-store.js';
+export type { SqliteDatabase } from './checkpoint/sqlite-database.js';
+export { DEFAULT_RECOVERY_POLICY, recoveryPolicySchema, recoveryStrategy, resolveRecoveryPolicy, scanForRecovery } from './checkpoint/recovery.js';
+export type { PendingRecovery, RecoveryPolicy, RecoveryScanOptions, RecoveryStrategy } from './checkpoint/recovery.js';
+export { LARGE_RESULT_THRESHOLD, externalizeLargeResult } from './checkpoint/large-result.js';
+export type { ExternalizeOptions, ExternalizedResult } from './checkpoint/large-result.js';
+export { chatMessageSchema } from './checkpoint/run-state-codec.js';
+export type { SessionRecord, SessionRunRecord, SessionStore, SessionSummary } from './session/session-store.js';
+export { MemorySessionStore } from './session/memory-session-store.js';
+export type { SessionStoreOptions } from './session/memory-session-store.js';
+export { SqliteSessionStore } from './session/sqlite-session-store.js';
+export { SessionError } from './session/session-error.js';
+export type { SessionErrorCode } from './session/session-error.js';
+export { DEFAULT_MODEL_PRICES, PriceTable, modelPriceSchema } from './cost/price-table.js';
+export type { ModelPrice, PriceTableOptions, TokenUsage } from './cost/price-table.js';
+export { CostTracker } from './cost/cost-tracker.js';
+export type { BudgetStatus, CostSummary, CostTrackerOptions, RecordedCost, SessionCost } from './cost/cost-tracker.js';
+export { CostError } from './cost/cost-error.js';
+export type { CostErrorCode } from './cost/cost-error.js';
