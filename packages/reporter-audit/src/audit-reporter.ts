@@ -85,6 +85,7 @@ export class AuditReporter implements ProgressReporter {
   readonly taskId: string;
   readonly #bus: AuditBus;
   readonly #redact: Redactor;
+  readonly #ids: { sessionId: string; taskId: string };
   readonly #onInternalError: AuditReporterOptions['onInternalError'];
   readonly #now: () => number;
   readonly #queueLimit: number;
@@ -108,6 +109,8 @@ export class AuditReporter implements ProgressReporter {
     this.taskId = options.taskId;
     this.#bus = options.bus;
     this.#redact = createRedactor(options.redact);
+    // Ids are written with every event, so they go through the same redaction (once).
+    this.#ids = this.#redact({ sessionId: options.sessionId, taskId: options.taskId });
     this.#onInternalError = options.onInternalError;
     this.#now = options.now ?? Date.now;
     this.#queueLimit = options.queueLimit ?? 1000;
@@ -172,6 +175,10 @@ export class AuditReporter implements ProgressReporter {
   handle(event: ProgressEvent): void {
     let record;
     try {
+      const ts: unknown = (event as Partial<ProgressEvent> | null)?.ts;
+      if (typeof ts !== 'number' || !Number.isFinite(ts) || ts < 0) {
+        throw new AuditError('AUDIT_INVALID_EVENT', 'handle: the event has no valid `ts` (events come stamped from a progress hub)');
+      }
       record = progressEventToAudit(event, this.#textDeltas);
     } catch (error) {
       this.#fail(error, { stage: 'build' });
@@ -213,10 +220,12 @@ export class AuditReporter implements ProgressReporter {
   #publish(eventType: string, detail: object, timestamp: number): void {
     let event: AuditEvent;
     try {
-      const raw = { eventType, category: 'agent', result: 'allow', sessionId: this.sessionId, taskId: this.taskId, timestamp, detail };
       // Redact first, then reduce to plain JSON: every bus, including a user's own, gets the
-      // same safe, serialisable copy, and nothing the caller still holds is shared.
-      event = JSON.parse(safeStringify(this.#redact(raw)) ?? 'null') as AuditEvent;
+      // same safe, serialisable copy, and nothing the caller still holds is shared. Only the
+      // detail varies per event; the ids were redacted once, in the constructor.
+      const redacted = this.#redact({ detail });
+      const plain = JSON.parse(safeStringify(redacted.detail) ?? '{}') as Record<string, unknown>;
+      event = { eventType, category: 'agent', result: 'allow', sessionId: this.#ids.sessionId, taskId: this.#ids.taskId, timestamp, detail: plain };
     } catch (error) {
       this.#fail(error, { stage: 'build', eventType });
       return;
