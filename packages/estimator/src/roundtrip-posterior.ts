@@ -44,11 +44,15 @@ export class RoundtripPosterior {
     normalise(uninformed);
     if (counts.length > 0) {
       const learned = new Float64Array(this.size + 1);
+      const multiplicity = new Map<number, number>();
+      for (const c of counts) multiplicity.set(c, (multiplicity.get(c) ?? 0) + 1);
+      const kernels = [...multiplicity].map(([c, k]) => ({ log: Math.log(c), k }));
       for (let n = 1; n <= this.size; n++) {
         let density = 0;
-        for (const c of counts) {
-          const z = (Math.log(n) - Math.log(c)) / HISTORY_BANDWIDTH;
-          density += Math.exp(-0.5 * z * z);
+        const logN = Math.log(n);
+        for (const { log, k } of kernels) {
+          const z = (logN - log) / HISTORY_BANDWIDTH;
+          if (z > -8 && z < 8) density += k * Math.exp(-0.5 * z * z);
         }
         // The kernel lives in log space; per integer n it is divided by n.
         learned[n] = density / n;
