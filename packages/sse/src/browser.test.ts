@@ -76,7 +76,7 @@ describe('browser subscribeToRun in headless Chromium', { timeout: 60_000 }, () 
       }).then((t) => { window.result.terminal = t.type; }, (e) => { window.result.terminal = 'rejected: ' + e.message; });
     </script>`;
     await tab.goto(server.url);
-    const seenAtLeast = (n: number) => tab.waitForFunction((k) => (window as unknown as { result: { seqs: number[] } }).result.seqs.length >= k, n);
+    const seenAtLeast = (n: number) => tab.waitForFunction((k) => (globalThis as unknown as { result: { seqs: number[] } }).result.seqs.length >= k, n);
     for (let round = 0; round < 4; round++) {
       for (let i = 0; i < 10; i++) hub.emit({ type: 'progress', percent: round * 20 + i });
       await seenAtLeast(round * 10 + 1);
@@ -86,8 +86,8 @@ describe('browser subscribeToRun in headless Chromium', { timeout: 60_000 }, () 
     log.append({ type: 'progress', runId: 'live', seq: 41, ts: 0, percent: 'much' } as unknown as ProgressEvent);
     hub.emit({ type: 'text.delta', text: 'after the bad one' }); // seq 41 from the hub: the log ignores it as a repeat
     const { seq } = hub.emit({ type: 'run.finished', durationMs: 1, outcome: 'completed' });
-    await tab.waitForFunction(() => (window as unknown as { result: { terminal?: string } }).result.terminal !== undefined);
-    const result = (await tab.evaluate(() => (window as unknown as { result: unknown }).result)) as { seqs: number[]; invalid: string[]; terminal: string };
+    await tab.waitForFunction(() => (globalThis as unknown as { result: { terminal?: string } }).result.terminal !== undefined);
+    const result = (await tab.evaluate(() => (globalThis as unknown as { result: unknown }).result)) as { seqs: number[]; invalid: string[]; terminal: string };
     expect(result.terminal).toBe('run.finished');
     expect(result.seqs).toEqual([...Array.from({ length: 40 }, (_, i) => i + 1), seq]);
     expect(result.invalid).toEqual(['Invalid progress event (type "progress"): percent: invalid input: expected number, received string']);
@@ -104,8 +104,8 @@ describe('browser subscribeToRun in headless Chromium', { timeout: 60_000 }, () 
         .then((t) => { window.result.terminal = t.type; }, (e) => { window.result.terminal = 'rejected: ' + e.message; });
     </script>`;
     await tab.goto(server.url);
-    await tab.waitForFunction(() => (window as unknown as { result: { terminal?: string } }).result.terminal !== undefined);
-    const result = (await tab.evaluate(() => (window as unknown as { result: unknown }).result)) as { seqs: number[]; terminal: string };
+    await tab.waitForFunction(() => (globalThis as unknown as { result: { terminal?: string } }).result.terminal !== undefined);
+    const result = (await tab.evaluate(() => (globalThis as unknown as { result: unknown }).result)) as { seqs: number[]; terminal: string };
     expect(result).toMatchObject({ seqs: [39, 40, 42], terminal: 'run.finished' });
     await tab.close();
   });
@@ -119,8 +119,8 @@ describe('browser subscribeToRun in headless Chromium', { timeout: 60_000 }, () 
         .then((t) => { window.result.terminal = t.type; }, (e) => { window.result.terminal = 'rejected: ' + e.code; });
     </script>`;
     await tab.goto(server.url);
-    await tab.waitForFunction(() => (window as unknown as { result: { terminal?: string } }).result.terminal !== undefined);
-    expect(await tab.evaluate(() => (window as unknown as { result: { terminal: string } }).result.terminal)).toBe('rejected: SSE_CONNECTION_FAILED');
+    await tab.waitForFunction(() => (globalThis as unknown as { result: { terminal?: string } }).result.terminal !== undefined);
+    expect(await tab.evaluate(() => (globalThis as unknown as { result: { terminal: string } }).result.terminal)).toBe('rejected: SSE_CONNECTION_FAILED');
     await tab.close();
   });
 });

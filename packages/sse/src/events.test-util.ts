@@ -2,7 +2,7 @@ import type { ProgressEvent, ProgressEventBody } from '@headway/protocol';
 
 /** A stamped event of `runId` with `seq` and a fixed `ts`, for tests. */
 export function ev(runId: string, seq: number, body: ProgressEventBody = { type: 'progress', percent: Math.min(99, seq) }): ProgressEvent {
-  return { ...body, runId, seq, ts: 1000 + seq } as ProgressEvent;
+  return { ...body, runId, seq, ts: 1000 + seq };
 }
 
 /** The terminal `run.finished` event of `runId` at `seq`. */

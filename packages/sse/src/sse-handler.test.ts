@@ -101,9 +101,9 @@ describe('createSseHandler', () => {
     expect(JSON.parse(bad.body)).toEqual({ code: 'SSE_BAD_LAST_EVENT_ID', message: 'Last-Event-ID must be a non-negative integer (an event\'s seq), got "abc"' });
     for (const id of ['-1', '1.5', '1e3', '0x3', '99999999999999999']) expect((await get(`${url}/r`, { 'last-event-id': id })).status).toBe(400);
     const ahead = await get(`${url}/r`, { 'last-event-id': '11' });
-    expect([ahead.status, JSON.parse(ahead.body).code]).toEqual([400, 'SSE_LAST_EVENT_ID_AHEAD']);
+    expect([ahead.status, (JSON.parse(ahead.body) as { code: string }).code]).toEqual([400, 'SSE_LAST_EVENT_ID_AHEAD']);
     const expired = await get(`${url}/r`, { 'last-event-id': '3' });
-    expect([expired.status, JSON.parse(expired.body).code]).toEqual([410, 'SSE_EVENTS_EXPIRED']);
+    expect([expired.status, (JSON.parse(expired.body) as { code: string }).code]).toEqual([410, 'SSE_EVENTS_EXPIRED']);
     expect((await get(`${url}/done`, { 'last-event-id': '1' })).status).toBe(204);
     expect((await get(`${url}/nope`)).status).toBe(404);
     expect((await get(`${url}/`)).status).toBe(404);

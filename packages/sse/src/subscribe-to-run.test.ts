@@ -14,7 +14,7 @@ afterEach(async () => {
   servers = [];
 });
 
-const instant = { setTimeout: (fn: () => void) => setImmediate(fn), clearTimeout: (h: unknown) => clearImmediate(h as NodeJS.Immediate) };
+const instant = { setTimeout: (fn: () => void) => setImmediate(fn), clearTimeout: (h: unknown) => { clearImmediate(h as NodeJS.Immediate); } };
 
 describe('subscribeToRun (fetch + eventsource-parser)', () => {
   it('reports invalid events to onInvalid without delivering them, and ignores other event names and repeats', async () => {
