@@ -19,7 +19,9 @@ export function cutText(text: string, max: number): string {
  * 5 MB tool result would otherwise keep all 5 MB alive for the whole run.
  */
 export function detach(text: string): string {
-  return text.length < 13 ? text : (JSON.parse(JSON.stringify(text)) as string);
+  // Slicing a cons string makes V8 flatten it into a fresh copy first, so the result's
+  // parent is that copy (one character longer), not the original. Measured by the bench.
+  return text.length < 13 ? text : ` ${text}`.slice(1);
 }
 
 /** Whitespace runs (newlines included) collapsed to one space, trimmed. */
