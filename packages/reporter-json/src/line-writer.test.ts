@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -34,6 +36,24 @@ describe('JSONReporter under backpressure', () => {
     reporter.onIteration(50, 50);
     await release();
     expect(iterationsOf(chunks.join('')).at(-1)).toBe(50);
+  });
+
+  it('gets every line, whole and in order, into a real file stream that pushes back', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'reporter-json-'));
+    try {
+      const path = join(dir, 'progress.jsonl');
+      const file = createWriteStream(path, { highWaterMark: 1024 });
+      const reporter = new JSONReporter({ stream: file });
+      for (let i = 0; i < 5000; i++) reporter.onIteration(i, 5000);
+      expect(reporter.stats().buffered).toBeGreaterThan(0);
+      await reporter.close();
+      file.end();
+      await once(file, 'close');
+      expect(iterationsOf(readFileSync(path, 'utf8'))).toEqual(Array.from({ length: 5000 }, (_, i) => i));
+      expect(reporter.stats()).toMatchObject({ written: 5000, dropped: 0, buffered: 0 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('bounds the buffer in bytes too', () => {
