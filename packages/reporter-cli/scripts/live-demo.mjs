@@ -16,11 +16,32 @@ const reporter = new CLIReporter({ mode: arg('--mode') ?? 'auto' });
 const hub = createProgressHub({ runId: 'demo' });
 hub.add(reporter);
 
-if (step && process.stdin.isTTY) process.stdin.setRawMode(true); // no echo of the key presses
+// Each key pressed releases one pause, even when presses arrive before the pause or together.
+let presses = 0;
+let waiting;
+const release = () => {
+  if (waiting === undefined || presses === 0) return;
+  presses -= 1;
+  const resolve = waiting;
+  waiting = undefined;
+  resolve();
+};
+if (step) {
+  if (process.stdin.isTTY) process.stdin.setRawMode(true); // no echo of the key presses
+  process.stdin.on('data', (bytes) => {
+    presses += bytes.length;
+    release();
+  });
+}
 const pause = (ms) =>
-  step
-    ? new Promise((resolve) => process.stdin.once('data', resolve))
-    : new Promise((resolve) => setTimeout(resolve, ms));
+  new Promise((resolve) => {
+    if (!step) {
+      setTimeout(resolve, ms);
+      return;
+    }
+    waiting = resolve;
+    release();
+  });
 
 const started = Date.now();
 hub.emit({ type: 'run.started', agentName: 'demo', task: 'Summarize the README file' });
@@ -61,4 +82,4 @@ if (scenario === 'limit') {
 }
 process.stderr.write('host: bye\n');
 if (step && process.stdin.isTTY) process.stdin.setRawMode(false);
-process.stdin.pause();
+process.stdin.destroy();

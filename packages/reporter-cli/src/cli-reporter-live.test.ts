@@ -76,7 +76,7 @@ describe('CLIReporter live mode', () => {
     const after = stream.chunks.slice(from).join('');
     const hostAt = after.indexOf('host says hello\n');
     expect(hostAt).toBeGreaterThan(0);
-    expect(after.slice(0, hostAt)).toMatch(/\u001b\[2K/); // the old block was erased first
+    expect(after.slice(0, hostAt)).toContain('\u001b[2K'); // the old block was erased first
     expect(stripAnsi(after.slice(hostAt))).toContain('30%'); // and redrawn below
   });
 
@@ -154,8 +154,9 @@ describe('CLIReporter live mode', () => {
   });
 
   it('after the terminal narrows, erases every row the reflowed old block now covers', () => {
-    const { stream, reporter } = live({ color: false });
+    const { stream, clock, reporter } = live({ color: false });
     reporter.onStart('x'.repeat(60)); // title: 62 columns
+    clock.advance(100);
     reporter.onToolStart('t'); // the block: title, bar line, tool line
     const bar = stripAnsi(stream.text).split('\n').find((l) => l.includes('%'))!;
     stream.columns = 30;
@@ -165,6 +166,14 @@ describe('CLIReporter live mode', () => {
     const erase = stream.chunks.slice(from).join('');
     // eraseLines(n) erases n lines: n "erase line" sequences.
     expect(erase.split('\u001b[2K').length - 1).toBe(rows);
+  });
+
+  it('asks a TTY for its size at each draw rather than trusting a stale columns', () => {
+    const { stream, reporter } = live({ color: false });
+    Object.assign(stream, { getWindowSize: (): [number, number] => [20, 30] });
+    reporter.onStart('a task longer than twenty columns');
+    const lines = stripAnsi(stream.text).split('\n').filter((l) => l.trim() !== '');
+    for (const line of lines) expect(stringWidth(line)).toBeLessThanOrEqual(19);
   });
 
   it('coalesces a flood of updates into at most one draw per tick', () => {

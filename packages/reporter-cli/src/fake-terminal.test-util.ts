@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { EventEmitter } from 'node:events';
 import type { IntervalTimers } from './interval-timers.js';
 
@@ -37,7 +38,7 @@ export class FakeClock {
 
 /** Interval timers a test fires by hand; records unref and clear calls. */
 export class ManualTimers implements IntervalTimers {
-  readonly active: Map<number, () => void> = new Map();
+  readonly active: Map<number, () => void> = new Map<number, () => void>();
   unrefCalls = 0;
   private nextId = 1;
 
@@ -67,4 +68,17 @@ const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
 /** `text` without ANSI escape sequences. */
 export function stripAnsi(text: string): string {
   return text.replace(ANSI, '');
+}
+
+/**
+ * Text as a run might send it: ASCII with every control character (ESC, BEL, CR, NUL …),
+ * C1 controls, Unicode line separators, wide and astral characters. Cheaper to generate
+ * than full `binary` strings and aimed at what matters to a terminal.
+ */
+export function untrustedText(maxLength = 16): fc.Arbitrary<string> {
+  const unit = fc.oneof(
+    fc.string({ unit: 'binary-ascii', minLength: 1, maxLength: 1 }),
+    fc.constantFrom('\u009b', '\u0085', '\u2028', '\u2029', '字', '😀', 'é', '\u200b'),
+  );
+  return fc.string({ unit, maxLength });
 }

@@ -4,4 +4,3 @@ export type { CLIReporterMode, Environment } from './resolve-mode.js';
 export type { IntervalTimers } from './interval-timers.js';
 export type { TerminalStream } from './terminal-stream.js';
 export { renderReportMarkdown } from './report-markdown.js';
-export { formatDuration } from './format-duration.js';

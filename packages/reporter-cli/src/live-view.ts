@@ -37,6 +37,8 @@ export class LiveView {
   private resizeListening = false;
   /** Columns and line widths of the block on screen, to erase it whole after a resize. */
   private drawn: { columns: number; widths: number[] } | undefined;
+  /** Terminal width as of the current draw. */
+  private columns = 80;
   private readonly onResize = (): void => {
     this.guard(() => {
       this.draw(true);
@@ -49,6 +51,7 @@ export class LiveView {
     private readonly reportError: (error: unknown) => void,
   ) {
     const { stream } = output;
+    const currentColumns = (): number => this.columns;
     // log-update sees only this proxy, so each of its writes passes the output's guards.
     const proxy = {
       write: (chunk: string) => output.write(chunk),
@@ -56,7 +59,7 @@ export class LiveView {
         return stream.isTTY === true;
       },
       get columns() {
-        return stream.columns;
+        return currentColumns();
       },
       get rows() {
         return stream.rows;
@@ -140,7 +143,8 @@ export class LiveView {
       this.logUpdate.done();
       this.drawn = undefined;
     }
-    const columns = this.output.stream.columns ?? 80;
+    const columns = this.measureColumns();
+    this.columns = columns;
     if (this.drawn !== undefined && columns < this.drawn.columns) this.eraseReflowed(columns);
     const frame = renderLiveFrame(state, {
       now,
@@ -151,6 +155,22 @@ export class LiveView {
     this.logUpdate(frame);
     this.drawn = { columns, widths: frame.split('\n').map((line) => stringWidth(line)) };
     this.lastDraw = now;
+  }
+
+  /**
+   * Asks a TTY for its size now: a resized terminal reflows at once, but `columns` only
+   * changes when Node handles SIGWINCH, and a tick drawn in between would patch a screen
+   * that is no longer there.
+   */
+  private measureColumns(): number {
+    const { stream } = this.output;
+    try {
+      const size = stream.getWindowSize?.();
+      if (size !== undefined && size[0] > 0) return size[0];
+    } catch {
+      // Not a terminal after all (or closed): fall back to what the stream last said.
+    }
+    return stream.columns ?? 80;
   }
 
   /**
