@@ -1,7 +1,7 @@
 import type { TextEntry, ToolCallLogEntry } from './tool-call-log-state.js';
 
 /** One step of a plan the model wrote. */
-export interface PlanStep {
+interface PlanStep {
   /** The step's number: as written for a numbered list, its position otherwise (from 1). */
   number: number;
   text: string;

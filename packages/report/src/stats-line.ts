@@ -27,7 +27,8 @@ export function renderStatsLine(report: Pick<ProgressReport, 'stats' | 'reason' 
 
 /** A summary of the stats for prose: `30 iterations, 87 tool calls, 4m 12s, $0.42`. */
 export function describeStats(stats: ProgressReportStats): string {
-  const parts = [`${formatCount(stats.iterations)} iterations`, `${formatCount(stats.toolCalls)} tool calls`, formatDuration(stats.elapsedMs)];
+  const plural = (n: number, word: string): string => `${formatCount(n)} ${word}${n === 1 ? '' : 's'}`;
+  const parts = [plural(stats.iterations, 'iteration'), plural(stats.toolCalls, 'tool call'), formatDuration(stats.elapsedMs)];
   if (stats.costUsd !== undefined) parts.push(`$${stats.costUsd.toFixed(stats.costUsd < 1 ? 4 : 2)}`);
   return parts.join(', ');
 }
