@@ -1,0 +1,58 @@
+// A run that runs out of time and hands over, and a second agent that continues from it.
+//   pnpm -F @headway-examples/limit-handoff start [-- --budget-ms 2000 --events-dir out/]
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { continuationPrompt } from '@headway/report';
+import { CLIReporter } from '@headway/reporter-cli';
+import { JSONReporter } from '@headway/reporter-json';
+import { AgentRuntime, ScriptedProvider, type AgentConfigInput, type RunResult } from '@headway/runtime';
+import { TASK, lookupTool, researchModel } from './research-model.js';
+
+const { values } = parseArgs({
+  options: {
+    'budget-ms': { type: 'string', default: '2000' },
+    'tool-ms': { type: 'string', default: '450' },
+    'think-ms': { type: 'string', default: '150' },
+    'events-dir': { type: 'string' },
+  },
+});
+const budgetMs = Number(values['budget-ms']);
+const toolMs = Number(values['tool-ms']);
+const thinkMs = Number(values['think-ms']);
+if (values['events-dir'] !== undefined) mkdirSync(values['events-dir'], { recursive: true });
+
+async function agent(name: string, config: Partial<AgentConfigInput>, input: string): Promise<RunResult> {
+  const cli = new CLIReporter();
+  const file = values['events-dir'] === undefined ? undefined : createWriteStream(join(values['events-dir'], `${name}.jsonl`));
+  const json = file === undefined ? undefined : new JSONReporter({ stream: file });
+  const runtime = new AgentRuntime(
+    { provider: 'scripted', agentName: name, maxIterations: 20, ...config },
+    {
+      provider: new ScriptedProvider(researchModel(thinkMs)),
+      tools: [lookupTool(toolMs)],
+      sinks: json === undefined ? [cli] : [cli, json],
+    },
+  );
+  const result = await runtime.run(input);
+  await json?.close();
+  file?.end();
+  return result;
+}
+
+// 1. A time budget too short for the job: at the soft deadline the run winds down
+//    (wind-down.started), gets a few bonus steps to finish what is in hand and write its
+//    progress report, and ends as a handoff — not "unable to complete".
+const first = await agent('researcher', { timeBudgetMs: budgetMs, timeoutBehavior: 'graceful', gracefulBonusSteps: 2 }, TASK);
+process.stdout.write(`\nFirst run: ${first.status}${first.report === undefined ? '' : ` (${first.report.reason}, report by the ${first.report.generatedBy})`}\n`);
+if (first.report === undefined) {
+  process.stdout.write(`${first.text}\n`);
+  process.exit(first.status === 'completed' ? 0 : 1);
+}
+// The CLI reporter has printed the report (from the report.generated event) above.
+
+// 2. A follow-up agent starts from the report: what is known comes inline, so it only does
+//    what is left.
+const second = await agent('continuer', {}, continuationPrompt(first.report));
+process.stdout.write(`\nSecond run: ${second.status}\n\n${second.text}\n`);
+process.exitCode = second.status === 'completed' ? 0 : 1;
