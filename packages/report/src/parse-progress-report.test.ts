@@ -223,6 +223,13 @@ describe('parseProgressReport defaults and warnings', () => {
     ]);
   });
 
+  it('reads Windows line endings like Unix ones', () => {
+    const md = '## PROGRESS REPORT\r\n### Task\r\nShip it\r\n### Key Findings\r\n- one\r\n  two\r\n';
+    const { report } = parseProgressReport(md, defaults);
+    expect(report.task).toBe('Ship it');
+    expect(report.keyFindings).toEqual(['one\ntwo']);
+  });
+
   it('reports an unknown stop reason instead of guessing', () => {
     const { report, warnings } = parseProgressReport('**Stats:** 3 iterations · 2 tool calls · 10 ms elapsed · stopped: bored', defaults);
     expect(report.reason).toBe('max-iterations');
