@@ -95,10 +95,10 @@ export const agentConfigSchema: z.ZodType<AgentConfig, AgentConfigInput> = schem
   const { progress, ...rest } = value;
   const parsed = progressConfigSchema.safeParse(progress ?? {});
   if (!parsed.success) {
-    for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, path: ['progress', ...issue.path] } as never);
+    for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: ['progress', ...issue.path] });
     return z.NEVER;
   }
-  return { ...rest, progress: parsed.data } as AgentConfig;
+  return { ...rest, progress: parsed.data };
 }) as unknown as z.ZodType<AgentConfig, AgentConfigInput>;
 
 /**

@@ -354,21 +354,22 @@ export class AgentRuntime {
       queue.push(event);
       wake?.();
     });
-    let done = false;
+    // An object, not a `let`: flow analysis cannot see the callback set it.
+    const state = { done: false };
     const running = loop.then((l) => this.#execute(l)).finally(() => {
-      done = true;
+      state.done = true;
       wake?.();
     });
     try {
       for (;;) {
         while (head < queue.length) {
-          const event = queue[head] as ProgressEvent;
+          const event = queue[head];
           head += 1;
-          yield event;
+          if (event !== undefined) yield event;
         }
         queue.length = 0;
         head = 0;
-        if (done) break;
+        if (state.done) break;
         await new Promise<void>((resolve) => {
           wake = resolve;
         });
@@ -377,7 +378,7 @@ export class AgentRuntime {
       return await running;
     } finally {
       outer?.removeEventListener('abort', forward);
-      if (!done) {
+      if (!state.done) {
         controller.abort(new Error('runStream: the consumer stopped reading'));
         await running;
       }

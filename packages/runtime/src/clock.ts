@@ -23,20 +23,23 @@ export const systemClock: Clock = {
   },
 };
 
-function abortReason(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
+/** The error an aborted signal stands for: its reason when that is an Error, else an AbortError. */
+export function abortError(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error) return reason;
+  return new DOMException(typeof reason === 'string' ? reason : 'This operation was aborted', 'AbortError');
 }
 
 /**
  * Waits `ms` on `clock`; rejects with the signal's reason as soon as `signal` aborts.
  */
 export function sleep(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> {
-  if (signal?.aborted === true) return Promise.reject(abortReason(signal));
+  if (signal?.aborted === true) return Promise.reject(abortError(signal));
   if (ms <= 0 && signal === undefined) return Promise.resolve();
   return new Promise<void>((resolve, reject) => {
     const onAbort = (): void => {
       clock.clearTimeout(handle);
-      if (signal !== undefined) reject(abortReason(signal));
+      if (signal !== undefined) reject(abortError(signal));
     };
     const handle = clock.setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);

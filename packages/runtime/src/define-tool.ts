@@ -72,7 +72,7 @@ export function defineTool<Args, Result>(definition: ToolDefinition<Args, Result
   }
   let jsonSchema: Record<string, unknown>;
   try {
-    jsonSchema = z.toJSONSchema(definition.parameters, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+    jsonSchema = z.toJSONSchema(definition.parameters, { io: 'input', unrepresentable: 'any' });
   } catch (error) {
     throw new ConfigError('RUNTIME_INVALID_TOOL', `Tool "${definition.name}": its parameters cannot be described as JSON Schema`, [], { cause: error });
   }
@@ -83,7 +83,7 @@ export function defineTool<Args, Result>(definition: ToolDefinition<Args, Result
     parameters: definition.parameters,
     jsonSchema,
     safe: definition.safe ?? false,
-    execute: definition.execute,
+    execute: (args, ctx) => definition.execute(args, ctx),
   };
 }
 

@@ -1,24 +1,27 @@
 import { isNullReporter, isProgressReporter, type ProgressReporter, type SinkLike } from '@headway/protocol';
 
-const METHODS = ['onStart', 'onProgress', 'onToolStart', 'onToolDone', 'onIteration', 'onComplete', 'onError'] as const;
-
 /**
  * A reporter whose methods never throw and whose returned promises never reject unhandled:
  * the hub already catches synchronous throws, but a seven-method reporter's async
  * rejection would otherwise surface as an unhandled rejection.
  */
 function guardReporter(reporter: ProgressReporter, onError: (error: unknown) => void): ProgressReporter {
-  const guarded = {} as Record<(typeof METHODS)[number], (...args: never[]) => void>;
-  for (const method of METHODS) {
-    guarded[method] = (...args: never[]) => {
-      const fn = reporter[method] as (...a: never[]) => unknown;
-      const result = fn.apply(reporter, args);
-      if (typeof result === 'object' && result !== null && typeof (result as PromiseLike<unknown>).then === 'function') {
-        (result as PromiseLike<unknown>).then(undefined, onError);
-      }
-    };
-  }
-  return guarded as unknown as ProgressReporter;
+  const settle = (result: unknown): void => {
+    if (typeof result === 'object' && result !== null && typeof (result as { then?: unknown }).then === 'function') {
+      (result as PromiseLike<unknown>).then(undefined, onError);
+    }
+  };
+  // Declared `void`, but a reporter may still return a promise: view it as returning unknown.
+  const loose = reporter as unknown as Record<keyof ProgressReporter, (...args: unknown[]) => unknown>;
+  return {
+    onStart: (task) => { settle(loose.onStart(task)); },
+    onProgress: (pct, label) => { settle(loose.onProgress(pct, label)); },
+    onToolStart: (name) => { settle(loose.onToolStart(name)); },
+    onToolDone: (name, summary) => { settle(loose.onToolDone(name, summary)); },
+    onIteration: (i, max) => { settle(loose.onIteration(i, max)); },
+    onComplete: (summary) => { settle(loose.onComplete(summary)); },
+    onError: (error) => { settle(loose.onError(error)); },
+  };
 }
 
 /**

@@ -34,7 +34,6 @@ const ROLE_MARKER_PATTERNS: readonly RegExp[] = [
 ];
 
 // Unicode tags (ASCII smuggling), zero-width and bidi controls, the BOM used mid-text.
-// eslint-disable-next-line no-misleading-character-class -- the point is to find these characters
 const HIDDEN = /[\u{E0000}-\u{E007F}\u200B-\u200F\u2028\u2029\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\u00AD\u180E]/gu;
 
 function visible(text: string): string {

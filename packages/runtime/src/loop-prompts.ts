@@ -2,7 +2,7 @@
  * The short check the model gets after each round of tool results, so it stops as soon as
  * the task is done instead of wandering on.
  */
-export const VERIFICATION_PROMPT: string =
+export const VERIFICATION_PROMPT =
   'Check before you continue: has the task been fully done, as the user asked? If yes, reply with the final answer and call no tools. If not, say in one line what is still missing, then take the next step.';
 
 /** The prompt injected after a tool failed `failures` times in a row. */

@@ -8,7 +8,7 @@ import type { Clock } from './clock.js';
 import { defineTool } from './define-tool.js';
 import { OpenAIProvider } from './openai-provider.js';
 import { collectStream } from './provider.js';
-import { ProviderError } from './provider-error.js';
+import type { ProviderError } from './provider-error.js';
 import { ProviderRegistry } from './provider-registry.js';
 
 type Handler = (req: IncomingMessage, body: unknown, res: ServerResponse) => void;

@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import OpenAI, { APIConnectionError, APIError } from 'openai';
 import type {
   ChatCompletionChunk,
   ChatCompletionCreateParamsNonStreaming,
@@ -252,19 +252,23 @@ export class OpenAIProvider implements Provider {
 
   #toError(error: unknown): unknown {
     if (isAbortError(error)) return error;
-    if (error instanceof OpenAI.APIError && error.status !== undefined) {
-      const status = error.status;
-      const retryable = status === 408 || status === 409 || status === 429 || status >= 500;
-      const after = retryAfterMs(error.headers);
-      return new ProviderError('PROVIDER_REQUEST_FAILED', `Provider "${this.name}" answered HTTP ${status}: ${error.message}`, {
-        provider: this.name,
-        status,
-        retryable,
-        cause: error,
-        ...(after === undefined ? {} : { retryAfterMs: after }),
-      });
+    if (error instanceof APIError) {
+      // instanceof leaves the class's generics as any: read the fields as what they are.
+      const status: unknown = error.status;
+      const headers: unknown = error.headers;
+      if (typeof status === 'number') {
+        const retryable = status === 408 || status === 409 || status === 429 || status >= 500;
+        const after = retryAfterMs(headers instanceof Headers ? headers : undefined);
+        return new ProviderError('PROVIDER_REQUEST_FAILED', `Provider "${this.name}" answered HTTP ${status}: ${error.message}`, {
+          provider: this.name,
+          status,
+          retryable,
+          cause: error,
+          ...(after === undefined ? {} : { retryAfterMs: after }),
+        });
+      }
     }
-    if (error instanceof OpenAI.APIConnectionError) {
+    if (error instanceof APIConnectionError) {
       return new ProviderError('PROVIDER_REQUEST_FAILED', `Provider "${this.name}" could not be reached: ${error.message}`, {
         provider: this.name,
         retryable: true,

@@ -61,7 +61,7 @@ export class ProviderRegistry {
     this.#onRetry = options.onRetry;
     this.#preferred = options.preferred;
     if (Symbol.iterator in providers) {
-      for (const p of providers as Iterable<Provider>) this.register(p);
+      for (const p of providers) this.register(p);
     } else {
       for (const [name, p] of Object.entries(providers)) this.register(p, name);
     }
@@ -142,7 +142,7 @@ export class ProviderRegistry {
    */
   async complete(request: CompletionRequest, options: ProviderCallOptions & { preferred?: string } = {}): Promise<CompletionResponse> {
     const name = this.resolve(options.preferred);
-    const provider = this.#providers.get(name) as Provider;
+    const provider = this.#entry(this.#providers, name);
     const callOptions: ProviderCallOptions = options.signal === undefined ? {} : { signal: options.signal };
     return this.#withRetries(name, options.signal, () => provider.complete(request, callOptions));
   }
@@ -154,7 +154,7 @@ export class ProviderRegistry {
    */
   async *stream(request: CompletionRequest, options: ProviderCallOptions & { preferred?: string } = {}): AsyncGenerator<StreamChunk> {
     const name = this.resolve(options.preferred);
-    const provider = this.#providers.get(name) as Provider;
+    const provider = this.#entry(this.#providers, name);
     const callOptions: ProviderCallOptions = options.signal === undefined ? {} : { signal: options.signal };
     const streamFn = provider.stream?.bind(provider);
     if (streamFn === undefined) {
@@ -165,7 +165,7 @@ export class ProviderRegistry {
       yield { type: 'finish', finishReason: response.finishReason, usage: response.usage };
       return;
     }
-    const breaker = this.#breakers.get(name) as CircuitBreaker;
+    const breaker = this.#entry(this.#breakers, name);
     // Open the stream and read its first chunk under the retry policy.
     const { iterator, first } = await this.#withRetries(name, options.signal, async () => {
       const it = streamFn(request, callOptions)[Symbol.asyncIterator]();
@@ -196,8 +196,14 @@ export class ProviderRegistry {
     }
   }
 
+  #entry<V>(map: ReadonlyMap<string, V>, name: string): V {
+    const value = map.get(name);
+    if (value === undefined) throw new ProviderError('PROVIDER_UNKNOWN', `No provider named "${name}"`, { provider: name });
+    return value;
+  }
+
   async #withRetries<T>(name: string, signal: AbortSignal | undefined, call: () => Promise<T>, settleOnSuccess = true): Promise<T> {
-    const breaker = this.#breakers.get(name) as CircuitBreaker;
+    const breaker = this.#entry(this.#breakers, name);
     for (let attempt = 0; ; attempt++) {
       if (!breaker.tryAcquire()) {
         throw new ProviderError('PROVIDER_CIRCUIT_OPEN', `Provider "${name}" failed ${breaker.failures} time(s) in a row; not calling it for another ${breaker.retryInMs} ms`, {

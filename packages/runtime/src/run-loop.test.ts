@@ -42,7 +42,7 @@ describe('reporters and sinks cannot change a run', () => {
         provider: new ScriptedProvider(twoRounds()),
         tools: [fileRead],
         progressReporter: throwing,
-        sinks: [slow as unknown as ProgressReporter, slowHandler, () => { throw new Error('sink boom'); }, observed.sink],
+        sinks: [slow, slowHandler, () => { throw new Error('sink boom'); }, observed.sink],
         generateId: ids(),
         clock: new ManualClock(),
         onInternalError: (_e, where) => internal.push(where),

@@ -94,7 +94,7 @@ function errorMessage(error: unknown): string {
 function toolOutputText(result: unknown): string {
   if (typeof result === 'string') return result;
   if (result === undefined || result === null) return '';
-  return safeStringify(result) ?? String(result);
+  return safeStringify(result) ?? '';
 }
 
 /** The reason a caller gave for aborting, or a plain default for a bare `abort()`. */
@@ -715,13 +715,17 @@ export class RunLoop {
     this.state.log = this.#log.toJSON();
   }
 
-  async #safely(where: string, fn: () => unknown): Promise<void> {
+  /** Runs a side job (checkpoint write) whose failure the run survives; true when it succeeded. */
+  async #safely(where: string, fn: () => unknown): Promise<boolean> {
     try {
       await fn();
+      return true;
     } catch (error) {
       this.#ctx.onInternalError(error, where);
+      return false;
     }
   }
+
 
   async #createCheckpoint(): Promise<void> {
     const checkpointer = this.#ctx.checkpointer;
@@ -737,11 +741,7 @@ export class RunLoop {
     const id = this.#checkpointId;
     if (checkpointer === undefined || id === undefined) return;
     this.#snapshot();
-    let saved = false;
-    await this.#safely('checkpoint.update', async () => {
-      await checkpointer.update(id, this.state, reason);
-      saved = true;
-    });
+    const saved = await this.#safely('checkpoint.update', () => checkpointer.update(id, this.state, reason));
     if (saved && reason === 'round') this.#emit({ type: 'checkpoint.saved', checkpointId: id, iteration: this.state.iteration });
   }
 }

@@ -1,4 +1,4 @@
-import { sleep, systemClock, type Clock } from './clock.js';
+import { abortError, sleep, systemClock, type Clock } from './clock.js';
 import type {
   ChatMessage,
   CompletionRequest,
@@ -24,7 +24,7 @@ export interface ScriptedStep {
   /** Reasoning text to return alongside. */
   reasoning?: string;
   /** Throw this instead of replying (to script failures). */
-  error?: unknown;
+  error?: Error;
 }
 
 /** A script: fixed steps in order, or a function of the conversation so far. */
@@ -92,7 +92,7 @@ export class ScriptedProvider implements Provider {
   async complete(request: CompletionRequest, options: ProviderCallOptions = {}): Promise<CompletionResponse> {
     const step = this.#next(request);
     if (step.delayMs !== undefined && step.delayMs > 0) await sleep(this.#clock, step.delayMs, options.signal);
-    else if (options.signal?.aborted === true) throw options.signal.reason;
+    else if (options.signal?.aborted === true) throw abortError(options.signal);
     if (step.error !== undefined) throw step.error;
     return this.#response(step, request);
   }
@@ -105,7 +105,7 @@ export class ScriptedProvider implements Provider {
     if (response.reasoning !== undefined) yield { type: 'reasoning-delta', text: response.reasoning };
     // Word-sized deltas, like a real stream.
     for (const piece of response.content.match(/\S+\s*|\s+/g) ?? []) {
-      if (options.signal?.aborted === true) throw options.signal.reason;
+      if (options.signal?.aborted === true) throw abortError(options.signal);
       yield { type: 'text-delta', text: piece };
     }
     for (const toolCall of response.toolCalls) yield { type: 'tool-call', toolCall };

@@ -1,0 +1,136 @@
+// Per-round overhead of the headway agent loop vs the AI SDK's generateText multi-step
+// loop, both driving a scripted model and a no-op tool for the same rounds in the same
+// process. Run: pnpm -F @headway/bench bench:runtime
+import { Writable } from 'node:stream';
+import { NullReporter } from '@headway/protocol';
+import { CLIReporter } from '@headway/reporter-cli';
+import { JSONReporter } from '@headway/reporter-json';
+import { AgentRuntime, ScriptedProvider, defineTool, type ScriptedStep } from '@headway/runtime';
+import { generateText, stepCountIs, tool } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
+import { Bench } from 'tinybench';
+import { z } from 'zod';
+
+/** A stream that accepts and discards every write, like /dev/null without the syscall. */
+function sink(): Writable {
+  return new Writable({
+    write(_chunk, _encoding, callback) {
+      callback();
+    },
+  });
+}
+
+const usage = {
+  inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 5, text: 5, reasoning: 0 },
+};
+
+/** The AI SDK: generateText with a mock model that calls `noop` until the last round, then answers. */
+function aiSdkRun(rounds: number): () => Promise<void> {
+  return async () => {
+    let call = 0;
+    const model = new MockLanguageModelV3({
+      doGenerate: () => {
+        call += 1;
+        if (call < rounds) {
+          return Promise.resolve({
+            content: [{ type: 'tool-call' as const, toolCallId: `call_${call}`, toolName: 'noop', input: '{}' }],
+            finishReason: { unified: 'tool-calls' as const, raw: 'tool_calls' },
+            usage,
+            warnings: [],
+          });
+        }
+        return Promise.resolve({ content: [{ type: 'text' as const, text: 'done' }], finishReason: { unified: 'stop' as const, raw: 'stop' }, usage, warnings: [] });
+      },
+    });
+    const result = await generateText({
+      model,
+      system: 'You are a helpful agent.',
+      prompt: 'Do the task',
+      tools: { noop: tool({ description: 'does nothing', inputSchema: z.object({}), execute: () => Promise.resolve('ok') }) },
+      stopWhen: stepCountIs(rounds + 1),
+    });
+    if (result.steps.length !== rounds) throw new Error(`ai: expected ${rounds} steps, got ${result.steps.length}`);
+  };
+}
+
+const noop = defineTool({ name: 'noop', description: 'does nothing', parameters: z.object({}), execute: () => 'ok' });
+
+/** headway: AgentRuntime with a ScriptedProvider doing the same rounds. */
+function headwayRun(rounds: number, reporters: 'null' | 'cli+json'): () => Promise<void> {
+  const script = (_c: unknown, _r: unknown, call: number): ScriptedStep =>
+    call + 1 < rounds ? { toolCalls: [{ name: 'noop', args: {}, id: `call_${call}` }], usage: { inputTokens: 10, outputTokens: 5 } } : { content: 'done', usage: { inputTokens: 10, outputTokens: 5 } };
+  return async () => {
+    const provider = new ScriptedProvider(script, { record: false });
+    const deps =
+      reporters === 'null'
+        ? { provider, tools: [noop], progressReporter: new NullReporter() }
+        : { provider, tools: [noop], progressReporter: new CLIReporter({ stream: sink(), mode: 'plain' }), sinks: [new JSONReporter({ stream: sink() })] };
+    const runtime = new AgentRuntime({ provider: 'scripted', maxIterations: rounds + 1, systemPrompt: 'You are a helpful agent.', progress: { aiDriven: false } }, deps);
+    const result = await runtime.run('Do the task');
+    if (result.status !== 'completed' || result.iterations !== rounds) throw new Error(`headway: ${result.status} after ${result.iterations}`);
+  };
+}
+
+interface Variant {
+  name: string;
+  fn: () => Promise<void>;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** Mean ms per run of each variant, interleaved over rounds (order alternating). */
+async function measure(variants: Variant[], rounds = 7, timeMs = 400): Promise<Record<string, number[]>> {
+  const perRound: Record<string, number[]> = {};
+  for (let round = 0; round < rounds; round++) {
+    const bench = new Bench({ time: timeMs, warmup: true });
+    const ordered = round % 2 === 0 ? variants : [...variants].reverse();
+    for (const v of ordered) bench.add(v.name, v.fn);
+    await bench.run();
+    for (const task of bench.tasks) {
+      const result = task.result;
+      if (result.state !== 'completed') throw new Error(`${task.name}: ${result.state}`);
+      (perRound[task.name] ??= []).push(result.latency.mean);
+    }
+  }
+  return perRound;
+}
+
+const SHORT = 2;
+const LONG = 12;
+const variants: Variant[] = [];
+for (const n of [SHORT, LONG]) {
+  variants.push({ name: `ai-sdk/${n}`, fn: aiSdkRun(n) });
+  variants.push({ name: `headway-null/${n}`, fn: headwayRun(n, 'null') });
+  variants.push({ name: `headway-cli+json/${n}`, fn: headwayRun(n, 'cli+json') });
+}
+const times = await measure(variants);
+
+const rows: { name: string; perRun: number; perRound: number; ratioRun: number; ratioRound: number }[] = [];
+for (const who of ['ai-sdk', 'headway-null', 'headway-cli+json']) {
+  const short = times[`${who}/${SHORT}`]!;
+  const long = times[`${who}/${LONG}`]!;
+  const baseShort = times[`ai-sdk/${SHORT}`]!;
+  const baseLong = times[`ai-sdk/${LONG}`]!;
+  // Marginal cost of a round: (time of a 12-round run − time of a 2-round run) / 10, per measurement round.
+  const marginal = long.map((t, i) => (t - short[i]!) / (LONG - SHORT));
+  const baseMarginal = baseLong.map((t, i) => (t - baseShort[i]!) / (LONG - SHORT));
+  rows.push({
+    name: who,
+    perRun: median(long),
+    perRound: median(marginal),
+    ratioRun: median(long.map((t, i) => t / baseLong[i]!)),
+    ratioRound: median(marginal.map((m, i) => m / baseMarginal[i]!)),
+  });
+}
+
+console.log(`\nAgent loop overhead: ${LONG}-round runs (scripted model, no-op tool), median of 7 interleaved rounds`);
+console.log('| variant | µs per run | µs per round (marginal) | × AI SDK per run | × AI SDK per round |');
+console.log('|---|---:|---:|---:|---:|');
+for (const r of rows) {
+  console.log(`| ${r.name} | ${(r.perRun * 1000).toFixed(0)} | ${(r.perRound * 1000).toFixed(1)} | ${r.ratioRun.toFixed(2)} | ${r.ratioRound.toFixed(2)} |`);
+}
