@@ -1,5 +1,5 @@
 import sliceAnsi from 'slice-ansi';
-import stringWidth from 'string-width';
+import { columnWidth } from './column-width.js';
 
 /**
  * Cuts a line (ANSI styles allowed) to at most `width` terminal columns, ending a cut line
@@ -7,11 +7,11 @@ import stringWidth from 'string-width';
  */
 export function fitLine(line: string, width: number): string {
   if (width <= 0) return '';
-  if (stringWidth(line) <= width) return line;
+  if (columnWidth(line) <= width) return line;
   if (width === 1) return '…';
   // A wide character straddling the cut may be kept whole by sliceAnsi; cut before it then.
   let end = width - 1;
   let head = sliceAnsi(line, 0, end);
-  while (end > 0 && stringWidth(head) > width - 1) head = sliceAnsi(line, 0, --end);
+  while (end > 0 && columnWidth(head) > width - 1) head = sliceAnsi(line, 0, --end);
   return `${head}…`;
 }

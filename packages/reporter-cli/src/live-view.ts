@@ -1,8 +1,8 @@
 import { eraseLines } from 'ansi-escapes';
 import cliCursor from 'cli-cursor';
 import { createLogUpdate } from 'log-update';
-import stringWidth from 'string-width';
 import type { Colors } from './colors.js';
+import { columnWidth } from './column-width.js';
 import type { IntervalTimers } from './interval-timers.js';
 import { renderLiveFrame, SPINNER_INTERVAL_MS } from './live-frame.js';
 import type { LiveState } from './live-state.js';
@@ -153,7 +153,7 @@ export class LiveView {
       maxRunning: this.options.maxRunning,
     });
     this.logUpdate(frame);
-    this.drawn = { columns, widths: frame.split('\n').map((line) => stringWidth(line)) };
+    this.drawn = { columns, widths: frame.split('\n').map((line) => columnWidth(line)) };
     this.lastDraw = now;
   }
 
