@@ -176,10 +176,12 @@ export function createLineEncoder(redact: RedactOptions | false): LineEncoder {
       typeof pct === 'number' && typeof label === 'string'
         ? `{"event":"progress","pct":${number(pct)},"label":${str(label)}}`
         : reference({ event: 'progress', pct, label }),
-    toolStart: (tool) => (typeof tool === 'string' ? `{"event":"tool_start","tool":${str(tool)}}` : reference({ event: 'tool_start', tool })),
+    // Tool names and tool summaries (`ok`, `error`) repeat through a run: their text is cached.
+    toolStart: (tool) =>
+      typeof tool === 'string' ? `{"event":"tool_start","tool":${strRepeating(tool)}}` : reference({ event: 'tool_start', tool }),
     toolDone: (tool, summary) =>
       typeof tool === 'string' && typeof summary === 'string'
-        ? `{"event":"tool_done","tool":${str(tool)},"summary":${str(summary)}}`
+        ? `{"event":"tool_done","tool":${strRepeating(tool)},"summary":${strRepeating(summary)}}`
         : reference({ event: 'tool_done', tool, summary }),
     iteration: (current, max) =>
       typeof current === 'number' && typeof max === 'number'
