@@ -57,7 +57,7 @@ interface WorkerSpec {
 const draft = NOTES.join(' ');
 
 /** Workers by the name a WORKFLOW.md calls them. */
-export const WORKERS: Record<string, WorkerSpec> = {
+const WORKERS: Record<string, WorkerSpec> = {
   'workers/analyzer': {
     reportsProgress: true,
     tools: [listChanges, wordCount],

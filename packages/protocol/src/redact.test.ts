@@ -40,6 +40,12 @@ describe('redact', () => {
     );
   });
 
+  it('keeps type annotations in code intact', () => {
+    const code = 'function verifyToken(token: string, password: str): boolean { const apiKey: string | undefined = env.KEY; }';
+    expect(redactString(code)).toBe(code);
+    expect(redactString('token: abc123def456ghi')).toBe('token: [REDACTED]');
+  });
+
   it('keeps ordinary text intact', () => {
     const text = 'task-manager-for-the-summarize-step ran; tokenCount=1500 Authorization header missing';
     expect(redactString(text)).toBe(text);

@@ -21,10 +21,17 @@ export type Redactor = <T>(value: T) => T;
 
 interface Detector {
   readonly pattern: RegExp;
-  readonly replace: (censor: string, ...groups: string[]) => string;
+  /** The replacement of one match; returning `match` keeps it. */
+  readonly replace: (censor: string, match: string, ...groups: string[]) => string;
 }
 
 const whole = (censor: string): string => censor;
+
+/**
+ * Bare values after `key:` that are type names in code, not secrets: `verifyToken(token: string)`,
+ * `password: str`, `apiKey: string | undefined` stay readable.
+ */
+const TYPE_LIKE = /^(?:string|number|boolean|bigint|symbol|any|unknown|never|void|object|null|undefined|true|false|str|bytes|int|float|bool|String|Number|Boolean|Optional\[.*|Secret\w*|SecretStr)$/;
 
 /**
  * Secret-shaped text found inside any string. Each is anchored so it does not fire in the
@@ -34,7 +41,7 @@ const DETECTORS: readonly Detector[] = [
   // PEM private keys, terminated or cut off.
   { pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g, replace: whole },
   // Authorization header values.
-  { pattern: /\b(Bearer|Basic|Token)\s+[A-Za-z0-9\-._~+/]{8,}=*/gi, replace: (c, scheme = '') => `${scheme} ${c}` },
+  { pattern: /\b(Bearer|Basic|Token)\s+[A-Za-z0-9\-._~+/]{8,}=*/gi, replace: (c, _m, scheme = '') => `${scheme} ${c}` },
   // OpenAI / Anthropic style keys: sk-…, sk-proj-…, sk-ant-api03-…
   { pattern: /(?<![A-Za-z0-9])sk-[A-Za-z0-9_-]{16,}/g, replace: whole },
   // AWS access key ids.
@@ -48,12 +55,12 @@ const DETECTORS: readonly Detector[] = [
   // JSON Web Tokens.
   { pattern: /(?<![A-Za-z0-9])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, replace: whole },
   // Credentials in URLs: scheme://user:password@host
-  { pattern: /([a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)[^\s@/]+@/gi, replace: (c, prefix = '') => `${prefix}${c}@` },
+  { pattern: /([a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)[^\s@/]+@/gi, replace: (c, _m, prefix = '') => `${prefix}${c}@` },
   // key=value and key: value pairs for secret-named keys, quoted or bare.
   {
     pattern:
-      /\b((?:password|passwd|pwd|secret|client[_-]?secret|api[_-]?key|access[_-]?key|secret[_-]?access[_-]?key|access[_-]?token|refresh[_-]?token|auth[_-]?token|token)["']?\s*[=:]\s*)("[^"]*"|'[^']*'|[^\s&,;"'}]+)/gi,
-    replace: (c, prefix = '') => `${prefix}${c}`,
+      /\b((?:password|passwd|pwd|secret|client[_-]?secret|api[_-]?key|access[_-]?key|secret[_-]?access[_-]?key|access[_-]?token|refresh[_-]?token|auth[_-]?token|token)["']?\s*[=:]\s*)("[^"]*"|'[^']*'|[^\s&,;"'})]+)/gi,
+    replace: (c, match, prefix = '', value = '') => (TYPE_LIKE.test(value) ? match : `${prefix}${c}`),
   },
 ];
 
@@ -95,7 +102,7 @@ export function redactString(text: string, censor = '[REDACTED]'): string {
     pattern.lastIndex = 0;
     if (!pattern.test(out)) continue;
     pattern.lastIndex = 0;
-    out = out.replace(pattern, (_match, ...rest: unknown[]) => replace(censor, ...rest.filter((r): r is string => typeof r === 'string')));
+    out = out.replace(pattern, (match: string, ...rest: unknown[]) => replace(censor, match, ...rest.filter((r): r is string => typeof r === 'string')));
   }
   return out;
 }
