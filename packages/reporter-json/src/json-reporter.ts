@@ -151,12 +151,18 @@ export class JSONReporter implements ProgressReporter {
     }
   }
 
-  /** Writes the event itself as one line (a progress hub calls this for every event). */
+  /**
+   * Writes the event itself as one line (a progress hub calls this for every event).
+   * A value that is not an object is not written; it counts as dropped.
+   */
   handle(event: ProgressEvent): void {
     try {
-      this.#writer.write(this.#encoder.event(event));
+      const line = this.#encoder.event(event);
+      // Something that is not an object (from an untyped caller, or an unreadable proxy the
+      // redactor replaced whole) is no event: it is counted as dropped, not written.
+      if (line.startsWith('{')) this.#writer.write(line);
+      else this.#writer.skip();
     } catch {
-      // Only hostile input (a throwing getter, a revoked proxy) gets here; it is not written.
       this.#writer.skip();
     }
   }
