@@ -53,8 +53,12 @@ export interface ReplayCursor {
    * retention, or the run was forgotten): continuing would leave a gap, so stop.
    */
   readonly lost: boolean;
-  /** Takes frames in order until about `maxBytes` (at least one frame when any is available). */
-  take(maxBytes: number): Uint8Array[];
+  /**
+   * Takes the next frames in order, joined into one buffer, stopping once about `maxBytes`
+   * are taken (at least one frame when any is available); `undefined` when there is none.
+   * Readers at the same position taking with the same `maxBytes` share one buffer.
+   */
+  take(maxBytes: number): Uint8Array | undefined;
   /** Stops wake-ups; the cursor takes nothing more. */
   close(): void;
 }
@@ -131,6 +135,8 @@ interface RunState {
   endedAt: number | undefined;
   lastActivity: number;
   readers: Set<CursorImpl>;
+  /** The last joined range handed out by `take`, shared by readers in step. */
+  joined: { from: number; to: number; bytes: Uint8Array } | undefined;
   wakeScheduled: boolean;
   forgotten: boolean;
 }
@@ -173,23 +179,39 @@ class CursorImpl implements ReplayCursor {
     return this.run.totalBytes;
   }
 
-  take(maxBytes: number): Uint8Array[] {
-    const out: Uint8Array[] = [];
-    if (this.closed || this.lost) return out;
+  take(maxBytes: number): Uint8Array | undefined {
+    if (this.closed || this.lost) return undefined;
     const { run } = this;
+    const from = this.pos;
+    let to = from;
     let size = 0;
-    while (this.pos < run.next && (out.length === 0 || size < maxBytes)) {
-      const entry = entryAt(run, this.pos);
-      out.push(entry.bytes);
+    let terminal = false;
+    while (to < run.next && (to === from || size < maxBytes)) {
+      const entry = entryAt(run, to);
       size += entry.bytes.byteLength;
-      this.pos += 1;
-      this.lastSeq = entry.event.seq;
+      to += 1;
       if (isTerminalEvent(entry.event)) {
-        this.done = true;
+        terminal = true;
         break;
       }
     }
-    return out;
+    if (to === from) return undefined;
+    this.pos = to;
+    this.lastSeq = entryAt(run, to - 1).event.seq;
+    if (terminal) this.done = true;
+    if (to - from === 1) return entryAt(run, from).bytes;
+    // Clients in step (the usual case) take the same range: join it once for all of them.
+    const cached = run.joined;
+    if (cached?.from === from && cached.to === to) return cached.bytes;
+    const bytes = new Uint8Array(size);
+    let at = 0;
+    for (let i = from; i < to; i++) {
+      const frame = entryAt(run, i).bytes;
+      bytes.set(frame, at);
+      at += frame.byteLength;
+    }
+    run.joined = { from, to, bytes };
+    return bytes;
   }
 
   close(): void {
@@ -255,6 +277,7 @@ export function createReplayLog(options: ReplayLogOptions = {}): ReplayLog {
     counters.evictedRuns += 1;
     counters.evictedEvents += run.next - run.first;
     run.ring = [];
+    run.joined = undefined;
     run.first = run.next;
     run.heldBytes = 0;
     scheduleWake(run);
@@ -299,6 +322,7 @@ export function createReplayLog(options: ReplayLogOptions = {}): ReplayLog {
       endedAt: undefined,
       lastActivity: now(),
       readers: new Set(),
+      joined: undefined,
       wakeScheduled: false,
       forgotten: false,
     };

@@ -21,7 +21,7 @@ export type DisconnectReason =
 
 /** One connection's byte sink, adapted from `node:http` or a web `ReadableStream`. */
 export interface StreamTransport {
-  write(chunks: readonly Uint8Array[]): void;
+  write(chunk: Uint8Array): void;
   /** Bytes accepted by `write` but not yet handed to the network. */
   bufferedBytes(): number;
   end(): void;
@@ -80,9 +80,11 @@ export function startRunStream(cursor: ReplayCursor, transport: StreamTransport,
     }
     let buffered = transport.bufferedBytes();
     while (buffered < highWater) {
-      const chunks = cursor.take(highWater - buffered);
-      if (chunks.length === 0) break;
-      transport.write(chunks);
+      // A fixed budget (not what is left of it) keeps clients in step taking the same
+      // range, so the log joins it once for all of them.
+      const chunk = cursor.take(highWater);
+      if (chunk === undefined) break;
+      transport.write(chunk);
       if (cursor.done) {
         finish('done');
         return;
@@ -93,12 +95,12 @@ export function startRunStream(cursor: ReplayCursor, transport: StreamTransport,
     if (unsentLive + buffered > maxBufferedBytes) finish('slow');
   }
 
-  transport.write([encodeUtf8(formatRetryFrame(options.retryMs))]);
+  transport.write(encodeUtf8(formatRetryFrame(options.retryMs)));
   if (options.heartbeatMs > 0) {
     heartbeat = timers.setInterval(() => {
       if (finished) return;
       // Only an idle connection needs the comment; a busy or stuck one gets checked instead.
-      if (transport.bufferedBytes() === 0 && cursor.pendingBytes === 0) transport.write([HEARTBEAT_BYTES]);
+      if (transport.bufferedBytes() === 0 && cursor.pendingBytes === 0) transport.write(HEARTBEAT_BYTES);
       else pump();
     }, options.heartbeatMs);
   }

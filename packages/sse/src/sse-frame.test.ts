@@ -51,6 +51,13 @@ describe('formatSseFrame', () => {
     );
   });
 
+  it('still writes an event whose args JSON cannot hold (cycles, bigints)', () => {
+    const args: Record<string, unknown> = { n: 10n };
+    args.self = args;
+    const frame = formatProgressFrame({ type: 'tool.executing', runId: 'r', seq: 1, ts: 0, toolName: 't', args } as ProgressEvent);
+    expect(frame).toBe('id: 1\nevent: progress\ndata: {"type":"tool.executing","runId":"r","seq":1,"ts":0,"toolName":"t","args":{"n":"10","self":"[Circular]"}}\n\n');
+  });
+
   it('refuses ids and names that would break the framing', () => {
     for (const id of ['1\n2', '1\r', 'a\u0000b']) expect(() => formatSseFrame({ id, data: 'x' })).toThrow(SseError);
     expect(() => formatSseFrame({ event: 'a\nb', data: 'x' })).toThrow(/event name/);

@@ -61,11 +61,18 @@ export function formatSseFrame(frame: SseFrame): string {
 /**
  * The frame of one progress event: `id: <seq>`, `event: progress`, `data: <JSON>`.
  *
- * The JSON is written with `safeStringify`, so an event carrying a circular or bigint
- * `args` still goes out; JSON escapes every control character, so the data is one line.
+ * An event that plain `JSON.stringify` cannot write (a circular or bigint `args`) is
+ * written with `safeStringify` instead, so it still goes out. JSON escapes every control
+ * character, so the data is always one line.
  */
 export function formatProgressFrame(event: ProgressEvent): string {
-  return formatSseFrame({ id: String(event.seq), event: SSE_EVENT_NAME, data: safeStringify(event) ?? 'null' });
+  let data: string;
+  try {
+    data = JSON.stringify(event);
+  } catch {
+    data = safeStringify(event) ?? 'null';
+  }
+  return `id: ${event.seq}\nevent: ${SSE_EVENT_NAME}\ndata: ${data}\n\n`;
 }
 
 /** The frame that tells a client how long to wait before reconnecting. */

@@ -55,14 +55,8 @@ export function createSseHandler(options: SseHandlerOptions): SseHandler {
         const stream = startRunStream(
           answer.cursor,
           {
-            write(chunks) {
-              if (chunks.length === 1) {
-                res.write(chunks[0]);
-                return;
-              }
-              res.cork();
-              for (const chunk of chunks) res.write(chunk);
-              res.uncork();
+            write(chunk) {
+              res.write(chunk);
             },
             bufferedBytes: () => res.writableLength,
             end: () => res.end(),

@@ -48,8 +48,8 @@ export async function sseResponse(request: Request, options: SseResponseOptions)
         stream = startRunStream(
           answer.cursor,
           {
-            write(chunks) {
-              for (const chunk of chunks) controller.enqueue(chunk);
+            write(chunk) {
+              controller.enqueue(chunk);
             },
             bufferedBytes: () => (closed ? 0 : highWaterMark - (controller.desiredSize ?? 0)),
             end() {
