@@ -53,7 +53,7 @@ export function crashTool(record: (effect: SideEffect) => void, crash: (label: s
 
 const TRIGGERS = `
 CREATE TEMP TRIGGER crash_msg AFTER INSERT ON main.headway_checkpoint_messages
-  BEGIN SELECT crash_point('cpw:msg:' || NEW.seq); END;
+  BEGIN SELECT crash_point('cpw:msg:' || (NEW.key % 16777216)); END;
 CREATE TEMP TRIGGER crash_call_insert AFTER INSERT ON main.headway_checkpoint_tool_calls
   BEGIN SELECT crash_point('cpw:call:' || NEW.tool_call_id || ':' || json_extract(NEW.body, '$.status')); END;
 CREATE TEMP TRIGGER crash_call_update AFTER UPDATE ON main.headway_checkpoint_tool_calls

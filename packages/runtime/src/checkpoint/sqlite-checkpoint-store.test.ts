@@ -71,10 +71,10 @@ describe('SqliteCheckpointStore', () => {
     const store = new SqliteCheckpointStore(tempPath());
     store.create(init('cp-1', { messages: ['m0', 'm1', 'm2'] }));
     const db = store.database;
-    db.prepare("UPDATE headway_checkpoint_messages SET body = '{oops' WHERE seq = 1").run();
+    db.prepare("UPDATE headway_checkpoint_messages SET body = '{oops' WHERE key % 16777216 = 1").run();
     expect(() => store.load('cp-1')).toThrow(/checkpoint cp-1: messages\[1\]: invalid JSON/);
-    db.prepare("UPDATE headway_checkpoint_messages SET body = '\"m1\"' WHERE seq = 1").run();
-    db.prepare('DELETE FROM headway_checkpoint_messages WHERE seq = 2').run();
+    db.prepare("UPDATE headway_checkpoint_messages SET body = '\"m1\"' WHERE key % 16777216 = 1").run();
+    db.prepare('DELETE FROM headway_checkpoint_messages WHERE key % 16777216 = 2').run();
     expect(() => store.load('cp-1')).toThrow(/messages: expected 3 row\(s\), found 2/);
     db.prepare('UPDATE headway_checkpoints SET message_count = 2').run();
     expect(store.load('cp-1')?.messages).toEqual(['m0', 'm1']);

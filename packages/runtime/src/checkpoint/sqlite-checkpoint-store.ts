@@ -31,10 +31,15 @@ export interface SqliteCheckpointStoreOptions {
 }
 
 const SCHEMA_VERSION = 1;
+/** Rows one checkpoint may have per child table (2^24); keys stay safe integers up to pk 2^29. */
+const ROW_SPAN = 2 ** 24;
+const MAX_PK = 2 ** 29;
 
-// Growing contents live in append-only child tables keyed by (checkpoint, sequence): a
-// round's write inserts its new rows and rewrites only the small checkpoint row, so its
-// cost does not depend on how long the run has been going.
+// Growing contents live in append-only child tables: a round's write inserts its new rows
+// and rewrites only the small checkpoint row, so its cost does not depend on how long the
+// run has been going. A child row's integer key is checkpoint pk × 2^24 + sequence, so the
+// table is its own index: one b-tree (and one page or two) touched per append, and a
+// checkpoint's rows are one contiguous key range.
 const DDL = `
 CREATE TABLE IF NOT EXISTS headway_checkpoints (
   pk INTEGER PRIMARY KEY,
@@ -53,18 +58,14 @@ CREATE TABLE IF NOT EXISTS headway_checkpoints (
   created_at INTEGER NOT NULL,
   updated_at INTEGER NOT NULL
 );
-CREATE INDEX IF NOT EXISTS headway_checkpoints_status ON headway_checkpoints (status, updated_at);
+CREATE INDEX IF NOT EXISTS headway_checkpoints_status ON headway_checkpoints (status);
 CREATE TABLE IF NOT EXISTS headway_checkpoint_messages (
-  checkpoint INTEGER NOT NULL,
-  seq INTEGER NOT NULL,
-  body TEXT NOT NULL,
-  PRIMARY KEY (checkpoint, seq)
+  key INTEGER PRIMARY KEY,
+  body TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS headway_checkpoint_log (
-  checkpoint INTEGER NOT NULL,
-  seq INTEGER NOT NULL,
-  body TEXT NOT NULL,
-  PRIMARY KEY (checkpoint, seq)
+  key INTEGER PRIMARY KEY,
+  body TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS headway_checkpoint_tool_calls (
   checkpoint INTEGER NOT NULL,
@@ -176,8 +177,11 @@ export class SqliteCheckpointStore implements CheckpointStore {
           now,
           now,
         );
-        messages.forEach((body, i) => s.insertMessage.run(lastInsertRowid, i, body));
-        log.forEach((body, i) => s.insertLog.run(lastInsertRowid, i, body));
+        const pk = Number(lastInsertRowid);
+        if (pk >= MAX_PK) throw new CheckpointError('CHECKPOINT_INVALID', `checkpoint ${init.id}: the database has used all ${MAX_PK} checkpoint keys`);
+        const base = pk * ROW_SPAN;
+        messages.forEach((body, i) => s.insertMessage.run(base + i, body));
+        log.forEach((body, i) => s.insertLog.run(base + i, body));
       })
       .immediate();
   }
@@ -196,8 +200,12 @@ export class SqliteCheckpointStore implements CheckpointStore {
         const actual = { messages: head.message_count, log: head.log_count };
         if (actual.messages !== update.expect.messages || actual.log !== update.expect.log) throw conflict(id, update.expect, actual);
       }
-      messages.forEach((body, i) => s.insertMessage.run(head.pk, head.message_count + i, body));
-      log.forEach((body, i) => s.insertLog.run(head.pk, head.log_count + i, body));
+      if (head.message_count + messages.length >= ROW_SPAN || head.log_count + log.length >= ROW_SPAN) {
+        throw new CheckpointError('CHECKPOINT_INVALID', `checkpoint ${id}: more than ${ROW_SPAN - 1} messages or log entries`);
+      }
+      const base = head.pk * ROW_SPAN;
+      messages.forEach((body, i) => s.insertMessage.run(base + head.message_count + i, body));
+      log.forEach((body, i) => s.insertLog.run(base + head.log_count + i, body));
       if (update.clearToolCalls === true) s.clearCalls.run(head.pk);
       for (const { c, body } of calls) s.upsertCall.run(head.pk, c.toolCallId, c.index, body);
       s.touch.run({
@@ -248,8 +256,9 @@ export class SqliteCheckpointStore implements CheckpointStore {
         row,
         id,
       );
-      const messages = this.#rows(s.messages.all(row.pk), counts.message_count, 'messages', id);
-      const log = this.#rows(s.log.all(row.pk), counts.log_count, 'log', id);
+      const range = [row.pk * ROW_SPAN, row.pk * ROW_SPAN, (row.pk + 1) * ROW_SPAN] as const;
+      const messages = this.#rows(s.messages.all(...range), counts.message_count, 'messages', id);
+      const log = this.#rows(s.log.all(...range), counts.log_count, 'log', id);
       const toolCalls = (s.calls.all(row.pk) as { body: unknown }[]).map((r, i) => decodeToolCall(r.body, `toolCalls[${i}]`, id));
       return {
         ...summary,
@@ -288,8 +297,8 @@ export class SqliteCheckpointStore implements CheckpointStore {
       .transaction(() => {
         const head = s.head.get(id) as Head | undefined;
         if (head === undefined) return false;
-        s.deleteMessages.run(head.pk);
-        s.deleteLog.run(head.pk);
+        s.deleteMessages.run(head.pk * ROW_SPAN, (head.pk + 1) * ROW_SPAN);
+        s.deleteLog.run(head.pk * ROW_SPAN, (head.pk + 1) * ROW_SPAN);
         s.clearCalls.run(head.pk);
         s.deleteBlobs.run(head.pk);
         s.deleteHead.run(head.pk);
@@ -360,8 +369,8 @@ function prepare(db: SqliteDatabase) {
       `INSERT INTO headway_checkpoints (id, run_id, session_id, task_id, input, status, iteration, state, message_count, log_count, last_seq, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?)`,
     ),
-    insertMessage: db.prepare('INSERT INTO headway_checkpoint_messages (checkpoint, seq, body) VALUES (?, ?, ?)'),
-    insertLog: db.prepare('INSERT INTO headway_checkpoint_log (checkpoint, seq, body) VALUES (?, ?, ?)'),
+    insertMessage: db.prepare('INSERT INTO headway_checkpoint_messages (key, body) VALUES (?, ?)'),
+    insertLog: db.prepare('INSERT INTO headway_checkpoint_log (key, body) VALUES (?, ?)'),
     clearCalls: db.prepare('DELETE FROM headway_checkpoint_tool_calls WHERE checkpoint = ?'),
     upsertCall: db.prepare(
       `INSERT INTO headway_checkpoint_tool_calls (checkpoint, tool_call_id, idx, body) VALUES (?, ?, ?, ?)
@@ -378,11 +387,11 @@ function prepare(db: SqliteDatabase) {
        WHERE pk = @pk`,
     ),
     finish: db.prepare('UPDATE headway_checkpoints SET status = ?, error = ?, updated_at = ? WHERE pk = ?'),
-    messages: db.prepare('SELECT seq, body FROM headway_checkpoint_messages WHERE checkpoint = ? ORDER BY seq'),
-    log: db.prepare('SELECT seq, body FROM headway_checkpoint_log WHERE checkpoint = ? ORDER BY seq'),
+    messages: db.prepare('SELECT key - ? AS seq, body FROM headway_checkpoint_messages WHERE key >= ? AND key < ? ORDER BY key'),
+    log: db.prepare('SELECT key - ? AS seq, body FROM headway_checkpoint_log WHERE key >= ? AND key < ? ORDER BY key'),
     calls: db.prepare('SELECT body FROM headway_checkpoint_tool_calls WHERE checkpoint = ? ORDER BY idx, tool_call_id'),
-    deleteMessages: db.prepare('DELETE FROM headway_checkpoint_messages WHERE checkpoint = ?'),
-    deleteLog: db.prepare('DELETE FROM headway_checkpoint_log WHERE checkpoint = ?'),
+    deleteMessages: db.prepare('DELETE FROM headway_checkpoint_messages WHERE key >= ? AND key < ?'),
+    deleteLog: db.prepare('DELETE FROM headway_checkpoint_log WHERE key >= ? AND key < ?'),
     deleteBlobs: db.prepare('DELETE FROM headway_checkpoint_blobs WHERE checkpoint = ?'),
     deleteHead: db.prepare('DELETE FROM headway_checkpoints WHERE pk = ?'),
     putBlob: db.prepare('INSERT INTO headway_checkpoint_blobs (checkpoint, ref, content) VALUES (?, ?, ?) ON CONFLICT (checkpoint, ref) DO NOTHING'),
