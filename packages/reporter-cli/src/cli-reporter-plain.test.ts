@@ -1,7 +1,8 @@
-import { createProgressHub, type ProgressReport } from '@headway/protocol';
-import { describe, expect, it } from 'vitest';
+import { createProgressHub, isProgressReporter, type ProgressReport, type ProgressReporter, type SinkLike } from '@headway/protocol';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { CLIReporter } from './cli-reporter.js';
 import { RecordingStream } from './fake-terminal.test-util.js';
+import type { TerminalStream } from './terminal-stream.js';
 
 function plain() {
   const stream = new RecordingStream({ isTTY: false });
@@ -157,6 +158,14 @@ describe('CLIReporter plain mode', () => {
       '  [progress] Error: Provider timeout\n',
       '  [progress] Cancelled: no reason given\n',
     ]);
+  });
+
+  it('is a ProgressReporter and a hub sink, and takes process.stderr as its stream', () => {
+    expectTypeOf<CLIReporter>().toExtend<ProgressReporter>();
+    expectTypeOf<CLIReporter>().toExtend<SinkLike>();
+    expectTypeOf(process.stderr).toExtend<TerminalStream>();
+    expectTypeOf(process.stdout).toExtend<TerminalStream>();
+    expect(isProgressReporter(new CLIReporter({ stream: new RecordingStream(), env: {} }))).toBe(true);
   });
 
   it('log() writes the host text as is, formatted like console.log', () => {

@@ -1,3 +1,4 @@
+import type { ProgressEvent } from '@headway/protocol';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CLIReporter } from './cli-reporter.js';
@@ -42,6 +43,29 @@ describe.each(['plain', 'live'] as const)('CLIReporter (%s) never throws into th
     expect(() => stream.emit('error', Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }))).not.toThrow();
     exercise(reporter);
     expect(stream.chunks.length).toBe(written);
+    expect(errors).toHaveLength(1);
+  });
+
+  it('adds one error listener to a stream however many reporters use it', () => {
+    const stream = new RecordingStream({ isTTY: true, columns: 80 });
+    for (let i = 0; i < 20; i++) exercise(new CLIReporter({ stream, mode, env: {}, timers: new ManualTimers() }));
+    expect(stream.listenerCount('error')).toBe(1);
+    expect(stream.listenerCount('resize')).toBe(0);
+  });
+
+  it('ignores event types it does not know (a newer protocol) and malformed events', () => {
+    const stream = new RecordingStream({ isTTY: true, columns: 80 });
+    const errors: unknown[] = [];
+    const reporter = new CLIReporter({ stream, mode, env: {}, timers: new ManualTimers(), onInternalError: (e) => errors.push(e) });
+    reporter.onStart('t');
+    const written = stream.chunks.length;
+    expect(() => {
+      reporter.handle({ type: 'budget.renegotiated', runId: 'r', seq: 1, ts: 0 } as unknown as ProgressEvent);
+    }).not.toThrow();
+    expect(stream.chunks.length).toBe(written);
+    expect(() => {
+      reporter.handle({ type: 'tool.executing', runId: 'r', seq: 2, ts: 0 } as unknown as ProgressEvent);
+    }).not.toThrow();
     expect(errors).toHaveLength(1);
   });
 

@@ -38,9 +38,9 @@ function visibleLines(session: string): string[] {
     .filter((l) => l !== '');
 }
 
-/** Polls the pane until `ready` holds (the demo runs in real time), up to 20 s. */
+/** Polls the pane until `ready` holds (the demo runs in real time), up to 30 s. */
 async function waitFor(session: string, ready: (text: string) => boolean, what: string): Promise<string> {
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 30_000;
   let text = '';
   while (Date.now() < deadline) {
     text = screen(session);
@@ -58,7 +58,7 @@ afterAll(() => {
   spawnSync('tmux', ['-L', socket, 'kill-server']);
 });
 
-describe('live mode in a real terminal (tmux)', { timeout: 30_000 }, () => {
+describe('live mode in a real terminal (tmux)', { timeout: 60_000 }, () => {
   it('tmux is installed (CI installs it)', () => {
     expect(spawnSync('tmux', ['-V']).status).toBe(0);
   });

@@ -1,5 +1,19 @@
 import type { TerminalStream } from './terminal-stream.js';
 
+// One 'error' listener per stream, however many reporters write to it: a listener per
+// reporter on a long-lived stream like process.stderr would pile up run after run.
+const watched = new WeakSet<object>();
+const failures = new WeakMap<object, unknown>();
+
+function watch(stream: TerminalStream): void {
+  if (watched.has(stream) || typeof stream.on !== 'function') return;
+  watched.add(stream);
+  // Without a listener, an EPIPE on a closed pipe would be an uncaught 'error' event.
+  stream.on('error', (error: unknown) => {
+    if (!failures.has(stream)) failures.set(stream, error);
+  });
+}
+
 /**
  * Every byte the reporter writes goes through here, so that a broken or stuck stream can
  * never throw into, crash or grow the memory of the program being reported on.
@@ -7,21 +21,22 @@ import type { TerminalStream } from './terminal-stream.js';
 export class TerminalOutput {
   private closed = false;
   private dropped = 0;
-  private listening = false;
-  private readonly onStreamError = (error: unknown): void => {
-    this.fail(error);
-  };
 
   constructor(
     readonly stream: TerminalStream,
     private readonly maxBufferedBytes: number,
     private readonly reportError: (error: unknown) => void,
-  ) {}
+  ) {
+    watch(stream);
+  }
 
   /** Writes `text`; false when it was dropped (stream failed, or backed up past the bound). */
   write(text: string): boolean {
     if (this.closed || text === '') return false;
-    this.listen();
+    if (failures.has(this.stream)) {
+      this.fail(failures.get(this.stream));
+      return false;
+    }
     const buffered = this.stream.writableLength;
     if (typeof buffered === 'number' && buffered > this.maxBufferedBytes) {
       this.dropped += 1;
@@ -41,20 +56,6 @@ export class TerminalOutput {
     const n = this.dropped;
     this.dropped = 0;
     return n;
-  }
-
-  /** Stops listening for stream errors; later writes still go through the same guards. */
-  release(): void {
-    if (!this.listening) return;
-    this.listening = false;
-    this.stream.off?.('error', this.onStreamError);
-  }
-
-  private listen(): void {
-    // Without a listener, an EPIPE on a closed pipe would be an uncaught 'error' event.
-    if (this.listening || this.closed || typeof this.stream.on !== 'function') return;
-    this.listening = true;
-    this.stream.on('error', this.onStreamError);
   }
 
   private fail(error: unknown): void {
