@@ -1,0 +1,15 @@
+import type { ProgressEvent } from '@headway/protocol';
+import { startDashboardServer } from './server.js';
+import type { RunRequest } from './run-request.js';
+
+/** The events of one real run of the dashboard's agent, with no delays. */
+export async function recordRun(request: RunRequest): Promise<ProgressEvent[]> {
+  const server = await startDashboardServer({ pageDir: '/nonexistent', port: 0, modelDelayMs: 0, toolDelayMs: 0, chunkDelayMs: 0 });
+  try {
+    const { runId } = server.startRun(request);
+    await server.finished(runId);
+    return server.log.events(runId) ?? [];
+  } finally {
+    await server.close();
+  }
+}
