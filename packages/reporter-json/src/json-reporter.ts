@@ -177,7 +177,11 @@ export class JSONReporter implements ProgressReporter {
     return this.#writer.stats();
   }
 
-  /** Resolves once every buffered line was handed to the stream (or the consumer is gone); never rejects. */
+  /**
+   * Resolves once every buffered line was handed to the stream, or the consumer is gone;
+   * never rejects. It waits as long as the stream takes to drain: race it with a timer of
+   * your own if the reader may hang.
+   */
   flush(): Promise<void> {
     return this.#writer.flush();
   }
