@@ -1,4 +1,4 @@
-import { describeIssues, toValidationIssues, type LimitKind, type ProgressReport } from '@headway/protocol';
+import { describeIssues, safeStringify, toValidationIssues, type LimitKind, type ProgressReport } from '@headway/protocol';
 import { z } from 'zod';
 import { AuditError } from './audit-error.js';
 
@@ -102,8 +102,19 @@ const auditEventShape = z.object({
  */
 export const auditEventSchema: z.ZodType<AuditEvent> = auditEventShape;
 
+// Events an AuditReporter built: valid by construction, plain JSON, frozen at the top level
+// so nobody can swap a field afterwards. Buses skip re-validating them.
+const built = new WeakSet<object>();
+
+/** Freezes an event the reporter built and marks it valid for the buses. */
+export function sealBuiltEvent(event: AuditEvent): AuditEvent {
+  built.add(Object.freeze(event));
+  return event;
+}
+
 /** Validates an event a bus is asked to store; throws `AUDIT_INVALID_EVENT` naming each bad path. */
 export function assertAuditEvent(event: unknown): AuditEvent {
+  if (typeof event === 'object' && event !== null && built.has(event)) return event as AuditEvent;
   let result;
   try {
     result = auditEventSchema.safeParse(event);
@@ -113,4 +124,16 @@ export function assertAuditEvent(event: unknown): AuditEvent {
   if (result.success) return result.data;
   const issues = toValidationIssues(result.error);
   throw new AuditError('AUDIT_INVALID_EVENT', `Invalid audit event: ${describeIssues(issues)}`, issues);
+}
+
+/** JSON text of an object: the fast native path, or `safeStringify` for cycles and bigints. */
+export function toJson(value: object): string {
+  let text: unknown;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    text = safeStringify(value);
+  }
+  // A toJSON() that returns undefined gives no text at all.
+  return typeof text === 'string' ? text : 'null';
 }

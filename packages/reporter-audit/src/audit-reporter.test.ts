@@ -371,12 +371,29 @@ describe('AuditReporter: redaction and isolation', () => {
     ]);
   });
 
+  it('redacts the ids it writes with every event', () => {
+    const bus = new MemoryAuditBus();
+    const reporter = new AuditReporter({ sessionId: 'sess-sk-abcdefghijklmnopqrstuvwx', taskId: 'customer-7', bus, redact: { paths: ['taskId'] } });
+    reporter.onStart('x');
+    expect(bus.events.map((e) => [e.sessionId, e.taskId])).toEqual([['sess-[REDACTED]', '[REDACTED]']]);
+  });
+
   it('gives the bus a plain-JSON copy, never the caller’s objects', () => {
     const { bus, reporter } = setup();
     const args = { path: 'a', when: new Date(0), nested: { list: [1, 2] } };
     reporter.handle({ runId: 'r', seq: 1, ts: 1, type: 'tool.executing', toolName: 'x', args });
     args.nested.list.push(3);
     expect(bus.events[0]?.detail.args).toEqual({ path: 'a', when: '1970-01-01T00:00:00.000Z', nested: { list: [1, 2] } });
+  });
+
+  it('hands over frozen events, and a changed copy is validated again by the buses', () => {
+    const { bus, reporter } = setup();
+    reporter.onStart('x');
+    const event = bus.events[0]!;
+    expect(Object.isFrozen(event)).toBe(true);
+    expect(() => {
+      bus.publish({ ...event, timestamp: -1 });
+    }).toThrow('Invalid audit event: timestamp:');
   });
 
   it('rejects bad options when it is created, naming each one', () => {

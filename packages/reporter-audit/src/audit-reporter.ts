@@ -1,7 +1,7 @@
-import { createRedactor, safeStringify, type ProgressEvent, type ProgressReporter, type RedactOptions, type Redactor } from '@headway/protocol';
+import { createRedactor, type ProgressEvent, type ProgressReporter, type RedactOptions, type Redactor } from '@headway/protocol';
 import type { AuditBus } from './audit-bus.js';
 import { AuditError } from './audit-error.js';
-import type { AuditDetails, AuditEvent, AuditEventType } from './audit-event.js';
+import { sealBuiltEvent, toJson, type AuditDetails, type AuditEvent, type AuditEventType } from './audit-event.js';
 import { progressEventToAudit } from './progress-event-to-audit.js';
 
 /** Where an internal failure happened, passed to `onInternalError`. */
@@ -224,8 +224,8 @@ export class AuditReporter implements ProgressReporter {
       // same safe, serialisable copy, and nothing the caller still holds is shared. Only the
       // detail varies per event; the ids were redacted once, in the constructor.
       const redacted = this.#redact({ detail });
-      const plain = JSON.parse(safeStringify(redacted.detail) ?? '{}') as Record<string, unknown>;
-      event = { eventType, category: 'agent', result: 'allow', sessionId: this.#ids.sessionId, taskId: this.#ids.taskId, timestamp, detail: plain };
+      const plain = JSON.parse(toJson(redacted.detail)) as Record<string, unknown>;
+      event = sealBuiltEvent({ eventType, category: 'agent', result: 'allow', sessionId: this.#ids.sessionId, taskId: this.#ids.taskId, timestamp, detail: plain });
     } catch (error) {
       this.#fail(error, { stage: 'build', eventType });
       return;

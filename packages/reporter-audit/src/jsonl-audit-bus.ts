@@ -1,9 +1,8 @@
 import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { safeStringify } from '@headway/protocol';
 import type { AuditBus } from './audit-bus.js';
 import { AuditError } from './audit-error.js';
-import { assertAuditEvent, type AuditEvent } from './audit-event.js';
+import { assertAuditEvent, toJson, type AuditEvent } from './audit-event.js';
 import { readAuditLog, type AuditLogReadResult, type ReadAuditLogOptions } from './read-audit-log.js';
 
 /** Options of {@link JsonlAuditBus}. */
@@ -64,7 +63,7 @@ export class JsonlAuditBus implements AuditBus {
   publish(event: AuditEvent): void {
     const fd = this.#fd;
     if (fd === undefined) throw new AuditError('AUDIT_BUS_CLOSED', `JsonlAuditBus ${this.path} is closed`);
-    const line = Buffer.from(`${safeStringify(assertAuditEvent(event)) ?? ''}\n`, 'utf8');
+    const line = Buffer.from(`${toJson(assertAuditEvent(event))}\n`, 'utf8');
     let written = 0;
     while (written < line.length) written += writeSync(fd, line, written, line.length - written);
     if (this.#fsync) fsyncSync(fd);

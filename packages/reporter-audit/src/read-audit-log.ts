@@ -97,12 +97,14 @@ export async function readAuditLog(file: string, options: ReadAuditLogOptions = 
   let rest = '';
   for await (const chunk of createReadStream(file)) {
     rest += decoder.write(chunk as Buffer);
+    let start = 0;
     let nl = rest.indexOf('\n');
     while (nl !== -1) {
-      take(rest.slice(0, nl), true);
-      rest = rest.slice(nl + 1);
-      nl = rest.indexOf('\n');
+      take(rest.slice(start, nl), true);
+      start = nl + 1;
+      nl = rest.indexOf('\n', start);
     }
+    rest = rest.slice(start);
   }
   rest += decoder.end();
   if (rest !== '') take(rest, false);

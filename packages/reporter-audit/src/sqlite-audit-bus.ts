@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { describeIssues, safeStringify, toValidationIssues } from '@headway/protocol';
+import { describeIssues, toValidationIssues } from '@headway/protocol';
 import Database from 'better-sqlite3';
 import type { AuditBus } from './audit-bus.js';
 import { AuditError } from './audit-error.js';
-import { assertAuditEvent, auditEventSchema, type AuditEvent } from './audit-event.js';
+import { assertAuditEvent, auditEventSchema, toJson, type AuditEvent } from './audit-event.js';
 import { AuditLogError } from './audit-log-error.js';
 import { normalizeAuditQuery, type AuditQuery, type NormalizedAuditQuery } from './audit-query.js';
 
@@ -56,9 +56,11 @@ export function auditQuerySql(q: NormalizedAuditQuery): { sql: string; params: (
   return { sql, params };
 }
 
+// \`id\` is the rowid: it grows with each insert and rows are never deleted, so the insertion
+// order it records needs no AUTOINCREMENT (which costs an extra page write per event).
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS audit_events (
-  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  id INTEGER PRIMARY KEY,
   event_type TEXT NOT NULL,
   category TEXT NOT NULL,
   result TEXT NOT NULL,
@@ -130,7 +132,7 @@ export class SqliteAuditBus implements AuditBus {
   publish(event: AuditEvent): void {
     if (!this.#db.open) throw new AuditError('AUDIT_BUS_CLOSED', `SqliteAuditBus ${this.path} is closed`);
     const e = assertAuditEvent(event);
-    this.#insert.run(e.eventType, e.category, e.result, e.sessionId, e.taskId, e.timestamp, safeStringify(e.detail) ?? '{}');
+    this.#insert.run(e.eventType, e.category, e.result, e.sessionId, e.taskId, e.timestamp, toJson(e.detail));
   }
 
   /**
