@@ -149,10 +149,12 @@ export class OpenAIProvider implements Provider {
           });
   }
 
+  /** True when enabled and an API key is known. */
   isAvailable(): boolean {
     return this.#enabled && this.#client !== undefined;
   }
 
+  /** One chat completion (`POST /chat/completions`). */
   async complete(request: CompletionRequest, options: ProviderCallOptions = {}): Promise<CompletionResponse> {
     const client = this.#requireClient();
     let completion;
@@ -180,6 +182,7 @@ export class OpenAIProvider implements Provider {
     return response;
   }
 
+  /** A streamed chat completion; tool calls are yielded once their argument deltas are complete. */
   async *stream(request: CompletionRequest, options: ProviderCallOptions = {}): AsyncGenerator<StreamChunk> {
     const client = this.#requireClient();
     let stream: AsyncIterable<ChatCompletionChunk>;

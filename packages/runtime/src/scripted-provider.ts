@@ -80,6 +80,7 @@ export class ScriptedProvider implements Provider {
     return this.#calls;
   }
 
+  /** What the constructor's `available` (or `setAvailable`) said. */
   isAvailable(): boolean {
     return this.#available;
   }
@@ -89,6 +90,7 @@ export class ScriptedProvider implements Provider {
     this.#available = available;
   }
 
+  /** Replies with the next scripted step (after its `delayMs`, on the provider's clock). */
   async complete(request: CompletionRequest, options: ProviderCallOptions = {}): Promise<CompletionResponse> {
     const step = this.#next(request);
     if (step.delayMs !== undefined && step.delayMs > 0) await sleep(this.#clock, step.delayMs, options.signal);
@@ -97,6 +99,7 @@ export class ScriptedProvider implements Provider {
     return this.#response(step, request);
   }
 
+  /** The next scripted step as a stream: reasoning, word-sized text deltas, tool calls, finish. */
   async *stream(request: CompletionRequest, options: ProviderCallOptions = {}): AsyncGenerator<StreamChunk> {
     const step = this.#next(request);
     if (step.delayMs !== undefined && step.delayMs > 0) await sleep(this.#clock, step.delayMs, options.signal);
