@@ -219,6 +219,15 @@ describe('AuditReporter: never throws into or stalls the caller', () => {
     expect(reporter.failures).toBe(4);
   });
 
+  it('never hands a bus an event with a bad timestamp', () => {
+    const errors: unknown[] = [];
+    const { bus, reporter } = setup({ now: () => Number.NaN, onInternalError: (e) => errors.push(e) });
+    reporter.onStart('x');
+    expect(bus.events).toEqual([]);
+    expect(reporter.failures).toBe(1);
+    expect((errors[0] as Error).message).toBe('now() returned NaN, not epoch milliseconds');
+  });
+
   it('suppresses a value it cannot serialise safely and a value the bus rejects as invalid', () => {
     const { bus, reporter } = setup();
     const weird = { type: 'tool.executing', toolName: 'x', runId: 'r', seq: 1, ts: -5, args: { n: 10n } } as unknown as ProgressEvent;

@@ -47,6 +47,10 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
+function isTimestamp(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
+}
+
 function checkOptions(options: AuditReporterOptions): void {
   const problems: string[] = [];
   const given = options as Partial<AuditReporterOptions> | undefined;
@@ -175,8 +179,7 @@ export class AuditReporter implements ProgressReporter {
   handle(event: ProgressEvent): void {
     let record;
     try {
-      const ts: unknown = (event as Partial<ProgressEvent> | null)?.ts;
-      if (typeof ts !== 'number' || !Number.isFinite(ts) || ts < 0) {
+      if (!isTimestamp((event as Partial<ProgressEvent> | null)?.ts)) {
         throw new AuditError('AUDIT_INVALID_EVENT', 'handle: the event has no valid `ts` (events come stamped from a progress hub)');
       }
       record = progressEventToAudit(event, this.#textDeltas);
@@ -210,6 +213,7 @@ export class AuditReporter implements ProgressReporter {
     let timestamp: number;
     try {
       timestamp = this.#now();
+      if (!isTimestamp(timestamp)) throw new AuditError('AUDIT_INVALID_OPTIONS', `now() returned ${String(timestamp)}, not epoch milliseconds`);
     } catch (error) {
       this.#fail(error, { stage: 'build', eventType });
       return;

@@ -34,7 +34,7 @@ export interface JsonlAuditBusOptions {
  */
 export class JsonlAuditBus implements AuditBus {
   readonly path: string;
-  /** True when opening found a torn last line (from a crash) and sealed it. */
+  /** True when opening found the file not ending in a newline (a write cut off by a crash) and ended it with one. */
   readonly recoveredTornLine: boolean;
   readonly #fsync: boolean;
   #fd: number | undefined;
