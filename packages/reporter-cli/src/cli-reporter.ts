@@ -4,7 +4,7 @@ import pc from 'picocolors';
 import type { Colors } from './colors.js';
 import { limitText, timeoutExtendedText, windDownText } from './event-text.js';
 import { globalIntervalTimers, type IntervalTimers } from './interval-timers.js';
-import { LiveState, type LiveOutcome } from './live-state.js';
+import { LiveState, type LiveNotice, type LiveOutcome } from './live-state.js';
 import { LiveView } from './live-view.js';
 import { plainEventText, plainLine } from './plain-lines.js';
 import { renderReportMarkdown } from './report-markdown.js';
@@ -233,29 +233,19 @@ export class CLIReporter implements ProgressReporter {
         return;
       }
       case 'limit.approaching':
-        this.live((s) => {
-          s.notice('warning', limitText(event));
-        });
+        this.notice('warning', limitText(event));
         return;
       case 'limit.reached':
-        this.live((s) => {
-          s.notice('limit', limitText(event));
-        });
+        this.notice('limit', limitText(event));
         return;
       case 'wind-down.started':
-        this.live((s) => {
-          s.notice('warning', windDownText(event));
-        });
+        this.notice('warning', windDownText(event));
         return;
       case 'timeout.extended':
-        this.live((s) => {
-          s.notice('info', timeoutExtendedText(event));
-        });
+        this.notice('info', timeoutExtendedText(event));
         return;
       case 'checkpoint.saved':
-        this.live((s) => {
-          s.notice('info', `checkpoint saved: ${oneLine(event.checkpointId)}`, 'checkpoint');
-        });
+        this.notice('info', `checkpoint saved: ${oneLine(event.checkpointId)}`, 'checkpoint');
         return;
       case 'intermediate.result': {
         const preview = this.preview(event.content);
@@ -298,6 +288,12 @@ export class CLIReporter implements ProgressReporter {
     if (this.state === undefined) return;
     change(this.state);
     this.view?.update();
+  }
+
+  private notice(level: LiveNotice['level'], text: string, key?: string): void {
+    this.live((s) => {
+      s.notice(level, text, key);
+    });
   }
 
   private finish(kind: LiveOutcome['kind'], text: string, durationMs?: number): void {
