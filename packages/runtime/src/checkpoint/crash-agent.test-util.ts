@@ -85,7 +85,11 @@ async function child(): Promise<void> {
         crash(`provider:${conversation.filter((m) => m.role === 'assistant').length + 1}`);
         return step;
       }),
-      tools: [crashTool((e) => appendFileSync(effects, `${JSON.stringify(e)}\n`), crash)],
+      tools: [
+        crashTool((e) => {
+          appendFileSync(effects, `${JSON.stringify(e)}\n`);
+        }, crash),
+      ],
       checkpointStore: store,
       sinks: [
         (event) => {

@@ -40,10 +40,6 @@ beforeAll(async () => {
   });
 });
 
-// Message rows: system 0, user 1, then per round r (1-based) the assistant at 4r-2, its two
-// tool results at 4r-1 and 4r, the verification prompt at 4r+1.
-const verification = (r: number): string => `cpw:msg:${4 * r + 1}`;
-
 /**
  * Kill points in the order the run reaches them: in model calls, in tools (before and after
  * their side effect), inside checkpoint transactions, and between rounds. Within round r:

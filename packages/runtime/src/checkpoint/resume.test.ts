@@ -78,7 +78,7 @@ describe('checkpoint lifecycle', () => {
     const effects: Effect[] = [];
     const result = await runtime(store, [workTool(effects)], new ManualClock(), { sinks: [events.sink] }).run('Do the three parts');
     expect(result.status).toBe('completed');
-    expect(events.events.filter((e) => e.type === 'checkpoint.saved').map((e) => e.type === 'checkpoint.saved' && [e.checkpointId, e.iteration])).toEqual([
+    expect(events.events.flatMap((e) => (e.type === 'checkpoint.saved' ? [[e.checkpointId, e.iteration]] : []))).toEqual([
       ['id-3', 1],
       ['id-3', 2],
     ]);
@@ -163,7 +163,7 @@ describe('crash recovery', () => {
         sessionId: 's1',
         taskId: 'first-1',
         iteration: 1,
-        updatedAt: kind === 'memory' ? 0 : expect.any(Number),
+        updatedAt: kind === 'memory' ? 0 : (expect.any(Number) as unknown),
         strategy: 'resume',
       },
     ]);

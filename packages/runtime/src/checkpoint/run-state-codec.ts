@@ -90,8 +90,8 @@ export function logDelta(log: unknown, storedTotal: number): LogDelta {
   const total = state.toolCallCount + state.textCount;
   const rows: ToolCallLogEntry[] = [];
   for (let i = storedTotal; i < total; i++) {
-    if (i < head.length) rows.push(head[i] as ToolCallLogEntry);
-    else if (i >= total - recent.length) rows.push(recent[i - (total - recent.length)] as ToolCallLogEntry);
+    const entry = i < head.length ? head[i] : i >= total - recent.length ? recent[i - (total - recent.length)] : undefined;
+    if (entry !== undefined) rows.push(entry);
   }
   return { meta: { state: rest, headCount: head.length, recentCount: recent.length }, rows, total };
 }
