@@ -122,7 +122,7 @@ function runChild(dir: string, killAt: string | undefined): Promise<ChildOutcome
     child.on('close', (code, signal) => {
       outcome.internal = err.split('\n').filter((l) => l.startsWith('INTERNAL'));
       const result = /^RESULT (.+)$/m.exec(out);
-      if (result !== null) outcome.result = JSON.parse(result[1]!) as ChildOutcome['result'];
+      if (result !== null) outcome.result = JSON.parse(result[1]!) as NonNullable<ChildOutcome['result']>;
       if (outcome.killedAt === undefined && (code !== 0 || result === null)) {
         reject(new Error(`child exited with ${String(code ?? signal)}:\n${out}\n${err}`));
         return;

@@ -99,7 +99,7 @@ describe('checkpoint lifecycle', () => {
       if (conversation.some((m) => m.role === 'tool')) return { error: new Error('provider exploded') };
       return { toolCalls: [{ id: 'x', name: 'file_read', args: { path: 'a' } }] };
     });
-    const rt = new AgentRuntime({ provider: 'scripted' }, { provider: failing, tools: [fileRead], checkpointStore: store, generateId: ids(), clock: new ManualClock(), retry: { retries: 0 } });
+    const rt = new AgentRuntime({ provider: 'scripted' }, { provider: failing, tools: [fileRead], checkpointStore: store, generateId: ids(), clock: new ManualClock(), retry: { maxRetries: 0 } });
     const result = await rt.run('t');
     expect(result.status).toBe('error');
     expect(store.list()).toMatchObject([{ status: 'failed', error: expect.stringContaining('provider exploded') as unknown }]);
