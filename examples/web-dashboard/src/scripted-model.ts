@@ -104,7 +104,7 @@ function answer(k: Known): string {
     `Stable ones (equal dates keep their order): ${stable.join(', ') || 'none'}.`,
     k.stats === undefined ? '' : `Publication years: ${k.stats}.`,
     '',
-    '**Recommendation:** merge sort. Records sorted by date often share a date, so a stable sort keeps them in their earlier order, and merge sort stays O(n log n) in every case; insertion sort is only worth it when the records are already nearly sorted.',
+    'Recommendation: merge sort. Records sorted by date often share a date, so a stable sort keeps them in their earlier order, and merge sort stays O(n log n) in every case; insertion sort is only worth it when the records are already nearly sorted.',
   ].join('\n');
 }
 

@@ -25,7 +25,7 @@ describe('dashboard state', () => {
     expect(state.finished.every((t) => t.ok === true && t.preview !== undefined && t.durationMs !== undefined)).toBe(true);
     expect(state.outcome?.kind).toBe('completed');
     expect(state.outcome?.text).toMatch(/^I read 4 documents about sorting algorithms\./);
-    expect(state.outcome?.text).toContain('**Recommendation:** merge sort.');
+    expect(state.outcome?.text).toContain('Recommendation: merge sort.');
     expect(state.texts.map((t) => t.step)).toEqual(['llm-1', 'llm-2', 'llm-3', 'llm-4', 'llm-5']);
     // The model's `_progress` block is not shown as text.
     expect(state.texts.some((t) => t.text.includes('_progress'))).toBe(false);

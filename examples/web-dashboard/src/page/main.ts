@@ -6,7 +6,7 @@ import { SseError, subscribeToRun } from '@headway/sse/browser';
 import { z } from 'zod';
 import { applyEvent, initialState, isFinished, type DashboardState } from './dashboard-state.js';
 import { renderRun, showError, type RunView } from './render.js';
-import { forgetEvents, loadSavedEvents, saveEvents } from './saved-events.js';
+import { loadSavedEvents, saveEvents } from './saved-events.js';
 import './style.css';
 
 const stepRangeSchema = z.object({ name: z.string(), weight: z.number(), start: z.number(), end: z.number() });
@@ -39,6 +39,18 @@ function runIdFromHash(): string | undefined {
 /** The run being followed: its state, the events behind it, and how to stop following. */
 let current: { view: RunView; state: DashboardState; events: ProgressEvent[]; controller: AbortController } | undefined;
 let frame: number | undefined;
+/** Leaving the page closes its EventSource, which reads as a failed stream: ignore that. */
+let leaving = false;
+for (const type of ['beforeunload', 'pagehide']) {
+  window.addEventListener(type, () => {
+    leaving = true;
+  });
+}
+
+/** Lets a page that is being left finish leaving before a failure is taken at its word. */
+function settleDown(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 300));
+}
 
 function scheduleDraw(): void {
   if (frame !== undefined) return;
@@ -69,6 +81,8 @@ async function follow(view: RunView): Promise<void> {
   renderRun(view, state);
   if (isFinished(state)) return;
   const mine = current;
+  // Not narrowed away by the checks before an await: both change while a stream is open.
+  const unwanted = (): boolean => controller.signal.aborted || leaving;
   const subscribe = (): Promise<unknown> =>
     subscribeToRun(`api/runs/${encodeURIComponent(view.runId)}/events`, {
       onEvent: receive,
@@ -81,18 +95,21 @@ async function follow(view: RunView): Promise<void> {
   try {
     await subscribe();
   } catch (error) {
-    if (controller.signal.aborted) return;
+    // Leaving the page closes its stream too (even before `pagehide`): that is no failure.
+    await settleDown();
+    if (unwanted()) return;
     if (error instanceof SseError && error.code === 'SSE_CONNECTION_FAILED' && mine.state.lastSeq > 0 && !isFinished(mine.state)) {
       // The server could not resume after our last event (it restarted, or forgot it):
-      // start over from a full replay rather than show a gap.
-      forgetEvents(sessionStorage, view.runId);
+      // start over from a full replay rather than show a gap; the saved copy is replaced
+      // at the next draw.
       mine.state = initialState(view.runId);
       mine.events = [];
       try {
         await subscribe();
         return;
       } catch (retryError) {
-        if (controller.signal.aborted) return;
+        await settleDown();
+        if (unwanted()) return;
         showError(`Lost the run's event stream: ${(retryError as Error).message}`);
         return;
       }
@@ -110,23 +127,23 @@ async function openRun(runId: string): Promise<void> {
   }
 }
 
-function field<T extends HTMLElement>(id: string): T {
+function field<T extends HTMLElement>(id: string, type: new () => T): T {
   const node = document.getElementById(id);
-  if (node === null) throw new Error(`the page has no #${id}`);
-  return node as T;
+  if (!(node instanceof type)) throw new Error(`the page has no ${type.name} #${id}`);
+  return node;
 }
 
 async function start(event: SubmitEvent): Promise<void> {
   event.preventDefault();
   showError('');
-  const task = field<HTMLTextAreaElement>('task-input').value.trim();
-  const maxIterations = Number(field<HTMLInputElement>('max-iterations').value);
-  const provider = field<HTMLSelectElement>('provider').value;
-  const budget = field<HTMLInputElement>('time-budget').value.trim();
+  const task = field('task-input', HTMLTextAreaElement).value.trim();
+  const maxIterations = Number(field('max-iterations', HTMLInputElement).value);
+  const provider = field('provider', HTMLSelectElement).value;
+  const budget = field('time-budget', HTMLInputElement).value.trim();
   const body: Record<string, unknown> = { maxIterations, provider };
   if (task !== '') body.task = task;
   if (budget !== '') body.timeBudgetMs = Math.round(Number(budget) * 1000);
-  const button = field<HTMLButtonElement>('start-button');
+  const button = field('start-button', HTMLButtonElement);
   button.disabled = true;
   try {
     const view = await getJson('api/runs', runViewSchema, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -140,12 +157,12 @@ async function start(event: SubmitEvent): Promise<void> {
 }
 
 async function init(): Promise<void> {
-  field<HTMLFormElement>('start-form').addEventListener('submit', (event) => void start(event));
+  field('start-form', HTMLFormElement).addEventListener('submit', (event) => void start(event));
   try {
     const config = await getJson('api/config', configSchema);
-    field<HTMLTextAreaElement>('task-input').placeholder = config.task;
-    field<HTMLInputElement>('max-iterations').value = String(config.maxIterations);
-    field<HTMLSelectElement>('provider').replaceChildren(...config.providers.map((p) => new Option(p === 'openai' ? 'OpenAI (OPENAI_API_KEY)' : 'scripted model', p)));
+    field('task-input', HTMLTextAreaElement).placeholder = config.task;
+    field('max-iterations', HTMLInputElement).value = String(config.maxIterations);
+    field('provider', HTMLSelectElement).replaceChildren(...config.providers.map((p) => new Option(p === 'openai' ? 'OpenAI (OPENAI_API_KEY)' : 'scripted model', p)));
   } catch (error) {
     showError(`Cannot reach the server: ${(error as Error).message}`);
   }

@@ -49,8 +49,3 @@ export function saveEvents(storage: StorageLike, runId: string, events: readonly
     storage.removeItem(key(runId));
   }
 }
-
-/** Forgets a run's saved events. */
-export function forgetEvents(storage: StorageLike, runId: string): void {
-  storage.removeItem(key(runId));
-}
