@@ -129,6 +129,23 @@ describe('SqliteAuditBus', () => {
     }
   });
 
+  it('shares one file between connections: each sees the other’s events', () => {
+    const file = tempDb();
+    const a = new SqliteAuditBus(file);
+    const b = new SqliteAuditBus(file);
+    for (let i = 0; i < 50; i += 1) {
+      a.publish(ev('a', i, 'sa'));
+      b.publish(ev('b', i, 'sb'));
+    }
+    expect(a.query({ sessionId: 'sb' })).toHaveLength(50);
+    expect(b.query({ order: 'desc', limit: 2 }).map((e) => [e.eventType, e.timestamp])).toEqual([
+      ['b', 49],
+      ['a', 49],
+    ]);
+    a.close();
+    b.close();
+  });
+
   it('works in memory too', () => {
     const bus = new SqliteAuditBus(':memory:');
     bus.publish(ev('a', 1));
