@@ -5,7 +5,7 @@ import { defineTool, sleep, systemClock, type Clock, type Tool } from '@headway/
 import { z } from 'zod';
 
 /** One document of the library. */
-export interface LibraryDocument {
+interface LibraryDocument {
   id: string;
   title: string;
   year: number;
@@ -13,7 +13,7 @@ export interface LibraryDocument {
 }
 
 /** The documents the agent searches and reads. */
-export const LIBRARY: readonly LibraryDocument[] = [
+const LIBRARY: readonly LibraryDocument[] = [
   {
     id: 'merge-sort',
     title: 'Merge sort',

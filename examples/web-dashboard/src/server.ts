@@ -35,7 +35,7 @@ export interface DashboardServerOptions {
 }
 
 /** What the server knows about a run besides its events. */
-export interface RunInfo {
+interface RunInfo {
   runId: string;
   task: string;
   provider: 'scripted' | 'openai';

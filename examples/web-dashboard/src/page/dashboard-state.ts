@@ -16,21 +16,21 @@ export interface ToolRow {
 }
 
 /** The text one model call streamed. */
-export interface TextBlock {
+interface TextBlock {
   /** The runtime's step name (`llm-1`, `llm-2`, …). */
   step: string;
   text: string;
 }
 
 /** A limit or wind-down warning. */
-export interface Warning {
+interface Warning {
   seq: number;
   kind: 'limit.approaching' | 'limit.reached' | 'wind-down.started' | 'timeout.extended';
   text: string;
 }
 
 /** How the run ended. */
-export interface Outcome {
+interface Outcome {
   kind: 'completed' | 'limit' | 'error' | 'cancelled';
   text: string;
   durationMs?: number;

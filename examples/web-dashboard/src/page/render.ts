@@ -29,7 +29,7 @@ function byId(id: string): HTMLElement {
 }
 
 /** `1.2 s`, `850 ms`, `2 min 5 s`. */
-export function formatDuration(ms: number): string {
+function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
   const s = ms / 1000;
   if (s < 60) return `${s.toFixed(1)} s`;
