@@ -54,7 +54,7 @@ describe('formatSseFrame', () => {
   it('still writes an event whose args JSON cannot hold (cycles, bigints)', () => {
     const args: Record<string, unknown> = { n: 10n };
     args.self = args;
-    const frame = formatProgressFrame({ type: 'tool.executing', runId: 'r', seq: 1, ts: 0, toolName: 't', args } as ProgressEvent);
+    const frame = formatProgressFrame({ type: 'tool.executing', runId: 'r', seq: 1, ts: 0, toolName: 't', args });
     expect(frame).toBe('id: 1\nevent: progress\ndata: {"type":"tool.executing","runId":"r","seq":1,"ts":0,"toolName":"t","args":{"n":"10","self":"[Circular]"}}\n\n');
   });
 
