@@ -1,7 +1,7 @@
 // SSE delivery: @headway/sse vs a raw node:http SSE server written here, in the same run.
 // Clients live in a second process (this file with --clients), on 127.0.0.1 only, bounded
 // in number and time. Every phase has one stalled client (connects, never reads) in the mix.
-// Run: pnpm -F @headway/bench bench:sse
+// Run: pnpm -F @headway/bench bench:sse  (one phase: ... bench:sse --only=throughput|memory|latency)
 import { fork, type ChildProcess } from 'node:child_process';
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -353,6 +353,8 @@ async function main(): Promise<void> {
   const clients = new Clients();
   const started = performance.now();
   try {
+    const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7); // throughput | memory | latency
+    if (only === undefined || only === 'throughput') {
     console.log('SSE deliveries/s to N clients (+1 stalled client), loopback, clients in a second process');
     console.log('| clients | events | @headway/sse deliveries/s | raw node:http deliveries/s | × baseline (median of rounds) | peak bytes queued for one client (headway / raw) |');
     console.log('|---:|---:|---:|---:|---:|---|');
@@ -384,7 +386,9 @@ async function main(): Promise<void> {
       );
     }
 
+    }
     // The stalled client with a lot of traffic: headway caps (then cuts) it; raw keeps queueing.
+    if (only === undefined || only === 'memory') {
     console.log(`\nServer memory with a stalled client: 10 clients, 60,000 events (~16 MiB each), maxBufferedBytes = ${mib(CAP)}`);
     console.log('| server | peak bytes queued for one client | stalled client cut off | replay log held | heap+external retained (after GC, stalled client connected) |');
     console.log('|---|---:|---|---:|---:|');
@@ -394,12 +398,15 @@ async function main(): Promise<void> {
       console.log(`| ${v.name} | ${mib(t.peakBuffered)} | ${cut} | ${t.logBytes === undefined ? '-' : mib(t.logBytes)} | ${mib(t.retained)} |`);
     }
 
+    }
+    if (only === undefined || only === 'latency') {
     console.log('\nEmit-to-receive latency, 100 clients (+1 stalled) x 1,000 events/s for 3 s');
     console.log('| server | p50 ms | p99 ms | max ms | samples |');
     console.log('|---|---:|---:|---:|---:|');
     for (const v of [headway, raw]) {
       const l = await latency(clients, v, 100, 1000, 3);
       if (l) console.log(`| ${v.name} | ${l.p50.toFixed(2)} | ${l.p99.toFixed(2)} | ${l.max.toFixed(2)} | ${fmt(l.samples)} |`);
+    }
     }
     console.log(`\n(total ${((performance.now() - started) / 1000).toFixed(1)} s)`);
   } finally {
