@@ -83,17 +83,19 @@ function readBody(req: IncomingMessage): Promise<string | undefined> {
   return new Promise((resolveBody, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let tooLarge = false;
     req.on('data', (chunk: Buffer) => {
       size += chunk.byteLength;
-      if (size > MAX_BODY_BYTES) {
-        resolveBody(undefined);
-        req.destroy();
+      // Past the cap the rest is read and dropped, so the client still gets its 413.
+      if (tooLarge || size > MAX_BODY_BYTES) {
+        tooLarge = true;
+        chunks.length = 0;
         return;
       }
       chunks.push(chunk);
     });
     req.on('end', () => {
-      resolveBody(Buffer.concat(chunks).toString('utf8'));
+      resolveBody(tooLarge ? undefined : Buffer.concat(chunks).toString('utf8'));
     });
     req.on('error', reject);
   });
@@ -218,6 +220,7 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
       }
       const body = await readBody(req);
       if (body === undefined) {
+        res.setHeader('connection', 'close');
         sendJson(res, 413, { error: `body: larger than ${MAX_BODY_BYTES} bytes` });
         return;
       }
