@@ -43,6 +43,15 @@ describe('dashboard state', () => {
     expect(state.percent).toBeLessThan(100);
   });
 
+  it('shows a run that ran out of time: the wind-down warning and the report', async () => {
+    // Real time: the budget runs out during the second round.
+    const state = replay(await recordRun({ timeBudgetMs: 500 }, { modelDelayMs: 150, toolDelayMs: 100 }));
+    expect(state.outcome?.kind).toBe('limit');
+    expect(state.warnings.map((w) => w.kind)).toEqual(expect.arrayContaining(['limit.reached', 'wind-down.started']));
+    expect(state.warnings.find((w) => w.kind === 'wind-down.started')?.text).toBe('Winding down (time-budget): 4 more round(s) to wrap up and report');
+    expect(state.report?.reason).toBe('time-budget');
+  });
+
   it('a running tool is listed until it completes', () => {
     const executing = completed.findIndex((e) => e.type === 'tool.executing');
     const midTool = replay(completed.slice(0, executing + 1));
