@@ -9,7 +9,7 @@ import type { CheckpointStore } from './checkpoint-store.js';
 import { scanForRecovery } from './recovery.js';
 
 /** A store under test, on a clock the suite controls. */
-export interface StoreHandle {
+interface StoreHandle {
   store: CheckpointStore;
   /** Closes the store and opens it again on the same data; absent for non-durable stores. */
   reopen?: () => Promise<CheckpointStore> | CheckpointStore;

@@ -2,7 +2,7 @@ import type { BudgetStatus, CostTracker } from './cost-tracker.js';
 import type { TokenUsage } from './price-table.js';
 
 /** Where a session stands against the budget, with the numbers for `limit.*` events. */
-export interface SpendStatus {
+interface SpendStatus {
   status: BudgetStatus;
   spentUsd: number;
   budgetUsd: number;
