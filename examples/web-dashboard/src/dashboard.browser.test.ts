@@ -112,8 +112,8 @@ describe('web dashboard in Chromium', () => {
 
     // A tool runs with a spinner, then lands in the finished list with duration and preview.
     await page.waitForSelector('#running li.tool.running .spinner');
-    await page.waitForSelector('#tools li.tool:nth-child(2)');
     await page.screenshot({ path: resolve(artifacts, 'dashboard-running.png'), fullPage: true });
+    await page.waitForSelector('#tools li.tool:nth-child(2)');
     expect(await page.locator('#steps li').count()).toBe(4);
     expect(await page.locator('#steps li').first().innerText()).toMatch(/Search the library\s*weight 1 · 10–21%/);
 
