@@ -97,12 +97,26 @@ function report(k: Known): string {
   ].join('\n');
 }
 
+const statsSchema = z.object({ min: z.number(), max: z.number(), mean: z.number() });
+
+/** One line about the publication years, from compute_stats' output (read through a schema). */
+function years(stats: string | undefined): string {
+  let value: unknown;
+  try {
+    value = JSON.parse(stats ?? 'null');
+  } catch {
+    return '';
+  }
+  const parsed = statsSchema.safeParse(value);
+  return parsed.success ? `Published between ${parsed.data.min} and ${parsed.data.max} (mean ${Math.round(parsed.data.mean)}).` : '';
+}
+
 function answer(k: Known): string {
   const stable = [...k.texts].filter(([, t]) => /\bstable\b/.test(t.replace(/not stable/g, ''))).map(([id]) => id);
   return [
     `I read ${k.texts.size} documents about sorting algorithms.`,
     `Stable ones (equal dates keep their order): ${stable.join(', ') || 'none'}.`,
-    k.stats === undefined ? '' : `Publication years: ${k.stats}.`,
+    years(k.stats),
     '',
     'Recommendation: merge sort. Records sorted by date often share a date, so a stable sort keeps them in their earlier order, and merge sort stays O(n log n) in every case; insertion sort is only worth it when the records are already nearly sorted.',
   ].join('\n');

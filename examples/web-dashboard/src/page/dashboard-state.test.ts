@@ -25,6 +25,7 @@ describe('dashboard state', () => {
     expect(state.finished.every((t) => t.ok === true && t.preview !== undefined && t.durationMs !== undefined)).toBe(true);
     expect(state.outcome?.kind).toBe('completed');
     expect(state.outcome?.text).toMatch(/^I read 4 documents about sorting algorithms\./);
+    expect(state.outcome?.text).toContain('Published between 1945 and 1964 (mean 1954).');
     expect(state.outcome?.text).toContain('Recommendation: merge sort.');
     expect(state.texts.map((t) => t.step)).toEqual(['llm-1', 'llm-2', 'llm-3', 'llm-4', 'llm-5']);
     // The model's `_progress` block is not shown as text.
