@@ -1,11 +1,11 @@
 import { defineProject, type UserWorkspaceConfig } from 'vitest/config';
 
+// Type-level tests (*.test-d.ts) are checked by the package's `typecheck` task (tsc), once.
 const config: UserWorkspaceConfig = defineProject({
   test: {
     name: 'cli-agent',
     include: ['src/**/*.test.ts'],
     testTimeout: 60_000,
-    typecheck: { enabled: true, include: ['src/**/*.test-d.ts'] },
   },
 });
 

@@ -1,5 +1,6 @@
 import { defineProject, type UserWorkspaceConfig } from 'vitest/config';
 
+// Type-level tests (*.test-d.ts) are checked by the package's `typecheck` task (tsc), once.
 const config: UserWorkspaceConfig = defineProject({
   test: {
     name: 'web-dashboard',

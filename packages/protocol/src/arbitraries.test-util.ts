@@ -68,6 +68,8 @@ export const bodyArb: fc.Arbitrary<ProgressEventBody> = fc.oneof(
     'iteration',
   ]),
   rec({ type: fc.constant('report.generated'), report: reportArb }, ['type', 'report']),
+  rec({ type: fc.constant('tool.flagged'), toolName: text, toolCallId: text, findings: fc.array(text, { maxLength: 3 }) }, ['type', 'toolName', 'findings']),
+  rec({ type: fc.constant('strategy.rotated'), toolName: text, failures: fc.integer({ min: 1, max: 20 }) }, ['type', 'toolName', 'failures']),
 );
 
 export const eventArb: fc.Arbitrary<ProgressEvent> = fc

@@ -65,6 +65,19 @@ describe('reporterSink', () => {
       'onComplete(stopped at a limit)',
     ]);
   });
+
+  it('hands an async reporter\'s rejection to the hub instead of leaving it unhandled', async () => {
+    const errors: unknown[] = [];
+    const hub = createProgressHub({ runId: 'r', onSinkError: (e) => errors.push(e) });
+    const { reporter } = recorder();
+    // An implementation may be async even though the interface says void.
+    const onStart = (() => Promise.reject(new Error('async boom'))) as unknown as ProgressReporter['onStart'];
+    hub.add({ ...reporter, onStart });
+    hub.emit({ type: 'run.started', agentName: 'a' });
+    await hub.flush();
+    expect(errors).toEqual([new Error('async boom')]);
+    expect(hub.stats().sinkErrors).toBe(1);
+  });
 });
 
 describe('reporterEvents', () => {

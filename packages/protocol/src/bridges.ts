@@ -26,27 +26,41 @@ export type ProgressSink = (event: ProgressEvent) => void | PromiseLike<void>;
  */
 export function reporterSink(reporter: ProgressReporter): ProgressSink {
   return (event) => {
-    switch (event.type) {
-      case 'run.started':
-        { reporter.onStart(event.task ?? event.agentName); return; }
-      case 'progress':
-        { reporter.onProgress(event.percent, event.message ?? ''); return; }
-      case 'tool.executing':
-        { reporter.onToolStart(event.toolName); return; }
-      case 'tool.completed':
-        { reporter.onToolDone(event.toolName, event.ok ? 'ok' : 'error'); return; }
-      case 'iteration':
-        { reporter.onIteration(event.index, event.max); return; }
-      case 'run.finished':
-        { reporter.onComplete(event.summary ?? (event.outcome === 'limit' ? 'stopped at a limit' : 'finished')); return; }
-      case 'run.error':
-        { reporter.onError(event.error); return; }
-      case 'run.cancelled':
-        { reporter.onError(`cancelled: ${event.reason ?? 'no reason given'}`); return; }
-      default:
-        return undefined;
-    }
+    const result = callReporter(reporter, event);
+    // The interface says void, but a method may be async: hand its promise to the caller
+    // (the hub) so a rejection is counted and isolated instead of left unhandled.
+    return isThenable(result) ? result : undefined;
   };
+}
+
+function isThenable(value: unknown): value is PromiseLike<void> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
+
+/** A reporter seen as what it may really be: methods that can return a promise. */
+type MaybeAsyncReporter = { [K in keyof ProgressReporter]: (...args: Parameters<ProgressReporter[K]>) => unknown };
+
+function callReporter(r: MaybeAsyncReporter, event: ProgressEvent): unknown {
+  switch (event.type) {
+    case 'run.started':
+      return r.onStart(event.task ?? event.agentName);
+    case 'progress':
+      return r.onProgress(event.percent, event.message ?? '');
+    case 'tool.executing':
+      return r.onToolStart(event.toolName);
+    case 'tool.completed':
+      return r.onToolDone(event.toolName, event.ok ? 'ok' : 'error');
+    case 'iteration':
+      return r.onIteration(event.index, event.max);
+    case 'run.finished':
+      return r.onComplete(event.summary ?? (event.outcome === 'limit' ? 'stopped at a limit' : 'finished'));
+    case 'run.error':
+      return r.onError(event.error);
+    case 'run.cancelled':
+      return r.onError(`cancelled: ${event.reason ?? 'no reason given'}`);
+    default:
+      return undefined;
+  }
 }
 
 /** Options of {@link reporterEvents}. */

@@ -62,6 +62,19 @@ export interface WindDownStartedEvent extends EventEnvelope { type: 'wind-down.s
 export interface TimeoutExtendedEvent extends EventEnvelope { type: 'timeout.extended'; byMs: number; totalBudgetMs: number }
 /** The run's state was saved and can be resumed from here. */
 export interface CheckpointSavedEvent extends EventEnvelope { type: 'checkpoint.saved'; checkpointId: string; iteration: number }
+/**
+ * A tool's output looked like a prompt injection (instructions aimed at the model, role
+ * markers, hidden unicode). It was passed on to the model wrapped as untrusted data.
+ */
+export interface ToolFlaggedEvent extends EventEnvelope {
+  type: 'tool.flagged';
+  toolName: string;
+  toolCallId?: string;
+  /** What was found, e.g. `instruction "ignore previous instructions"`. */
+  findings: string[];
+}
+/** A tool failed several times in a row; the model was asked to change strategy. */
+export interface StrategyRotatedEvent extends EventEnvelope { type: 'strategy.rotated'; toolName: string; failures: number }
 /** A structured progress report was produced for a run that stopped short. */
 export interface ReportGeneratedEvent extends EventEnvelope { type: 'report.generated'; report: ProgressReport }
 
@@ -88,7 +101,9 @@ export type ProgressEvent =
   | WindDownStartedEvent
   | TimeoutExtendedEvent
   | CheckpointSavedEvent
-  | ReportGeneratedEvent;
+  | ReportGeneratedEvent
+  | ToolFlaggedEvent
+  | StrategyRotatedEvent;
 
 /** The `type` of any {@link ProgressEvent}. */
 export type ProgressEventType = ProgressEvent['type'];
@@ -125,6 +140,8 @@ export const PROGRESS_EVENT_TYPES: readonly ProgressEventType[] = [
   'timeout.extended',
   'checkpoint.saved',
   'report.generated',
+  'tool.flagged',
+  'strategy.rotated',
 ];
 
 /** True for `run.finished`, `run.error` and `run.cancelled`. */
@@ -185,6 +202,8 @@ const eventSchemas = z.discriminatedUnion('type', [
   event('timeout.extended', { byMs: duration, totalBudgetMs: duration }),
   event('checkpoint.saved', { checkpointId: z.string().min(1), iteration: count }),
   event('report.generated', { report: progressReportSchema }),
+  event('tool.flagged', { toolName: z.string(), toolCallId: z.string().exactOptional(), findings: z.array(z.string()) }),
+  event('strategy.rotated', { toolName: z.string(), failures: z.number().int().positive() }),
 ]);
 
 /**

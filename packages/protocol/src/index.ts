@@ -23,12 +23,14 @@ export type {
   RunStartedEvent,
   StepFinishedEvent,
   StepStartedEvent,
+  StrategyRotatedEvent,
   TerminalEvent,
   TextDeltaEvent,
   ThinkingEvent,
   TimeoutExtendedEvent,
   ToolCompletedEvent,
   ToolExecutingEvent,
+  ToolFlaggedEvent,
   WindDownStartedEvent,
 } from './events.js';
 export { STOP_REASONS, progressReportSchema } from './progress-report.js';

@@ -48,6 +48,8 @@ export const bodyArb: fc.Arbitrary<ProgressEventBody> = fc.oneof(
       generatedBy: fc.constantFrom('model' as const, 'fallback' as const),
     }),
   }),
+  fc.record({ type: fc.constant('tool.flagged'), toolName: text, toolCallId: text, findings: lines }, { requiredKeys: ['type', 'toolName', 'findings'] }),
+  fc.record({ type: fc.constant('strategy.rotated'), toolName: text, failures: fc.integer({ min: 1, max: 20 }) }),
 );
 
 /** Valid, enveloped events. */

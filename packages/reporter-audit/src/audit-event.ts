@@ -58,6 +58,8 @@ export interface AuditDetails {
   'agent.progress.timeout_extended': AuditRunRef & { byMs: number; totalBudgetMs: number };
   'agent.progress.checkpoint': AuditRunRef & { checkpointId: string; iteration: number };
   'agent.progress.report': AuditRunRef & { report: ProgressReport };
+  'agent.progress.tool_flagged': AuditRunRef & { tool: string; toolCallId?: string; findings: string[] };
+  'agent.progress.strategy_rotated': AuditRunRef & { tool: string; failures: number };
 }
 
 /** An `eventType` an {@link AuditReporter} publishes. */
@@ -84,6 +86,8 @@ export const AUDIT_EVENT_TYPES: readonly AuditEventType[] = [
   'agent.progress.timeout_extended',
   'agent.progress.checkpoint',
   'agent.progress.report',
+  'agent.progress.tool_flagged',
+  'agent.progress.strategy_rotated',
 ];
 
 const auditEventShape = z.object({

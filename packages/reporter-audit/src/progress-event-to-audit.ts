@@ -80,6 +80,13 @@ export function progressEventToAudit(event: ProgressEvent, textDeltas: boolean):
       return { eventType: 'agent.progress.checkpoint', detail: { checkpointId: event.checkpointId, iteration: event.iteration, ...run } };
     case 'report.generated':
       return { eventType: 'agent.progress.report', detail: { report: event.report, ...run } };
+    case 'tool.flagged':
+      return {
+        eventType: 'agent.progress.tool_flagged',
+        detail: { tool: event.toolName, ...given('toolCallId', event.toolCallId), findings: event.findings, ...run },
+      };
+    case 'strategy.rotated':
+      return { eventType: 'agent.progress.strategy_rotated', detail: { tool: event.toolName, failures: event.failures, ...run } };
     default:
       return undefined;
   }

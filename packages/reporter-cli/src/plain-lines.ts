@@ -57,6 +57,10 @@ export function plainEventText(event: ProgressEvent, previewLength: number): str
       return `${PREFIX}Note: ${timeoutExtendedText(event)}`;
     case 'checkpoint.saved':
       return `${PREFIX}Checkpoint saved: ${oneLine(event.checkpointId)}`;
+    case 'tool.flagged':
+      return `${PREFIX}Warning: output of ${oneLine(event.toolName)} looks like a prompt injection (${oneLine(event.findings.join('; '))}); passed on as untrusted data`;
+    case 'strategy.rotated':
+      return `${PREFIX}Warning: ${oneLine(event.toolName)} failed ${event.failures} times in a row; the model was asked to change strategy`;
     case 'report.generated':
       return `\n${renderReportMarkdown(event.report)}\n`;
     case 'run.finished': {

@@ -350,7 +350,7 @@ export class RunLoop {
       if (streak >= STRATEGY_ROTATION_AFTER) {
         state.failureStreaks[call.name] = 0;
         followUps.push(strategyRotationPrompt(call.name, streak, toolResultPreview(result.raw, 200)));
-        this.#notice('guard:strategy-rotation', `${call.name} failed ${streak} times in a row; asked the model to change strategy`);
+        this.#emit({ type: 'strategy.rotated', toolName: call.name, failures: streak });
       }
       await this.#updateCheckpoint('tool-finished');
     }
@@ -396,8 +396,7 @@ export class RunLoop {
     const scan = scanForInjection(content);
     if (scan.flagged) {
       content = wrapUntrusted(call.name, content, scan);
-      const what = scan.findings.map((f) => `${f.kind} "${f.match}"`).join('; ');
-      this.#notice('guard:prompt-injection', `output of ${call.name} looks like a prompt injection (${what}); passed to the model as untrusted data`);
+      this.#emit({ type: 'tool.flagged', toolName: call.name, toolCallId: call.id, findings: scan.findings.map((f) => `${f.kind} "${f.match}"`) });
     }
     const externalize = this.#ctx.externalize;
     if (externalize !== undefined) {
@@ -408,12 +407,6 @@ export class RunLoop {
       }
     }
     return { content, raw, ok, durationMs };
-  }
-
-  /** A runtime guard fired: shown as a zero-length step so every sink can see it. */
-  #notice(step: string, description: string): void {
-    this.#emit({ type: 'step.started', step, description });
-    this.#emit({ type: 'step.finished', step, durationMs: 0 });
   }
 
   // ── limits ──────────────────────────────────────────────────────────────────
