@@ -293,6 +293,24 @@ describe('ProgressTracker', () => {
     expect(t.percent).toBe(100);
   });
 
+  it('walks fallback steps that are never started by name with the roundtrip estimate', () => {
+    const clock = fakeClock();
+    const t = new ProgressTracker({ maxRoundtrips: 10, now: clock.now, steps: SEED_STEPS, aiDriven: false });
+    const seen: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      t.roundtripStarted();
+      clock.advance(1000);
+      t.toolsStarted();
+      t.toolCallFinished('search', true);
+      t.roundtripFinished();
+      seen.push(t.percent);
+    }
+    // Not stuck at the start of the first step: the bar moves through the steps' span.
+    expect(seen.at(-1)).toBeGreaterThan(26);
+    expect(seen.at(-1)).toBeLessThanOrEqual(90);
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+  });
+
   it('maps a worker into its step: 50% of Generate Content (26–74) is 50%, and a range 30–60 gives 45%', () => {
     const clock = fakeClock();
     const manager = new ProgressTracker({ maxRoundtrips: 10, now: clock.now, steps: SEED_STEPS, aiDriven: false });

@@ -392,7 +392,14 @@ export class ProgressTracker {
       const local = Math.max(slot === undefined ? 0 : mean(slot.members.values()), Math.min(TOOL_CALL_CAP, PER_TOOL_CALL * this.stepToolCalls));
       return Math.max(this.finishedFloor(), current.start + (Math.min(100, local) / 100) * (current.end - current.start));
     }
-    if (this.finishedSteps.size === 0) return Math.min(estimate, this.ranges[0]?.start ?? 10);
+    if (this.finishedSteps.size === 0) {
+      // No step was started by name (an agent.json's fallbackSteps in a runtime that cannot
+      // know which step it is in): the roundtrip estimate walks the bar through the steps' span.
+      const first = this.ranges[0];
+      const last = this.ranges[this.ranges.length - 1];
+      if (first === undefined || last === undefined) return estimate;
+      return first.start + (estimate / 100) * (last.end - first.start);
+    }
     const floor = this.finishedFloor();
     const last = this.ranges[this.ranges.length - 1];
     // After the last step, the roundtrip estimate moves the bar through the finalisation slice.
