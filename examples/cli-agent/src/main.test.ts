@@ -20,13 +20,18 @@ interface Outcome {
 
 function runDemo(args: string[], options: { onStderr?: (text: string, kill: (signal: NodeJS.Signals) => void) => void } = {}): Promise<Outcome> {
   return new Promise((done, fail) => {
-    const child = spawn(tsx, [main, ...args], { cwd: repo, env: { ...process.env, CI: '1', NO_COLOR: '1' } });
+    // Its own process group, so SIGKILL reaches the agent and not only tsx's launcher.
+    const child = spawn(tsx, [main, ...args], { cwd: repo, env: { ...process.env, CI: '1', NO_COLOR: '1' }, detached: true });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => {
       stderr += d.toString();
-      options.onStderr?.(stderr, (signal) => child.kill(signal));
+      options.onStderr?.(stderr, (signal) => {
+        // tsx passes SIGINT on to the agent itself, like a terminal's Ctrl-C; SIGKILL must hit the whole group.
+        if (signal === 'SIGKILL' && child.pid !== undefined) process.kill(-child.pid, signal);
+        else child.kill(signal);
+      });
     });
     child.on('error', fail);
     child.on('close', (code) => {
@@ -113,6 +118,31 @@ describe('cli-agent demo', () => {
     expect(report.reason).toBe('cancelled');
     expect(report.completedWork.join('\n')).toContain('list_dir');
     expect(events(out).at(-1)?.type).toBe('run.cancelled');
+  });
+
+  it('resumes a run killed outright from its last checkpoint, without redoing finished tools', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'headway-demo-'));
+    let killed = false;
+    const first = await runDemo(['--step-delay', '1500', '--out', out], {
+      onStderr: (text, kill) => {
+        // Kill once the round that read the README is checkpointed (a call still in flight
+        // would rightly run again on resume, with the same idempotency key).
+        const after = text.split('Tool: read_file done')[1];
+        if (!killed && after?.includes('Checkpoint saved') === true) {
+          killed = true;
+          kill('SIGKILL');
+        }
+      },
+    });
+    expect(first.code).toBeNull(); // killed, no clean-up ran
+    const second = await runDemo(['--step-delay', '0', '--out', out, '--resume']);
+    expect(second.code).toBe(0);
+    const tools = second.stderr.split('\n').filter((l) => /^ {2}\[progress\] Tool: \S+\.\.\.$/.test(l));
+    expect(tools).toEqual(['  [progress] Tool: list_dir...', '  [progress] Tool: grep...']);
+    for (const name of packages) expect(second.stdout).toContain(`- @headway/${name} — `);
+    const nothing = await runDemo(['--out', out, '--resume']);
+    expect(nothing.code).toBe(2);
+    expect(nothing.stderr).toContain('--resume: there is no interrupted run to resume');
   });
 
   it('rejects a report file that is not a report, naming what is wrong', async () => {

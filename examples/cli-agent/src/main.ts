@@ -13,14 +13,14 @@ import { continuationPrompt } from '@headway/report';
 import { AuditReporter, SqliteAuditBus } from '@headway/reporter-audit';
 import { CLIReporter } from '@headway/reporter-cli';
 import { JSONReporter } from '@headway/reporter-json';
-import { AgentRuntime, OpenAIProvider, ScriptedProvider, type Provider } from '@headway/runtime';
+import { AgentRuntime, OpenAIProvider, ScriptedProvider, SqliteCheckpointStore, type Provider } from '@headway/runtime';
 import { demoModel } from './scripted-model.js';
 import { fileTools } from './tools.js';
 
 const DEFAULT_TASK = 'Summarize the README file and list the packages';
 const repoRoot = resolve(import.meta.dirname, '..', '..', '..');
 
-const usage = `usage: cli-agent [question] [--dir DIR] [--max-iterations N] [--continue REPORT.json]
+const usage = `usage: cli-agent [question] [--dir DIR] [--max-iterations N] [--continue REPORT.json] [--resume]
                  [--provider scripted|openai] [--model NAME] [--out DIR] [--step-delay MS]`;
 
 function fail(message: string): never {
@@ -40,6 +40,7 @@ try {
       model: { type: 'string' },
       out: { type: 'string', default: resolve(repoRoot, '.headway') },
       'step-delay': { type: 'string', default: '700' },
+      resume: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -76,6 +77,7 @@ mkdirSync(outDir, { recursive: true });
 const paths = {
   jsonl: resolve(outDir, 'run.jsonl'),
   audit: resolve(outDir, 'audit.sqlite'),
+  checkpoints: resolve(outDir, 'checkpoints.sqlite'),
   report: resolve(outDir, 'report.json'),
 };
 
@@ -91,24 +93,34 @@ const json = new JSONReporter({ stream: jsonStream });
 const auditBus = new SqliteAuditBus(paths.audit);
 const audit = new AuditReporter({ sessionId, taskId: 'summarize-repo', bus: auditBus });
 
+const checkpointStore = new SqliteCheckpointStore(paths.checkpoints);
 const runtime = new AgentRuntime(
   { provider: provider.name, agentName: 'cli-agent', maxIterations, ...(values.model === undefined ? {} : { model: values.model }) },
-  { provider, tools: fileTools(values.dir), sinks: [cli, json, audit] },
+  { provider, tools: fileTools(values.dir), sinks: [cli, json, audit], checkpointStore },
 );
+// A run killed outright (kill -9, a crash) leaves a checkpoint to resume from.
+const interrupted = (await runtime.pendingRecovery).filter((r) => r.strategy === 'resume').sort((a, b) => b.updatedAt - a.updatedAt);
 
 const controller = new AbortController();
-let interrupted = false;
+let cancelling = false;
 process.on('SIGINT', () => {
-  if (interrupted) process.exit(130); // a second Ctrl-C leaves at once
-  interrupted = true;
+  if (cancelling) process.exit(130); // a second Ctrl-C leaves at once
+  cancelling = true;
   cli.log('Cancelling… (Ctrl-C again to quit at once)');
   controller.abort(new Error('cancelled by the user (Ctrl-C)'));
 });
 
-const result = await runtime.run(task, { sessionId, signal: controller.signal });
+const latest = interrupted[0];
+if (values.resume && latest === undefined) fail('--resume: there is no interrupted run to resume');
+if (!values.resume && latest !== undefined) cli.log(`An interrupted run can be resumed from its last round: npm run demo -- --resume`);
+const result =
+  values.resume && latest !== undefined
+    ? await runtime.resume(latest.checkpointId, { signal: controller.signal })
+    : await runtime.run(task, { sessionId, signal: controller.signal });
 await Promise.all([json.close(), audit.flush({ timeoutMs: 2000 })]);
 jsonStream.end();
 auditBus.close();
+checkpointStore.close();
 
 const say = (line = ''): boolean => process.stdout.write(`${line}\n`);
 if (result.status === 'completed') {
@@ -125,5 +137,6 @@ if (result.status === 'completed') {
 say();
 say(`Events (JSON lines): ${paths.jsonl}`);
 say(`Audit log (SQLite):  ${paths.audit}`);
+say(`Checkpoints (SQLite): ${paths.checkpoints}`);
 // A limit is a handoff, not a failure; a cancelled run exits like any Ctrl-C'd program.
 process.exitCode = result.status === 'cancelled' ? 130 : result.status === 'error' ? 1 : 0;
