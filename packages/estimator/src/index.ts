@@ -9,6 +9,7 @@ export type { ProgressConfig } from './progress-config.js';
 export { parseWorkflow, workflowStepPercent } from './workflow.js';
 export type { WorkflowCall, WorkflowStep } from './workflow.js';
 export { PROGRESS_PROMPT_INSTRUCTIONS, extractModelProgress } from './model-progress.js';
+export { ProgressTextFilter, stripModelProgress } from './model-progress-text.js';
 export type { ExtractModelProgressOptions, ModelProgress } from './model-progress.js';
 export { ProgressTracker } from './progress-tracker.js';
 export type { ChildTrackerOptions, ProgressEmission, ProgressTrackerOptions } from './progress-tracker.js';

@@ -1,3 +1,5 @@
+import { matchingBrace } from './json-braces.js';
+
 /** Progress a model reported about its own work. */
 export interface ModelProgress {
   /** 0–100 (clamped). */
@@ -84,24 +86,6 @@ function* jsonCandidates(text: string): Generator {
       }
     }
   }
-}
-
-function matchingBrace(text: string, open: number): number {
-  let depth = 0;
-  let inString = false;
-  for (let i = open; i < text.length; i++) {
-    const c = text[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '{') depth++;
-    else if (c === '}') {
-      depth--;
-      if (depth === 0) return i;
-    }
-  }
-  return -1;
 }
 
 /**

@@ -36,7 +36,8 @@ export { scanForInjection, wrapUntrusted } from './injection-scan.js';
 export type { InjectionFinding, InjectionKind, InjectionScan } from './injection-scan.js';
 export { MAX_TOOL_RESULT_CHARS, truncateToolResult } from './truncate-tool-result.js';
 export type { TruncatedText } from './truncate-tool-result.js';
-export { ProgressTextFilter, stripModelProgress } from './model-progress-text.js';
+// Re-exported: where `_progress` sits in model text is the estimator's knowledge.
+export { ProgressTextFilter, stripModelProgress } from '@headway/estimator';
 export { VERIFICATION_PROMPT, strategyRotationPrompt } from './loop-prompts.js';
 export { ManualClock, sleep, systemClock } from './clock.js';
 export type { Clock, ManualClockOptions } from './clock.js';

@@ -1,4 +1,4 @@
-import { PROGRESS_PROMPT_INSTRUCTIONS, ProgressTracker, extractModelProgress } from '@headway/estimator';
+import { PROGRESS_PROMPT_INSTRUCTIONS, ProgressTextFilter, ProgressTracker, extractModelProgress, stripModelProgress } from '@headway/estimator';
 import {
   createProgressHub,
   describeIssues,
@@ -21,7 +21,6 @@ import type { Tool, ToolContext } from './define-tool.js';
 import { guardSink } from './guard-sink.js';
 import { scanForInjection, wrapUntrusted } from './injection-scan.js';
 import { VERIFICATION_PROMPT, strategyRotationPrompt } from './loop-prompts.js';
-import { ProgressTextFilter, stripModelProgress } from './model-progress-text.js';
 import { addUsage, collectStream, type CompletionResponse, type ToolSpec, type Usage } from './provider.js';
 import type { ProviderRegistry } from './provider-registry.js';
 import { isAbortError } from './retry-policy.js';

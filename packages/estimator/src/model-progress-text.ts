@@ -1,3 +1,5 @@
+import { matchingBrace } from './json-braces.js';
+
 const FENCED = /```[ \t]*(?:json|JSON)?[ \t]*\n([\s\S]*?)```/g;
 
 function parseObject(text: string): Record<string, unknown> | undefined {
@@ -15,23 +17,10 @@ function withoutProgress(object: Record<string, unknown>): string {
   return Object.keys(rest).length === 0 ? '' : JSON.stringify(rest, null, 2);
 }
 
-/** End index (exclusive) of the balanced `{…}` starting at `start`, strings respected; -1 if unbalanced. */
+/** End index (exclusive) of the balanced `{…}` starting at `start`; -1 if unbalanced. */
 function balancedEnd(text: string, start: number): number {
-  let depth = 0;
-  let inString = false;
-  for (let i = start; i < text.length; i++) {
-    const c = text[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '{') depth++;
-    else if (c === '}') {
-      depth--;
-      if (depth === 0) return i + 1;
-    }
-  }
-  return -1;
+  const close = matchingBrace(text, start);
+  return close === -1 ? -1 : close + 1;
 }
 
 /**
