@@ -9,12 +9,9 @@ export type EstimatorErrorCode = 'ESTIMATOR_INVALID_CONFIG' | 'ESTIMATOR_INVALID
  */
 export class EstimatorError extends HeadwayError {
   declare readonly code: EstimatorErrorCode;
-  /** Every problem found, in input order. */
-  readonly issues: readonly ValidationIssue[];
 
   constructor(code: EstimatorErrorCode, message: string, issues: readonly ValidationIssue[] = [], options?: ErrorOptions) {
-    super(code, message, options);
+    super(code, message, { ...options, issues });
     this.name = 'EstimatorError';
-    this.issues = issues;
   }
 }

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ValidationIssue } from './protocol-error.js';
+import type { ValidationIssue } from './headway-error.js';
 
 /**
  * Renders a path the way a person reads it: `report.stats.iterations`, `items[2].name`.

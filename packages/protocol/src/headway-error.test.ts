@@ -15,5 +15,10 @@ describe('HeadwayError', () => {
     Object.defineProperty(foreign, Symbol.for('@headway/error'), { value: true });
     expect(HeadwayError.isInstance(foreign, 'X')).toBe(true);
     expect(error.name).toBe('ProtocolError');
+    expect(error.issues).toEqual([]);
+    const invalid = new HeadwayError('X_INVALID', 'bad', { issues: [{ path: 'a.b', message: 'expected a number' }], cause: 'why' });
+    expect(invalid.issues).toEqual([{ path: 'a.b', message: 'expected a number' }]);
+    expect(invalid.cause).toBe('why');
+    expect(Object.keys(invalid)).not.toContain('cause');
   });
 });

@@ -1,6 +1,18 @@
 // A registry symbol survives duplicate copies of the package, where `instanceof` does not.
 const BRAND = Symbol.for('@headway/error');
 
+/** One problem found while validating input: where it is and what is wrong. */
+export interface ValidationIssue {
+  /** Dotted path into the input, e.g. `report.stats.iterations` or `args[0]`; empty for the root. */
+  readonly path: string;
+  readonly message: string;
+}
+
+/** Options of a {@link HeadwayError}: the standard `cause`, and the validation problems found. */
+export interface HeadwayErrorOptions extends ErrorOptions {
+  issues?: readonly ValidationIssue[];
+}
+
 /**
  * Base class of every error headway throws, with a stable machine-readable `code`.
  *
@@ -17,10 +29,14 @@ const BRAND = Symbol.for('@headway/error');
 export class HeadwayError extends Error {
   /** Stable identifier of the failure, e.g. `PROTOCOL_INVALID_EVENT`. */
   readonly code: string;
+  /** Every problem found when the error is about invalid input, in input order; otherwise empty. */
+  readonly issues: readonly ValidationIssue[];
 
-  constructor(code: string, message: string, options?: ErrorOptions) {
-    super(message, options);
+  constructor(code: string, message: string, options: HeadwayErrorOptions = {}) {
+    const { issues = [], ...errorOptions } = options;
+    super(message, errorOptions);
     this.code = code;
+    this.issues = issues;
     this.name = 'HeadwayError';
     Object.defineProperty(this, BRAND, { value: true });
   }

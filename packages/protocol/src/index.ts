@@ -1,6 +1,7 @@
 export { HeadwayError } from './headway-error.js';
+export type { HeadwayErrorOptions, ValidationIssue } from './headway-error.js';
 export { ProtocolError } from './protocol-error.js';
-export type { ProtocolErrorCode, ValidationIssue } from './protocol-error.js';
+export type { ProtocolErrorCode } from './protocol-error.js';
 export { describeIssues, formatPath, toValidationIssues } from './format-issues.js';
 export { PROGRESS_EVENT_TYPES, isTerminalEvent, progressEventSchema } from './events.js';
 export type {

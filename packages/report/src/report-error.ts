@@ -9,12 +9,9 @@ export type ReportErrorCode = 'REPORT_INVALID_LOG_STATE' | 'REPORT_INVALID_OPTIO
  */
 export class ReportError extends HeadwayError {
   declare readonly code: ReportErrorCode;
-  /** Every problem found, in input order. */
-  readonly issues: readonly ValidationIssue[];
 
   constructor(code: ReportErrorCode, message: string, issues: readonly ValidationIssue[] = [], options?: ErrorOptions) {
-    super(code, message, options);
+    super(code, message, { ...options, issues });
     this.name = 'ReportError';
-    this.issues = issues;
   }
 }

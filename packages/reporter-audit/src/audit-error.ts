@@ -16,12 +16,9 @@ export type AuditErrorCode =
  */
 export class AuditError extends HeadwayError {
   declare readonly code: AuditErrorCode;
-  /** Every problem found while validating, in input order; empty when nothing was validated. */
-  readonly issues: readonly ValidationIssue[];
 
   constructor(code: AuditErrorCode, message: string, issues: readonly ValidationIssue[] = [], options?: ErrorOptions) {
-    super(code, message, options);
+    super(code, message, { ...options, issues });
     this.name = 'AuditError';
-    this.issues = issues;
   }
 }

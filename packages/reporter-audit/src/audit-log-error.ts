@@ -11,13 +11,10 @@ export class AuditLogError extends HeadwayError {
   declare readonly code: AuditLogErrorCode;
   /** Where the bad record is: `path/to/audit.jsonl:12` or `path/to/audit.db#7`. */
   readonly location: string;
-  /** Every problem found in the record; empty when it was not JSON at all. */
-  readonly issues: readonly ValidationIssue[];
 
   constructor(code: AuditLogErrorCode, location: string, message: string, issues: readonly ValidationIssue[] = [], options?: ErrorOptions) {
-    super(code, message, options);
+    super(code, message, { ...options, issues });
     this.name = 'AuditLogError';
     this.location = location;
-    this.issues = issues;
   }
 }

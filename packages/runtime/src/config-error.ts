@@ -9,12 +9,9 @@ export type ConfigErrorCode = 'RUNTIME_INVALID_CONFIG' | 'RUNTIME_INVALID_TOOL';
  */
 export class ConfigError extends HeadwayError {
   declare readonly code: ConfigErrorCode;
-  /** Every problem found, in input order. */
-  readonly issues: readonly ValidationIssue[];
 
   constructor(code: ConfigErrorCode, message: string, issues: readonly ValidationIssue[] = [], options?: ErrorOptions) {
-    super(code, message, options);
+    super(code, message, { ...options, issues });
     this.name = 'ConfigError';
-    this.issues = issues;
   }
 }

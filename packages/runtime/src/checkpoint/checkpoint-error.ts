@@ -21,12 +21,9 @@ export type CheckpointErrorCode =
  */
 export class CheckpointError extends HeadwayError {
   declare readonly code: CheckpointErrorCode;
-  /** Every problem found, for `CHECKPOINT_INVALID` and `CHECKPOINT_CORRUPT`. */
-  readonly issues: readonly ValidationIssue[];
 
   constructor(code: CheckpointErrorCode, message: string, issues: readonly ValidationIssue[] = [], options?: ErrorOptions) {
-    super(code, message, options);
+    super(code, message, { ...options, issues });
     this.name = 'CheckpointError';
-    this.issues = issues;
   }
 }

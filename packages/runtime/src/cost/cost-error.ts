@@ -12,11 +12,9 @@ export type CostErrorCode =
 /** Thrown by the price table and the cost tracker; the message names the bad field. */
 export class CostError extends HeadwayError {
   declare readonly code: CostErrorCode;
-  readonly issues: readonly ValidationIssue[];
 
   constructor(code: CostErrorCode, message: string, issues: readonly ValidationIssue[] = [], options?: ErrorOptions) {
-    super(code, message, options);
+    super(code, message, { ...options, issues });
     this.name = 'CostError';
-    this.issues = issues;
   }
 }

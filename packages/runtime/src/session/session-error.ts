@@ -14,11 +14,9 @@ export type SessionErrorCode =
 /** Thrown by session stores; the message names the session and, for bad data, the path. */
 export class SessionError extends HeadwayError {
   declare readonly code: SessionErrorCode;
-  readonly issues: readonly ValidationIssue[];
 
   constructor(code: SessionErrorCode, message: string, issues: readonly ValidationIssue[] = [], options?: ErrorOptions) {
-    super(code, message, options);
+    super(code, message, { ...options, issues });
     this.name = 'SessionError';
-    this.issues = issues;
   }
 }
