@@ -1,3 +1,4 @@
+import { adoptThenable } from './untrusted.js';
 import type { ProgressEvent, ProgressEventBody } from './events.js';
 import type { ProgressReporter } from './progress-reporter.js';
 
@@ -29,12 +30,8 @@ export function reporterSink(reporter: ProgressReporter): ProgressSink {
     const result = callReporter(reporter, event);
     // The interface says void, but a method may be async: hand its promise to the caller
     // (the hub) so a rejection is counted and isolated instead of left unhandled.
-    return isThenable(result) ? result : undefined;
+    return adoptThenable(result) as Promise<void> | undefined;
   };
-}
-
-function isThenable(value: unknown): value is PromiseLike<void> {
-  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
 /** A reporter seen as what it may really be: methods that can return a promise. */

@@ -201,3 +201,45 @@ describe('createProgressHub', () => {
     expect(() => hub.add({} as never)).toThrow(TypeError);
   });
 });
+
+describe('createProgressHub with hostile sinks', () => {
+  function revoked(): object {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    return proxy;
+  }
+
+  it.each([
+    [
+      'a thenable whose then throws',
+      () => ({
+        then() {
+          throw new Error('then threw');
+        },
+      }),
+    ],
+    ['a revoked proxy', revoked],
+    [
+      'an object whose then getter throws',
+      () =>
+        Object.defineProperty({}, 'then', {
+          get() {
+            throw new Error('getter threw');
+          },
+        }),
+    ],
+  ])('isolates a sink returning %s; later sinks still get every event', async (_label, make) => {
+    const errors: unknown[] = [];
+    const hub = createProgressHub({ runId: 'r', onSinkError: (e) => errors.push(e) });
+    hub.add({ handle: make as unknown as () => undefined });
+    const later: number[] = [];
+    hub.add((e) => {
+      later.push(e.seq);
+    });
+    expect(() => hub.emit({ type: 'run.started', agentName: 'a' })).not.toThrow();
+    hub.emit({ type: 'progress', percent: 5 });
+    hub.emit({ type: 'run.finished', durationMs: 1, outcome: 'completed' });
+    expect(later).toEqual([1, 2, 3]);
+    expect(await hub.flush({ timeoutMs: 1000 })).toBe(true);
+  });
+});

@@ -1,3 +1,4 @@
+import { adoptThenable } from './untrusted.js';
 import type { ProgressSink } from './bridges.js';
 import { reporterSink } from './bridges.js';
 import { isTerminalEvent, type ProgressEvent, type ProgressEventBody } from './events.js';
@@ -83,10 +84,6 @@ interface SinkEntry {
   head: number;
 }
 
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
-}
-
 function toSink(sink: SinkLike): ProgressSink | undefined {
   if (typeof sink === 'function') return sink;
   if (isNullReporter(sink)) return undefined;
@@ -156,10 +153,13 @@ export function createProgressHub(options: ProgressHubOptions): ProgressHub {
       fail(entry, error, event);
       return;
     }
-    if (isThenable(result)) {
+    // A sink's return value is untrusted: a `then` getter may throw, a proxy may be revoked, a
+    // `then` may throw or call back twice. adoptThenable turns all of that into one real promise.
+    const pending = adoptThenable(result);
+    if (pending !== undefined) {
       entry.busy = true;
       busyCount += 1;
-      result.then(
+      void pending.then(
         () => {
           settle(entry);
         },
