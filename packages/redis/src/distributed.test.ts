@@ -108,7 +108,7 @@ describe.skipIf(binary === undefined)('@headway/redis across processes', () => {
     const stats = done.stats as { written: number; duplicates: number; retries: number };
     expect(stats.written + stats.duplicates).toBe(events);
     expect(acknowledged).toBeGreaterThan(0);
-    const ids = ((await client.sendCommand(['XRANGE', runKeys('headway:', 'restart').stream, '-', '+'])) as [string, unknown][]).map(([id]) => id);
+    const ids = (await client.sendCommand<[string, unknown][]>(['XRANGE', runKeys('headway:', 'restart').stream, '-', '+'])).map(([id]) => id);
     expect(ids).toEqual(range(events).map((seq) => `${seq}-0`));
     for (const record of await Promise.all(clients)) expectComplete(record, events);
   });

@@ -29,5 +29,5 @@ export function isServerReply(error: unknown): error is Error {
 
 /** Server replies that mean "not now" (Redis loading its AOF after a restart, busy, a replica failing over). */
 export function isTransientReply(error: Error): boolean {
-  return /^(LOADING|BUSY|TRYAGAIN|MASTERDOWN|READONLY|CLUSTERDOWN) /.test(error.message);
+  return /^(?:LOADING|BUSY|TRYAGAIN|MASTERDOWN|READONLY|CLUSTERDOWN) /.test(error.message);
 }

@@ -129,6 +129,9 @@ export function createRedisReplayLog(client: RedisDuplicableClient, options: Red
   const loading = new Map<string, Promise<Mirror | undefined>>();
   const counters = { invalid: 0, reads: 0, reaped: 0 };
   let closed = false;
+  // Read through functions: both change while the read loop awaits.
+  const isClosed = (): boolean => closed;
+  const isStale = (): boolean => stale;
   let blocking: RedisBlockingClient | undefined;
   let blockedId: string | undefined;
   let readSet = new Set<Mirror>();
@@ -262,7 +265,7 @@ export function createRedisReplayLog(client: RedisDuplicableClient, options: Red
           // Awaited below; a destroyed connection rejects both, and only one is awaited at a time.
           readReply.catch(() => undefined);
           blockedId = String(await idReply);
-          if (stale) kick();
+          if (isStale()) kick();
           const reply = await readReply;
           blockedId = undefined;
           counters.reads += 1;
@@ -273,7 +276,7 @@ export function createRedisReplayLog(client: RedisDuplicableClient, options: Red
           failures = 0;
         } catch (error) {
           blockedId = undefined;
-          if (closed) return;
+          if (isClosed()) return;
           failures += 1;
           report(new RedisError('REDIS_READ_FAILED', `Reading run streams failed; retrying: ${error instanceof Error ? error.message : String(error)}`, { cause: error }), {
             operation: 'read',

@@ -134,7 +134,7 @@ export function redisSink(client: RedisCommandClient, options: RedisSinkOptions 
   const leaseMs = positive('leaseMs', options.leaseMs, 30_000);
   const maxRetryDelay = positive('maxRetryDelayMs', options.maxRetryDelayMs, 2000);
   const overflow = options.overflow ?? 'drop';
-  if (overflow !== 'drop' && overflow !== 'wait') throw new RedisError('REDIS_INVALID_OPTIONS', 'overflow must be "drop" or "wait"');
+  if (!['drop', 'wait'].includes(overflow)) throw new RedisError('REDIS_INVALID_OPTIONS', 'overflow must be "drop" or "wait"');
   const workerId = options.workerId ?? `pid-${process.pid}`;
   const now = options.now ?? Date.now;
   const timers = options.timers ?? unrefTimers;
@@ -172,12 +172,11 @@ export function redisSink(client: RedisCommandClient, options: RedisSinkOptions 
     if (closed) return;
     for (const [runId, run] of runs) {
       if (run.ended) continue;
-      const { lease, meta } = runKeys(prefix, runId);
+      const { lease } = runKeys(prefix, runId);
       // Only a run this worker has started writing holds a lease (XX keeps an expired one expired).
       client.sendCommand(['SET', lease, workerId, 'PX', String(leaseMs), 'XX']).catch((error: unknown) => {
         report(error, { operation: 'lease', runId });
       });
-      void meta;
     }
     leaseTimer = timers.setTimeout(renewLeases, Math.max(1, Math.floor(leaseMs / 3)));
   }
@@ -296,7 +295,7 @@ export function redisSink(client: RedisCommandClient, options: RedisSinkOptions 
       report(new RedisError('REDIS_INVALID_RUN_ID', `Event refused: run id ${describeThrown(runId, 60)} would escape the key prefix`), { operation: 'refused' });
       return;
     }
-    const run = runOf(runId);
+    runOf(runId);
     if (leaseTimer === undefined && !closed) leaseTimer = timers.setTimeout(renewLeases, Math.max(1, Math.floor(leaseMs / 3)));
     const item = { event, json: toJson(event) };
     if (queue.length < maxQueue || isTerminalEvent(event)) {
@@ -324,7 +323,6 @@ export function redisSink(client: RedisCommandClient, options: RedisSinkOptions 
         { operation: 'overflow', runId, seq: event.seq },
       );
     }
-    void run;
   }
 
   function flush(flushOptions?: { timeoutMs?: number }): Promise<boolean> {

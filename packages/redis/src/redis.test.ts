@@ -79,8 +79,8 @@ describe.skipIf(binary === undefined)('@headway/redis against a real redis-serve
   it('a retried write is refused as a duplicate, not stored twice', async () => {
     const sink = redisSink(client);
     const event: ProgressEvent = { type: 'run.started', agentName: 'dup', runId: 'dup-1', seq: 1, ts: 1 };
-    sink.handle(event);
-    sink.handle(event);
+    void sink.handle(event);
+    void sink.handle(event);
     expect(await sink.flush()).toBe(true);
     expect(sink.stats()).toMatchObject({ written: 1, duplicates: 1, queued: 0 });
     expect(await client.sendCommand(['XLEN', runKeys('headway:', 'dup-1').stream])).toBe(1);
@@ -90,7 +90,7 @@ describe.skipIf(binary === undefined)('@headway/redis against a real redis-serve
   it('refuses a run id that would escape its key prefix, and reports it', async () => {
     const errors: unknown[] = [];
     const sink = redisSink(client, { onInternalError: (error) => errors.push(error) });
-    sink.handle({ type: 'run.started', agentName: 'x', runId: 'a}:*', seq: 1, ts: 1 });
+    void sink.handle({ type: 'run.started', agentName: 'x', runId: 'a}:*', seq: 1, ts: 1 });
     expect(await sink.flush()).toBe(true);
     expect(sink.stats()).toMatchObject({ refused: 1, written: 0 });
     expect(HeadwayError.isInstance(errors[0], 'REDIS_INVALID_RUN_ID')).toBe(true);
@@ -134,14 +134,14 @@ describe.skipIf(binary === undefined)('@headway/redis against a real redis-serve
       hub.emit({ type: 'run.started', agentName: 'many' });
     }
     await sink.flush();
-    const before = Number(/connected_clients:(\d+)/.exec(String(await client.sendCommand(['INFO', 'clients'])))?.[1]);
+    const before = Number(/connected_clients:(\d+)/.exec(await client.sendCommand<string>(['INFO', 'clients']))?.[1]);
     const bodies = hubs.map((hub) => fetch(`${url}/runs/${hub.runId}`).then((r) => r.text()));
     await vi.waitFor(() => {
       expect(log.stats()).toMatchObject({ readers: 12, runs: 12 });
     });
     for (const hub of hubs) hub.emit({ type: 'run.finished', durationMs: 1, outcome: 'completed' });
     for (const body of await Promise.all(bodies)) expect(frameIds(body)).toEqual([1, 2]);
-    const after = Number(/connected_clients:(\d+)/.exec(String(await client.sendCommand(['INFO', 'clients'])))?.[1]);
+    const after = Number(/connected_clients:(\d+)/.exec(await client.sendCommand<string>(['INFO', 'clients']))?.[1]);
     expect(after - before).toBeLessThanOrEqual(1);
     await sink.close();
   });
@@ -158,7 +158,7 @@ describe.skipIf(binary === undefined)('@headway/redis against a real redis-serve
     expect(dropped).toBeGreaterThan(0);
     expect(written + dropped).toBe(21);
     expect(errors.filter((e) => HeadwayError.isInstance(e, 'REDIS_QUEUE_FULL'))).toHaveLength(1);
-    const entries = (await client.sendCommand(['XRANGE', runKeys('headway:', 'full-1').stream, '-', '+'])) as [string, string[]][];
+    const entries = await client.sendCommand<[string, string[]][]>(['XRANGE', runKeys('headway:', 'full-1').stream, '-', '+']);
     expect(entries.at(-1)?.[0]).toBe('21-0');
 
     const waiting = createProgressHub({ runId: 'full-2' });

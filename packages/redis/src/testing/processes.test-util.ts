@@ -25,12 +25,12 @@ export function startFixture(file: string, args: object): Fixture {
   let waiters: { predicate: (m: Record<string, unknown>) => boolean; resolve: (m: Record<string, unknown>) => void; reject: (e: Error) => void }[] = [];
   let stderr = '';
   let buffer = '';
-  child.stderr?.setEncoding('utf8');
-  child.stderr?.on('data', (chunk: string) => {
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (chunk: string) => {
     stderr = (stderr + chunk).slice(-4000);
   });
-  child.stdout?.setEncoding('utf8');
-  child.stdout?.on('data', (chunk: string) => {
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk: string) => {
     buffer += chunk;
     let newline = buffer.indexOf('\n');
     while (newline >= 0) {
@@ -66,7 +66,7 @@ export function startFixture(file: string, args: object): Fixture {
       return new Promise((resolve, reject) => waiters.push({ predicate, resolve, reject }));
     },
     send(line) {
-      child.stdin?.write(`${line}\n`);
+      child.stdin.write(`${line}\n`);
     },
     async kill(signal = 'SIGKILL') {
       if (child.exitCode !== null || child.signalCode !== null) return;

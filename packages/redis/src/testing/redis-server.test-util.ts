@@ -80,8 +80,8 @@ export async function startRedisServer(binary: string, options: { aof?: boolean 
       const timer = setTimeout(() => {
         reject(new Error(`redis-server did not start within 15 s:\n${output}`));
       }, 15_000);
-      proc.stdout?.setEncoding('utf8');
-      proc.stdout?.on('data', (chunk: string) => {
+      proc.stdout.setEncoding('utf8');
+      proc.stdout.on('data', (chunk: string) => {
         output += chunk;
         const match = /^pid (\d+)$/m.exec(output);
         if (match?.[1] !== undefined) pid = Number(match[1]);
@@ -95,12 +95,12 @@ export async function startRedisServer(binary: string, options: { aof?: boolean 
         reject(new Error(`redis-server exited at start:\n${output}`));
       });
     });
-    proc.stdout?.resume();
+    proc.stdout.resume();
   }
 
   async function kill(signal: NodeJS.Signals): Promise<void> {
     const proc = child;
-    if (proc === undefined || proc.exitCode !== null) return;
+    if (proc?.exitCode !== null) return;
     const exited = new Promise<void>((resolve) => proc.once('exit', () => {
       resolve();
     }));

@@ -26,7 +26,7 @@ export function switchingFetch(record: ClientRecord, pick: () => string, framesB
     record.servers.push(server);
     const res = await fetch(`${server}${target.pathname}${target.search}`, init);
     if (!res.ok || res.body === null) return res;
-    const reader = res.body.getReader();
+    const reader: ReadableStreamDefaultReader<Uint8Array> = res.body.getReader();
     const decoder = new TextDecoder();
     const encoder = new TextEncoder();
     let budget = framesBeforeCut();
