@@ -31,7 +31,7 @@ const metaSchema = z.object({
 });
 
 /** A flat `HGETALL` reply (RESP2 array, or RESP3 map / object) as an object of strings. */
-export function hashOf(reply: unknown): Record<string, string> {
+function hashOf(reply: unknown): Record<string, string> {
   const out: Record<string, string> = {};
   if (Array.isArray(reply)) {
     for (let i = 0; i + 1 < reply.length; i += 2) {

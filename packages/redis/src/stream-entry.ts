@@ -4,7 +4,7 @@ import { seqOfEntryId } from './keys.js';
 import { RedisError } from './redis-error.js';
 
 /** The stream field that holds the event's JSON. */
-export const EVENT_FIELD = 'e';
+const EVENT_FIELD = 'e';
 
 /** Default largest event JSON accepted from a stream (1 MiB). */
 export const DEFAULT_MAX_EVENT_BYTES: number = 1024 * 1024;

@@ -18,7 +18,7 @@ export interface ClientRecord {
  * and cuts it after `framesBeforeCut()` whole frames (at a frame boundary, as a dropped
  * connection between two events would), recording the `id` of every frame it passes on.
  */
-export function switchingFetch(record: ClientRecord, pick: () => string, framesBeforeCut: () => number): typeof fetch {
+function switchingFetch(record: ClientRecord, pick: () => string, framesBeforeCut: () => number): typeof fetch {
   return async (input, init) => {
     const target = new URL(input instanceof Request ? input.url : String(input));
     record.connections += 1;
