@@ -22,7 +22,11 @@ export function isValidRunId(runId: unknown): runId is string {
   return typeof runId === 'string' && RUN_ID.test(runId);
 }
 
-/** @throws {RedisError} `REDIS_INVALID_RUN_ID` unless `runId` is 1–200 of `A–Z a–z 0–9 _ . ~ -`. */
+/**
+ * Returns `runId` when it can be used in keys, so it can never escape its key prefix.
+ *
+ * @throws {RedisError} `REDIS_INVALID_RUN_ID` unless `runId` is 1–200 of `A–Z a–z 0–9 _ . ~ -`.
+ */
 export function assertRunId(runId: unknown): string {
   if (isValidRunId(runId)) return runId;
   const shown = typeof runId === 'string' ? JSON.stringify(runId.slice(0, 60)) : typeof runId;

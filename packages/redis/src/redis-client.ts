@@ -11,6 +11,8 @@ export interface RedisCommandClient {
 export interface RedisDuplicableClient extends RedisCommandClient {
   /** A new client with the same options (node-redis `duplicate()`), not yet connected. */
   duplicate(): RedisBlockingClient;
+  /** node-redis: `false` while the connection is down (requests then fail fast instead of queueing). */
+  readonly isReady?: boolean;
 }
 
 /** The blocking connection's client. */

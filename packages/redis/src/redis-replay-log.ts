@@ -361,10 +361,17 @@ export function createRedisReplayLog(client: RedisDuplicableClient, options: Red
   return {
     async open(runId, afterSeq, onAppend) {
       if (closed || !isValidRunId(runId)) return { ok: false, reason: 'unknown-run', lastSeq: 0 };
+      if (client.isReady === false && !mirrors.has(runId)) {
+        // node-redis would queue the reads until Redis is back; the page is better told now (503).
+        throw new RedisError('REDIS_READ_FAILED', 'Redis is not connected', { runId });
+      }
       const mirror = await mirrorOf(runId);
       if (mirror === undefined) return { ok: false, reason: 'unknown-run', lastSeq: 0 };
       // A client resuming from another web process may be ahead of this one by a read.
-      if (afterSeq !== undefined && afterSeq > mirror.lastSeq && !mirror.ended) await catchUp(mirror);
+      if (afterSeq !== undefined && afterSeq > mirror.lastSeq && !mirror.ended) {
+        if (client.isReady === false) throw new RedisError('REDIS_READ_FAILED', 'Redis is not connected', { runId });
+        await catchUp(mirror);
+      }
       mirror.idleSince = now();
       const opened = mirror.log.open(runId, afterSeq, onAppend);
       if (!opened.ok) return opened;

@@ -55,6 +55,51 @@ describe.skipIf(binary === undefined)('@headway/redis against a real redis-serve
     expect(message).not.toContain('s3cret');
   });
 
+  it('connectRedis refuses a URL that is not redis:// without echoing it', async () => {
+    const error: unknown = await connectRedis('http://user:pw@host').catch((e: unknown) => e);
+    expect(HeadwayError.isInstance(error, 'REDIS_INVALID_OPTIONS')).toBe(true);
+    expect((error as Error).message).not.toContain(':pw@');
+  });
+
+  it('a web process whose Redis is down answers 503, and serves again once Redis is back', async () => {
+    const own = await startRedisServer(binary ?? 'redis-server');
+    closers.push(() => own.stop());
+    const ownClient = await connectRedis(own.url, { maxReconnectDelayMs: 100 });
+    closers.push(() => {
+      ownClient.destroy();
+      return Promise.resolve();
+    });
+    const log = createRedisReplayLog(ownClient, { reapIntervalMs: 0, onInternalError: () => undefined });
+    const url = await serve(log);
+    await own.crash();
+    await vi.waitFor(() => {
+      expect(ownClient.isReady).toBe(false);
+    });
+    const down = await get(`${url}/runs/any-run`);
+    expect(down.status).toBe(503);
+    expect(JSON.parse(down.body)).toMatchObject({ code: 'SSE_SOURCE_UNAVAILABLE' });
+    await own.restart();
+    await vi.waitFor(async () => {
+      expect((await get(`${url}/runs/any-run`)).status).toBe(404);
+    });
+  });
+
+  it('trims an active run by age (MINID) when maxAgeMs is set', async () => {
+    let t = 1_000_000;
+    const hub = createProgressHub({ runId: 'age-1', now: () => t });
+    const sink = redisSink(client, { maxAgeMs: 1000, now: () => t });
+    hub.add(sink);
+    for (let i = 0; i < 300; i++) hub.emit({ type: 'progress', percent: i % 99 });
+    await sink.flush();
+    t += 5000;
+    hub.emit({ type: 'progress', percent: 99 });
+    await sink.flush();
+    hub.emit({ type: 'progress', percent: 99 });
+    await sink.flush();
+    expect(Number(await client.sendCommand(['XLEN', runKeys('headway:', 'age-1').stream]))).toBeLessThanOrEqual(102);
+    await sink.close();
+  });
+
   it('a web process serves a run written by a sink: every event once, in order, then the end; 404 / 400 / 204 / resume as in memory', async () => {
     const events = emitRun('serve-1', 20);
     const log = createRedisReplayLog(client, { reapIntervalMs: 0 });
