@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { createProgressHub, HeadwayError, type ProgressEvent } from '@headway/protocol';
 import { createSseHandler } from '@headway/sse';
 import type { RedisClientType } from '@redis/client';
@@ -119,6 +120,44 @@ describe.skipIf(binary === undefined)('@headway/redis against a real redis-serve
     // A run id that would escape the key prefix is never looked up.
     expect((await get(`${url}/runs/${encodeURIComponent('x}:*')}`)).status).toBe(404);
     expect(await log.listRuns()).toContainEqual(expect.objectContaining({ runId: 'serve-1', state: 'finished', lastSeq: 21, agentName: 'demo' }));
+    // A finished run expires with its TTL (1 hour by default); its lease is gone.
+    const keys = runKeys('headway:', 'serve-1');
+    for (const key of [keys.stream, keys.meta]) expect(Number(await client.sendCommand(['PTTL', key]))).toBeGreaterThan(3_500_000);
+    expect(await client.sendCommand(['EXISTS', keys.lease])).toBe(0);
+  });
+
+  it('a client that stops reading is cut off (slow) as with the in-memory log', async () => {
+    const log = createRedisReplayLog(client, { reapIntervalMs: 0 });
+    const reasons: string[] = [];
+    const http = await listen(createSseHandler({ source: log, heartbeatMs: 0, maxBufferedBytes: 64 * 1024, onDisconnect: ({ reason }) => reasons.push(reason) }));
+    closers.push(http.close, () => log.close());
+    const hub = createProgressHub({ runId: 'slow-1' });
+    const sink = redisSink(client);
+    hub.add(sink);
+    hub.emit({ type: 'run.started', agentName: 'slow' });
+    await sink.flush();
+    const stalled = request(`${http.url}/runs/slow-1`, (res) => {
+      res.pause();
+      res.socket.pause();
+    });
+    stalled.on('error', () => undefined);
+    stalled.end();
+    await vi.waitFor(() => {
+      expect(log.stats().readers).toBe(1);
+    });
+    const text = 'x'.repeat(8 * 1024);
+    for (let i = 0; i < 2000 && !reasons.includes('slow'); i++) {
+      hub.emit({ type: 'text.delta', text });
+      if (i % 100 === 99) {
+        await sink.flush();
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+    await vi.waitFor(() => {
+      expect(reasons).toContain('slow');
+    });
+    stalled.destroy();
+    await sink.close();
   });
 
   it('a retried write is refused as a duplicate, not stored twice', async () => {
