@@ -253,7 +253,18 @@ export function createRedisReplayLog(client: RedisDuplicableClient, options: Red
               report(error, { operation: 'read' });
             });
             blocking = connection;
-            await connection.connect();
+            try {
+              await connection.connect();
+            } catch (error) {
+              // A connection that never came up is not reused: the next round makes a new one.
+              blocking = undefined;
+              try {
+                connection.destroy();
+              } catch {
+                // Already closed.
+              }
+              throw error;
+            }
           }
           readSet = new Set(live);
           const idReply = blocking.sendCommand(['CLIENT', 'ID']);

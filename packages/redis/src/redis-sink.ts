@@ -83,7 +83,6 @@ interface Pending {
 interface RunState {
   /** (seq, ts) of written events, oldest first, for trimming by age. */
   readonly ages: { seq: number; ts: number }[];
-  ended: boolean;
   agentName: string;
 }
 
@@ -161,7 +160,7 @@ export function redisSink(client: RedisCommandClient, options: RedisSinkOptions 
   function runOf(runId: string): RunState {
     let run = runs.get(runId);
     if (run === undefined) {
-      run = { ages: [], ended: false, agentName: '' };
+      run = { ages: [], agentName: '' };
       runs.set(runId, run);
     }
     return run;
@@ -170,8 +169,7 @@ export function redisSink(client: RedisCommandClient, options: RedisSinkOptions 
   function renewLeases(): void {
     leaseTimer = undefined;
     if (closed) return;
-    for (const [runId, run] of runs) {
-      if (run.ended) continue;
+    for (const runId of runs.keys()) {
       const { lease } = runKeys(prefix, runId);
       // Only a run this worker has started writing holds a lease (XX keeps an expired one expired).
       client.sendCommand(['SET', lease, workerId, 'PX', String(leaseMs), 'XX']).catch((error: unknown) => {
@@ -226,7 +224,7 @@ export function redisSink(client: RedisCommandClient, options: RedisSinkOptions 
         operation: 'write',
         runId,
       });
-      run.ended = true;
+      runs.delete(runId);
       return 'done';
     }
     for (const [i, item] of items.entries()) {
@@ -234,7 +232,8 @@ export function redisSink(client: RedisCommandClient, options: RedisSinkOptions 
       else counters.duplicates += 1;
       if (maxAgeMs !== undefined) run.ages.push({ seq: item.event.seq, ts: item.event.ts });
     }
-    if (terminal !== '') run.ended = true;
+    // An ended run needs no lease and no trimming state any more.
+    if (terminal !== '') runs.delete(runId);
     return 'done';
   }
 
