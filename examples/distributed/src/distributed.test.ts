@@ -1,11 +1,12 @@
 // Needs a real redis-server: HEADWAY_REDIS_SERVER, else redis-server on PATH; skipped (with a message) otherwise.
 import { spawn } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { connectRedis } from '@headway/redis';
 import { subscribeToRun } from '@headway/sse';
+import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWeb, type WebServer } from './web.js';
 import { runAgent } from './worker.js';
@@ -24,6 +25,7 @@ function findRedisServer(): string | undefined {
   return undefined;
 }
 
+const CHROMIUM = '/usr/bin/chromium';
 const binary = findRedisServer();
 if (binary === undefined) console.warn('[examples/distributed] redis-server not found: set HEADWAY_REDIS_SERVER or install it (Debian: apt-get install redis-server); the test is skipped.');
 
@@ -80,6 +82,35 @@ describe.skipIf(binary === undefined)('distributed example', () => {
       }
       expect(await (await fetch(webs[0]?.url ?? '')).text()).toContain('<title>headway — distributed runs</title>');
     } finally {
+      for (const web of webs) await web.close();
+      client.destroy();
+    }
+  });
+
+  it.skipIf(!existsSync(CHROMIUM))('the page, on either web process, lists the run and follows it live to its end (headless Chromium)', async () => {
+    const client = await connectRedis(url);
+    const webs: WebServer[] = [await startWeb(client, { name: 'web-a' }), await startWeb(client, { name: 'web-b' })];
+    const scratch = mkdtempSync(join(tmpdir(), 'headway-distributed-page-'));
+    const context = await chromium.launchPersistentContext(scratch, { executablePath: CHROMIUM, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+    try {
+      const run = runAgent(client, { runId: 'page-run', steps: 4, stepDelayMs: 300 });
+      const logs: string[] = [];
+      for (const web of webs) {
+        const page = context.pages()[0] ?? (await context.newPage());
+        await page.goto(web.url);
+        await page.getByText(/list served by web-[ab]/).waitFor();
+        expect(await page.locator('#served').textContent()).toBe(`(list served by ${web === webs[0] ? 'web-a' : 'web-b'})`);
+        await page.locator('#runs tr', { hasText: 'page-run'.slice(0, 8) }).click();
+        await page.locator('#log', { hasText: 'run.finished' }).waitFor({ timeout: 30_000 });
+        expect(await page.locator('#bar').evaluate((bar) => (bar as HTMLProgressElement).value)).toBe(100);
+        logs.push((await page.locator('#log').textContent()) ?? '');
+      }
+      expect((await run).result.status).toBe('completed');
+      expect(logs[0]).toMatch(/^1 run\.started\n/);
+      expect(logs[1]).toBe(logs[0]);
+    } finally {
+      await context.close();
+      rmSync(scratch, { recursive: true, force: true });
       for (const web of webs) await web.close();
       client.destroy();
     }
