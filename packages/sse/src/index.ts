@@ -6,7 +6,7 @@ export { createReplayLog } from './replay-log.js';
 export type { ReplayCursor, ReplayLog, ReplayLogOptions, ReplayLogStats, ReplayOpenResult, ReplayRefusal } from './replay-log.js';
 export type { CorsOptions } from './cors.js';
 export type { DisconnectReason, IntervalTimers } from './run-stream.js';
-export type { SseSource } from './sse-source.js';
+export type { ReplaySource, SseSource } from './sse-source.js';
 export type { AuthorizeResult, SseServeOptions } from './sse-request.js';
 export { createSseHandler } from './sse-handler.js';
 export type { SseHandler, SseHandlerOptions } from './sse-handler.js';

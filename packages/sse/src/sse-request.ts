@@ -1,8 +1,8 @@
 import { compileCors, type CompiledCors, type CorsOptions } from './cors.js';
-import type { ReplayCursor, ReplayLog } from './replay-log.js';
+import type { ReplayCursor, ReplayOpenResult } from './replay-log.js';
 import type { DisconnectReason, IntervalTimers } from './run-stream.js';
 import { SseError } from './sse-error.js';
-import { logOf, type SseSource } from './sse-source.js';
+import { logOf, type ReplaySource, type SseSource } from './sse-source.js';
 
 /** What `authorize` may answer: `true` allows; `false` or `403` forbids; `401` asks for credentials. */
 export type AuthorizeResult = boolean | 401 | 403;
@@ -56,7 +56,7 @@ export interface StreamAnswer {
 
 /** Validated serving settings. */
 export interface ServeSettings<Req> {
-  log: ReplayLog;
+  log: ReplaySource;
   hubRunId: string | undefined;
   cors: CompiledCors | undefined;
   heartbeatMs: number;
@@ -174,9 +174,14 @@ export async function decide<Req>(settings: ServeSettings<Req>, req: Req, facts:
     }
   }
   let wake: () => void = () => undefined;
-  const opened = log.open(runId, afterSeq, () => {
-    wake();
-  });
+  let opened: ReplayOpenResult;
+  try {
+    opened = await log.open(runId, afterSeq, () => {
+      wake();
+    });
+  } catch {
+    return plain(503, corsHeaders, 'SSE_SOURCE_UNAVAILABLE', 'The run\'s events cannot be read right now; retry');
+  }
   if (!opened.ok) {
     switch (opened.reason) {
       case 'unknown-run':

@@ -1,0 +1,131 @@
+// Many processes on one Redis: workers write runs, SSE web processes serve them, clients
+// hop between web processes. Needs a real redis-server (see REDIS_MISSING).
+import type { RedisClientType } from '@redis/client';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { connectRedis } from './connect-redis.js';
+import { runKeys } from './keys.js';
+import { ABANDONED_MESSAGE, listRuns } from './run-index.js';
+import { startFixture, type Fixture } from './testing/processes.test-util.js';
+import { findRedisServer, REDIS_MISSING, startRedisServer, type RedisServer } from './testing/redis-server.test-util.js';
+import { follow, range, type ClientRecord } from './testing/sse-clients.test-util.js';
+
+const binary = findRedisServer();
+if (binary === undefined) console.warn(`[@headway/redis] ${REDIS_MISSING}`);
+
+function expectComplete(record: ClientRecord, events: number): void {
+  // On the wire, across every reconnection: each event exactly once, in order.
+  expect(record.wire).toEqual(range(events));
+  expect(record.delivered.map((e) => e.seq)).toEqual(range(events));
+  expect(record.terminal?.type).toBe('run.finished');
+}
+
+describe.skipIf(binary === undefined)('@headway/redis across processes', () => {
+  let redis: RedisServer;
+  let client: RedisClientType;
+  let fixtures: Fixture[] = [];
+
+  beforeAll(async () => {
+    redis = await startRedisServer(binary ?? 'redis-server', { aof: true });
+    client = await connectRedis(redis.url, { maxReconnectDelayMs: 200 });
+    client.on('error', () => undefined);
+  });
+  afterEach(async () => {
+    await Promise.all(fixtures.map((f) => f.kill()));
+    fixtures = [];
+  });
+  afterAll(async () => {
+    client.destroy();
+    await redis.stop();
+  });
+
+  function start(file: string, args: object): Fixture {
+    const fixture = startFixture(file, args);
+    fixtures.push(fixture);
+    return fixture;
+  }
+
+  async function webServers(count: number, reapIntervalMs = 0): Promise<{ urls: string[]; fixtures: Fixture[] }> {
+    const servers = Array.from({ length: count }, () => start('./sse-server.fixture.ts', { url: redis.url, reapIntervalMs }));
+    const ports = await Promise.all(servers.map((s) => s.waitFor((m) => typeof m.port === 'number')));
+    return { urls: ports.map((m) => `http://127.0.0.1:${String(m.port)}`), fixtures: servers };
+  }
+
+  async function worker(runId: string, events: number, paceMs: number, leaseMs = 30_000): Promise<Fixture> {
+    const w = start('./worker.fixture.ts', { url: redis.url, runId, events, paceMs, leaseMs });
+    await w.waitFor((m) => m.ready === true);
+    return w;
+  }
+
+  const random = (n: number): number => Math.floor(Math.random() * n);
+
+  it('2 workers × 2 web processes × 200 clients reconnecting at random: every client gets every event once, in order, then the end', async () => {
+    const events = 160;
+    const [{ urls }, w1, w2] = await Promise.all([webServers(2), worker('dist-a', events, 10), worker('dist-b', events, 10)]);
+    const clients = Array.from({ length: 200 }, (_, i) =>
+      follow(i % 2 === 0 ? 'dist-a' : 'dist-b', () => urls[random(urls.length)] ?? '', () => 20 + random(80)),
+    );
+    w1.send('go');
+    w2.send('go');
+    const records = await Promise.all(clients);
+    for (const record of records) expectComplete(record, events);
+    expect(records.reduce((n, r) => n + r.connections, 0)).toBeGreaterThan(400); // they really did hop
+    for (const w of [w1, w2]) expect(await w.waitFor((m) => m.done === true)).toMatchObject({ emitted: events, stats: { dropped: 0, failed: 0, written: events } });
+  });
+
+  it('kill -9 of one web process mid-run: its clients resume on the other with no gap', async () => {
+    const events = 150;
+    const [{ urls, fixtures: servers }, w] = await Promise.all([webServers(2), worker('kill-web', events, 40)]);
+    const alive = new Set(urls);
+    const pick = (): string => {
+      const list = [...alive];
+      return list[random(list.length)] ?? '';
+    };
+    const clients = Array.from({ length: 60 }, () => follow('kill-web', pick, () => Number.POSITIVE_INFINITY));
+    w.send('go');
+    await w.waitFor((m) => typeof m.emitted === 'number' && m.emitted >= 40);
+    const killed = urls[0] ?? '';
+    alive.delete(killed);
+    await servers[0]?.kill('SIGKILL');
+    const records = await Promise.all(clients);
+    for (const record of records) expectComplete(record, events);
+    const moved = records.filter((r) => r.servers[0] === killed);
+    expect(moved.length).toBeGreaterThan(0);
+    for (const record of moved) expect(record.servers.slice(1)).toContain(urls[1]);
+  });
+
+  it('Redis restarted (AOF) mid-run: the sink retries, nothing acknowledged is lost, the run goes on', async () => {
+    const events = 300;
+    const [{ urls }, w] = await Promise.all([webServers(1), worker('restart', events, 10)]);
+    const url = urls[0] ?? '';
+    const clients = Array.from({ length: 20 }, () => follow('restart', () => url, () => Number.POSITIVE_INFINITY));
+    w.send('go');
+    const before = await w.waitFor((m) => typeof m.emitted === 'number' && m.emitted >= 80);
+    const acknowledged = (before.stats as { written: number }).written;
+    await redis.crash();
+    await redis.restart();
+    const done = await w.waitFor((m) => m.done === true);
+    expect(done).toMatchObject({ emitted: events, stats: { dropped: 0, failed: 0 } });
+    const stats = done.stats as { written: number; duplicates: number; retries: number };
+    expect(stats.written + stats.duplicates).toBe(events);
+    expect(acknowledged).toBeGreaterThan(0);
+    const ids = (await client.sendCommand<[string, unknown][]>(['XRANGE', runKeys('headway:', 'restart').stream, '-', '+'])).map(([id]) => id);
+    expect(ids).toEqual(range(events).map((seq) => `${seq}-0`));
+    for (const record of await Promise.all(clients)) expectComplete(record, events);
+  });
+
+  it('a worker killed mid-run: the run is marked abandoned once its lease lapses, and its clients end', async () => {
+    const [{ urls }, w] = await Promise.all([webServers(1, 200), worker('orphan', 10_000, 10, 1000)]);
+    const url = urls[0] ?? '';
+    const clients = Array.from({ length: 10 }, () => follow('orphan', () => url, () => Number.POSITIVE_INFINITY).catch((e: unknown) => e));
+    w.send('go');
+    await w.waitFor((m) => typeof m.emitted === 'number' && m.emitted >= 30);
+    await w.kill('SIGKILL');
+    const records = (await Promise.all(clients)) as ClientRecord[];
+    const last = records[0]?.wire.at(-1) ?? 0;
+    for (const record of records) {
+      expect(record.wire).toEqual(range(last));
+      expect(record.terminal).toMatchObject({ type: 'run.error', error: ABANDONED_MESSAGE, seq: last });
+    }
+    expect(await listRuns(client)).toContainEqual(expect.objectContaining({ runId: 'orphan', state: 'abandoned', lastSeq: last }));
+  });
+});

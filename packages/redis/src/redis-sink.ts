@@ -1,0 +1,363 @@
+import { isTerminalEvent, safeStringify, type ProgressEvent } from '@headway/protocol';
+import { describeThrown } from '@headway/protocol/internal';
+import { checkPrefix, entryIdOf, indexKey, isValidRunId, runKeys } from './keys.js';
+import { isServerReply, isTransientReply, type RedisCommandClient } from './redis-client.js';
+import { RedisError } from './redis-error.js';
+import { sleep, unrefTimers, type Timers } from './timers.js';
+import { WRITE_BATCH_SCRIPT } from './write-script.js';
+
+/** Where a failure the sink survived happened, passed to `onInternalError`. */
+export interface RedisSinkErrorContext {
+  operation: 'write' | 'lease' | 'overflow' | 'refused';
+  runId?: string;
+  seq?: number;
+}
+
+/** Options of {@link redisSink}. */
+export interface RedisSinkOptions {
+  /** Key prefix shared with the replay log (default `headway:`). */
+  prefix?: string;
+  /** Events waiting to be written before the queue is full (default 10 000). */
+  maxQueue?: number;
+  /**
+   * A full queue either drops the new event (`drop`, the default: counted in
+   * `stats().dropped` and reported to `onInternalError`; a terminal event is never dropped)
+   * or makes `handle` return a promise until there is room (`wait`: the hub then holds the
+   * run's later events, and `await hub.flush()` in the loop waits for Redis).
+   */
+  overflow?: 'drop' | 'wait';
+  /** Most events written in one round trip (default 500). */
+  batchSize?: number;
+  /** Entries kept per run's stream, trimmed approximately (`MAXLEN ~`, default 10 000). */
+  maxLength?: number;
+  /** Entries older than this are trimmed from an active run's stream (`MINID ~`; default: none). */
+  maxAgeMs?: number;
+  /** A finished run's stream and index entry expire this long after its terminal event (default 1 hour). */
+  finishedRunTtlMs?: number;
+  /** The worker's lease on a run: renewed while it runs; once it lapses a replay log marks the run abandoned (default 30 000 ms). */
+  leaseMs?: number;
+  /** Names this worker in the run index (default `pid-<process id>`). */
+  workerId?: string;
+  /** Longest wait between retries while Redis is unreachable (default 2000 ms). */
+  maxRetryDelayMs?: number;
+  /** Told about every failure the sink survived (a full queue, a refused run id, a lost connection). */
+  onInternalError?: (error: unknown, context: RedisSinkErrorContext) => void;
+  now?: () => number;
+  timers?: Timers;
+}
+
+/** Counters of a {@link RedisSink}. */
+export interface RedisSinkStats {
+  /** Events waiting to be written. */
+  queued: number;
+  /** Events Redis acknowledged. */
+  written: number;
+  /** Events Redis already held (a retry after a lost reply): acknowledged too, not written twice. */
+  duplicates: number;
+  /** Events dropped because the queue was full. */
+  dropped: number;
+  /** Events Redis refused for good, or not written because the run was marked abandoned. */
+  failed: number;
+  /** Events refused before queueing because their run id would escape the key prefix. */
+  refused: number;
+  /** Round trips retried after a connection failure. */
+  retries: number;
+}
+
+/** A progress-hub sink that appends every event to its run's Redis stream. */
+export interface RedisSink {
+  /** Queues the event; returns a promise only when the queue is full and `overflow` is `wait`. */
+  handle(event: ProgressEvent): void | Promise<void>;
+  /** Resolves `true` once everything queued is acknowledged (`false` if `timeoutMs` passed first). */
+  flush(options?: { timeoutMs?: number }): Promise<boolean>;
+  /** Flushes (within `timeoutMs`, default 5000), then stops renewing leases. The client is left open. */
+  close(options?: { timeoutMs?: number }): Promise<boolean>;
+  stats(): RedisSinkStats;
+}
+
+interface Pending {
+  readonly event: ProgressEvent;
+  readonly json: string;
+}
+
+interface RunState {
+  /** (seq, ts) of written events, oldest first, for trimming by age. */
+  readonly ages: { seq: number; ts: number }[];
+  agentName: string;
+}
+
+const TERMINAL_STATE: Record<string, string> = { 'run.finished': 'finished', 'run.error': 'error', 'run.cancelled': 'cancelled' };
+
+function positive(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!(value > 0) || !Number.isFinite(value)) throw new RedisError('REDIS_INVALID_OPTIONS', `${name} must be a positive number, got ${String(value)}`);
+  return Math.floor(value);
+}
+
+function toJson(event: ProgressEvent): string {
+  try {
+    return JSON.stringify(event);
+  } catch {
+    // A circular or bigint `args`: written in the safe form rather than lost.
+    return safeStringify(event) ?? '{}';
+  }
+}
+
+/**
+ * Creates the sink a worker adds to each run's progress hub: every event is appended to
+ * the run's stream with `XADD` under an id derived from its `seq` (so a retried write is
+ * refused as a duplicate, never stored twice), batched into one atomic round trip per
+ * run under load, with a bounded queue, a run index (`<prefix>runs`, with a lease while
+ * running and a TTL once finished) and trimming by length and age. Connection failures are
+ * retried with backoff until Redis answers again; nothing acknowledged is lost.
+ *
+ * @throws {RedisError} `REDIS_INVALID_OPTIONS` for an out-of-range option.
+ * @example
+ * ```ts
+ * const client = await connectRedis('redis://127.0.0.1:6379');
+ * const sink = redisSink(client);
+ * const hub = createProgressHub({ runId: crypto.randomUUID() });
+ * hub.add(sink, { name: 'redis' });
+ * hub.emit({ type: 'run.started', agentName: 'demo' });
+ * hub.emit({ type: 'run.finished', durationMs: 5, outcome: 'completed' });
+ * await sink.flush();
+ * ```
+ */
+export function redisSink(client: RedisCommandClient, options: RedisSinkOptions = {}): RedisSink {
+  const prefix = checkPrefix(options.prefix);
+  const maxQueue = positive('maxQueue', options.maxQueue, 10_000);
+  const batchSize = positive('batchSize', options.batchSize, 500);
+  const maxLength = positive('maxLength', options.maxLength, 10_000);
+  const maxAgeMs = options.maxAgeMs === undefined ? undefined : positive('maxAgeMs', options.maxAgeMs, 1);
+  const ttlMs = positive('finishedRunTtlMs', options.finishedRunTtlMs, 3_600_000);
+  const leaseMs = positive('leaseMs', options.leaseMs, 30_000);
+  const maxRetryDelay = positive('maxRetryDelayMs', options.maxRetryDelayMs, 2000);
+  const overflow = options.overflow ?? 'drop';
+  if (!['drop', 'wait'].includes(overflow)) throw new RedisError('REDIS_INVALID_OPTIONS', 'overflow must be "drop" or "wait"');
+  const workerId = options.workerId ?? `pid-${process.pid}`;
+  const now = options.now ?? Date.now;
+  const timers = options.timers ?? unrefTimers;
+  const index = indexKey(prefix);
+
+  let queue: Pending[] = [];
+  let pumping = false;
+  let closed = false;
+  let overflowing = false;
+  let idleWaiters: (() => void)[] = [];
+  let roomWaiters: (() => void)[] = [];
+  let leaseTimer: unknown;
+  const runs = new Map<string, RunState>();
+  const counters = { written: 0, duplicates: 0, dropped: 0, failed: 0, refused: 0, retries: 0 };
+
+  function report(error: unknown, context: RedisSinkErrorContext): void {
+    try {
+      options.onInternalError?.(error, context);
+    } catch {
+      // The callback may not break the run either.
+    }
+  }
+
+  function runOf(runId: string): RunState {
+    let run = runs.get(runId);
+    if (run === undefined) {
+      run = { ages: [], agentName: '' };
+      runs.set(runId, run);
+    }
+    return run;
+  }
+
+  function renewLeases(): void {
+    leaseTimer = undefined;
+    if (closed) return;
+    for (const runId of runs.keys()) {
+      const { lease } = runKeys(prefix, runId);
+      // Only a run this worker has started writing holds a lease (XX keeps an expired one expired).
+      client.sendCommand(['SET', lease, workerId, 'PX', String(leaseMs), 'XX']).catch((error: unknown) => {
+        report(error, { operation: 'lease', runId });
+      });
+    }
+    leaseTimer = timers.setTimeout(renewLeases, Math.max(1, Math.floor(leaseMs / 3)));
+  }
+
+  function ageTrimId(run: RunState): string {
+    if (maxAgeMs === undefined) return '';
+    const cutoff = now() - maxAgeMs;
+    let keepFrom: number | undefined;
+    while (run.ages.length > 0 && (run.ages[0]?.ts ?? Infinity) < cutoff) keepFrom = (run.ages.shift()?.seq ?? 0) + 1;
+    while (run.ages.length > maxLength) run.ages.shift();
+    return keepFrom === undefined ? '' : entryIdOf(keepFrom);
+  }
+
+  /** Writes one run's slice of the batch; resolves how many events are settled (written, duplicate or failed for good). */
+  async function writeRun(runId: string, items: Pending[]): Promise<'done' | 'retry'> {
+    const keys = runKeys(prefix, runId);
+    const run = runOf(runId);
+    const last = items.at(-1)?.event;
+    for (const item of items) {
+      if (item.event.type === 'run.started') run.agentName = item.event.agentName;
+    }
+    const terminal = last !== undefined && isTerminalEvent(last) ? (TERMINAL_STATE[last.type] ?? 'finished') : '';
+    const args = [
+      'EVAL', WRITE_BATCH_SCRIPT, '4', keys.stream, keys.meta, keys.lease, index,
+      runId, String(now()), String(leaseMs), String(maxLength), ageTrimId(run), String(ttlMs), terminal, workerId, run.agentName,
+    ];
+    for (const item of items) args.push(String(item.event.seq), item.json);
+    let reply: unknown;
+    try {
+      reply = await client.sendCommand(args);
+    } catch (error) {
+      if (isServerReply(error) && !isTransientReply(error)) {
+        counters.failed += items.length;
+        report(new RedisError('REDIS_WRITE_FAILED', `Redis refused events of run ${runId}: ${error.message}`, { runId, cause: error }), {
+          operation: 'write',
+          runId,
+        });
+        return 'done';
+      }
+      report(error, { operation: 'write', runId });
+      return 'retry';
+    }
+    const statuses = Array.isArray(reply) ? reply : [];
+    if (statuses[0] === -1) {
+      counters.failed += items.length;
+      report(new RedisError('REDIS_WRITE_FAILED', `Run ${runId} was marked abandoned (its lease lapsed); its later events are refused`, { runId }), {
+        operation: 'write',
+        runId,
+      });
+      runs.delete(runId);
+      return 'done';
+    }
+    for (const [i, item] of items.entries()) {
+      if (statuses[i] === 1) counters.written += 1;
+      else counters.duplicates += 1;
+      if (maxAgeMs !== undefined) run.ages.push({ seq: item.event.seq, ts: item.event.ts });
+    }
+    // An ended run needs no lease and no trimming state any more.
+    if (terminal !== '') runs.delete(runId);
+    return 'done';
+  }
+
+  async function pump(): Promise<void> {
+    if (pumping) return;
+    pumping = true;
+    let failures = 0;
+    try {
+      while (queue.length > 0) {
+        const batch = queue.slice(0, batchSize);
+        const byRun = new Map<string, Pending[]>();
+        for (const item of batch) {
+          const list = byRun.get(item.event.runId);
+          if (list === undefined) byRun.set(item.event.runId, [item]);
+          else list.push(item);
+        }
+        // Runs are written side by side (one pipeline); a run's own events stay in order.
+        const outcomes = await Promise.all([...byRun].map(([runId, items]) => writeRun(runId, items).then((outcome) => [runId, outcome] as const)));
+        const retry = new Set(outcomes.filter(([, outcome]) => outcome === 'retry').map(([runId]) => runId));
+        const kept = queue.slice(0, batch.length).filter((item) => retry.has(item.event.runId));
+        queue = [...kept, ...queue.slice(batch.length)];
+        if (retry.size > 0) {
+          counters.retries += 1;
+          failures += 1;
+          await sleep(timers, Math.min(maxRetryDelay, 25 * 2 ** Math.min(failures, 10)));
+        } else {
+          failures = 0;
+        }
+        if (queue.length < maxQueue) {
+          overflowing = false;
+          const waiters = roomWaiters;
+          roomWaiters = [];
+          for (const w of waiters) w();
+        }
+      }
+    } finally {
+      pumping = false;
+      const waiters = idleWaiters;
+      idleWaiters = [];
+      for (const w of waiters) w();
+    }
+  }
+
+  function enqueue(item: Pending): void {
+    queue.push(item);
+    if (!pumping) void pump();
+  }
+
+  function handle(event: ProgressEvent): void | Promise<void> {
+    let runId: unknown;
+    try {
+      runId = event.runId;
+    } catch {
+      runId = undefined;
+    }
+    if (!isValidRunId(runId)) {
+      counters.refused += 1;
+      report(new RedisError('REDIS_INVALID_RUN_ID', `Event refused: run id ${describeThrown(runId, 60)} would escape the key prefix`), { operation: 'refused' });
+      return;
+    }
+    runOf(runId);
+    if (leaseTimer === undefined && !closed) leaseTimer = timers.setTimeout(renewLeases, Math.max(1, Math.floor(leaseMs / 3)));
+    const item = { event, json: toJson(event) };
+    if (queue.length < maxQueue || isTerminalEvent(event)) {
+      enqueue(item);
+      return;
+    }
+    if (overflow === 'wait') {
+      return new Promise<void>((resolve) => {
+        const tryEnqueue = (): void => {
+          if (queue.length < maxQueue) {
+            enqueue(item);
+            resolve();
+          } else roomWaiters.push(tryEnqueue);
+        };
+        roomWaiters.push(tryEnqueue);
+      });
+    }
+    counters.dropped += 1;
+    if (!overflowing) {
+      overflowing = true;
+      report(
+        new RedisError('REDIS_QUEUE_FULL', `The Redis sink's queue is full (${maxQueue} events): event ${event.seq} of run ${runId} and the next ones are dropped until it drains`, {
+          runId,
+        }),
+        { operation: 'overflow', runId, seq: event.seq },
+      );
+    }
+  }
+
+  function flush(flushOptions?: { timeoutMs?: number }): Promise<boolean> {
+    if (queue.length === 0 && !pumping) return Promise.resolve(true);
+    return new Promise<boolean>((resolve) => {
+      let timer: unknown;
+      const done = (): void => {
+        if (queue.length > 0 || pumping) {
+          idleWaiters.push(done);
+          return;
+        }
+        if (timer !== undefined) timers.clearTimeout(timer);
+        resolve(true);
+      };
+      idleWaiters.push(done);
+      if (flushOptions?.timeoutMs !== undefined) {
+        timer = timers.setTimeout(() => {
+          idleWaiters = idleWaiters.filter((w) => w !== done);
+          resolve(false);
+        }, flushOptions.timeoutMs);
+      }
+    });
+  }
+
+  return {
+    handle,
+    flush,
+    async close(closeOptions) {
+      const flushed = await flush({ timeoutMs: closeOptions?.timeoutMs ?? 5000 });
+      closed = true;
+      if (leaseTimer !== undefined) timers.clearTimeout(leaseTimer);
+      leaseTimer = undefined;
+      return flushed;
+    },
+    stats() {
+      return { queued: queue.length, ...counters };
+    },
+  };
+}

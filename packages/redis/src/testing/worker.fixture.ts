@@ -1,0 +1,38 @@
+// A worker process for the distributed tests: runs one paced "agent run" into Redis.
+// argv[2]: JSON { url, runId, events, paceMs, leaseMs }. Prints JSON lines; waits for "go" on stdin.
+import { createInterface } from 'node:readline';
+import { createProgressHub } from '@headway/protocol';
+import { connectRedis } from '../connect-redis.js';
+import { redisSink } from '../redis-sink.js';
+
+interface Args { url: string; runId: string; events: number; paceMs: number; leaseMs: number }
+const args = JSON.parse(process.argv[2] ?? '{}') as Args;
+const say = (message: object): void => {
+  process.stdout.write(`${JSON.stringify(message)}\n`);
+};
+const lines = createInterface({ input: process.stdin });
+const go = new Promise<void>((resolve) => lines.once('line', () => {
+  resolve();
+}));
+
+const client = await connectRedis(args.url, { maxReconnectDelayMs: 200 });
+const sink = redisSink(client, { leaseMs: args.leaseMs, workerId: `worker-${process.pid}`, maxRetryDelayMs: 200 });
+const hub = createProgressHub({ runId: args.runId });
+hub.add(sink, { name: 'redis' });
+hub.emit({ type: 'run.started', agentName: 'distributed-test' });
+await sink.flush();
+say({ ready: true });
+await go;
+for (let i = 2; i < args.events; i++) {
+  hub.emit({ type: 'progress', percent: Math.floor((i / args.events) * 99), message: `step ${i}` });
+  if (i % 5 === 0) {
+    await new Promise((resolve) => setTimeout(resolve, args.paceMs));
+    say({ emitted: hub.lastSeq, stats: sink.stats() });
+  }
+}
+hub.emit({ type: 'run.finished', durationMs: 1, outcome: 'completed' });
+await sink.flush();
+say({ done: true, emitted: hub.lastSeq, stats: sink.stats() });
+await sink.close();
+lines.close();
+client.destroy();

@@ -1,0 +1,14 @@
+import { defineProject, type UserWorkspaceConfig } from 'vitest/config';
+
+// Type-level tests (*.test-d.ts) are checked by the package's `typecheck` task (tsc), once.
+const config: UserWorkspaceConfig = defineProject({
+  test: {
+    name: 'redis',
+    include: ['src/**/*.test.ts'],
+    // A guard against hangs on a loaded two-core machine, not a timing assertion.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});
+
+export default config;
