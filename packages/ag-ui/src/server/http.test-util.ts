@@ -49,7 +49,14 @@ export interface HttpRun extends ClientView {
 export async function runHttpAgent(
   url: string,
   parameters: RunAgentParameters = {},
-  options: { threadId?: string; onToolCallStart?: (toolCallId: string) => void; onRunStarted?: () => void; initialMessages?: Message[] } = {},
+  options: {
+    threadId?: string;
+    onToolCallStart?: (toolCallId: string) => void;
+    onRunStarted?: () => void;
+    initialMessages?: Message[];
+    /** How requests are sent (default the global `fetch`). */
+    fetch?: (url: string, init: RequestInit) => Promise<Response>;
+  } = {},
 ): Promise<HttpRun> {
   let wireText = '';
   const wireDone: Promise<void>[] = [];
@@ -58,7 +65,7 @@ export async function runHttpAgent(
     threadId: options.threadId ?? 'thread-1',
     initialMessages: options.initialMessages ?? [{ id: 'u1', role: 'user', content: 'Summarize the repository' }],
     fetch: async (input, init) => {
-      const response = await fetch(input, init);
+      const response = await (options.fetch ?? fetch)(input, init);
       if (response.body === null) return response;
       const [mine, theirs] = response.body.tee();
       wireDone.push(

@@ -1,6 +1,7 @@
 import type { RunAgentInput } from '@ag-ui/core';
 import { RunAgentInputSchema } from '@ag-ui/core/schemas';
 import { describeIssues, toValidationIssues } from '@headway/protocol';
+import { describeThrown } from '@headway/protocol/internal';
 import { AgUiError } from '../ag-ui-error.js';
 
 /**
@@ -9,7 +10,14 @@ import { AgUiError } from '../ag-ui-error.js';
  * @throws {AgUiError} `AG_UI_INVALID_INPUT` with the schema's issues (path and message).
  */
 export function parseRunAgentInput(value: unknown): RunAgentInput {
-  const parsed = RunAgentInputSchema.safeParse(value);
+  let parsed: ReturnType<typeof RunAgentInputSchema.safeParse>;
+  try {
+    parsed = RunAgentInputSchema.safeParse(value);
+  } catch (error) {
+    // A value that is not plain data (a throwing getter, a revoked proxy) cannot be read at all.
+    const issues = [{ path: '', message: `could not be read: ${describeThrown(error, 200)}` }];
+    throw new AgUiError('AG_UI_INVALID_INPUT', `Invalid RunAgentInput: ${describeIssues(issues)}`, { issues, cause: error });
+  }
   if (parsed.success) return parsed.data as RunAgentInput;
   const issues = toValidationIssues(parsed.error);
   throw new AgUiError('AG_UI_INVALID_INPUT', `Invalid RunAgentInput: ${describeIssues(issues)}`, { issues });
@@ -28,6 +36,16 @@ export interface ReattachRequest {
  * @throws {AgUiError} `AG_UI_INVALID_INPUT` when `reattach` has another shape.
  */
 export function reattachOf(input: RunAgentInput): ReattachRequest | undefined {
+  try {
+    return readReattach(input);
+  } catch (error) {
+    if (AgUiError.isInstance(error)) throw error;
+    const issues = [{ path: 'forwardedProps.headway.reattach', message: `could not be read: ${describeThrown(error, 200)}` }];
+    throw new AgUiError('AG_UI_INVALID_INPUT', `Invalid reattach request: ${describeIssues(issues)}`, { issues, cause: error });
+  }
+}
+
+function readReattach(input: RunAgentInput): ReattachRequest | undefined {
   const props: unknown = input.forwardedProps;
   if (typeof props !== 'object' || props === null) return undefined;
   const headway: unknown = (props as Record<string, unknown>).headway;
