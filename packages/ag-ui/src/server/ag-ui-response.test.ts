@@ -51,7 +51,7 @@ describe('reattach to a run from the replay log', () => {
     const ready = new Promise<void>((resolve) => {
       attached = resolve;
     });
-    const running = runHttpAgent(server.url, { runId: 'elsewhere', forwardedProps: { headway: { reattach: true } } }, { initialMessages: [], onRunStarted: () => attached() });
+    const running = runHttpAgent(server.url, { runId: 'elsewhere', forwardedProps: { headway: { reattach: true } } }, { initialMessages: [], onRunStarted: () => { attached(); } });
     await ready;
     hub.emit({ type: 'text.delta', text: 'found it' });
     hub.emit({ type: 'step.finished', step: 'crawl', durationMs: 5 });
