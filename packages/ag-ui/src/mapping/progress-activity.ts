@@ -14,7 +14,8 @@ export interface ProgressActivityLimit {
  * The content of the one `progress` activity message a run shows on an AG-UI client: sent
  * whole in `ACTIVITY_SNAPSHOT`, then kept current with `ACTIVITY_DELTA` JSON Patches that
  * replace top-level keys. Every key is always present (`null` when unknown), so a patch
- * never targets a missing path.
+ * never targets a missing path. Open steps and running tool calls are not repeated here:
+ * the client has them from the `STEP_*` and `TOOL_CALL_*` events.
  */
 export interface ProgressActivityContent {
   status: ProgressActivityStatus;
@@ -28,10 +29,6 @@ export interface ProgressActivityContent {
   etaMs: number | null;
   /** The last `iteration` event (`index` is zero-based). */
   iteration: { index: number; max: number } | null;
-  /** Names of the steps open now, oldest first. */
-  steps: string[];
-  /** Tool calls started and not yet finished, by their AG-UI `toolCallId`. */
-  runningTools: { toolCallId: string; toolName: string }[];
   /** Tool calls finished so far and how many of them failed. */
   toolCalls: { finished: number; failed: number };
   limits: Record<LimitKind, ProgressActivityLimit | null>;
@@ -57,8 +54,6 @@ export function initialActivity(): ProgressActivityContent {
     message: null,
     etaMs: null,
     iteration: null,
-    steps: [],
-    runningTools: [],
     toolCalls: { finished: 0, failed: 0 },
     limits: { iterations: null, time: null, cost: null },
     windDown: null,

@@ -77,20 +77,17 @@ describe('toAgUiEvents', () => {
         "ACTIVITY_SNAPSHOT",
         "ACTIVITY_DELTA /iteration={"index":0,"max":3}",
         "STEP_STARTED model",
-        "ACTIVITY_DELTA /steps=["model"]",
         "TEXT_MESSAGE_START run-1:m1",
         "TEXT_MESSAGE_CONTENT run-1:m1 "Reading "",
         "TEXT_MESSAGE_CONTENT run-1:m1 "the README."",
         "TEXT_MESSAGE_END run-1:m1",
         "STEP_FINISHED model",
-        "ACTIVITY_DELTA /steps=[]",
         "TOOL_CALL_START call-1 file_read parent=run-1:m1",
         "TOOL_CALL_ARGS call-1 {"path":"README.md"}",
         "TOOL_CALL_END call-1",
-        "ACTIVITY_DELTA /runningTools=[{"toolCallId":"call-1","toolName":"file_read"}]",
         "ACTIVITY_DELTA /percent=40 /message="read" /etaMs=2000",
         "TOOL_CALL_RESULT call-1 "# headway"",
-        "ACTIVITY_DELTA /runningTools=[] /toolCalls={"finished":1,"failed":0}",
+        "ACTIVITY_DELTA /toolCalls={"finished":1,"failed":0}",
         "ACTIVITY_DELTA /status="completed"",
         "RUN_FINISHED success",
       ]
@@ -113,7 +110,7 @@ describe('toAgUiEvents', () => {
       'TOOL_CALL_RESULT call-9 "did not finish: the run was cancelled"',
       'STEP_FINISHED inner',
       'STEP_FINISHED outer',
-      'ACTIVITY_DELTA /runningTools=[] /steps=[] /status="cancelled" /stopReason="user stopped it"',
+      'ACTIVITY_DELTA /status="cancelled" /stopReason="user stopped it"',
       'RUN_FINISHED cancelled',
     ]);
     const view = await replayThroughClient(out);
@@ -133,7 +130,7 @@ describe('toAgUiEvents', () => {
     expect(out.slice(-4).map(line)).toEqual([
       'TOOL_CALL_RESULT c1 "did not finish: the run failed"',
       'STEP_FINISHED work',
-      'ACTIVITY_DELTA /runningTools=[] /steps=[] /status="error" /stopReason="provider down"',
+      'ACTIVITY_DELTA /status="error" /stopReason="provider down"',
       'RUN_ERROR HEADWAY_RUN_ERROR provider down',
     ]);
     await verifyWithClient(out);
@@ -171,7 +168,7 @@ describe('toAgUiEvents', () => {
     mapper.push(stamp([{ type: 'step.started', step: 's' }])[0]!);
     expect(mapper.end().map(line)).toEqual([
       'STEP_FINISHED s',
-      'ACTIVITY_DELTA /steps=[] /status="error" /stopReason="The event stream ended before the run finished"',
+      'ACTIVITY_DELTA /status="error" /stopReason="The event stream ended before the run finished"',
       'RUN_ERROR HEADWAY_STREAM_ENDED The event stream ended before the run finished',
     ]);
     expect(mapper.ended).toBe(true);

@@ -115,7 +115,8 @@ export function toAgUiEvents(options: ToAgUiEventsOptions = {}): AgUiEventMapper
   let terminal: TerminalAgUiEvent | undefined;
   let lastSeq = 0;
   let counter = 0;
-  let activity = initialActivity();
+  // Mutated in place (the cheap path, once per event); every event that carries it whole gets a copy.
+  const activity = initialActivity();
   let dirty: (keyof ProgressActivityContent)[] = [];
   const messages: Message[] = [];
   const messageById = new Map<string, AssistantMessage | ReasoningMessage>();
@@ -133,7 +134,7 @@ export function toAgUiEvents(options: ToAgUiEventsOptions = {}): AgUiEventMapper
   };
 
   function set<K extends keyof ProgressActivityContent>(key: K, value: ProgressActivityContent[K]): void {
-    activity = { ...activity, [key]: value };
+    activity[key] = value;
     if (!dirty.includes(key)) dirty.push(key);
   }
 
@@ -167,7 +168,7 @@ export function toAgUiEvents(options: ToAgUiEventsOptions = {}): AgUiEventMapper
   function startEvents(timestamp: number | undefined): AGUIEvent[] {
     return [
       runStartedEvent(timestamp),
-      stamp({ type: EventType.ACTIVITY_SNAPSHOT, messageId: activityId(), activityType, content: activity }, timestamp),
+      stamp({ type: EventType.ACTIVITY_SNAPSHOT, messageId: activityId(), activityType, content: { ...activity } }, timestamp),
     ];
   }
 
@@ -177,7 +178,8 @@ export function toAgUiEvents(options: ToAgUiEventsOptions = {}): AgUiEventMapper
     runId ??= event?.runId ?? 'run';
     threadId ??= runId;
     if (event?.type === 'run.started') {
-      activity = { ...activity, agentName: event.agentName, task: event.task ?? null };
+      activity.agentName = event.agentName;
+      activity.task = event.task ?? null;
     }
     out.push(...startEvents(timestamp));
   }
@@ -201,7 +203,6 @@ export function toAgUiEvents(options: ToAgUiEventsOptions = {}): AgUiEventMapper
     const index = openSteps.lastIndexOf(name);
     if (index === -1) return;
     openSteps.splice(index, 1);
-    set('steps', [...openSteps]);
     out.push(stamp({ type: EventType.STEP_FINISHED, stepName: name }, timestamp));
   }
 
@@ -209,7 +210,13 @@ export function toAgUiEvents(options: ToAgUiEventsOptions = {}): AgUiEventMapper
     const messageId = `${tool.toolCallId}:result`;
     const message: ToolMessage = { id: messageId, role: 'tool', toolCallId: tool.toolCallId, content, metadata: { headway: meta } };
     // Where a client puts it: after the assistant message holding the call and its earlier results.
-    const parent = messages.findIndex((m) => m.role === 'assistant' && m.toolCalls?.some((c) => c.id === tool.toolCallId) === true);
+    // Searched from the end: the call's message is almost always among the last few.
+    let parent = messages.length - 1;
+    while (parent >= 0) {
+      const m = messages[parent];
+      if (m?.role === 'assistant' && m.toolCalls?.some((c) => c.id === tool.toolCallId) === true) break;
+      parent -= 1;
+    }
     if (parent === -1) messages.push(message);
     else {
       let at = parent + 1;
@@ -240,7 +247,6 @@ export function toAgUiEvents(options: ToAgUiEventsOptions = {}): AgUiEventMapper
     out.push(stamp({ type: EventType.TOOL_CALL_END, toolCallId }, timestamp));
     const tool: RunningTool = { toolCallId, toolName, sourceId };
     running.push(tool);
-    set('runningTools', running.map((t) => ({ toolCallId: t.toolCallId, toolName: t.toolName })));
     return tool;
   }
 
@@ -250,7 +256,6 @@ export function toAgUiEvents(options: ToAgUiEventsOptions = {}): AgUiEventMapper
     if (index === -1) index = running.findIndex((t) => t.toolName === toolName && (sourceId === undefined || t.sourceId === undefined));
     if (index === -1) return undefined;
     const [tool] = running.splice(index, 1);
-    set('runningTools', running.map((t) => ({ toolCallId: t.toolCallId, toolName: t.toolName })));
     return tool;
   }
 
@@ -259,7 +264,6 @@ export function toAgUiEvents(options: ToAgUiEventsOptions = {}): AgUiEventMapper
     closeText(out, timestamp);
     if (running.length > 0) {
       const unfinished = running.splice(0);
-      set('runningTools', []);
       for (const tool of unfinished) toolResult(out, tool, `did not finish: ${reason}`, { ok: false, finished: false, toolName: tool.toolName }, timestamp);
     }
     for (const name of [...openSteps].reverse()) finishStep(out, name, timestamp);
@@ -282,7 +286,6 @@ export function toAgUiEvents(options: ToAgUiEventsOptions = {}): AgUiEventMapper
         // The client refuses a step name that is already open: close the old one first.
         finishStep(out, event.step, timestamp);
         openSteps.push(event.step);
-        set('steps', [...openSteps]);
         turnMessageId = undefined;
         out.push(stamp({ type: EventType.STEP_STARTED, stepName: event.step }, timestamp));
         return;
@@ -393,7 +396,6 @@ export function toAgUiEvents(options: ToAgUiEventsOptions = {}): AgUiEventMapper
   function startToolAndTake(out: AGUIEvent[], toolName: string, sourceId: string | undefined, timestamp: number | undefined): RunningTool {
     const tool = startTool(out, toolName, sourceId, undefined, timestamp);
     running.pop();
-    set('runningTools', running.map((t) => ({ toolCallId: t.toolCallId, toolName: t.toolName })));
     return tool;
   }
 
@@ -408,7 +410,7 @@ export function toAgUiEvents(options: ToAgUiEventsOptions = {}): AgUiEventMapper
     const fromInput = (input?.messages ?? []).filter((m) => m.role !== 'activity');
     if (!started) return fromInput;
     // The activity message comes right after the input's, where the first ACTIVITY_SNAPSHOT put it.
-    const progress: Message = { id: activityId(), role: 'activity', activityType, content: activity };
+    const progress: Message = { id: activityId(), role: 'activity', activityType, content: { ...activity } };
     return [...fromInput, progress, ...messages.map(copyMessage)];
   }
 
@@ -467,7 +469,7 @@ export function toAgUiEvents(options: ToAgUiEventsOptions = {}): AgUiEventMapper
     },
     messages: allMessages,
     activity() {
-      return activity;
+      return { ...activity };
     },
   };
 }

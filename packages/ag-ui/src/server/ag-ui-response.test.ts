@@ -66,7 +66,6 @@ describe('reattach to a run from the replay log', () => {
       'TEXT_MESSAGE_END',
       'STEP_FINISHED',
       'ACTIVITY_DELTA',
-      'ACTIVITY_DELTA',
       'RUN_FINISHED',
     ]);
     expect(run.outcome).toBe('success');
