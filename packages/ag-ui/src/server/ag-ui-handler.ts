@@ -12,7 +12,7 @@ export interface AgUiHandler {
 }
 
 /** Serves `server` on `node:http`. */
-export function nodeListener(server: AgUiServer): (req: IncomingMessage, res: ServerResponse) => void {
+function nodeListener(server: AgUiServer): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     const request = {
       method: req.method ?? 'GET',
