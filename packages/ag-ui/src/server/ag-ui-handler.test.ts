@@ -168,6 +168,81 @@ describe('createAgUiHandler with the official HttpAgent', () => {
   });
 });
 
+describe('createAgUiHandler: hostile run functions', () => {
+  it('a revoked proxy thrown, a thenable whose then throws, a then that calls back twice: each ends in one RUN_ERROR or RUN_FINISHED', async () => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    const { url } = await serve({
+      run: ({ input }) => {
+        switch (input.runId) {
+          case 'revoked':
+            // eslint-disable-next-line @typescript-eslint/only-throw-error -- the point: a hostile thrown value
+            throw proxy;
+          case 'then-throws':
+            return Object.defineProperty({}, 'then', {
+              get() {
+                throw new Error('then getter says no');
+              },
+            });
+          default:
+            return {
+              then(resolve: (v: unknown) => void, reject: (e: unknown) => void) {
+                resolve(1);
+                reject(new Error('late'));
+                resolve(2);
+              },
+            };
+        }
+      },
+    });
+    const revoked = await runHttpAgent(url, { runId: 'revoked' });
+    expect(revoked.runError).toBe('[unreadable object]');
+    const thenThrows = await runHttpAgent(url, { runId: 'then-throws' });
+    expect(thenThrows.outcome).toBe('success');
+    const twice = await runHttpAgent(url, { runId: 'twice' });
+    expect(twice.outcome).toBe('success');
+    for (const run of [revoked, thenThrows, twice]) {
+      expect(run.wire.filter((e) => e.type === EventType.RUN_FINISHED || e.type === EventType.RUN_ERROR)).toHaveLength(1);
+    }
+  });
+
+  it('a run whose clients all left keeps going for disconnectGraceMs, and a reattach in time keeps it alive', async () => {
+    const scheduled: { callback: () => void; ms: number; cleared: boolean }[] = [];
+    const timers = {
+      setTimeout: (callback: () => void, ms: number) => {
+        const entry = { callback, ms, cleared: false };
+        scheduled.push(entry);
+        return entry;
+      },
+      clearTimeout: (handle: unknown) => {
+        (handle as { cleared: boolean }).cleared = true;
+      },
+    };
+    let signal: AbortSignal | undefined;
+    const { url } = await serve({
+      disconnectGraceMs: 5000,
+      timers,
+      run: (ctx) => {
+        signal = ctx.signal;
+        ctx.emit({ type: 'step.started', step: 'long' });
+        return new Promise<void>(() => undefined);
+      },
+    });
+    const body = JSON.stringify({ threadId: 't', runId: 'graceful', messages: [] });
+    const first = new AbortController();
+    await readUntil(await fetch(url, { method: 'POST', body, signal: first.signal }), 'STEP_STARTED');
+    await waitUntil(() => scheduled.some((t) => t.ms === 5000));
+    expect(signal?.aborted).toBe(false);
+    const text = await readUntil(await fetch(`${url}?runId=graceful`), 'STEP_STARTED');
+    expect(parseSseEvents(text).map((e) => e.type)).toEqual(['RUN_STARTED', 'MESSAGES_SNAPSHOT', 'STEP_STARTED']);
+    expect(scheduled.find((t) => t.ms === 5000)?.cleared).toBe(true);
+    // That second client left too: when its grace period runs out, the run is aborted.
+    await waitUntil(() => scheduled.filter((t) => t.ms === 5000).length === 2);
+    scheduled.filter((t) => t.ms === 5000)[1]!.callback();
+    expect(signal?.aborted).toBe(true);
+  });
+});
+
 describe('createAgUiHandler: bad input and disconnects', () => {
   async function post(url: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; json: unknown }> {
     const response = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
@@ -313,6 +388,10 @@ describe('reattach', () => {
     expect(await response.json()).toMatchObject({ code: 'AG_UI_LAST_SEQ_AHEAD' });
   });
 });
+
+async function waitUntil(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setImmediate(resolve));
+}
 
 function deferred(): { promise: Promise<void>; resolve: () => void } {
   let resolve: () => void = () => undefined;

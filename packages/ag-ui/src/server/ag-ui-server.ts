@@ -4,7 +4,7 @@
 import type { AGUIEvent, RunAgentInput } from '@ag-ui/core';
 import { EventEncoder } from '@ag-ui/encoder';
 import { createProgressHub, type ProgressEvent, type ProgressEventBody, type ProgressHub, type ValidationIssue } from '@headway/protocol';
-import { describeThrown } from '@headway/protocol/internal';
+import { adoptThenable, describeThrown } from '@headway/protocol/internal';
 import { createReplayLog, type ReplayLog } from '@headway/sse';
 import { AgUiError, type AgUiErrorCode } from '../ag-ui-error.js';
 import { toAgUiEvents, type AgUiEventMapper } from '../mapping/to-ag-ui-events.js';
@@ -332,7 +332,13 @@ export function createAgUiServer(options: AgUiServerOptions): AgUiServer {
       end('threw', error);
       return;
     }
-    Promise.resolve(result).then(
+    // The return value is untrusted: a `then` that throws or calls back twice becomes an ordinary promise.
+    const pending = adoptThenable(result);
+    if (pending === undefined) {
+      end('settled');
+      return;
+    }
+    pending.then(
       () => {
         end('settled');
       },
