@@ -243,6 +243,43 @@ describe('createAgUiHandler: hostile run functions', () => {
   });
 });
 
+describe('createAgUiHandler: heartbeats and survived failures', () => {
+  it('sends an SSE comment to an idle client, which HttpAgent ignores; a throwing sink goes to onInternalError', async () => {
+    const heartbeats: (() => void)[] = [];
+    const internal: { message: string; phase: string }[] = [];
+    const release = deferred();
+    const { url } = await serve({
+      heartbeatMs: 1000,
+      timers: {
+        setTimeout: (callback: () => void) => {
+          heartbeats.push(callback);
+          return callback;
+        },
+        clearTimeout: () => undefined,
+      },
+      onInternalError: (error, context) => {
+        internal.push({ message: (error as Error).message, phase: context.phase });
+      },
+      run: async ({ emit, hub }) => {
+        hub.add(() => {
+          throw new Error('sink broke');
+        });
+        emit({ type: 'text.delta', text: 'tick' });
+        await release.promise;
+      },
+    });
+    const running = runHttpAgent(url, { runId: 'idle' }, { onRunStarted: () => undefined });
+    await waitUntil(() => heartbeats.length > 0);
+    heartbeats.shift()!();
+    release.resolve();
+    const run = await running;
+    expect(run.outcome).toBe('success');
+    expect(run.messages.filter((m) => m.role === 'assistant').map((m) => m.content)).toEqual(['tick']);
+    expect(run.wireText).toContain('\n\n: keep-alive\n\n');
+    expect(internal).toContainEqual({ message: 'sink broke', phase: 'sink' });
+  });
+});
+
 describe('createAgUiHandler: bad input and disconnects', () => {
   async function post(url: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; json: unknown }> {
     const response = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });

@@ -39,6 +39,8 @@ export function parseSseEvents(text: string): AGUIEvent[] {
 /** What an `HttpAgent` run saw and ended with, plus the raw events on the wire. */
 export interface HttpRun extends ClientView {
   wire: AGUIEvent[];
+  /** The response body as it arrived. */
+  wireText: string;
   agent: HttpAgent;
 }
 
@@ -91,7 +93,7 @@ export async function runHttpAgent(
   await Promise.all(wireDone);
   const wire = parseSseEvents(wireText);
   expect(schemaProblems(wire)).toEqual([]);
-  return { ...view, messages: agent.messages, warnings, wire, agent };
+  return { ...view, messages: agent.messages, warnings, wire, wireText, agent };
 }
 
 /** Checks the client's end state against what our events say: text, tools, steps, percent, status. */
