@@ -36,6 +36,27 @@ describe('agUiResponse (fetch-style)', () => {
   });
 });
 
+describe('agUiResponse backpressure', () => {
+  it('cuts off a client that does not read past maxBufferedBytes, and the run, left alone, is aborted', async () => {
+    let signal: AbortSignal | undefined;
+    const options: AgUiServerOptions = {
+      heartbeatMs: 0,
+      maxBufferedBytes: 4096,
+      run: (ctx) => {
+        signal = ctx.signal;
+        for (let i = 0; i < 200 && !ctx.signal.aborted; i++) ctx.emit({ type: 'text.delta', text: 'x'.repeat(100) });
+        return new Promise<void>(() => undefined);
+      },
+    };
+    const response = await agUiResponse(
+      new Request('http://app.test/agent', { method: 'POST', body: JSON.stringify({ threadId: 't', runId: 'slow', messages: [] }) }),
+      options,
+    );
+    expect(signal?.aborted).toBe(true);
+    await expect(response.text()).rejects.toThrow();
+  });
+});
+
 describe('reattach to a run from the replay log', () => {
   it('a run other code emits into the log: snapshot first, then its live events, ended with its terminal event', async () => {
     const log = createReplayLog();

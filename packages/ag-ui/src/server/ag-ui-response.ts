@@ -59,7 +59,7 @@ export async function agUiResponse(request: Request, options: AgUiServerOptions)
   const body = new ReadableStream<Uint8Array>(
     {
       start(controller) {
-        stop = answer.start({
+        const detach = answer.start({
           write(chunk) {
             if (!closed) controller.enqueue(encoder.encode(chunk));
           },
@@ -75,6 +75,9 @@ export async function agUiResponse(request: Request, options: AgUiServerOptions)
             controller.error(new Error('AG-UI client disconnected: too much unsent data'));
           },
         });
+        // The run may have ended or cut the client off while starting, before `stop` was known.
+        if (closed) detach();
+        else stop = detach;
       },
       cancel() {
         finish();
