@@ -169,6 +169,13 @@ export interface AgUiServer {
  * directly to serve both from one set of runs, or to cancel a run.
  *
  * @throws {AgUiError} `AG_UI_INVALID_OPTIONS` for out-of-range options.
+ * @example
+ * ```ts
+ * const options = { run: async ({ emit }) => { emit({ type: 'text.delta', text: 'hi' }); } };
+ * const server = agUiServerFor(options);        // the one agUiResponse(request, options) uses
+ * app.post('/agent', (c) => agUiResponse(c.req.raw, options));
+ * app.post('/agent/:runId/cancel', (c) => c.json({ cancelled: server.cancel(c.req.param('runId')) }));
+ * ```
  */
 export function createAgUiServer(options: AgUiServerOptions): AgUiServer {
   if (typeof (options as Partial<AgUiServerOptions>).run !== 'function') {
