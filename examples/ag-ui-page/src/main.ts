@@ -1,0 +1,11 @@
+// pnpm -F @headway-examples/ag-ui-page start [--port N]
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startAgUiPageServer } from './server.js';
+
+const { values } = parseArgs({ options: { port: { type: 'string' } } });
+const server = await startAgUiPageServer({
+  pageDir: resolve(import.meta.dirname, '../dist/page'),
+  port: Number(values.port ?? process.env.PORT ?? 5179),
+});
+console.log(`AG-UI page: ${server.url}`);

@@ -1,0 +1,32 @@
+import { HeadwayError, type ValidationIssue } from '@headway/protocol';
+
+/** Codes an {@link AgUiError} can carry; the endpoint answers with the same `code` in its JSON error bodies. */
+export type AgUiErrorCode =
+  /** An option of the endpoint is out of range. */
+  | 'AG_UI_INVALID_OPTIONS'
+  /** The request body is not JSON. */
+  | 'AG_UI_INVALID_JSON'
+  /** The request body is not a valid AG-UI `RunAgentInput` (see `issues`), or a reattach request is malformed. */
+  | 'AG_UI_INVALID_INPUT'
+  /** The request body is larger than `maxBodyBytes`. */
+  | 'AG_UI_BODY_TOO_LARGE'
+  /** A reattach request names a run this endpoint does not know (never seen, or forgotten). */
+  | 'AG_UI_UNKNOWN_RUN'
+  /** A new run was asked for with the id of a run that exists. */
+  | 'AG_UI_RUN_EXISTS'
+  /** A reattach request's `lastSeq` is past the run's last event. */
+  | 'AG_UI_LAST_SEQ_AHEAD'
+  /** The replay log no longer holds the start of the run, so no consistent snapshot can be built. */
+  | 'AG_UI_EVENTS_EXPIRED'
+  /** The request method is not POST (or GET for a reattach). */
+  | 'AG_UI_METHOD_NOT_ALLOWED';
+
+/** Raised by `@headway/ag-ui` for bad options and bad requests; `issues` says what and where. */
+export class AgUiError extends HeadwayError {
+  declare readonly code: AgUiErrorCode;
+
+  constructor(code: AgUiErrorCode, message: string, options?: ErrorOptions & { issues?: readonly ValidationIssue[] }) {
+    super(code, message, options);
+    this.name = 'AgUiError';
+  }
+}
