@@ -234,7 +234,7 @@ describe('AuditReporter: never throws into or stalls the caller', () => {
       bus: {
         publish: () => {
           calls += 1;
-          return make() as unknown as void;
+          return make() as PromiseLike<void>;
         },
       },
       onInternalError: (e) => errors.push(e),
