@@ -258,6 +258,15 @@ describe('AuditReporter: never throws into or stalls the caller', () => {
     expect((errors[0] as Error).message).toBe('now() returned NaN, not epoch milliseconds');
   });
 
+  it('describes a hostile value from now() without running its code', () => {
+    const errors: unknown[] = [];
+    const hostile = { toString: () => { throw new Error('toString throws'); } };
+    const { bus, reporter } = setup({ now: () => hostile as unknown as number, onInternalError: (e) => errors.push(e) });
+    reporter.onStart('x');
+    expect(bus.events).toEqual([]);
+    expect((errors[0] as Error).message).toBe('now() returned [object], not epoch milliseconds');
+  });
+
   it('suppresses a value it cannot serialise safely and a value the bus rejects as invalid', () => {
     const { bus, reporter } = setup();
     const weird = { type: 'tool.executing', toolName: 'x', runId: 'r', seq: 1, ts: -5, args: { n: 10n } } as unknown as ProgressEvent;

@@ -1,5 +1,5 @@
 import { createRedactor, type ProgressEvent, type ProgressReporter, type RedactOptions, type Redactor } from '@headway/protocol';
-import { adoptThenable } from '@headway/protocol/internal';
+import { adoptThenable, describeThrown } from '@headway/protocol/internal';
 import type { AuditBus } from './audit-bus.js';
 import { AuditError } from './audit-error.js';
 import { sealBuiltEvent, toJson, type AuditDetails, type AuditEvent, type AuditEventType } from './audit-event.js';
@@ -210,7 +210,7 @@ export class AuditReporter implements ProgressReporter {
     let timestamp: number;
     try {
       timestamp = this.#now();
-      if (!isTimestamp(timestamp)) throw new AuditError('AUDIT_INVALID_OPTIONS', `now() returned ${String(timestamp)}, not epoch milliseconds`);
+      if (!isTimestamp(timestamp)) throw new AuditError('AUDIT_INVALID_OPTIONS', `now() returned ${describeThrown(timestamp)}, not epoch milliseconds`);
     } catch (error) {
       this.#fail(error, { stage: 'build', eventType });
       return;
