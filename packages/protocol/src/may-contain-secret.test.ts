@@ -25,7 +25,7 @@ const fragmentText: fc.Arbitrary<string> = fc
   .array(
     fc.oneof(
       fc.string({ maxLength: 6 }),
-      fc.string({ maxLength: 6, unit: 'binary' }),
+      fc.string({ maxLength: 6, unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)) }),
       fc.constantFrom(
         '\n', '"', "'", '=', ': ', ' ', '_', '-', 'key', 'Token ', 'sk-', '://', '@', 'eyJ', '.', 'AKIA', 'pwd', 'PASS', 'WORD', 'secret',
         'credential', 'api', 'private', 'access', 'ghp_', 'xox', '-----BEGIN ', 'abcdefghijklmnopqrstuvwxyz0123456789',
