@@ -148,7 +148,7 @@ describe('parseProgressEventJson: bounded', () => {
     expect(error.message).toMatch(/^Invalid progress event \(type "report\.generated"\): report\.completedWork\[0\]: invalid input: expected string, received number; /);
     expect(error.message).toMatch(/; and 999980 more$/);
     expect(error.issues).toHaveLength(100);
-  }, 10_000);
+  }, 30_000);
 
   it('counts the rest of a handful of problems too', () => {
     const error = errorOf(() => parseProgressEvent({ type: 'report.generated', runId: '', seq: 0, ts: -1, report: { completedWork: new Array(30).fill(1) } }));

@@ -174,11 +174,11 @@ describe('redact: linear time on hostile input', () => {
   ];
   it.each(hostile)('redactString on %s', (_name, text) => {
     expect(typeof redactString(text)).toBe('string');
-  }, 5000);
+  }, 15_000);
 
   it('redact on a deep object of huge strings', () => {
     const out = redact({ a: { b: ['a'.repeat(n), `api_key=${'x'.repeat(n)}`] } });
     expect(out.a.b[0] === 'a'.repeat(n)).toBe(true);
     expect(out.a.b[1]).toBe('api_key=[REDACTED]');
-  }, 5000);
+  }, 15_000);
 });

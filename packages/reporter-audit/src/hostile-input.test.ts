@@ -50,7 +50,7 @@ describe('AuditReporter on hostile input', () => {
     reporter.onProgress(1, text);
     expect(reporter.published).toBe(1);
     expect(bus.events[0]?.detail.label === text).toBe(true);
-  }, 10_000);
+  }, 30_000);
 });
 
 describe('audit read-back on hostile input', () => {
