@@ -9,24 +9,55 @@ export function formatPath(path: readonly PropertyKey[]): string {
   for (const key of path) {
     if (typeof key === 'number') out += `[${key}]`;
     else if (typeof key === 'symbol') out += `[${key.toString()}]`;
-    else if (/^[A-Za-z_$][\w$-]*$/.test(key)) out += out === '' ? key : `.${key}`;
+    else if (/^[a-z_$][\w$-]*$/i.test(key)) out += out === '' ? key : `.${key}`;
     else out += `[${JSON.stringify(key)}]`;
   }
   return out;
 }
 
+/** Issues kept by {@link toValidationIssues} (the first ones, in input order). */
+export const MAX_VALIDATION_ISSUES = 100;
+
+/** Issues named by {@link describeIssues} before it says how many more there are. */
+export const MAX_DESCRIBED_ISSUES = 20;
+
+/** Longest path or message {@link describeIssues} prints whole. */
+const MAX_ISSUE_TEXT = 200;
+
+function clip(text: string): string {
+  return text.length > MAX_ISSUE_TEXT ? `${text.slice(0, MAX_ISSUE_TEXT)}…` : text;
+}
+
 /**
- * Turns zod's issues into `{ path, message }` pairs with lower-case messages.
- * Shared by every package that validates untrusted input, so errors read the same.
+ * Turns zod's issues into `{ path, message }` pairs with lower-case messages, the first `max`
+ * of them (default {@link MAX_VALIDATION_ISSUES}): hostile input can hold a million problems,
+ * and a list that long costs more than it tells. Shared by every package that validates
+ * untrusted input, so errors read the same.
  */
-export function toValidationIssues(error: z.ZodError): ValidationIssue[] {
-  return error.issues.map((issue) => ({
+export function toValidationIssues(error: z.ZodError, max: number = MAX_VALIDATION_ISSUES): ValidationIssue[] {
+  return error.issues.slice(0, Math.max(0, max)).map((issue) => ({
     path: formatPath(issue.path),
     message: issue.message.charAt(0).toLowerCase() + issue.message.slice(1),
   }));
 }
 
-/** `path: message; path: message` — one line naming every problem. */
-export function describeIssues(issues: readonly ValidationIssue[]): string {
-  return issues.map((i) => `${i.path === '' ? '(root)' : i.path}: ${i.message}`).join('; ');
+/** Options of {@link describeIssues}. */
+export interface DescribeIssuesOptions {
+  /** Issues named before the rest are only counted (default {@link MAX_DESCRIBED_ISSUES}). */
+  max?: number;
+  /** How many issues there are in all, when `issues` is only the first of them (default its length). */
+  total?: number;
+}
+
+/**
+ * `path: message; path: message` — one line naming the problems: the first `max` (default
+ * {@link MAX_DESCRIBED_ISSUES}), then `and K more`, each path and message cut at 200
+ * characters, so the line stays short whatever the input.
+ */
+export function describeIssues(issues: readonly ValidationIssue[], options: DescribeIssuesOptions = {}): string {
+  const max = Math.max(0, options.max ?? MAX_DESCRIBED_ISSUES);
+  const total = Math.max(issues.length, options.total ?? issues.length);
+  const shown = issues.slice(0, max).map((i) => `${i.path === '' ? '(root)' : clip(i.path)}: ${clip(i.message)}`);
+  if (total > shown.length) shown.push(`and ${String(total - shown.length)} more`);
+  return shown.join('; ');
 }

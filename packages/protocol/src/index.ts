@@ -2,7 +2,8 @@ export { HeadwayError } from './headway-error.js';
 export type { HeadwayErrorOptions, ValidationIssue } from './headway-error.js';
 export { ProtocolError } from './protocol-error.js';
 export type { ProtocolErrorCode } from './protocol-error.js';
-export { describeIssues, formatPath, toValidationIssues } from './format-issues.js';
+export { MAX_DESCRIBED_ISSUES, MAX_VALIDATION_ISSUES, describeIssues, formatPath, toValidationIssues } from './format-issues.js';
+export type { DescribeIssuesOptions } from './format-issues.js';
 export { PROGRESS_EVENT_TYPES, isTerminalEvent, progressEventSchema } from './events.js';
 export type {
   CheckpointSavedEvent,
@@ -36,7 +37,8 @@ export type {
 } from './events.js';
 export { STOP_REASONS, progressReportSchema } from './progress-report.js';
 export type { ProgressReport, ProgressReportStats, StopReason } from './progress-report.js';
-export { parseProgressEvent, parseProgressEventJson } from './parse-progress-event.js';
+export { DEFAULT_MAX_EVENT_JSON_LENGTH, parseProgressEvent, parseProgressEventJson } from './parse-progress-event.js';
+export type { ParseProgressEventJsonOptions } from './parse-progress-event.js';
 export { progressEventJsonSchema } from './json-schema.js';
 export { NullReporter, isNullReporter, isProgressReporter } from './progress-reporter.js';
 export type { ProgressReporter } from './progress-reporter.js';

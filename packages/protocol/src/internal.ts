@@ -5,3 +5,4 @@
  * @packageDocumentation
  */
 export { adoptThenable, describeThrown, errorMessage, isThenable } from './untrusted.js';
+export { mayContainSecret } from './redact.js';

@@ -122,3 +122,37 @@ describe('parseProgressEventJson', () => {
     expect(errorOf(() => parseProgressEventJson('{"type":')).message).toMatch(/^Invalid progress event: not JSON/);
   });
 });
+
+describe('parseProgressEventJson: bounded', () => {
+  it('rejects text over the cap before parsing it, with an error that states the cap', () => {
+    const error = errorOf(() => parseProgressEventJson(`"${'a'.repeat(4 * 1024 * 1024)}"`));
+    expect(error.code).toBe('PROTOCOL_INPUT_TOO_LARGE');
+    expect(error.message).toBe('Progress event JSON is 4194306 characters, over the limit of 4194304 (maxLength); not parsed');
+    const small = errorOf(() => parseProgressEventJson('{"type":"thinking","runId":"r","seq":1,"ts":1,"content":"abc"}', { maxLength: 20 }));
+    expect(small.code).toBe('PROTOCOL_INPUT_TOO_LARGE');
+    expect(small.message).toContain('over the limit of 20 (maxLength)');
+  });
+
+  it('names the first 20 of a million problems and counts the rest', () => {
+    const line = JSON.stringify({
+      type: 'report.generated',
+      runId: 'r',
+      seq: 1,
+      ts: 1,
+      report: { completedWork: new Array<number>(1_000_000).fill(1) },
+    });
+    expect(line.length).toBeGreaterThan(2_000_000);
+    const error = errorOf(() => parseProgressEventJson(line));
+    expect(error.code).toBe('PROTOCOL_INVALID_EVENT');
+    expect(error.message.length).toBeLessThan(3000);
+    expect(error.message).toMatch(/^Invalid progress event \(type "report\.generated"\): report\.completedWork\[0\]: invalid input: expected string, received number; /);
+    expect(error.message).toMatch(/; and 999980 more$/);
+    expect(error.issues).toHaveLength(100);
+  }, 30_000);
+
+  it('counts the rest of a handful of problems too', () => {
+    const error = errorOf(() => parseProgressEvent({ type: 'report.generated', runId: '', seq: 0, ts: -1, report: { completedWork: new Array(30).fill(1) } }));
+    expect(error.message).toMatch(/; and \d+ more$/);
+    expect(error.issues.length).toBeGreaterThan(20);
+  });
+});

@@ -1,11 +1,11 @@
 import { HeadwayError, type ValidationIssue } from './headway-error.js';
 
 /** Codes a {@link ProtocolError} can carry. */
-export type ProtocolErrorCode = 'PROTOCOL_INVALID_EVENT' | 'PROTOCOL_RUN_ENDED';
+export type ProtocolErrorCode = 'PROTOCOL_INVALID_EVENT' | 'PROTOCOL_INPUT_TOO_LARGE' | 'PROTOCOL_RUN_ENDED';
 
 /**
- * Thrown when an event is invalid (its message names the offending path) or is emitted
- * after its run has ended.
+ * Thrown when an event is invalid (its message names the offending path), is too large to
+ * read (the message states the cap), or is emitted after its run has ended.
  */
 export class ProtocolError extends HeadwayError {
   declare readonly code: ProtocolErrorCode;

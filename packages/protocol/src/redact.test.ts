@@ -101,3 +101,84 @@ describe('redact', () => {
     expect((error as Error).message).toContain('"a..b"');
   });
 });
+
+describe('redact: secret names with any prefix or suffix', () => {
+  it('replaces the value of NAME=value and NAME: value text whose name holds a secret', () => {
+    const text = [
+      'DB_PASSWORD=hunter2hunter2',
+      'POSTGRES_PASSWORD: pg-secret-1',
+      'export AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMIbPxRfiCYEXAMPLEKEY',
+      'GITHUB_TOKEN=not-a-ghp-shaped-value',
+      '"openai_api_key": "plainvalue123"',
+      "stripe.private-key = 'quoted value with spaces'",
+      'my_credentials:abc123',
+      'SLACK_CLIENT_SECRET="unclosed to the end of the line',
+    ].join('\n');
+    expect(redactString(text)).toBe(
+      [
+        'DB_PASSWORD=[REDACTED]',
+        'POSTGRES_PASSWORD: [REDACTED]',
+        'export AWS_SECRET_ACCESS_KEY=[REDACTED]',
+        'GITHUB_TOKEN=[REDACTED]',
+        '"openai_api_key": [REDACTED]',
+        'stripe.private-key = [REDACTED]',
+        'my_credentials:[REDACTED]',
+        'SLACK_CLIENT_SECRET=[REDACTED]',
+      ].join('\n'),
+    );
+  });
+
+  it('replaces values under object keys whose name holds a secret', () => {
+    expect(
+      redact({
+        db_password: 'a',
+        OPENAI_API_KEY: 'b',
+        github_token: 'c',
+        'x-api-key': 'd',
+        nested: { privateKey: 'e', awsSecretAccessKey: 'f', userCredentials: { user: 'g' } },
+        cookie: 'h',
+      }),
+    ).toEqual({
+      db_password: '[REDACTED]',
+      OPENAI_API_KEY: '[REDACTED]',
+      github_token: '[REDACTED]',
+      'x-api-key': '[REDACTED]',
+      nested: { privateKey: '[REDACTED]', awsSecretAccessKey: '[REDACTED]', userCredentials: '[REDACTED]' },
+      cookie: '[REDACTED]',
+    });
+  });
+
+  it('keeps token usage, operators and type annotations readable', () => {
+    const usage = { tokenCount: 1500, max_tokens: 4096, prompt_tokens: 12, tokenizer: 'cl100k', token_type: 'bearer', keyFindings: ['x'] };
+    expect(redact(usage)).toEqual(usage);
+    const text = 'max_tokens=4096 tokenCount: 12 token_count=3 if (token == other) token => token.trim() Token::Kind apiKey: string | undefined';
+    expect(redactString(text)).toBe(text);
+  });
+});
+
+describe('redact: linear time on hostile input', () => {
+  // Each input took seconds to minutes before the patterns were made linear; now each is a few
+  // milliseconds. The test timeout turns a regression into a failure instead of a hung CI job.
+  const n = 200_000;
+  const hostile: [string, string][] = [
+    ['letters (URL credentials)', 'a'.repeat(n)],
+    ['a long scheme run', `${'a'.repeat(n)}://`],
+    ['repeated eyJ- (JWT)', 'eyJ-'.repeat(n / 4)],
+    ['repeated unclosed quoted values', 'password="'.repeat(n / 10)],
+    ['repeated names without separators', 'DB_PASSWORD'.repeat(n / 11)],
+    ['names separated by spaces and colons', 'token :'.repeat(n / 7)],
+    ['PEM headers without an end', '-----BEGIN RSA PRIVATE KEY-----\n'.repeat(n / 32)],
+    ['bearer with spaces', `Bearer${' '.repeat(n)}x`],
+    ['key and letters', `key ${'a'.repeat(n)}`],
+    ['type-like values with separators', `token: Optional[${'token=Optional['.repeat(n / 15)}`],
+  ];
+  it.each(hostile)('redactString on %s', (_name, text) => {
+    expect(typeof redactString(text)).toBe('string');
+  }, 15_000);
+
+  it('redact on a deep object of huge strings', () => {
+    const out = redact({ a: { b: ['a'.repeat(n), `api_key=${'x'.repeat(n)}`] } });
+    expect(out.a.b[0] === 'a'.repeat(n)).toBe(true);
+    expect(out.a.b[1]).toBe('api_key=[REDACTED]');
+  }, 15_000);
+});

@@ -1,4 +1,6 @@
 import { HeadwayError } from './headway-error.js';
+import { redactAssignments } from './redact-assignments.js';
+import { isSecretKey } from './secret-names.js';
 
 /** Options of {@link redact} and {@link createRedactor}. */
 export interface RedactOptions {
@@ -28,90 +30,72 @@ interface Detector {
 const whole = (censor: string): string => censor;
 
 /**
- * Bare values after `key:` that are type names in code, not secrets: `verifyToken(token: string)`,
- * `password: str`, `apiKey: string | undefined` stay readable.
- */
-const TYPE_LIKE = /^(?:string|number|boolean|bigint|symbol|any|unknown|never|void|object|null|undefined|true|false|str|bytes|int|float|bool|String|Number|Boolean|Optional\[.*|Secret\w*|SecretStr)$/;
-
-/**
  * Secret-shaped text found inside any string. Each is anchored so it does not fire in the
- * middle of an ordinary word (`task-…` is not an `sk-…` key).
+ * middle of an ordinary word (`task-…` is not an `sk-…` key), and each runs in linear time:
+ * a match that has read a long run either succeeds and consumes it, or could only have
+ * started where the run starts (the lookbehinds of the JWT and URL patterns), so no run is
+ * rescanned from each of its positions (see redact.test.ts, and the growth
+ * bench in bench/adversarial/cases/protocol.ts).
  */
 const DETECTORS: readonly Detector[] = [
-  // PEM private keys, terminated or cut off.
-  { pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g, replace: whole },
+  // PEM private keys, terminated or cut off. Linear: a match runs from a BEGIN to the nearest
+  // END (or the end of the text) and the next search resumes after it.
+  { pattern: /-----BEGIN [A-Z\d ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z\d ]*PRIVATE KEY-----|$)/g, replace: whole },
   // Authorization header values.
-  { pattern: /\b(Bearer|Basic|Token)\s+[A-Za-z0-9\-._~+/]{8,}=*/gi, replace: (c, _m, scheme = '') => `${scheme} ${c}` },
+  { pattern: /\b(Bearer|Basic|Token)\s+[\w\-.~+/]{8,}=*/gi, replace: (c, _m, scheme = '') => `${scheme} ${c}` },
   // OpenAI / Anthropic style keys: sk-…, sk-proj-…, sk-ant-api03-…
-  { pattern: /(?<![A-Za-z0-9])sk-[A-Za-z0-9_-]{16,}/g, replace: whole },
+  { pattern: /(?<![A-Za-z\d])sk-[\w-]{16,}/g, replace: whole },
   // AWS access key ids.
-  { pattern: /(?<![A-Z0-9])(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}(?![A-Z0-9])/g, replace: whole },
+  { pattern: /(?<![A-Z\d])(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z\d]{16}(?![A-Z\d])/g, replace: whole },
   // GitHub tokens.
-  { pattern: /(?<![A-Za-z0-9])(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})/g, replace: whole },
+  { pattern: /(?<![A-Za-z\d])(?:gh[pousr]_[A-Za-z\d]{30,}|github_pat_\w{22,})/g, replace: whole },
   // Slack tokens.
-  { pattern: /(?<![A-Za-z0-9])xox[abprs]-[A-Za-z0-9-]{10,}/g, replace: whole },
+  { pattern: /(?<![A-Za-z\d])xox[abprs]-[A-Za-z\d-]{10,}/g, replace: whole },
   // Google API keys.
-  { pattern: /(?<![A-Za-z0-9])AIza[0-9A-Za-z_-]{35}/g, replace: whole },
+  { pattern: /(?<![A-Za-z\d])AIza[\w-]{35}/g, replace: whole },
   // JSON Web Tokens.
-  { pattern: /(?<![A-Za-z0-9])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, replace: whole },
-  // Credentials in URLs: scheme://user:password@host
-  { pattern: /([a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)[^\s@/]+@/gi, replace: (c, _m, prefix = '') => `${prefix}${c}@` },
-  // key=value and key: value pairs for secret-named keys, quoted or bare.
-  {
-    pattern:
-      /\b((?:password|passwd|pwd|secret|client[_-]?secret|api[_-]?key|access[_-]?key|secret[_-]?access[_-]?key|access[_-]?token|refresh[_-]?token|auth[_-]?token|token)["']?\s*[=:]\s*)("[^"]*"|'[^']*'|[^\s&,;"'})]+)/gi,
-    replace: (c, match, prefix = '', value = '') => (TYPE_LIKE.test(value) ? match : `${prefix}${c}`),
-  },
+  { pattern: /(?<![\w-])eyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]{8,}/g, replace: whole },
+  // Credentials in URLs: scheme://user:password@host. The scheme starts where a run of scheme
+  // characters starts, so a long run is walked once, not once per position.
+  { pattern: /(?<![a-z\d+.-])([a-z][a-z\d+.-]*:\/\/[^\s:/@]+:)[^\s/@]+@/gi, replace: (c, _m, prefix = '') => `${prefix}${c}@` },
 ];
 
-const SECRET_KEYS = new Set([
-  'password',
-  'passwd',
-  'pwd',
-  'secret',
-  'clientsecret',
-  'apikey',
-  'xapikey',
-  'accesskey',
-  'secretkey',
-  'secretaccesskey',
-  'awssecretaccesskey',
-  'privatekey',
-  'token',
-  'accesstoken',
-  'refreshtoken',
-  'authtoken',
-  'idtoken',
-  'sessiontoken',
-  'bearertoken',
-  'authorization',
-  'proxyauthorization',
-  'cookie',
-  'setcookie',
-  'credentials',
-]);
+/**
+ * A cheap superset of the detectors above and of `redactAssignments`' secret names: each of
+ * them needs one of these fragments (case folded), so text that matches none is returned
+ * unchanged and need not be scanned at all. An alternation of literals: one linear pass.
+ */
+const FRAGMENTS =
+  /-----begin|bearer|basic|token|sk-|akia|asia|agpa|aida|aroa|anpa|anva|aipa|gh[pousr]_|github_pat_|xox|aiza|eyj|:\/\/|passw|pwd|secret|key|credential/i;
 
-function isSecretKey(key: string): boolean {
-  return SECRET_KEYS.has(key.toLowerCase().replace(/[-_\s]/g, ''));
+/**
+ * False only when `text` certainly holds nothing {@link redactString} would replace; a fast
+ * check before the scan, for writers that handle many short strings.
+ */
+export function mayContainSecret(text: string): boolean {
+  return FRAGMENTS.test(text);
 }
 
-/** Replaces every secret-shaped substring of `text` with the censor. */
+/**
+ * Replaces every secret-shaped substring of `text` with the censor: API keys and tokens of
+ * known shapes, bearer credentials, private-key blocks, URL credentials, and the value of
+ * every `NAME=value` / `NAME: value` whose name holds a secret (`DB_PASSWORD=…`,
+ * `"openai_api_key": "…"`, `GITHUB_TOKEN: …`). Linear in the length of `text`.
+ */
 export function redactString(text: string, censor = '[REDACTED]'): string {
+  if (!mayContainSecret(text)) return text;
   let out = text;
   for (const { pattern, replace } of DETECTORS) {
-    pattern.lastIndex = 0;
-    if (!pattern.test(out)) continue;
-    pattern.lastIndex = 0;
     out = out.replace(pattern, (match: string, ...rest: unknown[]) => replace(censor, match, ...rest.filter((r): r is string => typeof r === 'string')));
   }
-  return out;
+  return redactAssignments(out, censor);
 }
 
 type Segment = string; // '*' is the wildcard
 
 function parsePath(path: string): Segment[] {
   const segments: Segment[] = [];
-  const re = /\s*(?:\.?([A-Za-z_$*][\w$-]*)|\[\s*(\d+|\*|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')\s*\])/y;
+  const re = /\s*(?:\.?([a-z_$*][\w$-]*)|\[\s*(\d+|\*|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')\s*\])/iy;
   let index = 0;
   while (index < path.length) {
     re.lastIndex = index;

@@ -1,6 +1,10 @@
+const UNSERIALIZABLE = '"[unserializable]"';
+
 /**
  * JSON text of any value without throwing: circular references become `"[Circular]"`,
- * bigints strings, Errors `{ name, message }`; `undefined` gives `undefined`.
+ * bigints strings, Errors `{ name, message }`; `undefined` gives `undefined`. A value that
+ * cannot be read (a throwing getter or `toJSON`, a revoked proxy) or is nested too deep for
+ * the stack gives the JSON string `"[unserializable]"`: the result is always JSON text.
  */
 export function safeStringify(value: unknown, space?: number): string | undefined {
   const seen = new WeakSet<object>();
@@ -19,10 +23,7 @@ export function safeStringify(value: unknown, space?: number): string | undefine
       space,
     );
   } catch {
-    try {
-      return String(value);
-    } catch {
-      return '[unserializable]';
-    }
+    // Not String(value): that runs the value's own code again, and "[object Object]" is no JSON.
+    return UNSERIALIZABLE;
   }
 }

@@ -104,3 +104,14 @@ export function progressEventArbitraries(options: ProgressEventArbitraryOptions 
   return { report, body, event };
 }
 
+
+export {
+  HOSTILE_PIECES,
+  HOSTILE_RUN_PARAMETERS,
+  controlTextArb,
+  deepValueArb,
+  hostileObjectArb,
+  hostileValueArb,
+  hugeStringArb,
+} from './hostile-arbitraries.js';
+export type { HostileValueOptions, HugeStringOptions } from './hostile-arbitraries.js';

@@ -50,4 +50,9 @@ describe('toolResultPreview', () => {
     expect(preview).toHaveLength(6);
     expect(preview).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
   });
+
+  it('reads only the head of a huge string result', () => {
+    expect(toolResultPreview(`${'x'.repeat(10)}${' '.repeat(200_000)}tail`, 20)).toBe('xxxxxxxxxx');
+    expect(toolResultPreview('y'.repeat(10_000_000), 8)).toBe('yyyyy...');
+  });
 });

@@ -13,9 +13,16 @@ function toText(result: unknown): string {
 }
 
 /**
+ * Characters of a string result looked at beyond `maxLength`: a preview reads the head of the
+ * text only, so its cost does not grow with a multi-megabyte result.
+ */
+const HEAD_SLACK = 64 * 1024;
+
+/**
  * A one-line preview of a tool's result for a person to glance at: whitespace collapsed,
  * trimmed, and cut so that the preview, `...` included, is exactly `maxLength` characters.
- * Strings as they are, objects as JSON, Errors as their message; never throws.
+ * Strings as they are, objects as JSON, Errors as their message; never throws. Only the first
+ * `maxLength` + 64 Ki characters of the text are read.
  *
  * @example
  * ```ts
@@ -31,7 +38,8 @@ export function toolResultPreview(result: unknown, maxLength = 100): string {
   } catch {
     text = '[unreadable result]';
   }
-  const collapsed = text.replace(/\s+/g, ' ').trim();
+  const read = text.length > limit + HEAD_SLACK ? text.slice(0, limit + HEAD_SLACK) : text;
+  const collapsed = read.replace(/\s+/g, ' ').trim();
   if (collapsed.length <= limit) return collapsed;
   if (limit <= 3) return '.'.repeat(limit);
   let head = collapsed.slice(0, limit - 3);

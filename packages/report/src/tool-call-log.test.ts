@@ -80,7 +80,7 @@ describe('ToolCallLog recording', () => {
       log.recordText({ step: 3, text: undefined as unknown as string });
     }).not.toThrow();
     expect(log.entries()).toEqual([
-      { kind: 'tool', step: 0, name: '42', args: '{"a":1,"self":"[Circular]"}', resultBrief: '[object Object]', ok: false, durationMs: 0 },
+      { kind: 'tool', step: 0, name: '42', args: '{"a":1,"self":"[Circular]"}', resultBrief: '"[unserializable]"', ok: false, durationMs: 0 },
       { kind: 'tool', step: 2, name: 'search', args: '{"n":"10"}', resultBrief: 'ENOENT: no such file', ok: false, durationMs: 10 },
       { kind: 'text', step: 3, text: 'undefined' },
     ]);

@@ -189,7 +189,7 @@ describe('AuditReporter: never throws into or stalls the caller', () => {
     expect(errors.map((e) => (e as Error).message)).toEqual(['network down', 'network down']);
   });
 
-  it('survives a throwing onInternalError, a throwing clock, a hostile thenable and garbage events', () => {
+  it('survives a throwing onInternalError, a throwing clock, a hostile thenable and garbage events', async () => {
     const reporter = new AuditReporter({
       sessionId: 's',
       taskId: 't',
@@ -216,7 +216,37 @@ describe('AuditReporter: never throws into or stalls the caller', () => {
       // A stamped event of a type this version does not know (a newer protocol) is skipped, not a failure.
       reporter.handle({ runId: 'r', seq: 2, ts: 2, type: 'future.thing' } as unknown as ProgressEvent);
     }).not.toThrow();
+    // The thenable's failure arrives as a rejection, once the bus is asked.
+    expect(await reporter.flush()).toBe(true);
     expect(reporter.failures).toBe(4);
+  });
+
+  it.each([
+    ['a then getter that throws', () => Object.defineProperty({}, 'then', { get: () => { throw new Error('getter'); } })],
+    ['a revoked proxy', () => { const { proxy, revoke } = Proxy.revocable({}, {}); revoke(); return proxy; }],
+    ['a then that calls back twice', () => ({ then: (ok: () => void, fail: (e: unknown) => void) => { ok(); fail(new Error('late')); ok(); } })],
+  ])('takes %s from a bus without throwing, and keeps publishing', async (_name, make) => {
+    const errors: unknown[] = [];
+    let calls = 0;
+    const reporter = new AuditReporter({
+      sessionId: 's',
+      taskId: 't',
+      bus: {
+        publish: () => {
+          calls += 1;
+          return make() as PromiseLike<void>;
+        },
+      },
+      onInternalError: (e) => errors.push(e),
+    });
+    expect(() => {
+      reporter.onStart('a');
+      reporter.onProgress(1, 'b');
+      reporter.onComplete('c');
+    }).not.toThrow();
+    expect(await reporter.flush()).toBe(true);
+    expect(calls).toBe(3);
+    expect(reporter.published + reporter.failures).toBe(3);
   });
 
   it('never hands a bus an event with a bad timestamp', () => {
@@ -226,6 +256,15 @@ describe('AuditReporter: never throws into or stalls the caller', () => {
     expect(bus.events).toEqual([]);
     expect(reporter.failures).toBe(1);
     expect((errors[0] as Error).message).toBe('now() returned NaN, not epoch milliseconds');
+  });
+
+  it('describes a hostile value from now() without running its code', () => {
+    const errors: unknown[] = [];
+    const hostile = { toString: () => { throw new Error('toString throws'); } };
+    const { bus, reporter } = setup({ now: () => hostile as unknown as number, onInternalError: (e) => errors.push(e) });
+    reporter.onStart('x');
+    expect(bus.events).toEqual([]);
+    expect((errors[0] as Error).message).toBe('now() returned [object], not epoch milliseconds');
   });
 
   it('suppresses a value it cannot serialise safely and a value the bus rejects as invalid', () => {

@@ -1,4 +1,5 @@
 import { createRedactor, type ProgressEvent, type ProgressReporter, type RedactOptions, type Redactor } from '@headway/protocol';
+import { adoptThenable, describeThrown } from '@headway/protocol/internal';
 import type { AuditBus } from './audit-bus.js';
 import { AuditError } from './audit-error.js';
 import { sealBuiltEvent, toJson, type AuditDetails, type AuditEvent, type AuditEventType } from './audit-event.js';
@@ -41,10 +42,6 @@ export interface AuditReporterOptions {
 export interface AuditFlushOptions {
   /** Give up waiting after this long; the promise then resolves `false`. */
   timeoutMs?: number;
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
 function isTimestamp(value: unknown): value is number {
@@ -213,7 +210,7 @@ export class AuditReporter implements ProgressReporter {
     let timestamp: number;
     try {
       timestamp = this.#now();
-      if (!isTimestamp(timestamp)) throw new AuditError('AUDIT_INVALID_OPTIONS', `now() returned ${String(timestamp)}, not epoch milliseconds`);
+      if (!isTimestamp(timestamp)) throw new AuditError('AUDIT_INVALID_OPTIONS', `now() returned ${describeThrown(timestamp)}, not epoch milliseconds`);
     } catch (error) {
       this.#fail(error, { stage: 'build', eventType });
       return;
@@ -246,27 +243,24 @@ export class AuditReporter implements ProgressReporter {
       this.#fail(error, { stage: 'publish', eventType: event.eventType });
       return;
     }
-    if (!isThenable(result)) {
+    // What a bus returns is untrusted: a `then` getter that throws, a revoked proxy or a `then`
+    // that throws or calls back twice all become one settled promise here.
+    const pending = adoptThenable(result);
+    if (pending === undefined) {
       this.#published += 1;
       return;
     }
     this.#busy = true;
-    try {
-      result.then(
-        () => {
-          this.#published += 1;
-          this.#settle();
-        },
-        (error: unknown) => {
-          this.#fail(error, { stage: 'publish', eventType: event.eventType });
-          this.#settle();
-        },
-      );
-    } catch (error) {
-      // A hostile thenable whose then() throws.
-      this.#fail(error, { stage: 'publish', eventType: event.eventType });
-      this.#busy = false;
-    }
+    pending.then(
+      () => {
+        this.#published += 1;
+        this.#settle();
+      },
+      (error: unknown) => {
+        this.#fail(error, { stage: 'publish', eventType: event.eventType });
+        this.#settle();
+      },
+    );
   }
 
   #settle(): void {

@@ -8,7 +8,7 @@ export { MemoryAuditBus } from './memory-audit-bus.js';
 export type { AuditSubscriber, MemoryAuditBusOptions } from './memory-audit-bus.js';
 export { JsonlAuditBus } from './jsonl-audit-bus.js';
 export type { JsonlAuditBusOptions } from './jsonl-audit-bus.js';
-export { readAuditLog } from './read-audit-log.js';
+export { DEFAULT_MAX_AUDIT_LINE_LENGTH, readAuditLog } from './read-audit-log.js';
 export type { AuditLogProblem, AuditLogReadResult, ReadAuditLogOptions } from './read-audit-log.js';
 export { SqliteAuditBus } from './sqlite-audit-bus.js';
 export type { SqliteAuditBusOptions } from './sqlite-audit-bus.js';

@@ -30,7 +30,15 @@ export interface AuditLogReadResult {
 export interface ReadAuditLogOptions {
   /** Throw on the first `invalid` line instead of skipping it (torn lines are always skipped). */
   strict?: boolean;
+  /**
+   * Longest line read, in characters (default {@link DEFAULT_MAX_AUDIT_LINE_LENGTH}, 8 MiB). A
+   * longer line is `invalid`: it is skipped without being held in memory or parsed.
+   */
+  maxLineLength?: number;
 }
+
+/** Default `maxLineLength` of {@link readAuditLog}: 8 MiB characters. */
+export const DEFAULT_MAX_AUDIT_LINE_LENGTH: number = 8 * 1024 * 1024;
 
 /**
  * True when JSON.parse failed because the text ended early (the parser's error position is
@@ -62,9 +70,21 @@ function endedEarly(text: string, error: unknown): boolean {
 export async function readAuditLog(file: string, options: ReadAuditLogOptions = {}): Promise<AuditLogReadResult> {
   const events: AuditEvent[] = [];
   const problems: AuditLogProblem[] = [];
+  const maxLineLength = options.maxLineLength ?? DEFAULT_MAX_AUDIT_LINE_LENGTH;
   let lineNo = 0;
 
+  const tooLong = (): void => {
+    lineNo += 1;
+    invalid(`${file}:${lineNo}: longer than ${maxLineLength} characters (maxLineLength), skipped`, [
+      { path: '', message: `longer than ${maxLineLength} characters` },
+    ]);
+  };
+
   const take = (text: string, complete: boolean): void => {
+    if (text.length > maxLineLength) {
+      tooLong();
+      return;
+    }
     lineNo += 1;
     if (text.trim() === '') return;
     let value: unknown;
@@ -95,18 +115,33 @@ export async function readAuditLog(file: string, options: ReadAuditLogOptions = 
 
   const decoder = new StringDecoder('utf8');
   let rest = '';
+  /** The current line passed `maxLineLength`: its text is dropped up to its newline. */
+  let skipping = false;
   for await (const chunk of createReadStream(file)) {
-    rest += decoder.write(chunk as Buffer);
+    const text = decoder.write(chunk as Buffer);
     let start = 0;
-    let nl = rest.indexOf('\n');
+    let nl = text.indexOf('\n');
     while (nl !== -1) {
-      take(rest.slice(start, nl), true);
+      if (skipping) {
+        skipping = false;
+        tooLong();
+      } else {
+        take(rest + text.slice(start, nl), true);
+      }
+      rest = '';
       start = nl + 1;
-      nl = rest.indexOf('\n', start);
+      nl = text.indexOf('\n', start);
     }
-    rest = rest.slice(start);
+    if (!skipping) {
+      rest += text.slice(start);
+      if (rest.length > maxLineLength) {
+        skipping = true;
+        rest = '';
+      }
+    }
   }
   rest += decoder.end();
-  if (rest !== '') take(rest, false);
+  if (skipping) tooLong();
+  else if (rest !== '') take(rest, false);
   return { events, problems };
 }

@@ -32,6 +32,13 @@ const SECRETS = {
   configuredPath: 'acct-000-111-222-333',
   apiKeyField: 'plain-looking-api-key-value',
   nestedToken: 'nested-token-value-42',
+  dbPassword: 'db-pass-Vq83nd-plain',
+  postgresPassword: 'pg-pass-K2m9x-plain',
+  awsSecret: 'wJalrXUtnFEMI-K7MDENG-bPxRfiCYEXAMPLE',
+  githubToken: 'gh-token-not-ghp-shaped-771',
+  dbPasswordKey: 'key-db-password-value-19',
+  openaiKeyKey: 'key-openai-api-key-value-28',
+  githubTokenKey: 'key-github-token-value-37',
 } as const;
 
 const secretList = Object.values(SECRETS);
@@ -51,6 +58,8 @@ function feed(reporter: AuditReporter): void {
       accountNumber: SECRETS.configuredPath,
       body: `config: aws_access_key_id=${SECRETS.aws}\npassword=${SECRETS.kvPassword}`,
       deep: [{ auth: { token: SECRETS.nestedToken } }],
+      env: `DB_PASSWORD=${SECRETS.dbPassword}\nPOSTGRES_PASSWORD: ${SECRETS.postgresPassword}`,
+      config: { db_password: SECRETS.dbPasswordKey, OPENAI_API_KEY: SECRETS.openaiKeyKey, github_token: SECRETS.githubTokenKey },
     },
   });
   hub.emit({
@@ -61,7 +70,7 @@ function feed(reporter: AuditReporter): void {
     ok: true,
     preview: `{"token":"eyJhbGciOiJIUzI1NiJ9.${SECRETS.jwtBody}","gh":"${SECRETS.github}"}`,
   });
-  hub.emit({ type: 'thinking', content: `The slack token ${SECRETS.slack} worked` });
+  hub.emit({ type: 'thinking', content: `The slack token ${SECRETS.slack} worked; export AWS_SECRET_ACCESS_KEY=${SECRETS.awsSecret}` });
   hub.emit({ type: 'intermediate.result', content: `-----BEGIN RSA PRIVATE KEY-----\n${SECRETS.pem}\n-----END RSA PRIVATE KEY-----` });
   hub.emit({
     type: 'report.generated',
@@ -84,7 +93,7 @@ function feed(reporter: AuditReporter): void {
   reporter.onToolDone('http_request', `returned ${SECRETS.aws} and password=${SECRETS.kvPassword}`);
   reporter.onProgress(50, `using ${SECRETS.openai}`);
   reporter.onComplete(`done with ${SECRETS.slack}`);
-  reporter.onError(`failed: ${SECRETS.anthropic}`);
+  reporter.onError(`failed: ${SECRETS.anthropic} with GITHUB_TOKEN=${SECRETS.githubToken}`);
 }
 
 function options(bus: AuditBus): ConstructorParameters<typeof AuditReporter>[0] {
@@ -137,6 +146,8 @@ describe('redaction before every bus', () => {
       accountNumber: '[REDACTED]',
       body: 'config: aws_access_key_id=[REDACTED]\npassword=[REDACTED]',
       deep: [{ auth: { token: '[REDACTED]' } }],
+      env: 'DB_PASSWORD=[REDACTED]\nPOSTGRES_PASSWORD: [REDACTED]',
+      config: { db_password: '[REDACTED]', OPENAI_API_KEY: '[REDACTED]', github_token: '[REDACTED]' },
     });
   });
 

@@ -1,5 +1,6 @@
 import { format } from 'node:util';
-import { toolResultPreview, type ProgressEvent, type ProgressReporter } from '@headway/protocol';
+import { redactString, toolResultPreview, type ProgressEvent, type ProgressReporter } from '@headway/protocol';
+import { capText, MAX_LIVE_TEXT } from './bounded-text.js';
 import pc from 'picocolors';
 import type { Colors } from './colors.js';
 import { limitText, timeoutExtendedText, windDownText } from './event-text.js';
@@ -33,6 +34,13 @@ export interface CLIReporterOptions {
   recentTools?: number;
   /** Bytes the stream may hold unwritten before further output is dropped (default 1 MiB). */
   maxBufferedBytes?: number;
+  /**
+   * Redaction of everything printed (protocol's `redactString`: API keys, bearer tokens,
+   * private keys, URL credentials, `DB_PASSWORD=…`-style values), so plain output can go to CI
+   * logs. On by default; `{ censor }` sets the replacement (default `[REDACTED]`); `false`
+   * prints text exactly as given.
+   */
+  redact?: { censor?: string } | false;
   /**
    * Told about failures inside the reporter (a broken stream, a rendering bug). They never
    * reach the caller; after a stream failure the reporter writes nothing more.
@@ -80,6 +88,8 @@ export class CLIReporter implements ProgressReporter {
   private readonly onInternalError: ((error: unknown) => void) | undefined;
   private readonly view: LiveView | undefined;
   private readonly colors: Colors;
+  /** The redaction censor, or `undefined` when redaction is off. */
+  private readonly censor: string | undefined;
   private state: LiveState | undefined;
 
   constructor(options: CLIReporterOptions = {}) {
@@ -90,6 +100,7 @@ export class CLIReporter implements ProgressReporter {
     this.previewLength = positive(options.previewLength, 80);
     this.recentTools = positive(options.recentTools, 3);
     this.onInternalError = options.onInternalError;
+    this.censor = options.redact === false ? undefined : (options.redact?.censor ?? '[REDACTED]');
     this.output = new TerminalOutput(stream, positive(options.maxBufferedBytes, 1 << 20), (error) => {
       this.internalError(error);
     });
@@ -108,7 +119,7 @@ export class CLIReporter implements ProgressReporter {
   onStart(task: string): void {
     this.guard(() => {
       if (this.view === undefined) this.line(plainLine.start(task));
-      else this.begin(oneLine(task));
+      else this.begin(this.clean(task));
     });
   }
 
@@ -116,7 +127,7 @@ export class CLIReporter implements ProgressReporter {
     this.guard(() => {
       if (this.view === undefined) this.line(plainLine.progress(pct, label));
       else this.live((s) => {
-        s.progress(pct, oneLine(label), this.now());
+        s.progress(pct, this.clean(label), this.now());
       });
     });
   }
@@ -125,7 +136,7 @@ export class CLIReporter implements ProgressReporter {
     this.guard(() => {
       if (this.view === undefined) this.line(plainLine.toolStart(name));
       else this.live((s) => {
-        s.toolStarted(oneLine(name), undefined, this.now());
+        s.toolStarted(this.clean(name), undefined, this.now());
       });
     });
   }
@@ -139,7 +150,7 @@ export class CLIReporter implements ProgressReporter {
       // `ok`/`error` is what the mark shows; any other summary is worth a preview.
       const preview = summary === 'ok' || summary === 'error' ? '' : this.preview(summary);
       this.live((s) => {
-        s.toolFinished(oneLine(name), undefined, summary !== 'error', this.now(), undefined, preview);
+        s.toolFinished(this.clean(name), undefined, summary !== 'error', this.now(), undefined, preview);
       });
     });
   }
@@ -156,15 +167,15 @@ export class CLIReporter implements ProgressReporter {
   onComplete(summary: string): void {
     this.guard(() => {
       if (this.view === undefined) this.line(plainLine.complete(summary));
-      else this.finish('completed', oneLine(summary));
+      else this.finish('completed', this.clean(summary));
     });
   }
 
   onError(error: string): void {
     this.guard(() => {
       if (this.view === undefined) this.line(plainLine.error(error));
-      else if (error.startsWith(CANCELLED_PREFIX)) this.finish('cancelled', oneLine(error.slice(CANCELLED_PREFIX.length)));
-      else this.finish('error', oneLine(error));
+      else if (error.startsWith(CANCELLED_PREFIX)) this.finish('cancelled', this.clean(error.slice(CANCELLED_PREFIX.length)));
+      else this.finish('error', this.clean(error));
     });
   }
 
@@ -172,7 +183,7 @@ export class CLIReporter implements ProgressReporter {
   handle(event: ProgressEvent): void {
     this.guard(() => {
       if (this.view === undefined) {
-        const text = plainEventText(event, this.previewLength);
+        const text = plainEventText(this.redactPreview(event), this.previewLength);
         if (text !== undefined) this.line(text);
       } else {
         this.handleLive(event);
@@ -188,8 +199,8 @@ export class CLIReporter implements ProgressReporter {
   log(...args: unknown[]): void {
     this.guard(() => {
       const text = format(...args);
-      if (this.view === undefined) this.output.write(`${text}\n`);
-      else this.view.print(text);
+      if (this.view === undefined) this.line(text);
+      else this.view.print(this.redactText(text));
     });
   }
 
@@ -208,7 +219,7 @@ export class CLIReporter implements ProgressReporter {
     const now = this.now();
     switch (event.type) {
       case 'run.started':
-        this.begin(oneLine(event.task ?? event.agentName));
+        this.begin(this.clean(event.task ?? event.agentName));
         return;
       case 'iteration':
         this.live((s) => {
@@ -217,18 +228,18 @@ export class CLIReporter implements ProgressReporter {
         return;
       case 'progress':
         this.live((s) => {
-          s.progress(event.percent, event.message === undefined ? s.label : oneLine(event.message), now, event.etaMs);
+          s.progress(event.percent, event.message === undefined ? s.label : this.clean(event.message), now, event.etaMs);
         });
         return;
       case 'tool.executing':
         this.live((s) => {
-          s.toolStarted(oneLine(event.toolName), event.toolCallId, now);
+          s.toolStarted(this.clean(event.toolName), event.toolCallId, now);
         });
         return;
       case 'tool.completed': {
         const preview = event.preview === undefined ? '' : this.preview(event.preview);
         this.live((s) => {
-          s.toolFinished(oneLine(event.toolName), event.toolCallId, event.ok, now, event.durationMs, preview);
+          s.toolFinished(this.clean(event.toolName), event.toolCallId, event.ok, now, event.durationMs, preview);
         });
         return;
       }
@@ -245,7 +256,7 @@ export class CLIReporter implements ProgressReporter {
         this.notice('info', timeoutExtendedText(event));
         return;
       case 'checkpoint.saved':
-        this.notice('info', `checkpoint saved: ${oneLine(event.checkpointId)}`, 'checkpoint');
+        this.notice('info', `checkpoint saved: ${this.clean(event.checkpointId)}`, 'checkpoint');
         return;
       case 'intermediate.result': {
         const preview = this.preview(event.content);
@@ -253,19 +264,19 @@ export class CLIReporter implements ProgressReporter {
         return;
       }
       case 'report.generated':
-        this.view?.print(`\n${renderReportMarkdown(event.report)}\n`);
+        this.view?.print(this.redactText(`\n${renderReportMarkdown(event.report)}\n`));
         return;
       case 'run.finished': {
         const tokens = event.tokenCount === undefined ? '' : ` (${event.tokenCount} tokens)`;
-        if (event.outcome === 'limit') this.finish('limit', `${oneLine(event.summary ?? 'see the progress report')}${tokens}`, event.durationMs);
-        else this.finish('completed', `${oneLine(event.summary ?? 'finished')}${tokens}`, event.durationMs);
+        if (event.outcome === 'limit') this.finish('limit', `${this.clean(event.summary ?? 'see the progress report')}${tokens}`, event.durationMs);
+        else this.finish('completed', `${this.clean(event.summary ?? 'finished')}${tokens}`, event.durationMs);
         return;
       }
       case 'run.error':
-        this.finish('error', oneLine(event.error));
+        this.finish('error', this.clean(event.error));
         return;
       case 'run.cancelled':
-        this.finish('cancelled', oneLine(event.reason ?? 'no reason given'));
+        this.finish('cancelled', this.clean(event.reason ?? 'no reason given'));
         return;
       case 'step.started':
       case 'step.finished':
@@ -291,8 +302,9 @@ export class CLIReporter implements ProgressReporter {
   }
 
   private notice(level: LiveNotice['level'], text: string, key?: string): void {
+    const shown = this.clean(text);
     this.live((s) => {
-      s.notice(level, text, key);
+      s.notice(level, shown, key);
     });
   }
 
@@ -306,11 +318,37 @@ export class CLIReporter implements ProgressReporter {
   }
 
   private preview(text: string): string {
-    return toolResultPreview(oneLine(text), this.previewLength);
+    const head = text.slice(0, Math.max(2 * MAX_LIVE_TEXT, 2 * this.previewLength));
+    return toolResultPreview(this.redactText(oneLine(head)), this.previewLength);
+  }
+
+  /**
+   * The event with its preview text redacted before it is cut to `previewLength`: a secret cut
+   * in half by the preview no longer looks like one, and half a secret is still a leak.
+   */
+  private redactPreview(event: ProgressEvent): ProgressEvent {
+    if (this.censor === undefined) return event;
+    if (event.type === 'tool.completed' && event.preview !== undefined) return { ...event, preview: this.redactText(event.preview) };
+    if (event.type === 'intermediate.result') return { ...event, content: this.redactText(event.content) };
+    return event;
+  }
+
+  /** Text as printed: secrets replaced, unless redaction is off. */
+  private redactText(text: string): string {
+    return this.censor === undefined ? text : redactString(text, this.censor);
+  }
+
+  /**
+   * One piece of the live block: one line, redacted, at most {@link MAX_LIVE_TEXT} long. Only
+   * the head of the text is read, so the cost does not grow with the text; a secret cut at
+   * twice the cap is never shown, since the piece is cut again at the cap.
+   */
+  private clean(text: string): string {
+    return capText(this.redactText(oneLine(text.slice(0, 2 * MAX_LIVE_TEXT))));
   }
 
   private line(text: string): void {
-    this.output.write(`${text}\n`);
+    this.output.write(`${this.redactText(text)}\n`);
   }
 
   private guard(fn: () => void): void {

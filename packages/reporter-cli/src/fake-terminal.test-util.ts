@@ -63,7 +63,7 @@ export class ManualTimers implements IntervalTimers {
 }
 
 // eslint-disable-next-line no-control-regex -- ANSI sequences are what is removed
-const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
+const ANSI = /\u001b\[[0-9;?]*[a-z]/gi;
 
 /** `text` without ANSI escape sequences. */
 export function stripAnsi(text: string): string {

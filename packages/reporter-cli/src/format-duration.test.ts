@@ -24,7 +24,7 @@ describe('formatDuration', () => {
     const unit: Record<string, number> = { h: 3600, m: 60, s: 1, ms: 0.001 };
     const seconds = (t: string): number =>
       t.split(' ').reduce((sum, part) => {
-        const [, n, u] = /^(\d+(?:\.\d)?)(h|ms|m|s)$/.exec(part)!;
+        const [, n, u] = /^(\d+(?:\.\d)?)(ms|[hms])$/.exec(part)!;
         return sum + Number(n) * unit[u!]!;
       }, 0);
     fc.assert(

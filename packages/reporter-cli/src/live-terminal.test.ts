@@ -179,7 +179,7 @@ describe('live mode in a real terminal (tmux)', { timeout: 60_000 }, () => {
     await waitFor(s, (t) => t.includes('Tool: web_search...'), 'the second tool line');
     press(s);
     await waitFor(s, (t) => t.includes('[demo exited 0]'), 'the demo to exit');
-    const lines = visibleLines(s).map((l) => l.replace(/\(\d+(ms|\.\ds|s)\)/, '(T)'));
+    const lines = visibleLines(s).map((l) => l.replace(/\(\d+(?:ms|\.\ds|s)\)/, '(T)'));
     expect(lines).toEqual([
       '  [progress] Starting: Summarize the README file',
       'host: loaded 3 files',

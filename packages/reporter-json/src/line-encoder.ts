@@ -1,5 +1,4 @@
 import { createRedactor, redactString, safeStringify, type ProgressEvent, type RedactOptions, type Redactor } from '@headway/protocol';
-import { mayContainSecret } from './may-contain-secret.js';
 
 /**
  * Turns reporter calls and events into JSON lines (without the trailing newline).
@@ -98,7 +97,7 @@ export function createLineEncoder(redact: RedactOptions | false): LineEncoder {
   const str =
     redactValue === undefined
       ? (s: string): string => JSON.stringify(s)
-      : (s: string): string => JSON.stringify(mayContainSecret(s) ? redactString(s, censor) : s);
+      : (s: string): string => JSON.stringify(redactString(s, censor));
   // Throws where the whole event must take the reference path (see createNestedEncoder).
   const nested = redactValue === undefined ? (v: unknown): string | undefined => JSON.stringify(v) : createNestedEncoder(redactValue, str, JSON.stringify(censor));
   const cached = new Map<string, string>();

@@ -9,7 +9,9 @@ export type SseErrorCode =
   /** The server answered a subscription with a status that is not worth retrying. */
   | 'SSE_HTTP_STATUS'
   /** The connection failed and could not be re-established within the retry budget. */
-  | 'SSE_CONNECTION_FAILED';
+  | 'SSE_CONNECTION_FAILED'
+  /** The server sent more than `maxEventLength` characters without completing an event. */
+  | 'SSE_FRAME_TOO_LARGE';
 
 /**
  * Thrown (or rejected with) by `@headway/sse`; `status` carries the HTTP status for

@@ -112,6 +112,27 @@ function plain(status: number, headers: Record<string, string>, code?: string, m
   };
 }
 
+/**
+ * The URL of a request target, or `undefined` when it is none: Node's HTTP parser passes on
+ * targets such as `http://[/runs/r1` that `new URL()` rejects by throwing.
+ */
+export function requestUrl(target: string, base?: string): URL | undefined {
+  try {
+    return new URL(target, base);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Tells `onDisconnect`, which may not throw into the stream's event handlers. */
+export function notifyDisconnect<Req>(options: SseServeOptions<Req>, runId: string, reason: DisconnectReason): void {
+  try {
+    options.onDisconnect?.({ runId, reason });
+  } catch {
+    // A throwing callback must not become an uncaught exception in a socket's 'close' handler.
+  }
+}
+
 function defaultRunId(url: URL): string | undefined {
   const fromQuery = url.searchParams.get('runId');
   if (fromQuery !== null && fromQuery !== '') return fromQuery;
@@ -153,7 +174,13 @@ export async function decide<Req>(settings: ServeSettings<Req>, req: Req, facts:
   if (facts.method !== 'GET' && facts.method !== 'HEAD') {
     return plain(405, { ...corsHeaders, allow: cors === undefined ? 'GET, HEAD' : 'GET, HEAD, OPTIONS' }, 'SSE_METHOD_NOT_ALLOWED', 'Use GET');
   }
-  const runId = options.runId === undefined ? (settings.hubRunId ?? defaultRunId(facts.url)) : options.runId(req);
+  let runId: string | undefined;
+  try {
+    runId = options.runId === undefined ? (settings.hubRunId ?? defaultRunId(facts.url)) : options.runId(req);
+  } catch {
+    return plain(500, corsHeaders, 'SSE_RUN_ID_FAILED', 'The run could not be named from the request');
+  }
+  if (typeof runId !== 'string') runId = undefined;
   if (runId === undefined || runId === '') return plain(404, corsHeaders, 'SSE_UNKNOWN_RUN', 'No run named in the request');
   if (options.authorize !== undefined) {
     let verdict: AuthorizeResult;
@@ -168,7 +195,7 @@ export async function decide<Req>(settings: ServeSettings<Req>, req: Req, facts:
   const rawId = lastEventIdOf(facts);
   let afterSeq: number | undefined;
   if (rawId !== undefined) {
-    afterSeq = /^(0|[1-9]\d{0,15})$/.test(rawId) ? Number(rawId) : Number.NaN;
+    afterSeq = /^(?:0|[1-9]\d{0,15})$/.test(rawId) ? Number(rawId) : Number.NaN;
     if (!Number.isSafeInteger(afterSeq)) {
       return plain(400, corsHeaders, 'SSE_BAD_LAST_EVENT_ID', `Last-Event-ID must be a non-negative integer (an event's seq), got ${JSON.stringify(rawId.slice(0, 40))}`);
     }

@@ -1,5 +1,5 @@
 import { startRunStream, type RunStream } from './run-stream.js';
-import { decide, settle, type ServeSettings, type SseServeOptions } from './sse-request.js';
+import { decide, notifyDisconnect, requestUrl, settle, type ServeSettings, type SseServeOptions } from './sse-request.js';
 
 /** Options of {@link sseResponse}. */
 export type SseResponseOptions = SseServeOptions<Request>;
@@ -27,16 +27,22 @@ export async function sseResponse(request: Request, options: SseResponseOptions)
     settings = settle(options);
     settled.set(options, settings);
   }
+  const url = requestUrl(request.url);
+  if (url === undefined) {
+    return new Response(JSON.stringify({ code: 'SSE_BAD_REQUEST', message: 'The request URL is not a valid URL' }), {
+      status: 400,
+      headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+    });
+  }
   const answer = await decide(settings, request, {
     method: request.method,
-    url: new URL(request.url),
+    url,
     origin: request.headers.get('origin') ?? undefined,
     lastEventId: request.headers.get('last-event-id') ?? undefined,
   });
   if (answer.kind === 'plain') return new Response(answer.body ?? null, { status: answer.status, headers: answer.headers });
 
   const { timers, heartbeatMs, maxBufferedBytes, retryMs } = settings;
-  const onDisconnect = options.onDisconnect;
   const highWaterMark = Math.min(64 * 1024, maxBufferedBytes);
   let stream: RunStream | undefined;
   let controllerRef: ReadableStreamDefaultController<Uint8Array> | undefined;
@@ -67,7 +73,7 @@ export async function sseResponse(request: Request, options: SseResponseOptions)
             retryMs,
             timers,
             onEnd: (reason) => {
-              onDisconnect?.({ runId: answer.runId, reason });
+              notifyDisconnect(options, answer.runId, reason);
             },
           },
         );

@@ -30,7 +30,15 @@ export interface SubscribeOptions {
   /** The `fetch` to use (default the global one). */
   fetch?: typeof fetch;
   timers?: TimeoutTimers;
+  /**
+   * Characters the server may send without completing an event or a comment (default 4 MiB +
+   * 64 Ki, a little above what `parseProgressEventJson` reads). A server past it is cut off
+   * and the subscription rejects with `SSE_FRAME_TOO_LARGE`, instead of buffering without end.
+   */
+  maxEventLength?: number;
 }
+
+const DEFAULT_MAX_EVENT_LENGTH = 4 * 1024 * 1024 + 64 * 1024;
 
 const PERMANENT = new Set([400, 401, 403, 404, 405, 410]);
 
@@ -68,6 +76,7 @@ export async function subscribeToRun(url: string | URL, options: SubscribeOption
   const doFetch = options.fetch ?? fetch;
   const timers = options.timers ?? globalTimers;
   const maxRetries = options.maxRetries ?? 10;
+  const maxEventLength = options.maxEventLength ?? DEFAULT_MAX_EVENT_LENGTH;
   let retryMs = options.retryMs ?? 1000;
   const { signal } = options;
   const gate = createEventGate(parseLastEventId(options.lastEventId), options.onEvent, options.onInvalid);
@@ -83,6 +92,8 @@ export async function subscribeToRun(url: string | URL, options: SubscribeOption
     let terminal: TerminalEvent | undefined;
     let callbackFailure: { error: unknown } | undefined;
     let received = 0;
+    /** Characters fed since the last complete event or comment. */
+    let pending = 0;
     try {
       const headers: Record<string, string> = { accept: 'text/event-stream', 'cache-control': 'no-cache', ...options.headers };
       if (gate.lastSeq !== undefined) headers['last-event-id'] = String(gate.lastSeq);
@@ -103,6 +114,7 @@ export async function subscribeToRun(url: string | URL, options: SubscribeOption
       if (response?.ok === true && response.body !== null) {
         const parser = createParser({
           onEvent(message) {
+            pending = 0;
             if (terminal !== undefined || callbackFailure !== undefined || (message.event ?? 'message') !== SSE_EVENT_NAME) return;
             received += 1;
             try {
@@ -114,13 +126,22 @@ export async function subscribeToRun(url: string | URL, options: SubscribeOption
           onRetry(ms) {
             retryMs = ms;
           },
+          onComment() {
+            pending = 0;
+          },
         });
         const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
         try {
           while (terminal === undefined && callbackFailure === undefined) {
             const { done, value } = await reader.read();
             if (done) break;
+            pending += value.length;
             parser.feed(value);
+            if (pending > maxEventLength) {
+              callbackFailure = {
+                error: new SseError('SSE_FRAME_TOO_LARGE', `The SSE server sent more than ${String(maxEventLength)} characters without completing an event (maxEventLength)`),
+              };
+            }
           }
         } catch {
           // A dropped connection: reconnected below, unless it was our abort.

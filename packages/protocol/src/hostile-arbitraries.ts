@@ -1,0 +1,225 @@
+// Hostile generators for property tests of anything that receives untrusted data (parsers,
+// redactors, sinks, transports). Part of the `@headway/protocol/testing` entry.
+import fc from 'fast-check';
+
+/**
+ * Short pieces that known super-linear patterns trip over (URL schemes, JWT and key prefixes,
+ * unclosed quotes and braces, secret names, PEM headers, markdown markers), plus control
+ * characters and lone surrogates. Repeated, they make the worst inputs of about n characters.
+ */
+export const HOSTILE_PIECES: readonly string[] = [
+  'a',
+  ' ',
+  '\t',
+  '\n',
+  '\r\n',
+  '\u0000',
+  '\u001b[2J',
+  '\u0007',
+  '\u2028',
+  '\ud800',
+  '\udc00',
+  '😀',
+  '"',
+  "'",
+  '\\',
+  '{',
+  '}',
+  '[',
+  ']',
+  '{"_progress": {',
+  ':',
+  '=',
+  '://',
+  'a:',
+  'http://[',
+  'eyJ-',
+  'eyJa.',
+  'sk-',
+  'key ',
+  'password="',
+  'DB_PASSWORD',
+  'token :',
+  'Bearer ',
+  '-----BEGIN RSA PRIVATE KEY-----\n',
+  '# a ',
+  '**Stats:** 1',
+  '- ___none ',
+  '%',
+  '%zz',
+];
+
+/** Options of {@link hugeStringArb}. */
+export interface HugeStringOptions {
+  /** Shortest string (default 0). */
+  minLength?: number;
+  /** Longest string (default 100 000 characters). */
+  maxLength?: number;
+  /** Pieces the string is made of (default {@link HOSTILE_PIECES}). */
+  pieces?: readonly string[];
+}
+
+/**
+ * Long strings made of one or two hostile pieces repeated (`eyJ-eyJ-…`, `password="password="…`,
+ * a run of letters), cut to a length between `minLength` and `maxLength`. Cheap to generate at
+ * any size, unlike `fc.string` with a large `maxLength`.
+ *
+ * @example
+ * ```ts
+ * fc.assert(fc.property(hugeStringArb({ maxLength: 200_000 }), (s) => { redactString(s); }));
+ * ```
+ */
+export function hugeStringArb(options: HugeStringOptions = {}): fc.Arbitrary<string> {
+  const minLength = options.minLength ?? 0;
+  const maxLength = options.maxLength ?? 100_000;
+  const piece = fc.constantFrom(...(options.pieces ?? HOSTILE_PIECES));
+  return fc
+    .tuple(piece, piece, fc.boolean(), fc.integer({ min: minLength, max: maxLength }))
+    .map(([a, b, both, length]) => {
+      const unit = both ? a + b : a;
+      return unit.repeat(Math.ceil(length / unit.length)).slice(0, length);
+    });
+}
+
+/**
+ * Text as a run might send it: control characters (ESC, BEL, NUL, CR), C1 controls, Unicode
+ * line separators, lone surrogates, wide and astral characters, and hostile pieces.
+ */
+export function controlTextArb(maxLength = 64): fc.Arbitrary<string> {
+  return fc
+    .array(
+      // Code units drawn directly: fast-check's `unit: 'binary'` builds a million-entry table on
+      // first use, seconds of setup on a loaded machine.
+      fc.oneof(
+        fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)),
+        fc.integer({ min: 0, max: 0x9f }).map((c) => String.fromCharCode(c)),
+        fc.constantFrom(...HOSTILE_PIECES),
+      ),
+      { maxLength },
+    )
+    .map((parts) => parts.join(''));
+}
+
+/**
+ * Values nested `depth` levels deep (alternating arrays and objects), up to `maxDepth`
+ * (default 5 000): deep enough to overflow a recursive walker's stack.
+ */
+export function deepValueArb(maxDepth = 5000): fc.Arbitrary<unknown> {
+  return fc.tuple(fc.integer({ min: 1, max: maxDepth }), fc.boolean(), fc.string({ maxLength: 8 })).map(([depth, arraysFirst, leaf]) => {
+    let value: unknown = leaf;
+    for (let i = 0; i < depth; i++) value = (i % 2 === 0) === arraysFirst ? [value] : { a: value };
+    return value;
+  });
+}
+
+function throwingGetter(): object {
+  const value = {};
+  Object.defineProperty(value, 'secret', {
+    enumerable: true,
+    get() {
+      throw new Error('getter throws');
+    },
+  });
+  return value;
+}
+
+function revokedProxy(): object {
+  const { proxy, revoke } = Proxy.revocable({}, {});
+  revoke();
+  return proxy;
+}
+
+function throwingTraps(): object {
+  const boom = (): never => {
+    throw new Error('trap throws');
+  };
+  return new Proxy({}, { get: boom, has: boom, ownKeys: boom, getOwnPropertyDescriptor: boom, getPrototypeOf: boom });
+}
+
+function cyclic(): object {
+  const value: Record<string, unknown> = { name: 'cycle' };
+  value.self = value;
+  value.list = [value];
+  return value;
+}
+
+/**
+ * Objects that run hostile code when read: throwing getters, a revoked proxy, proxies whose
+ * every trap throws, a `toJSON`/`toString`/`valueOf` that throws, a thenable whose `then`
+ * throws, a function whose `toString` throws, cycles, a null prototype, bigints and symbols.
+ *
+ * The proxies come inside a plain array or object (`[proxy]`, `{ value: proxy }`): fast-check
+ * itself reads every value it generates, which a revoked proxy does not allow. Test a bare
+ * proxy with an explicit case.
+ */
+export function hostileObjectArb(): fc.Arbitrary<unknown> {
+  return fc.constantFrom<(() => unknown)[]>(
+    throwingGetter,
+    () => [revokedProxy()],
+    () => ({ value: revokedProxy() }),
+    () => [throwingTraps()],
+    () => ({ value: throwingTraps(), args: { nested: revokedProxy() } }),
+    cyclic,
+    () => ({ toJSON: () => { throw new Error('toJSON throws'); } }),
+    () => ({ toJSON: () => undefined, toString: () => { throw new Error('toString throws'); } }),
+    () => ({ valueOf: () => { throw new Error('valueOf throws'); }, [Symbol.toPrimitive]: () => { throw new Error('toPrimitive throws'); } }),
+    () => ({ then: () => { throw new Error('then throws'); } }),
+    () => Object.assign(() => undefined, { toString: () => { throw new Error('toString throws'); } }),
+    () => Object.assign(Object.create(null) as object, { a: 1 }),
+    () => ({ big: 10n ** 30n, sym: Symbol('s'), [Symbol('key')]: 1 }),
+    () => Object.assign(new Error('message'), { cause: revokedProxy() }),
+    () => {
+      const error = new Error('x');
+      Object.defineProperty(error, 'message', { get: () => { throw new Error('message getter throws'); } });
+      return error;
+    },
+  ).map((make) => make());
+}
+
+/** Options of {@link hostileValueArb}. */
+export interface HostileValueOptions {
+  /** Longest huge string (default 100 000 characters). */
+  maxStringLength?: number;
+  /** Deepest nesting (default 5 000). */
+  maxDepth?: number;
+}
+
+/**
+ * Any value an attacker could hand over: `fc.anything()`, huge strings, control text, deep
+ * nesting and hostile objects, alone or inside an ordinary object or array. For fuzzing every
+ * receiver of untrusted data with a per-case time limit (see {@link HOSTILE_RUN_PARAMETERS}).
+ *
+ * @example
+ * ```ts
+ * fc.assert(fc.property(hostileValueArb(), (value) => { reporter.handle(value as ProgressEvent); }), HOSTILE_RUN_PARAMETERS);
+ * ```
+ */
+export function hostileValueArb(options: HostileValueOptions = {}): fc.Arbitrary<unknown> {
+  const leaf = fc.oneof(
+    fc.anything(),
+    hugeStringArb({ maxLength: options.maxStringLength ?? 100_000 }),
+    controlTextArb(),
+    deepValueArb(options.maxDepth ?? 5000),
+    hostileObjectArb(),
+  );
+  return fc.oneof(
+    { weight: 3, arbitrary: leaf },
+    { weight: 1, arbitrary: fc.dictionary(fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('type', 'runId', 'args', 'report', 'password', 'toJSON', '__proto__')), leaf, { maxKeys: 4 }) },
+    { weight: 1, arbitrary: fc.array(leaf, { maxLength: 4 }) },
+  );
+}
+
+/**
+ * fast-check parameters for hostile fuzzing: a time budget for the whole property that counts
+ * as a failure when exceeded (`interruptAfterTimeLimit` + `markInterruptAsFailure`), and a
+ * per-case `timeout` for async properties, so a hang fails the test instead of stalling CI.
+ * The budget (30 s for 100 runs) is generous because shared CI machines are slow; a
+ * super-linear receiver on these inputs takes minutes. Pair it with a vitest test timeout a
+ * little above `interruptAfterTimeLimit`.
+ */
+export const HOSTILE_RUN_PARAMETERS: { numRuns: number; timeout: number; interruptAfterTimeLimit: number; markInterruptAsFailure: boolean } = {
+  numRuns: 100,
+  timeout: 2000,
+  interruptAfterTimeLimit: 30_000,
+  markInterruptAsFailure: true,
+};
