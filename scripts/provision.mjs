@@ -11,9 +11,9 @@
 // its file and says why. As root on Debian (apt-get) a missing part is installed from Debian's
 // packages, as CI does; HEADWAY_NO_INSTALL=1 turns that off (find only, as a normal user would).
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { homedir, platform } from 'node:os';
-import { delimiter, join, relative } from 'node:path';
+import { delimiter, dirname, join, relative } from 'node:path';
 
 /** First executable file among `candidates` (absolute paths), or undefined. */
 function firstExecutable(candidates) {
@@ -76,7 +76,9 @@ function pgBinDir(env) {
       .reverse()
       .map((d) => join(base, d, 'bin')),
   );
-  return [...pathDirs(env), ...versioned('/usr/lib/postgresql'), ...brew].find(hasAll);
+  const dir = [...pathDirs(env), ...versioned('/usr/lib/postgresql'), ...brew].find(hasAll);
+  // The directory of the real initdb (not of a symlink to it), where pg_ctl and postgres sit too.
+  return dir === undefined ? undefined : dirname(realpathSync(join(dir, 'initdb')));
 }
 
 /**
