@@ -127,8 +127,12 @@ export const PARTS = [
 /** What kind of machine this is, for the hints and for whether apt-get may be used. */
 function system(env) {
   if (platform() === 'darwin') return 'darwin';
-  if (existsSync('/etc/debian_version') && onPath(env, ['apt-get'], ['/usr/bin']) !== undefined) return 'debian';
+  if (existsSync('/etc/debian_version') && aptGet(env) !== undefined) return 'debian';
   return 'other';
+}
+
+function aptGet(env) {
+  return onPath(env, ['apt-get'], ['/usr/bin']);
 }
 
 function isSet(value) {
@@ -155,7 +159,7 @@ export function testFilesUsing(root, variable) {
   return found.sort();
 }
 
-function aptInstall(packages, log) {
+function aptInstall(apt, packages, log) {
   log(`installing ${packages.join(', ')} from Debian's packages (apt-get)…`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   // Another apt-get on the machine holds the lock for a while: wait for it instead of failing.
@@ -164,7 +168,7 @@ function aptInstall(packages, log) {
     ['update', '-qq', ...lock],
     ['install', '-y', '-qq', '--no-install-recommends', ...lock, ...packages],
   ]) {
-    const r = spawnSync('apt-get', args, { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const r = spawnSync(apt, args, { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     if (r.status !== 0) {
       log(`apt-get ${args[0]} failed (exit ${r.status ?? r.signal}):\n${`${r.stdout ?? ''}${r.stderr ?? ''}`.trim()}`);
       return false;
@@ -189,6 +193,7 @@ export function provision({ root, env = process.env, log = (line) => console.log
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   if (absent.length > 0 && kind === 'debian' && isRoot && !isSet(env.HEADWAY_NO_INSTALL)) {
     aptInstall(
+      aptGet(env),
       absent.map((p) => p.debian),
       log,
     );

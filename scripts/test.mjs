@@ -34,10 +34,14 @@ function run(cmd, args, opts = {}) {
 }
 
 /**
- * Test files by outcome, from each package's vitest JSON report. A file counts as skipped
- * when none of its tests failed and at least one was skipped (a part it needs is missing).
+ * Test files by outcome, from each package's vitest JSON report. A file that did not fail
+ * counts as skipped when none of its tests ran, or when it needs a part that is missing and
+ * some of its tests did not run. (A test a suite skips as not applicable, in a file whose
+ * other tests ran, leaves the file passed.)
  */
 function summary() {
+  const needsMissing = new Set(missing.flatMap((m) => m.files.map((f) => join(root, f))));
+  const skippedTest = (t) => t.status === 'skipped' || t.status === 'pending' || t.status === 'todo';
   let passed = 0;
   let failed = 0;
   let skipped = 0;
@@ -49,8 +53,9 @@ function summary() {
       if (!existsSync(file)) continue;
       const r = JSON.parse(readFileSync(file, 'utf8'));
       for (const result of r.testResults ?? []) {
+        const tests = result.assertionResults ?? [];
         if (result.status !== 'passed') failed += 1;
-        else if ((result.assertionResults ?? []).some((t) => t.status === 'skipped' || t.status === 'pending' || t.status === 'todo')) skipped += 1;
+        else if (tests.every(skippedTest) || (needsMissing.has(result.name) && tests.some(skippedTest))) skipped += 1;
         else passed += 1;
       }
       if ((r.numRuntimeErrorTestSuites ?? 0) > 0 && (r.testResults ?? []).length === 0) failed += r.numRuntimeErrorTestSuites;
