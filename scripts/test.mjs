@@ -1,16 +1,25 @@
 #!/usr/bin/env node
-// The one test command: installs, builds, lints, type-checks, checks packaging and runs
-// every test, then prints the totals of all test files as its last line.
-// Needs only Node.js 20 and npm: pnpm comes through npx at the version package.json pins.
+// The one test command: finds (as root on Debian, installs) the programs the tests drive,
+// installs, builds, lints, type-checks, checks packaging and runs every test, then prints
+// the totals of all test files as its last line. Needs only Node.js 20 and npm: pnpm comes
+// through npx at the version package.json pins. Extra arguments go to turbo
+// (`npm test -- --force` runs every task again instead of replaying turbo's cache).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { provision } from './provision.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const { packageManager } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+
+// First, so what is missing and which files skip because of it is said at the start.
+const { variables, missing } = provision({ root });
+for (const m of missing) console.log(m.line);
+
 // After the install, the pinned pnpm (a root devDependency) and turbo are on PATH for every task.
 const env = {
   ...process.env,
+  ...variables,
   PATH: `${join(root, 'node_modules', '.bin')}${delimiter}${process.env.PATH ?? ''}`,
   TURBO_TELEMETRY_DISABLED: '1',
   DO_NOT_TRACK: '1',
@@ -24,9 +33,18 @@ function run(cmd, args, opts = {}) {
   return r.status ?? 1;
 }
 
+/**
+ * Test files by outcome, from each package's vitest JSON report. A file that did not fail
+ * counts as skipped when none of its tests ran, or when it needs a part that is missing and
+ * some of its tests did not run. (A test a suite skips as not applicable, in a file whose
+ * other tests ran, leaves the file passed.)
+ */
 function summary() {
+  const needsMissing = new Set(missing.flatMap((m) => m.files.map((f) => join(root, f))));
+  const skippedTest = (t) => t.status === 'skipped' || t.status === 'pending' || t.status === 'todo';
   let passed = 0;
   let failed = 0;
+  let skipped = 0;
   for (const dir of ['packages', 'examples']) {
     const base = join(root, dir);
     if (!existsSync(base)) continue;
@@ -34,20 +52,21 @@ function summary() {
       const file = join(base, name, '.vitest', 'results.json');
       if (!existsSync(file)) continue;
       const r = JSON.parse(readFileSync(file, 'utf8'));
-      // One entry per test file (the suite counters also count describe blocks).
-      for (const file of r.testResults ?? []) {
-        if (file.status === 'passed') passed += 1;
-        else failed += 1;
+      for (const result of r.testResults ?? []) {
+        const tests = result.assertionResults ?? [];
+        if (result.status !== 'passed') failed += 1;
+        else if (tests.every(skippedTest) || (needsMissing.has(result.name) && tests.some(skippedTest))) skipped += 1;
+        else passed += 1;
       }
       if ((r.numRuntimeErrorTestSuites ?? 0) > 0 && (r.testResults ?? []).length === 0) failed += r.numRuntimeErrorTestSuites;
     }
   }
-  return { passed, failed };
+  return { passed, failed, skipped };
 }
 
 const steps = [
   ['npx', ['-y', packageManager, 'install', '--frozen-lockfile']],
-  [bin('turbo'), ['run', 'build', 'typecheck', 'lint', 'check', 'test', '--output-logs=errors-only', '--continue']],
+  [bin('turbo'), ['run', 'build', 'typecheck', 'lint', 'check', 'test', '--output-logs=errors-only', '--continue', ...process.argv.slice(2)]],
   [bin('knip'), ['--no-progress']],
 ];
 let failedSteps = 0;
@@ -57,8 +76,9 @@ for (const [cmd, args] of steps) {
     if (cmd === 'npx') break; // nothing else can run without the install
   }
 }
-const { passed, failed } = summary();
+const { passed, failed, skipped } = summary();
 const anyFailure = failedSteps > 0 || failed > 0;
 if (failedSteps > 0) console.log(`\n${failedSteps} step(s) failed: a build, lint, type, packaging or test check (see above).`);
-console.log(`${passed} passed, ${failed} failed`);
+if (missing.length > 0) console.log(`\n${missing.map((m) => m.line).join('\n')}`);
+console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(anyFailure ? 1 : 0);

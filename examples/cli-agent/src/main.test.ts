@@ -58,6 +58,7 @@ describe('cli-agent demo', () => {
     expect(lines[0]).toBe('  [progress] Starting: Summarize the README file and list the packages');
     expect(lines).toContain('  [progress] Iteration 1/10');
     expect(lines.some((l) => l.startsWith('  [progress] Tool: read_file done — ok'))).toBe(true);
+    expect(r.stderr).not.toContain('Checkpoint saved'); // only with --verbose
     expect(lines.at(-2)).toMatch(/^ {2}\[progress\] Complete: finished after 5 iteration\(s\)/);
     expect(r.stdout).toContain('**What README.md says:** Make LLM agent runs legible.');
     expect(r.stdout).toContain(`**Packages (${packages.length}):**`);
@@ -123,7 +124,7 @@ describe('cli-agent demo', () => {
   it('resumes a run killed outright from its last checkpoint, without redoing finished tools', async () => {
     const out = mkdtempSync(join(tmpdir(), 'headway-demo-'));
     let killed = false;
-    const first = await runDemo(['--step-delay', '1500', '--out', out], {
+    const first = await runDemo(['--step-delay', '1500', '--out', out, '--verbose'], {
       onStderr: (text, kill) => {
         // Kill once the round that read the README is checkpointed (a call still in flight
         // would rightly run again on resume, with the same idempotency key).

@@ -5,6 +5,7 @@
 //   npm run demo -- --max-iterations 2             stops at the limit with a PROGRESS REPORT
 //   npm run demo -- --continue .headway/report.json   a follow-up run finishes the job
 //   npm run demo -- --provider openai              a real model (OPENAI_API_KEY, OPENAI_BASE_URL)
+//   npm run demo -- --verbose                      also shows each saved checkpoint (or HEADWAY_VERBOSE=1)
 import { mkdirSync, readFileSync, writeFileSync, createWriteStream } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -21,7 +22,7 @@ const DEFAULT_TASK = 'Summarize the README file and list the packages';
 const repoRoot = resolve(import.meta.dirname, '..', '..', '..');
 
 const usage = `usage: cli-agent [question] [--dir DIR] [--max-iterations N] [--continue REPORT.json] [--resume]
-                 [--provider scripted|openai] [--model NAME] [--out DIR] [--step-delay MS]`;
+                 [--provider scripted|openai] [--model NAME] [--out DIR] [--step-delay MS] [--verbose]`;
 
 function fail(message: string): never {
   process.stderr.write(`cli-agent: ${message}\n${usage}\n`);
@@ -41,6 +42,7 @@ try {
       out: { type: 'string', default: resolve(repoRoot, '.headway') },
       'step-delay': { type: 'string', default: '700' },
       resume: { type: 'boolean', default: false },
+      verbose: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -87,7 +89,8 @@ const provider: Provider =
     : new ScriptedProvider(demoModel(stepDelay), { name: 'scripted' });
 
 const sessionId = `demo-${Date.now().toString(36)}`;
-const cli = new CLIReporter();
+// Without --verbose the reporter follows HEADWAY_VERBOSE.
+const cli = new CLIReporter(values.verbose === true ? { verbose: true } : {});
 const jsonStream = createWriteStream(paths.jsonl, { flags: 'w' });
 const json = new JSONReporter({ stream: jsonStream });
 const auditBus = new SqliteAuditBus(paths.audit);

@@ -7,9 +7,13 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDashboardServer, type DashboardServer } from './server.js';
+import { findTestPart, skipNote } from './test-part.test-util.js';
 
 const root = resolve(import.meta.dirname, '..');
 const artifacts = resolve(root, '.artifacts');
+const CHROMIUM = ['chromium', 'chromium-browser', 'google-chrome'];
+const chromiumPath = findTestPart('HEADWAY_CHROMIUM_PATH', CHROMIUM);
+if (chromiumPath === undefined) skipNote('HEADWAY_CHROMIUM_PATH', CHROMIUM);
 const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -35,12 +39,13 @@ let load = 0;
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
+  if (chromiumPath === undefined) return;
   scratch = mkdtempSync(join(tmpdir(), 'headway-dashboard-'));
   const pageDir = join(scratch, 'page');
   await build({ configFile: resolve(root, 'vite.config.ts'), logLevel: 'error', build: { outDir: pageDir } });
   server = await startDashboardServer({ pageDir, port: 0, modelDelayMs: 350, toolDelayMs: 250, chunkDelayMs: 8 });
   context = await chromium.launchPersistentContext(join(scratch, 'profile'), {
-    executablePath: '/usr/bin/chromium',
+    executablePath: chromiumPath,
     headless: true,
     args: CHROMIUM_ARGS,
     viewport: { width: 1280, height: 900 },
@@ -66,6 +71,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  if (chromiumPath === undefined) return;
   await context.close();
   await server.close();
   rmSync(scratch, { recursive: true, force: true });
@@ -103,7 +109,7 @@ function monotone(values: readonly number[]): boolean {
   return values.every((v, i) => i === 0 || v >= (values[i - 1] ?? 0));
 }
 
-describe('web dashboard in Chromium', () => {
+describe.skipIf(chromiumPath === undefined)('web dashboard in Chromium', () => {
   it('follows a run live, survives a reload mid-run, and ends at 100% with the answer', async () => {
     load = 1;
     await page.goto(server.url);

@@ -58,6 +58,20 @@ describe('CLIReporter live mode', () => {
     expect(text).toContain('100%');
   });
 
+  it('notes the latest saved checkpoint only when verbose', () => {
+    const checkpoint = (id: string, seq: number) => ({ type: 'checkpoint.saved', runId: 'r', seq, ts: 0, checkpointId: id, iteration: seq }) as const;
+    for (const verbose of [false, true]) {
+      const { stream, reporter } = live({ color: false, verbose });
+      reporter.onStart('task');
+      reporter.handle(checkpoint('ck-1', 1));
+      reporter.handle(checkpoint('ck-2', 2));
+      reporter.onComplete('done');
+      const text = stripAnsi(stream.text);
+      expect(text.includes('checkpoint saved: ck-2')).toBe(verbose);
+      expect(text).toContain('Complete: done');
+    }
+  });
+
   it('hides the cursor while drawing and shows it again when done', () => {
     const { stream, reporter } = live();
     reporter.onStart('t');

@@ -1,6 +1,6 @@
 import { createProgressHub, isProgressReporter, type ProgressReport, type ProgressReporter, type SinkLike } from '@headway/protocol';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { CLIReporter } from './cli-reporter.js';
+import { CLIReporter, type CLIReporterOptions } from './cli-reporter.js';
 import { RecordingStream } from './fake-terminal.test-util.js';
 import type { TerminalStream } from './terminal-stream.js';
 
@@ -105,10 +105,23 @@ describe('CLIReporter plain mode', () => {
         [progress] Note: time budget extended by 2m 00s (now 7m 00s)
         [progress] Warning: winding down: time budget used (2 bonus step(s) left to write the report)
         [progress] Limit: time limit reached (5m 00s of 5m 00s)
-        [progress] Checkpoint saved: ck-3
         [progress] Stopped at a limit: see the progress report (1m 05s, 1200 tokens)
       "
     `);
+  });
+
+  it('shows saved checkpoints only when verbose: the option, or HEADWAY_VERBOSE', () => {
+    const checkpoint = { type: 'checkpoint.saved', runId: 'r', seq: 1, ts: 0, checkpointId: 'ck-3', iteration: 3 } as const;
+    const print = (options: CLIReporterOptions) => {
+      const stream = new RecordingStream({ isTTY: false });
+      new CLIReporter({ stream, env: {}, ...options }).handle(checkpoint);
+      return stream.text;
+    };
+    expect(print({})).toBe('');
+    expect(print({ env: { HEADWAY_VERBOSE: '0' } })).toBe('');
+    expect(print({ verbose: true })).toBe('  [progress] Checkpoint saved: ck-3\n');
+    expect(print({ env: { HEADWAY_VERBOSE: '1' } })).toBe('  [progress] Checkpoint saved: ck-3\n');
+    expect(print({ env: { HEADWAY_VERBOSE: '1' }, verbose: false })).toBe('');
   });
 
   it('prints the progress report as Markdown with its six sections', () => {

@@ -9,7 +9,7 @@ import { LiveState, type LiveNotice, type LiveOutcome } from './live-state.js';
 import { LiveView } from './live-view.js';
 import { plainEventText, plainLine } from './plain-lines.js';
 import { renderReportMarkdown } from './report-markdown.js';
-import { resolveColor, resolveMode, type CLIReporterMode, type Environment } from './resolve-mode.js';
+import { isSet, resolveColor, resolveMode, type CLIReporterMode, type Environment } from './resolve-mode.js';
 import { TerminalOutput } from './terminal-output.js';
 import type { TerminalStream } from './terminal-stream.js';
 import { oneLine } from './terminal-text.js';
@@ -20,7 +20,7 @@ export interface CLIReporterOptions {
   stream?: TerminalStream;
   /** `auto` (default): `plain` when the stream is not a TTY, `CI` is set or `TERM=dumb`; `live` otherwise. */
   mode?: CLIReporterMode;
-  /** Environment read for `CI`, `TERM`, `NO_COLOR`, `FORCE_COLOR` (default `process.env`). */
+  /** Environment read for `CI`, `TERM`, `NO_COLOR`, `FORCE_COLOR`, `HEADWAY_VERBOSE` (default `process.env`). */
   env?: Environment;
   /** Colours in the live block; default from `NO_COLOR`/`FORCE_COLOR`/TTY. Plain lines are never coloured. */
   color?: boolean;
@@ -28,6 +28,12 @@ export interface CLIReporterOptions {
   now?: () => number;
   /** Timer that animates the live block (default the global timers, unref'd). */
   timers?: IntervalTimers;
+  /**
+   * Also shows what only matters when debugging a run, such as `checkpoint saved: <id>` after
+   * every round (default: `HEADWAY_VERBOSE` is set in `env`, to anything but `0`/`false`).
+   * The JSON and audit logs keep those events either way.
+   */
+  verbose?: boolean;
   /** Longest tool-result preview, in characters (default 80). */
   previewLength?: number;
   /** Finished tools kept in the live block (default 3). */
@@ -78,6 +84,8 @@ const CANCELLED_PREFIX = 'cancelled: ';
 export class CLIReporter implements ProgressReporter {
   /** The mode in use, `auto` resolved. */
   readonly mode: 'plain' | 'live';
+  /** Whether details for debugging (checkpoints) are shown, the environment resolved. */
+  readonly verbose: boolean;
   /** Failures caught inside the reporter so far. */
   failures = 0;
 
@@ -96,6 +104,7 @@ export class CLIReporter implements ProgressReporter {
     const stream = options.stream ?? process.stderr;
     const env = options.env ?? process.env;
     this.mode = resolveMode(options.mode ?? 'auto', stream, env);
+    this.verbose = options.verbose ?? isSet(env.HEADWAY_VERBOSE);
     this.now = options.now ?? Date.now;
     this.previewLength = positive(options.previewLength, 80);
     this.recentTools = positive(options.recentTools, 3);
@@ -182,6 +191,7 @@ export class CLIReporter implements ProgressReporter {
   /** Takes one event of the richer stream (what a progress hub calls). */
   handle(event: ProgressEvent): void {
     this.guard(() => {
+      if (event.type === 'checkpoint.saved' && !this.verbose) return;
       if (this.view === undefined) {
         const text = plainEventText(this.redactPreview(event), this.previewLength);
         if (text !== undefined) this.line(text);

@@ -6,7 +6,8 @@ export type CLIReporterMode = 'auto' | 'plain' | 'live';
 /** Environment variables as `process.env` holds them. */
 export type Environment = Readonly<Record<string, string | undefined>>;
 
-function isSet(value: string | undefined): boolean {
+/** Whether an environment flag is on: set, and not empty, `0` or `false`. */
+export function isSet(value: string | undefined): boolean {
   return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
 }
 

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen, type TestServer } from './http.test-util.js';
 import { createReplayLog } from './replay-log.js';
 import { createSseHandler } from './sse-handler.js';
+import { findTestPart, skipNote } from './test-part.test-util.js';
 
 const entry = fileURLToPath(new URL('./browser.ts', import.meta.url));
 
@@ -33,9 +34,13 @@ describe('browser entry', () => {
   });
 });
 
+const CHROMIUM = ['chromium', 'chromium-browser', 'google-chrome'];
+const chromiumPath = findTestPart('HEADWAY_CHROMIUM_PATH', CHROMIUM);
+if (chromiumPath === undefined) skipNote('HEADWAY_CHROMIUM_PATH', CHROMIUM);
+
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
-describe('browser subscribeToRun in headless Chromium', { timeout: 60_000 }, () => {
+describe.skipIf(chromiumPath === undefined)('browser subscribeToRun in headless Chromium', { timeout: 60_000 }, () => {
   let browser: Browser;
   let server: TestServer;
   const log = createReplayLog();
@@ -44,6 +49,7 @@ describe('browser subscribeToRun in headless Chromium', { timeout: 60_000 }, () 
   let page = '';
 
   beforeAll(async () => {
+    if (chromiumPath === undefined) return;
     const { code } = await bundleBrowserEntry();
     const sse = createSseHandler({ source: log, heartbeatMs: 0, retryMs: 50 });
     server = await listen((req, res) => {
@@ -57,7 +63,7 @@ describe('browser subscribeToRun in headless Chromium', { timeout: 60_000 }, () 
       }
       sse(req, res);
     });
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: FLAGS });
+    browser = await chromium.launch({ executablePath: chromiumPath, args: FLAGS });
   }, 60_000);
 
   afterAll(async () => {
