@@ -4,11 +4,11 @@
 // blocks so the parent can SIGKILL it exactly there.
 import { appendFileSync, writeSync } from 'node:fs';
 import { z } from 'zod';
-import { AgentRuntime } from '../agent-runtime.js';
-import { defineTool, type Tool } from '../define-tool.js';
-import type { ChatMessage } from '../provider.js';
-import type { ScriptedStep } from '../scripted-provider.js';
-import { ScriptedProvider } from '../scripted-provider.js';
+import { AgentRuntime } from '../loop/agent-runtime.js';
+import { defineTool, type Tool } from '../tools/define-tool.js';
+import type { ChatMessage } from '../provider/provider.js';
+import type { ScriptedStep } from '../provider/scripted-provider.js';
+import { ScriptedProvider } from '../provider/scripted-provider.js';
 import type { PendingRecovery } from './recovery.js';
 import { SqliteCheckpointStore } from './sqlite-checkpoint-store.js';
 

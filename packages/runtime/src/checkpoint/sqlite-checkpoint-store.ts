@@ -23,6 +23,8 @@ import {
 import { CheckpointError } from './checkpoint-error.js';
 import type { CheckpointListFilter, CheckpointStore } from './checkpoint-store.js';
 import { migrate, openSqliteDatabase, type SqliteDatabase } from './sqlite-database.js';
+import type { SessionStore } from '../session/session-store.js';
+import { SqliteSessionStore } from '../session/sqlite-session-store.js';
 
 /** Options of {@link SqliteCheckpointStore}. */
 export interface SqliteCheckpointStoreOptions {
@@ -134,6 +136,7 @@ function toSummary(row: unknown): CheckpointSummary {
 export class SqliteCheckpointStore implements CheckpointStore {
   /** The connection, to share the file with a `SqliteSessionStore`. */
   readonly database: SqliteDatabase;
+  #sessions: SessionStore | undefined;
   readonly #owned: boolean;
   readonly #now: () => number;
   readonly #stmt: ReturnType<typeof prepare>;
@@ -151,6 +154,12 @@ export class SqliteCheckpointStore implements CheckpointStore {
       throw error;
     }
     this.#stmt = prepare(db);
+  }
+
+  /** Session history in the same database file: the runtime's default when it is given no `sessionStore`. */
+  sessionStore(): SessionStore {
+    this.#sessions ??= new SqliteSessionStore(this.database);
+    return this.#sessions;
   }
 
   create(init: CheckpointInit): void {

@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AgentRuntime } from '../agent-runtime.js';
+import { AgentRuntime } from '../loop/agent-runtime.js';
 import { SqliteCheckpointStore } from '../checkpoint/sqlite-checkpoint-store.js';
-import { ManualClock } from '../clock.js';
-import { ScriptedProvider } from '../scripted-provider.js';
-import { ids } from '../test-helpers.test-util.js';
+import { ManualClock } from '../loop/clock.js';
+import { ScriptedProvider } from '../provider/scripted-provider.js';
+import { ids } from '../loop/test-helpers.test-util.js';
 import { MemorySessionStore } from './memory-session-store.js';
 import { SqliteSessionStore } from './sqlite-session-store.js';
 

@@ -1,6 +1,6 @@
 import type { ProgressEvent, ProgressReporter } from '@headway/protocol';
 import { z } from 'zod';
-import { defineTool, type Tool } from './define-tool.js';
+import { defineTool, type Tool } from '../tools/define-tool.js';
 
 /** A reporter that records its calls as strings. */
 export function recordingReporter(): { reporter: ProgressReporter; calls: string[] } {

@@ -1,5 +1,5 @@
 import type { StopReason } from '@headway/protocol';
-import type { ChatMessage, ToolCall, Usage } from './provider.js';
+import type { ChatMessage, ToolCall, Usage } from '../provider/provider.js';
 
 /** Status of one tool call of the round in flight. */
 export interface ToolCallStatus extends ToolCall {

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AgentRuntime } from './agent-runtime.js';
 import { ManualClock } from './clock.js';
-import { defineTool } from './define-tool.js';
-import { ScriptedProvider, type ScriptedStep } from './scripted-provider.js';
+import { defineTool } from '../tools/define-tool.js';
+import { ScriptedProvider, type ScriptedStep } from '../provider/scripted-provider.js';
 import { collect, fileRead, ids, recordingReporter, search } from './test-helpers.test-util.js';
 
 const twoRounds = (): ScriptedStep[] => [

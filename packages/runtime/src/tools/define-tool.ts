@@ -1,7 +1,7 @@
 import { describeIssues, toValidationIssues } from '@headway/protocol';
 import { z } from 'zod';
-import { ConfigError } from './config-error.js';
-import type { ToolSpec } from './provider.js';
+import { ConfigError } from '../loop/config-error.js';
+import type { ToolSpec } from '../provider/provider.js';
 
 /** What a tool's `execute` receives besides its arguments. */
 export interface ToolContext {
@@ -40,7 +40,7 @@ export interface ToolDefinition<Args, Result> {
 }
 
 const definitionSchema = z.object({
-  name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1–64 letters, digits, "_" or "-"'),
+  name: z.string().regex(/^[\w-]{1,64}$/, 'must be 1–64 letters, digits, "_" or "-"'),
   description: z.string().min(1),
   parameters: z.custom<z.ZodType>((v) => v instanceof z.ZodType, 'must be a zod schema'),
   safe: z.boolean().optional(),

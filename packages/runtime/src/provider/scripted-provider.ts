@@ -1,4 +1,4 @@
-import { abortError, sleep, systemClock, type Clock } from './clock.js';
+import { abortError, sleep, systemClock, type Clock } from '../loop/clock.js';
 import type {
   ChatMessage,
   CompletionRequest,

@@ -1,30 +1,33 @@
+// Over 300 lines on purpose: most of it is the public API and its TSDoc; recovery, the runStream
+// queue and building a loop live beside it (run-recovery.ts, run-stream.ts, loop-context.ts).
 import { randomUUID } from 'node:crypto';
 import { NullReporter, type ProgressEvent, type ProgressReporter, type SinkLike } from '@headway/protocol';
-import type { Checkpoint } from './checkpoint/checkpoint.js';
-import { CheckpointError } from './checkpoint/checkpoint-error.js';
-import type { CheckpointStore, MaybePromise } from './checkpoint/checkpoint-store.js';
-import { resolveRecoveryPolicy, scanForRecovery, type PendingRecovery, type RecoveryPolicy } from './checkpoint/recovery.js';
-import { runStateFromCheckpoint } from './checkpoint/run-state-codec.js';
-import { SqliteCheckpointStore } from './checkpoint/sqlite-checkpoint-store.js';
-import { StoreCheckpointer } from './checkpoint/store-checkpointer.js';
-import { CostTracker, type CostSummary } from './cost/cost-tracker.js';
-import type { ModelPrice, PriceTable } from './cost/price-table.js';
-import { spendGuard } from './cost/spend-guard.js';
-import { MemorySessionStore } from './session/memory-session-store.js';
-import { openSession } from './session/session-history.js';
-import type { SessionStore } from './session/session-store.js';
-import { SqliteSessionStore } from './session/sqlite-session-store.js';
+import { CheckpointError } from '../checkpoint/checkpoint-error.js';
+import type { CheckpointStore, MaybePromise } from '../checkpoint/checkpoint-store.js';
+import { resolveRecoveryPolicy, type PendingRecovery, type RecoveryPolicy } from '../checkpoint/recovery.js';
+import { abandonAllRunning, loadRunning, requireStore, scanPending } from '../checkpoint/run-recovery.js';
+import { runStateFromCheckpoint } from '../checkpoint/run-state-codec.js';
+import { StoreCheckpointer } from '../checkpoint/store-checkpointer.js';
+import { CostTracker, type CostSummary } from '../cost/cost-tracker.js';
+import type { ModelPrice, PriceTable } from '../cost/price-table.js';
+import { spendGuard } from '../cost/spend-guard.js';
+import type { CircuitBreakerOptions } from '../provider/circuit-breaker.js';
+import type { Provider } from '../provider/provider.js';
+import { ProviderRegistry } from '../provider/provider-registry.js';
+import type { RetryOptions } from '../provider/retry-policy.js';
+import { MemorySessionStore } from '../session/memory-session-store.js';
+import { openSession } from '../session/session-history.js';
+import type { SessionStore } from '../session/session-store.js';
+import type { Tool } from '../tools/define-tool.js';
 import { parseAgentConfig, type AgentConfig, type AgentConfigInput } from './agent-config.js';
-import type { CircuitBreakerOptions } from './circuit-breaker.js';
 import { systemClock, type Clock } from './clock.js';
 import { ConfigError } from './config-error.js';
-import { toolSpec, type Tool } from './define-tool.js';
-import type { Provider } from './provider.js';
-import { ProviderRegistry } from './provider-registry.js';
-import type { RetryOptions } from './retry-policy.js';
-import { RunLoop, type LoopContext, type RunResult } from './run-loop.js';
+import type { RunResult } from './finish-run.js';
+import { buildLoopContext, freshRunState } from './loop-context.js';
+import { RunLoop } from './run-loop.js';
 import type { RunState } from './run-state.js';
-import { modelTimeoutObserver, type TimeoutObserver } from './timeout-observer.js';
+import { streamRun } from './run-stream.js';
+import type { TimeoutObserver } from './timeout-observer.js';
 
 /** What an {@link AgentRuntime} is built from besides its config. */
 export interface AgentRuntimeDeps {
@@ -43,13 +46,13 @@ export interface AgentRuntimeDeps {
   /** Negotiated timeouts: a function deciding on extensions, or `'model'` to ask the model. */
   onTimeout?: TimeoutObserver | 'model';
   /**
-   * Where runs save checkpoints for crash recovery (`MemoryCheckpointStore`,
-   * `SqliteCheckpointStore`, …). Incomplete ones are listed in `pendingRecovery`.
+   * Where runs save checkpoints for crash recovery (`MemoryCheckpointStore`, or a store
+   * package's such as `@headway/store-sqlite`). Incomplete ones are listed in `pendingRecovery`.
    */
   checkpointStore?: CheckpointStore;
   /**
-   * Session history across runs. Default: SQLite in the checkpoint store's file when that
-   * is a `SqliteCheckpointStore`, else in memory.
+   * Session history across runs. Default: the checkpoint store's own session store when it
+   * keeps one (`sessionStore()`, e.g. SQLite in the same file), else in memory.
    */
   sessionStore?: SessionStore;
   /** Prices per model (USD per million tokens) on top of the defaults, or a whole `PriceTable`. */
@@ -156,22 +159,8 @@ export class AgentRuntime {
     this.#tools = tools;
     this.#costs = new CostTracker({ budgetUsd: this.config.maxSpendUsd, ...(deps.prices === undefined ? {} : { prices: deps.prices }) });
     const store = deps.checkpointStore;
-    this.#sessions =
-      deps.sessionStore ??
-      (store instanceof SqliteCheckpointStore ? new SqliteSessionStore(store.database) : new MemorySessionStore({ now: () => this.#clock.now() }));
-    this.pendingRecovery = store === undefined ? [] : this.#scan(store, resolveRecoveryPolicy(deps.recovery));
-  }
-
-  #scan(store: CheckpointStore, policy: RecoveryPolicy): MaybePromise<PendingRecovery[]> {
-    let pending: MaybePromise<PendingRecovery[]>;
-    try {
-      pending = scanForRecovery(store, { now: () => this.#clock.now(), policy });
-    } catch (error) {
-      pending = Promise.reject(error instanceof Error ? error : new Error(String(error)));
-    }
-    // Nobody may ever read it: a failed scan must not become an unhandled rejection.
-    if (pending instanceof Promise) pending.catch(() => undefined);
-    return pending;
+    this.#sessions = deps.sessionStore ?? store?.sessionStore?.() ?? new MemorySessionStore({ now: () => this.#clock.now() });
+    this.pendingRecovery = store === undefined ? [] : scanPending(store, resolveRecoveryPolicy(deps.recovery), () => this.#clock.now());
   }
 
   /**
@@ -189,7 +178,7 @@ export class AgentRuntime {
    * ```
    */
   async resume(checkpointId: string, options: Omit<RunOptions, 'sessionId'> = {}): Promise<RunResult> {
-    const { store, checkpoint } = await this.#loadRunning(checkpointId);
+    const { store, checkpoint } = await loadRunning(this.#deps.checkpointStore, checkpointId);
     const state = runStateFromCheckpoint(checkpoint);
     if (this.#activeRuns.has(state.runId)) {
       throw new CheckpointError('CHECKPOINT_CONFLICT', `checkpoint ${checkpointId}: its run ${state.runId} is running in this runtime`);
@@ -197,33 +186,24 @@ export class AgentRuntime {
     await openSession(this.#sessions, state.sessionId, this.#costs, { spentUsd: state.spentUsd, calls: state.iteration });
     const checkpointer = new StoreCheckpointer(store, this.#generateId);
     checkpointer.attach(checkpoint, state);
-    return this.#execute(new RunLoop(this.#context(this.tools, options, undefined, state, checkpointer), state));
+    return this.#execute(this.#newLoop(state, options, undefined, checkpointer));
   }
 
   /** Starts an unfinished run's task again from the beginning, in its session; its checkpoint is abandoned. */
   async restart(checkpointId: string, options: Omit<RunOptions, 'sessionId'> = {}): Promise<RunResult> {
-    const { store, checkpoint } = await this.#loadRunning(checkpointId);
+    const { store, checkpoint } = await loadRunning(this.#deps.checkpointStore, checkpointId);
     await store.abandon(checkpointId);
     return this.run(checkpoint.input, { ...options, sessionId: checkpoint.sessionId });
   }
 
   /** Marks an unfinished run's checkpoint abandoned: it will not be offered for recovery again. */
   async abandon(checkpointId: string): Promise<void> {
-    const store = this.#store(checkpointId);
-    await store.abandon(checkpointId);
+    await requireStore(this.#deps.checkpointStore, checkpointId).abandon(checkpointId);
   }
 
   /** Abandons every unfinished checkpoint except those of runs in progress here; returns how many. */
   async abandonAll(): Promise<number> {
-    const store = this.#deps.checkpointStore;
-    if (store === undefined) return 0;
-    let n = 0;
-    for (const c of await store.list({ status: 'running' })) {
-      if (this.#activeRuns.has(c.runId)) continue;
-      await store.abandon(c.id);
-      n += 1;
-    }
-    return n;
+    return abandonAllRunning(this.#deps.checkpointStore, this.#activeRuns);
   }
 
   /**
@@ -236,20 +216,6 @@ export class AgentRuntime {
    */
   cost(sessionId?: string): CostSummary {
     return this.#costs.cost(sessionId);
-  }
-
-  #store(checkpointId: string): CheckpointStore {
-    const store = this.#deps.checkpointStore;
-    if (store === undefined) throw new CheckpointError('CHECKPOINT_NOT_FOUND', `checkpoint ${checkpointId} not found: the runtime has no checkpointStore`);
-    return store;
-  }
-
-  async #loadRunning(checkpointId: string): Promise<{ store: CheckpointStore; checkpoint: Checkpoint }> {
-    const store = this.#store(checkpointId);
-    const checkpoint = await store.load(checkpointId);
-    if (checkpoint === undefined) throw new CheckpointError('CHECKPOINT_NOT_FOUND', `checkpoint ${checkpointId} not found`);
-    if (checkpoint.status !== 'running') throw new CheckpointError('CHECKPOINT_NOT_RUNNING', `checkpoint ${checkpointId} is ${checkpoint.status}, not running`);
-    return { store, checkpoint };
   }
 
   /** Runs a loop to its end, then records the run in its session. */
@@ -340,135 +306,44 @@ export class AgentRuntime {
    * ```
    */
   async *runStream(input: string, options: RunOptions = {}): AsyncGenerator<ProgressEvent, RunResult, undefined> {
-    const queue: ProgressEvent[] = [];
-    let head = 0;
-    let wake: (() => void) | undefined;
-    const controller = new AbortController();
-    const outer = options.signal;
-    const forward = (): void => {
-      controller.abort(outer?.reason);
-    };
-    if (outer?.aborted === true) forward();
-    else outer?.addEventListener('abort', forward, { once: true });
-    const loop = this.#loop(input, { ...options, stream: options.stream ?? true, signal: controller.signal }, (event) => {
-      queue.push(event);
-      wake?.();
-    });
-    // An object, not a `let`: flow analysis cannot see the callback set it.
-    const state = { done: false };
-    const running = loop.then((l) => this.#execute(l)).finally(() => {
-      state.done = true;
-      wake?.();
-    });
-    try {
-      for (;;) {
-        while (head < queue.length) {
-          const event = queue[head];
-          head += 1;
-          if (event !== undefined) yield event;
-        }
-        queue.length = 0;
-        head = 0;
-        if (state.done) break;
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-        });
-        wake = undefined;
-      }
-      return await running;
-    } finally {
-      outer?.removeEventListener('abort', forward);
-      if (!state.done) {
-        controller.abort(new Error('runStream: the consumer stopped reading'));
-        await running;
-      }
-    }
+    return yield* streamRun(
+      async (sink, signal) => this.#execute(await this.#loop(input, { ...options, stream: options.stream ?? true, signal }, sink)),
+      options.signal,
+    );
   }
 
   async #loop(input: string, options: RunOptions, extraSink: ((event: ProgressEvent) => void) | undefined): Promise<RunLoop> {
-    const { config } = this;
     const runId = this.#generateId();
     const sessionId = options.sessionId ?? this.#generateId();
     const history = await openSession(this.#sessions, sessionId, this.#costs);
-    const offered = this.tools;
-    const state: RunState = {
-      version: 1,
-      runId,
-      sessionId,
-      taskId: runId,
-      input,
-      status: 'running',
-      startedAt: this.#clock.now(),
-      messages: [
-        { role: 'system', content: RunLoop.systemPrompt(config) },
-        ...history,
-        { role: 'user', content: input },
-      ],
-      iteration: 0,
-      usage: { inputTokens: 0, outputTokens: 0 },
-      spentUsd: 0,
-      tracker: null,
-      log: null,
-      toolsUsed: [],
-      failureStreaks: {},
-      round: null,
-      lastSeq: 0,
-      windDown: null,
-      extendedMs: 0,
-      approached: [],
-    };
+    const state = freshRunState({ config: this.config, runId, sessionId, input, startedAt: this.#clock.now(), history });
     const store = this.#deps.checkpointStore;
     const checkpointer = store === undefined ? undefined : new StoreCheckpointer(store, this.#generateId);
-    return new RunLoop(this.#context(offered, options, extraSink, state, checkpointer), state);
+    return this.#newLoop(state, options, extraSink, checkpointer);
   }
 
-  #context(
-    offered: Tool[],
-    options: RunOptions,
-    extraSink: ((event: ProgressEvent) => void) | undefined,
-    state: RunState,
-    checkpointer: StoreCheckpointer | undefined,
-  ): LoopContext {
+  #newLoop(state: RunState, options: RunOptions, extraSink: ((event: ProgressEvent) => void) | undefined, checkpointer: StoreCheckpointer | undefined): RunLoop {
     const deps = this.#deps;
-    const onInternal = deps.onInternalError;
-    const reporter = deps.progressReporter ?? new NullReporter();
-    const onTimeout =
-      deps.onTimeout === 'model' ? modelTimeoutObserver(this.providers, () => state.messages, this.config.model) : deps.onTimeout;
-    const ctx: LoopContext = {
-      config: this.config,
-      registry: this.providers,
-      tools: new Map(offered.map((t) => [t.name, t])),
-      toolSpecs: offered.map(toolSpec),
-      clock: this.#clock,
-      sinks: [
-        // First, so an event's seq is on disk before anyone can have seen it.
-        ...(checkpointer === undefined
-          ? []
-          : [
-              (event: ProgressEvent) => {
-                checkpointer.noteSeq(event.seq, (error) => {
-                  this.#internalError(error, 'checkpoint.seq');
-                });
-              },
-            ]),
-        reporter,
-        ...(deps.sinks ?? []),
-      ],
-      onTimeout,
-      checkpointer,
-      spend: spendGuard(this.#costs, () => this.#pricingModel()),
-      ...(checkpointer === undefined ? {} : { externalize: (content: string) => checkpointer.externalize(content) }),
-      onInternalError: (error, where) => {
-        try {
-          onInternal?.(error, where);
-        } catch {
-          // The error callback may not break the run either.
-        }
+    const context = buildLoopContext(
+      {
+        config: this.config,
+        registry: this.providers,
+        clock: this.#clock,
+        offered: this.tools,
+        reporter: deps.progressReporter ?? new NullReporter(),
+        sinks: deps.sinks ?? [],
+        onTimeout: deps.onTimeout,
+        spend: spendGuard(this.#costs, () => this.#pricingModel()),
+        onInternalError: (error, where) => {
+          this.#internalError(error, where);
+        },
+        stream: options.stream ?? false,
+        signal: options.signal,
+        extraSink,
+        checkpointer,
       },
-      stream: options.stream ?? false,
-      signal: options.signal,
-    };
-    if (extraSink !== undefined) ctx.extraSink = extraSink;
-    return ctx;
+      state,
+    );
+    return new RunLoop(context, state);
   }
 }

@@ -1,7 +1,7 @@
 import { expectTypeOf, test } from 'vitest';
 import { z } from 'zod';
-import type { RunResult } from './run-loop.js';
-import type { AgentRuntime } from './agent-runtime.js';
+import type { RunResult } from '../loop/finish-run.js';
+import type { AgentRuntime } from '../loop/agent-runtime.js';
 import { defineTool, type Tool, type ToolContext } from './define-tool.js';
 import type { ProgressEvent } from '@headway/protocol';
 

@@ -21,7 +21,7 @@ const INSTRUCTION_PATTERNS: readonly RegExp[] = [
   /\byou\s+(?:are\s+now|must\s+now|will\s+now|should\s+now)\b/i,
   /\b(?:reveal|print|show|repeat|output|leak)\s+(?:your|the)\s+(?:system\s+prompt|instructions|api\s*key|secrets?|credentials)\b/i,
   /\b(?:do\s+not|don't|never)\s+(?:tell|inform|alert|mention\s+(?:this\s+)?to)\s+the\s+user\b/i,
-  /\b(?:as\s+an?\s+ai|attention\s+(?:ai|assistant|agent|llm|model))\b.{0,40}\b(?:must|should|instead|immediately)\b/i,
+  /\b(?:as\s+an?\s+ai|attention\s+(?:ai|assistant|agent|llm|model))\b.{1,40}\b(?:must|should|instead|immediately)\b/i,
   /\bact\s+as\s+(?:an?\s+)?(?:unrestricted|jailbroken|DAN|developer\s+mode)\b/i,
 ];
 
@@ -30,7 +30,7 @@ const ROLE_MARKER_PATTERNS: readonly RegExp[] = [
   /<\|(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id|end_header_id)\|>/i,
   /\[\/?INST\]|<<\/?SYS>>/,
   /<\/?(?:system|assistant|developer|instructions?)>/i,
-  /^#{1,6}\s*(?:system|instructions?)\s*(?:prompt)?\s*$/im,
+  /^#{1,6}\s*(?:system|instructions?)(?:\s*prompt)?\s*$/im,
 ];
 
 // Unicode tags (ASCII smuggling), zero-width and bidi controls, the BOM used mid-text.

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { ChatMessage } from './provider.js';
-import type { ProviderRegistry } from './provider-registry.js';
+import type { ChatMessage } from '../provider/provider.js';
+import type { ProviderRegistry } from '../provider/provider-registry.js';
 
 /** What an `onTimeout` observer is told when the time budget runs out. */
 export interface TimeoutRequest {
@@ -46,11 +46,13 @@ export function modelTimeoutObserver(registry: ProviderRegistry, messages: () =>
       { messages: [...messages(), { role: 'user', content: prompt }], tools: [], ...(model === undefined ? {} : { model }) },
       { signal: request.signal },
     );
-    const match = /\{[\s\S]*\}/.exec(response.content);
-    if (match === null) return 0;
+    // From the first `{` to the last `}`: two index scans, linear in the reply.
+    const open = response.content.indexOf('{');
+    const close = response.content.lastIndexOf('}');
+    if (open === -1 || close < open) return 0;
     let value: unknown;
     try {
-      value = JSON.parse(match[0]);
+      value = JSON.parse(response.content.slice(open, close + 1));
     } catch {
       return 0;
     }

@@ -1,5 +1,5 @@
 import { CircuitBreaker, type CircuitBreakerOptions } from './circuit-breaker.js';
-import { sleep, systemClock, type Clock } from './clock.js';
+import { sleep, systemClock, type Clock } from '../loop/clock.js';
 import type { CompletionRequest, CompletionResponse, Provider, ProviderCallOptions, StreamChunk } from './provider.js';
 import { ProviderError } from './provider-error.js';
 import { backoffDelay, isAbortError, isRetryable, retryPolicy, type RetryOptions, type RetryPolicy } from './retry-policy.js';

@@ -2,7 +2,7 @@ import { HeadwayError } from '@headway/protocol';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CircuitBreaker } from './circuit-breaker.js';
-import { ManualClock } from './clock.js';
+import { ManualClock } from '../loop/clock.js';
 import { ProviderError } from './provider-error.js';
 import { ProviderRegistry } from './provider-registry.js';
 import { backoffDelay, isRetryable, retryPolicy } from './retry-policy.js';

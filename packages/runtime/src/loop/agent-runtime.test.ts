@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AgentRuntime } from './agent-runtime.js';
-import { ScriptedProvider } from './scripted-provider.js';
+import { ScriptedProvider } from '../provider/scripted-provider.js';
 import { collect, fileRead, ids, recordingReporter, search } from './test-helpers.test-util.js';
 
 describe('AgentRuntime: a two-round run', () => {

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SYSTEM_PROMPT, parseAgentConfig } from './agent-config.js';
 import { AgentRuntime } from './agent-runtime.js';
-import { ScriptedProvider } from './scripted-provider.js';
+import { ScriptedProvider } from '../provider/scripted-provider.js';
 
 describe('parseAgentConfig', () => {
   it('fills in the documented defaults', () => {

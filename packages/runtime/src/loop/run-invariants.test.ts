@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AgentRuntime } from './agent-runtime.js';
 import { ManualClock } from './clock.js';
-import { defineTool } from './define-tool.js';
-import { ProviderError } from './provider-error.js';
-import { ScriptedProvider, type ScriptedStep } from './scripted-provider.js';
+import { defineTool } from '../tools/define-tool.js';
+import { ProviderError } from '../provider/provider-error.js';
+import { ScriptedProvider, type ScriptedStep } from '../provider/scripted-provider.js';
 
 const flaky = defineTool({
   name: 'flaky',
