@@ -13,7 +13,8 @@ import { continuationPrompt } from '@headway/report';
 import { AuditReporter, SqliteAuditBus } from '@headway/reporter-audit';
 import { CLIReporter } from '@headway/reporter-cli';
 import { JSONReporter } from '@headway/reporter-json';
-import { AgentRuntime, OpenAIProvider, ScriptedProvider, SqliteCheckpointStore, type Provider } from '@headway/runtime';
+import { AgentRuntime, OpenAIProvider, ScriptedProvider, type Provider } from '@headway/runtime';
+import { SqliteCheckpointStore } from '@headway/store-sqlite';
 import { demoModel } from './scripted-model.js';
 import { fileTools } from './tools.js';
 

@@ -1,8 +1,9 @@
 // The behaviour every SessionStore must have; each backend's test runs it unchanged.
 import { HeadwayError } from '@headway/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SessionStore } from './session-store.js';
+import type { SessionStore } from '../session/session-store.js';
 
+/** A session store under test. */
 export interface SessionStoreHandle {
   store: SessionStore;
   reopen?: () => SessionStore | Promise<SessionStore>;
@@ -19,7 +20,11 @@ async function codeOf(fn: () => unknown): Promise<string | undefined> {
   return undefined;
 }
 
-export function sessionStoreConformance(name: string, factory: (now: () => number) => SessionStoreHandle | Promise<SessionStoreHandle>): void {
+/** Makes a fresh, empty session store whose timestamps come from `now`. */
+export type SessionStoreFactory = (now: () => number) => SessionStoreHandle | Promise<SessionStoreHandle>;
+
+/** The behaviour every `SessionStore` must have, as a vitest suite run against stores made by `factory`. */
+export function sessionStoreConformance(name: string, factory: SessionStoreFactory): void {
   describe(`${name} (SessionStore conformance)`, () => {
     let t = 1_000;
     let handle: SessionStoreHandle;

@@ -1,10 +1,14 @@
 import { describeIssues, toValidationIssues } from '@headway/protocol';
 import { z } from 'zod';
-import { migrate, openSqliteDatabase, type SqliteDatabase } from '../checkpoint/sqlite-database.js';
-import type { SessionStoreOptions } from './memory-session-store.js';
-import { decodeMessage, encodeRun, sessionExists, sessionNotFound, validateSessionId } from './session-codec.js';
-import { SessionError } from './session-error.js';
-import type { SessionRecord, SessionRunRecord, SessionStore, SessionSummary } from './session-store.js';
+import { SessionError, type SessionRecord, type SessionRunRecord, type SessionStore, type SessionStoreOptions, type SessionSummary } from '@headway/runtime';
+import {
+  decodeSessionMessage as decodeMessage,
+  encodeSessionRun as encodeRun,
+  sessionExists,
+  sessionNotFound,
+  validateSessionId,
+} from '@headway/runtime/store-kit';
+import { migrate, openSqliteDatabase, type SqliteDatabase } from './sqlite-database.js';
 
 const DDL = `
 CREATE TABLE IF NOT EXISTS headway_sessions (

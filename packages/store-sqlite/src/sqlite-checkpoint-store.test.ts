@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { HeadwayError } from '@headway/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkpointStoreConformance, init, state } from './checkpoint-store-conformance.test-util.js';
+import { checkpointInit as init, checkpointState as state, checkpointStoreConformance } from '@headway/runtime/testing';
 import { SqliteCheckpointStore } from './sqlite-checkpoint-store.js';
 
 const dirs: string[] = [];

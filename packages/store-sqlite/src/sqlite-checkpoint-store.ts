@@ -1,30 +1,31 @@
 import { z } from 'zod';
 import {
-  CHECKPOINT_STATUSES,
+  CheckpointError,
   type Checkpoint,
   type CheckpointInit,
+  type CheckpointListFilter,
   type CheckpointStatus,
+  type CheckpointStore,
   type CheckpointSummary,
   type CheckpointUpdate,
-} from './checkpoint.js';
-import { blobRef } from './blob-ref.js';
+  type SessionStore,
+} from '@headway/runtime';
 import {
+  CHECKPOINT_STATUSES,
+  blobRef,
   checkRow,
-  conflict,
+  checkpointConflict as conflict,
+  checkpointNotFound as notFound,
+  checkpointNotRunning as notRunning,
   decodeJson,
   decodeState,
   decodeToolCall,
   encodeJson,
-  notFound,
-  notRunning,
-  validateInit,
-  validateUpdate,
-} from './checkpoint-codec.js';
-import { CheckpointError } from './checkpoint-error.js';
-import type { CheckpointListFilter, CheckpointStore } from './checkpoint-store.js';
+  validateCheckpointInit as validateInit,
+  validateCheckpointUpdate as validateUpdate,
+} from '@headway/runtime/store-kit';
 import { migrate, openSqliteDatabase, type SqliteDatabase } from './sqlite-database.js';
-import type { SessionStore } from '../session/session-store.js';
-import { SqliteSessionStore } from '../session/sqlite-session-store.js';
+import { SqliteSessionStore } from './sqlite-session-store.js';
 
 /** Options of {@link SqliteCheckpointStore}. */
 export interface SqliteCheckpointStoreOptions {

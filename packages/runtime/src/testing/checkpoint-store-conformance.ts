@@ -4,12 +4,12 @@
 import { HeadwayError } from '@headway/protocol';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CheckpointInit, CheckpointState, CheckpointUpdate, CheckpointToolCall } from './checkpoint.js';
-import type { CheckpointStore } from './checkpoint-store.js';
-import { scanForRecovery } from './recovery.js';
+import type { CheckpointInit, CheckpointState, CheckpointUpdate, CheckpointToolCall } from '../checkpoint/checkpoint.js';
+import type { CheckpointStore } from '../checkpoint/checkpoint-store.js';
+import { scanForRecovery } from '../checkpoint/recovery.js';
 
 /** A store under test, on a clock the suite controls. */
-interface StoreHandle {
+export interface CheckpointStoreHandle {
   store: CheckpointStore;
   /** Closes the store and opens it again on the same data; absent for non-durable stores. */
   reopen?: () => Promise<CheckpointStore> | CheckpointStore;
@@ -17,14 +17,16 @@ interface StoreHandle {
 }
 
 /** Makes a fresh, empty store whose timestamps come from `now`. */
-export type StoreFactory = (now: () => number) => Promise<StoreHandle> | StoreHandle;
+export type CheckpointStoreFactory = (now: () => number) => Promise<CheckpointStoreHandle> | CheckpointStoreHandle;
 
-export function state(overrides: Partial<CheckpointState> = {}): CheckpointState {
+/** A checkpoint state for tests, with `overrides`. */
+export function checkpointState(overrides: Partial<CheckpointState> = {}): CheckpointState {
   return { iteration: 0, toolsUsed: [], usage: { inputTokens: 0, outputTokens: 0 }, spentUsd: 0, providerCalls: 0, ...overrides };
 }
 
-export function init(id: string, overrides: Partial<CheckpointInit> = {}): CheckpointInit {
-  return { id, runId: `run-${id}`, sessionId: 'session-1', taskId: 'task-1', input: 'Summarize the README', state: state(), ...overrides };
+/** A checkpoint's first write for tests, with `overrides`. */
+export function checkpointInit(id: string, overrides: Partial<CheckpointInit> = {}): CheckpointInit {
+  return { id, runId: `run-${id}`, sessionId: 'session-1', taskId: 'task-1', input: 'Summarize the README', state: checkpointState(), ...overrides };
 }
 
 function started(toolCallId: string, index: number, name = 'file_read'): CheckpointToolCall {
@@ -52,11 +54,12 @@ function later(fn: () => unknown): Promise<unknown> {
 
 const jsonValue = fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.parse(JSON.stringify(v)) as unknown);
 
-export function checkpointStoreConformance(name: string, factory: StoreFactory): void {
+/** The behaviour every `CheckpointStore` must have, as a vitest suite run against stores made by `factory`. */
+export function checkpointStoreConformance(name: string, factory: CheckpointStoreFactory): void {
   describe(`${name} (CheckpointStore conformance)`, () => {
     let t = 1_000;
     const now = (): number => t;
-    let handle: StoreHandle;
+    let handle: CheckpointStoreHandle;
     const open = async (): Promise<CheckpointStore> => {
       t = 1_000;
       handle = await factory(now);
@@ -68,7 +71,7 @@ export function checkpointStoreConformance(name: string, factory: StoreFactory):
 
     it('creates a running checkpoint and reads it back exactly', async () => {
       const store = await open();
-      await store.create(init('cp-1', { messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }], log: [{ step: 0 }], lastSeq: 3 }));
+      await store.create(checkpointInit('cp-1', { messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }], log: [{ step: 0 }], lastSeq: 3 }));
       expect(await store.load('cp-1')).toEqual({
         id: 'cp-1',
         runId: 'run-cp-1',
@@ -79,7 +82,7 @@ export function checkpointStoreConformance(name: string, factory: StoreFactory):
         iteration: 0,
         createdAt: 1_000,
         updatedAt: 1_000,
-        state: state(),
+        state: checkpointState(),
         messages: [
           { role: 'system', content: 'be brief' },
           { role: 'user', content: 'hi' },
@@ -93,15 +96,15 @@ export function checkpointStoreConformance(name: string, factory: StoreFactory):
 
     it('appends messages and log entries in order and replaces the state', async () => {
       const store = await open();
-      await store.create(init('cp-1', { messages: ['m0'] }));
+      await store.create(checkpointInit('cp-1', { messages: ['m0'] }));
       t = 2_000;
-      await store.update('cp-1', { appendMessages: ['m1', 'm2'], appendLog: ['l0'], state: state({ iteration: 1, toolsUsed: ['a'], tracker: { percent: 12 } }) });
+      await store.update('cp-1', { appendMessages: ['m1', 'm2'], appendLog: ['l0'], state: checkpointState({ iteration: 1, toolsUsed: ['a'], tracker: { percent: 12 } }) });
       t = 3_000;
-      await store.update('cp-1', { appendMessages: [{ m: 3 }], appendLog: ['l1', 'l2'], state: state({ iteration: 2, toolsUsed: ['a', 'b'], spentUsd: 0.5 }) });
+      await store.update('cp-1', { appendMessages: [{ m: 3 }], appendLog: ['l1', 'l2'], state: checkpointState({ iteration: 2, toolsUsed: ['a', 'b'], spentUsd: 0.5 }) });
       const cp = await store.load('cp-1');
       expect(cp?.messages).toEqual(['m0', 'm1', 'm2', { m: 3 }]);
       expect(cp?.log).toEqual(['l0', 'l1', 'l2']);
-      expect(cp?.state).toEqual(state({ iteration: 2, toolsUsed: ['a', 'b'], spentUsd: 0.5 }));
+      expect(cp?.state).toEqual(checkpointState({ iteration: 2, toolsUsed: ['a', 'b'], spentUsd: 0.5 }));
       expect(cp?.iteration).toBe(2);
       expect(cp?.createdAt).toBe(1_000);
       expect(cp?.updatedAt).toBe(3_000);
@@ -109,7 +112,7 @@ export function checkpointStoreConformance(name: string, factory: StoreFactory):
 
     it('keeps the statuses of the round in flight, replaced by id, in call order, until cleared', async () => {
       const store = await open();
-      await store.create(init('cp-1'));
+      await store.create(checkpointInit('cp-1'));
       await store.update('cp-1', { appendMessages: ['assistant asks for 3 tools'], toolCalls: [started('c2', 2), started('c0', 0), started('c1', 1)] });
       await store.update('cp-1', { toolCalls: [finished('c1', 1, { rows: 15 })] });
       await store.update('cp-1', { toolCalls: [finished('c0', 0, 'boom', false)] });
@@ -123,7 +126,7 @@ export function checkpointStoreConformance(name: string, factory: StoreFactory):
 
     it('moves lastSeq forward only', async () => {
       const store = await open();
-      await store.create(init('cp-1'));
+      await store.create(checkpointInit('cp-1'));
       await store.update('cp-1', { lastSeq: 10 });
       await store.update('cp-1', { lastSeq: 7 });
       expect((await store.load('cp-1'))?.lastSeq).toBe(10);
@@ -131,7 +134,7 @@ export function checkpointStoreConformance(name: string, factory: StoreFactory):
 
     it('rejects a stale writer with CHECKPOINT_CONFLICT and changes nothing', async () => {
       const store = await open();
-      await store.create(init('cp-1', { messages: ['m0'] }));
+      await store.create(checkpointInit('cp-1', { messages: ['m0'] }));
       await store.update('cp-1', { expect: { messages: 1, log: 0 }, appendMessages: ['m1'], appendLog: ['l0'] });
       expect(await codeOf(() => store.update('cp-1', { expect: { messages: 1, log: 0 }, appendMessages: ['again'] }))).toBe('CHECKPOINT_CONFLICT');
       await store.update('cp-1', { expect: { messages: 2, log: 1 }, appendMessages: ['m2'] });
@@ -140,18 +143,18 @@ export function checkpointStoreConformance(name: string, factory: StoreFactory):
 
     it('rejects what is not plain JSON, naming where, and writes none of it', async () => {
       const store = await open();
-      await store.create(init('cp-1'));
+      await store.create(checkpointInit('cp-1'));
       const circular: Record<string, unknown> = {};
       circular.self = circular;
       await expect(later(() => store.update('cp-1', { appendMessages: ['ok', 10n] }))).rejects.toThrow(/update\.appendMessages\[1\]/);
       await expect(later(() => store.update('cp-1', { appendLog: [circular] }))).rejects.toThrow(/update\.appendLog\[0\]/);
       await expect(later(() => store.update('cp-1', { appendMessages: ['ok', () => 1] }))).rejects.toThrow(/update\.appendMessages\[1\]/);
-      expect(await codeOf(() => store.update('cp-1', { state: state({ iteration: -1 }) }))).toBe('CHECKPOINT_INVALID');
-      await expect(later(() => store.update('cp-1', { state: { ...state(), spentUsd: 'lots' } as unknown as CheckpointState }))).rejects.toThrow(/update\.state\.spentUsd/);
+      expect(await codeOf(() => store.update('cp-1', { state: checkpointState({ iteration: -1 }) }))).toBe('CHECKPOINT_INVALID');
+      await expect(later(() => store.update('cp-1', { state: { ...checkpointState(), spentUsd: 'lots' } as unknown as CheckpointState }))).rejects.toThrow(/update\.state\.spentUsd/);
       expect(await codeOf(() => store.update('cp-1', { toolCalls: [started('x', 0), started('x', 1)] }))).toBe('CHECKPOINT_INVALID');
       expect(await codeOf(() => store.update('cp-1', { appendMessages: 'm' } as unknown as CheckpointUpdate))).toBe('CHECKPOINT_INVALID');
-      expect(await codeOf(() => store.create(init('', {})))).toBe('CHECKPOINT_INVALID');
-      expect(await codeOf(() => store.create(init('cp-2', { messages: [1n] })))).toBe('CHECKPOINT_INVALID');
+      expect(await codeOf(() => store.create(checkpointInit('', {})))).toBe('CHECKPOINT_INVALID');
+      expect(await codeOf(() => store.create(checkpointInit('cp-2', { messages: [1n] })))).toBe('CHECKPOINT_INVALID');
       const cp = await store.load('cp-1');
       expect(cp?.messages).toEqual([]);
       expect(cp?.log).toEqual([]);
@@ -162,7 +165,7 @@ export function checkpointStoreConformance(name: string, factory: StoreFactory):
     it('stores JSON: undefined properties are dropped and nothing is shared with the caller', async () => {
       const store = await open();
       const message = { role: 'user', content: 'hi', name: undefined as string | undefined };
-      await store.create(init('cp-1', { messages: [message] }));
+      await store.create(checkpointInit('cp-1', { messages: [message] }));
       message.content = 'changed after writing';
       const first = await store.load('cp-1');
       expect(first?.messages).toEqual([{ role: 'user', content: 'hi' }]);
@@ -173,10 +176,10 @@ export function checkpointStoreConformance(name: string, factory: StoreFactory):
 
     it('follows the lifecycle: complete, fail and abandon end a running checkpoint once', async () => {
       const store = await open();
-      await store.create(init('a'));
-      await store.create(init('b'));
-      await store.create(init('c'));
-      expect(await codeOf(() => store.create(init('a')))).toBe('CHECKPOINT_EXISTS');
+      await store.create(checkpointInit('a'));
+      await store.create(checkpointInit('b'));
+      await store.create(checkpointInit('c'));
+      expect(await codeOf(() => store.create(checkpointInit('a')))).toBe('CHECKPOINT_EXISTS');
       t = 5_000;
       await store.complete('a');
       await store.fail('b', 'provider down');
@@ -194,13 +197,13 @@ export function checkpointStoreConformance(name: string, factory: StoreFactory):
     it('lists summaries oldest update first, filtered by status and session', async () => {
       const store = await open();
       t = 100;
-      await store.create(init('a', { sessionId: 's1' }));
+      await store.create(checkpointInit('a', { sessionId: 's1' }));
       t = 200;
-      await store.create(init('b', { sessionId: 's2' }));
+      await store.create(checkpointInit('b', { sessionId: 's2' }));
       t = 300;
-      await store.create(init('c', { sessionId: 's1' }));
+      await store.create(checkpointInit('c', { sessionId: 's1' }));
       t = 400;
-      await store.update('a', { state: state({ iteration: 4 }) });
+      await store.update('a', { state: checkpointState({ iteration: 4 }) });
       t = 500;
       await store.fail('b', 'x');
       expect((await store.list()).map((s) => s.id)).toEqual(['c', 'a', 'b']);
@@ -215,8 +218,8 @@ export function checkpointStoreConformance(name: string, factory: StoreFactory):
 
     it('stores a large text once per checkpoint and gives it back by reference', async () => {
       const store = await open();
-      await store.create(init('cp-1'));
-      await store.create(init('cp-2'));
+      await store.create(checkpointInit('cp-1'));
+      await store.create(checkpointInit('cp-2'));
       const big = 'x'.repeat(60_000) + '😀';
       const ref = await store.putBlob('cp-1', big);
       expect(ref).toMatch(/^blob:sha256:[0-9a-f]{64}$/);
@@ -229,14 +232,14 @@ export function checkpointStoreConformance(name: string, factory: StoreFactory):
 
     it('deletes a checkpoint with everything stored with it', async () => {
       const store = await open();
-      await store.create(init('cp-1', { messages: ['m'] }));
+      await store.create(checkpointInit('cp-1', { messages: ['m'] }));
       const ref = await store.putBlob('cp-1', 'payload');
       await store.update('cp-1', { toolCalls: [started('c0', 0)], appendLog: ['l'] });
       expect(await store.delete('cp-1')).toBe(true);
       expect(await store.delete('cp-1')).toBe(false);
       expect(await store.load('cp-1')).toBeUndefined();
       expect(await store.getBlob('cp-1', ref)).toBeUndefined();
-      await store.create(init('cp-1'));
+      await store.create(checkpointInit('cp-1'));
       expect(await store.load('cp-1')).toMatchObject({ messages: [], log: [], toolCalls: [] });
     });
 
@@ -244,12 +247,12 @@ export function checkpointStoreConformance(name: string, factory: StoreFactory):
       const store = await open();
       const hour = 3_600_000;
       t = 0;
-      await store.create(init('old'));
+      await store.create(checkpointInit('old'));
       t = 20 * hour;
-      await store.create(init('day'));
+      await store.create(checkpointInit('day'));
       t = 30 * hour - 10;
-      await store.create(init('fresh'));
-      await store.create(init('done'));
+      await store.create(checkpointInit('fresh'));
+      await store.create(checkpointInit('done'));
       await store.complete('done');
       const pending = await scanForRecovery(store, { now: () => 30 * hour });
       expect(pending.map((p) => [p.checkpointId, p.strategy])).toEqual([
@@ -281,10 +284,10 @@ export function checkpointStoreConformance(name: string, factory: StoreFactory):
         fc.asyncProperty(fc.array(jsonValue, { maxLength: 3 }), fc.array(update, { maxLength: 6 }), async (initial, updates) => {
           n += 1;
           const id = `p-${n}`;
-          await store.create(init(id, { messages: initial }));
-          const model = { messages: [...initial], log: [] as unknown[], calls: new Map<string, CheckpointToolCall>(), state: state(), lastSeq: 0 };
+          await store.create(checkpointInit(id, { messages: initial }));
+          const model = { messages: [...initial], log: [] as unknown[], calls: new Map<string, CheckpointToolCall>(), state: checkpointState(), lastSeq: 0 };
           for (const u of updates) {
-            const s = state({ iteration: u.iteration, tracker: u.tracker });
+            const s = checkpointState({ iteration: u.iteration, tracker: u.tracker });
             const calls: CheckpointToolCall[] = u.call === undefined ? [] : [finished(u.call[0], u.call[1], u.call[2])];
             await store.update(id, {
               state: s,
@@ -318,8 +321,8 @@ export function checkpointStoreConformance(name: string, factory: StoreFactory):
         ctx.skip();
         return;
       }
-      await store.create(init('cp-1', { messages: ['m0'] }));
-      await store.update('cp-1', { appendMessages: ['m1'], toolCalls: [finished('c0', 0, 'r')], state: state({ iteration: 1 }), lastSeq: 9 });
+      await store.create(checkpointInit('cp-1', { messages: ['m0'] }));
+      await store.update('cp-1', { appendMessages: ['m1'], toolCalls: [finished('c0', 0, 'r')], state: checkpointState({ iteration: 1 }), lastSeq: 9 });
       const before = await store.load('cp-1');
       const reopened = await handle.reopen();
       expect(await reopened.load('cp-1')).toEqual(before);

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SqliteCheckpointStore } from '../checkpoint/sqlite-checkpoint-store.js';
-import { sessionStoreConformance } from './session-store-conformance.test-util.js';
+import { sessionStoreConformance } from '@headway/runtime/testing';
+import { SqliteCheckpointStore } from './sqlite-checkpoint-store.js';
 import { SqliteSessionStore } from './sqlite-session-store.js';
 
 const dirs: string[] = [];
