@@ -22,14 +22,12 @@ export type {
 } from './provider/provider.js';
 export { ProviderRegistry } from './provider/provider-registry.js';
 export type { ProviderRegistryOptions, RetryInfo } from './provider/provider-registry.js';
-export { backoffDelay, isRetryable, retryPolicy } from './provider/retry-policy.js';
+export { backoffDelay, isAbortError, isRetryable, retryPolicy } from './provider/retry-policy.js';
 export type { RetryOptions, RetryPolicy } from './provider/retry-policy.js';
 export { CircuitBreaker } from './provider/circuit-breaker.js';
 export type { CircuitBreakerOptions, CircuitState } from './provider/circuit-breaker.js';
 export { ScriptedProvider } from './provider/scripted-provider.js';
 export type { Script, ScriptedProviderOptions, ScriptedStep } from './provider/scripted-provider.js';
-export { OpenAIProvider } from './provider/openai-provider.js';
-export type { OpenAIProviderOptions } from './provider/openai-provider.js';
 export { defineTool, toolSpec } from './tools/define-tool.js';
 export type { Tool, ToolContext, ToolDefinition } from './tools/define-tool.js';
 export { scanForInjection, wrapUntrusted } from './tools/injection-scan.js';

@@ -3,13 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { HeadwayError } from '@headway/protocol';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AgentRuntime } from '../loop/agent-runtime.js';
-import type { Clock } from '../loop/clock.js';
-import { defineTool } from '../tools/define-tool.js';
+import { AgentRuntime, ProviderRegistry, collectStream, defineTool, type Clock, type ProviderError } from '@headway/runtime';
 import { OpenAIProvider } from './openai-provider.js';
-import { collectStream } from './provider.js';
-import type { ProviderError } from './provider-error.js';
-import { ProviderRegistry } from './provider-registry.js';
 
 type Handler = (req: IncomingMessage, body: unknown, res: ServerResponse) => void;
 

@@ -5,19 +5,19 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
-import type {
-  ChatMessage,
-  CompletionRequest,
-  CompletionResponse,
-  FinishReason,
-  Provider,
-  ProviderCallOptions,
-  StreamChunk,
-  ToolCall,
-  Usage,
-} from './provider.js';
-import { ProviderError } from './provider-error.js';
-import { isAbortError } from './retry-policy.js';
+import {
+  ProviderError,
+  isAbortError,
+  type ChatMessage,
+  type CompletionRequest,
+  type CompletionResponse,
+  type FinishReason,
+  type Provider,
+  type ProviderCallOptions,
+  type StreamChunk,
+  type ToolCall,
+  type Usage,
+} from '@headway/runtime';
 
 /** Options of {@link OpenAIProvider}. */
 export interface OpenAIProviderOptions {
