@@ -1,3 +1,4 @@
+import { errorMessage } from '@headway/protocol/internal';
 import type { Checkpoint } from './checkpoint.js';
 import { CheckpointError } from './checkpoint-error.js';
 import type { CheckpointStore, MaybePromise } from './checkpoint-store.js';
@@ -12,7 +13,7 @@ export function scanPending(store: CheckpointStore, policy: RecoveryPolicy, now:
   try {
     pending = scanForRecovery(store, { now, policy });
   } catch (error) {
-    pending = Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    pending = Promise.reject(new Error(errorMessage(error), { cause: error }));
   }
   if (pending instanceof Promise) pending.catch(() => undefined);
   return pending;

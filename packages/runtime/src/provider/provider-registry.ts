@@ -1,3 +1,4 @@
+import { errorMessage } from '@headway/protocol/internal';
 import { CircuitBreaker, type CircuitBreakerOptions } from './circuit-breaker.js';
 import { sleep, systemClock, type Clock } from '../loop/clock.js';
 import type { CompletionRequest, CompletionResponse, Provider, ProviderCallOptions, StreamChunk } from './provider.js';
@@ -27,9 +28,6 @@ export interface ProviderRegistryOptions {
   onRetry?: (info: RetryInfo) => void;
 }
 
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /**
  * The providers a runtime can use, with the resilience every call needs: fallback to the

@@ -42,8 +42,13 @@ const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EPIPE
 /** True for an abort (the caller's signal), which is never retried nor counted as a failure. */
 export function isAbortError(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
-  const name = (error as { name?: unknown }).name;
-  return name === 'AbortError' || name === 'APIUserAbortError';
+  try {
+    const name = (error as { name?: unknown }).name;
+    return name === 'AbortError' || name === 'APIUserAbortError';
+  } catch {
+    // A thrown value is untrusted: a getter that throws or a revoked proxy is not an abort.
+    return false;
+  }
 }
 
 /**
@@ -51,6 +56,15 @@ export function isAbortError(error: unknown): boolean {
  * network errors are; aborts, other 4xx and programming errors are not.
  */
 export function isRetryable(error: unknown): boolean {
+  try {
+    return retryableUnsafe(error);
+  } catch {
+    // A thrown value is untrusted: one that cannot be read is not worth retrying.
+    return false;
+  }
+}
+
+function retryableUnsafe(error: unknown): boolean {
   if (isAbortError(error)) return false;
   if (HeadwayError.isInstance(error)) return (error as { retryable?: unknown }).retryable === true;
   if (typeof error !== 'object' || error === null) return false;
