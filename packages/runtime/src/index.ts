@@ -1,7 +1,6 @@
 export { AgentRuntime } from './loop/agent-runtime.js';
 export type { AgentRuntimeDeps, RunOptions } from './loop/agent-runtime.js';
 export type { RunResult } from './loop/finish-run.js';
-export { DEFAULT_SYSTEM_PROMPT, agentConfigSchema, parseAgentConfig } from './loop/agent-config.js';
 export type { AgentConfig, AgentConfigInput, CapabilityMode, TimeoutBehavior } from './loop/agent-config.js';
 export { ConfigError } from './loop/config-error.js';
 export type { ConfigErrorCode } from './loop/config-error.js';
@@ -22,27 +21,17 @@ export type {
 } from './provider/provider.js';
 export { ProviderRegistry } from './provider/provider-registry.js';
 export type { ProviderRegistryOptions, RetryInfo } from './provider/provider-registry.js';
-export { backoffDelay, isAbortError, isRetryable, retryPolicy } from './provider/retry-policy.js';
+export { isAbortError, isRetryable } from './provider/retry-policy.js';
 export type { RetryOptions, RetryPolicy } from './provider/retry-policy.js';
-export { CircuitBreaker } from './provider/circuit-breaker.js';
 export type { CircuitBreakerOptions, CircuitState } from './provider/circuit-breaker.js';
 export { ScriptedProvider } from './provider/scripted-provider.js';
 export type { Script, ScriptedProviderOptions, ScriptedStep } from './provider/scripted-provider.js';
-export { defineTool, toolSpec } from './tools/define-tool.js';
+export { defineTool } from './tools/define-tool.js';
 export type { Tool, ToolContext, ToolDefinition } from './tools/define-tool.js';
-export { scanForInjection, wrapUntrusted } from './tools/injection-scan.js';
-export type { InjectionFinding, InjectionKind, InjectionScan } from './tools/injection-scan.js';
-export { MAX_TOOL_RESULT_CHARS, truncateToolResult } from './tools/truncate-tool-result.js';
-export type { TruncatedText } from './tools/truncate-tool-result.js';
-// Re-exported: where `_progress` sits in model text is the estimator's knowledge.
-export { ProgressTextFilter, stripModelProgress } from '@headway/estimator';
-export { VERIFICATION_PROMPT, strategyRotationPrompt } from './loop/loop-prompts.js';
 export { ManualClock, sleep, systemClock } from './loop/clock.js';
 export type { Clock, ManualClockOptions } from './loop/clock.js';
-export { modelTimeoutObserver } from './loop/timeout-observer.js';
 export type { TimeoutObserver, TimeoutRequest } from './loop/timeout-observer.js';
-export type { LoopCheckpointer, RunState, RunStatus, ToolCallStatus } from './loop/run-state.js';
-export { CHECKPOINT_STATUSES, checkpointStateSchema, checkpointToolCallSchema } from './checkpoint/checkpoint.js';
+export type { RunStatus } from './loop/run-state.js';
 export type {
   Checkpoint,
   CheckpointInit,
@@ -51,7 +40,6 @@ export type {
   CheckpointSummary,
   CheckpointToolCall,
   CheckpointUpdate,
-  CheckpointUsage,
   FinishedToolCall,
   PendingToolCall,
   StartedToolCall,
@@ -61,19 +49,21 @@ export type { CheckpointErrorCode } from './checkpoint/checkpoint-error.js';
 export type { CheckpointListFilter, CheckpointStore, MaybePromise } from './checkpoint/checkpoint-store.js';
 export { MemoryCheckpointStore } from './checkpoint/memory-checkpoint-store.js';
 export type { MemoryCheckpointStoreOptions } from './checkpoint/memory-checkpoint-store.js';
-export { DEFAULT_RECOVERY_POLICY, recoveryPolicySchema, recoveryStrategy, resolveRecoveryPolicy, scanForRecovery } from './checkpoint/recovery.js';
-export type { PendingRecovery, RecoveryPolicy, RecoveryScanOptions, RecoveryStrategy } from './checkpoint/recovery.js';
-export { LARGE_RESULT_THRESHOLD, externalizeLargeResult } from './checkpoint/large-result.js';
-export type { ExternalizeOptions, ExternalizedResult } from './checkpoint/large-result.js';
-export { chatMessageSchema } from './checkpoint/run-state-codec.js';
+export type { PendingRecovery, RecoveryPolicy, RecoveryStrategy } from './checkpoint/recovery.js';
 export type { SessionRecord, SessionRunRecord, SessionStore, SessionSummary } from './session/session-store.js';
 export { MemorySessionStore } from './session/memory-session-store.js';
 export type { SessionStoreOptions } from './session/memory-session-store.js';
 export { SessionError } from './session/session-error.js';
 export type { SessionErrorCode } from './session/session-error.js';
-export { DEFAULT_MODEL_PRICES, PriceTable, modelPriceSchema } from './cost/price-table.js';
-export type { ModelPrice, PriceTableOptions, TokenUsage } from './cost/price-table.js';
+export { DEFAULT_MODEL_PRICES, PriceTable } from './cost/price-table.js';
+export type { ModelPrice, PriceTableOptions } from './cost/price-table.js';
 export { CostTracker } from './cost/cost-tracker.js';
-export type { BudgetStatus, CostSummary, CostTrackerOptions, RecordedCost, SessionCost } from './cost/cost-tracker.js';
+export type {
+  BudgetStatus,
+  CostSummary,
+  CostTrackerOptions,
+  RecordedCost,
+  SessionCost,
+} from './cost/cost-tracker.js';
 export { CostError } from './cost/cost-error.js';
 export type { CostErrorCode } from './cost/cost-error.js';

@@ -91,7 +91,7 @@ const schema = z.strictObject({
  * zod schema of {@link AgentConfig}: unknown keys are rejected (a misspelt option is an
  * error, not a silent default) and defaults are filled in.
  */
-export const agentConfigSchema: z.ZodType<AgentConfig, AgentConfigInput> = schema.transform((value, ctx) => {
+const agentConfigSchema: z.ZodType<AgentConfig, AgentConfigInput> = schema.transform((value, ctx) => {
   const { progress, ...rest } = value;
   const parsed = progressConfigSchema.safeParse(progress ?? {});
   if (!parsed.success) {

@@ -26,7 +26,7 @@ export function isStopSignal(value: unknown): boolean {
  * read passes as it is, anything else (a string, a revoked proxy, an object with a throwing
  * getter) becomes an `Error` with a safe description.
  */
-export function toError(value: unknown): Error {
+function toError(value: unknown): Error {
   try {
     if (value instanceof Error && typeof value.message === 'string') return value;
   } catch {

@@ -19,7 +19,11 @@ export interface ToolSpec {
   parameters: Record<string, unknown>;
 }
 
-/** Token counts of one or more provider calls. */
+/**
+ * Token counts of one or more provider calls: what a provider reports, what a checkpoint keeps
+ * and what the price table prices (the one usage type of the runtime). Counts are non-negative
+ * integers; the loop rejects anything else from a provider (`PROVIDER_INVALID_RESPONSE`).
+ */
 export interface Usage {
   inputTokens: number;
   outputTokens: number;

@@ -1,8 +1,8 @@
 /** What kind of prompt-injection signal a finding is. */
-export type InjectionKind = 'instruction' | 'role-marker' | 'hidden-unicode';
+type InjectionKind = 'instruction' | 'role-marker' | 'hidden-unicode';
 
 /** One suspicious passage in a tool's output. */
-export interface InjectionFinding {
+interface InjectionFinding {
   kind: InjectionKind;
   /** The matched text (hidden characters shown as `U+XXXX`), at most 80 characters. */
   match: string;

@@ -1,5 +1,5 @@
 /** Tool results longer than this many characters are cut before they reach the model. */
-export const MAX_TOOL_RESULT_CHARS = 200_000;
+const MAX_TOOL_RESULT_CHARS = 200_000;
 
 /** Result of {@link truncateToolResult}. */
 export interface TruncatedText {
