@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: one class whose SQL statements and transactions belong together;
+// the codec it shares with every store is in @headway/runtime/store-kit.
 import { z } from 'zod';
 import {
   CheckpointError,

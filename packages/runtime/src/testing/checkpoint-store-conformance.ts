@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: one suite, one `it` per behaviour of the interface; splitting it
+// would scatter the contract a store author reads top to bottom.
 // The behaviour every CheckpointStore must have. Each store's test file calls
 // `checkpointStoreConformance` with a factory; a new backend (Postgres, …) passes when it
 // runs this suite unchanged.
