@@ -1,3 +1,4 @@
+import { adoptThenable } from '@headway/protocol/internal';
 import { isNullReporter, isProgressReporter, type ProgressReporter, type SinkLike } from '@headway/protocol';
 
 /**
@@ -6,10 +7,10 @@ import { isNullReporter, isProgressReporter, type ProgressReporter, type SinkLik
  * rejection would otherwise surface as an unhandled rejection.
  */
 function guardReporter(reporter: ProgressReporter, onError: (error: unknown) => void): ProgressReporter {
+  // What a reporter returns is untrusted: a revoked proxy or a `then` that throws or lies is
+  // adopted safely (adoptThenable), and its rejection reported, never thrown.
   const settle = (result: unknown): void => {
-    if (typeof result === 'object' && result !== null && typeof (result as { then?: unknown }).then === 'function') {
-      (result as PromiseLike<unknown>).then(undefined, onError);
-    }
+    adoptThenable(result)?.then(undefined, onError);
   };
   // Declared `void`, but a reporter may still return a promise: view it as returning unknown.
   const loose = reporter as unknown as Record<keyof ProgressReporter, (...args: unknown[]) => unknown>;

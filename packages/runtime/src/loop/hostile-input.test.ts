@@ -1,5 +1,6 @@
 // Regression tests for hostile tools and providers: thrown values and return values the loop
 // cannot trust, duplicate tool-call ids, and token counts that would let a cost cap fail open.
+import type { ProgressReporter } from '@headway/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { MemoryCheckpointStore } from '../checkpoint/memory-checkpoint-store.js';
@@ -234,5 +235,31 @@ describe('usage that is not a non-negative integer', () => {
     expect(result.status).toBe('limit');
     expect(result.iterations).toBe(1);
     expect(runtime.cost().spentUsd).toBe(5);
+  });
+});
+
+describe('a reporter that returns hostile values', () => {
+  it('returns revoked proxies and throwing thenables from every method: the run completes, nothing leaks', async () => {
+    const hostile = (): unknown => revokedProxy();
+    const thenThrows = (): unknown => ({ then: () => { throw new Error('then exploded'); } });
+    const reporter = {
+      onStart: hostile,
+      onProgress: thenThrows,
+      onToolStart: hostile,
+      onToolDone: thenThrows,
+      onIteration: hostile,
+      onComplete: thenThrows,
+      onError: hostile,
+    } as unknown as ProgressReporter;
+    const internal: string[] = [];
+    const tool = defineTool({ name: 'ok', description: 'ok', parameters: z.object({}), execute: () => 'fine' });
+    const result = await new AgentRuntime(
+      { provider: 'scripted' },
+      { provider: oneCall('ok'), tools: [tool], progressReporter: reporter, onInternalError: (_e, where) => internal.push(where) },
+    ).run('go');
+    await settleMicrotasks();
+    expect(result.status).toBe('completed');
+    expect(unhandled).toEqual([]);
+    expect(internal.length).toBeGreaterThan(0);
   });
 });
