@@ -2,7 +2,7 @@
 // @headway dependencies) installed into an empty npm project. Slow (packs four packages and runs
 // npm), hence one file with a generous timeout.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -64,7 +64,13 @@ describe('npm install @headway/runtime from its packed tarball', () => {
     expect(installed).not.toContain('openai');
     expect(installed).not.toContain('better-sqlite3');
     expect(installed.length, installed.join(', ')).toBeLessThan(10);
+    console.log(`npm install @headway/runtime: ${String(installed.length)} packages (${installed.join(', ')})`);
     expect(nativeFiles(modules)).toEqual([]);
+    // Its published types name no vendor SDK and no native module either.
+    const dist = join(modules, '@headway', 'runtime', 'dist');
+    const declarations = readdirSync(dist).filter((f) => f.endsWith('.d.ts'));
+    expect(declarations.length).toBeGreaterThan(0);
+    for (const file of declarations) expect(readFileSync(join(dist, file), 'utf8'), file).not.toMatch(/from ['"](?:openai|better-sqlite3)/);
     // And it runs: a scripted agent answers from the installed package.
     writeFileSync(
       join(app, 'main.js'),
