@@ -7,7 +7,8 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SqliteCheckpointStore, type CheckpointState } from '@headway/runtime';
+import type { CheckpointState } from '@headway/runtime';
+import { SqliteCheckpointStore } from '@headway/store-sqlite';
 
 const ROUNDS = 1_000;
 const EARLY = [6, 15] as const; // "round 10": the median over rounds 6–15

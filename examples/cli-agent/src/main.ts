@@ -14,7 +14,9 @@ import { continuationPrompt } from '@headway/report';
 import { AuditReporter, SqliteAuditBus } from '@headway/reporter-audit';
 import { CLIReporter } from '@headway/reporter-cli';
 import { JSONReporter } from '@headway/reporter-json';
-import { AgentRuntime, OpenAIProvider, ScriptedProvider, SqliteCheckpointStore, type Provider } from '@headway/runtime';
+import { OpenAIProvider } from '@headway/provider-openai';
+import { AgentRuntime, ScriptedProvider, type Provider } from '@headway/runtime';
+import { SqliteCheckpointStore } from '@headway/store-sqlite';
 import { demoModel } from './scripted-model.js';
 import { fileTools } from './tools.js';
 

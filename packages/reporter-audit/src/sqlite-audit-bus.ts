@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { describeIssues, toValidationIssues } from '@headway/protocol';
-import Database from 'better-sqlite3';
+import { createRequire } from 'node:module';
+import type Database from 'better-sqlite3';
 import type { AuditBus } from './audit-bus.js';
 import { AuditError } from './audit-error.js';
 import { assertAuditEvent, auditEventSchema, toJson, type AuditEvent } from './audit-event.js';
@@ -17,6 +18,18 @@ export interface SqliteAuditBusOptions {
   synchronous?: 'normal' | 'full';
   /** How long a write waits for another process's lock before failing (default 1000 ms). */
   timeoutMs?: number;
+}
+
+/**
+ * better-sqlite3 is an optional peer dependency: loaded when the first SQLite bus is made, so a
+ * user of the memory or JSONL bus installs nothing native.
+ */
+function loadDatabase(): typeof Database {
+  try {
+    return createRequire(import.meta.url)('better-sqlite3') as typeof Database;
+  } catch (error) {
+    throw new AuditError('AUDIT_INVALID_OPTIONS', 'SqliteAuditBus needs better-sqlite3: npm install better-sqlite3', [], { cause: error });
+  }
 }
 
 interface Row {
@@ -98,12 +111,13 @@ export class SqliteAuditBus implements AuditBus {
    * Opens (creating it and its directory if needed) the database at `path`.
    *
    * @throws {AuditError} `AUDIT_INVALID_OPTIONS` when the file holds a newer audit schema;
-   * better-sqlite3's error when the file cannot be opened.
+   * better-sqlite3's error when the file cannot be opened; `AUDIT_INVALID_OPTIONS` when better-sqlite3
+   * (an optional peer dependency) is not installed.
    */
   constructor(path: string, options: SqliteAuditBusOptions = {}) {
     this.path = path;
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    const db = new Database(path, { timeout: options.timeoutMs ?? 1000 });
+    const db = new (loadDatabase())(path, { timeout: options.timeoutMs ?? 1000 });
     try {
       db.pragma('journal_mode = WAL');
       db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);

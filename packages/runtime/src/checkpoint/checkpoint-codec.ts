@@ -1,3 +1,4 @@
+import { errorMessage } from '@headway/protocol/internal';
 import { describeIssues, toValidationIssues } from '@headway/protocol';
 import { z } from 'zod';
 import {
@@ -25,7 +26,7 @@ export function encodeJson(value: unknown, where: string, checkpointId: string):
   } catch (error) {
     throw new CheckpointError(
       'CHECKPOINT_INVALID',
-      `checkpoint ${checkpointId}: ${where} is not plain JSON (${error instanceof Error ? error.message : String(error)})`,
+      `checkpoint ${checkpointId}: ${where} is not plain JSON (${errorMessage(error)})`,
       [{ path: where, message: 'not plain JSON' }],
       { cause: error },
     );

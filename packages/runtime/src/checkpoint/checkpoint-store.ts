@@ -1,3 +1,4 @@
+import type { SessionStore } from '../session/session-store.js';
 import type { Checkpoint, CheckpointInit, CheckpointStatus, CheckpointSummary, CheckpointUpdate } from './checkpoint.js';
 
 /** A value, or a promise of it: SQLite and memory stores answer synchronously, network stores asynchronously. */
@@ -45,4 +46,9 @@ export interface CheckpointStore {
   putBlob(id: string, content: string): MaybePromise<string>;
   /** The text behind a reference from {@link CheckpointStore.putBlob}. */
   getBlob(id: string, ref: string): MaybePromise<string | undefined>;
+  /**
+   * A session store kept beside the checkpoints (the same file or database). The runtime keeps
+   * session history there when it is given no `sessionStore`; without it, in memory.
+   */
+  sessionStore?(): SessionStore;
 }

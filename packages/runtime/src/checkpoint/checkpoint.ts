@@ -1,3 +1,4 @@
+import type { Usage } from '../provider/provider.js';
 import { z } from 'zod';
 
 /** Where a checkpoint is in its lifecycle; only `running` ones are candidates for recovery. */
@@ -5,12 +6,6 @@ export type CheckpointStatus = 'running' | 'completed' | 'failed' | 'abandoned';
 
 /** Every {@link CheckpointStatus}, in lifecycle order. */
 export const CHECKPOINT_STATUSES: readonly CheckpointStatus[] = ['running', 'completed', 'failed', 'abandoned'];
-
-/** Tokens used so far. */
-export interface CheckpointUsage {
-  inputTokens: number;
-  outputTokens: number;
-}
 
 /**
  * The small part of a checkpoint that is replaced on every write: counters and the
@@ -24,7 +19,8 @@ export interface CheckpointState {
   toolsUsed: string[];
   /** The ProgressTracker's `toJSON()`, so the bar continues where it was. */
   tracker?: unknown;
-  usage: CheckpointUsage;
+  /** Tokens used so far. */
+  usage: Usage;
   /** Money spent by this run so far (USD). */
   spentUsd: number;
   /** Provider calls made by this run so far. */

@@ -1,4 +1,4 @@
-import { checkpointStoreConformance } from './checkpoint-store-conformance.test-util.js';
+import { checkpointStoreConformance } from '../testing/checkpoint-store-conformance.js';
 import { MemoryCheckpointStore } from './memory-checkpoint-store.js';
 
 checkpointStoreConformance('MemoryCheckpointStore', (now) => ({ store: new MemoryCheckpointStore({ now }) }));

@@ -20,10 +20,10 @@ export interface RecoveryPolicy {
 }
 
 /** 1 hour to resume, 24 hours to restart, abandon after. */
-export const DEFAULT_RECOVERY_POLICY: Readonly<RecoveryPolicy> = Object.freeze({ resumeWithinMs: 3_600_000, restartWithinMs: 86_400_000 });
+const DEFAULT_RECOVERY_POLICY: Readonly<RecoveryPolicy> = Object.freeze({ resumeWithinMs: 3_600_000, restartWithinMs: 86_400_000 });
 
 /** zod schema of a partial {@link RecoveryPolicy}: thresholds are non-negative and restart ≥ resume. */
-export const recoveryPolicySchema: z.ZodType<Partial<RecoveryPolicy>> = z
+const recoveryPolicySchema: z.ZodType<Partial<RecoveryPolicy>> = z
   .object({
     resumeWithinMs: z.number().nonnegative().exactOptional(),
     restartWithinMs: z.number().nonnegative().exactOptional(),
@@ -70,7 +70,7 @@ export function resolveRecoveryPolicy(policy: Partial<RecoveryPolicy> = {}): Rec
 }
 
 /** The strategy for a checkpoint last written `ageMs` ago (a negative age, from clock skew, counts as fresh). */
-export function recoveryStrategy(ageMs: number, policy: RecoveryPolicy = DEFAULT_RECOVERY_POLICY): RecoveryStrategy {
+function recoveryStrategy(ageMs: number, policy: RecoveryPolicy = DEFAULT_RECOVERY_POLICY): RecoveryStrategy {
   if (ageMs < policy.resumeWithinMs) return 'resume';
   if (ageMs < policy.restartWithinMs) return 'restart';
   return 'abandon';

@@ -2,8 +2,8 @@ import { progressTrackerStateSchema } from '@headway/estimator';
 import { STOP_REASONS, describeIssues, toValidationIssues, type StopReason } from '@headway/protocol';
 import { toolCallLogStateSchema, type ToolCallLogEntry, type ToolCallLogState } from '@headway/report';
 import { z } from 'zod';
-import type { ChatMessage } from '../provider.js';
-import type { RunState, ToolCallStatus } from '../run-state.js';
+import type { ChatMessage } from '../provider/provider.js';
+import type { RunState, ToolCallStatus } from '../loop/run-state.js';
 import type { Checkpoint, CheckpointState, CheckpointToolCall } from './checkpoint.js';
 import { CheckpointError } from './checkpoint-error.js';
 

@@ -1,4 +1,4 @@
-import type { LoopCheckpointer, RunState } from '../run-state.js';
+import type { LoopCheckpointer, RunState } from '../loop/run-state.js';
 import type { Checkpoint, CheckpointToolCall } from './checkpoint.js';
 import type { CheckpointStore } from './checkpoint-store.js';
 import { LARGE_RESULT_THRESHOLD, externalizeLargeResult } from './large-result.js';

@@ -1,9 +1,9 @@
 import type { ProgressEvent } from '@headway/protocol';
 import { describe, expect, it } from 'vitest';
-import { AgentRuntime } from '../agent-runtime.js';
-import { ManualClock } from '../clock.js';
-import { ScriptedProvider, type ScriptedStep } from '../scripted-provider.js';
-import { collect, fileRead, ids } from '../test-helpers.test-util.js';
+import { AgentRuntime } from '../loop/agent-runtime.js';
+import { ManualClock } from '../loop/clock.js';
+import { ScriptedProvider, type ScriptedStep } from '../provider/scripted-provider.js';
+import { collect, fileRead, ids } from '../loop/test-helpers.test-util.js';
 
 // $1 per 1,000 input tokens, $0 output: each call below costs exactly $1.
 const prices = { 'test-model': { inputPerMillion: 1_000, outputPerMillion: 0 } };

@@ -1,7 +1,8 @@
 import { describeIssues, toValidationIssues } from '@headway/protocol';
 import { z } from 'zod';
 import { CostError } from './cost-error.js';
-import { PriceTable, type ModelPrice, type TokenUsage } from './price-table.js';
+import type { Usage } from '../provider/provider.js';
+import { PriceTable, type ModelPrice } from './price-table.js';
 
 /** Spend of one session. */
 export interface SessionCost {
@@ -95,7 +96,7 @@ export class CostTracker {
    *
    * @throws {CostError} `COST_INVALID_USAGE` for negative or fractional token counts.
    */
-  record(sessionId: string, model: string, usage: TokenUsage): RecordedCost {
+  record(sessionId: string, model: string, usage: Usage): RecordedCost {
     const parsed = usageSchema.safeParse(usage);
     if (!parsed.success) throw invalid('COST_INVALID_USAGE', 'usage', parsed.error);
     const cost = this.prices.cost(model, parsed.data);

@@ -1,3 +1,4 @@
+import type { Usage } from '../provider/provider.js';
 import { describeIssues, toValidationIssues } from '@headway/protocol';
 import { z } from 'zod';
 import { CostError } from './cost-error.js';
@@ -8,14 +9,8 @@ export interface ModelPrice {
   outputPerMillion: number;
 }
 
-/** Token counts to price. */
-export interface TokenUsage {
-  inputTokens: number;
-  outputTokens: number;
-}
-
 /** zod schema of {@link ModelPrice}: finite, non-negative. */
-export const modelPriceSchema: z.ZodType<ModelPrice> = z.strictObject({
+const modelPriceSchema: z.ZodType<ModelPrice> = z.strictObject({
   inputPerMillion: z.number().nonnegative(),
   outputPerMillion: z.number().nonnegative(),
 });
@@ -119,7 +114,7 @@ export class PriceTable {
   }
 
   /** USD that `usage` of `model` costs, or undefined when the model has no price. */
-  cost(model: string, usage: TokenUsage): number | undefined {
+  cost(model: string, usage: Usage): number | undefined {
     const price = this.get(model);
     if (price === undefined) return undefined;
     return (usage.inputTokens * price.inputPerMillion + usage.outputTokens * price.outputPerMillion) / 1_000_000;

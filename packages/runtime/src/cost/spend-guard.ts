@@ -1,5 +1,5 @@
 import type { BudgetStatus, CostTracker } from './cost-tracker.js';
-import type { TokenUsage } from './price-table.js';
+import type { Usage } from '../provider/provider.js';
 
 /** Where a session stands against the budget, with the numbers for `limit.*` events. */
 interface SpendStatus {
@@ -11,7 +11,7 @@ interface SpendStatus {
 /** What the loop needs from cost tracking: price a call, and say where a session stands. */
 export interface SpendGuard {
   /** Adds a provider call to the session; returns what it cost (USD). */
-  record(sessionId: string, usage: TokenUsage): number;
+  record(sessionId: string, usage: Usage): number;
   check(sessionId: string): SpendStatus;
 }
 

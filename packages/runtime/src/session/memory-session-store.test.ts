@@ -1,4 +1,4 @@
 import { MemorySessionStore } from './memory-session-store.js';
-import { sessionStoreConformance } from './session-store-conformance.test-util.js';
+import { sessionStoreConformance } from '../testing/session-store-conformance.js';
 
 sessionStoreConformance('MemorySessionStore', (now) => ({ store: new MemorySessionStore({ now }) }));

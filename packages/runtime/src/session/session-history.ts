@@ -2,7 +2,7 @@ import { HeadwayError, describeIssues, toValidationIssues } from '@headway/proto
 import { z } from 'zod';
 import { chatMessageSchema } from '../checkpoint/run-state-codec.js';
 import type { CostTracker } from '../cost/cost-tracker.js';
-import type { ChatMessage } from '../provider.js';
+import type { ChatMessage } from '../provider/provider.js';
 import { SessionError } from './session-error.js';
 import type { SessionStore } from './session-store.js';
 

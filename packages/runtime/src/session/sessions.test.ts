@@ -1,14 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AgentRuntime } from '../agent-runtime.js';
-import { SqliteCheckpointStore } from '../checkpoint/sqlite-checkpoint-store.js';
-import { ManualClock } from '../clock.js';
-import { ScriptedProvider } from '../scripted-provider.js';
-import { ids } from '../test-helpers.test-util.js';
+import { AgentRuntime } from '../loop/agent-runtime.js';
+import { ManualClock } from '../loop/clock.js';
+import { ScriptedProvider } from '../provider/scripted-provider.js';
+import { ids } from '../loop/test-helpers.test-util.js';
 import { MemorySessionStore } from './memory-session-store.js';
-import { SqliteSessionStore } from './sqlite-session-store.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -36,21 +32,6 @@ describe('run(input, { sessionId })', () => {
     expect(fresh.sessionId).toBe('id-4');
     expect(provider.requests[2]!.messages.map((m) => m.role)).toEqual(['system', 'user']);
     expect(sessions.list().map((s) => s.id)).toEqual(['chat-1', 'id-4']);
-  });
-
-  it('keeps sessions in the checkpoint database by default, across runtimes', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'headway-sessions-'));
-    dirs.push(dir);
-    const path = join(dir, 'agent.db');
-    const store = new SqliteCheckpointStore(path);
-    await new AgentRuntime({ provider: 'scripted' }, { provider: echo(), checkpointStore: store, generateId: ids('a') }).run('remember 42', { sessionId: 'chat' });
-    store.close();
-    const provider = echo();
-    const again = new SqliteCheckpointStore(path);
-    await new AgentRuntime({ provider: 'scripted' }, { provider, checkpointStore: again, generateId: ids('b') }).run('what was it?', { sessionId: 'chat' });
-    expect(provider.requests[0]!.messages.map((m) => m.content).slice(1)).toEqual(['remember 42', 'answer to remember 42', 'what was it?']);
-    expect(new SqliteSessionStore(again.database).get('chat')?.runs).toBe(2);
-    again.close();
   });
 
   it('refuses stored history that is not a conversation', async () => {

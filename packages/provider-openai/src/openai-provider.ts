@@ -1,0 +1,283 @@
+import OpenAI, { APIConnectionError, APIError } from 'openai';
+import type {
+  ChatCompletionChunk,
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+} from 'openai/resources/chat/completions';
+import {
+  ProviderError,
+  isAbortError,
+  type ChatMessage,
+  type CompletionRequest,
+  type CompletionResponse,
+  type FinishReason,
+  type Provider,
+  type ProviderCallOptions,
+  type StreamChunk,
+  type ToolCall,
+  type Usage,
+} from '@headway/runtime';
+
+/** Options of {@link OpenAIProvider}. */
+export interface OpenAIProviderOptions {
+  /** Registry name (default `openai`). */
+  name?: string;
+  /** API key (default `OPENAI_API_KEY`). Without one the provider reports itself unavailable. */
+  apiKey?: string;
+  /** Base URL of any OpenAI-compatible server (default `OPENAI_BASE_URL`, else OpenAI's). */
+  baseURL?: string;
+  /** Model used when a request names none (default `gpt-4o-mini`). */
+  model?: string;
+  /** Per-request timeout in ms (default 10 min, the SDK's). */
+  timeoutMs?: number;
+  /** Set false to disable the provider without removing it. */
+  enabled?: boolean;
+  /** Custom fetch (proxies, tests). */
+  fetch?: typeof fetch;
+  /** Environment to read defaults from (default `process.env`). */
+  env?: Record<string, string | undefined>;
+}
+
+function toOpenAIMessage(message: ChatMessage): ChatCompletionMessageParam {
+  switch (message.role) {
+    case 'system':
+    case 'user':
+      return { role: message.role, content: message.content };
+    case 'tool':
+      return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
+    case 'assistant': {
+      const calls = message.toolCalls ?? [];
+      if (calls.length === 0) return { role: 'assistant', content: message.content };
+      return {
+        role: 'assistant',
+        content: message.content === '' ? null : message.content,
+        tool_calls: calls.map((c) => ({
+          id: c.id,
+          type: 'function' as const,
+          function: { name: c.name, arguments: typeof c.args === 'string' ? c.args : JSON.stringify(c.args ?? {}) },
+        })),
+      };
+    }
+  }
+}
+
+/** Parses tool arguments; text that is not JSON is passed on as it is (the tool's validation reports it). */
+function parseArgs(text: string): unknown {
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+function toFinishReason(reason: string | null | undefined, hasToolCalls: boolean): FinishReason {
+  switch (reason) {
+    case 'stop':
+    case 'length':
+    case 'content_filter':
+    case 'tool_calls':
+      return reason;
+    case 'function_call':
+      return 'tool_calls';
+    default:
+      return hasToolCalls ? 'tool_calls' : reason === null || reason === undefined ? 'stop' : 'other';
+  }
+}
+
+function toUsage(usage: { prompt_tokens?: number; completion_tokens?: number } | null | undefined): Usage {
+  return { inputTokens: usage?.prompt_tokens ?? 0, outputTokens: usage?.completion_tokens ?? 0 };
+}
+
+/** Reasoning text from servers that return it (`reasoning_content` or `reasoning`). */
+function reasoningOf(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const record = value as { reasoning_content?: unknown; reasoning?: unknown };
+  if (typeof record.reasoning_content === 'string' && record.reasoning_content !== '') return record.reasoning_content;
+  if (typeof record.reasoning === 'string' && record.reasoning !== '') return record.reasoning;
+  return undefined;
+}
+
+/** `retry-after-ms` or `retry-after` (seconds or an HTTP date) in ms. */
+function retryAfterMs(headers: Headers | undefined): number | undefined {
+  if (headers === undefined) return undefined;
+  const ms = Number.parseFloat(headers.get('retry-after-ms') ?? '');
+  if (Number.isFinite(ms) && ms >= 0) return ms;
+  const value = headers.get('retry-after');
+  if (value === null) return undefined;
+  const seconds = Number.parseFloat(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(value);
+  return Number.isFinite(date) ? Math.max(0, date - Date.now()) : undefined;
+}
+
+/**
+ * A provider for OpenAI and any OpenAI-compatible server (vLLM, Ollama, LM Studio,
+ * llama.cpp, gateways), through the official `openai` package: chat completions with
+ * tools, usage and streaming. The SDK's own retries are off — the registry retries, with
+ * backoff, jitter and a circuit breaker — and failures become {@link ProviderError}s that
+ * carry the HTTP status and `retry-after`.
+ *
+ * @example
+ * ```ts
+ * const provider = new OpenAIProvider({ baseURL: 'http://127.0.0.1:11434/v1', apiKey: 'ollama', model: 'llama3.1' });
+ * ```
+ */
+export class OpenAIProvider implements Provider {
+  readonly name: string;
+  readonly model: string;
+  readonly #client: OpenAI | undefined;
+  readonly #enabled: boolean;
+
+  constructor(options: OpenAIProviderOptions = {}) {
+    const env = options.env ?? process.env;
+    this.name = options.name ?? 'openai';
+    this.model = options.model ?? 'gpt-4o-mini';
+    this.#enabled = options.enabled ?? true;
+    const apiKey = options.apiKey ?? env.OPENAI_API_KEY;
+    const baseURL = options.baseURL ?? env.OPENAI_BASE_URL;
+    this.#client =
+      apiKey === undefined || apiKey === ''
+        ? undefined
+        : new OpenAI({
+            apiKey,
+            maxRetries: 0,
+            ...(baseURL === undefined || baseURL === '' ? {} : { baseURL }),
+            ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
+            ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+          });
+  }
+
+  /** True when enabled and an API key is known. */
+  isAvailable(): boolean {
+    return this.#enabled && this.#client !== undefined;
+  }
+
+  /** One chat completion (`POST /chat/completions`). */
+  async complete(request: CompletionRequest, options: ProviderCallOptions = {}): Promise<CompletionResponse> {
+    const client = this.#requireClient();
+    let completion;
+    try {
+      completion = await client.chat.completions.create(this.#params(request), options.signal === undefined ? {} : { signal: options.signal });
+    } catch (error) {
+      throw this.#toError(error);
+    }
+    const choice = completion.choices[0];
+    if (choice === undefined) {
+      throw new ProviderError('PROVIDER_INVALID_RESPONSE', `Provider "${this.name}" returned no choices`, { provider: this.name, retryable: true });
+    }
+    const toolCalls: ToolCall[] = [];
+    for (const call of choice.message.tool_calls ?? []) {
+      if (call.type === 'function') toolCalls.push({ id: call.id, name: call.function.name, args: parseArgs(call.function.arguments) });
+    }
+    const response: CompletionResponse = {
+      content: choice.message.content ?? '',
+      toolCalls,
+      usage: toUsage(completion.usage),
+      finishReason: toFinishReason(choice.finish_reason, toolCalls.length > 0),
+    };
+    const reasoning = reasoningOf(choice.message);
+    if (reasoning !== undefined) response.reasoning = reasoning;
+    return response;
+  }
+
+  /** A streamed chat completion; tool calls are yielded once their argument deltas are complete. */
+  async *stream(request: CompletionRequest, options: ProviderCallOptions = {}): AsyncGenerator<StreamChunk> {
+    const client = this.#requireClient();
+    let stream: AsyncIterable<ChatCompletionChunk>;
+    try {
+      stream = await client.chat.completions.create(
+        { ...this.#params(request), stream: true, stream_options: { include_usage: true } },
+        options.signal === undefined ? {} : { signal: options.signal },
+      );
+    } catch (error) {
+      throw this.#toError(error);
+    }
+    // Tool calls arrive as deltas keyed by index: the id and name first, the arguments in pieces.
+    const pending = new Map<number, { id: string; name: string; args: string }>();
+    let finish: string | null | undefined;
+    let usage: Usage = { inputTokens: 0, outputTokens: 0 };
+    try {
+      for await (const chunk of stream) {
+        if (chunk.usage !== undefined && chunk.usage !== null) usage = toUsage(chunk.usage);
+        const choice = chunk.choices[0];
+        if (choice === undefined) continue;
+        const reasoning = reasoningOf(choice.delta);
+        if (reasoning !== undefined) yield { type: 'reasoning-delta', text: reasoning };
+        if (typeof choice.delta.content === 'string' && choice.delta.content !== '') yield { type: 'text-delta', text: choice.delta.content };
+        for (const delta of choice.delta.tool_calls ?? []) {
+          const entry = pending.get(delta.index) ?? { id: '', name: '', args: '' };
+          if (delta.id !== undefined) entry.id = delta.id;
+          if (delta.function?.name !== undefined) entry.name += delta.function.name;
+          if (delta.function?.arguments !== undefined) entry.args += delta.function.arguments;
+          pending.set(delta.index, entry);
+        }
+        if (choice.finish_reason !== null) finish = choice.finish_reason;
+      }
+    } catch (error) {
+      throw this.#toError(error);
+    }
+    const indices = [...pending.keys()].sort((a, b) => a - b);
+    for (const index of indices) {
+      const entry = pending.get(index);
+      if (entry === undefined) continue;
+      if (entry.name === '') {
+        throw new ProviderError('PROVIDER_INVALID_RESPONSE', `Provider "${this.name}" streamed a tool call without a name (index ${index})`, { provider: this.name });
+      }
+      yield { type: 'tool-call', toolCall: { id: entry.id === '' ? `call_${index}` : entry.id, name: entry.name, args: parseArgs(entry.args) } };
+    }
+    yield { type: 'finish', finishReason: toFinishReason(finish, pending.size > 0), usage };
+  }
+
+  #requireClient(): OpenAI {
+    if (this.#client === undefined || !this.#enabled) {
+      throw new ProviderError('PROVIDER_UNAVAILABLE', `Provider "${this.name}" has no API key (set OPENAI_API_KEY or pass apiKey)${this.#enabled ? '' : ' or is disabled'}`, {
+        provider: this.name,
+      });
+    }
+    return this.#client;
+  }
+
+  #params(request: CompletionRequest): ChatCompletionCreateParamsNonStreaming {
+    const params: ChatCompletionCreateParamsNonStreaming = {
+      model: request.model ?? this.model,
+      messages: request.messages.map(toOpenAIMessage),
+    };
+    if (request.temperature !== undefined) params.temperature = request.temperature;
+    if (request.tools.length > 0) {
+      params.tools = request.tools.map(
+        (t): ChatCompletionTool => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }),
+      );
+    }
+    return params;
+  }
+
+  #toError(error: unknown): unknown {
+    if (isAbortError(error)) return error;
+    if (error instanceof APIError) {
+      // instanceof leaves the class's generics as any: read the fields as what they are.
+      const status: unknown = error.status;
+      const headers: unknown = error.headers;
+      if (typeof status === 'number') {
+        const retryable = status === 408 || status === 409 || status === 429 || status >= 500;
+        const after = retryAfterMs(headers instanceof Headers ? headers : undefined);
+        return new ProviderError('PROVIDER_REQUEST_FAILED', `Provider "${this.name}" answered HTTP ${status}: ${error.message}`, {
+          provider: this.name,
+          status,
+          retryable,
+          cause: error,
+          ...(after === undefined ? {} : { retryAfterMs: after }),
+        });
+      }
+    }
+    if (error instanceof APIConnectionError) {
+      return new ProviderError('PROVIDER_REQUEST_FAILED', `Provider "${this.name}" could not be reached: ${error.message}`, {
+        provider: this.name,
+        retryable: true,
+        cause: error,
+      });
+    }
+    return error;
+  }
+}

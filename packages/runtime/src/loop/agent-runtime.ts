@@ -1,0 +1,349 @@
+// Over 300 lines on purpose: most of it is the public API and its TSDoc; recovery, the runStream
+// queue and building a loop live beside it (run-recovery.ts, run-stream.ts, loop-context.ts).
+import { randomUUID } from 'node:crypto';
+import { NullReporter, type ProgressEvent, type ProgressReporter, type SinkLike } from '@headway/protocol';
+import { CheckpointError } from '../checkpoint/checkpoint-error.js';
+import type { CheckpointStore, MaybePromise } from '../checkpoint/checkpoint-store.js';
+import { resolveRecoveryPolicy, type PendingRecovery, type RecoveryPolicy } from '../checkpoint/recovery.js';
+import { abandonAllRunning, loadRunning, requireStore, scanPending } from '../checkpoint/run-recovery.js';
+import { runStateFromCheckpoint } from '../checkpoint/run-state-codec.js';
+import { StoreCheckpointer } from '../checkpoint/store-checkpointer.js';
+import { CostTracker, type CostSummary } from '../cost/cost-tracker.js';
+import type { ModelPrice, PriceTable } from '../cost/price-table.js';
+import { spendGuard } from '../cost/spend-guard.js';
+import type { CircuitBreakerOptions } from '../provider/circuit-breaker.js';
+import type { Provider } from '../provider/provider.js';
+import { ProviderRegistry } from '../provider/provider-registry.js';
+import type { RetryOptions } from '../provider/retry-policy.js';
+import { MemorySessionStore } from '../session/memory-session-store.js';
+import { openSession } from '../session/session-history.js';
+import type { SessionStore } from '../session/session-store.js';
+import type { Tool } from '../tools/define-tool.js';
+import { parseAgentConfig, type AgentConfig, type AgentConfigInput } from './agent-config.js';
+import { systemClock, type Clock } from './clock.js';
+import { ConfigError } from './config-error.js';
+import type { RunResult } from './finish-run.js';
+import { buildLoopContext, freshRunState } from './loop-context.js';
+import { RunLoop } from './run-loop.js';
+import type { RunState } from './run-state.js';
+import { streamRun } from './run-stream.js';
+import type { TimeoutObserver } from './timeout-observer.js';
+
+/** What an {@link AgentRuntime} is built from besides its config. */
+export interface AgentRuntimeDeps {
+  /** The model backend (registered under its `name`). Give this or `providers`. */
+  provider?: Provider;
+  /** A registry of providers; `config.provider` names the one to use. */
+  providers?: ProviderRegistry;
+  /** Tools the model may call (filtered by `capabilityMode`). */
+  tools?: readonly Tool[];
+  /** Any ProgressReporter (default NullReporter, which costs nothing). */
+  progressReporter?: ProgressReporter;
+  /** More event sinks: functions, objects with `handle(event)`, reporters. */
+  sinks?: readonly SinkLike[];
+  /** Time source for budgets, durations and timestamps (default the system clock). */
+  clock?: Clock;
+  /** Negotiated timeouts: a function deciding on extensions, or `'model'` to ask the model. */
+  onTimeout?: TimeoutObserver | 'model';
+  /**
+   * Where runs save checkpoints for crash recovery (`MemoryCheckpointStore`, or a store
+   * package's such as `@headway/store-sqlite`). Incomplete ones are listed in `pendingRecovery`.
+   */
+  checkpointStore?: CheckpointStore;
+  /**
+   * Session history across runs. Default: the checkpoint store's own session store when it
+   * keeps one (`sessionStore()`, e.g. SQLite in the same file), else in memory.
+   */
+  sessionStore?: SessionStore;
+  /** Prices per model (USD per million tokens) on top of the defaults, or a whole `PriceTable`. */
+  prices?: PriceTable | Readonly<Record<string, ModelPrice>>;
+  /** Ages that pick each pending recovery's strategy (default: resume < 1 h, restart < 24 h). */
+  recovery?: Partial<RecoveryPolicy>;
+  /** Retry policy when `provider` is given (a `providers` registry has its own). */
+  retry?: RetryOptions;
+  /** Circuit breaker options when `provider` is given. */
+  circuitBreaker?: CircuitBreakerOptions;
+  /** Randomness for retry jitter when `provider` is given. */
+  random?: () => number;
+  /** Id generator for runs and sessions (default `crypto.randomUUID`). */
+  generateId?: () => string;
+  /**
+   * Told about failures the run survives: sinks and reporters that throw, checkpoint writes
+   * that fail, rejected model `_progress`. Its own errors are ignored.
+   */
+  onInternalError?: (error: unknown, where: string) => void;
+}
+
+/** Options of one run. */
+export interface RunOptions {
+  /** Session the run belongs to (default a new id). */
+  sessionId?: string;
+  /** Cancels the run: the provider call and running tools are aborted, the result carries a report. */
+  signal?: AbortSignal;
+  /** Stream model output as `text.delta` events (default false for `run`, true for `runStream`). */
+  stream?: boolean;
+}
+
+/**
+ * The agent tool loop: calls the model, runs the tools it asks for, enforces iteration and
+ * time limits, reports progress through a hub to any reporter or sink, and when a run stops
+ * short hands over a structured progress report instead of a shrug.
+ *
+ * @example
+ * ```ts
+ * const runtime = new AgentRuntime(
+ *   { provider: 'scripted', maxIterations: 10 },
+ *   { provider: new ScriptedProvider([{ toolCalls: [{ name: 'file_read', args: { path: 'README.md' } }] }, { content: 'Done.' }]), tools: [fileRead] },
+ * );
+ * const result = await runtime.run('Summarize the README file');
+ * result.status; // 'completed'
+ * ```
+ */
+export class AgentRuntime {
+  readonly config: AgentConfig;
+  /** The providers this runtime calls (with retries and circuit breakers). */
+  readonly providers: ProviderRegistry;
+  /**
+   * Runs that did not finish (crash, kill, deploy), found in `deps.checkpointStore` when
+   * the runtime was built, each with a strategy by age. A promise when the store is
+   * asynchronous; empty without a store.
+   */
+  readonly pendingRecovery: MaybePromise<PendingRecovery[]>;
+  readonly #costs: CostTracker;
+  readonly #sessions: SessionStore;
+  /** Runs of this runtime in progress: their checkpoints are not pending recovery. */
+  readonly #activeRuns = new Set<string>();
+  readonly #deps: AgentRuntimeDeps;
+  readonly #tools: ReadonlyMap<string, Tool>;
+  readonly #clock: Clock;
+  readonly #generateId: () => string;
+
+  /**
+   * @throws {ConfigError} `RUNTIME_INVALID_CONFIG` naming the bad field of `config` or `deps`.
+   */
+  constructor(config: AgentConfigInput, deps: AgentRuntimeDeps) {
+    this.config = parseAgentConfig(config);
+    this.#deps = deps;
+    this.#clock = deps.clock ?? systemClock;
+    this.#generateId = deps.generateId ?? randomUUID;
+    if (deps.providers !== undefined) {
+      this.providers = deps.providers;
+    } else if (deps.provider !== undefined) {
+      this.providers = new ProviderRegistry([deps.provider], {
+        preferred: this.config.provider,
+        clock: this.#clock,
+        ...(deps.retry === undefined ? {} : { retry: deps.retry }),
+        ...(deps.circuitBreaker === undefined ? {} : { circuitBreaker: deps.circuitBreaker }),
+        ...(deps.random === undefined ? {} : { random: deps.random }),
+      });
+    } else {
+      throw new ConfigError('RUNTIME_INVALID_CONFIG', 'Invalid agent deps: provider: give deps.provider or deps.providers', [
+        { path: 'provider', message: 'give deps.provider or deps.providers' },
+      ]);
+    }
+    if (deps.providers !== undefined && deps.providers.preferred === undefined) deps.providers.preferred = this.config.provider;
+    const tools = new Map<string, Tool>();
+    (deps.tools ?? []).forEach((tool, i) => {
+      if (typeof tool !== 'object' || typeof tool.execute !== 'function' || typeof tool.jsonSchema !== 'object') {
+        throw new ConfigError('RUNTIME_INVALID_TOOL', `Invalid agent deps: tools[${i}]: expected a tool made with defineTool`, [
+          { path: `tools[${i}]`, message: 'expected a tool made with defineTool' },
+        ]);
+      }
+      if (tools.has(tool.name)) {
+        throw new ConfigError('RUNTIME_INVALID_TOOL', `Invalid agent deps: tools[${i}]: a tool named "${tool.name}" is already registered`, [
+          { path: `tools[${i}].name`, message: `a tool named "${tool.name}" is already registered` },
+        ]);
+      }
+      tools.set(tool.name, tool);
+    });
+    this.#tools = tools;
+    this.#costs = new CostTracker({ budgetUsd: this.config.maxSpendUsd, ...(deps.prices === undefined ? {} : { prices: deps.prices }) });
+    const store = deps.checkpointStore;
+    this.#sessions = deps.sessionStore ?? store?.sessionStore?.() ?? new MemorySessionStore({ now: () => this.#clock.now() });
+    this.pendingRecovery = store === undefined ? [] : scanPending(store, resolveRecoveryPolicy(deps.recovery), () => this.#clock.now());
+  }
+
+  /**
+   * Continues an unfinished run from its last checkpoint: finished tool calls are not run
+   * again (their results come from the checkpoint), a call that was in flight runs again
+   * with the same idempotency key, the progress bar and the event `seq` continue.
+   *
+   * @throws {CheckpointError} `CHECKPOINT_NOT_FOUND`, `CHECKPOINT_NOT_RUNNING`, `CHECKPOINT_CORRUPT`,
+   * or `CHECKPOINT_CONFLICT` when this runtime is already running it.
+   * @example
+   * ```ts
+   * for (const r of await runtime.pendingRecovery) {
+   *   if (r.strategy === 'resume') await runtime.resume(r.checkpointId);
+   * }
+   * ```
+   */
+  async resume(checkpointId: string, options: Omit<RunOptions, 'sessionId'> = {}): Promise<RunResult> {
+    const { store, checkpoint } = await loadRunning(this.#deps.checkpointStore, checkpointId);
+    const state = runStateFromCheckpoint(checkpoint);
+    if (this.#activeRuns.has(state.runId)) {
+      throw new CheckpointError('CHECKPOINT_CONFLICT', `checkpoint ${checkpointId}: its run ${state.runId} is running in this runtime`);
+    }
+    await openSession(this.#sessions, state.sessionId, this.#costs, { spentUsd: state.spentUsd, calls: state.iteration });
+    const checkpointer = new StoreCheckpointer(store, this.#generateId);
+    checkpointer.attach(checkpoint, state);
+    return this.#execute(this.#newLoop(state, options, undefined, checkpointer));
+  }
+
+  /** Starts an unfinished run's task again from the beginning, in its session; its checkpoint is abandoned. */
+  async restart(checkpointId: string, options: Omit<RunOptions, 'sessionId'> = {}): Promise<RunResult> {
+    const { store, checkpoint } = await loadRunning(this.#deps.checkpointStore, checkpointId);
+    await store.abandon(checkpointId);
+    return this.run(checkpoint.input, { ...options, sessionId: checkpoint.sessionId });
+  }
+
+  /** Marks an unfinished run's checkpoint abandoned: it will not be offered for recovery again. */
+  async abandon(checkpointId: string): Promise<void> {
+    await requireStore(this.#deps.checkpointStore, checkpointId).abandon(checkpointId);
+  }
+
+  /** Abandons every unfinished checkpoint except those of runs in progress here; returns how many. */
+  async abandonAll(): Promise<number> {
+    return abandonAllRunning(this.#deps.checkpointStore, this.#activeRuns);
+  }
+
+  /**
+   * Budget and spend: of one session, or of all sessions this runtime has seen.
+   *
+   * @example
+   * ```ts
+   * const { budgetUsd, spentUsd, calls, bySession } = runtime.cost();
+   * ```
+   */
+  cost(sessionId?: string): CostSummary {
+    return this.#costs.cost(sessionId);
+  }
+
+  /** Runs a loop to its end, then records the run in its session. */
+  async #execute(loop: RunLoop): Promise<RunResult> {
+    const { state } = loop;
+    this.#activeRuns.add(state.runId);
+    let result: RunResult;
+    try {
+      result = await loop.execute();
+    } finally {
+      this.#activeRuns.delete(state.runId);
+    }
+    try {
+      await this.#sessions.recordRun(state.sessionId, {
+        messages: [
+          { role: 'user', content: state.input },
+          { role: 'assistant', content: result.text },
+        ],
+        spentUsd: state.spentUsd,
+        calls: state.iteration,
+      });
+    } catch (error) {
+      this.#internalError(error, 'session');
+    }
+    return result;
+  }
+
+  #internalError(error: unknown, where: string): void {
+    try {
+      this.#deps.onInternalError?.(error, where);
+    } catch {
+      // The error callback may not break the run either.
+    }
+  }
+
+  /** The model a provider call is priced as: the configured one, else the provider's own default. */
+  #pricingModel(): string {
+    if (this.config.model !== undefined) return this.config.model;
+    try {
+      const name = this.providers.resolve();
+      const model = (this.providers.get(name) as { model?: unknown } | undefined)?.model;
+      return typeof model === 'string' ? model : name;
+    } catch {
+      return this.config.provider;
+    }
+  }
+
+  /** The tools the model is offered under the configured capability mode. */
+  get tools(): Tool[] {
+    switch (this.config.capabilityMode) {
+      case 'no-tools':
+        return [];
+      case 'safe-chat':
+        return [...this.#tools.values()].filter((t) => t.safe);
+      case 'full':
+        return [...this.#tools.values()];
+    }
+  }
+
+  /**
+   * Switches to another registered provider.
+   *
+   * @throws {ProviderError} `PROVIDER_UNKNOWN` or `PROVIDER_UNAVAILABLE`.
+   */
+  switchProvider(name: string): void {
+    this.providers.switchProvider(name);
+  }
+
+  /**
+   * Runs the agent on `input` until it answers, hits a limit, is cancelled or fails. Never
+   * rejects because of the model or a tool: the result's `status` says how it ended, and
+   * every run that stopped short carries a `report`.
+   */
+  async run(input: string, options: RunOptions = {}): Promise<RunResult> {
+    return this.#execute(await this.#loop(input, options, undefined));
+  }
+
+  /**
+   * Runs the agent like {@link AgentRuntime.run}, yielding every event as it happens (the
+   * last is the terminal event); the generator's return value is the result. Stopping
+   * iteration early cancels the run.
+   *
+   * @example
+   * ```ts
+   * for await (const event of runtime.runStream('Summarize the README file')) {
+   *   if (event.type === 'text.delta') process.stdout.write(event.text);
+   * }
+   * ```
+   */
+  async *runStream(input: string, options: RunOptions = {}): AsyncGenerator<ProgressEvent, RunResult, undefined> {
+    return yield* streamRun(
+      async (sink, signal) => this.#execute(await this.#loop(input, { ...options, stream: options.stream ?? true, signal }, sink)),
+      options.signal,
+    );
+  }
+
+  async #loop(input: string, options: RunOptions, extraSink: ((event: ProgressEvent) => void) | undefined): Promise<RunLoop> {
+    const runId = this.#generateId();
+    const sessionId = options.sessionId ?? this.#generateId();
+    const history = await openSession(this.#sessions, sessionId, this.#costs);
+    const state = freshRunState({ config: this.config, runId, sessionId, input, startedAt: this.#clock.now(), history });
+    const store = this.#deps.checkpointStore;
+    const checkpointer = store === undefined ? undefined : new StoreCheckpointer(store, this.#generateId);
+    return this.#newLoop(state, options, extraSink, checkpointer);
+  }
+
+  #newLoop(state: RunState, options: RunOptions, extraSink: ((event: ProgressEvent) => void) | undefined, checkpointer: StoreCheckpointer | undefined): RunLoop {
+    const deps = this.#deps;
+    const context = buildLoopContext(
+      {
+        config: this.config,
+        registry: this.providers,
+        clock: this.#clock,
+        offered: this.tools,
+        reporter: deps.progressReporter ?? new NullReporter(),
+        sinks: deps.sinks ?? [],
+        onTimeout: deps.onTimeout,
+        spend: spendGuard(this.#costs, () => this.#pricingModel()),
+        onInternalError: (error, where) => {
+          this.#internalError(error, where);
+        },
+        stream: options.stream ?? false,
+        signal: options.signal,
+        extraSink,
+        checkpointer,
+      },
+      state,
+    );
+    return new RunLoop(context, state);
+  }
+}

@@ -1,0 +1,435 @@
+// Over 300 lines on purpose: the order of a round (model call, tools, checkpoints, limits) reads
+// top to bottom in one class; everything that stands on its own is beside it.
+import { PROGRESS_PROMPT_INSTRUCTIONS, ProgressTextFilter, ProgressTracker, extractModelProgress, stripModelProgress } from '@headway/estimator';
+import { createProgressHub, redact, toolResultPreview, type LimitKind, type ProgressEventBody, type ProgressHub, type StopReason } from '@headway/protocol';
+import { errorMessage } from '@headway/protocol/internal';
+import { ToolCallLog, buildReportPrompt, type ReportPromptLimits } from '@headway/report';
+import { addUsage, collectStream, type CompletionResponse, type ToolSpec } from '../provider/provider.js';
+import { checkResponse } from '../provider/check-response.js';
+import { isAbortError } from '../provider/retry-policy.js';
+import type { AgentConfig } from './agent-config.js';
+import { executeToolCall } from './execute-tool-call.js';
+import { finishRun, type Outcome, type RunResult } from './finish-run.js';
+import { guardSink } from './guard-sink.js';
+import type { LoopContext } from './loop-context.js';
+import { VERIFICATION_PROMPT, strategyRotationPrompt } from './loop-prompts.js';
+import type { RunState, ToolCallStatus } from './run-state.js';
+import { StopSignal, cancelReason, raceStop, type Stop } from './stop-signal.js';
+import { TimeBudget } from './time-budget.js';
+
+/** Consecutive failures of one tool that trigger a strategy-rotation prompt. */
+const STRATEGY_ROTATION_AFTER = 3;
+
+/**
+ * One run of the agent tool loop, from a {@link RunState} (fresh or restored) to a
+ * {@link RunResult}. Internal: AgentRuntime creates it; a resumed run creates it from a
+ * checkpoint's state. Its helpers stand beside it: tool execution (`execute-tool-call.ts`),
+ * the time budget (`time-budget.ts`), stopping (`stop-signal.ts`) and the end (`finish-run.ts`).
+ */
+export class RunLoop {
+  readonly state: RunState;
+  readonly #ctx: LoopContext;
+  readonly #hub: ProgressHub;
+  readonly #tracker: ProgressTracker;
+  readonly #log: ToolCallLog;
+  readonly #abort = new AbortController();
+  readonly #time: TimeBudget;
+  #stop: Stop | undefined;
+  #checkpointId: string | undefined;
+  readonly #timers = new Set<unknown>();
+
+  constructor(ctx: LoopContext, state: RunState) {
+    this.#ctx = ctx;
+    this.state = state;
+    const { clock, config } = ctx;
+    this.#hub = createProgressHub({
+      runId: state.runId,
+      now: () => clock.now(),
+      lastSeq: state.lastSeq,
+      onSinkError: (error) => {
+        ctx.onInternalError(error, 'sink');
+      },
+    });
+    if (ctx.extraSink !== undefined) this.#hub.add(ctx.extraSink, { name: 'runStream' });
+    for (const sink of ctx.sinks) {
+      const guarded = guardSink(sink, (error) => {
+        ctx.onInternalError(error, 'reporter');
+      });
+      if (guarded !== undefined) this.#hub.add(guarded);
+    }
+    this.#tracker = new ProgressTracker({
+      maxRoundtrips: config.maxIterations,
+      emit: (body) => {
+        this.#emit(body);
+      },
+      now: () => clock.now(),
+      aiDriven: config.progress.aiDriven,
+      ...(config.progress.fallbackSteps.length > 0 ? { steps: config.progress.fallbackSteps } : {}),
+      ...(state.tracker === null || state.tracker === undefined ? {} : { state: state.tracker }),
+    });
+    this.#log = state.log === null || state.log === undefined ? new ToolCallLog() : ToolCallLog.fromJSON(state.log);
+    this.#time = new TimeBudget({
+      config,
+      clock,
+      state,
+      onTimeout: ctx.onTimeout,
+      onInternalError: ctx.onInternalError,
+      emit: (body) => {
+        this.#emit(body);
+      },
+      approach: (limit, used, max) => {
+        this.#approach(limit, used, max);
+      },
+      halt: (stop) => {
+        this.#halt(stop);
+      },
+      schedule: (ms, fn) => this.#schedule(ms, fn),
+      unschedule: (handle) => {
+        clock.clearTimeout(handle);
+        this.#timers.delete(handle);
+      },
+      race: (work, extra) => raceStop(work, this.#abort.signal, extra),
+      over: () => this.#stop !== undefined || this.#hub.ended,
+    });
+  }
+
+  /** The system prompt a fresh run starts with. */
+  static systemPrompt(config: AgentConfig): string {
+    return config.progress.aiDriven ? `${config.systemPrompt}\n\n${PROGRESS_PROMPT_INSTRUCTIONS}` : config.systemPrompt;
+  }
+
+  get #singleTurn(): boolean {
+    return this.#ctx.toolSpecs.length === 0 || this.#ctx.config.maxIterations === 1;
+  }
+
+  async execute(): Promise<RunResult> {
+    const { state } = this;
+    const userSignal = this.#ctx.signal;
+    const onAbort = (): void => {
+      this.#halt({ kind: 'cancel', reason: cancelReason(userSignal?.reason) });
+    };
+    if (state.lastSeq === 0) this.#emit({ type: 'run.started', agentName: this.#ctx.config.agentName, task: state.input });
+    let outcome: Outcome;
+    try {
+      if (userSignal?.aborted === true) onAbort();
+      userSignal?.addEventListener('abort', onAbort, { once: true });
+      if (!this.#singleTurn) await this.#createCheckpoint();
+      this.#time.start();
+      outcome = this.#singleTurn ? await this.#runSingleTurn() : await this.#runToolLoop();
+    } catch (error) {
+      outcome = this.#outcomeOf(error);
+    } finally {
+      userSignal?.removeEventListener('abort', onAbort);
+      for (const t of this.#timers) this.#ctx.clock.clearTimeout(t);
+      this.#timers.clear();
+    }
+    const result = finishRun(outcome, {
+      state,
+      clock: this.#ctx.clock,
+      log: this.#log,
+      tracker: this.#tracker,
+      emit: (body) => {
+        this.#emit(body);
+      },
+      onInternalError: this.#ctx.onInternalError,
+    });
+    state.status = result.status;
+    this.#snapshot();
+    if (this.#checkpointId !== undefined) {
+      const id = this.#checkpointId;
+      const checkpointer = this.#ctx.checkpointer;
+      await this.#safely('checkpoint.finish', () =>
+        outcome.status === 'error' ? checkpointer?.fail(id, state, outcome.error) : checkpointer?.complete(id, state),
+      );
+    }
+    return result;
+  }
+
+  // ── the loop ────────────────────────────────────────────────────────────────
+
+  async #runSingleTurn(): Promise<Outcome> {
+    this.#checkStopped();
+    this.#emit({ type: 'iteration', index: this.state.iteration, max: this.#ctx.config.maxIterations });
+    const response = await this.#callModel([]);
+    this.#tracker.roundtripFinished();
+    return { status: 'completed', text: response.visible };
+  }
+
+  async #runToolLoop(): Promise<Outcome> {
+    const { state } = this;
+    const max = this.#ctx.config.maxIterations;
+    for (;;) {
+      this.#checkStopped();
+      if (state.round !== null) {
+        // A resumed run: finish the round that was in flight first.
+        await this.#runTools();
+        continue;
+      }
+      const index = state.iteration;
+      this.#emit({ type: 'iteration', index, max });
+      if (index + 1 >= 0.8 * max) this.#approach('iterations', index + 1, max);
+      let tools: readonly ToolSpec[] = this.#ctx.toolSpecs;
+      let reportReason: StopReason | undefined;
+      const windDown = state.windDown;
+      if (windDown !== null) {
+        reportReason = windDown.reason;
+        if (!windDown.reportRequested) {
+          this.#requestReport(windDown.reason);
+          windDown.reportRequested = true;
+        }
+        windDown.bonusStepsLeft -= 1;
+        // The last bonus round must end in text: no tools.
+        if (windDown.bonusStepsLeft <= 0) tools = [];
+      }
+      if (index >= max - 1) {
+        tools = [];
+        if (reportReason === undefined) {
+          this.#emit({ type: 'limit.reached', limit: 'iterations', used: max, max });
+          this.#requestReport('max-iterations');
+          reportReason = 'max-iterations';
+        }
+      }
+      const response = await this.#callModel(tools);
+      if (reportReason !== undefined && (tools.length === 0 || response.toolCalls.length === 0)) {
+        this.#tracker.roundtripFinished();
+        return { status: 'limit', reason: reportReason, modelText: response.visible };
+      }
+      if (response.toolCalls.length === 0) {
+        this.#tracker.roundtripFinished();
+        return { status: 'completed', text: response.visible };
+      }
+      state.round = { iteration: index, toolCalls: response.toolCalls.map((c): ToolCallStatus => ({ ...c, status: 'pending' })) };
+      await this.#runTools();
+    }
+  }
+
+  #requestReport(reason: StopReason): void {
+    const { config, clock } = this.#ctx;
+    const limits: ReportPromptLimits = {
+      iterations: this.state.iteration,
+      maxIterations: config.maxIterations,
+      elapsedMs: Math.max(0, clock.now() - this.state.startedAt),
+    };
+    if (config.timeBudgetMs !== undefined) limits.timeBudgetMs = config.timeBudgetMs + this.state.extendedMs;
+    const prompt = buildReportPrompt(reason, { task: this.state.input, log: this.#log, limits });
+    this.state.messages.push({ role: 'user', content: prompt });
+  }
+
+  /** One provider call: events, usage, `_progress`, the assistant message. */
+  async #callModel(tools: readonly ToolSpec[]): Promise<CompletionResponse & { visible: string }> {
+    const { state } = this;
+    const { config, clock, registry } = this.#ctx;
+    const index = state.iteration;
+    const step = `llm-${index + 1}`;
+    this.#checkBudget();
+    this.#tracker.roundtripStarted();
+    this.#emit({ type: 'step.started', step, description: tools.length > 0 ? 'model call' : 'model call (no tools)' });
+    const startedAt = clock.now();
+    const request = {
+      messages: state.messages.slice(),
+      tools: tools as ToolSpec[],
+      temperature: config.temperature,
+      ...(config.model === undefined ? {} : { model: config.model }),
+    };
+    const signal = this.#abort.signal;
+    let answer: unknown;
+    if (this.#ctx.stream) {
+      const filter = new ProgressTextFilter();
+      answer = await this.#race(
+        collectStream(registry.stream(request, { signal }), (chunk) => {
+          if (chunk.type !== 'text-delta' || typeof chunk.text !== 'string') return;
+          const text = filter.push(chunk.text);
+          if (text !== '') this.#emit({ type: 'text.delta', text });
+        }),
+      );
+      const rest = filter.flush();
+      if (rest !== '') this.#emit({ type: 'text.delta', text: rest });
+    } else {
+      answer = await this.#race(registry.complete(request, { signal }));
+    }
+    // A provider is foreign code: its answer is checked, and its tool-call ids made unique in the run.
+    const response = checkResponse(answer, { provider: registry.preferred, messages: state.messages, iteration: index });
+    state.iteration += 1;
+    state.usage = addUsage(state.usage, response.usage);
+    this.#recordSpend(response);
+    this.#emit({ type: 'step.finished', step, durationMs: Math.max(0, clock.now() - startedAt) });
+    if (response.reasoning !== undefined && response.reasoning !== '') this.#emit({ type: 'thinking', content: response.reasoning });
+    const toolCalls = tools.length === 0 ? [] : response.toolCalls;
+    state.messages.push(toolCalls.length > 0 ? { role: 'assistant', content: response.content, toolCalls } : { role: 'assistant', content: response.content });
+    const visible = stripModelProgress(response.content);
+    if (config.progress.aiDriven) {
+      const progress = extractModelProgress(response.content, {
+        onReject: (reason) => {
+          this.#ctx.onInternalError(new Error(`model _progress rejected: ${reason}`), 'model-progress');
+        },
+      });
+      if (progress !== undefined) this.#tracker.reportModelProgress(progress);
+    }
+    if (visible.trim() !== '') this.#log.recordText({ step: index + 1, text: visible });
+    return { ...response, toolCalls, visible };
+  }
+
+  /** Runs the calls of the round in flight that have not finished, then closes the round. */
+  async #runTools(): Promise<void> {
+    const { state } = this;
+    const round = state.round;
+    if (round === null) return;
+    const followUps: string[] = [];
+    this.#tracker.toolsStarted();
+    for (const call of round.toolCalls) {
+      if (call.status === 'finished') continue;
+      this.#checkStopped();
+      call.status = 'started';
+      await this.#updateCheckpoint('tool-started');
+      this.#emit({ type: 'tool.executing', toolName: call.name, toolCallId: call.id, args: redact(call.args) });
+      const result = await executeToolCall(call, round.iteration, {
+        tools: this.#ctx.tools,
+        clock: this.#ctx.clock,
+        runId: state.runId,
+        stop: this.#abort.signal,
+        stopped: () => this.#stop !== undefined,
+        emit: (body) => {
+          this.#emit(body);
+        },
+        onInternalError: this.#ctx.onInternalError,
+        externalize: this.#ctx.externalize,
+      });
+      call.status = 'finished';
+      call.result = { content: result.content, ok: result.ok, durationMs: result.durationMs };
+      state.messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content: result.content });
+      if (!state.toolsUsed.includes(call.name)) state.toolsUsed.push(call.name);
+      this.#emit({
+        type: 'tool.completed',
+        toolName: call.name,
+        toolCallId: call.id,
+        durationMs: result.durationMs,
+        ok: result.ok,
+        preview: toolResultPreview(result.raw),
+      });
+      this.#tracker.toolCallFinished(call.name, result.ok);
+      this.#log.recordToolCall({ step: round.iteration + 1, name: call.name, args: call.args, result: result.raw, ok: result.ok, durationMs: result.durationMs });
+      const streak = result.ok ? 0 : (state.failureStreaks[call.name] ?? 0) + 1;
+      state.failureStreaks[call.name] = streak;
+      if (streak >= STRATEGY_ROTATION_AFTER) {
+        state.failureStreaks[call.name] = 0;
+        followUps.push(strategyRotationPrompt(call.name, streak, toolResultPreview(result.raw, 200)));
+        this.#emit({ type: 'strategy.rotated', toolName: call.name, failures: streak });
+      }
+      await this.#updateCheckpoint('tool-finished');
+    }
+    for (const text of followUps) state.messages.push({ role: 'user', content: text });
+    state.messages.push({ role: 'user', content: VERIFICATION_PROMPT });
+    state.round = null;
+    this.#tracker.roundtripFinished();
+    await this.#updateCheckpoint('round');
+  }
+
+  // ── limits ──────────────────────────────────────────────────────────────────
+
+  /** Before a provider call: a session at or over its budget stops the run. */
+  #checkBudget(): void {
+    const spend = this.#ctx.spend;
+    if (spend === undefined) return;
+    const at = spend.check(this.state.sessionId);
+    if (at.status !== 'exhausted') return;
+    this.#emit({ type: 'limit.reached', limit: 'cost', used: at.spentUsd, max: at.budgetUsd });
+    this.#halt({ kind: 'budget', reason: 'cost-budget' });
+    throw new StopSignal();
+  }
+
+  /** After a provider call: its price is added to the run's and the session's spend. */
+  #recordSpend(response: CompletionResponse): void {
+    const spend = this.#ctx.spend;
+    if (spend === undefined) return;
+    try {
+      this.state.spentUsd += spend.record(this.state.sessionId, response.usage);
+    } catch (error) {
+      this.#ctx.onInternalError(error, 'cost');
+    }
+    const at = spend.check(this.state.sessionId);
+    if (at.status === 'approaching' || at.status === 'exhausted') this.#approach('cost', at.spentUsd, at.budgetUsd);
+  }
+
+  #approach(limit: LimitKind, used: number, max: number): void {
+    if (this.state.approached.includes(limit)) return;
+    this.state.approached.push(limit);
+    this.#emit({ type: 'limit.approaching', limit, used, max });
+  }
+
+  #schedule(ms: number, fn: () => void): unknown {
+    const handle = this.#ctx.clock.setTimeout(() => {
+      this.#timers.delete(handle);
+      if (this.#hub.ended) return;
+      fn();
+    }, Math.max(0, ms));
+    this.#timers.add(handle);
+    return handle;
+  }
+
+  /** Stops the run now: aborts the provider call and tools in flight. */
+  #halt(stop: Stop): void {
+    if (this.#stop !== undefined || this.#hub.ended) return;
+    this.#stop = stop;
+    this.#abort.abort(new StopSignal());
+  }
+
+  #checkStopped(): void {
+    if (this.#stop !== undefined) throw new StopSignal();
+  }
+
+  #race<T>(work: Promise<T>): Promise<T> {
+    return raceStop<T>(work, this.#abort.signal);
+  }
+
+  #outcomeOf(error: unknown): Outcome {
+    const stop = this.#stop;
+    if (stop !== undefined) {
+      return stop.kind === 'cancel' ? { status: 'cancelled', reason: stop.reason } : { status: 'limit', reason: stop.reason };
+    }
+    if (isAbortError(error) && this.#ctx.signal?.aborted === true) return { status: 'cancelled', reason: 'cancelled by the caller' };
+    return { status: 'error', error: errorMessage(error) };
+  }
+
+  // ── plumbing ────────────────────────────────────────────────────────────────
+
+  #emit(body: ProgressEventBody): void {
+    if (this.#hub.ended) return;
+    this.#hub.emit(body);
+    this.state.lastSeq = this.#hub.lastSeq;
+  }
+
+  /** Copies the tracker's and the log's state into the run state. */
+  #snapshot(): void {
+    this.state.tracker = this.#tracker.toJSON();
+    this.state.log = this.#log.toJSON();
+  }
+
+  /** Runs a side job (checkpoint write) whose failure the run survives; true when it succeeded. */
+  async #safely(where: string, fn: () => unknown): Promise<boolean> {
+    try {
+      await fn();
+      return true;
+    } catch (error) {
+      this.#ctx.onInternalError(error, where);
+      return false;
+    }
+  }
+
+  async #createCheckpoint(): Promise<void> {
+    const checkpointer = this.#ctx.checkpointer;
+    if (checkpointer === undefined) return;
+    this.#snapshot();
+    await this.#safely('checkpoint.create', async () => {
+      this.#checkpointId = await checkpointer.create(this.state);
+    });
+  }
+
+  async #updateCheckpoint(reason: 'round' | 'tool-started' | 'tool-finished'): Promise<void> {
+    const checkpointer = this.#ctx.checkpointer;
+    const id = this.#checkpointId;
+    if (checkpointer === undefined || id === undefined) return;
+    this.#snapshot();
+    const saved = await this.#safely('checkpoint.update', () => checkpointer.update(id, this.state, reason));
+    if (saved && reason === 'round') this.#emit({ type: 'checkpoint.saved', checkpointId: id, iteration: this.state.iteration });
+  }
+}

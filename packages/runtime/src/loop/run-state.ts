@@ -1,0 +1,69 @@
+import type { StopReason } from '@headway/protocol';
+import type { ChatMessage, ToolCall, Usage } from '../provider/provider.js';
+
+/** Status of one tool call of the round in flight. */
+export interface ToolCallStatus extends ToolCall {
+  status: 'pending' | 'started' | 'finished';
+  /** The message content the model gets, once finished. */
+  result?: { content: string; ok: boolean; durationMs: number };
+}
+
+/** How a run ended (or `running`). */
+export type RunStatus = 'running' | 'completed' | 'limit' | 'cancelled' | 'error';
+
+/**
+ * Everything a run is, as one plain JSON object: what a checkpoint stores and what a
+ * resumed run continues from. The loop mutates it in place as the run goes.
+ */
+export interface RunState {
+  version: 1;
+  runId: string;
+  sessionId: string;
+  taskId: string;
+  /** The user's input (the task). */
+  input: string;
+  status: RunStatus;
+  /** Epoch ms of the run's start (time budgets count from here). */
+  startedAt: number;
+  /** The whole conversation, system prompt first. */
+  messages: ChatMessage[];
+  /** Provider calls completed (rounds). */
+  iteration: number;
+  usage: Usage;
+  /** Money this run spent so far (USD), priced by the runtime's cost tracker. */
+  spentUsd: number;
+  /** `ProgressTracker.toJSON()` at the last save. */
+  tracker: unknown;
+  /** `ToolCallLog.toJSON()` at the last save. */
+  log: unknown;
+  /** Names of tools called, first use order. */
+  toolsUsed: string[];
+  /** Consecutive failures per tool (reset on success and after a strategy rotation). */
+  failureStreaks: Record<string, number>;
+  /** The tool round in flight: the calls the model asked for and how far each got. */
+  round: { iteration: number; toolCalls: ToolCallStatus[] } | null;
+  /** `seq` of the last event emitted, so a resumed run continues after it. */
+  lastSeq: number;
+  /** Set once the run is winding down (a time limit was reached). */
+  windDown: { reason: StopReason; startedAt: number; bonusStepsLeft: number; reportRequested: boolean } | null;
+  /** Time granted by a negotiated-timeout observer so far. */
+  extendedMs: number;
+  /** Limits whose 80% warning was already emitted. */
+  approached: ('iterations' | 'time' | 'cost')[];
+}
+
+/**
+ * Where the loop saves its state: create at the start of a tool loop, update after each
+ * round of tool results (and as each tool call starts and finishes), complete or fail at
+ * the end. `checkpointStore` implementations adapt to this.
+ *
+ * The `state` passed is the live object: serialise it before awaiting anything. A method
+ * that throws or rejects is reported to `onInternalError` and the run goes on.
+ */
+export interface LoopCheckpointer {
+  /** Returns the checkpoint's id. */
+  create(state: RunState): string | Promise<string>;
+  update(checkpointId: string, state: RunState, reason: 'round' | 'tool-started' | 'tool-finished'): void | Promise<void>;
+  complete(checkpointId: string, state: RunState): void | Promise<void>;
+  fail(checkpointId: string, state: RunState, error: string): void | Promise<void>;
+}

@@ -1,0 +1,23 @@
+/**
+ * Helpers for writing a `CheckpointStore` or `SessionStore` (`@headway/store-sqlite`, a Postgres
+ * store, your own): the JSON codec, validation and typed errors every store shares, so what is
+ * accepted, stored and read back is the same whatever the backend. Check a store with the suites
+ * of `@headway/runtime/testing`.
+ *
+ * @packageDocumentation
+ */
+export {
+  checkRow,
+  conflict as checkpointConflict,
+  decodeJson,
+  decodeState,
+  decodeToolCall,
+  encodeJson,
+  notFound as checkpointNotFound,
+  notRunning as checkpointNotRunning,
+  validateInit as validateCheckpointInit,
+  validateUpdate as validateCheckpointUpdate,
+} from './checkpoint/checkpoint-codec.js';
+export { blobRef } from './checkpoint/blob-ref.js';
+export { CHECKPOINT_STATUSES } from './checkpoint/checkpoint.js';
+export { decodeMessage as decodeSessionMessage, encodeRun as encodeSessionRun, sessionExists, sessionNotFound, validateSessionId } from './session/session-codec.js';

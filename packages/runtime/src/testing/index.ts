@@ -1,0 +1,20 @@
+/**
+ * Conformance suites for `CheckpointStore` and `SessionStore` implementations and the SIGKILL
+ * crash suite, for vitest. Any store package (headway's or yours) runs the same suites by
+ * passing a factory. Needs `vitest` (and `esbuild` for the crash suite) as dev dependencies.
+ *
+ * @example
+ * ```ts
+ * import { checkpointStoreConformance } from '@headway/runtime/testing';
+ * checkpointStoreConformance('MyStore', (now) => ({ store: new MyStore({ now }) }));
+ * ```
+ *
+ * @packageDocumentation
+ */
+export { checkpointStoreConformance, checkpointInit, checkpointState } from './checkpoint-store-conformance.js';
+export type { CheckpointStoreFactory, CheckpointStoreHandle } from './checkpoint-store-conformance.js';
+export { sessionStoreConformance } from './session-store-conformance.js';
+export type { SessionStoreFactory, SessionStoreHandle } from './session-store-conformance.js';
+export { CRASH_KILL_POINTS, crashRecoverySuite } from './crash-recovery-suite.js';
+export type { CrashRecoverySuiteOptions } from './crash-recovery-suite.js';
+export type { CrashStore, CrashStoreModule } from './crash-store.js';

@@ -1,0 +1,152 @@
+import { describeIssues, toValidationIssues } from '@headway/protocol';
+import { z } from 'zod';
+import { SessionError, type SessionRecord, type SessionRunRecord, type SessionStore, type SessionStoreOptions, type SessionSummary } from '@headway/runtime';
+import {
+  decodeSessionMessage as decodeMessage,
+  encodeSessionRun as encodeRun,
+  sessionExists,
+  sessionNotFound,
+  validateSessionId,
+} from '@headway/runtime/store-kit';
+import { migrate, openSqliteDatabase, type SqliteDatabase } from './sqlite-database.js';
+
+const DDL = `
+CREATE TABLE IF NOT EXISTS headway_sessions (
+  pk INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  message_count INTEGER NOT NULL,
+  spent_usd REAL NOT NULL,
+  calls INTEGER NOT NULL,
+  runs INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS headway_session_messages (
+  session INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  body TEXT NOT NULL,
+  PRIMARY KEY (session, seq)
+);
+`;
+
+const rowSchema = z.object({
+  id: z.string().min(1),
+  created_at: z.number().nonnegative(),
+  updated_at: z.number().nonnegative(),
+  message_count: z.number().int().nonnegative(),
+  spent_usd: z.number().nonnegative(),
+  calls: z.number().int().nonnegative(),
+  runs: z.number().int().nonnegative(),
+});
+
+const COLUMNS = 'id, created_at, updated_at, message_count, spent_usd, calls, runs';
+
+function toSummary(row: unknown): SessionSummary {
+  const parsed = rowSchema.safeParse(row);
+  const id = typeof (row as { id?: unknown }).id === 'string' ? (row as { id: string }).id : '?';
+  if (!parsed.success) {
+    const issues = toValidationIssues(parsed.error);
+    throw new SessionError('SESSION_CORRUPT', `session ${id}: unreadable: ${describeIssues(issues)}`, issues);
+  }
+  const r = parsed.data;
+  return { id: r.id, createdAt: r.created_at, updatedAt: r.updated_at, messageCount: r.message_count, spentUsd: r.spent_usd, calls: r.calls, runs: r.runs };
+}
+
+/**
+ * A {@link SessionStore} in SQLite. Give it the checkpoint store's `database` to keep
+ * sessions and checkpoints in one file.
+ *
+ * @example
+ * ```ts
+ * const checkpoints = new SqliteCheckpointStore('agent.db');
+ * const sessions = new SqliteSessionStore(checkpoints.database);
+ * ```
+ */
+export class SqliteSessionStore implements SessionStore {
+  /** The connection. */
+  readonly database: SqliteDatabase;
+  readonly #owned: boolean;
+  readonly #now: () => number;
+
+  /** Opens `path` (created if missing), or uses an open better-sqlite3 connection. */
+  constructor(pathOrDatabase: string | SqliteDatabase, options: SessionStoreOptions = {}) {
+    const { db, owned } = openSqliteDatabase(pathOrDatabase);
+    this.database = db;
+    this.#owned = owned;
+    this.#now = options.now ?? Date.now;
+    try {
+      migrate(db, 'sessions', 1, DDL, (message) => new SessionError('SESSION_CORRUPT', message));
+    } catch (error) {
+      if (owned) db.close();
+      throw error;
+    }
+  }
+
+  get(id: string): SessionRecord | undefined {
+    const db = this.database;
+    return db.transaction((): SessionRecord | undefined => {
+      const row = db.prepare(`SELECT pk, ${COLUMNS} FROM headway_sessions WHERE id = ?`).get(id) as { pk: number } | undefined;
+      if (row === undefined) return undefined;
+      const summary = toSummary(row);
+      const rows = db.prepare('SELECT seq, body FROM headway_session_messages WHERE session = ? ORDER BY seq').all(row.pk) as { seq: unknown; body: unknown }[];
+      if (rows.length !== summary.messageCount || rows.some((r, i) => r.seq !== i)) {
+        throw new SessionError('SESSION_CORRUPT', `session ${id}: messages: expected ${summary.messageCount} row(s) in sequence, found ${rows.length}`, [
+          { path: 'messages', message: 'rows missing' },
+        ]);
+      }
+      return { ...summary, messages: rows.map((r, i) => decodeMessage(id, r.body, i)) };
+    })();
+  }
+
+  create(id: string): SessionRecord {
+    validateSessionId(id);
+    const db = this.database;
+    return db
+      .transaction((): SessionRecord => {
+        if (db.prepare('SELECT 1 FROM headway_sessions WHERE id = ?').get(id) !== undefined) throw sessionExists(id);
+        const now = this.#now();
+        db.prepare('INSERT INTO headway_sessions (id, created_at, updated_at, message_count, spent_usd, calls, runs) VALUES (?, ?, ?, 0, 0, 0, 0)').run(id, now, now);
+        return { id, createdAt: now, updatedAt: now, messageCount: 0, spentUsd: 0, calls: 0, runs: 0, messages: [] };
+      })
+      .immediate();
+  }
+
+  recordRun(id: string, run: SessionRunRecord): void {
+    const messages = encodeRun(id, run);
+    const db = this.database;
+    db.transaction(() => {
+      const row = db.prepare('SELECT pk, message_count FROM headway_sessions WHERE id = ?').get(id) as { pk: number; message_count: number } | undefined;
+      if (row === undefined) throw sessionNotFound(id);
+      const insert = db.prepare('INSERT INTO headway_session_messages (session, seq, body) VALUES (?, ?, ?)');
+      messages.forEach((body, i) => insert.run(row.pk, row.message_count + i, body));
+      db.prepare(
+        'UPDATE headway_sessions SET message_count = message_count + ?, spent_usd = spent_usd + ?, calls = calls + ?, runs = runs + 1, updated_at = ? WHERE pk = ?',
+      ).run(messages.length, run.spentUsd, run.calls, this.#now(), row.pk);
+    }).immediate();
+  }
+
+  list(): SessionSummary[] {
+    return this.database
+      .prepare(`SELECT ${COLUMNS} FROM headway_sessions ORDER BY updated_at, created_at, id`)
+      .all()
+      .map((row) => toSummary(row));
+  }
+
+  delete(id: string): boolean {
+    const db = this.database;
+    return db
+      .transaction(() => {
+        const row = db.prepare('SELECT pk FROM headway_sessions WHERE id = ?').get(id) as { pk: number } | undefined;
+        if (row === undefined) return false;
+        db.prepare('DELETE FROM headway_session_messages WHERE session = ?').run(row.pk);
+        db.prepare('DELETE FROM headway_sessions WHERE pk = ?').run(row.pk);
+        return true;
+      })
+      .immediate();
+  }
+
+  /** Closes the database if this store opened it. */
+  close(): void {
+    if (this.#owned && this.database.open) this.database.close();
+  }
+}
