@@ -10,7 +10,7 @@ function clip(text: string, max = 500): string {
 }
 
 /** True for an abort of the caller's signal, which is passed on as it is (never retried). */
-export function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
+function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
   if (signal?.aborted === true) return true;
   if (typeof error !== 'object' || error === null) return false;
   try {
@@ -22,7 +22,7 @@ export function isAbort(error: unknown, signal: AbortSignal | undefined): boolea
 }
 
 /** `retry-after-ms`, else `retry-after` (seconds or an HTTP date), in ms. */
-export function retryAfterMs(headers: Headers | undefined, now: number = Date.now()): number | undefined {
+function retryAfterMs(headers: Headers | undefined, now: number = Date.now()): number | undefined {
   if (headers === undefined) return undefined;
   const ms = Number.parseFloat(headers.get('retry-after-ms') ?? '');
   if (Number.isFinite(ms) && ms >= 0) return ms;

@@ -20,7 +20,7 @@ export interface MessagesRequestOptions {
 }
 
 /** Tool-use ids the API accepts: letters, digits, `_` and `-` (ids from other providers may differ). */
-export function toolUseId(id: string): string {
+function toolUseId(id: string): string {
   const clean = id.replace(/[^\w-]/g, '_');
   return clean === '' ? 'toolu_' : clean;
 }
@@ -63,7 +63,7 @@ function userOrder(blocks: ContentBlockParam[]): ContentBlockParam[] {
  * tool results become `tool_result` blocks of a user turn; consecutive turns of one role are
  * merged (tool results first); empty turns are dropped.
  */
-export function toMessages(messages: readonly ChatMessage[], thinkingFor: MessagesRequestOptions['thinkingFor']): { system: string; messages: MessageParam[] } {
+function toMessages(messages: readonly ChatMessage[], thinkingFor: MessagesRequestOptions['thinkingFor']): { system: string; messages: MessageParam[] } {
   const system: string[] = [];
   const turns: { role: 'user' | 'assistant'; blocks: ContentBlockParam[] }[] = [];
   const add = (role: 'user' | 'assistant', blocks: ContentBlockParam[]): void => {
