@@ -9,10 +9,11 @@ import {
   type ProviderCallOptions,
   type StreamChunk,
 } from '@headway/runtime';
-import { MessageAssembler, messageEvents } from './message-assembler.js';
+import { MessageAssembler } from './message-assembler.js';
 import { toProviderError } from './provider-failure.js';
 import { toMessagesRequest } from './request.js';
 import { ThinkingMemory } from './thinking-memory.js';
+import { messageEvents } from './wire-mapping.js';
 
 /** Options of {@link AnthropicProvider}. */
 export interface AnthropicProviderOptions {

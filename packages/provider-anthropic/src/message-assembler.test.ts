@@ -2,7 +2,8 @@ import { HeadwayError } from '@headway/protocol';
 import type { StreamChunk } from '@headway/runtime';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_MESSAGE_CHARS, MessageAssembler, messageEvents } from './message-assembler.js';
+import { MAX_MESSAGE_CHARS, MessageAssembler } from './message-assembler.js';
+import { messageEvents } from './wire-mapping.js';
 import { messageDelta, messageStart, messageStop, ping, textBlock, thinkingBlock, toolUseBlock, type WireEvent } from './anthropic-server.test-util.js';
 
 // A hang guard per case on a loaded two-core machine, not a timing assertion.

@@ -1,6 +1,5 @@
-import { describeIssues, toValidationIssues } from '@headway/protocol';
 import { describeThrown } from '@headway/protocol/internal';
-import { ProviderError, type FinishReason, type StreamChunk, type ToolCall, type Usage } from '@headway/runtime';
+import { ProviderError, type StreamChunk, type ToolCall } from '@headway/runtime';
 import type { z } from 'zod';
 import {
   KNOWN_EVENTS,
@@ -10,7 +9,6 @@ import {
   errorEventSchema,
   inputJsonDeltaSchema,
   messageDeltaSchema,
-  messageSchema,
   messageStartSchema,
   redactedThinkingBlockSchema,
   signatureDeltaSchema,
@@ -21,9 +19,9 @@ import {
   toolUseBlockSchema,
   typedSchema,
   type Typed,
-  type WireDeltaUsage,
   type WireUsage,
 } from './wire.js';
+import { clip, isPlainObject, issuesOf, mergeUsage, toFinishReason, toUsage } from './wire-mapping.js';
 
 /** A thinking block as the API wants it back in the next request of a tool loop. */
 export type ThinkingBlock = { type: 'thinking'; thinking: string; signature: string } | { type: 'redacted_thinking'; data: string };
@@ -36,39 +34,6 @@ type Block =
   | { kind: 'thinking'; open: boolean; thinking: string; signature: string }
   | { kind: 'redacted_thinking'; open: boolean; data: string }
   | { kind: 'tool_use'; open: boolean; id: string; name: string; json: string; input: unknown };
-
-function toFinishReason(stopReason: string | undefined, hasToolCalls: boolean): FinishReason {
-  switch (stopReason) {
-    case 'end_turn':
-    case 'stop_sequence':
-      return 'stop';
-    case 'tool_use':
-      return 'tool_calls';
-    case 'max_tokens':
-    case 'model_context_window_exceeded':
-      return 'length';
-    case 'refusal':
-      return 'content_filter';
-    case undefined:
-      return hasToolCalls ? 'tool_calls' : 'stop';
-    default:
-      // `pause_turn` (server tools) and stop reasons added later.
-      return 'other';
-  }
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function clip(text: string, max = 300): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
-}
-
-/** What is wrong with a value a schema rejected, bounded. */
-function issuesOf(error: z.ZodError): string {
-  return clip(describeIssues(toValidationIssues(error)), 500);
-}
 
 /**
  * Turns the Messages API's stream events, one at a time, into the runtime's stream chunks,
@@ -166,7 +131,7 @@ export class MessageAssembler {
       case 'message_delta': {
         const parsed = this.#parse(messageDeltaSchema, event);
         if (parsed.delta.stop_reason !== undefined && parsed.delta.stop_reason !== null) this.#stopReason = clip(parsed.delta.stop_reason, 60);
-        if (parsed.usage !== undefined && parsed.usage !== null) this.#mergeUsage(parsed.usage);
+        if (parsed.usage !== undefined && parsed.usage !== null) this.#usage = mergeUsage(this.#usage, parsed.usage);
         return [];
       }
       default:
@@ -274,7 +239,7 @@ export class MessageAssembler {
       }
     }
     this.#stopped = true;
-    chunks.push({ type: 'finish', finishReason: toFinishReason(this.#stopReason, this.#toolCalls.length > 0), usage: this.#toUsage() });
+    chunks.push({ type: 'finish', finishReason: toFinishReason(this.#stopReason, this.#toolCalls.length > 0), usage: toUsage(this.#usage) });
     return chunks;
   }
 
@@ -291,26 +256,6 @@ export class MessageAssembler {
     }
     if (!isPlainObject(input)) throw this.#invalid(`${name} arguments are not a JSON object${cutOff}`, index, cutOff === '');
     return input;
-  }
-
-  #toUsage(): Usage {
-    const read = this.#usage.cache_read_input_tokens ?? 0;
-    const write = this.#usage.cache_creation_input_tokens ?? 0;
-    // The API counts uncached input apart from cache reads and writes; the runtime's inputTokens counts all input.
-    const usage: Usage = { inputTokens: this.#usage.input_tokens + read + write, outputTokens: this.#usage.output_tokens };
-    if (this.#usage.cache_read_input_tokens !== undefined && this.#usage.cache_read_input_tokens !== null) usage.cacheReadTokens = read;
-    if (this.#usage.cache_creation_input_tokens !== undefined && this.#usage.cache_creation_input_tokens !== null) usage.cacheWriteTokens = write;
-    return usage;
-  }
-
-  #mergeUsage(delta: WireDeltaUsage): void {
-    // message_delta counts are cumulative: a present count replaces the one from message_start.
-    const next = { ...this.#usage };
-    if (delta.input_tokens !== undefined && delta.input_tokens !== null) next.input_tokens = delta.input_tokens;
-    if (delta.output_tokens !== undefined && delta.output_tokens !== null) next.output_tokens = delta.output_tokens;
-    if (delta.cache_read_input_tokens !== undefined && delta.cache_read_input_tokens !== null) next.cache_read_input_tokens = delta.cache_read_input_tokens;
-    if (delta.cache_creation_input_tokens !== undefined && delta.cache_creation_input_tokens !== null) next.cache_creation_input_tokens = delta.cache_creation_input_tokens;
-    this.#usage = next;
   }
 
   #open(index: number): Block {
@@ -350,27 +295,4 @@ export class MessageAssembler {
     const kind = this.#source === 'stream' ? 'a broken stream' : 'an invalid message';
     return new ProviderError('PROVIDER_INVALID_RESPONSE', `Provider "${this.#provider}" answered with ${kind}: ${what} (at ${where})`, { provider: this.#provider, retryable });
   }
-}
-
-/**
- * The events that would have streamed a whole message, so {@link MessageAssembler} reads both
- * alike.
- *
- * @throws {ProviderError} `PROVIDER_INVALID_RESPONSE` when the message does not match the wire format.
- */
-export function messageEvents(provider: string, message: unknown): unknown[] {
-  const parsed = messageSchema.safeParse(message);
-  if (!parsed.success) {
-    throw new ProviderError('PROVIDER_INVALID_RESPONSE', `Provider "${provider}" answered with an invalid message: ${issuesOf(parsed.error)}`, { provider });
-  }
-  const { content, stop_reason: stopReason, usage } = parsed.data;
-  return [
-    { type: 'message_start', message: { usage } },
-    ...content.flatMap((block, index) => [
-      { type: 'content_block_start', index, content_block: block },
-      { type: 'content_block_stop', index },
-    ]),
-    { type: 'message_delta', delta: { stop_reason: stopReason ?? null }, usage: null },
-    { type: 'message_stop' },
-  ];
 }

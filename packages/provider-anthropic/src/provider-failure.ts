@@ -1,13 +1,10 @@
 import { APIConnectionError, APIError, AnthropicError } from '@anthropic-ai/sdk';
 import { describeThrown } from '@headway/protocol/internal';
 import { ProviderError, isRetryable } from '@headway/runtime';
+import { clip } from './wire-mapping.js';
 
 /** Error types of the API's error bodies (and `error` stream events) that a later attempt may get past. */
 const RETRYABLE_TYPES = new Set(['rate_limit_error', 'overloaded_error', 'api_error', 'timeout_error']);
-
-function clip(text: string, max = 500): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
-}
 
 /** True for an abort of the caller's signal, which is passed on as it is (never retried). */
 function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
@@ -45,14 +42,14 @@ export function toProviderError(error: unknown, provider: string, signal: AbortS
   if (ProviderError.isInstance(error)) return error;
   const at = where === undefined ? '' : ` ${where}`;
   if (error instanceof APIConnectionError) {
-    return new ProviderError('PROVIDER_REQUEST_FAILED', `Provider "${provider}" could not be reached${at}: ${clip(error.message)}`, { provider, retryable: true, cause: error });
+    return new ProviderError('PROVIDER_REQUEST_FAILED', `Provider "${provider}" could not be reached${at}: ${clip(error.message, 500)}`, { provider, retryable: true, cause: error });
   }
   if (error instanceof APIError) {
     // instanceof leaves the class's generics as any: read the fields as what they are.
     const status: unknown = error.status;
     const headers: unknown = error.headers;
     const type = error.type ?? 'error';
-    const detail = `${type}: ${clip(error.apiMessage ?? error.message)}${typeof error.requestID === 'string' ? ` (request-id ${clip(error.requestID, 100)})` : ''}`;
+    const detail = `${type}: ${clip(error.apiMessage ?? error.message, 500)}${typeof error.requestID === 'string' ? ` (request-id ${clip(error.requestID, 100)})` : ''}`;
     const h = headers instanceof Headers ? headers : undefined;
     const after = retryAfterMs(h);
     const shouldRetry = h?.get('x-should-retry');
@@ -81,7 +78,7 @@ export function toProviderError(error: unknown, provider: string, signal: AbortS
     });
   }
   if (error instanceof AnthropicError) {
-    return new ProviderError('PROVIDER_REQUEST_FAILED', `Provider "${provider}" failed${at}: ${clip(error.message)}`, { provider, retryable: false, cause: error });
+    return new ProviderError('PROVIDER_REQUEST_FAILED', `Provider "${provider}" failed${at}: ${clip(error.message, 500)}`, { provider, retryable: false, cause: error });
   }
   // The connection dropped mid-body (undici's "terminated"), or something else the SDK let through.
   return new ProviderError('PROVIDER_REQUEST_FAILED', `Provider "${provider}" failed${at}: ${describeThrown(error, 500)}`, {

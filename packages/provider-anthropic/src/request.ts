@@ -8,6 +8,7 @@ import type {
   ToolResultBlockParam,
 } from '@anthropic-ai/sdk/resources/messages';
 import type { ThinkingBlock } from './message-assembler.js';
+import { isPlainObject } from './wire-mapping.js';
 
 /** What {@link toMessagesRequest} needs besides the runtime's request. */
 export interface MessagesRequestOptions {
@@ -23,10 +24,6 @@ export interface MessagesRequestOptions {
 function toolUseId(id: string): string {
   const clean = id.replace(/[^\w-]/g, '_');
   return clean === '' ? 'toolu_' : clean;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Tool input is always a JSON object on the wire; arguments another provider kept as text are parsed when they can be. */
