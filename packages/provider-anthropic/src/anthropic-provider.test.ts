@@ -238,6 +238,35 @@ describe('AnthropicProvider against a local Messages API server', () => {
     });
   });
 
+  it('declares the tools a conversation used, callable by none, when a request without tools carries tool_use blocks', async () => {
+    server.reply(json(200, message([{ type: 'text', text: '## Report', citations: null }], 'end_turn')));
+    await provider().complete({
+      messages: [
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: '', toolCalls: [{ id: 'toolu_1', name: 'file_read', args: { path: 'a' } }] },
+        { role: 'tool', toolCallId: 'toolu_1', name: 'file_read', content: 'text' },
+        { role: 'user', content: 'Write your progress report.' },
+      ],
+      tools: [],
+    });
+    expect(server.body(0)).toMatchObject({ tools: [{ name: 'file_read', description: 'Not available in this request.', input_schema: { type: 'object' } }], tool_choice: { type: 'none' } });
+  });
+
+  it('on its last iteration the runtime calls without tools; the request, which carries tool_use blocks, is still valid', async () => {
+    server.reply(
+      json(200, message([{ type: 'tool_use', id: 'toolu_1', name: 'file_read', input: { path: 'README.md' }, caller: { type: 'direct' } }], 'tool_use')),
+      json(200, message([{ type: 'text', text: 'Report: the README was read.', citations: null }], 'end_turn')),
+    );
+    const runtime = new AgentRuntime({ provider: 'anthropic', model: 'claude-sonnet-4-6', maxIterations: 2 }, { provider: provider(), tools: [fileRead] });
+    const result = await runtime.run('What is the README about?');
+    expect(result.status).not.toBe('error');
+    expect(server.received).toHaveLength(2);
+    expect(server.body(0).tools).toHaveLength(1);
+    const last = server.body(1);
+    expect(last.tool_choice).toEqual({ type: 'none' });
+    expect(last.tools).toEqual([{ name: 'file_read', description: 'Not available in this request.', input_schema: { type: 'object' } }]);
+  });
+
   it('sends a tool loop without thinking when the thinking of its last call is not known (another provider, a resumed run)', async () => {
     server.reply(json(200, message([{ type: 'text', text: 'ok', citations: null }], 'end_turn')));
     await provider({ thinking: { type: 'adaptive' } }).complete({

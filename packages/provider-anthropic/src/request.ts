@@ -119,6 +119,14 @@ export function toMessagesRequest(request: CompletionRequest, options: MessagesR
   if (system !== '') params.system = system;
   if (request.tools.length > 0) {
     params.tools = request.tools.map((t): Tool => ({ name: t.name, description: t.description, input_schema: { ...t.parameters, type: 'object' } }));
+  } else {
+    // The API rejects tool_use blocks in a request that defines no tools (the runtime asks for
+    // its report without tools): the tools the conversation used are declared, and none may be called.
+    const used = new Set(messages.flatMap((m) => (typeof m.content === 'string' ? [] : m.content.flatMap((b) => (b.type === 'tool_use' ? [b.name] : [])))));
+    if (used.size > 0) {
+      params.tools = [...used].map((name): Tool => ({ name, description: 'Not available in this request.', input_schema: { type: 'object' } }));
+      params.tool_choice = { type: 'none' };
+    }
   }
   if (options.thinking !== undefined && !lostThinking(messages)) params.thinking = options.thinking;
   // Marks the last cacheable block: each request of a tool loop then reads the conversation so far from the cache.
