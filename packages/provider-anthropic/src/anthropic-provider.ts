@@ -74,8 +74,11 @@ const DEFAULT_MODEL = 'claude-sonnet-4-6';
  * ```
  */
 export class AnthropicProvider implements Provider {
+  /** Registry name. */
   readonly name: string;
+  /** Model used when a request names none. */
   readonly model: string;
+  /** `max_tokens` of each request. */
   readonly maxTokens: number;
   readonly #client: Anthropic | undefined;
   readonly #enabled: boolean;
