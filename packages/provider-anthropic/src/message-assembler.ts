@@ -21,7 +21,7 @@ import {
   type Typed,
   type WireUsage,
 } from './wire.js';
-import { clip, isPlainObject, issuesOf, mergeUsage, toFinishReason, toUsage } from './wire-mapping.js';
+import { clip, isPlainObject, isRetryableErrorType, issuesOf, mergeUsage, toFinishReason, toUsage } from './wire-mapping.js';
 
 /** A thinking block as the API wants it back in the next request of a tool loop. */
 export type ThinkingBlock = { type: 'thinking'; thinking: string; signature: string } | { type: 'redacted_thinking'; data: string };
@@ -92,6 +92,7 @@ export class MessageAssembler {
    */
   push(event: unknown): StreamChunk[] {
     this.#events += 1;
+    this.#lastType = '';
     const type = this.#parse(typedSchema, event, undefined, 'the event is not an object with a string "type"').type;
     this.#lastType = clip(type, 60);
     if (type === 'ping') return [];
@@ -107,11 +108,10 @@ export class MessageAssembler {
       }
       case 'error': {
         const parsed = this.#parse(errorEventSchema, event);
-        const errorType = parsed.error.type ?? 'error';
-        const retryable = errorType === 'overloaded_error' || errorType === 'api_error' || errorType === 'rate_limit_error' || errorType === 'timeout_error';
-        throw new ProviderError('PROVIDER_REQUEST_FAILED', `Provider "${this.#provider}" sent an error event ${this.position}: ${clip(errorType, 60)}: ${clip(parsed.error.message ?? '')}`, {
+        const errorType = clip(parsed.error.type ?? 'error', 60);
+        throw new ProviderError('PROVIDER_REQUEST_FAILED', `Provider "${this.#provider}" sent an error event (event #${this.#events}): ${errorType}: ${clip(parsed.error.message ?? '')}`, {
           provider: this.#provider,
-          retryable,
+          retryable: isRetryableErrorType(errorType),
         });
       }
       default:

@@ -1,10 +1,7 @@
 import { APIConnectionError, APIError, AnthropicError } from '@anthropic-ai/sdk';
 import { describeThrown } from '@headway/protocol/internal';
 import { ProviderError, isRetryable } from '@headway/runtime';
-import { clip } from './wire-mapping.js';
-
-/** Error types of the API's error bodies (and `error` stream events) that a later attempt may get past. */
-const RETRYABLE_TYPES = new Set(['rate_limit_error', 'overloaded_error', 'api_error', 'timeout_error']);
+import { clip, isRetryableErrorType } from './wire-mapping.js';
 
 /** True for an abort of the caller's signal, which is passed on as it is (never retried). */
 function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
@@ -66,7 +63,7 @@ export function toProviderError(error: unknown, provider: string, signal: AbortS
     // No status: an `error` event in a stream that had started.
     return new ProviderError('PROVIDER_REQUEST_FAILED', `Provider "${provider}" sent an error event${at}: ${detail}`, {
       provider,
-      retryable: RETRYABLE_TYPES.has(type),
+      retryable: isRetryableErrorType(type),
       cause: error,
     });
   }

@@ -15,6 +15,11 @@ export function issuesOf(error: z.ZodError): string {
   return clip(describeIssues(toValidationIssues(error)), 500);
 }
 
+/** Error types of the API's error bodies and `error` events that a later attempt may get past. */
+export function isRetryableErrorType(type: string): boolean {
+  return type === 'rate_limit_error' || type === 'overloaded_error' || type === 'api_error' || type === 'timeout_error';
+}
+
 /** A JSON object (not null, not an array). */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
