@@ -1,5 +1,7 @@
 // Runs the demo the way a user does — a child process — and checks what they would see.
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -18,10 +20,10 @@ interface Outcome {
   stderr: string;
 }
 
-function runDemo(args: string[], options: { onStderr?: (text: string, kill: (signal: NodeJS.Signals) => void) => void } = {}): Promise<Outcome> {
+function runDemo(args: string[], options: { onStderr?: (text: string, kill: (signal: NodeJS.Signals) => void) => void; env?: Record<string, string | undefined> } = {}): Promise<Outcome> {
   return new Promise((done, fail) => {
     // Its own process group, so SIGKILL reaches the agent and not only tsx's launcher.
-    const child = spawn(tsx, [main, ...args], { cwd: repo, env: { ...process.env, CI: '1', NO_COLOR: '1' }, detached: true });
+    const child = spawn(tsx, [main, ...args], { cwd: repo, env: { ...process.env, CI: '1', NO_COLOR: '1', ...options.env }, detached: true });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -156,5 +158,41 @@ describe('cli-agent demo', () => {
     const flags = await runDemo(['--max-iterations', 'lots']);
     expect(flags.code).toBe(2);
     expect(flags.stderr).toContain('--max-iterations: expected a whole number from 1 to 200');
+  });
+
+  it('--provider anthropic without a key says to set ANTHROPIC_API_KEY', async () => {
+    const r = await runDemo(['--provider', 'anthropic', '--out', mkdtempSync(join(tmpdir(), 'headway-demo-'))], { env: { ANTHROPIC_API_KEY: '' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('cli-agent: --provider anthropic: set ANTHROPIC_API_KEY');
+  });
+
+  it('--provider anthropic talks to the Messages API at ANTHROPIC_BASE_URL with ANTHROPIC_API_KEY', async () => {
+    // A local stand-in for the API that answers every request with one text message.
+    const seen: { auth: string | undefined; model: unknown }[] = [];
+    const server = createServer((req, res) => {
+      let text = '';
+      req.on('data', (d: Buffer) => (text += d.toString()));
+      req.on('end', () => {
+        const body = JSON.parse(text) as { model?: unknown };
+        seen.push({ auth: req.headers.authorization, model: body.model });
+        // The demo calls the model without streaming: one whole message as JSON.
+        res.writeHead(200, { 'content-type': 'application/json', 'request-id': 'req_local' });
+        res.end(JSON.stringify({ id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-haiku-4-5', content: [{ type: 'text', text: 'Headway makes agent runs legible.' }], stop_reason: 'end_turn', usage: { input_tokens: 900, output_tokens: 9 } }));
+      });
+    });
+    await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
+    try {
+      const baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const out = mkdtempSync(join(tmpdir(), 'headway-demo-'));
+      const r = await runDemo(['What is headway?', '--provider', 'anthropic', '--model', 'claude-haiku-4-5', '--out', out], {
+        env: { ANTHROPIC_API_KEY: 'sk-ant-local', ANTHROPIC_BASE_URL: baseURL },
+      });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('Headway makes agent runs legible.');
+      expect(seen[0]).toEqual({ auth: 'Bearer sk-ant-local', model: 'claude-haiku-4-5' });
+    } finally {
+      server.closeAllConnections();
+      await new Promise((closed) => server.close(closed));
+    }
   });
 });

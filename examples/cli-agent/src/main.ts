@@ -5,6 +5,7 @@
 //   npm run demo -- --max-iterations 2             stops at the limit with a PROGRESS REPORT
 //   npm run demo -- --continue .headway/report.json   a follow-up run finishes the job
 //   npm run demo -- --provider openai              a real model (OPENAI_API_KEY, OPENAI_BASE_URL)
+//   npm run demo -- --provider anthropic           a real Claude model (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL)
 //   npm run demo -- --verbose                      also shows each saved checkpoint (or HEADWAY_VERBOSE=1)
 import { mkdirSync, readFileSync, writeFileSync, createWriteStream } from 'node:fs';
 import { resolve } from 'node:path';
@@ -14,6 +15,7 @@ import { continuationPrompt } from '@headway/report';
 import { AuditReporter, SqliteAuditBus } from '@headway/reporter-audit';
 import { CLIReporter } from '@headway/reporter-cli';
 import { JSONReporter } from '@headway/reporter-json';
+import { AnthropicProvider } from '@headway/provider-anthropic';
 import { OpenAIProvider } from '@headway/provider-openai';
 import { AgentRuntime, ScriptedProvider, type Provider } from '@headway/runtime';
 import { SqliteCheckpointStore } from '@headway/store-sqlite';
@@ -24,7 +26,7 @@ const DEFAULT_TASK = 'Summarize the README file and list the packages';
 const repoRoot = resolve(import.meta.dirname, '..', '..', '..');
 
 const usage = `usage: cli-agent [question] [--dir DIR] [--max-iterations N] [--continue REPORT.json] [--resume]
-                 [--provider scripted|openai] [--model NAME] [--out DIR] [--step-delay MS] [--verbose]`;
+                 [--provider scripted|openai|anthropic] [--model NAME] [--out DIR] [--step-delay MS] [--verbose]`;
 
 function fail(message: string): never {
   process.stderr.write(`cli-agent: ${message}\n${usage}\n`);
@@ -60,7 +62,7 @@ const maxIterations = Number(values['max-iterations']);
 if (!Number.isInteger(maxIterations) || maxIterations < 1 || maxIterations > 200) fail('--max-iterations: expected a whole number from 1 to 200');
 const stepDelay = Number(values['step-delay']);
 if (!Number.isFinite(stepDelay) || stepDelay < 0) fail('--step-delay: expected milliseconds ≥ 0');
-if (values.provider !== 'scripted' && values.provider !== 'openai') fail(`--provider: expected scripted or openai, got ${values.provider}`);
+if (values.provider !== 'scripted' && values.provider !== 'openai' && values.provider !== 'anthropic') fail(`--provider: expected scripted, openai or anthropic, got ${values.provider}`);
 
 let task = positionals.join(' ').trim() || DEFAULT_TASK;
 if (values.continue !== undefined) {
@@ -88,7 +90,10 @@ const paths = {
 const provider: Provider =
   values.provider === 'openai'
     ? new OpenAIProvider({ ...(values.model === undefined ? {} : { model: values.model }) })
-    : new ScriptedProvider(demoModel(stepDelay), { name: 'scripted' });
+    : values.provider === 'anthropic'
+      ? new AnthropicProvider({ ...(values.model === undefined ? {} : { model: values.model }) })
+      : new ScriptedProvider(demoModel(stepDelay), { name: 'scripted' });
+if (provider instanceof AnthropicProvider && !provider.isAvailable()) fail('--provider anthropic: set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for a gateway)');
 
 const sessionId = `demo-${Date.now().toString(36)}`;
 // Without --verbose the reporter follows HEADWAY_VERBOSE.

@@ -16,6 +16,12 @@ describe('CostTracker', () => {
     expect(costs.cost('never')).toMatchObject({ spentUsd: 0, calls: 0 });
   });
 
+  it('keeps prompt-cache counts when it prices a call', () => {
+    const costs = new CostTracker({ prices: { m: { inputPerMillion: 1_000_000, outputPerMillion: 0, cacheReadPerMillion: 100_000, cacheWritePerMillion: 2_000_000 } } });
+    expect(costs.record('a', 'm', { inputTokens: 30, outputTokens: 0, cacheReadTokens: 10, cacheWriteTokens: 10 }).costUsd).toBeCloseTo(10 + 1 + 20, 10);
+    expect(() => costs.record('a', 'm', { inputTokens: 1, outputTokens: 0, cacheReadTokens: -1 })).toThrow(/usage\.cacheReadTokens/);
+  });
+
   it('says when a session approaches (80%) and exhausts its budget', () => {
     const costs = new CostTracker({ budgetUsd: 10, prices });
     expect(costs.status('a')).toBe('ok');

@@ -50,7 +50,8 @@ const optionsSchema = z.object({
   budgetUsd: z.number().nonnegative().exactOptional(),
   approachingAt: z.number().gt(0).max(1).exactOptional(),
 });
-const usageSchema = z.object({ inputTokens: z.number().int().nonnegative(), outputTokens: z.number().int().nonnegative() });
+const count = z.number().int().nonnegative();
+const usageSchema = z.object({ inputTokens: count, outputTokens: count, cacheReadTokens: count.exactOptional(), cacheWriteTokens: count.exactOptional() });
 const sessionCostSchema = z.object({ spentUsd: z.number().nonnegative(), calls: z.number().int().nonnegative() });
 
 function invalid(code: 'COST_INVALID_OPTIONS' | 'COST_INVALID_USAGE', where: string, error: z.ZodError): CostError {

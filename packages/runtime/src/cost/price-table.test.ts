@@ -11,6 +11,17 @@ describe('PriceTable', () => {
     expect(table.cost('claude-sonnet-4-5', { inputTokens: 2_000, outputTokens: 1_000 })).toBeCloseTo(0.021, 10);
   });
 
+  it('prices prompt-cache reads and writes at their own rates, as input when a model has none', () => {
+    // claude-sonnet-4-6: $3 input, $15 output, $3.75 cache write, $0.30 cache read per million.
+    const usage = { inputTokens: 1_000_000, outputTokens: 0, cacheReadTokens: 600_000, cacheWriteTokens: 300_000 };
+    expect(table.cost('claude-sonnet-4-6', usage)).toBeCloseTo(0.1 * 3 + 0.3 * 3.75 + 0.6 * 0.3, 10);
+    expect(table.cost('claude-opus-4-8-20261101', { ...usage, outputTokens: 1_000_000 })).toBeCloseTo(0.1 * 5 + 0.3 * 6.25 + 0.6 * 0.5 + 25, 10);
+    expect(table.cost('gpt-4o', usage)).toBe(2.5);
+    const custom = new PriceTable({ m: { inputPerMillion: 10, outputPerMillion: 0, cacheReadPerMillion: 1, cacheWritePerMillion: 20 } }, { defaults: false });
+    expect(custom.cost('m', { inputTokens: 100_000, outputTokens: 0, cacheReadTokens: 100_000 })).toBeCloseTo(0.1, 10);
+    expect(() => new PriceTable({ m: { inputPerMillion: 1, outputPerMillion: 1, cacheReadPerMillion: -1 } })).toThrow(/cacheReadPerMillion/);
+  });
+
   it('prices dated, tagged, vendor-prefixed and differently cased names as their family', () => {
     expect(table.get('gpt-4o-2024-08-06')).toBe(DEFAULT_MODEL_PRICES['gpt-4o']);
     expect(table.get('gpt-4o-mini-2024-07-18')).toBe(DEFAULT_MODEL_PRICES['gpt-4o-mini']);

@@ -3,20 +3,27 @@ import { describeIssues, toValidationIssues } from '@headway/protocol';
 import { z } from 'zod';
 import { CostError } from './cost-error.js';
 
-/** What a model costs, in USD per million tokens. */
+/** What a model costs, in USD per million tokens; input read from or written to a prompt cache at its own price (else as input). */
 export interface ModelPrice {
   inputPerMillion: number;
   outputPerMillion: number;
+  cacheReadPerMillion?: number;
+  cacheWritePerMillion?: number;
 }
 
 /** zod schema of {@link ModelPrice}: finite, non-negative. */
 const modelPriceSchema: z.ZodType<ModelPrice> = z.strictObject({
   inputPerMillion: z.number().nonnegative(),
   outputPerMillion: z.number().nonnegative(),
+  cacheReadPerMillion: z.number().nonnegative().exactOptional(),
+  cacheWritePerMillion: z.number().nonnegative().exactOptional(),
 });
 
-function p(inputPerMillion: number, outputPerMillion: number): ModelPrice {
-  return Object.freeze({ inputPerMillion, outputPerMillion });
+function p(inputPerMillion: number, outputPerMillion: number, cacheWritePerMillion?: number, cacheReadPerMillion?: number): ModelPrice {
+  const price: ModelPrice = { inputPerMillion, outputPerMillion };
+  if (cacheWritePerMillion !== undefined) price.cacheWritePerMillion = cacheWritePerMillion;
+  if (cacheReadPerMillion !== undefined) price.cacheReadPerMillion = cacheReadPerMillion;
+  return Object.freeze(price);
 }
 
 /**
@@ -40,12 +47,17 @@ export const DEFAULT_MODEL_PRICES: Readonly<Record<string, ModelPrice>> = Object
   o3: p(2, 8),
   'o3-mini': p(1.1, 4.4),
   'o4-mini': p(1.1, 4.4),
-  'claude-opus-4-5': p(5, 25),
-  'claude-opus-4-1': p(15, 75),
-  'claude-opus-4': p(15, 75),
-  'claude-sonnet-4-5': p(3, 15),
-  'claude-sonnet-4': p(3, 15),
-  'claude-haiku-4-5': p(1, 5),
+  // Claude: input, output, 5-minute cache write, cache read.
+  'claude-opus-4-8': p(5, 25, 6.25, 0.5),
+  'claude-opus-4-7': p(5, 25, 6.25, 0.5),
+  'claude-opus-4-6': p(5, 25, 6.25, 0.5),
+  'claude-opus-4-5': p(5, 25, 6.25, 0.5),
+  'claude-opus-4-1': p(15, 75, 18.75, 1.5),
+  'claude-opus-4': p(15, 75, 18.75, 1.5),
+  'claude-sonnet-4-6': p(3, 15, 3.75, 0.3),
+  'claude-sonnet-4-5': p(3, 15, 3.75, 0.3),
+  'claude-sonnet-4': p(3, 15, 3.75, 0.3),
+  'claude-haiku-4-5': p(1, 5, 1.25, 0.1),
   'claude-3-7-sonnet': p(3, 15),
   'claude-3-5-sonnet': p(3, 15),
   'claude-3-5-haiku': p(0.8, 4),
@@ -117,7 +129,11 @@ export class PriceTable {
   cost(model: string, usage: Usage): number | undefined {
     const price = this.get(model);
     if (price === undefined) return undefined;
-    return (usage.inputTokens * price.inputPerMillion + usage.outputTokens * price.outputPerMillion) / 1_000_000;
+    const read = usage.cacheReadTokens ?? 0;
+    const write = usage.cacheWriteTokens ?? 0;
+    const uncached = Math.max(0, usage.inputTokens - read - write);
+    const cached = read * (price.cacheReadPerMillion ?? price.inputPerMillion) + write * (price.cacheWritePerMillion ?? price.inputPerMillion);
+    return (uncached * price.inputPerMillion + cached + usage.outputTokens * price.outputPerMillion) / 1_000_000;
   }
 
   /** Every model with a price, sorted by name. */

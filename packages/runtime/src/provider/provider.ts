@@ -23,10 +23,14 @@ export interface ToolSpec {
  * Token counts of one or more provider calls: what a provider reports, what a checkpoint keeps
  * and what the price table prices (the one usage type of the runtime). Counts are non-negative
  * integers; the loop rejects anything else from a provider (`PROVIDER_INVALID_RESPONSE`).
+ * `inputTokens` counts every input token, cached or not; `cacheReadTokens` / `cacheWriteTokens`
+ * say how many of them were read from or written to the provider's prompt cache (priced apart).
  */
 export interface Usage {
   inputTokens: number;
   outputTokens: number;
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
 }
 
 /** Why the model stopped producing output. */
@@ -77,7 +81,10 @@ export interface Provider {
 
 /** Adds two usages. */
 export function addUsage(a: Usage, b: Usage): Usage {
-  return { inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens };
+  const sum: Usage = { inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens };
+  if (a.cacheReadTokens !== undefined || b.cacheReadTokens !== undefined) sum.cacheReadTokens = (a.cacheReadTokens ?? 0) + (b.cacheReadTokens ?? 0);
+  if (a.cacheWriteTokens !== undefined || b.cacheWriteTokens !== undefined) sum.cacheWriteTokens = (a.cacheWriteTokens ?? 0) + (b.cacheWriteTokens ?? 0);
+  return sum;
 }
 
 /**

@@ -1,0 +1,2 @@
+export { AnthropicProvider } from './anthropic-provider.js';
+export type { AnthropicProviderOptions } from './anthropic-provider.js';
