@@ -184,7 +184,9 @@ function blockIssues(value: unknown): string {
  * ```
  */
 export function parseWorkflow(markdown: string): WorkflowStep[] {
-  if (typeof markdown !== 'string') fail(1, `expected the text of a WORKFLOW.md, got ${markdown === null ? 'null' : typeof markdown}`);
+  // Callers from plain JavaScript can pass anything.
+  const given: unknown = markdown;
+  if (typeof given !== 'string') fail(1, `expected the text of a WORKFLOW.md, got ${given === null ? 'null' : typeof given}`);
   if (markdown.length > MAX_WORKFLOW_LENGTH) fail(1, `the file is ${markdown.length} characters; the limit is ${MAX_WORKFLOW_LENGTH}`);
   const lines = markdown.split(/\r?\n/);
   const found: { number: number; title: string; line: number; block: CallBlock | ParallelBlock }[] = [];
