@@ -1,5 +1,6 @@
 import { createRedactor, describeIssues, safeStringify, toValidationIssues, type RedactOptions, type Redactor } from '@headway/protocol';
-import { ReportError } from './report-error.js';
+import { errorMessage } from '@headway/protocol/internal';
+import { ReportError, limitIssues } from './report-error.js';
 import { cutText, detach, formatCount, oneLine } from './text.js';
 import {
   ARGS_MAX_CHARS,
@@ -275,7 +276,7 @@ export class ToolCallLog {
       throw new ReportError('REPORT_INVALID_LOG_STATE', 'Invalid tool-call log state: input could not be read', [], { cause });
     }
     if (!result.success) {
-      const issues = toValidationIssues(result.error);
+      const issues = limitIssues(toValidationIssues(result.error));
       throw new ReportError('REPORT_INVALID_LOG_STATE', `Invalid tool-call log state: ${describeIssues(issues)}`, issues);
     }
     const s = result.data;
@@ -285,7 +286,7 @@ export class ToolCallLog {
       if (s.redact !== undefined) options.redact = s.redact;
       log = new ToolCallLog(options);
     } catch (cause) {
-      const issues = [{ path: 'redact.paths', message: cause instanceof Error ? cause.message : String(cause) }];
+      const issues = [{ path: 'redact.paths', message: errorMessage(cause, 300) }];
       throw new ReportError('REPORT_INVALID_LOG_STATE', `Invalid tool-call log state: ${describeIssues(issues)}`, issues, { cause });
     }
     log.#restore(s);
