@@ -57,6 +57,10 @@ export class JsonBraceScanner {
       // Drop every candidate past half the cap at once, so held text is released in large
       // chunks rather than a character at a time.
       while (this.#bottom < this.#opens.length && pos - (this.#opens[this.#bottom] ?? pos) >= MAX_PROGRESS_CANDIDATE / 2) this.#bottom++;
+      // Forget the dropped ones, so memory stays within the cap whatever the text.
+      this.#opens.splice(0, this.#bottom);
+      this.#keyed.splice(0, this.#bottom);
+      this.#bottom = 0;
     }
     if (this.#bottom >= this.#opens.length) {
       if (this.#opens.length > 0) this.#clear();

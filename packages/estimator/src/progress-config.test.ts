@@ -99,10 +99,12 @@ describe('loadProgressConfig on hostile input', () => {
   });
 
   it('lists at most 20 issues, then how many more', async () => {
-    const steps = Array.from({ length: 5_000 }, () => ({ name: '', weight: -1 }));
+    const steps = Array.from({ length: 1_000 }, () => ({ name: '', weight: -1 }));
     const error = await errorOf(loadProgressConfig(agentJson(JSON.stringify({ progress: { fallbackSteps: steps } }))));
     expect(error.issues).toHaveLength(21);
-    expect(error.issues[20]?.message).toBe('and 9980 more issues');
+    expect(error.issues[20]?.message).toBe('and 1980 more issues');
+    const tooMany = await errorOf(loadProgressConfig(agentJson(JSON.stringify({ progress: { fallbackSteps: [...steps, ...steps] } }))));
+    expect(tooMany.message).toBe('agent.json: progress.fallbackSteps: expected at most 1000 steps, got 2000');
   });
 
   it('parses any text to a config or ESTIMATOR_INVALID_CONFIG (property, hostile generators, time-limited)', async () => {

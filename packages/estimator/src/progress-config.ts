@@ -9,6 +9,9 @@ import type { WeightedStep } from './step-ranges.js';
 /** Largest agent.json {@link loadProgressConfig} reads: 1 MiB (a real one is a few KB). */
 export const MAX_CONFIG_BYTES = 1_048_576;
 
+/** Most `fallbackSteps` an agent.json may list (a real one has a handful). */
+export const MAX_FALLBACK_STEPS = 1_000;
+
 /** The `progress` block of an agent.json. */
 export interface ProgressConfig {
   /** Expect the model to report `_progress` (default true). */
@@ -34,7 +37,10 @@ const weightedStepSchema: z.ZodType<WeightedStep> = z.strictObject({
  */
 export const progressConfigSchema: z.ZodType<ProgressConfig> = z.strictObject({
   aiDriven: z.boolean({ error: 'expected true or false' }).default(true),
-  fallbackSteps: z.array(weightedStepSchema, { error: 'expected an array of { name, weight }' }).default([]),
+  fallbackSteps: z
+    .array(weightedStepSchema, { error: 'expected an array of { name, weight }' })
+    .max(MAX_FALLBACK_STEPS, { error: `expected at most ${MAX_FALLBACK_STEPS} steps` })
+    .default([]),
 });
 
 const agentFileSchema = z.looseObject({ progress: progressConfigSchema.optional() });
@@ -83,6 +89,12 @@ export function parseProgressConfigText(text: string, file: string): ProgressCon
     value = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
   } catch (cause) {
     throw new EstimatorError('ESTIMATOR_INVALID_CONFIG', `${file}: not valid JSON (${errorMessage(cause, 300)})`, [{ path: '', message: 'not valid JSON' }], { cause });
+  }
+  // Refused before validation: zod would make issues for every bad entry of a huge list.
+  const steps = (value as { progress?: { fallbackSteps?: unknown } } | null)?.progress?.fallbackSteps;
+  if (Array.isArray(steps) && steps.length > MAX_FALLBACK_STEPS) {
+    const message = `expected at most ${MAX_FALLBACK_STEPS} steps, got ${steps.length}`;
+    throw new EstimatorError('ESTIMATOR_INVALID_CONFIG', `${file}: progress.fallbackSteps: ${message}`, [{ path: 'progress.fallbackSteps', message }]);
   }
   const result = agentFileSchema.safeParse(value);
   if (!result.success) {

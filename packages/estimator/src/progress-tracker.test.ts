@@ -406,16 +406,20 @@ describe('ProgressTracker', () => {
   });
 
   it('lists at most 20 issues of an invalid state, and says how many more', () => {
-    const state = { ...new ProgressTracker({ maxRoundtrips: 5 }).toJSON(), finishedSteps: Array.from({ length: 100_000 }, () => 7) };
+    const state = { ...new ProgressTracker({ maxRoundtrips: 5 }).toJSON(), finishedSteps: Array.from({ length: 1_000 }, () => 7) };
     try {
       new ProgressTracker({ maxRoundtrips: 5, state });
       expect.unreachable();
     } catch (e) {
       const error = e as HeadwayError;
       expect(error.issues).toHaveLength(21);
-      expect(error.issues[20]).toEqual({ path: '', message: 'and 99980 more issues' });
+      expect(error.issues[20]).toEqual({ path: '', message: 'and 980 more issues' });
       expect(error.message.length).toBeLessThan(2_000);
     }
+    expect(codeAndMessage(() => new ProgressTracker({ maxRoundtrips: 5, state: { ...state, finishedSteps: Array.from({ length: 100_000 }, () => 7) } }))).toEqual([
+      'ESTIMATOR_INVALID_STATE',
+      'Invalid progress tracker state: finishedSteps: has 100000 entries; the limit is 1000',
+    ]);
   });
 
   it('restores from any saved state or throws ESTIMATOR_INVALID_STATE (property, hostile generators, time-limited)', async () => {

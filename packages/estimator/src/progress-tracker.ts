@@ -3,7 +3,7 @@ import { errorMessage } from '@headway/protocol/internal';
 import { EstimatorError, invalidArgument, limitIssues, shown } from './estimator-error.js';
 import type { ProgressRange } from './map-progress-to-range.js';
 import type { ModelProgress } from './model-progress.js';
-import { progressTrackerStateSchema, type ProgressTrackerState } from './progress-tracker-state.js';
+import { MAX_STATE_STEPS, progressTrackerStateSchema, type ProgressTrackerState } from './progress-tracker-state.js';
 import { RoundtripPosterior } from './roundtrip-posterior.js';
 import { computeStepRanges, type StepRange, type WeightedStep } from './step-ranges.js';
 import { taskHistorySchema, type TaskHistory } from './task-history.js';
@@ -95,6 +95,15 @@ function readOptions(options: unknown): ProgressTrackerOptions {
     read.history = history.data;
   }
   return read;
+}
+
+/** `finishedSteps` of a saved state, read without trusting it (undefined when it cannot be read). */
+function readFinishedSteps(state: unknown): unknown {
+  try {
+    return typeof state === 'object' && state !== null ? (state as { finishedSteps?: unknown }).finishedSteps : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function stepsOf(steps: unknown): StepRange[] {
@@ -368,6 +377,12 @@ export class ProgressTracker {
   }
 
   private restore(input: unknown): number {
+    // Refused before validation: zod would make an issue for each bad entry of a huge list.
+    const steps = readFinishedSteps(input);
+    if (Array.isArray(steps) && steps.length > MAX_STATE_STEPS) {
+      const message = `has ${steps.length} entries; the limit is ${MAX_STATE_STEPS}`;
+      throw new EstimatorError('ESTIMATOR_INVALID_STATE', `Invalid progress tracker state: finishedSteps: ${message}`, [{ path: 'finishedSteps', message }]);
+    }
     const result = validate(progressTrackerStateSchema, input);
     if ('issues' in result) {
       const issues = limitIssues(result.issues);

@@ -1,0 +1,92 @@
+// Growth check: every parser and redactor, on its worst known input, at n = 10 KB, 100 KB and
+// 1 MB, timed in this one process. Time may grow at most ~linearly: the run fails when either
+// ratio (100K/10K, 1M/100K) exceeds 15 — a quadratic parser shows ~100 there.
+// Cases live in ./cases/*.ts, each exporting `cases: AdversarialCase[]` (see case.ts).
+// Run: pnpm -F @headway/bench bench:adversarial [name filter]
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import type { AdversarialCase } from './case.js';
+
+const SIZES = [10_000, 100_000, 1_000_000] as const;
+const MAX_RATIO = 15;
+/** CPU time one timed batch should take: small inputs run many times per batch. */
+const BATCH_MS = 30;
+const MAX_BATCH = 300;
+const ROUNDS = 5;
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+/** CPU milliseconds this process has used: unlike wall time, it does not count waiting for a core on a busy machine. */
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+async function runAll(c: AdversarialCase, inputs: unknown[]): Promise<number> {
+  gc();
+  const start = cpuMs();
+  for (const input of inputs) {
+    try {
+      const out = c.run(input);
+      if (out instanceof Promise) await out;
+    } catch {
+      // A typed rejection (a cap, invalid input) is the parser's answer.
+    }
+  }
+  return cpuMs() - start;
+}
+
+/**
+ * CPU time of one run at size `n`: the best of several batches, each on fresh inputs (so no
+ * cache keyed on the input string helps) built outside the timing. The best, not the mean:
+ * noise on a shared machine only ever adds time.
+ */
+async function measure(c: AdversarialCase, n: number): Promise<number> {
+  const first = await runAll(c, [c.make(n)]); // also warms up the code paths this input takes
+  const batch = Math.min(MAX_BATCH, Math.max(1, Math.ceil(BATCH_MS / Math.max(first, 0.01))));
+  let best = Number.POSITIVE_INFINITY;
+  for (let round = 0; round < ROUNDS; round++) {
+    const inputs = Array.from({ length: batch }, () => c.make(n));
+    best = Math.min(best, (await runAll(c, inputs)) / batch);
+  }
+  return best;
+}
+
+function format(ms: number): string {
+  if (ms < 1) return `${(ms * 1000).toFixed(0)} µs`;
+  if (ms < 1000) return `${ms.toFixed(ms < 10 ? 2 : 1)} ms`;
+  return `${(ms / 1000).toFixed(2)} s`;
+}
+
+async function loadCases(filter: string | undefined): Promise<AdversarialCase[]> {
+  const dir = join(import.meta.dirname, 'cases');
+  const all: AdversarialCase[] = [];
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')).sort()) {
+    const mod = (await import(pathToFileURL(join(dir, file)).href)) as { cases?: AdversarialCase[] };
+    if (!Array.isArray(mod.cases)) throw new Error(`cases/${file} must export \`cases: AdversarialCase[]\``);
+    all.push(...mod.cases);
+  }
+  return filter === undefined ? all : all.filter((c) => c.name.toLowerCase().includes(filter.toLowerCase()));
+}
+
+const cases = await loadCases(process.argv[2]);
+console.log(`\nGrowth on worst known inputs (CPU time per run, best of ${ROUNDS} batches on fresh inputs; each ratio must be <= ${MAX_RATIO})`);
+console.log('| case | 10 KB | 100 KB | 1 MB | 100K/10K | 1M/100K |');
+console.log('|---|---:|---:|---:|---:|---:|');
+let failed = 0;
+for (const c of cases) {
+  const times: number[] = [];
+  for (const n of SIZES) times.push(await measure(c, n));
+  // A floor of 5 µs keeps a ratio of two unmeasurably small times meaningful.
+  const [small, mid, large] = times.map((t) => Math.max(t, 0.005)) as [number, number, number];
+  const ratios = [mid / small, large / mid];
+  const bad = ratios.some((r) => r > MAX_RATIO);
+  if (bad) failed++;
+  console.log(`| ${c.name} | ${format(small)} | ${format(mid)} | ${format(large)} | ${ratios[0]!.toFixed(1)} | ${ratios[1]!.toFixed(1)}${bad ? ' ✗' : ''} |`);
+}
+console.log(failed === 0 ? `\nAll ${cases.length} cases grow at most ~linearly.` : `\n${failed} of ${cases.length} cases grow faster than linear.`);
+process.exit(failed === 0 ? 0 : 1);
