@@ -15,7 +15,7 @@ const MAX_RATIO = 15;
 /** CPU time one timed batch should take: small inputs run many times per batch. */
 const BATCH_MS = 30;
 const MAX_BATCH = 300;
-const ROUNDS = 5;
+const ROUNDS = 7;
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -40,18 +40,29 @@ async function runAll(c: AdversarialCase, inputs: unknown[]): Promise<number> {
   return cpuMs() - start;
 }
 
+/** How many runs of size `n` make one batch of about BATCH_MS (also warms up the code paths this input takes). */
+async function batchSize(c: AdversarialCase, n: number): Promise<number> {
+  await runAll(c, [c.make(n)]);
+  const one = await runAll(c, [c.make(n)]);
+  return Math.min(MAX_BATCH, Math.max(1, Math.ceil(BATCH_MS / Math.max(one, 0.01))));
+}
+
 /**
- * CPU time of one run at size `n`: the best of several batches, each on fresh inputs (so no
- * cache keyed on the input string helps) built outside the timing. The best, not the mean:
+ * CPU time of one run at each size: the best of ROUNDS batches, each on fresh inputs (so no
+ * cache keyed on the input string helps) built outside the timing, with the sizes interleaved
+ * round by round so a change in the machine's load hits all of them. The best, not the mean:
  * noise on a shared machine only ever adds time.
  */
-async function measure(c: AdversarialCase, n: number): Promise<number> {
-  const first = await runAll(c, [c.make(n)]); // also warms up the code paths this input takes
-  const batch = Math.min(MAX_BATCH, Math.max(1, Math.ceil(BATCH_MS / Math.max(first, 0.01))));
-  let best = Number.POSITIVE_INFINITY;
+async function measure(c: AdversarialCase): Promise<number[]> {
+  const batches: number[] = [];
+  for (const n of SIZES) batches.push(await batchSize(c, n));
+  const best = SIZES.map(() => Number.POSITIVE_INFINITY);
   for (let round = 0; round < ROUNDS; round++) {
-    const inputs = Array.from({ length: batch }, () => c.make(n));
-    best = Math.min(best, (await runAll(c, inputs)) / batch);
+    for (const [i, n] of SIZES.entries()) {
+      const batch = batches[i]!;
+      const inputs = Array.from({ length: batch }, () => c.make(n));
+      best[i] = Math.min(best[i]!, (await runAll(c, inputs)) / batch);
+    }
   }
   return best;
 }
@@ -79,8 +90,7 @@ console.log('| case | 10 KB | 100 KB | 1 MB | 100K/10K | 1M/100K |');
 console.log('|---|---:|---:|---:|---:|---:|');
 let failed = 0;
 for (const c of cases) {
-  const times: number[] = [];
-  for (const n of SIZES) times.push(await measure(c, n));
+  const times = await measure(c);
   // A floor of 5 µs keeps a ratio of two unmeasurably small times meaningful.
   const [small, mid, large] = times.map((t) => Math.max(t, 0.005)) as [number, number, number];
   const ratios = [mid / small, large / mid];

@@ -189,18 +189,32 @@ export function parseProgressReport(markdown: string, defaults: ParseProgressRep
   // Callers from plain JavaScript can pass anything.
   const given: unknown = markdown;
   const text = typeof given === 'string' ? given : '';
-  const { sections, statsText, sawStats, warnings } = scanReport(text.length > MAX_REPORT_LENGTH ? text.slice(0, MAX_REPORT_LENGTH) : text);
-  if (text.length > MAX_REPORT_LENGTH) warnings.unshift(`the text is ${text.length} characters; only the first ${MAX_REPORT_LENGTH} were read`);
+  const warnings = new BoundedWarnings();
+  if (text.length > MAX_REPORT_LENGTH) warnings.push(`the text is ${text.length} characters; only the first ${MAX_REPORT_LENGTH} were read`);
+  const { sections, statsText, sawStats } = scanReport(text.length > MAX_REPORT_LENGTH ? text.slice(0, MAX_REPORT_LENGTH) : text, warnings);
   const report = assemble(sections, warnings, defaults);
   applyStats(report, sawStats, statsText, warnings, defaults);
-  return { report, warnings: limitWarnings(warnings) };
+  return { report, warnings: warnings.result() };
 }
 
-/** At most {@link MAX_REPORT_WARNINGS} warnings, the last saying how many more there were. */
-function limitWarnings(warnings: string[]): string[] {
-  if (warnings.length <= MAX_REPORT_WARNINGS) return warnings;
-  const more = warnings.length - MAX_REPORT_WARNINGS;
-  return [...warnings.slice(0, MAX_REPORT_WARNINGS), `and ${more} more warning${more === 1 ? '' : 's'}`];
+/** Where warnings go while a report is read. */
+interface WarningSink {
+  push(warning: string): unknown;
+}
+
+/** Keeps at most {@link MAX_REPORT_WARNINGS} warnings and counts the rest, so a hostile text cannot pile them up. */
+class BoundedWarnings implements WarningSink {
+  readonly #kept: string[] = [];
+  #more = 0;
+
+  push(warning: string): void {
+    if (this.#kept.length < MAX_REPORT_WARNINGS) this.#kept.push(warning);
+    else this.#more++;
+  }
+
+  result(): string[] {
+    return this.#more === 0 ? this.#kept : [...this.#kept, `and ${this.#more} more warning${this.#more === 1 ? '' : 's'}`];
+  }
 }
 
 /** A label or value quoted in a warning, cut to 80 characters. */
@@ -213,7 +227,6 @@ interface Scan {
   sections: Map<ReportSectionKey, Section>;
   statsText: string;
   sawStats: boolean;
-  warnings: string[];
 }
 
 /**
@@ -221,14 +234,13 @@ interface Scan {
  * read them; the renderer uses it to check that readable Markdown reads back unchanged.
  */
 export function readBack(markdown: string, key: ReportSectionKey): string | string[] {
-  const { sections } = scanReport(markdown);
+  const { sections } = scanReport(markdown, []);
   const section = sections.get(key);
   if (key === 'task') return section === undefined ? '' : taskOf(section);
   return readList(key, section, []);
 }
 
-function scanReport(markdown: string): Scan {
-  const warnings: string[] = [];
+function scanReport(markdown: string, warnings: WarningSink): Scan {
   const sections = new Map<ReportSectionKey, Section>();
   const statsText: string[] = [];
   let sawStats = false;
@@ -332,14 +344,14 @@ function scanReport(markdown: string): Scan {
     addProse(text);
   }
 
-  return { sections, statsText: statsText.join(' '), sawStats, warnings };
+  return { sections, statsText: statsText.join(' '), sawStats };
 }
 
 function taskOf(section: Section): string {
   return section.lines.length === 1 && isNone(section.lines[0] ?? '') ? '' : decodeItem(section.lines);
 }
 
-function assemble(sections: Map<ReportSectionKey, Section>, warnings: string[], defaults: ParseProgressReportDefaults): ProgressReport {
+function assemble(sections: Map<ReportSectionKey, Section>, warnings: WarningSink, defaults: ParseProgressReportDefaults): ProgressReport {
   if (sections.size === 0) warnings.push('no report sections found');
   const lists = emptyLists();
   const task = sections.get('task');
@@ -361,7 +373,7 @@ function assemble(sections: Map<ReportSectionKey, Section>, warnings: string[], 
   };
 }
 
-function readList(key: ReportListKey, section: Section | undefined, warnings: string[]): string[] {
+function readList(key: ReportListKey, section: Section | undefined, warnings: WarningSink): string[] {
   const title = SECTION_TITLES[key];
   if (section === undefined) {
     warnings.push(`missing section "${title}"; left empty`);
@@ -377,7 +389,7 @@ function readList(key: ReportListKey, section: Section | undefined, warnings: st
   return paragraphs.map((p) => p.join('\n'));
 }
 
-function applyStats(report: ProgressReport, sawStats: boolean, text: string, warnings: string[], defaults: ParseProgressReportDefaults): void {
+function applyStats(report: ProgressReport, sawStats: boolean, text: string, warnings: WarningSink, defaults: ParseProgressReportDefaults): void {
   const parsed = parseStatsLine(text);
   for (const problem of parsed.problems) warnings.push(`stats: ${problem}`);
   const fallback = defaults.stats;

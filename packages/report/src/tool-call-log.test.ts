@@ -205,11 +205,12 @@ describe('ToolCallLog JSON', () => {
   });
 
   it('lists at most 20 issues of a bad state, then how many more', () => {
-    const state = { ...new ToolCallLog({ maxEntries: 4 }).toJSON(), recent: Array.from({ length: 50_000 }, () => ({ kind: 'text', step: -1, text: 7 })) };
+    const state = { ...new ToolCallLog({ maxEntries: 400 }).toJSON(), recent: Array.from({ length: 300 }, () => ({ kind: 'text', step: -1, text: 7 })) };
     const error = errorOf(() => ToolCallLog.fromJSON(state));
     expect(error.issues).toHaveLength(21);
     expect(error.issues[20]?.message).toMatch(/^and \d+ more issues$/);
     expect(error.message.length).toBeLessThan(3_000);
+    expect(errorOf(() => ToolCallLog.fromJSON({ ...state, maxEntries: 4 })).message).toBe('Invalid tool-call log state: recent: head and recent hold 300 entries, more than 4');
   });
 
   it('restores any saved state or throws REPORT_INVALID_LOG_STATE, with hostile values inside (property, time-limited)', async () => {

@@ -85,6 +85,22 @@ export function describeCall(entry: Pick<ToolCallEntry, 'name' | 'args'>): strin
   return `${entry.name}(${entry.args})`;
 }
 
+/** Most entries a saved log may hold, whatever its `maxEntries` says. */
+const MAX_STATE_ENTRIES = 1_000_000;
+
+/** An issue when a saved log holds more entries than its own bound allows (read without trusting the state). */
+function oversizedState(state: unknown): { path: string; message: string } | undefined {
+  try {
+    if (typeof state !== 'object' || state === null) return undefined;
+    const { maxEntries, head, recent } = state as { maxEntries?: unknown; head?: unknown; recent?: unknown };
+    const held = (Array.isArray(head) ? head.length : 0) + (Array.isArray(recent) ? recent.length : 0);
+    const bound = typeof maxEntries === 'number' && Number.isInteger(maxEntries) && maxEntries > 0 ? Math.min(maxEntries, MAX_STATE_ENTRIES) : MAX_STATE_ENTRIES;
+    return held > bound ? { path: 'recent', message: `head and recent hold ${held} entries, more than ${bound}` } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The record of what an agent run did, kept so that a run that stops short can say what it
  * did: every tool call (`{ step, name, args, resultBrief, ok, durationMs }`, arguments
@@ -269,6 +285,9 @@ export class ToolCallLog {
    * @throws {ReportError} `REPORT_INVALID_LOG_STATE` whose message names every offending path.
    */
   static fromJSON(state: unknown): ToolCallLog {
+    // Refused before validation: zod would make issues for every bad entry of a huge list.
+    const oversized = oversizedState(state);
+    if (oversized !== undefined) throw new ReportError('REPORT_INVALID_LOG_STATE', `Invalid tool-call log state: ${describeIssues([oversized])}`, [oversized]);
     let result;
     try {
       result = toolCallLogStateSchema.safeParse(state);
