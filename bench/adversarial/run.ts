@@ -16,6 +16,7 @@ const MAX_RATIO = 15;
 const BATCH_MS = 30;
 const MAX_BATCH = 300;
 const ROUNDS = 7;
+const ATTEMPTS = 3;
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -90,13 +91,22 @@ console.log('| case | 10 KB | 100 KB | 1 MB | 100K/10K | 1M/100K |');
 console.log('|---|---:|---:|---:|---:|---:|');
 let failed = 0;
 for (const c of cases) {
-  const times = await measure(c);
+  // A super-linear case fails every time; a shared machine's noise does not. A row over the
+  // bound is measured again (up to ATTEMPTS times), keeping the best time per size.
+  let times = await measure(c);
+  let attempts = 1;
+  const over = (t: number[]): boolean => t[1]! / Math.max(t[0]!, 0.005) > MAX_RATIO || t[2]! / Math.max(t[1]!, 0.005) > MAX_RATIO;
+  while (over(times) && attempts < ATTEMPTS) {
+    const again = await measure(c);
+    times = times.map((t, i) => Math.min(t, again[i]!));
+    attempts++;
+  }
   // A floor of 5 µs keeps a ratio of two unmeasurably small times meaningful.
   const [small, mid, large] = times.map((t) => Math.max(t, 0.005)) as [number, number, number];
   const ratios = [mid / small, large / mid];
   const bad = ratios.some((r) => r > MAX_RATIO);
   if (bad) failed++;
-  console.log(`| ${c.name} | ${format(small)} | ${format(mid)} | ${format(large)} | ${ratios[0]!.toFixed(1)} | ${ratios[1]!.toFixed(1)}${bad ? ' ✗' : ''} |`);
+  console.log(`| ${c.name} | ${format(small)} | ${format(mid)} | ${format(large)} | ${ratios[0]!.toFixed(1)} | ${ratios[1]!.toFixed(1)}${bad ? ' ✗' : ''}${attempts > 1 ? ` (${attempts} attempts)` : ''} |`);
 }
 console.log(failed === 0 ? `\nAll ${cases.length} cases grow at most ~linearly.` : `\n${failed} of ${cases.length} cases grow faster than linear.`);
 process.exit(failed === 0 ? 0 : 1);

@@ -85,8 +85,9 @@ export const cases: AdversarialCase[] = [
     run: (input) => loadProgressConfig(input as string),
   },
   {
+    // Past MAX_STATE_STEPS the list is refused before validation.
     name: 'estimator: ProgressTracker restore — a state with many bad entries',
-    make: (n) => ({ ...new ProgressTracker({ maxRoundtrips: 5 }).toJSON(), finishedSteps: Array.from({ length: Math.floor(n / 2) }, () => 7) }),
+    make: (n) => ({ ...new ProgressTracker({ maxRoundtrips: 5 }).toJSON(), message: 7, finishedSteps: Array.from({ length: Math.floor(n / 2) }, () => 7) }),
     run: (input) => new ProgressTracker({ maxRoundtrips: 5, state: input }),
   },
 ];

@@ -43,7 +43,8 @@ export const cases: AdversarialCase[] = [
   },
   {
     name: 'report: ToolCallLog.fromJSON — a state with many bad entries',
-    make: (n) => ({ ...new ToolCallLog({ maxEntries: 4 }).toJSON(), recent: Array.from({ length: Math.floor(n / 40) }, () => ({ kind: 'text', step: -1, text: 7 })) }),
+    // A bound large enough to let every entry through to validation.
+    make: (n) => ({ ...new ToolCallLog({ maxEntries: 1_000_000 }).toJSON(), recent: Array.from({ length: Math.floor(n / 40) }, () => ({ kind: 'text', step: -1, text: 7 })) }),
     run: (input) => ToolCallLog.fromJSON(input),
   },
 ];
