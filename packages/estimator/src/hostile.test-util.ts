@@ -21,12 +21,12 @@ export const hostileFragmentString: fc.Arbitrary<string> = fc
   .map((parts) => parts.join(''));
 
 /** One fragment repeated to a large size: unclosed braces, long runs of spaces, deep nesting. */
-export const hugeRepeatedString: fc.Arbitrary<string> = fc
+const hugeRepeatedString: fc.Arbitrary<string> = fc
   .tuple(fc.constantFrom(...FRAGMENTS, ' ', 'a', '1', '{"a":', '[[', '"a', '{ "'), fc.integer({ min: 1_000, max: 60_000 }), hostileFragmentString)
   .map(([fragment, n, tail]) => fragment.repeat(Math.ceil(n / fragment.length)) + tail);
 
 /** Opening and closing brackets nested thousands deep, with something in the middle. */
-export const deeplyNestedString: fc.Arbitrary<string> = fc
+const deeplyNestedString: fc.Arbitrary<string> = fc
   .tuple(fc.constantFrom(['{"a":', '}'], ['[', ']'], ['{', '}'], ['{"_progress":', '}']), fc.integer({ min: 100, max: 20_000 }), fc.boolean(), hostileFragmentString)
   .map(([[open, close], n, closed, middle]) => open.repeat(n) + middle + (closed ? close.repeat(n) : ''));
 
