@@ -65,7 +65,7 @@ export const cases: AdversarialCase[] = [
   },
   {
     name: 'estimator: parseWorkflow — many steps',
-    make: (n) => Array.from({ length: Math.ceil(n / 50) }, (_, i) => `## ${i + 1}. Step\n${BLOCK}`).join(''),
+    make: (n) => Array.from({ length: Math.ceil(n / 56) }, (_, i) => `## ${i + 1}. Step\n${BLOCK}`).join(''),
     run: (input) => parseWorkflow(input as string),
   },
   {
