@@ -16,7 +16,7 @@ const FRAGMENTS = [
 ];
 
 /** A string built from hostile fragments and arbitrary text, short enough to run thousands. */
-const hostileFragmentString: fc.Arbitrary<string> = fc
+export const hostileFragmentString: fc.Arbitrary<string> = fc
   .array(fc.oneof(fc.constantFrom(...FRAGMENTS), fc.string({ unit: 'binary', maxLength: 8 })), { maxLength: 60 })
   .map((parts) => parts.join(''));
 
