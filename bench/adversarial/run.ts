@@ -16,7 +16,7 @@ const MAX_RATIO = 15;
 const BATCH_MS = 30;
 const MAX_BATCH = 300;
 const ROUNDS = 7;
-const ATTEMPTS = 3;
+const ATTEMPTS = 5;
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;

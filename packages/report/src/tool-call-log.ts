@@ -1,6 +1,6 @@
-import { createRedactor, describeIssues, safeStringify, toValidationIssues, type RedactOptions, type Redactor } from '@headway/protocol';
+import { createRedactor, describeIssues, safeStringify, toValidationIssues, type RedactOptions, type Redactor, type ValidationIssue } from '@headway/protocol';
 import { errorMessage } from '@headway/protocol/internal';
-import { ReportError, limitIssues } from './report-error.js';
+import { MAX_REPORTED_ISSUES, ReportError, limitIssues } from './report-error.js';
 import { cutText, detach, formatCount, oneLine } from './text.js';
 import {
   ARGS_MAX_CHARS,
@@ -9,6 +9,7 @@ import {
   SUMMARY_MAX_FAILURES,
   SUMMARY_MAX_TOOLS,
   TEXT_MAX_CHARS,
+  entrySchema,
   toolCallLogStateSchema,
   type OmittedSummary,
   type TextEntry,
@@ -83,6 +84,31 @@ interface MutableSummary {
 /** A one-line description of a call: `search({"query":"auth"})`. */
 export function describeCall(entry: Pick<ToolCallEntry, 'name' | 'args'>): string {
   return `${entry.name}(${entry.args})`;
+}
+
+/** Issues of the bad entries of a saved log's `head` and `recent`, at most MAX_REPORTED_ISSUES and a count of the rest. */
+function badEntries(state: unknown): ValidationIssue[] {
+  const kept: ValidationIssue[] = [];
+  let more = 0;
+  try {
+    if (typeof state !== 'object' || state === null) return [];
+    const { head, recent } = state as { head?: unknown; recent?: unknown };
+    for (const [name, list] of [['head', head], ['recent', recent]] as const) {
+      if (!Array.isArray(list)) continue;
+      for (const [i, entry] of (list as unknown[]).entries()) {
+        const result = entrySchema.safeParse(entry);
+        if (result.success) continue;
+        for (const issue of toValidationIssues(result.error)) {
+          if (kept.length < MAX_REPORTED_ISSUES) kept.push({ path: `${name}[${i}]${issue.path === '' || issue.path.startsWith('[') ? '' : '.'}${issue.path}`, message: issue.message });
+          else more++;
+        }
+      }
+    }
+  } catch {
+    // Unreadable state: the full validation says so.
+    return [];
+  }
+  return more === 0 ? kept : [...kept, { path: '', message: `and ${more} more issue${more === 1 ? '' : 's'}` }];
 }
 
 /** Most entries a saved log may hold, whatever its `maxEntries` says. */
@@ -288,6 +314,10 @@ export class ToolCallLog {
     // Refused before validation: zod would make issues for every bad entry of a huge list.
     const oversized = oversizedState(state);
     if (oversized !== undefined) throw new ReportError('REPORT_INVALID_LOG_STATE', `Invalid tool-call log state: ${describeIssues([oversized])}`, [oversized]);
+    // Entries one by one, keeping only the first issues: validating a list of 50,000 bad
+    // entries at once would build and hold 100,000 issue objects.
+    const entryIssues = badEntries(state);
+    if (entryIssues.length > 0) throw new ReportError('REPORT_INVALID_LOG_STATE', `Invalid tool-call log state: ${describeIssues(entryIssues)}`, entryIssues);
     let result;
     try {
       result = toolCallLogStateSchema.safeParse(state);
