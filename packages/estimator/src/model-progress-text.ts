@@ -73,7 +73,7 @@ const MAX_FENCE_INFO = 16;
  * ```ts
  * const filter = new ProgressTextFilter();
  * filter.push('Reading. {"_prog'); // 'Reading. '
- * filter.push('ress":{"percent":30}} Next'); // ' Next'
+ * filter.push('ress":{"percent":30}} Next'); // 'Next' (the object and the space after it are dropped)
  * filter.flush(); // ''
  * ```
  */
