@@ -14,4 +14,8 @@ for (const dir of readdirSync(here).sort()) {
     if (r.status !== 0) failed += 1;
   }
 }
+// The growth check of every parser and redactor on its worst known inputs.
+console.log('\n## adversarial/run.ts');
+const growth = spawnSync(process.execPath, ['--import', 'tsx', join(here, 'adversarial', 'run.ts')], { stdio: 'inherit' });
+if (growth.status !== 0) failed += 1;
 process.exit(failed === 0 ? 0 : 1);

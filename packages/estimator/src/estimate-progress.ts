@@ -1,3 +1,5 @@
+import { invalidArgument, shown } from './estimator-error.js';
+
 /** Which half of a roundtrip a run is in: waiting for the model, or running its tool calls. */
 export type RoundtripPhase = 'llm' | 'tools';
 
@@ -8,7 +10,7 @@ export type RoundtripPhase = 'llm' | 'tools';
  * It is the baseline every other source improves on; the exact formula is relied on by
  * other packages: `min(99, round(roundtrip / maxRoundtrips * 100 + (phase === 'tools' ? 50 / maxRoundtrips : 0)))`.
  *
- * @throws {RangeError} naming the argument, for non-finite or negative input or `maxRoundtrips <= 0`.
+ * @throws {EstimatorError} `ESTIMATOR_INVALID_ARGUMENT` naming the argument, for non-finite or negative input or `maxRoundtrips <= 0`.
  * @example
  * ```ts
  * estimateProgress(2, 10, 'tools'); // 25
@@ -16,15 +18,15 @@ export type RoundtripPhase = 'llm' | 'tools';
  */
 export function estimateProgress(roundtrip: number, maxRoundtrips: number, phase: RoundtripPhase): number {
   if (!Number.isFinite(roundtrip) || roundtrip < 0) {
-    throw new RangeError(`estimateProgress: roundtrip must be a finite number >= 0, got ${String(roundtrip)}`);
+    throw invalidArgument('estimateProgress: roundtrip', `must be a finite number >= 0, got ${shown(roundtrip)}`);
   }
   if (!Number.isFinite(maxRoundtrips) || maxRoundtrips <= 0) {
-    throw new RangeError(`estimateProgress: maxRoundtrips must be a finite number > 0, got ${String(maxRoundtrips)}`);
+    throw invalidArgument('estimateProgress: maxRoundtrips', `must be a finite number > 0, got ${shown(maxRoundtrips)}`);
   }
   // Callers from plain JavaScript can pass anything.
-  const given: string = phase;
+  const given: unknown = phase;
   if (given !== 'llm' && given !== 'tools') {
-    throw new RangeError(`estimateProgress: phase must be 'llm' or 'tools', got ${given}`);
+    throw invalidArgument('estimateProgress: phase', `must be 'llm' or 'tools', got ${shown(given)}`);
   }
   const half = phase === 'tools' ? 50 / maxRoundtrips : 0;
   return Math.min(99, Math.round((roundtrip / maxRoundtrips) * 100 + half));

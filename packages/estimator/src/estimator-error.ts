@@ -1,11 +1,22 @@
 import { HeadwayError, type ValidationIssue } from '@headway/protocol';
-
-/** Codes an {@link EstimatorError} can carry. */
-export type EstimatorErrorCode = 'ESTIMATOR_INVALID_CONFIG' | 'ESTIMATOR_INVALID_WORKFLOW' | 'ESTIMATOR_INVALID_STATE';
+import { describeThrown } from '@headway/protocol/internal';
 
 /**
- * Thrown when estimator input from outside the program (an agent.json, a WORKFLOW.md, a
- * saved tracker state) is invalid; the message names the file or line and the path.
+ * Codes an {@link EstimatorError} can carry: invalid input from outside the program (an
+ * agent.json, a WORKFLOW.md, a saved tracker state) or an invalid argument (a weight, a
+ * range, a tracker option).
+ */
+export type EstimatorErrorCode = 'ESTIMATOR_INVALID_CONFIG' | 'ESTIMATOR_INVALID_WORKFLOW' | 'ESTIMATOR_INVALID_STATE' | 'ESTIMATOR_INVALID_ARGUMENT';
+
+/**
+ * Issues an {@link EstimatorError} lists at most (20); past that, one last issue says how
+ * many more there were, so a hostile input cannot make an error message of megabytes.
+ */
+export const MAX_REPORTED_ISSUES = 20;
+
+/**
+ * Thrown when estimator input is invalid; the message names the file or line, or the
+ * argument, and the path.
  */
 export class EstimatorError extends HeadwayError {
   declare readonly code: EstimatorErrorCode;
@@ -14,4 +25,21 @@ export class EstimatorError extends HeadwayError {
     super(code, message, { ...options, issues });
     this.name = 'EstimatorError';
   }
+}
+
+/** The first {@link MAX_REPORTED_ISSUES} issues, and one that counts the rest. */
+export function limitIssues(issues: readonly ValidationIssue[]): ValidationIssue[] {
+  if (issues.length <= MAX_REPORTED_ISSUES) return [...issues];
+  const more = issues.length - MAX_REPORTED_ISSUES;
+  return [...issues.slice(0, MAX_REPORTED_ISSUES), { path: '', message: `and ${more} more issue${more === 1 ? '' : 's'}` }];
+}
+
+/** A value as an error message shows it: numbers exactly, anything else safely and briefly. */
+export function shown(value: unknown): string {
+  return typeof value === 'number' ? String(value) : describeThrown(value, 80);
+}
+
+/** An `ESTIMATOR_INVALID_ARGUMENT` error: `path` (`computeStepRanges: steps[1].weight`) then `message` (`is 0; expected …`). */
+export function invalidArgument(path: string, message: string): EstimatorError {
+  return new EstimatorError('ESTIMATOR_INVALID_ARGUMENT', `${path} ${message}`, [{ path, message }]);
 }

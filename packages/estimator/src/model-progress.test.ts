@@ -1,5 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { HOSTILE_RUN, hostileValue, runIsolated, srcUrl } from './hostile.test-util.js';
+import { MAX_PROGRESS_CANDIDATE } from './json-braces.js';
 import { PROGRESS_PROMPT_INSTRUCTIONS, extractModelProgress } from './model-progress.js';
 
 function rejected(output: unknown): string[] {
@@ -89,5 +91,45 @@ describe('PROGRESS_PROMPT_INSTRUCTIONS', () => {
     expect(PROGRESS_PROMPT_INSTRUCTIONS).toContain('"_progress"');
     expect(PROGRESS_PROMPT_INSTRUCTIONS).toContain('milestone');
     expect(PROGRESS_PROMPT_INSTRUCTIONS).toContain('not in every reply');
+  });
+});
+
+describe('extractModelProgress on hostile text', () => {
+  it('returns for a reply cut off by max_tokens, and for unclosed braces anywhere (in a child process, so a hang fails)', () => {
+    const run = runIsolated(`
+      import { extractModelProgress } from '${srcUrl('model-progress.ts')}';
+      const inputs = [
+        '{"_progress": {"percent": 50}',
+        '{"_progress": {"percent": 50}'.repeat(2_000),
+        '{'.repeat(50_000) + '"_progress"',
+        'text {"_progress": {"percent": 50, "message": "' + 'x'.repeat(50_000),
+      ];
+      console.log(JSON.stringify(inputs.map((input) => extractModelProgress(input) ?? null)));
+    `);
+    expect(run.signal).toBeNull();
+    expect(run.stdout.trim()).toBe('[null,null,null,null]');
+  });
+
+  it('still reads a _progress object that follows an unclosed brace or a cut-off one', () => {
+    expect(extractModelProgress('Use { to open. {"_progress": {"percent": 30}}')).toEqual({ percent: 30 });
+    expect(extractModelProgress('{"_progress": {"percent": 10} and then {"_progress": {"percent": 20}}')).toEqual({ percent: 20 });
+    expect(extractModelProgress(`${'{'.repeat(40_000)} {"_progress": {"percent": 40}}`)).toEqual({ percent: 40 });
+  });
+
+  it('does not read an object in prose longer than MAX_PROGRESS_CANDIDATE, but does read a whole JSON reply of any size', () => {
+    const padding = 'x'.repeat(MAX_PROGRESS_CANDIDATE);
+    expect(extractModelProgress(`Note: {"notes": "${padding}", "_progress": {"percent": 60}}`)).toBeUndefined();
+    expect(extractModelProgress(`{"notes": "${padding}", "_progress": {"percent": 60}}`)).toEqual({ percent: 60 });
+  });
+
+  it('never throws, whatever the input (property, hostile generators, time-limited)', async () => {
+    await fc.assert(
+      fc.asyncProperty(hostileValue, async (input) => {
+        const out = extractModelProgress(input(), { onReject: () => undefined });
+        await Promise.resolve();
+        if (out !== undefined) expect(Number.isFinite(out.percent) && out.percent >= 0 && out.percent <= 100).toBe(true);
+      }),
+      HOSTILE_RUN,
+    );
   });
 });

@@ -1,4 +1,5 @@
-import { matchingBrace } from './json-braces.js';
+import { errorMessage } from '@headway/protocol/internal';
+import { ParseBudget, jsonFenceBodies, keyedSpans } from './json-braces.js';
 
 /** Progress a model reported about its own work. */
 export interface ModelProgress {
@@ -14,7 +15,6 @@ export interface ExtractModelProgressOptions {
 }
 
 const MAX_MESSAGE_LENGTH = 200;
-const FENCED = /```(?:json|JSON)?\s*\n([\s\S]*?)```/g;
 
 /**
  * The text to add to a system prompt so a model reports `_progress` at milestones.
@@ -68,24 +68,16 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** JSON candidates in model text: the whole text, fenced blocks, then balanced `{…}` spans. */
+/**
+ * JSON candidates in model text: the whole text, fenced blocks, then balanced `{…}` spans
+ * that hold a `"_progress"` key (see `MAX_PROGRESS_CANDIDATE`). Linear in the text.
+ */
 function* jsonCandidates(text: string): Generator {
   yield parseJson(text.trim());
-  for (const match of text.matchAll(FENCED)) yield parseJson(match[1] ?? '');
-  // Objects embedded in prose: scan from each `{` that precedes a `_progress` key.
-  let from = 0;
-  for (;;) {
-    const key = text.indexOf('"_progress"', from);
-    if (key < 0) return;
-    from = key + 1;
-    for (let open = text.lastIndexOf('{', key); open >= 0; open = text.lastIndexOf('{', open - 1)) {
-      const close = matchingBrace(text, open);
-      if (close > key) {
-        yield parseJson(text.slice(open, close + 1));
-        break;
-      }
-    }
-  }
+  if (!text.includes('_progress')) return;
+  const budget = new ParseBudget(text.length);
+  for (const body of jsonFenceBodies(text)) if (budget.spend(body.length)) yield parseJson(body);
+  for (const { start, end } of keyedSpans(text)) if (budget.spend(end - start)) yield parseJson(text.slice(start, end));
 }
 
 /**
@@ -127,7 +119,7 @@ export function extractModelProgress(output: unknown, options: ExtractModelProgr
     return undefined;
   } catch (cause) {
     // Hostile objects (throwing getters, revoked proxies) are rejected, not thrown.
-    reject(`_progress could not be read: ${cause instanceof Error ? cause.message : String(cause)}`);
+    reject(`_progress could not be read: ${errorMessage(cause, 500)}`);
     return undefined;
   }
 }

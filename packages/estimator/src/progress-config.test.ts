@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HeadwayError } from '@headway/protocol';
 import { describe, expect, it } from 'vitest';
-import { loadProgressConfig, progressConfigSchema } from './progress-config.js';
+import fc from 'fast-check';
+import { HOSTILE_RUN, hostileString } from './hostile.test-util.js';
+import { MAX_CONFIG_BYTES, loadProgressConfig, parseProgressConfigText, progressConfigSchema } from './progress-config.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'headway-estimator-'));
 function agentJson(content: string, name = 'agent.json'): string {
@@ -78,5 +80,49 @@ describe('loadProgressConfig', () => {
     expect((await errorOf(loadProgressConfig(agentJson('{ "progress": ')))).message).toMatch(/^agent\.json: not valid JSON/);
     expect((await errorOf(loadProgressConfig(agentJson('[1,2]')))).message).toBe('agent.json: (root): expected a JSON object');
     expect((await errorOf(loadProgressConfig(join(dir, 'missing', 'agent.json')))).message).toMatch(/^agent\.json: cannot be read/);
+  });
+});
+
+describe('loadProgressConfig on hostile input', () => {
+  it('accepts an agent.json that starts with a UTF-8 byte order mark', async () => {
+    expect(await loadProgressConfig(agentJson('\uFEFF{"progress":{"aiDriven":false}}'))).toEqual({ aiDriven: false, fallbackSteps: [] });
+  });
+
+  it('rejects a path that is not a string with the typed error, not a TypeError', async () => {
+    const error = await errorOf(loadProgressConfig(42 as unknown as string));
+    expect([error.code, error.message]).toEqual(['ESTIMATOR_INVALID_CONFIG', 'loadProgressConfig: expected the path of an agent.json, got 42']);
+  });
+
+  it('refuses a file over MAX_CONFIG_BYTES before reading it', async () => {
+    const error = await errorOf(loadProgressConfig(agentJson(`{"pad":"${'x'.repeat(MAX_CONFIG_BYTES)}"}`)));
+    expect(error.message).toBe(`agent.json: the file is ${MAX_CONFIG_BYTES + 10} bytes; the limit is 1048576`);
+  });
+
+  it('lists at most 20 issues, then how many more', async () => {
+    const steps = Array.from({ length: 1_000 }, () => ({ name: '', weight: -1 }));
+    const error = await errorOf(loadProgressConfig(agentJson(JSON.stringify({ progress: { fallbackSteps: steps } }))));
+    expect(error.issues).toHaveLength(21);
+    expect(error.issues[20]?.message).toBe('and 1980 more issues');
+    const tooMany = await errorOf(loadProgressConfig(agentJson(JSON.stringify({ progress: { fallbackSteps: [...steps, ...steps] } }))));
+    expect(tooMany.message).toBe('agent.json: progress.fallbackSteps: expected at most 1000 steps, got 2000');
+  });
+
+  it('parses any text to a config or ESTIMATOR_INVALID_CONFIG (property, hostile generators, time-limited)', async () => {
+    const configish = fc
+      .record({ progress: fc.record({ aiDriven: fc.anything(), fallbackSteps: fc.array(fc.record({ name: fc.anything(), weight: fc.oneof(fc.double(), fc.anything()) })) }) }, { requiredKeys: [] })
+      .map((v) => JSON.stringify(v));
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(configish, hostileString, hostileString.map((s) => `\uFEFF${s}`)), async (text) => {
+        try {
+          const config = parseProgressConfigText(text, 'agent.json');
+          expect(typeof config.aiDriven).toBe('boolean');
+        } catch (e) {
+          expect(HeadwayError.isInstance(e, 'ESTIMATOR_INVALID_CONFIG')).toBe(true);
+          expect((e as HeadwayError).issues.length).toBeLessThanOrEqual(21);
+        }
+        await Promise.resolve();
+      }),
+      HOSTILE_RUN,
+    );
   });
 });

@@ -1,9 +1,16 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { describeIssues, toValidationIssues, type ValidationIssue } from '@headway/protocol';
+import { errorMessage } from '@headway/protocol/internal';
 import { z } from 'zod';
-import { EstimatorError } from './estimator-error.js';
+import { EstimatorError, limitIssues, shown } from './estimator-error.js';
 import type { WeightedStep } from './step-ranges.js';
+
+/** Largest agent.json {@link loadProgressConfig} reads: 1 MiB (a real one is a few KB). */
+export const MAX_CONFIG_BYTES = 1_048_576;
+
+/** Most `fallbackSteps` an agent.json may list (a real one has a handful). */
+export const MAX_FALLBACK_STEPS = 1_000;
 
 /** The `progress` block of an agent.json. */
 export interface ProgressConfig {
@@ -30,13 +37,19 @@ const weightedStepSchema: z.ZodType<WeightedStep> = z.strictObject({
  */
 export const progressConfigSchema: z.ZodType<ProgressConfig> = z.strictObject({
   aiDriven: z.boolean({ error: 'expected true or false' }).default(true),
-  fallbackSteps: z.array(weightedStepSchema, { error: 'expected an array of { name, weight }' }).default([]),
+  fallbackSteps: z
+    .array(weightedStepSchema, { error: 'expected an array of { name, weight }' })
+    .max(MAX_FALLBACK_STEPS, { error: `expected at most ${MAX_FALLBACK_STEPS} steps` })
+    .default([]),
 });
 
 const agentFileSchema = z.looseObject({ progress: progressConfigSchema.optional() });
 
 /**
  * Reads an agent.json and returns its validated `progress` block (defaults when absent).
+ *
+ * A UTF-8 byte order mark at the start is accepted. Files over {@link MAX_CONFIG_BYTES} are
+ * refused before they are read.
  *
  * @throws {EstimatorError} `ESTIMATOR_INVALID_CONFIG` naming the file and the JSON path,
  * e.g. `agent.json: progress.fallbackSteps[1].weight: expected a positive number`.
@@ -46,30 +59,49 @@ const agentFileSchema = z.looseObject({ progress: progressConfigSchema.optional(
  * ```
  */
 export async function loadProgressConfig(path: string): Promise<ProgressConfig> {
+  if (typeof path !== 'string' || path === '') {
+    throw new EstimatorError('ESTIMATOR_INVALID_CONFIG', `loadProgressConfig: expected the path of an agent.json, got ${shown(path)}`, [
+      { path: '', message: 'expected a file path' },
+    ]);
+  }
   const file = basename(path);
   let text: string;
   try {
+    const { size } = await stat(path);
+    if (size > MAX_CONFIG_BYTES) {
+      throw new EstimatorError('ESTIMATOR_INVALID_CONFIG', `${file}: the file is ${size} bytes; the limit is ${MAX_CONFIG_BYTES}`, [{ path: '', message: 'too large' }]);
+    }
     text = await readFile(path, 'utf8');
   } catch (cause) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
-    throw new EstimatorError('ESTIMATOR_INVALID_CONFIG', `${file}: cannot be read (${reason})`, [{ path: '', message: 'cannot be read' }], { cause });
+    if (cause instanceof EstimatorError) throw cause;
+    throw new EstimatorError('ESTIMATOR_INVALID_CONFIG', `${file}: cannot be read (${errorMessage(cause, 300)})`, [{ path: '', message: 'cannot be read' }], { cause });
   }
   return parseProgressConfigText(text, file);
 }
 
-/** Parses agent.json text; `file` names the source in error messages. */
-function parseProgressConfigText(text: string, file: string): ProgressConfig {
+/**
+ * Parses agent.json text (a leading byte order mark is skipped); `file` names the source in
+ * error messages, which list at most `MAX_REPORTED_ISSUES` issues.
+ */
+export function parseProgressConfigText(text: string, file: string): ProgressConfig {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
   } catch (cause) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
-    throw new EstimatorError('ESTIMATOR_INVALID_CONFIG', `${file}: not valid JSON (${reason})`, [{ path: '', message: 'not valid JSON' }], { cause });
+    throw new EstimatorError('ESTIMATOR_INVALID_CONFIG', `${file}: not valid JSON (${errorMessage(cause, 300)})`, [{ path: '', message: 'not valid JSON' }], { cause });
+  }
+  // Refused before validation: zod would make issues for every bad entry of a huge list.
+  const steps = (value as { progress?: { fallbackSteps?: unknown } } | null)?.progress?.fallbackSteps;
+  if (Array.isArray(steps) && steps.length > MAX_FALLBACK_STEPS) {
+    const message = `expected at most ${MAX_FALLBACK_STEPS} steps, got ${steps.length}`;
+    throw new EstimatorError('ESTIMATOR_INVALID_CONFIG', `${file}: progress.fallbackSteps: ${message}`, [{ path: 'progress.fallbackSteps', message }]);
   }
   const result = agentFileSchema.safeParse(value);
   if (!result.success) {
-    const issues: ValidationIssue[] = toValidationIssues(result.error).map((i) =>
-      i.path === '' && (typeof value !== 'object' || value === null || Array.isArray(value)) ? { path: '', message: 'expected a JSON object' } : i,
+    const issues: ValidationIssue[] = limitIssues(
+      toValidationIssues(result.error).map((i) =>
+        i.path === '' && (typeof value !== 'object' || value === null || Array.isArray(value)) ? { path: '', message: 'expected a JSON object' } : i,
+      ),
     );
     throw new EstimatorError('ESTIMATOR_INVALID_CONFIG', `${file}: ${describeIssues(issues)}`, issues);
   }

@@ -26,6 +26,11 @@ export interface ProgressTrackerState {
   elapsedMs: number;
 }
 
+/** Most finished step names a saved state may list (a run has a handful of steps). */
+export const MAX_STATE_STEPS = 1_000;
+/** Longest message or step name a saved state may hold. */
+const MAX_STATE_TEXT = 10_000;
+
 const count = z.int().min(0);
 const ms = z.number().min(0).refine(Number.isFinite, { error: 'expected a finite number' });
 
@@ -33,15 +38,15 @@ const ms = z.number().min(0).refine(Number.isFinite, { error: 'expected a finite
 export const progressTrackerStateSchema: z.ZodType<ProgressTrackerState> = z.strictObject({
   version: z.literal(1),
   percent: z.int().min(0).max(100),
-  message: z.string().exactOptional(),
+  message: z.string().max(MAX_STATE_TEXT).exactOptional(),
   completed: z.boolean(),
   roundtrips: count,
   finishedRoundtrips: count,
   phase: z.enum(['idle', 'llm', 'tools']),
   toolCalls: count,
   stepToolCalls: count,
-  currentStep: z.string().exactOptional(),
-  finishedSteps: z.array(z.string()),
+  currentStep: z.string().max(MAX_STATE_TEXT).exactOptional(),
+  finishedSteps: z.array(z.string().max(MAX_STATE_TEXT)).max(MAX_STATE_STEPS),
   model: z.strictObject({ percent: z.number().min(0).max(100), atRoundtrip: count }).exactOptional(),
   llmMs: ms.exactOptional(),
   toolsMs: ms.exactOptional(),

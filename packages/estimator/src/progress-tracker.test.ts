@@ -1,8 +1,20 @@
 import fc from 'fast-check';
 import { HeadwayError } from '@headway/protocol';
 import { describe, expect, it } from 'vitest';
-import { ProgressTracker, type ProgressEmission } from './progress-tracker.js';
+import { HOSTILE_RUN, hostileString, withHostileHoles } from './hostile.test-util.js';
+import { ProgressTracker, type ProgressEmission, type ProgressTrackerOptions } from './progress-tracker.js';
 import type { WeightedStep } from './step-ranges.js';
+import type { TaskHistory } from './task-history.js';
+
+function codeAndMessage(run: () => unknown): [string, string] {
+  try {
+    run();
+  } catch (e) {
+    if (HeadwayError.isInstance(e)) return [e.code, e.message];
+    throw e;
+  }
+  throw new Error('expected a throw');
+}
 
 const SEED_STEPS: WeightedStep[] = [
   { name: 'Initial Analysis', weight: 20 },
@@ -360,12 +372,73 @@ describe('ProgressTracker', () => {
     expect(manager.percent).toBe(63);
   });
 
-  it('rejects bad options and a bad child range', () => {
-    expect(() => new ProgressTracker({ maxRoundtrips: 0 })).toThrow(RangeError);
+  it('rejects bad options and a bad child range with ESTIMATOR_INVALID_ARGUMENT', () => {
+    expect(codeAndMessage(() => new ProgressTracker({ maxRoundtrips: 0 }))).toEqual([
+      'ESTIMATOR_INVALID_ARGUMENT',
+      'ProgressTracker: options.maxRoundtrips must be a number >= 1 (or Infinity), got 0',
+    ]);
     expect(() => new ProgressTracker({ maxRoundtrips: Number.NaN })).toThrow(/maxRoundtrips/);
     const t = new ProgressTracker({ maxRoundtrips: 5, steps: SEED_STEPS });
-    expect(() => t.child('Nope')).toThrow(/no step named "Nope"/);
-    expect(() => t.child({ start: 60, end: 30 })).toThrow(/range must satisfy/);
+    expect(codeAndMessage(() => t.child('Nope'))).toEqual(['ESTIMATOR_INVALID_ARGUMENT', 'ProgressTracker.child: step names no step: "Nope"']);
+    expect(codeAndMessage(() => t.child({ start: 60, end: 30 }))).toEqual([
+      'ESTIMATOR_INVALID_ARGUMENT',
+      'ProgressTracker.child: range must satisfy 0 <= start <= end <= 100, got 60–30',
+    ]);
+  });
+
+  it('rejects a history that is not { runs } with a typed error naming it, not a TypeError', () => {
+    expect(codeAndMessage(() => new ProgressTracker({ maxRoundtrips: 5, history: [] as unknown as TaskHistory }))).toEqual([
+      'ESTIMATOR_INVALID_ARGUMENT',
+      'ProgressTracker: options.history: invalid input: expected object, received array',
+    ]);
+    expect(codeAndMessage(() => new ProgressTracker({ maxRoundtrips: 5, history: { runs: [{ roundtrips: 0, durationMs: 1 }] } }))[1]).toMatch(
+      /^ProgressTracker: options\.history\.runs\[0\]\.roundtrips: /,
+    );
+  });
+
+  it('rejects options and state that fight back (a revoked proxy, throwing getters) with typed errors', () => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    expect(codeAndMessage(() => new ProgressTracker(proxy as ProgressTrackerOptions))[0]).toBe('ESTIMATOR_INVALID_ARGUMENT');
+    expect(codeAndMessage(() => new ProgressTracker({ maxRoundtrips: 5, state: proxy }))[0]).toBe('ESTIMATOR_INVALID_STATE');
+    expect(codeAndMessage(() => new ProgressTracker({ maxRoundtrips: 5, steps: [proxy as WeightedStep] }))[0]).toBe('ESTIMATOR_INVALID_ARGUMENT');
+    expect(codeAndMessage(() => new ProgressTracker(null as unknown as ProgressTrackerOptions))).toEqual(['ESTIMATOR_INVALID_ARGUMENT', 'ProgressTracker: options must be an object, got null']);
+  });
+
+  it('lists at most 20 issues of an invalid state, and says how many more', () => {
+    const state = { ...new ProgressTracker({ maxRoundtrips: 5 }).toJSON(), finishedSteps: Array.from({ length: 1_000 }, () => 7) };
+    try {
+      new ProgressTracker({ maxRoundtrips: 5, state });
+      expect.unreachable();
+    } catch (e) {
+      const error = e as HeadwayError;
+      expect(error.issues).toHaveLength(21);
+      expect(error.issues[20]).toEqual({ path: '', message: 'and 980 more issues' });
+      expect(error.message.length).toBeLessThan(2_000);
+    }
+    expect(codeAndMessage(() => new ProgressTracker({ maxRoundtrips: 5, state: { ...state, finishedSteps: Array.from({ length: 100_000 }, () => 7) } }))).toEqual([
+      'ESTIMATOR_INVALID_STATE',
+      'Invalid progress tracker state: finishedSteps: has 100000 entries; the limit is 1000',
+    ]);
+  });
+
+  it('restores from any saved state or throws ESTIMATOR_INVALID_STATE (property, hostile generators, time-limited)', async () => {
+    const saved = fc
+      .record({ percent: fc.integer({ min: -5, max: 120 }), roundtrips: fc.integer({ min: -1, max: 50 }), message: fc.option(hostileString, { nil: undefined }) })
+      .map(({ percent, roundtrips, message }) => ({ ...new ProgressTracker({ maxRoundtrips: 5 }).toJSON(), percent, roundtrips, ...(message === undefined ? {} : { message }) }));
+    await fc.assert(
+      fc.asyncProperty(withHostileHoles(saved), async (state) => {
+        try {
+          const t = new ProgressTracker({ maxRoundtrips: 10, state: state() });
+          t.roundtripStarted();
+          expect(t.percent >= 0 && t.percent <= 100).toBe(true);
+        } catch (e) {
+          expect(HeadwayError.isInstance(e, 'ESTIMATOR_INVALID_STATE')).toBe(true);
+        }
+        await Promise.resolve();
+      }),
+      HOSTILE_RUN,
+    );
   });
 
   it('rejects an invalid saved state, naming the path', () => {

@@ -1,11 +1,12 @@
-import { describeIssues, toValidationIssues } from '@headway/protocol';
-import { EstimatorError } from './estimator-error.js';
+import { describeIssues, toValidationIssues, type ValidationIssue } from '@headway/protocol';
+import { errorMessage } from '@headway/protocol/internal';
+import { EstimatorError, invalidArgument, limitIssues, shown } from './estimator-error.js';
 import type { ProgressRange } from './map-progress-to-range.js';
 import type { ModelProgress } from './model-progress.js';
-import { progressTrackerStateSchema, type ProgressTrackerState } from './progress-tracker-state.js';
+import { MAX_STATE_STEPS, progressTrackerStateSchema, type ProgressTrackerState } from './progress-tracker-state.js';
 import { RoundtripPosterior } from './roundtrip-posterior.js';
 import { computeStepRanges, type StepRange, type WeightedStep } from './step-ranges.js';
-import type { TaskHistory } from './task-history.js';
+import { taskHistorySchema, type TaskHistory } from './task-history.js';
 
 /** The `progress` event body a tracker emits (the hub stamps the envelope). */
 export interface ProgressEmission {
@@ -53,6 +54,66 @@ const MAX_ROUND_SHARE = 0.9;
 interface ChildSlot {
   range: ProgressRange;
   members: Map<ProgressTracker, number>;
+}
+
+/** Validates a schema against a value that may fight back (a throwing getter, a revoked proxy). */
+function validate<T>(schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: Parameters<typeof toValidationIssues>[0] } }, value: unknown): { data: T } | { issues: ValidationIssue[] } {
+  try {
+    const result = schema.safeParse(value);
+    return result.success ? { data: result.data } : { issues: toValidationIssues(result.error) };
+  } catch (cause) {
+    return { issues: [{ path: '', message: `could not be read (${errorMessage(cause, 200)})` }] };
+  }
+}
+
+/** The options, read once and checked, so a hostile options object fails with a typed error. */
+function readOptions(options: unknown): ProgressTrackerOptions {
+  if (typeof options !== 'object' || options === null) throw invalidArgument('ProgressTracker: options', `must be an object, got ${shown(options)}`);
+  let read: ProgressTrackerOptions;
+  try {
+    const { maxRoundtrips, emit, now, aiDriven, steps, history, state } = options as ProgressTrackerOptions;
+    read = { maxRoundtrips, emit, now, aiDriven, steps, history, state } as ProgressTrackerOptions;
+  } catch (cause) {
+    throw new EstimatorError('ESTIMATOR_INVALID_ARGUMENT', `ProgressTracker: options could not be read (${errorMessage(cause, 200)})`, [{ path: 'options', message: 'could not be read' }], { cause });
+  }
+  const cap: unknown = read.maxRoundtrips;
+  if (typeof cap !== 'number' || Number.isNaN(cap) || cap < 1) {
+    throw invalidArgument('ProgressTracker: options.maxRoundtrips', `must be a number >= 1 (or Infinity), got ${shown(cap)}`);
+  }
+  for (const key of ['emit', 'now'] as const) {
+    if (read[key] !== undefined && typeof read[key] !== 'function') throw invalidArgument(`ProgressTracker: options.${key}`, `must be a function, got ${shown(read[key])}`);
+  }
+  if (read.aiDriven !== undefined && typeof read.aiDriven !== 'boolean') {
+    throw invalidArgument('ProgressTracker: options.aiDriven', `must be true or false, got ${shown(read.aiDriven)}`);
+  }
+  if (read.history !== undefined) {
+    const history = validate(taskHistorySchema, read.history);
+    if ('issues' in history) {
+      const issues = limitIssues(history.issues.map((i) => ({ path: i.path === '' ? 'history' : `history.${i.path}`, message: i.message })));
+      throw new EstimatorError('ESTIMATOR_INVALID_ARGUMENT', `ProgressTracker: options.${describeIssues(issues)}`, issues);
+    }
+    read.history = history.data;
+  }
+  return read;
+}
+
+/** `finishedSteps` of a saved state, read without trusting it (undefined when it cannot be read). */
+function readFinishedSteps(state: unknown): unknown {
+  try {
+    return typeof state === 'object' && state !== null ? (state as { finishedSteps?: unknown }).finishedSteps : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function stepsOf(steps: unknown): StepRange[] {
+  if (steps === undefined) return [];
+  try {
+    return computeStepRanges(steps as WeightedStep[]);
+  } catch (cause) {
+    if (cause instanceof EstimatorError) throw cause;
+    throw new EstimatorError('ESTIMATOR_INVALID_ARGUMENT', `ProgressTracker: options.steps could not be read (${errorMessage(cause, 200)})`, [{ path: 'steps', message: 'could not be read' }], { cause });
+  }
 }
 
 function mean(values: Iterable<number>): number {
@@ -121,16 +182,19 @@ export class ProgressTracker {
   private eta: number | undefined;
   private lastEmitted: { percent: number; message: string | undefined };
 
-  constructor(options: ProgressTrackerOptions) {
+  /**
+   * @throws {EstimatorError} `ESTIMATOR_INVALID_ARGUMENT` naming the option (a cap below 1,
+   * a zero weight, a `history` that is not `{ runs: [...] }`), or `ESTIMATOR_INVALID_STATE`
+   * for a `state` that does not validate.
+   */
+  constructor(input: ProgressTrackerOptions) {
+    const options = readOptions(input);
     const cap = options.maxRoundtrips;
-    if (typeof cap !== 'number' || Number.isNaN(cap) || cap < 1) {
-      throw new RangeError(`ProgressTracker: maxRoundtrips must be a number >= 1 (or Infinity), got ${String(cap)}`);
-    }
     this.cap = cap;
     this.emitFn = options.emit;
     this.clock = options.now ?? Date.now;
     this.aiDriven = options.aiDriven ?? true;
-    this.ranges = computeStepRanges(options.steps ?? []);
+    this.ranges = stepsOf(options.steps);
     const runs = options.history?.runs ?? [];
     const finiteCap = Number.isFinite(cap) ? cap : undefined;
     this.posterior = finiteCap !== undefined || runs.length > 0 ? new RoundtripPosterior(finiteCap, options.history) : undefined;
@@ -255,14 +319,14 @@ export class ProgressTracker {
     let range: ProgressRange;
     if (typeof rangeOrStep === 'string') {
       const step = this.ranges.find((s) => s.name === rangeOrStep);
-      if (step === undefined) throw new RangeError(`ProgressTracker.child: no step named "${rangeOrStep}"`);
+      if (step === undefined) throw invalidArgument('ProgressTracker.child: step', `names no step: "${shown(rangeOrStep)}"`);
       key = `step:${rangeOrStep}`;
       range = { start: step.start, end: step.end };
       if (this.currentStep !== rangeOrStep && !this.finishedSteps.has(rangeOrStep)) this.stepStarted(rangeOrStep);
     } else {
       const { start, end } = rangeOrStep;
       if (!Number.isFinite(start) || !Number.isFinite(end) || start < 0 || end > 100 || start > end) {
-        throw new RangeError(`ProgressTracker.child: range must satisfy 0 <= start <= end <= 100, got ${String(start)}–${String(end)}`);
+        throw invalidArgument('ProgressTracker.child: range', `must satisfy 0 <= start <= end <= 100, got ${shown(start)}–${shown(end)}`);
       }
       key = `range:${start}-${end}`;
       range = { start, end };
@@ -313,9 +377,15 @@ export class ProgressTracker {
   }
 
   private restore(input: unknown): number {
-    const result = progressTrackerStateSchema.safeParse(input);
-    if (!result.success) {
-      const issues = toValidationIssues(result.error);
+    // Refused before validation: zod would make an issue for each bad entry of a huge list.
+    const steps = readFinishedSteps(input);
+    if (Array.isArray(steps) && steps.length > MAX_STATE_STEPS) {
+      const message = `has ${steps.length} entries; the limit is ${MAX_STATE_STEPS}`;
+      throw new EstimatorError('ESTIMATOR_INVALID_STATE', `Invalid progress tracker state: finishedSteps: ${message}`, [{ path: 'finishedSteps', message }]);
+    }
+    const result = validate(progressTrackerStateSchema, input);
+    if ('issues' in result) {
+      const issues = limitIssues(result.issues);
       throw new EstimatorError('ESTIMATOR_INVALID_STATE', `Invalid progress tracker state: ${describeIssues(issues)}`, issues);
     }
     const s = result.data;

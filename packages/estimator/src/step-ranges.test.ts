@@ -1,7 +1,18 @@
+import { HeadwayError } from '@headway/protocol';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { mapProgressToRange } from './map-progress-to-range.js';
 import { computeStepRanges } from './step-ranges.js';
+
+function errorOf(run: () => unknown): { code: string; message: string } {
+  try {
+    run();
+  } catch (e) {
+    if (HeadwayError.isInstance(e)) return { code: e.code, message: e.message };
+    throw e;
+  }
+  throw new Error('expected a throw');
+}
 
 describe('computeStepRanges', () => {
   it('lays weights 20/60/20 over 10–90 as 10–26, 26–74, 74–90', () => {
@@ -30,12 +41,29 @@ describe('computeStepRanges', () => {
     expect(computeStepRanges([])).toEqual([]);
   });
 
-  it('rejects zero, negative or non-finite weights, naming the step', () => {
-    expect(() => computeStepRanges([{ name: 'ok', weight: 1 }, { name: 'Search', weight: 0 }])).toThrow(/step 1 \("Search"\) has weight 0/);
-    expect(() => computeStepRanges([{ name: 'Parse', weight: -2 }])).toThrow(/"Parse"/);
-    expect(() => computeStepRanges([{ name: 'Rank', weight: Number.NaN }])).toThrow(RangeError);
-    expect(() => computeStepRanges([{ name: 'Rank', weight: Number.POSITIVE_INFINITY }])).toThrow(/"Rank"/);
-    expect(() => computeStepRanges([{ name: 'a', weight: 1 }], { start: 50, end: 10 })).toThrow(/end must be/);
+  it('rejects zero, negative or non-finite weights with ESTIMATOR_INVALID_ARGUMENT, naming the step', () => {
+    expect(errorOf(() => computeStepRanges([{ name: 'ok', weight: 1 }, { name: 'Search', weight: 0 }]))).toEqual({
+      code: 'ESTIMATOR_INVALID_ARGUMENT',
+      message: 'computeStepRanges: steps[1].weight is 0 (step "Search"); expected a positive finite number',
+    });
+    expect(errorOf(() => computeStepRanges([{ name: 'Parse', weight: -2 }])).message).toMatch(/steps\[0\]\.weight is -2 \(step "Parse"\)/);
+    expect(errorOf(() => computeStepRanges([{ name: 'Rank', weight: Number.NaN }])).code).toBe('ESTIMATOR_INVALID_ARGUMENT');
+    expect(errorOf(() => computeStepRanges([{ name: 'Rank', weight: Number.POSITIVE_INFINITY }])).message).toMatch(/weight is Infinity \(step "Rank"\)/);
+    expect(errorOf(() => computeStepRanges([{ name: 'a', weight: 1 }], { start: 50, end: 10 })).message).toBe(
+      'computeStepRanges: end must be finite and >= start, got 10',
+    );
+    expect(errorOf(() => computeStepRanges([{ name: 'a', weight: '5' as unknown as number }])).message).toMatch(/weight is 5 \(step "a"\); expected a positive finite number/);
+  });
+
+  it('lays out huge and tiny weights without overflow: two weights of 1e308 split 10–90 in half', () => {
+    expect(computeStepRanges([{ name: 'a', weight: 1e308 }, { name: 'b', weight: 1e308 }]).map((r) => [r.start, r.end])).toEqual([
+      [10, 50],
+      [50, 90],
+    ]);
+    expect(computeStepRanges([{ name: 'a', weight: Number.MAX_VALUE }, { name: 'b', weight: Number.MIN_VALUE }]).map((r) => [r.start, r.end])).toEqual([
+      [10, 90],
+      [90, 90],
+    ]);
   });
 
   it('tiles start–end contiguously, in order, in proportion to weight', () => {
@@ -65,7 +93,7 @@ describe('mapProgressToRange', () => {
   });
 
   it('rejects NaN and non-finite bounds', () => {
-    expect(() => mapProgressToRange(Number.NaN, { start: 0, end: 10 })).toThrow(/local/);
+    expect(errorOf(() => mapProgressToRange(Number.NaN, { start: 0, end: 10 }))).toEqual({ code: 'ESTIMATOR_INVALID_ARGUMENT', message: 'mapProgressToRange: local must be a number, got NaN' });
     expect(() => mapProgressToRange(1, { start: Number.NaN, end: 10 })).toThrow(/range.start/);
     expect(() => mapProgressToRange(1, { start: 0, end: Number.POSITIVE_INFINITY })).toThrow(/range.end/);
   });

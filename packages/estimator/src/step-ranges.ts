@@ -1,3 +1,5 @@
+import { invalidArgument, shown } from './estimator-error.js';
+
 /** A named step and its relative weight (weights need not sum to 100). */
 export interface WeightedStep {
   name: string;
@@ -18,10 +20,13 @@ export interface StepRangeOptions {
 
 /**
  * Lays weighted steps out over `start`–`end` (default 10–90) in proportion to their
- * weights: `stepStart = start + cumulativeWeight / totalWeight * (end - start)`.
+ * weights: `stepStart = start + cumulativeWeight / totalWeight * (end - start)`. Weights are
+ * divided by the largest first, so any finite positive weights (1e308 included) lay out
+ * without overflow.
  *
- * @throws {RangeError} naming the step whose weight is zero, negative or not finite, or
- * naming the bound when `start`/`end` are not finite with `start <= end`.
+ * @throws {EstimatorError} `ESTIMATOR_INVALID_ARGUMENT` naming the step whose weight is
+ * zero, negative or not finite, or naming the bound when `start`/`end` are not finite with
+ * `start <= end`.
  * @example
  * ```ts
  * computeStepRanges([{ name: 'a', weight: 20 }, { name: 'b', weight: 60 }, { name: 'c', weight: 20 }]);
@@ -31,21 +36,31 @@ export interface StepRangeOptions {
 export function computeStepRanges(steps: readonly WeightedStep[], options: StepRangeOptions = {}): StepRange[] {
   const start = options.start ?? 10;
   const end = options.end ?? 90;
-  if (!Number.isFinite(start)) throw new RangeError(`computeStepRanges: start must be finite, got ${String(start)}`);
-  if (!Number.isFinite(end) || end < start) throw new RangeError(`computeStepRanges: end must be finite and >= start, got ${String(end)}`);
-  let total = 0;
-  for (const [i, step] of steps.entries()) {
-    if (!Number.isFinite(step.weight) || step.weight <= 0) {
-      throw new RangeError(`computeStepRanges: step ${i} ("${step.name}") has weight ${String(step.weight)}; expected a positive finite number`);
-    }
-    total += step.weight;
+  if (typeof start !== 'number' || !Number.isFinite(start)) throw invalidArgument('computeStepRanges: start', `must be finite, got ${shown(start)}`);
+  if (typeof end !== 'number' || !Number.isFinite(end) || end < start) {
+    throw invalidArgument('computeStepRanges: end', `must be finite and >= start, got ${shown(end)}`);
   }
+  // Callers from plain JavaScript can pass anything.
+  const given: unknown = steps;
+  if (!Array.isArray(given)) throw invalidArgument('computeStepRanges: steps', `expected an array of { name, weight }, got ${shown(given)}`);
+  const read: WeightedStep[] = steps.map((step, i) => {
+    const { name, weight } = step as { name: string; weight: unknown };
+    if (typeof weight !== 'number' || !Number.isFinite(weight) || weight <= 0) {
+      throw invalidArgument(`computeStepRanges: steps[${i}].weight`, `is ${shown(weight)} (step "${shown(name)}"); expected a positive finite number`);
+    }
+    return { name, weight };
+  });
+  let largest = 0;
+  for (const step of read) largest = Math.max(largest, step.weight);
+  let total = 0;
+  for (const step of read) total += step.weight / largest;
   const span = end - start;
   let cumulative = 0;
-  return steps.map((step) => {
+  return read.map((step) => {
+    const share = step.weight / largest;
     const stepStart = start + (cumulative / total) * span;
-    const stepEnd = stepStart + (step.weight / total) * span;
-    cumulative += step.weight;
+    cumulative += share;
+    const stepEnd = Math.min(end, start + (cumulative / total) * span);
     return { name: step.name, weight: step.weight, start: stepStart, end: stepEnd };
   });
 }

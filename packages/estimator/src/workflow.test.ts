@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { HeadwayError } from '@headway/protocol';
 import { describe, expect, it } from 'vitest';
-import { parseWorkflow, workflowStepPercent } from './workflow.js';
+import fc from 'fast-check';
+import { HOSTILE_RUN, hostileFragmentString, hostileString, hostileValue, runIsolated, srcUrl } from './hostile.test-util.js';
+import { MAX_WORKFLOW_BLOCK, MAX_WORKFLOW_LENGTH, parseWorkflow, workflowStepPercent } from './workflow.js';
 
 const seedExample = readFileSync(new URL('../test/fixtures/WORKFLOW.md', import.meta.url), 'utf8');
 
@@ -86,5 +88,78 @@ describe('parseWorkflow', () => {
     );
     expect(errorOf('# Nothing here\n').message).toMatch(/^WORKFLOW\.md line 1: no steps found/);
     expect(errorOf('## 1. A\n```json\n{}\n```\n').message).toBe('WORKFLOW.md line 2: step 1 ("A"): expected a yaml block, found "json"');
+  });
+});
+
+describe('parseWorkflow on hostile input', () => {
+  const block = '```yaml\ncall: workers/x\nweight: 5\n```\n';
+
+  it('reads a heading full of spaces in linear time (in a child process, so a hang fails)', () => {
+    const run = runIsolated(`
+      import { parseWorkflow } from '${srcUrl('workflow.ts')}';
+      const steps = parseWorkflow('## 1. a' + ' '.repeat(200_000) + 'b ##\\n${block.replaceAll('\n', '\\n')}');
+      console.log(steps[0].title.length, steps[0].title.startsWith('a '), steps[0].title.endsWith(' b'));
+    `);
+    expect(run.signal).toBeNull();
+    expect(run.stdout.trim()).toBe('200002 true true');
+  });
+
+  it('refuses deeply nested yaml with a typed error naming the cap, every time (in a child process: the yaml parser can abort it)', () => {
+    const run = runIsolated(`
+      import { parseWorkflow } from '${srcUrl('workflow.ts')}';
+      const nested = (open, close, n) => '## 1. Deep\\n\`\`\`yaml\\n' + open.repeat(n) + close.repeat(n) + '\\n\`\`\`\\n';
+      for (const md of [nested('[', ']', 5_000), nested('[', ']', 5_000), nested('- ', '', 2_000), nested('{a: ', '}', 2_000)]) {
+        try { parseWorkflow(md); console.log('parsed'); } catch (e) { console.log(e.code, e.message); }
+      }
+    `);
+    expect(run.signal).toBeNull();
+    expect(run.stderr).toBe('');
+    expect(run.stdout.trim().split('\n')).toEqual([
+      'ESTIMATOR_INVALID_WORKFLOW WORKFLOW.md line 3: step 1 ("Deep"): the yaml block nests 5001 levels deep; the limit is 32',
+      'ESTIMATOR_INVALID_WORKFLOW WORKFLOW.md line 3: step 1 ("Deep"): the yaml block nests 5001 levels deep; the limit is 32',
+      'ESTIMATOR_INVALID_WORKFLOW WORKFLOW.md line 3: step 1 ("Deep"): the yaml block nests 2001 levels deep; the limit is 32',
+      'ESTIMATOR_INVALID_WORKFLOW WORKFLOW.md line 3: step 1 ("Deep"): the yaml block nests 2001 levels deep; the limit is 32',
+    ]);
+  });
+
+  it('turns a billion-laughs block into the typed error, not a raw ReferenceError', () => {
+    const lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+    for (let i = 1; i < 9; i++) {
+      const name = String.fromCharCode(97 + i);
+      lines.push(`${name}: &${name} [${Array.from({ length: 9 }, () => `*${String.fromCharCode(96 + i)}`).join(',')}]`);
+    }
+    const error = errorOf(`## 1. Laughs\n\`\`\`yaml\n${lines.join('\n')}\n\`\`\`\n`);
+    expect(error.message).toMatch(/^WORKFLOW\.md line 3: step 1 \("Laughs"\): invalid yaml: .*alias.* \(at most 16 aliases\)$/i);
+  });
+
+  it('refuses a file or a block over its cap, and a value that is not text, with the typed error', () => {
+    expect(errorOf('x'.repeat(MAX_WORKFLOW_LENGTH + 1)).message).toBe(`WORKFLOW.md line 1: the file is ${MAX_WORKFLOW_LENGTH + 1} characters; the limit is 1048576`);
+    expect(errorOf(`## 1. Big\n\`\`\`yaml\n# ${'x'.repeat(MAX_WORKFLOW_BLOCK)}\n\`\`\`\n`).message).toBe(
+      `WORKFLOW.md line 3: step 1 ("Big"): the yaml block is ${MAX_WORKFLOW_BLOCK + 2} characters; the limit is 16384`,
+    );
+    expect(errorOf(42 as unknown as string).message).toBe('WORKFLOW.md line 1: expected the text of a WORKFLOW.md, got number');
+  });
+
+  it('quotes at most 80 characters of a title in an error', () => {
+    const message = errorOf(`## 1. ${'t'.repeat(10_000)}\nno block\n`).message;
+    expect(message).toBe(`WORKFLOW.md line 1: step 1 ("${'t'.repeat(80)}…") has no fenced yaml block`);
+  });
+
+  it('either returns steps or throws ESTIMATOR_INVALID_WORKFLOW, whatever the input (property, time-limited)', async () => {
+    const workflowish = fc
+      .array(fc.tuple(hostileFragmentString, fc.constantFrom('', 'yaml', 'json', 'yml'), hostileString), { maxLength: 5 })
+      .map((steps) => steps.map(([title, lang, body], i) => `## ${i + 1}. ${title}\n\`\`\`${lang}\n${body}\n\`\`\`\n`).join(''));
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(workflowish.map((md) => () => md), hostileValue), async (input) => {
+        try {
+          const steps = parseWorkflow(input() as string);
+          for (const s of steps) expect(s.start >= 10 && s.end <= 90 && s.start <= s.end).toBe(true);
+        } catch (e) {
+          expect(HeadwayError.isInstance(e, 'ESTIMATOR_INVALID_WORKFLOW')).toBe(true);
+        }
+        await Promise.resolve();
+      }),
+      HOSTILE_RUN,
+    );
   });
 });

@@ -1,7 +1,8 @@
 import { progressReportSchema, type ProgressReportStats } from '@headway/protocol';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseProgressReport } from './parse-progress-report.js';
+import { HOSTILE_RUN, hostileValue, runIsolated, srcUrl } from './hostile.test-util.js';
+import { MAX_REPORT_LENGTH, MAX_REPORT_WARNINGS, parseProgressReport } from './parse-progress-report.js';
 
 const stats: ProgressReportStats = { iterations: 30, toolCalls: 41, elapsedMs: 185_000 };
 const defaults = { task: 'the task as given', reason: 'max-iterations', stats, generatedBy: 'model' } as const;
@@ -248,6 +249,50 @@ describe('parseProgressReport defaults and warnings', () => {
         expect(Array.isArray(warnings)).toBe(true);
       }),
       { numRuns: 500 },
+    );
+  });
+});
+
+describe('parseProgressReport on hostile text', () => {
+  it('reads lines of 400 KB in linear time: a heading full of spaces, a long stats number, a long "none" item (in a child process, so a hang fails)', () => {
+    const run = runIsolated(`
+      import { parseProgressReport } from '${srcUrl('parse-progress-report.ts')}';
+      const spaces = ' '.repeat(400_000);
+      const heading = parseProgressReport('## Task\\nt\\n# a' + spaces + 'b');
+      const stats = parseProgressReport('## Task\\nt\\n**Stats:** ' + '1'.repeat(400_000) + ' iterations · 12 ms elapsed');
+      const none = parseProgressReport('## Completed Work\\n- ___none' + spaces + 'x');
+      console.log(JSON.stringify([heading.warnings[0], stats.report.stats, none.report.completedWork[0].length]));
+    `);
+    expect(run.signal).toBeNull();
+    expect(JSON.parse(run.stdout) as unknown).toEqual([`unknown section "a${' '.repeat(78)}…" ignored`, { iterations: 0, toolCalls: 0, elapsedMs: 12 }, 400_008]);
+  });
+
+  it('reads the stats a model wrote even when they are buried in long runs', () => {
+    const { report } = parseProgressReport(`## Task\nt\n**Stats:** ${'x '.repeat(50_000)}3 iterations · tool calls:${' '.repeat(50_000)}7 · 5 ms elapsed`);
+    expect(report.stats).toEqual({ iterations: 3, toolCalls: 7, elapsedMs: 5 });
+  });
+
+  it('reads at most MAX_REPORT_LENGTH characters, and says so', () => {
+    const { report, warnings } = parseProgressReport(`## Task\nthe task\n${'x'.repeat(MAX_REPORT_LENGTH)}`);
+    expect(report.task.startsWith('the task')).toBe(true);
+    expect(warnings[0]).toBe(`the text is ${MAX_REPORT_LENGTH + 17} characters; only the first 1048576 were read`);
+  });
+
+  it('returns at most MAX_REPORT_WARNINGS warnings, then how many more', () => {
+    const { warnings } = parseProgressReport(Array.from({ length: 500 }, (_, i) => `## Task\nt\n## Unknown ${i}\nx`).join('\n'));
+    expect(warnings).toHaveLength(MAX_REPORT_WARNINGS + 1);
+    expect(warnings[MAX_REPORT_WARNINGS]).toMatch(/^and \d+ more warnings$/);
+  });
+
+  it('returns a valid report for any text and never throws (property, hostile generators, time-limited)', async () => {
+    await fc.assert(
+      fc.asyncProperty(hostileValue, async (input) => {
+        const { report, warnings } = parseProgressReport(input() as string, defaults);
+        expect(progressReportSchema.safeParse(report).success).toBe(true);
+        expect(warnings.length).toBeLessThanOrEqual(MAX_REPORT_WARNINGS + 1);
+        await Promise.resolve();
+      }),
+      HOSTILE_RUN,
     );
   });
 });

@@ -1,6 +1,7 @@
 import type { ProgressReport, ProgressReportStats, StopReason } from '@headway/protocol';
 import { LIST_KEYS, SECTION_TITLES, emptyLists, sectionOfLabel, type ReportListKey, type ReportSectionKey } from './report-sections.js';
 import { parseStatsLine } from './stats-line.js';
+import { cutText, isSpace } from './text.js';
 
 /**
  * Values {@link parseProgressReport} uses for what the Markdown does not say — typically
@@ -34,14 +35,72 @@ interface Section {
   occurrences: number;
 }
 
-// `s`: a line may hold U+2028/U+2029, which `.` would not match.
-const HEADING = /^#{1,6}\s+(.*?)(?:\s+#+)?\s*$/s;
-const BOLD_LABEL = /^(?:([-*+•]|\d{1,3}[.)])\s+)?(\*\*|__)(.+?)\2\s*(.*)$/s;
-const PLAIN_LABEL = /^([A-Za-z][A-Za-z /&'-]{0,60}?)\s*:\s*(.*)$/s;
-const BULLET = /^([-*+•]|\d{1,3}[.)])(?:\s+(.*))?$/s;
+// Lines are cut by hand rather than by one pattern each: a pattern such as
+// `^#{1,6}\s+(.*?)(?:\s+#+)?\s*$` backtracks polynomially on a line full of spaces.
+const LIST_MARKER = /[-*+•]|\d{1,3}[.)]/y;
+const PLAIN_LABEL_TEXT = /^[A-Z][A-Z /&'-]{0,60}$/i;
 const RULE = /^([-*_])(?:\s*\1){2,}$/;
 const FENCE = /^(?:```|~~~)/;
-const NONE = /^[_*([]*\s*(?:none|n\/a|na|nothing(?: (?:yet|so far|to report))?|no (?:items?|findings|results|remaining work)|-|—)\s*[.!]?\s*[_*)\]]*$/i;
+// Matched against text whose whitespace runs are one space each (see isNone).
+const NONE = /^[_*([]*\s?(?:none|n\/a|na|nothing(?: (?:yet|so far|to report))?|no (?:items?|findings|results|remaining work)|-|—)\s?[.!]?\s?[_*)\]]*$/i;
+/**
+ * Longest report text {@link parseProgressReport} reads: 1 MiB (1,048,576 characters). A
+ * report is a few KB; the rest of a longer text is dropped with a warning.
+ */
+export const MAX_REPORT_LENGTH = 1_048_576;
+/** Warnings {@link parseProgressReport} returns at most (50); the last then counts the rest. */
+export const MAX_REPORT_WARNINGS = 50;
+
+/** `## Title ##` → `Title`: 1–6 hashes, whitespace, the text without closing hashes. */
+function readHeading(line: string): string | undefined {
+  let hashes = 0;
+  while (line[hashes] === '#') hashes++;
+  if (hashes < 1 || hashes > 6 || !isSpace(line[hashes])) return undefined;
+  const text = line.slice(hashes).trim();
+  let end = text.length;
+  while (end > 0 && text[end - 1] === '#') end--;
+  // Closing hashes count only after whitespace (`C#` keeps its hash).
+  return end < text.length && end > 0 && isSpace(text[end - 1]) ? text.slice(0, end).trimEnd() : text;
+}
+
+/** A list marker (`-`, `*`, `+`, `•`, `1.`, `2)`) at the start of `line`, or undefined. */
+function listMarker(line: string): string | undefined {
+  LIST_MARKER.lastIndex = 0;
+  return LIST_MARKER.exec(line)?.[0];
+}
+
+/** `- text` → the text ('' for a lone marker); undefined when the line is not a list item. */
+function readBullet(line: string): string | undefined {
+  const marker = listMarker(line);
+  if (marker === undefined) return undefined;
+  if (marker.length === line.length) return '';
+  if (!isSpace(line[marker.length])) return undefined;
+  return line.slice(marker.length).trimStart();
+}
+
+/** `**Label** rest` or `- __Label:__ rest`: the marker (if any), the label and the rest. */
+function readBoldLabel(line: string): { marker: string | undefined; label: string; rest: string } | undefined {
+  let at = 0;
+  let marker = listMarker(line);
+  if (marker !== undefined && isSpace(line[marker.length])) {
+    at = marker.length;
+    while (isSpace(line[at])) at++;
+  } else marker = undefined;
+  const delimiter = line.slice(at, at + 2);
+  if (delimiter !== '**' && delimiter !== '__') return undefined;
+  const close = line.indexOf(delimiter, at + 3);
+  if (close === -1) return undefined;
+  return { marker, label: line.slice(at + 2, close), rest: line.slice(close + 2).trimStart() };
+}
+
+/** `Label: rest`, where the label is a short run of letters, spaces and `/&'-`. */
+function readPlainLabel(line: string): { label: string; rest: string } | undefined {
+  const colon = line.indexOf(':');
+  if (colon <= 0) return undefined;
+  const label = line.slice(0, colon).trimEnd();
+  if (!PLAIN_LABEL_TEXT.test(label)) return undefined;
+  return { label, rest: line.slice(colon + 1).trimStart() };
+}
 
 function indentOf(line: string): number {
   let n = 0;
@@ -61,9 +120,8 @@ interface Label {
 
 /** Reads a line as a section heading or label, if it is one. */
 function labelOf(line: string): Label | undefined {
-  const heading = HEADING.exec(line);
-  if (heading) {
-    const text = heading[1] ?? '';
+  const text = readHeading(line);
+  if (text !== undefined) {
     const whole = sectionOfLabel(text);
     if (whole !== undefined) return { target: whole, label: text, inline: '' };
     const colon = text.indexOf(':');
@@ -73,21 +131,21 @@ function labelOf(line: string): Label | undefined {
     }
     return { target: 'unknown', label: text.replace(/[*_`]/g, '').trim(), inline: '' };
   }
-  const bold = BOLD_LABEL.exec(line);
+  const bold = readBoldLabel(line);
   if (bold) {
-    const marker = bold[1];
-    const label = (bold[3] ?? '').replace(/:\s*$/, '');
-    const rest = (bold[4] ?? '').replace(/^:\s*/, '');
+    const { marker } = bold;
+    const label = bold.label.trimEnd().endsWith(':') ? bold.label.trimEnd().slice(0, -1) : bold.label;
+    const rest = bold.rest.startsWith(':') ? bold.rest.slice(1).trimStart() : bold.rest;
     const target = sectionOfLabel(label);
     // `- **Findings:** the token is …` inside a list is an item, `1. **Findings**` alone a heading.
     if (target !== undefined && (marker === undefined || rest === '')) return { target, label, inline: rest };
     return undefined;
   }
-  if (BULLET.test(line)) return undefined;
-  const plain = PLAIN_LABEL.exec(line);
+  if (readBullet(line) !== undefined) return undefined;
+  const plain = readPlainLabel(line);
   if (plain) {
-    const target = sectionOfLabel(plain[1] ?? '');
-    if (target !== undefined) return { target, label: plain[1] ?? '', inline: (plain[2] ?? '').trim() };
+    const target = sectionOfLabel(plain.label);
+    if (target !== undefined) return { target, label: plain.label, inline: plain.rest.trim() };
   }
   return undefined;
 }
@@ -106,7 +164,8 @@ function decodeItem(lines: readonly string[]): string {
 }
 
 function isNone(text: string): boolean {
-  return NONE.test(text.trim());
+  // Only short lines can say "none"; collapsing whitespace first keeps the pattern linear.
+  return text.length <= 64 && NONE.test(text.trim().replace(/\s+/g, ' '));
 }
 
 /**
@@ -127,10 +186,40 @@ function isNone(text: string): boolean {
  * ```
  */
 export function parseProgressReport(markdown: string, defaults: ParseProgressReportDefaults = {}): ParsedProgressReport {
-  const { sections, statsText, sawStats, warnings } = scanReport(markdown);
+  // Callers from plain JavaScript can pass anything.
+  const given: unknown = markdown;
+  const text = typeof given === 'string' ? given : '';
+  const warnings = new BoundedWarnings();
+  if (text.length > MAX_REPORT_LENGTH) warnings.push(`the text is ${text.length} characters; only the first ${MAX_REPORT_LENGTH} were read`);
+  const { sections, statsText, sawStats } = scanReport(text.length > MAX_REPORT_LENGTH ? text.slice(0, MAX_REPORT_LENGTH) : text, warnings);
   const report = assemble(sections, warnings, defaults);
   applyStats(report, sawStats, statsText, warnings, defaults);
-  return { report, warnings };
+  return { report, warnings: warnings.result() };
+}
+
+/** Where warnings go while a report is read. */
+interface WarningSink {
+  push(warning: string): unknown;
+}
+
+/** Keeps at most {@link MAX_REPORT_WARNINGS} warnings and counts the rest, so a hostile text cannot pile them up. */
+class BoundedWarnings implements WarningSink {
+  readonly #kept: string[] = [];
+  #more = 0;
+
+  push(warning: string): void {
+    if (this.#kept.length < MAX_REPORT_WARNINGS) this.#kept.push(warning);
+    else this.#more++;
+  }
+
+  result(): string[] {
+    return this.#more === 0 ? this.#kept : [...this.#kept, `and ${this.#more} more warning${this.#more === 1 ? '' : 's'}`];
+  }
+}
+
+/** A label or value quoted in a warning, cut to 80 characters. */
+function quoted(text: string): string {
+  return cutText(text, 80);
 }
 
 /** What the line scanner found, before defaults and stats are applied. */
@@ -138,7 +227,6 @@ interface Scan {
   sections: Map<ReportSectionKey, Section>;
   statsText: string;
   sawStats: boolean;
-  warnings: string[];
 }
 
 /**
@@ -146,14 +234,13 @@ interface Scan {
  * read them; the renderer uses it to check that readable Markdown reads back unchanged.
  */
 export function readBack(markdown: string, key: ReportSectionKey): string | string[] {
-  const { sections } = scanReport(markdown);
+  const { sections } = scanReport(markdown, []);
   const section = sections.get(key);
   if (key === 'task') return section === undefined ? '' : taskOf(section);
   return readList(key, section, []);
 }
 
-function scanReport(markdown: string): Scan {
-  const warnings: string[] = [];
+function scanReport(markdown: string, warnings: WarningSink): Scan {
   const sections = new Map<ReportSectionKey, Section>();
   const statsText: string[] = [];
   let sawStats = false;
@@ -225,7 +312,7 @@ function scanReport(markdown: string): Scan {
         continue;
       }
       if (label.target === 'unknown') {
-        if (target !== undefined || sections.size > 0) warnings.push(`unknown section "${label.label}" ignored`);
+        if (target !== undefined || sections.size > 0) warnings.push(`unknown section "${quoted(label.label)}" ignored`);
         open('ignore');
         continue;
       }
@@ -245,10 +332,10 @@ function scanReport(markdown: string): Scan {
       close();
       continue;
     }
-    const bullet = BULLET.exec(text);
-    if (bullet && target !== 'task' && section !== undefined) {
+    const bullet = readBullet(text);
+    if (bullet !== undefined && target !== 'task' && section !== undefined) {
       paragraph = undefined;
-      item = [(bullet[2] ?? '').trim()];
+      item = [bullet.trim()];
       itemIndent = indent;
       section.items.push(item);
       section.lines.push(text);
@@ -257,14 +344,14 @@ function scanReport(markdown: string): Scan {
     addProse(text);
   }
 
-  return { sections, statsText: statsText.join(' '), sawStats, warnings };
+  return { sections, statsText: statsText.join(' '), sawStats };
 }
 
 function taskOf(section: Section): string {
   return section.lines.length === 1 && isNone(section.lines[0] ?? '') ? '' : decodeItem(section.lines);
 }
 
-function assemble(sections: Map<ReportSectionKey, Section>, warnings: string[], defaults: ParseProgressReportDefaults): ProgressReport {
+function assemble(sections: Map<ReportSectionKey, Section>, warnings: WarningSink, defaults: ParseProgressReportDefaults): ProgressReport {
   if (sections.size === 0) warnings.push('no report sections found');
   const lists = emptyLists();
   const task = sections.get('task');
@@ -286,7 +373,7 @@ function assemble(sections: Map<ReportSectionKey, Section>, warnings: string[], 
   };
 }
 
-function readList(key: ReportListKey, section: Section | undefined, warnings: string[]): string[] {
+function readList(key: ReportListKey, section: Section | undefined, warnings: WarningSink): string[] {
   const title = SECTION_TITLES[key];
   if (section === undefined) {
     warnings.push(`missing section "${title}"; left empty`);
@@ -302,7 +389,7 @@ function readList(key: ReportListKey, section: Section | undefined, warnings: st
   return paragraphs.map((p) => p.join('\n'));
 }
 
-function applyStats(report: ProgressReport, sawStats: boolean, text: string, warnings: string[], defaults: ParseProgressReportDefaults): void {
+function applyStats(report: ProgressReport, sawStats: boolean, text: string, warnings: WarningSink, defaults: ParseProgressReportDefaults): void {
   const parsed = parseStatsLine(text);
   for (const problem of parsed.problems) warnings.push(`stats: ${problem}`);
   const fallback = defaults.stats;

@@ -1,3 +1,4 @@
+import { isSpace } from './text.js';
 import type { TextEntry, ToolCallLogEntry } from './tool-call-log-state.js';
 
 /** One step of a plan the model wrote. */
@@ -15,24 +16,40 @@ export interface Plan {
   steps: PlanStep[];
 }
 
-const ITEM = /^\s{0,3}(?:(\d{1,3})[.)]|[-*+•]|step\s+(\d{1,3})\s*[:.)-])\s+(.+)$/is;
-const CHECKBOX = /^\[([ xX✓])\]\s+/;
+// A list item's marker, read at one position (sticky) after up to three spaces.
+const ITEM_MARKER = /(\d{1,3})[.)]|[-*+•]|step\s+(\d{1,3})\s*[:.)-]/iy;
+const CHECKBOX = /^\[([ x✓])\]\s+/i;
 const STRUCK = /^~~(.+)~~$/;
-const DONE_MARK = /\s*(?:[✓✅✔☑]|\((?:done|completed|finished)\)|[-–—]\s*(?:done|completed|finished)\.?)\s*$/i;
-const DONE_LEAD = /^(?:[✓✅✔☑]|\b(?:done|completed)\s*[:-])\s*/i;
+// Tested on text with no trailing whitespace; each start is a mark character, so a search costs
+// one pass over the spaces after each dash.
+const DONE_MARK = /(?:[✓✅✔☑]|\((?:done|completed|finished)\)|[-–—]\s*(?:done|completed|finished)\.?)$/i;
+const DONE_LEAD = /^(?:[✓✅✔☑]|(?:done|completed)\s*[:-])\s*/i;
 const PLAN_WORDS = /\b(?:plan|steps?|todo|to-do|next|will|going to|approach|then)\b/i;
 const DONE_WORDS = /\b(?:done|complete|completed|finished|accomplished|covered)\b|[✓✅✔]/i;
 const MOVE_WORDS = /\b(?:now|next|moving on|move on|starting|start|begin|beginning|proceed|proceeding|working on|on to|onto|continue with|continuing with)\b/i;
-const STEP_REF = /\bsteps?\s+(\d{1,3})(?:\s*(?:-|–|to|and|&)\s*(\d{1,3}))?/gi;
+const STEP_REF = /\bsteps?\s+(\d{1,3})(?:\s*(?:[-–&]|to|and)\s*(\d{1,3}))?/gi;
+
+/** `1. text`, `- text`, `Step 2: text` (after up to three spaces) → the explicit number and the text. */
+function readItem(line: string): { explicit: string | undefined; body: string } | undefined {
+  let at = 0;
+  while (at < 3 && isSpace(line[at])) at++;
+  ITEM_MARKER.lastIndex = at;
+  const marker = ITEM_MARKER.exec(line);
+  if (marker === null) return undefined;
+  at += marker[0].length;
+  if (!isSpace(line[at])) return undefined;
+  const body = line.slice(at).trimStart();
+  return body === '' ? undefined : { explicit: marker[1] ?? marker[2], body };
+}
 
 function readItems(text: string): { steps: PlanStep[]; checkboxes: boolean } {
   const steps: PlanStep[] = [];
   let checkboxes = false;
   for (const line of text.split('\n')) {
-    const m = ITEM.exec(line);
-    if (!m) continue;
-    const explicit = m[1] ?? m[2];
-    let body = (m[3] ?? '').trim();
+    const item = readItem(line);
+    if (item === undefined) continue;
+    const { explicit } = item;
+    let body = item.body.trim();
     let done = false;
     const box = CHECKBOX.exec(body);
     if (box) {
@@ -45,6 +62,7 @@ function readItems(text: string): { steps: PlanStep[]; checkboxes: boolean } {
       done = true;
       body = struck[1] ?? body;
     }
+    body = body.trimEnd();
     if (DONE_MARK.test(body)) {
       done = true;
       body = body.replace(DONE_MARK, '');

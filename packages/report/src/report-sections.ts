@@ -49,7 +49,7 @@ export function sectionOfLabel(label: string): ReportSectionKey | 'stats' | 'tit
     .replace(/[^a-z0-9]+/g, ' ')
     .trim()
     .replace(/^(?:\d+ )+/, '')
-    .replace(/^(?:section )/, '');
+    .replace(/^section /, '');
   for (const [key, re] of LABELS) if (re.test(normal)) return key;
   return undefined;
 }

@@ -1,6 +1,6 @@
 import { STOP_REASONS, type ProgressReport, type ProgressReportStats, type StopReason } from '@headway/protocol';
 import { STOP_REASON_TEXT } from './report-sections.js';
-import { formatCount, formatDuration } from './text.js';
+import { formatCount, formatDuration, isSpace } from './text.js';
 
 /** Exact text of a number (`-0` kept), so the parser reads back the very same value. */
 function exact(n: number): string {
@@ -45,23 +45,92 @@ export interface ParsedStats {
   problems: string[];
 }
 
-const NUM = String.raw`-?\d[\d,]*(?:\.\d+)?(?:e[+-]?\d+)?`;
+// Every pattern here is either anchored at a keyword found by a literal search or read with a
+// sticky regexp at one position, and a number is at most MAX_NUMBER characters: a stats line
+// of any length is read in linear time (a pattern searched from every position, such as
+// `(\d+)\s+iterations`, is quadratic on a long run of digits).
+const MAX_NUMBER = 40;
+/** A number as written: `1,034`, `-0`, `0.42`, `1e6`. */
+const NUMBER = /-?\d[\d,]*(?:\.\d+)?(?:e[+-]?\d+)?/iy;
+const WHOLE_NUMBER = /^-?\d[\d,]*(?:\.\d+)?(?:e[+-]?\d+)?$/i;
+const NUMBER_CHAR = /[\d,.e+-]/i;
+const ITERATION_WORD = /iterations?\b/gi;
+const TOOL_CALL_WORD = /tool[ -]?calls?\b/gi;
+const ELAPSED_MS_WORD = /ms elapsed/gi;
+const DOLLAR = /\$/g;
+const COST_WORD = /cost/gi;
+const ELAPSED_WORD = /elapsed|duration|time(?: spent| used)?/gi;
+const STOPPED_WORD = /stopped/gi;
+const REASON = /[a-z-]+/iy;
+const WRITTEN_BY_WORD = /written by/gi;
+const AUTHOR = /(?:model|fallback)\b/iy;
+const DURATION_NUMBER = /\d+(?:\.\d+)?/g;
+const DURATION_UNIT = /(?:ms|milliseconds?|sec(?:onds?)?|min(?:utes?)?|hours?|[hms])\b/iy;
 
-const ITERATIONS = [new RegExp(`(${NUM})\\s+iterations?\\b`, 'i'), new RegExp(`iterations?\\s*[:=]?\\s*(${NUM})`, 'i')];
-const TOOL_CALLS = [new RegExp(`(${NUM})\\s+tool[ -]?calls?\\b`, 'i'), new RegExp(`tool[ -]?calls?\\s*[:=]?\\s*(${NUM})`, 'i')];
-const EXACT_MS = new RegExp(`(${NUM})\\s*ms elapsed`, 'i');
-const DOLLARS = new RegExp(`\\$\\s*(${NUM})`);
-const COST = new RegExp(`cost\\s*[:=]?\\s*(${NUM})`, 'i');
+/** Index after `\s*[:=]?\s*` from `i`. */
+function skipSeparator(text: string, i: number): number {
+  let at = i;
+  while (isSpace(text[at])) at++;
+  if (text[at] === ':' || text[at] === '=') at++;
+  while (isSpace(text[at])) at++;
+  return at;
+}
+
+/** The match of a sticky `pattern` at `at`, if any. */
+function stickyAt(pattern: RegExp, text: string, at: number): string | undefined {
+  pattern.lastIndex = at;
+  return pattern.exec(text)?.[0];
+}
+
+/** The number written at `at`, if there is one of at most MAX_NUMBER characters. */
+function numberAt(text: string, at: number): string | undefined {
+  const found = stickyAt(NUMBER, text, at);
+  return found !== undefined && found.length <= MAX_NUMBER ? found : undefined;
+}
+
+/**
+ * The number written right before whitespace that ends at `end` (`30 iterations`): the
+ * leftmost start whose text up to the whitespace is a whole number, as a search of
+ * `(NUMBER)\s+word` would find it (`\s*` when `spaceOptional`).
+ */
+function numberBefore(text: string, end: number, spaceOptional = false): string | undefined {
+  let at = end;
+  while (at > 0 && isSpace(text[at - 1])) at--;
+  if (at === end && !spaceOptional) return undefined;
+  let from = at;
+  while (from > 0 && at - from <= MAX_NUMBER && NUMBER_CHAR.test(text[from - 1] ?? '')) from--;
+  // Still inside a run of number characters: a number longer than MAX_NUMBER is no count.
+  if (from > 0 && NUMBER_CHAR.test(text[from - 1] ?? '')) return undefined;
+  for (let start = from; start < at; start++) {
+    const candidate = text.slice(start, at);
+    if (WHOLE_NUMBER.test(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+/** The first `keyword` (a global regexp) whose `read` finds something. */
+function firstAfterKeyword<T>(text: string, keyword: RegExp, read: (index: number, match: string) => T | undefined): T | undefined {
+  for (const m of text.matchAll(keyword)) {
+    const value = read(m.index, m[0]);
+    if (value !== undefined) return value;
+  }
+  return undefined;
+}
 
 function num(text: string): number {
   return Number(text.replace(/,/g, ''));
 }
 
-function count(text: string, ...patterns: RegExp[]): number | undefined {
-  for (const re of patterns) {
-    const m = re.exec(text);
-    if (m?.[1] !== undefined) {
-      const n = num(m[1]);
+/** A count in `30 iterations` or `iterations: 30` form (the first form wins, as written first in the line). */
+function count(text: string, keyword: RegExp): number | undefined {
+  const readers = [
+    (index: number): string | undefined => numberBefore(text, index),
+    (index: number, match: string): string | undefined => numberAt(text, skipSeparator(text, index + match.length)),
+  ];
+  for (const read of readers) {
+    const written = firstAfterKeyword(text, keyword, read);
+    if (written !== undefined) {
+      const n = num(written);
       if (Number.isInteger(n) && n >= 0) return n;
     }
   }
@@ -70,50 +139,88 @@ function count(text: string, ...patterns: RegExp[]): number | undefined {
 
 /** `4m 12s`, `1h 2m`, `12.5 s`, `850ms`, `2 minutes` → milliseconds. */
 function duration(text: string): number | undefined {
-  const re = /(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|sec(?:onds?)?|m|min(?:utes?)?|h|hours?)\b/gi;
   let total = 0;
   let found = false;
-  for (const m of text.matchAll(re)) {
-    const value = Number(m[1]);
-    const unit = (m[2] ?? '').toLowerCase();
+  for (const m of text.matchAll(DURATION_NUMBER)) {
+    if (m[0].length > MAX_NUMBER) continue;
+    let at = m.index + m[0].length;
+    while (isSpace(text[at])) at++;
+    const unit = stickyAt(DURATION_UNIT, text, at)?.toLowerCase();
+    if (unit === undefined) continue;
     const scale = unit.startsWith('ms') || unit.startsWith('milli') ? 1 : unit.startsWith('h') ? 3_600_000 : unit.startsWith('m') ? 60_000 : 1000;
-    total += value * scale;
+    total += Number(m[0]) * scale;
     found = true;
   }
   return found ? total : undefined;
 }
 
-/** Reads a stats line written by {@link renderStatsLine}, or by a model in its own words. */
+/** The part of a `·`, `|`, `,` or `;` separated line from `from` to the next separator. */
+function partFrom(text: string, from: number): string {
+  let end = from;
+  while (end < text.length && !'·|,;'.includes(text[end] ?? '')) end++;
+  return text.slice(from, end);
+}
+
+/** The elapsed time in `elapsed: 4m 12s` or `4m 12s elapsed` form. */
+function elapsed(text: string): number | undefined {
+  const after = firstAfterKeyword(text, ELAPSED_WORD, (index, match) => {
+    const part = partFrom(text, skipSeparator(text, index + match.length));
+    return part === '' ? undefined : part;
+  });
+  if (after !== undefined) return duration(after);
+  // `4m 12s elapsed`: the part that ends in whitespace before the first such `elapsed`.
+  let partStart = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i] ?? '';
+    if ('·|,;'.includes(ch)) partStart = i + 1;
+    else if (isSpace(ch) && text.startsWith('elapsed', i + 1)) {
+      let wsStart = i;
+      while (wsStart > partStart && isSpace(text[wsStart - 1])) wsStart--;
+      if (wsStart > partStart) return duration(text.slice(partStart, wsStart));
+    }
+  }
+  return undefined;
+}
+
+/** Reads a stats line written by {@link renderStatsLine}, or by a model in its own words. Linear in the text. */
 export function parseStatsLine(text: string): ParsedStats {
   const out: ParsedStats = { problems: [] };
-  const iterations = count(text, ...ITERATIONS);
+  const iterations = count(text, ITERATION_WORD);
   if (iterations !== undefined) out.iterations = iterations;
-  const toolCalls = count(text, ...TOOL_CALLS);
+  const toolCalls = count(text, TOOL_CALL_WORD);
   if (toolCalls !== undefined) out.toolCalls = toolCalls;
 
-  const exactMs = EXACT_MS.exec(text);
-  if (exactMs?.[1] !== undefined) {
-    out.elapsedMs = num(exactMs[1]);
+  // `252000 ms elapsed` or `252000ms elapsed`.
+  const exactMs = firstAfterKeyword(text, ELAPSED_MS_WORD, (index) => numberBefore(text, index, true));
+  if (exactMs !== undefined) {
+    out.elapsedMs = num(exactMs);
   } else {
-    const m = /(?:elapsed|duration|time(?: spent| used)?)\s*[:=]?\s*([^·|,;]+)/i.exec(text) ?? /([^·|,;]+?)\s+elapsed/i.exec(text);
-    const ms = m?.[1] === undefined ? undefined : duration(m[1]);
+    const ms = elapsed(text);
     if (ms !== undefined) out.elapsedMs = ms;
   }
 
-  const cost = DOLLARS.exec(text) ?? COST.exec(text);
-  if (cost?.[1] !== undefined) {
-    const n = num(cost[1]);
+  const cost =
+    firstAfterKeyword(text, DOLLAR, (index) => numberAt(text, skipSpaces(text, index + 1))) ??
+    firstAfterKeyword(text, COST_WORD, (index, match) => numberAt(text, skipSeparator(text, index + match.length)));
+  if (cost !== undefined) {
+    const n = num(cost);
     if (n >= 0) out.costUsd = n;
-    else out.problems.push(`negative cost "${cost[1]}" ignored`);
+    else out.problems.push(`negative cost "${cost}" ignored`);
   }
 
-  const stopped = /stopped\s*[:=]?\s*([a-z-]+)/i.exec(text);
-  if (stopped?.[1] !== undefined) {
-    const reason = stopped[1].toLowerCase();
+  const stopped = firstAfterKeyword(text, STOPPED_WORD, (index, match) => stickyAt(REASON, text, skipSeparator(text, index + match.length)));
+  if (stopped !== undefined) {
+    const reason = stopped.toLowerCase();
     if ((STOP_REASONS as readonly string[]).includes(reason)) out.reason = reason as StopReason;
-    else out.problems.push(`unknown stop reason "${stopped[1]}" ignored`);
+    else out.problems.push(`unknown stop reason "${stopped.slice(0, 40)}" ignored`);
   }
-  const by = /written by\s*[:=]?\s*(model|fallback)\b/i.exec(text);
-  if (by?.[1] !== undefined) out.generatedBy = by[1].toLowerCase() as ProgressReport['generatedBy'];
+  const by = firstAfterKeyword(text, WRITTEN_BY_WORD, (index, match) => stickyAt(AUTHOR, text, skipSeparator(text, index + match.length)));
+  if (by !== undefined) out.generatedBy = by.toLowerCase() as ProgressReport['generatedBy'];
   return out;
+}
+
+function skipSpaces(text: string, i: number): number {
+  let at = i;
+  while (isSpace(text[at])) at++;
+  return at;
 }

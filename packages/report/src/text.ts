@@ -1,5 +1,10 @@
 const ELLIPSIS = '…';
 
+/** Whether `ch` is one whitespace character (what `\s` matches). */
+export function isSpace(ch: string | undefined): boolean {
+  return ch?.length === 1 && ch.trim() === '';
+}
+
 /**
  * Cuts `text` to at most `max` characters, the last being `…` when anything was cut.
  * Never leaves half of a surrogate pair at the cut.

@@ -95,7 +95,8 @@ const textEntryShape = z.strictObject({
   text: z.string().max(TEXT_MAX_CHARS),
 });
 
-const entrySchema: z.ZodType<ToolCallLogEntry> = z.discriminatedUnion('kind', [toolEntryShape, textEntryShape]);
+/** One entry of a saved log (checked one by one first, so a huge list of bad entries costs no more than its length). */
+export const entrySchema: z.ZodType<ToolCallLogEntry> = z.discriminatedUnion('kind', [toolEntryShape, textEntryShape]);
 
 const omittedSchema: z.ZodType<OmittedSummary> = z.strictObject({
   entries: count,

@@ -1,6 +1,7 @@
 import { HeadwayError } from '@headway/protocol';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { HOSTILE_RUN, hostileFragmentString, withHostileHoles } from './hostile.test-util.js';
 import { ReportError } from './report-error.js';
 import { ToolCallLog, type ToolCallRecord } from './tool-call-log.js';
 
@@ -201,6 +202,42 @@ describe('ToolCallLog JSON', () => {
       { path: 'toolCallCount', message: 'is 7 but the log holds 1 tool calls' },
     ]);
     expect(errorOf(() => ToolCallLog.fromJSON({ ...good.toJSON(), redact: { paths: ['a..b'] } })).issues[0]?.path).toBe('redact.paths');
+  });
+
+  it('lists at most 20 issues of a bad state, then how many more', () => {
+    const state = { ...new ToolCallLog({ maxEntries: 400 }).toJSON(), recent: Array.from({ length: 300 }, () => ({ kind: 'text', step: -1, text: 7 })) };
+    const error = errorOf(() => ToolCallLog.fromJSON(state));
+    expect(error.issues).toHaveLength(21);
+    expect(error.issues[20]?.message).toMatch(/^and \d+ more issues$/);
+    expect(error.message.length).toBeLessThan(3_000);
+    expect(errorOf(() => ToolCallLog.fromJSON({ ...state, maxEntries: 4 })).message).toBe('Invalid tool-call log state: recent: head and recent hold 300 entries, more than 4');
+  });
+
+  it('restores any saved state or throws REPORT_INVALID_LOG_STATE, with hostile values inside (property, time-limited)', async () => {
+    const saved = fc
+      // Short hostile text: long arguments would measure the redactor of @headway/protocol, not this parser.
+      .array(fc.tuple(fc.nat(3), hostileFragmentString), { maxLength: 6 })
+      .map((parts) => {
+        const log = new ToolCallLog({ maxEntries: 4 });
+        for (const [i, [kind, text]] of parts.entries()) {
+          if (kind === 0) log.recordText({ step: i + 1, text });
+          else log.recordToolCall({ step: i + 1, name: text.slice(0, 50) || 'tool', args: { text }, result: text, ok: kind === 1, durationMs: i });
+        }
+        return JSON.parse(JSON.stringify(log)) as unknown;
+      });
+    await fc.assert(
+      fc.asyncProperty(withHostileHoles(saved), async (state) => {
+        try {
+          const log = ToolCallLog.fromJSON(state());
+          expect(ToolCallLog.fromJSON(log.toJSON()).toJSON()).toEqual(log.toJSON());
+        } catch (e) {
+          expect(HeadwayError.isInstance(e, 'REPORT_INVALID_LOG_STATE')).toBe(true);
+          expect((e as HeadwayError).issues.length).toBeLessThanOrEqual(21);
+        }
+        await Promise.resolve();
+      }),
+      { ...HOSTILE_RUN, numRuns: 60 },
+    );
   });
 
   it('throws nothing but REPORT_INVALID_LOG_STATE, whatever the input', () => {

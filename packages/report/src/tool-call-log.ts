@@ -1,5 +1,6 @@
-import { createRedactor, describeIssues, safeStringify, toValidationIssues, type RedactOptions, type Redactor } from '@headway/protocol';
-import { ReportError } from './report-error.js';
+import { createRedactor, describeIssues, safeStringify, toValidationIssues, type RedactOptions, type Redactor, type ValidationIssue } from '@headway/protocol';
+import { errorMessage } from '@headway/protocol/internal';
+import { MAX_REPORTED_ISSUES, ReportError, limitIssues } from './report-error.js';
 import { cutText, detach, formatCount, oneLine } from './text.js';
 import {
   ARGS_MAX_CHARS,
@@ -8,6 +9,7 @@ import {
   SUMMARY_MAX_FAILURES,
   SUMMARY_MAX_TOOLS,
   TEXT_MAX_CHARS,
+  entrySchema,
   toolCallLogStateSchema,
   type OmittedSummary,
   type TextEntry,
@@ -82,6 +84,47 @@ interface MutableSummary {
 /** A one-line description of a call: `search({"query":"auth"})`. */
 export function describeCall(entry: Pick<ToolCallEntry, 'name' | 'args'>): string {
   return `${entry.name}(${entry.args})`;
+}
+
+/** Issues of the bad entries of a saved log's `head` and `recent`, at most MAX_REPORTED_ISSUES and a count of the rest. */
+function badEntries(state: unknown): ValidationIssue[] {
+  const kept: ValidationIssue[] = [];
+  let more = 0;
+  try {
+    if (typeof state !== 'object' || state === null) return [];
+    const { head, recent } = state as { head?: unknown; recent?: unknown };
+    for (const [name, list] of [['head', head], ['recent', recent]] as const) {
+      if (!Array.isArray(list)) continue;
+      for (const [i, entry] of (list as unknown[]).entries()) {
+        const result = entrySchema.safeParse(entry);
+        if (result.success) continue;
+        for (const issue of toValidationIssues(result.error)) {
+          if (kept.length < MAX_REPORTED_ISSUES) kept.push({ path: `${name}[${i}]${issue.path === '' || issue.path.startsWith('[') ? '' : '.'}${issue.path}`, message: issue.message });
+          else more++;
+        }
+      }
+    }
+  } catch {
+    // Unreadable state: the full validation says so.
+    return [];
+  }
+  return more === 0 ? kept : [...kept, { path: '', message: `and ${more} more issue${more === 1 ? '' : 's'}` }];
+}
+
+/** Most entries a saved log may hold, whatever its `maxEntries` says. */
+const MAX_STATE_ENTRIES = 1_000_000;
+
+/** An issue when a saved log holds more entries than its own bound allows (read without trusting the state). */
+function oversizedState(state: unknown): { path: string; message: string } | undefined {
+  try {
+    if (typeof state !== 'object' || state === null) return undefined;
+    const { maxEntries, head, recent } = state as { maxEntries?: unknown; head?: unknown; recent?: unknown };
+    const held = (Array.isArray(head) ? head.length : 0) + (Array.isArray(recent) ? recent.length : 0);
+    const bound = typeof maxEntries === 'number' && Number.isInteger(maxEntries) && maxEntries > 0 ? Math.min(maxEntries, MAX_STATE_ENTRIES) : MAX_STATE_ENTRIES;
+    return held > bound ? { path: 'recent', message: `head and recent hold ${held} entries, more than ${bound}` } : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -268,6 +311,13 @@ export class ToolCallLog {
    * @throws {ReportError} `REPORT_INVALID_LOG_STATE` whose message names every offending path.
    */
   static fromJSON(state: unknown): ToolCallLog {
+    // Refused before validation: zod would make issues for every bad entry of a huge list.
+    const oversized = oversizedState(state);
+    if (oversized !== undefined) throw new ReportError('REPORT_INVALID_LOG_STATE', `Invalid tool-call log state: ${describeIssues([oversized])}`, [oversized]);
+    // Entries one by one, keeping only the first issues: validating a list of 50,000 bad
+    // entries at once would build and hold 100,000 issue objects.
+    const entryIssues = badEntries(state);
+    if (entryIssues.length > 0) throw new ReportError('REPORT_INVALID_LOG_STATE', `Invalid tool-call log state: ${describeIssues(entryIssues)}`, entryIssues);
     let result;
     try {
       result = toolCallLogStateSchema.safeParse(state);
@@ -275,7 +325,7 @@ export class ToolCallLog {
       throw new ReportError('REPORT_INVALID_LOG_STATE', 'Invalid tool-call log state: input could not be read', [], { cause });
     }
     if (!result.success) {
-      const issues = toValidationIssues(result.error);
+      const issues = limitIssues(toValidationIssues(result.error));
       throw new ReportError('REPORT_INVALID_LOG_STATE', `Invalid tool-call log state: ${describeIssues(issues)}`, issues);
     }
     const s = result.data;
@@ -285,7 +335,7 @@ export class ToolCallLog {
       if (s.redact !== undefined) options.redact = s.redact;
       log = new ToolCallLog(options);
     } catch (cause) {
-      const issues = [{ path: 'redact.paths', message: cause instanceof Error ? cause.message : String(cause) }];
+      const issues = [{ path: 'redact.paths', message: errorMessage(cause, 300) }];
       throw new ReportError('REPORT_INVALID_LOG_STATE', `Invalid tool-call log state: ${describeIssues(issues)}`, issues, { cause });
     }
     log.#restore(s);

@@ -1,0 +1,114 @@
+// Growth check: every parser and redactor, on its worst known input, at n = 10 KB, 100 KB and
+// 1 MB, timed in this one process. Time may grow at most ~linearly: the run fails when either
+// ratio (100K/10K, 1M/100K) exceeds 15 — a quadratic parser shows ~100 there.
+// Cases live in ./cases/*.ts, each exporting `cases: AdversarialCase[]` (see case.ts).
+// Run: pnpm -F @headway/bench bench:adversarial [name filter]
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import type { AdversarialCase } from './case.js';
+
+const SIZES = [10_000, 100_000, 1_000_000] as const;
+const MAX_RATIO = 15;
+/** CPU time one timed batch should take: small inputs run many times per batch. */
+const BATCH_MS = 30;
+const MAX_BATCH = 300;
+const ROUNDS = 7;
+const ATTEMPTS = 5;
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+/** CPU milliseconds this process has used: unlike wall time, it does not count waiting for a core on a busy machine. */
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+async function runAll(c: AdversarialCase, inputs: unknown[]): Promise<number> {
+  gc();
+  // Let the collector's helper threads finish sweeping: their CPU time would count as ours.
+  await new Promise((resolve) => setTimeout(resolve, 15));
+  const start = cpuMs();
+  for (const input of inputs) {
+    try {
+      const out = c.run(input);
+      if (out instanceof Promise) await out;
+    } catch {
+      // A typed rejection (a cap, invalid input) is the parser's answer.
+    }
+  }
+  return cpuMs() - start;
+}
+
+/** How many runs of size `n` make one batch of about BATCH_MS (also warms up the code paths this input takes). */
+async function batchSize(c: AdversarialCase, n: number): Promise<number> {
+  await runAll(c, [c.make(n)]);
+  const one = await runAll(c, [c.make(n)]);
+  return Math.min(MAX_BATCH, Math.max(1, Math.ceil(BATCH_MS / Math.max(one, 0.01))));
+}
+
+/**
+ * CPU time of one run at each size: the best of ROUNDS batches, each on fresh inputs (so no
+ * cache keyed on the input string helps) built outside the timing, with the sizes interleaved
+ * round by round so a change in the machine's load hits all of them. The best, not the mean:
+ * noise on a shared machine only ever adds time.
+ */
+async function measure(c: AdversarialCase): Promise<number[]> {
+  const batches: number[] = [];
+  for (const n of SIZES) batches.push(await batchSize(c, n));
+  const best = SIZES.map(() => Number.POSITIVE_INFINITY);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [i, n] of SIZES.entries()) {
+      const batch = batches[i]!;
+      const inputs = Array.from({ length: batch }, () => c.make(n));
+      best[i] = Math.min(best[i]!, (await runAll(c, inputs)) / batch);
+    }
+  }
+  return best;
+}
+
+function format(ms: number): string {
+  if (ms < 1) return `${(ms * 1000).toFixed(0)} µs`;
+  if (ms < 1000) return `${ms.toFixed(ms < 10 ? 2 : 1)} ms`;
+  return `${(ms / 1000).toFixed(2)} s`;
+}
+
+async function loadCases(filter: string | undefined): Promise<AdversarialCase[]> {
+  const dir = join(import.meta.dirname, 'cases');
+  const all: AdversarialCase[] = [];
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')).sort()) {
+    const mod = (await import(pathToFileURL(join(dir, file)).href)) as { cases?: AdversarialCase[] };
+    if (!Array.isArray(mod.cases)) throw new Error(`cases/${file} must export \`cases: AdversarialCase[]\``);
+    all.push(...mod.cases);
+  }
+  return filter === undefined ? all : all.filter((c) => c.name.toLowerCase().includes(filter.toLowerCase()));
+}
+
+const cases = await loadCases(process.argv[2]);
+console.log(`\nGrowth on worst known inputs (CPU time per run, best of ${ROUNDS} batches on fresh inputs; each ratio must be <= ${MAX_RATIO})`);
+console.log('| case | 10 KB | 100 KB | 1 MB | 100K/10K | 1M/100K |');
+console.log('|---|---:|---:|---:|---:|---:|');
+let failed = 0;
+for (const c of cases) {
+  // A super-linear case fails every time; a shared machine's noise does not. A row over the
+  // bound is measured again (up to ATTEMPTS times), keeping the best time per size.
+  let times = await measure(c);
+  let attempts = 1;
+  const over = (t: number[]): boolean => t[1]! / Math.max(t[0]!, 0.005) > MAX_RATIO || t[2]! / Math.max(t[1]!, 0.005) > MAX_RATIO;
+  while (over(times) && attempts < ATTEMPTS) {
+    const again = await measure(c);
+    times = times.map((t, i) => Math.min(t, again[i]!));
+    attempts++;
+  }
+  // A floor of 5 µs keeps a ratio of two unmeasurably small times meaningful.
+  const [small, mid, large] = times.map((t) => Math.max(t, 0.005)) as [number, number, number];
+  const ratios = [mid / small, large / mid];
+  const bad = ratios.some((r) => r > MAX_RATIO);
+  if (bad) failed++;
+  console.log(`| ${c.name} | ${format(small)} | ${format(mid)} | ${format(large)} | ${ratios[0]!.toFixed(1)} | ${ratios[1]!.toFixed(1)}${bad ? ' ✗' : ''}${attempts > 1 ? ` (${attempts} attempts)` : ''} |`);
+}
+console.log(failed === 0 ? `\nAll ${cases.length} cases grow at most ~linearly.` : `\n${failed} of ${cases.length} cases grow faster than linear.`);
+process.exit(failed === 0 ? 0 : 1);

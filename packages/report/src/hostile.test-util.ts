@@ -1,0 +1,127 @@
+// Hostile input for property tests of the report parsers: huge strings, deep nesting,
+// control characters, unclosed structures, and objects that fight back when read.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import fc from 'fast-check';
+
+/** Pieces that open, close or confuse the structures the parsers look for. */
+const FRAGMENTS = [
+  '{', '}', '[', ']', '"', '\\', ':', ',', '`', '```', '```json\n', '~~~', '\n', '\r\n', ' ', '\t', '#', '## ', '## 1. ', '- ', '* ', '**',
+  '# ', '### ', '**Stats:** ', '**Key Findings:**', 'Findings:', '1. ', '2) ', '- [x] ', '~~', '___none', '(done)', '— done', 'Step 3: ',
+  '30 iterations', 'iterations: ', '1,034', '-0', '1e6', 'ms elapsed', 'elapsed', ' · ', '$', 'cost', 'stopped: ', 'written by: model', '\u0000', '\u0007', '\u001b[2J', '\u2028', '\u2029', '\ufeff',
+  '\ud800', '\udc00', '😀', 'ß', '\u202e',
+];
+
+/** A string built from hostile fragments and arbitrary text, short enough to run thousands. */
+export const hostileFragmentString: fc.Arbitrary<string> = fc
+  .array(fc.oneof(fc.constantFrom(...FRAGMENTS), fc.string({ unit: 'binary', maxLength: 8 })), { maxLength: 60 })
+  .map((parts) => parts.join(''));
+
+/** One fragment repeated to a large size: unclosed braces, long runs of spaces, deep nesting. */
+const hugeRepeatedString: fc.Arbitrary<string> = fc
+  .tuple(fc.constantFrom(...FRAGMENTS, ' ', 'a', '1', '1 ', '-', '# a ', '**', '- - '), fc.integer({ min: 1_000, max: 60_000 }), hostileFragmentString)
+  .map(([fragment, n, tail]) => fragment.repeat(Math.ceil(n / fragment.length)) + tail);
+
+/** Opening and closing brackets nested thousands deep, with something in the middle. */
+const deeplyNestedString: fc.Arbitrary<string> = fc
+  .tuple(fc.constantFrom(['> ', ''], ['  - ', ''], ['**', '**'], ['[', ']'], ['~~', '~~']), fc.integer({ min: 100, max: 20_000 }), fc.boolean(), hostileFragmentString)
+  .map(([[open, close], n, closed, middle]) => open.repeat(n) + middle + (closed ? close.repeat(n) : ''));
+
+/** Any of the hostile strings. */
+export const hostileString: fc.Arbitrary<string> = fc.oneof(
+  { weight: 6, arbitrary: hostileFragmentString },
+  { weight: 1, arbitrary: hugeRepeatedString },
+  { weight: 1, arbitrary: deeplyNestedString },
+);
+
+/** An object whose every read throws. */
+function throwingGetters(): object {
+  return new Proxy(
+    {},
+    {
+      get() {
+        throw new Error('getter says no');
+      },
+      has() {
+        throw new Error('has says no');
+      },
+      ownKeys() {
+        throw new Error('ownKeys says no');
+      },
+      getOwnPropertyDescriptor() {
+        throw new Error('descriptor says no');
+      },
+      getPrototypeOf() {
+        throw new Error('prototype says no');
+      },
+    },
+  );
+}
+
+function revoked(): object {
+  const { proxy, revoke } = Proxy.revocable({}, {});
+  revoke();
+  return proxy;
+}
+
+/**
+ * Values that are not what a parser expects: hostile objects, wrong types, huge arrays.
+ * Generated as a function that makes the value, because fast-check itself must not read a
+ * revoked proxy.
+ */
+export const hostileValue: fc.Arbitrary<() => unknown> = fc.oneof(
+  fc.anything().map((v) => () => v),
+  fc.constantFrom<unknown>(null, undefined, 42, Number.NaN, -1, 1e308, Symbol('s'), () => 'fn', 10n, [], '').map((v) => () => v),
+  fc.constant(() => throwingGetters()),
+  fc.constant(() => revoked()),
+  fc.constant(() => ({ version: 1, head: throwingGetters(), recent: revoked() })),
+  fc.constant((): unknown[] => Array.from({ length: 200_000 }, () => ({ kind: 'text', step: 1, text: 'x' }))),
+  hostileString.map((v) => () => v),
+);
+
+/** A plausible shape with hostile values mixed in: sometimes replaced, sometimes with a revoked proxy inside. */
+export function withHostileHoles(shape: fc.Arbitrary<unknown>): fc.Arbitrary<() => unknown> {
+  return fc.oneof(
+    shape.map((value) => () => value),
+    hostileValue,
+    shape.map((value) => () => (typeof value === 'object' && value !== null ? { ...value, extra: revoked() } : value)),
+    shape.map((value) => () => (typeof value === 'object' && value !== null ? new Proxy(value, { get: () => { throw new Error('get says no'); } }) : value)),
+  );
+}
+
+/** Settings every hostile property runs with: a time limit per case and for the whole run, so a hang fails. */
+export const HOSTILE_RUN: { numRuns: number; timeout: number; interruptAfterTimeLimit: number; markInterruptAsFailure: boolean } = {
+  numRuns: 150,
+  timeout: 2_000,
+  interruptAfterTimeLimit: 20_000,
+  markInterruptAsFailure: true,
+};
+
+/** What a child process printed and whether it ended in time. */
+export interface IsolatedRun {
+  status: number | null;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs TypeScript `code` in a fresh Node process (via tsx) with a time limit, for input that
+ * may hang or abort the process: a hang or a crash then fails the test instead of taking the
+ * test runner down. `code` may import the package's sources by their file URL (`srcUrl(…)`).
+ */
+export function runIsolated(code: string, timeoutMs = 20_000): IsolatedRun {
+  const dir = mkdtempSync(join(tmpdir(), 'headway-isolated-'));
+  const file = join(dir, 'case.ts');
+  writeFileSync(file, code);
+  const result = spawnSync(process.execPath, ['--import', 'tsx', file], { encoding: 'utf8', timeout: timeoutMs, cwd: import.meta.dirname });
+  return { status: result.status, signal: result.signal, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** The file URL of a source module of this package, for {@link runIsolated} code. */
+export function srcUrl(file: string): string {
+  return pathToFileURL(join(import.meta.dirname, file)).href;
+}
