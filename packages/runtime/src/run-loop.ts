@@ -11,6 +11,7 @@ import {
   type ProgressHub,
   type ProgressReport,
   type ProgressSink,
+  type RunLimits,
   type SinkLike,
   type StopReason,
 } from '@headway/protocol';
@@ -112,6 +113,26 @@ const LIMIT_TEXT: Record<StopReason, string> = {
   error: 'an error',
 };
 
+/** The budgets of `run.started`: iterations always, time and cost when set (a cost cap of 0 is none). */
+function runLimits(config: AgentConfig): RunLimits {
+  return {
+    iterations: config.maxIterations,
+    ...(config.timeBudgetMs === undefined ? {} : { time: config.timeBudgetMs }),
+    ...(config.maxSpendUsd > 0 ? { cost: config.maxSpendUsd } : {}),
+  };
+}
+
+/** The model-call facts of `step.started`: the provider a call goes to (none when none is available), and the model asked for. */
+function modelOf(registry: ProviderRegistry, config: AgentConfig): { provider?: string; model?: string } {
+  let provider: string | undefined;
+  try {
+    provider = registry.resolve();
+  } catch {
+    // The call itself reports that no provider is available.
+  }
+  return { ...(provider === undefined ? {} : { provider }), ...(config.model === undefined ? {} : { model: config.model }) };
+}
+
 /**
  * One run of the agent tool loop, from a {@link RunState} (fresh or restored) to a
  * {@link RunResult}. Internal: AgentRuntime creates it; a resumed run creates it from a
@@ -176,7 +197,7 @@ export class RunLoop {
     const onAbort = (): void => {
       this.#halt({ kind: 'cancel', reason: cancelReason(userSignal?.reason) });
     };
-    if (state.lastSeq === 0) this.#emit({ type: 'run.started', agentName: this.#ctx.config.agentName, task: state.input });
+    if (state.lastSeq === 0) this.#emit({ type: 'run.started', agentName: this.#ctx.config.agentName, task: state.input, sessionId: state.sessionId, limits: runLimits(this.#ctx.config) });
     let outcome: Outcome;
     try {
       if (userSignal?.aborted === true) onAbort();
@@ -272,7 +293,7 @@ export class RunLoop {
     const step = `llm-${index + 1}`;
     this.#checkBudget();
     this.#tracker.roundtripStarted();
-    this.#emit({ type: 'step.started', step, description: tools.length > 0 ? 'model call' : 'model call (no tools)' });
+    this.#emit({ type: 'step.started', step, description: tools.length > 0 ? 'model call' : 'model call (no tools)', ...modelOf(registry, config) });
     const startedAt = clock.now();
     const request = {
       messages: state.messages.slice(),
@@ -298,8 +319,16 @@ export class RunLoop {
     }
     state.iteration += 1;
     state.usage = addUsage(state.usage, response.usage);
+    const spentBefore = state.spentUsd;
     this.#recordSpend(response.usage);
-    this.#emit({ type: 'step.finished', step, durationMs: Math.max(0, clock.now() - startedAt) });
+    this.#emit({
+      type: 'step.finished',
+      step,
+      durationMs: Math.max(0, clock.now() - startedAt),
+      usage: { inputTokens: response.usage.inputTokens, outputTokens: response.usage.outputTokens },
+      finishReason: response.finishReason,
+      ...(this.#ctx.spend === undefined ? {} : { costUsd: state.spentUsd - spentBefore }),
+    });
     if (response.reasoning !== undefined && response.reasoning !== '') this.#emit({ type: 'thinking', content: response.reasoning });
     const toolCalls = tools.length === 0 ? [] : response.toolCalls;
     state.messages.push(toolCalls.length > 0 ? { role: 'assistant', content: response.content, toolCalls } : { role: 'assistant', content: response.content });
