@@ -29,7 +29,8 @@ export function contentCapture(maxLength: number, options: RedactOptions | undef
       } catch {
         return '[unreadable]';
       }
-      return cut(redactString(safeStringify(redacted) ?? 'null', censor), maxLength);
+      // redact() already censors secret-shaped text inside strings; the JSON stays valid.
+      return cut(safeStringify(redacted) ?? 'null', maxLength);
     },
   };
 }
