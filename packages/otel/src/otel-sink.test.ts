@@ -431,3 +431,26 @@ describe('otelSink: never breaks the run', () => {
     expect(s.trees()).toHaveLength(3);
   });
 });
+
+describe('otelSink: where the run span hangs', () => {
+  it('under the span active when the run starts (a request span), with the AsyncLocalStorage context manager', async () => {
+    const { AsyncLocalStorageContextManager } = await import('@opentelemetry/context-async-hooks');
+    const { context: otelContext, trace } = await import('@opentelemetry/api');
+    const manager = new AsyncLocalStorageContextManager().enable();
+    otelContext.setGlobalContextManager(manager);
+    try {
+      const s = setup({ meter: false });
+      const tracer = s.tracerProvider.getTracer('app');
+      const provider = model(s.clock, 10, () => ({ content: 'hi' }));
+      const runtime = new AgentRuntime({ provider: 'scripted', agentName: 'nested' }, { provider, sinks: [s.sink], clock: s.clock, generateId: ids() });
+      await tracer.startActiveSpan('POST /chat', { startTime: [1_767_225_600, 0] }, async (request) => {
+        await runtime.run('hello');
+        request.end([1_767_225_601, 0]);
+      });
+      expect(outline(s.trees())).toEqual(['POST /chat [INTERNAL] UNSET', '  invoke_agent nested [INTERNAL] OK', '    chat [CLIENT] UNSET']);
+      expect(trace.getActiveSpan()).toBeUndefined();
+    } finally {
+      otelContext.disable();
+    }
+  });
+});

@@ -1,5 +1,5 @@
-import { context, metrics, trace, type Context, type Link, type Meter, type SpanContext, type Tracer } from '@opentelemetry/api';
-import { isTerminalEvent, type ProgressEvent, type RedactOptions } from '@headway/protocol';
+import { ROOT_CONTEXT, context, metrics, trace, type Context, type Link, type Meter, type SpanContext, type Tracer } from '@opentelemetry/api';
+import { isTerminalEvent, type ProgressEvent, type RedactOptions, type TerminalEvent } from '@headway/protocol';
 import { contentCapture, type ContentCapture } from './content.js';
 import { RunTrace, type TraceDeps } from './run-trace.js';
 import { createSinkMetrics, type SinkMetrics } from './sink-metrics.js';
@@ -153,24 +153,25 @@ export function otelSink(options: OtelSinkOptions = {}): OtelSink {
     });
   }
 
-  function open(event: ProgressEvent, deps: TraceDeps): RunTrace | undefined {
-    let parent: Context = context.active();
+  function open(event: ProgressEvent, runId: string, type: string, deps: TraceDeps): RunTrace | undefined {
+    let parent: Context = ROOT_CONTEXT;
+    guard('trace', runId, type, () => (parent = context.active()));
     if (options.parentContext !== undefined) {
       const pick = options.parentContext;
-      guard('trace', event.runId, event.type, () => (parent = pick(event)));
+      guard('trace', runId, type, () => (parent = pick(event)));
     }
     const links: Link[] = [];
-    if (event.type !== 'run.started' && options.linkResumed !== undefined) {
+    if (type !== 'run.started' && options.linkResumed !== undefined) {
       const link = options.linkResumed;
-      guard('trace', event.runId, event.type, () => {
-        const earlier = link(event.runId);
+      guard('trace', runId, type, () => {
+        const earlier = link(runId);
         if (earlier !== undefined) links.push({ context: earlier, attributes: { 'headway.link': 'resumed_from' } });
       });
     }
     let run: RunTrace | undefined;
-    if (!guard('trace', event.runId, event.type, () => (run = new RunTrace(deps, event, parent, options.agentName, links)))) return undefined;
+    if (!guard('trace', runId, type, () => (run = new RunTrace(deps, event, runId, parent, options.agentName, links)))) return undefined;
     if (run === undefined) return undefined;
-    runs.set(event.runId, run);
+    runs.set(runId, run);
     if (runs.size > maxRuns) {
       const oldest = runs.values().next().value;
       if (oldest !== undefined) abandon(oldest, 'dropped: too many runs open in this sink');
@@ -200,16 +201,16 @@ export function otelSink(options: OtelSinkOptions = {}): OtelSink {
       let run = runs.get(runId);
       if (run === undefined) {
         if (ended.has(runId)) return;
-        run = open(event, deps);
+        run = open(event, runId, type, deps);
         if (run === undefined) return;
       }
       const current = run;
-      if (isTerminalEvent(event)) {
+      if (isTerminalEvent({ type })) {
         runs.delete(runId);
         counters.runsEnded += 1;
         remember(current);
         guard('trace', runId, type, () => {
-          current.close(event);
+          current.close(event as TerminalEvent);
         });
         return;
       }

@@ -56,12 +56,12 @@ export class RunTrace {
   #providerSet = false;
   #limit: string | undefined;
 
-  constructor(deps: TraceDeps, first: ProgressEvent, parent: Context, agentName: string | undefined, links: Link[]) {
+  constructor(deps: TraceDeps, first: ProgressEvent, runId: string, parent: Context, agentName: string | undefined, links: Link[]) {
     this.#deps = deps;
-    this.runId = first.runId;
+    this.runId = runId;
     this.#firstTs = first.ts;
     this.#agentName = first.type === 'run.started' ? first.agentName : agentName;
-    const attributes: Attributes = { [GEN_AI.operation]: OPERATION.invokeAgent, [HEADWAY.runId]: first.runId };
+    const attributes: Attributes = { [GEN_AI.operation]: OPERATION.invokeAgent, [HEADWAY.runId]: runId };
     if (this.#agentName !== undefined) attributes[GEN_AI.agentName] = this.#agentName;
     if (first.type !== 'run.started') {
       // The sink never saw this run start: a run resumed from a checkpoint (or a sink added late).
