@@ -1,8 +1,8 @@
 import { ROOT_CONTEXT, context, metrics, trace, type Context, type Link, type Meter, type SpanContext, type Tracer } from '@opentelemetry/api';
-import { isTerminalEvent, type ProgressEvent, type RedactOptions, type TerminalEvent } from '@headway/protocol';
+import { type ProgressEvent, type RedactOptions, type TerminalEvent } from '@headway/protocol';
 import { contentCapture, type ContentCapture } from './content.js';
 import { RunTrace, type TraceDeps } from './run-trace.js';
-import { createSinkMetrics, type SinkMetrics } from './sink-metrics.js';
+import { createSinkMetrics, metricAttributes, type SinkMetrics } from './sink-metrics.js';
 
 /** The instrumentation scope name of the default tracer and meter. */
 export const INSTRUMENTATION_SCOPE = '@headway/otel';
@@ -181,7 +181,17 @@ export function otelSink(options: OtelSinkOptions = {}): OtelSink {
 
   let deps: TraceDeps | undefined;
   if (tracer !== undefined) {
-    deps = { tracer, metrics: sinkMetrics, content, maxOpenSpans: Math.max(1, Math.floor(options.maxOpenSpansPerRun ?? 256)), guard };
+    deps = {
+      tracer,
+      metrics: sinkMetrics,
+      content,
+      maxOpenSpans: Math.max(1, Math.floor(options.maxOpenSpansPerRun ?? 256)),
+      guard,
+      fail: (error, stage, runId, eventType) => {
+        fail(error, { stage, runId, eventType });
+      },
+      attributes: metricAttributes(),
+    };
   }
 
   return {
@@ -205,7 +215,7 @@ export function otelSink(options: OtelSinkOptions = {}): OtelSink {
         if (run === undefined) return;
       }
       const current = run;
-      if (isTerminalEvent({ type })) {
+      if (type === 'run.finished' || type === 'run.error' || type === 'run.cancelled') {
         runs.delete(runId);
         counters.runsEnded += 1;
         remember(current);
@@ -214,9 +224,12 @@ export function otelSink(options: OtelSinkOptions = {}): OtelSink {
         });
         return;
       }
-      guard('trace', runId, type, () => {
+      // Inline rather than through guard(): this is the per-event hot path.
+      try {
         current.apply(event);
-      });
+      } catch (error) {
+        fail(error, { stage: 'trace', runId, eventType: type });
+      }
     },
     get openRuns() {
       return runs.size;

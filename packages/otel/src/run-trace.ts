@@ -5,8 +5,8 @@ import { SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Li
 import { redactString, type ProgressEvent, type ProgressEventOf, type TerminalEvent } from '@headway/protocol';
 import type { ContentCapture } from './content.js';
 import { hrTime } from './hr-time.js';
-import { ERROR_TYPE_OTHER, GEN_AI, HEADWAY, OPERATION, SPAN_EVENT, TOKEN_TYPE } from './names.js';
-import { recordNonNegative, type SinkMetrics } from './sink-metrics.js';
+import { ERROR_TYPE_OTHER, GEN_AI, HEADWAY, OPERATION, SPAN_EVENT } from './names.js';
+import { recordNonNegative, type MetricAttributes, type SinkMetrics } from './sink-metrics.js';
 
 /** How a run ended, as the `headway.run.outcome` attribute and the runs metric say it. */
 export type RunOutcome = 'completed' | 'limit' | 'cancelled' | 'error';
@@ -19,6 +19,10 @@ export interface TraceDeps {
   maxOpenSpans: number;
   /** Runs `fn`; an error it throws is counted and reported under `stage`, never rethrown. */
   guard(stage: 'trace' | 'metrics', runId: string, eventType: string, fn: () => void): void;
+  /** Counts and reports an error the sink survived. */
+  fail(error: unknown, stage: 'trace' | 'metrics', runId: string, eventType: string): void;
+  /** Metric attribute sets, built once per provider and model, tool and outcome. */
+  attributes: MetricAttributes;
 }
 
 interface OpenSpan {
@@ -55,6 +59,10 @@ export class RunTrace {
   #costUsd: number | undefined;
   #providerSet = false;
   #limit: string | undefined;
+  /** False when the run span records nothing (no SDK, or sampled out): then only the metrics' bookkeeping runs. */
+  readonly #recording: boolean;
+  /** Provider and model of the model calls in flight, for the metrics of a run whose spans do not record. */
+  readonly #calls = new Map<string, { provider: string | undefined; model: string | undefined }>();
 
   constructor(deps: TraceDeps, first: ProgressEvent, runId: string, parent: Context, agentName: string | undefined, links: Link[]) {
     this.#deps = deps;
@@ -73,7 +81,9 @@ export class RunTrace {
       options(SpanKind.INTERNAL, attributes, first.ts, links),
       parent,
     );
-    this.#context = trace.setSpan(parent, this.span);
+    this.#recording = this.span.isRecording();
+    // Children of a span that records nothing are never started, so they need no context.
+    this.#context = this.#recording ? trace.setSpan(parent, this.span) : parent;
   }
 
   /** Open child spans (chat, steps, tools) right now. */
@@ -83,6 +93,10 @@ export class RunTrace {
 
   /** Applies a non-terminal event. */
   apply(event: ProgressEvent): void {
+    if (!this.#recording) {
+      this.#applyUnrecorded(event);
+      return;
+    }
     const ts = hrTime(event.ts);
     switch (event.type) {
       case 'run.started':
@@ -176,6 +190,42 @@ export class RunTrace {
     }
   }
 
+  /** The cheap path: children of a span that records nothing record nothing either, but metrics still count. */
+  #applyUnrecorded(event: ProgressEvent): void {
+    switch (event.type) {
+      case 'run.started':
+        this.#agentName ??= event.agentName;
+        return;
+      case 'iteration':
+        this.#iterationsUsed = Math.max(this.#iterationsUsed, event.index + 1);
+        return;
+      case 'step.started':
+        if (event.provider === undefined && event.model === undefined) return;
+        this.#calls.set(event.step, { provider: event.provider, model: event.model });
+        if (this.#calls.size > this.#deps.maxOpenSpans) {
+          const oldest = this.#calls.keys().next().value;
+          if (oldest !== undefined) this.#calls.delete(oldest);
+        }
+        return;
+      case 'step.finished': {
+        const call = this.#calls.get(event.step);
+        this.#calls.delete(event.step);
+        if (event.usage !== undefined) {
+          this.#inputTokens += event.usage.inputTokens;
+          this.#outputTokens += event.usage.outputTokens;
+        }
+        if (event.costUsd !== undefined) this.#costUsd = (this.#costUsd ?? 0) + event.costUsd;
+        if (call !== undefined || event.usage !== undefined || event.finishReason !== undefined) this.#recordCall(call?.provider, call?.model, event);
+        return;
+      }
+      case 'tool.completed':
+        this.#recordTool(event);
+        return;
+      default:
+        return;
+    }
+  }
+
   #started(event: ProgressEventOf<'run.started'>): void {
     const attributes: Attributes = {};
     if (this.#agentName === undefined) {
@@ -257,22 +307,32 @@ export class RunTrace {
     }
     span.setAttributes(attributes);
     span.end(hrTime(event.ts));
-    if (isModelCall) this.#recordCall(open, event);
+    if (isModelCall) this.#recordCall(open.provider, open.model, event);
   }
 
-  #recordCall(open: OpenSpan, event: ProgressEventOf<'step.finished'>): void {
+  #recordCall(provider: string | undefined, model: string | undefined, event: ProgressEventOf<'step.finished'>): void {
     const metrics = this.#deps.metrics;
     if (metrics === undefined) return;
-    this.#deps.guard('metrics', this.runId, event.type, () => {
-      const attributes: Attributes = { [GEN_AI.operation]: OPERATION.chat };
-      if (open.provider !== undefined) attributes[GEN_AI.providerName] = open.provider;
-      if (open.model !== undefined) attributes[GEN_AI.requestModel] = open.model;
-      recordNonNegative(metrics.operationDuration, event.durationMs / 1000, attributes);
+    try {
+      const attributes = this.#deps.attributes.call(provider, model);
+      recordNonNegative(metrics.operationDuration, event.durationMs / 1000, attributes.base);
       if (event.usage !== undefined) {
-        recordNonNegative(metrics.tokenUsage, event.usage.inputTokens, { ...attributes, [GEN_AI.tokenType]: TOKEN_TYPE.input });
-        recordNonNegative(metrics.tokenUsage, event.usage.outputTokens, { ...attributes, [GEN_AI.tokenType]: TOKEN_TYPE.output });
+        recordNonNegative(metrics.tokenUsage, event.usage.inputTokens, attributes.input);
+        recordNonNegative(metrics.tokenUsage, event.usage.outputTokens, attributes.output);
       }
-    });
+    } catch (error) {
+      this.#deps.fail(error, 'metrics', this.runId, event.type);
+    }
+  }
+
+  #recordTool(event: ProgressEventOf<'tool.completed'>): void {
+    const metrics = this.#deps.metrics;
+    if (metrics === undefined) return;
+    try {
+      recordNonNegative(metrics.toolDuration, event.durationMs / 1000, this.#deps.attributes.tool(event.toolName, event.ok));
+    } catch (error) {
+      this.#deps.fail(error, 'metrics', this.runId, event.type);
+    }
   }
 
   #toolStarted(event: ProgressEventOf<'tool.executing'>): void {
@@ -321,13 +381,7 @@ export class RunTrace {
     span.setAttributes(attributes);
     if (!event.ok) span.setStatus({ code: SpanStatusCode.ERROR, message: `${event.toolName} failed` });
     span.end(hrTime(event.ts));
-    const metrics = this.#deps.metrics;
-    if (metrics === undefined) return;
-    this.#deps.guard('metrics', this.runId, event.type, () => {
-      const metricAttributes: Attributes = { [GEN_AI.operation]: OPERATION.executeTool, [GEN_AI.toolName]: event.toolName, [HEADWAY.toolOutcome]: outcome };
-      if (!event.ok) metricAttributes[GEN_AI.errorType] = 'tool_error';
-      recordNonNegative(metrics.toolDuration, event.durationMs / 1000, metricAttributes);
-    });
+    this.#recordTool(event);
   }
 
   #limitEvent(event: ProgressEventOf<'limit.approaching'> | ProgressEventOf<'limit.reached'>): void {

@@ -1,5 +1,5 @@
 import type { Attributes, Histogram, Counter, Meter } from '@opentelemetry/api';
-import { METRIC } from './names.js';
+import { GEN_AI, HEADWAY, METRIC, OPERATION, TOKEN_TYPE } from './names.js';
 
 /** The instruments of one sink, created once. */
 export interface SinkMetrics {
@@ -52,4 +52,53 @@ export function createSinkMetrics(meter: Meter): SinkMetrics {
 /** Records into a histogram only a finite, non-negative value. */
 export function recordNonNegative(histogram: Histogram, value: number, attributes: Attributes): void {
   if (Number.isFinite(value) && value >= 0) histogram.record(value, attributes);
+}
+
+/** The attribute sets of a model call's metrics. */
+export interface CallAttributes {
+  base: Attributes;
+  input: Attributes;
+  output: Attributes;
+}
+
+/** Metric attribute sets, made once and reused: a hot path allocates nothing per event. */
+export interface MetricAttributes {
+  call(provider: string | undefined, model: string | undefined): CallAttributes;
+  tool(toolName: string, ok: boolean): Attributes;
+}
+
+/** A {@link MetricAttributes} that keeps at most `limit` sets of each kind (then builds them fresh). */
+export function metricAttributes(limit = 1000): MetricAttributes {
+  // provider → model → sets; `undefined` keys are fine in a Map and cost no string building.
+  const calls = new Map<string | undefined, Map<string | undefined, CallAttributes>>();
+  let callCount = 0;
+  const tools = new Map<string, Attributes>();
+  return {
+    call(provider, model) {
+      let byModel = calls.get(provider);
+      let found = byModel?.get(model);
+      if (found === undefined) {
+        const base: Attributes = { [GEN_AI.operation]: OPERATION.chat };
+        if (provider !== undefined) base[GEN_AI.providerName] = provider;
+        if (model !== undefined) base[GEN_AI.requestModel] = model;
+        found = { base, input: { ...base, [GEN_AI.tokenType]: TOKEN_TYPE.input }, output: { ...base, [GEN_AI.tokenType]: TOKEN_TYPE.output } };
+        if (callCount < limit) {
+          callCount += 1;
+          if (byModel === undefined) calls.set(provider, (byModel = new Map<string | undefined, CallAttributes>()));
+          byModel.set(model, found);
+        }
+      }
+      return found;
+    },
+    tool(toolName, ok) {
+      const key = `${ok ? '1' : '0'}${toolName}`;
+      let found = tools.get(key);
+      if (found === undefined) {
+        found = { [GEN_AI.operation]: OPERATION.executeTool, [GEN_AI.toolName]: toolName, [HEADWAY.toolOutcome]: ok ? 'ok' : 'error' };
+        if (!ok) found[GEN_AI.errorType] = 'tool_error';
+        if (tools.size < limit) tools.set(key, found);
+      }
+      return found;
+    },
+  };
 }
