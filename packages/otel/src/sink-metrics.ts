@@ -55,7 +55,7 @@ export function recordNonNegative(histogram: Histogram, value: number, attribute
 }
 
 /** The attribute sets of a model call's metrics. */
-export interface CallAttributes {
+interface CallAttributes {
   base: Attributes;
   input: Attributes;
   output: Attributes;
@@ -63,7 +63,7 @@ export interface CallAttributes {
 
 /** Metric attribute sets, made once and reused: a hot path allocates nothing per event. */
 export interface MetricAttributes {
-  call(provider: string | undefined, model: string | undefined): CallAttributes;
+  call(provider: string | undefined, model: string | undefined): { base: Attributes; input: Attributes; output: Attributes };
   tool(toolName: string, ok: boolean): Attributes;
 }
 
