@@ -454,3 +454,33 @@ describe('otelSink: where the run span hangs', () => {
     }
   });
 });
+
+describe('otelSink: span events with their values', () => {
+  it('extensions, checkpoints, flagged tools and strategy rotations, from any loop emitting through a hub', () => {
+    const s = setup({ meter: false });
+    let now = START;
+    const hub = createProgressHub({ runId: 'run-e', now: () => now });
+    hub.add(s.sink);
+    hub.emit({ type: 'run.started', agentName: 'negotiator', limits: { iterations: 5, time: 1_000 } });
+    now += 100;
+    hub.emit({ type: 'timeout.extended', byMs: 500, totalBudgetMs: 1_500 });
+    hub.emit({ type: 'checkpoint.saved', checkpointId: 'cp-9', iteration: 1 });
+    hub.emit({ type: 'tool.executing', toolName: 'fetch', toolCallId: 't1' });
+    hub.emit({ type: 'tool.flagged', toolName: 'fetch', toolCallId: 't1', findings: ['instruction "ignore previous instructions"'] });
+    hub.emit({ type: 'tool.completed', toolName: 'fetch', toolCallId: 't1', durationMs: 0, ok: false });
+    hub.emit({ type: 'strategy.rotated', toolName: 'fetch', failures: 3 });
+    hub.emit({ type: 'thinking', content: 'secret plan' });
+    now += 100;
+    hub.emit({ type: 'run.cancelled' });
+    const run = runSpanOf(s.trees());
+    expect(run.events).toEqual([
+      { name: 'headway.timeout.extended', atMs: 100, attributes: { 'headway.timeout.by_ms': 500, 'headway.timeout.total_budget_ms': 1_500 } },
+      { name: 'headway.checkpoint.saved', atMs: 100, attributes: { 'headway.checkpoint.id': 'cp-9', 'headway.iteration': 1 } },
+      { name: 'headway.tool.flagged', atMs: 100, attributes: { 'gen_ai.tool.name': 'fetch', 'gen_ai.tool.call.id': 't1', 'headway.findings.count': 1 } },
+      { name: 'headway.strategy.rotated', atMs: 100, attributes: { 'gen_ai.tool.name': 'fetch', 'headway.failures': 3 } },
+    ]);
+    expect(run.attributes).toMatchObject({ 'headway.time.budget_ms': 1_500, 'headway.iterations.max': 5, 'headway.run.outcome': 'cancelled', 'headway.time.used_ms': 200 });
+    expect(outline([run])).toEqual(['invoke_agent negotiator [INTERNAL] ERROR: cancelled', '  execute_tool fetch [INTERNAL] ERROR: fetch failed']);
+    expect(run.children[0]!.attributes).toMatchObject({ 'error.type': 'tool_error', 'headway.tool.outcome': 'error' });
+  });
+});
