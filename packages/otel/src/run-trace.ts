@@ -1,11 +1,14 @@
 // One run's trace: the `invoke_agent` span, its open `chat`, step and `execute_tool` children,
-// and the run's totals. Kept short on purpose: the sink (otel-sink.ts) owns isolation, limits
-// and the run registry; this file only turns events into span operations.
-import { SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Link, type Span, type SpanOptions, type Tracer } from '@opentelemetry/api';
-import { redactString, type ProgressEvent, type ProgressEventOf, type TerminalEvent } from '@headway/protocol';
+// and the run's totals. The sink (otel-sink.ts) owns isolation, bounds and the run registry;
+// span events are built in span-events.ts. Over 300 lines because the span life cycle (open
+// children keyed by step and call id, the unrecorded fast path, the close) shares one state.
+import { SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Link, type Span, type Tracer } from '@opentelemetry/api';
+import type { ProgressEvent, ProgressEventOf, TerminalEvent } from '@headway/protocol';
 import type { ContentCapture } from './content.js';
 import { hrTime } from './hr-time.js';
-import { ERROR_TYPE_OTHER, GEN_AI, HEADWAY, OPERATION, SPAN_EVENT } from './names.js';
+import { ERROR_TYPE_OTHER, GEN_AI, HEADWAY, OPERATION } from './names.js';
+import { runSpanEvent } from './span-events.js';
+import { endInterrupted, errorText, options } from './spans.js';
 import { recordNonNegative, type MetricAttributes, type SinkMetrics } from './sink-metrics.js';
 
 /** How a run ended, as the `headway.run.outcome` attribute and the runs metric say it. */
@@ -35,11 +38,6 @@ interface OpenSpan {
   output: string;
 }
 
-const ERROR_STATUS_MAX = 500;
-
-function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
-}
 
 /** Spans of one run, from its first event to its terminal one. */
 export class RunTrace {
@@ -126,66 +124,36 @@ export class RunTrace {
       case 'tool.completed':
         this.#toolCompleted(event);
         return;
-      case 'tool.flagged': {
-        const attributes: Attributes = { [GEN_AI.toolName]: event.toolName, 'headway.findings.count': event.findings.length };
-        if (event.toolCallId !== undefined) attributes[GEN_AI.toolCallId] = event.toolCallId;
-        const content = this.#deps.content;
-        if (content !== undefined) attributes['headway.findings'] = event.findings.slice(0, 20).map((f) => content.text(f));
-        this.span.addEvent(SPAN_EVENT.toolFlagged, attributes, ts);
-        return;
-      }
-      case 'strategy.rotated':
-        this.span.addEvent(SPAN_EVENT.strategyRotated, { [GEN_AI.toolName]: event.toolName, 'headway.failures': event.failures }, ts);
-        return;
-      case 'progress': {
-        const attributes: Attributes = { [HEADWAY.percent]: event.percent };
-        if (event.etaMs !== undefined) attributes['headway.progress.eta_ms'] = event.etaMs;
-        if (event.message !== undefined && this.#deps.content !== undefined) attributes['headway.progress.message'] = this.#deps.content.text(event.message);
-        this.span.addEvent(SPAN_EVENT.progress, attributes, ts);
-        this.span.setAttribute(HEADWAY.percent, event.percent);
-        return;
-      }
-      case 'limit.approaching':
-      case 'limit.reached':
-        this.#limitEvent(event);
-        return;
-      case 'wind-down.started':
-        this.span.addEvent(SPAN_EVENT.windDown, { 'headway.wind_down.reason': event.reason, 'headway.wind_down.bonus_steps': event.bonusSteps }, ts);
-        return;
-      case 'timeout.extended':
-        this.span.addEvent(SPAN_EVENT.timeoutExtended, { 'headway.timeout.by_ms': event.byMs, 'headway.timeout.total_budget_ms': event.totalBudgetMs }, ts);
-        this.span.setAttribute(HEADWAY.timeBudgetMs, event.totalBudgetMs);
-        return;
-      case 'checkpoint.saved':
-        this.span.addEvent(SPAN_EVENT.checkpoint, { 'headway.checkpoint.id': event.checkpointId, [HEADWAY.iteration]: event.iteration }, ts);
-        return;
-      case 'report.generated': {
-        const { report } = event;
-        this.span.addEvent(
-          SPAN_EVENT.report,
-          {
-            'headway.report.reason': report.reason,
-            'headway.report.generated_by': report.generatedBy,
-            'headway.report.completed_work': report.completedWork.length,
-            'headway.report.remaining': report.remaining.length,
-            'headway.report.suggested_next_steps': report.suggestedNextSteps.length,
-          },
-          ts,
-        );
-        this.span.setAttribute(HEADWAY.stopReason, report.reason);
-        return;
-      }
-      case 'thinking':
-      case 'intermediate.result': {
-        const content = this.#deps.content;
-        if (content === undefined) return;
-        this.span.addEvent(event.type === 'thinking' ? SPAN_EVENT.thinking : SPAN_EVENT.intermediateResult, { 'headway.content': content.text(event.content) }, ts);
-        return;
-      }
       case 'run.finished':
       case 'run.error':
       case 'run.cancelled':
         // Terminal events go through close().
+        return;
+      default: {
+        const spanEvent = runSpanEvent(event, this.#deps.content);
+        if (spanEvent !== undefined) this.span.addEvent(spanEvent.name, spanEvent.attributes, ts);
+        this.#runAttributes(event);
+      }
+    }
+  }
+
+  /** What a span event also changes on the run span: the latest percent, budgets, limit, stop reason. */
+  #runAttributes(event: ProgressEvent): void {
+    switch (event.type) {
+      case 'progress':
+        this.span.setAttribute(HEADWAY.percent, event.percent);
+        return;
+      case 'timeout.extended':
+        this.span.setAttribute(HEADWAY.timeBudgetMs, event.totalBudgetMs);
+        return;
+      case 'report.generated':
+        this.span.setAttribute(HEADWAY.stopReason, event.report.reason);
+        return;
+      case 'limit.approaching':
+      case 'limit.reached':
+        this.#limitAttributes(event);
+        return;
+      default:
         return;
     }
   }
@@ -384,12 +352,7 @@ export class RunTrace {
     this.#recordTool(event);
   }
 
-  #limitEvent(event: ProgressEventOf<'limit.approaching'> | ProgressEventOf<'limit.reached'>): void {
-    this.span.addEvent(
-      event.type === 'limit.reached' ? SPAN_EVENT.limitReached : SPAN_EVENT.limitApproaching,
-      { 'headway.limit': event.limit, 'headway.limit.used': event.used, 'headway.limit.max': event.max },
-      hrTime(event.ts),
-    );
+  #limitAttributes(event: ProgressEventOf<'limit.approaching'> | ProgressEventOf<'limit.reached'>): void {
     const attributes: Attributes = {};
     switch (event.limit) {
       case 'iterations':
@@ -447,7 +410,7 @@ export class RunTrace {
           span.setStatus({ code: SpanStatusCode.OK });
         } else {
           errorType = 'limit';
-          span.setStatus({ code: SpanStatusCode.ERROR, message: `stopped at the ${this.#limit ?? 'a'} limit` });
+          span.setStatus({ code: SpanStatusCode.ERROR, message: this.#limit === undefined ? 'stopped at a limit' : `stopped at the ${this.#limit} limit` });
         }
         break;
       case 'run.error':
@@ -493,26 +456,7 @@ export class RunTrace {
   }
 
   #errorText(text: string): string {
-    // Error text may quote secrets (a failed request's URL, a header): redacted even with content off.
     const content = this.#deps.content;
-    return content === undefined ? clip(redactShort(text), ERROR_STATUS_MAX) : content.text(text);
+    return content === undefined ? errorText(text) : content.text(text);
   }
-}
-
-function redactShort(text: string): string {
-  return redactString(clip(text, ERROR_STATUS_MAX + 256));
-}
-
-function options(kind: SpanKind, attributes: Attributes, ms: number, links?: Link[]): SpanOptions {
-  const startTime = hrTime(ms);
-  const result: SpanOptions = { kind, attributes };
-  if (startTime !== undefined) result.startTime = startTime;
-  if (links !== undefined && links.length > 0) result.links = links;
-  return result;
-}
-
-function endInterrupted(span: Span, reason: string, ts: number | undefined): void {
-  span.setStatus({ code: SpanStatusCode.ERROR, message: reason });
-  span.setAttribute(GEN_AI.errorType, 'interrupted');
-  span.end(ts === undefined ? undefined : hrTime(ts));
 }
