@@ -1,4 +1,4 @@
-import { ROOT_CONTEXT, context, metrics, trace, type Context, type Link, type Meter, type SpanContext, type Tracer } from '@opentelemetry/api';
+import { ROOT_CONTEXT, context, createNoopMeter, metrics, trace, type Context, type Link, type Meter, type SpanContext, type Tracer } from '@opentelemetry/api';
 import { type ProgressEvent, type RedactOptions, type TerminalEvent } from '@headway/protocol';
 import { contentCapture, type ContentCapture } from './content.js';
 import { RunTrace, type TraceDeps } from './run-trace.js';
@@ -129,8 +129,12 @@ export function otelSink(options: OtelSinkOptions = {}): OtelSink {
   if (tracer === undefined) guard('trace', undefined, 'create', () => (tracer = trace.getTracer(INSTRUMENTATION_SCOPE)));
   let sinkMetrics: SinkMetrics | undefined;
   if (options.meter !== false) {
-    const meter = options.meter;
-    guard('metrics', undefined, 'create', () => (sinkMetrics = createSinkMetrics(meter ?? metrics.getMeter(INSTRUMENTATION_SCOPE))));
+    const given = options.meter;
+    guard('metrics', undefined, 'create', () => {
+      const meter = given ?? metrics.getMeter(INSTRUMENTATION_SCOPE);
+      // The API's no-op meter (no SDK registered) records nothing: skip the work of feeding it.
+      if (meter !== createNoopMeter()) sinkMetrics = createSinkMetrics(meter);
+    });
   }
 
   function remember(run: RunTrace): void {
@@ -208,6 +212,8 @@ export function otelSink(options: OtelSinkOptions = {}): OtelSink {
         fail(error, { stage: 'trace', eventType: 'unknown' });
         return;
       }
+      // The most frequent event carries only text: without content capture it changes nothing.
+      if (type === 'text.delta' && content === undefined) return;
       let run = runs.get(runId);
       if (run === undefined) {
         if (ended.has(runId)) return;

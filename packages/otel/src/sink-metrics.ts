@@ -72,7 +72,7 @@ export function metricAttributes(limit = 1000): MetricAttributes {
   // provider → model → sets; `undefined` keys are fine in a Map and cost no string building.
   const calls = new Map<string | undefined, Map<string | undefined, CallAttributes>>();
   let callCount = 0;
-  const tools = new Map<string, Attributes>();
+  const tools = { ok: new Map<string, Attributes>(), failed: new Map<string, Attributes>() };
   return {
     call(provider, model) {
       let byModel = calls.get(provider);
@@ -91,12 +91,12 @@ export function metricAttributes(limit = 1000): MetricAttributes {
       return found;
     },
     tool(toolName, ok) {
-      const key = `${ok ? '1' : '0'}${toolName}`;
-      let found = tools.get(key);
+      const byName = ok ? tools.ok : tools.failed;
+      let found = byName.get(toolName);
       if (found === undefined) {
         found = { [GEN_AI.operation]: OPERATION.executeTool, [GEN_AI.toolName]: toolName, [HEADWAY.toolOutcome]: ok ? 'ok' : 'error' };
         if (!ok) found[GEN_AI.errorType] = 'tool_error';
-        if (tools.size < limit) tools.set(key, found);
+        if (byName.size < limit) byName.set(toolName, found);
       }
       return found;
     },
