@@ -1,5 +1,6 @@
 import { AgentRuntime, ScriptedProvider, defineTool, type ScriptedStep, type Tool } from '@headway/runtime';
 import { createProgressHub, type ProgressEvent } from '@headway/protocol';
+import { ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -482,5 +483,34 @@ describe('otelSink: span events with their values', () => {
     expect(run.attributes).toMatchObject({ 'headway.time.budget_ms': 1_500, 'headway.iterations.max': 5, 'headway.run.outcome': 'cancelled', 'headway.time.used_ms': 200 });
     expect(outline([run])).toEqual(['invoke_agent negotiator [INTERNAL] ERROR: cancelled', '  execute_tool fetch [INTERNAL] ERROR: fetch failed']);
     expect(run.children[0]!.attributes).toMatchObject({ 'error.type': 'tool_error', 'headway.tool.outcome': 'error' });
+  });
+});
+
+describe('otelSink: with the OpenTelemetry API alone', () => {
+  it('works with no SDK registered: nothing recorded, nothing failed, no run left open', () => {
+    const sink = otelSink();
+    const hub = createProgressHub({ runId: 'bare' });
+    hub.add(sink);
+    hub.emit({ type: 'run.started', agentName: 'a' });
+    hub.emit({ type: 'step.started', step: 'llm-1', provider: 'openai' });
+    hub.emit({ type: 'text.delta', text: 'hi' });
+    hub.emit({ type: 'step.finished', step: 'llm-1', durationMs: 1, usage: { inputTokens: 1, outputTokens: 1 } });
+    hub.emit({ type: 'tool.executing', toolName: 't' });
+    hub.emit({ type: 'tool.completed', toolName: 't', durationMs: 1, ok: true });
+    hub.emit({ type: 'run.finished', durationMs: 2, outcome: 'completed' });
+    expect(sink.stats()).toEqual({ events: 7, runsEnded: 1, runsAbandoned: 0, internalErrors: 0 });
+    expect(sink.openRuns).toBe(0);
+    expect(sink.spanContext('bare')?.traceId).toBe('00000000000000000000000000000000');
+  });
+
+  it('parentContext chooses where a run hangs', () => {
+    const s = setup({ meter: false });
+    const tracer = s.tracerProvider.getTracer('app');
+    const job = tracer.startSpan('job', { startTime: [1_767_225_600, 0] });
+    const sink = otelSink({ tracer: s.tracerProvider.getTracer('test'), meter: false, parentContext: () => trace.setSpan(ROOT_CONTEXT, job) });
+    sink.handle({ type: 'run.started', runId: 'p', seq: 1, ts: START, agentName: 'child' });
+    sink.handle({ type: 'run.finished', runId: 'p', seq: 2, ts: START + 5, durationMs: 5, outcome: 'completed' });
+    job.end([1_767_225_601, 0]);
+    expect(outline(s.trees())).toEqual(['job [INTERNAL] UNSET', '  invoke_agent child [INTERNAL] OK']);
   });
 });
