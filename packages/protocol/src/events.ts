@@ -13,12 +13,47 @@ export interface EventEnvelope {
 /** A limit a run can reach. */
 export type LimitKind = 'iterations' | 'time' | 'cost';
 
+/** The budgets a run was given: at most this many iterations, milliseconds, US dollars. */
+export type RunLimits = Partial<Record<LimitKind, number>>;
+
+/** Token counts of one model call. */
+export interface ModelUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
 /** The run began. */
-export interface RunStartedEvent extends EventEnvelope { type: 'run.started'; agentName: string; task?: string }
+export interface RunStartedEvent extends EventEnvelope {
+  type: 'run.started';
+  agentName: string;
+  task?: string;
+  /** The session (conversation) the run belongs to. */
+  sessionId?: string;
+  /** The budgets the run was given (time in ms, cost in USD). */
+  limits?: RunLimits;
+}
 /** A unit of work (usually one model call) began. */
-export interface StepStartedEvent extends EventEnvelope { type: 'step.started'; step: string; description?: string }
+export interface StepStartedEvent extends EventEnvelope {
+  type: 'step.started';
+  step: string;
+  description?: string;
+  /** Set when the step is a model call: the provider asked (`openai`, `anthropic`, …). */
+  provider?: string;
+  /** Set when the step is a model call that names its model. */
+  model?: string;
+}
 /** A unit of work ended. */
-export interface StepFinishedEvent extends EventEnvelope { type: 'step.finished'; step: string; durationMs: number }
+export interface StepFinishedEvent extends EventEnvelope {
+  type: 'step.finished';
+  step: string;
+  durationMs: number;
+  /** For a model call: the tokens it used. */
+  usage?: ModelUsage;
+  /** For a model call: why the model stopped (`stop`, `tool_calls`, `length`, `content_filter`, `other`). */
+  finishReason?: string;
+  /** For a model call: what it cost in USD, when it was priced. */
+  costUsd?: number;
+}
 /** Reasoning text the model shared. */
 export interface ThinkingEvent extends EventEnvelope { type: 'thinking'; content: string }
 /** A tool call started. */
@@ -152,6 +187,11 @@ export function isTerminalEvent(event: { readonly type: string }): event is Term
 const duration = z.number().nonnegative();
 const count = z.number().int().nonnegative();
 const limitKind = z.enum(['iterations', 'time', 'cost']);
+const runLimits = z.object({
+  iterations: z.number().nonnegative().exactOptional(),
+  time: z.number().nonnegative().exactOptional(),
+  cost: z.number().nonnegative().exactOptional(),
+});
 
 function event<const T extends string, S extends z.ZodRawShape>(type: T, shape: S) {
   return z.object({
@@ -164,9 +204,25 @@ function event<const T extends string, S extends z.ZodRawShape>(type: T, shape: 
 }
 
 const eventSchemas = z.discriminatedUnion('type', [
-  event('run.started', { agentName: z.string(), task: z.string().exactOptional() }),
-  event('step.started', { step: z.string(), description: z.string().exactOptional() }),
-  event('step.finished', { step: z.string(), durationMs: duration }),
+  event('run.started', {
+    agentName: z.string(),
+    task: z.string().exactOptional(),
+    sessionId: z.string().exactOptional(),
+    limits: runLimits.exactOptional(),
+  }),
+  event('step.started', {
+    step: z.string(),
+    description: z.string().exactOptional(),
+    provider: z.string().exactOptional(),
+    model: z.string().exactOptional(),
+  }),
+  event('step.finished', {
+    step: z.string(),
+    durationMs: duration,
+    usage: z.object({ inputTokens: count, outputTokens: count }).exactOptional(),
+    finishReason: z.string().exactOptional(),
+    costUsd: z.number().nonnegative().exactOptional(),
+  }),
   event('thinking', { content: z.string() }),
   event('tool.executing', {
     toolName: z.string(),

@@ -16,6 +16,18 @@ function errorOf(fn: () => unknown): ProtocolError {
 }
 
 describe('parseProgressEvent', () => {
+  it('keeps the model-call facts of step events and the budgets of run.started', () => {
+    const started = { type: 'run.started', runId: 'r', seq: 1, ts: 0, agentName: 'a', sessionId: 's', limits: { iterations: 10, time: 60_000, cost: 0.5 } };
+    expect(parseProgressEvent(started)).toEqual(started);
+    const call = { type: 'step.started', runId: 'r', seq: 2, ts: 1, step: 'llm-1', provider: 'openai', model: 'gpt-4o' };
+    expect(parseProgressEvent(call)).toEqual(call);
+    const done = { type: 'step.finished', runId: 'r', seq: 3, ts: 2, step: 'llm-1', durationMs: 1, usage: { inputTokens: 12, outputTokens: 3 }, finishReason: 'tool_calls', costUsd: 0.001 };
+    expect(parseProgressEvent(done)).toEqual(done);
+    // Old events without them still parse: the fields are optional.
+    expect(parseProgressEvent({ type: 'step.finished', runId: 'r', seq: 3, ts: 2, step: 'llm-1', durationMs: 1 })).not.toHaveProperty('usage');
+    expect(errorOf(() => parseProgressEvent({ ...done, usage: { inputTokens: -1, outputTokens: 3 } })).message).toContain('usage.inputTokens');
+  });
+
   it('returns a JSON round-tripped event equal to the original', () => {
     fc.assert(
       fc.property(eventArb, (event) => {

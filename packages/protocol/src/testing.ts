@@ -2,7 +2,7 @@
 // (`@headway/protocol/testing`) so fast-check stays out of the main import; install
 // fast-check yourself to use it (it is an optional peer dependency).
 import fc from 'fast-check';
-import type { ProgressEvent, ProgressEventBody } from './events.js';
+import type { ProgressEvent, ProgressEventBody, RunLimits } from './events.js';
 import type { ProgressReport } from './progress-report.js';
 
 const ms = fc.integer({ min: 0, max: 10_000_000 });
@@ -57,10 +57,24 @@ export function progressEventArbitraries(options: ProgressEventArbitraryOptions 
     ),
     generatedBy: fc.constantFrom('model', 'fallback'),
   });
+  const limits: fc.Arbitrary<RunLimits> = rec<RunLimits>(
+    { iterations: fc.integer({ min: 1, max: 200 }), time: ms, cost: fc.double({ min: 0, max: 1000, noNaN: true }) },
+    [],
+  );
   const body: fc.Arbitrary<ProgressEventBody> = fc.oneof(
-    rec({ type: fc.constant('run.started'), agentName: text, task: text }, ['type', 'agentName']),
-    rec({ type: fc.constant('step.started'), step: text, description: text }, ['type', 'step']),
-    rec({ type: fc.constant('step.finished'), step: text, durationMs: ms }, ['type', 'step', 'durationMs']),
+    rec({ type: fc.constant('run.started'), agentName: text, task: text, sessionId: text, limits }, ['type', 'agentName']),
+    rec({ type: fc.constant('step.started'), step: text, description: text, provider: text, model: text }, ['type', 'step']),
+    rec(
+      {
+        type: fc.constant('step.finished'),
+        step: text,
+        durationMs: ms,
+        usage: fc.record({ inputTokens: count, outputTokens: count }),
+        finishReason: fc.constantFrom('stop', 'tool_calls', 'length', 'content_filter', 'other'),
+        costUsd: fc.double({ min: 0, max: 100, noNaN: true }),
+      },
+      ['type', 'step', 'durationMs'],
+    ),
     rec({ type: fc.constant('thinking'), content: text }, ['type', 'content']),
     rec({ type: fc.constant('tool.executing'), toolName: text, toolCallId: text, args: json }, ['type', 'toolName']),
     rec({ type: fc.constant('tool.completed'), toolName: text, toolCallId: text, durationMs: ms, ok: fc.boolean(), preview: text }, [

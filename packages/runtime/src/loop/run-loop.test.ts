@@ -227,3 +227,32 @@ describe('modes', () => {
     expect(provider.requests[1]?.messages[0]?.content).toBe('Be brief.');
   });
 });
+
+describe('the facts a tracing sink needs', () => {
+  it('run.started names the session and the budgets; model-call steps name the provider, model, usage, finish reason and cost', async () => {
+    const seen = collect();
+    await new AgentRuntime(
+      { provider: 'scripted', model: 'gpt-4o-mini', maxIterations: 5, timeBudgetMs: 60_000, maxSpendUsd: 2 },
+      {
+        provider: new ScriptedProvider([{ toolCalls: [{ name: 'file_read', args: { path: 'README.md' } }], usage: { inputTokens: 100, outputTokens: 20 } }, { content: 'Done.', usage: { inputTokens: 150, outputTokens: 5 } }]),
+        tools: [fileRead],
+        sinks: [seen.sink],
+        generateId: ids(),
+        clock: new ManualClock(),
+      },
+    ).run('t', { sessionId: 'session-1' });
+    const pick = (type: string) => seen.events.filter((e) => e.type === type).map(({ ts: _ts, runId: _r, seq: _s, ...rest }) => rest);
+    expect(pick('run.started')).toEqual([{ type: 'run.started', agentName: 'agent', task: 't', sessionId: 'session-1', limits: { iterations: 5, time: 60_000, cost: 2 } }]);
+    expect(pick('step.started')).toEqual([
+      { type: 'step.started', step: 'llm-1', description: 'model call', provider: 'scripted', model: 'gpt-4o-mini' },
+      { type: 'step.started', step: 'llm-2', description: 'model call', provider: 'scripted', model: 'gpt-4o-mini' },
+    ]);
+    const finished = pick('step.finished') as { usage?: unknown; finishReason?: string; costUsd?: number }[];
+    expect(finished.map((e) => [e.usage, e.finishReason])).toEqual([
+      [{ inputTokens: 100, outputTokens: 20 }, 'tool_calls'],
+      [{ inputTokens: 150, outputTokens: 5 }, 'stop'],
+    ]);
+    // gpt-4o-mini is in the default price table: each call has a price.
+    expect(finished.every((e) => typeof e.costUsd === 'number' && e.costUsd > 0)).toBe(true);
+  });
+});

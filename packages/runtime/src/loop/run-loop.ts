@@ -1,11 +1,12 @@
 // Over 300 lines on purpose: the order of a round (model call, tools, checkpoints, limits) reads
 // top to bottom in one class; everything that stands on its own is beside it.
 import { PROGRESS_PROMPT_INSTRUCTIONS, ProgressTextFilter, ProgressTracker, extractModelProgress, stripModelProgress } from '@headway/estimator';
-import { createProgressHub, redact, toolResultPreview, type LimitKind, type ProgressEventBody, type ProgressHub, type StopReason } from '@headway/protocol';
+import { createProgressHub, redact, toolResultPreview, type LimitKind, type ProgressEventBody, type ProgressHub, type RunLimits, type StopReason } from '@headway/protocol';
 import { errorMessage } from '@headway/protocol/internal';
 import { ToolCallLog, buildReportPrompt, type ReportPromptLimits } from '@headway/report';
 import { addUsage, collectStream, type CompletionResponse, type ToolSpec } from '../provider/provider.js';
 import { checkResponse } from '../provider/check-response.js';
+import type { ProviderRegistry } from '../provider/provider-registry.js';
 import { isAbortError } from '../provider/retry-policy.js';
 import type { AgentConfig } from './agent-config.js';
 import { executeToolCall } from './execute-tool-call.js';
@@ -19,6 +20,26 @@ import { TimeBudget } from './time-budget.js';
 
 /** Consecutive failures of one tool that trigger a strategy-rotation prompt. */
 const STRATEGY_ROTATION_AFTER = 3;
+
+/** The budgets of `run.started`: iterations always, time and cost when set (a cost cap of 0 is none). */
+function runLimits(config: AgentConfig): RunLimits {
+  return {
+    iterations: config.maxIterations,
+    ...(config.timeBudgetMs === undefined ? {} : { time: config.timeBudgetMs }),
+    ...(config.maxSpendUsd > 0 ? { cost: config.maxSpendUsd } : {}),
+  };
+}
+
+/** The model-call facts of `step.started`: the provider a call goes to (none when none is available), and the model asked for. */
+function modelOf(registry: ProviderRegistry, config: AgentConfig): { provider?: string; model?: string } {
+  let provider: string | undefined;
+  try {
+    provider = registry.resolve();
+  } catch {
+    // The call itself reports that no provider is available.
+  }
+  return { ...(provider === undefined ? {} : { provider }), ...(config.model === undefined ? {} : { model: config.model }) };
+}
 
 /**
  * One run of the agent tool loop, from a {@link RunState} (fresh or restored) to a
@@ -108,7 +129,7 @@ export class RunLoop {
     const onAbort = (): void => {
       this.#halt({ kind: 'cancel', reason: cancelReason(userSignal?.reason) });
     };
-    if (state.lastSeq === 0) this.#emit({ type: 'run.started', agentName: this.#ctx.config.agentName, task: state.input });
+    if (state.lastSeq === 0) this.#emit({ type: 'run.started', agentName: this.#ctx.config.agentName, task: state.input, sessionId: state.sessionId, limits: runLimits(this.#ctx.config) });
     let outcome: Outcome;
     try {
       if (userSignal?.aborted === true) onAbort();
@@ -223,7 +244,7 @@ export class RunLoop {
     const step = `llm-${index + 1}`;
     this.#checkBudget();
     this.#tracker.roundtripStarted();
-    this.#emit({ type: 'step.started', step, description: tools.length > 0 ? 'model call' : 'model call (no tools)' });
+    this.#emit({ type: 'step.started', step, description: tools.length > 0 ? 'model call' : 'model call (no tools)', ...modelOf(registry, config) });
     const startedAt = clock.now();
     const request = {
       messages: state.messages.slice(),
@@ -251,8 +272,16 @@ export class RunLoop {
     const response = checkResponse(answer, { provider: registry.preferred, messages: state.messages, iteration: index });
     state.iteration += 1;
     state.usage = addUsage(state.usage, response.usage);
+    const spentBefore = state.spentUsd;
     this.#recordSpend(response);
-    this.#emit({ type: 'step.finished', step, durationMs: Math.max(0, clock.now() - startedAt) });
+    this.#emit({
+      type: 'step.finished',
+      step,
+      durationMs: Math.max(0, clock.now() - startedAt),
+      usage: { inputTokens: response.usage.inputTokens, outputTokens: response.usage.outputTokens },
+      finishReason: response.finishReason,
+      ...(this.#ctx.spend === undefined ? {} : { costUsd: state.spentUsd - spentBefore }),
+    });
     if (response.reasoning !== undefined && response.reasoning !== '') this.#emit({ type: 'thinking', content: response.reasoning });
     const toolCalls = tools.length === 0 ? [] : response.toolCalls;
     state.messages.push(toolCalls.length > 0 ? { role: 'assistant', content: response.content, toolCalls } : { role: 'assistant', content: response.content });

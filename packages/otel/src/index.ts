@@ -1,0 +1,3 @@
+export { INSTRUMENTATION_SCOPE, otelSink } from './otel-sink.js';
+export type { OtelSink, OtelSinkErrorContext, OtelSinkOptions, OtelSinkStats } from './otel-sink.js';
+export type { RunOutcome } from './run-trace.js';
