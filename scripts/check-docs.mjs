@@ -274,7 +274,7 @@ async function main() {
       for (const pm of managers) jobs.push({ rel, install: needed, snippets, pm });
     }
     const started = Date.now();
-    const results = await pool(jobs, 2, async (job) => {
+    const results = await pool(jobs, 3, async (job) => {
       const failures = await checkReadme(job.rel, job.install, job.snippets, tarballs, pkgs, job.pm);
       const counted = job.snippets.filter((s) => s.marker !== 'skip').length;
       const ran = job.snippets.filter((s) => s.marker === 'run').length;

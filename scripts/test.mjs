@@ -5,7 +5,7 @@
 // through npx at the version package.json pins. Extra arguments go to turbo
 // (`npm test -- --force` runs every task again instead of replaying turbo's cache).
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { provision } from './provision.mjs';
 
@@ -61,12 +61,26 @@ function summary() {
       if ((r.numRuntimeErrorTestSuites ?? 0) > 0 && (r.testResults ?? []).length === 0) failed += r.numRuntimeErrorTestSuites;
     }
   }
+  // Each README, checked with one package manager, counts as one test file.
+  const docs = join(root, '.docs-check', 'results.json');
+  if (existsSync(docs)) {
+    for (const result of JSON.parse(readFileSync(docs, 'utf8')).testResults ?? []) {
+      if (result.status === 'passed') passed += 1;
+      else failed += 1;
+    }
+  }
   return { passed, failed, skipped };
 }
+
+// A results file left by an earlier run must not count in this one.
+rmSync(join(root, '.docs-check'), { recursive: true, force: true });
 
 const steps = [
   ['npx', ['-y', packageManager, 'install', '--frozen-lockfile']],
   [bin('turbo'), ['run', 'build', 'typecheck', 'lint', 'check', 'test', '--output-logs=errors-only', '--continue', ...process.argv.slice(2)]],
+  // Docs are code: every README snippet, type-checked and run from the packed packages (skipped
+  // when neither the READMEs nor the packages changed since its last green run).
+  [process.execPath, [join(root, 'scripts', 'check-docs.mjs')]],
   [bin('knip'), ['--no-progress']],
 ];
 let failedSteps = 0;
