@@ -99,7 +99,7 @@ export function parseProgressConfigText(text: string, file: string): ProgressCon
   const result = agentFileSchema.safeParse(value);
   if (!result.success) {
     const issues: ValidationIssue[] = limitIssues(
-      toValidationIssues(result.error).map((i) =>
+      toValidationIssues(result.error, Number.POSITIVE_INFINITY).map((i) =>
         i.path === '' && (typeof value !== 'object' || value === null || Array.isArray(value)) ? { path: '', message: 'expected a JSON object' } : i,
       ),
     );

@@ -60,7 +60,7 @@ interface ChildSlot {
 function validate<T>(schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: Parameters<typeof toValidationIssues>[0] } }, value: unknown): { data: T } | { issues: ValidationIssue[] } {
   try {
     const result = schema.safeParse(value);
-    return result.success ? { data: result.data } : { issues: toValidationIssues(result.error) };
+    return result.success ? { data: result.data } : { issues: toValidationIssues(result.error, Number.POSITIVE_INFINITY) };
   } catch (cause) {
     return { issues: [{ path: '', message: `could not be read (${errorMessage(cause, 200)})` }] };
   }
