@@ -12,9 +12,7 @@ export { HeadwayError } from './headway-error.js';
 /** A field rule: its kind and whether it may be absent (never `undefined` when present). */
 type Rule = readonly [kind: Kind, optional?: 'optional'];
 type Kind = 'string' | 'nonEmpty' | 'number' | 'nonNegative' | 'count' | 'positiveInt' | 'percent' | 'boolean' | 'unknown' | 'strings' | readonly string[] | Shape;
-interface Shape {
-  readonly [key: string]: Rule;
-}
+type Shape = Readonly<Record<string, Rule>>;
 
 const S: Rule = ['string'];
 const OS: Rule = ['string', 'optional'];
@@ -119,9 +117,8 @@ function checkScalar(kind: Exclude<Kind, Shape>, value: unknown): string | undef
 
 function checkShape(shape: Shape, input: Record<string, unknown>, path: string, issues: ValidationIssue[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(shape)) {
+  for (const [key, [kind, optional]] of Object.entries(shape)) {
     if (issues.length >= MAX_ISSUES) break;
-    const [kind, optional] = shape[key] as Rule;
     const at = path === '' ? key : `${path}.${key}`;
     if (!Object.hasOwn(input, key)) {
       if (optional === undefined) {
