@@ -470,7 +470,7 @@ export class RunLoop {
 function codeOf(error: unknown): string | undefined {
   try {
     if (typeof error === 'object' && error !== null && 'code' in error) {
-      const code: unknown = (error as { code: unknown }).code;
+      const code: unknown = error.code;
       if (typeof code === 'string' && code !== '') return code;
     }
   } catch {
