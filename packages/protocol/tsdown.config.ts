@@ -1,7 +1,7 @@
 import { defineConfig, type UserConfig } from 'tsdown';
 
 const config: UserConfig = defineConfig({
-  entry: ['src/index.ts', 'src/testing.ts', 'src/internal.ts'],
+  entry: ['src/index.ts', 'src/testing.ts', 'src/internal.ts', 'src/validate-lite.ts'],
   format: 'esm',
   dts: true,
   sourcemap: true,

@@ -117,6 +117,13 @@ export class AnthropicProvider implements Provider {
     return this.#enabled && this.#client !== undefined;
   }
 
+  /** Why {@link isAvailable} is false (names `ANTHROPIC_API_KEY`), or `undefined` when it is true. */
+  unavailableReason(): string | undefined {
+    if (!this.#enabled) return 'disabled';
+    if (this.#client === undefined) return 'no API key: set ANTHROPIC_API_KEY or pass apiKey';
+    return undefined;
+  }
+
   /** One message (`POST /v1/messages`). */
   async complete(request: CompletionRequest, options: ProviderCallOptions = {}): Promise<CompletionResponse> {
     return collectStream(this.#messageChunks(this.#requireClient(), request, options.signal));

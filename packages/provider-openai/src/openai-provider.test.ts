@@ -88,6 +88,23 @@ describe('OpenAIProvider against a local OpenAI-compatible server', () => {
     expect(new OpenAIProvider({ apiKey: 'k', enabled: false }).isAvailable()).toBe(false);
   });
 
+  it('a run without OPENAI_API_KEY ends in an error that names the key, in the result and in the report', async () => {
+    const runtime = new AgentRuntime({ provider: 'openai' }, { provider: new OpenAIProvider({ env: {} }) });
+    const result = await runtime.run('Say hello');
+    expect(result.status).toBe('error');
+    expect(result.error).toEqual({
+      code: 'PROVIDER_UNAVAILABLE',
+      message: 'No provider is available (openai: no API key: set OPENAI_API_KEY or pass apiKey)',
+    });
+    expect(result.report?.attemptedInconclusive[0]).toBe(
+      'The run stopped on an error: No provider is available (openai: no API key: set OPENAI_API_KEY or pass apiKey)',
+    );
+    expect(result.text).toContain('OPENAI_API_KEY');
+    expect(new OpenAIProvider({ env: {} }).unavailableReason()).toBe('no API key: set OPENAI_API_KEY or pass apiKey');
+    expect(new OpenAIProvider({ apiKey: 'k', enabled: false }).unavailableReason()).toBe('disabled');
+    expect(new OpenAIProvider({ apiKey: 'k' }).unavailableReason()).toBeUndefined();
+  });
+
   it('sends messages and tools in the wire format and reads tool calls and usage', async () => {
     handlers.push((_req, _body, res) => {
       json(res, 200, completion({ content: null, tool_calls: [{ id: 'call_9', type: 'function', function: { name: 'file_read', arguments: '{"path":"README.md"}' } }] }, 'tool_calls'));

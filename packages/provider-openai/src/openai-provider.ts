@@ -154,6 +154,13 @@ export class OpenAIProvider implements Provider {
     return this.#enabled && this.#client !== undefined;
   }
 
+  /** Why {@link isAvailable} is false (names `OPENAI_API_KEY`), or `undefined` when it is true. */
+  unavailableReason(): string | undefined {
+    if (!this.#enabled) return 'disabled';
+    if (this.#client === undefined) return 'no API key: set OPENAI_API_KEY or pass apiKey';
+    return undefined;
+  }
+
   /** One chat completion (`POST /chat/completions`). */
   async complete(request: CompletionRequest, options: ProviderCallOptions = {}): Promise<CompletionResponse> {
     const client = this.#requireClient();

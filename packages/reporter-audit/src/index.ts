@@ -1,6 +1,6 @@
 export { AuditReporter } from './audit-reporter.js';
 export type { AuditFailureContext, AuditFlushOptions, AuditReporterOptions } from './audit-reporter.js';
-export type { AuditBus } from './audit-bus.js';
+export type { AuditBus, QueryableAuditBus } from './audit-bus.js';
 export { AUDIT_EVENT_TYPES, auditEventSchema } from './audit-event.js';
 export type { AuditDetails, AuditEvent, AuditEventType, AuditRunRef } from './audit-event.js';
 export type { AuditQuery } from './audit-query.js';

@@ -1,8 +1,9 @@
 import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { AuditBus } from './audit-bus.js';
+import type { QueryableAuditBus } from './audit-bus.js';
 import { AuditError } from './audit-error.js';
 import { assertAuditEvent, toJson, type AuditEvent } from './audit-event.js';
+import { matchesAuditQuery, normalizeAuditQuery, type AuditQuery } from './audit-query.js';
 import { readAuditLog, type AuditLogReadResult, type ReadAuditLogOptions } from './read-audit-log.js';
 
 /** Options of {@link JsonlAuditBus}. */
@@ -32,7 +33,7 @@ export interface JsonlAuditBusOptions {
  * const { events } = await readAuditLog('logs/audit.jsonl');
  * ```
  */
-export class JsonlAuditBus implements AuditBus {
+export class JsonlAuditBus implements QueryableAuditBus {
   readonly path: string;
   /** True when opening found the file not ending in a newline (a write cut off by a crash) and ended it with one. */
   readonly recoveredTornLine: boolean;
@@ -72,6 +73,22 @@ export class JsonlAuditBus implements AuditBus {
   /** Reads the whole log back; see {@link readAuditLog}. */
   read(options?: ReadAuditLogOptions): Promise<AuditLogReadResult> {
     return readAuditLog(this.path, options);
+  }
+
+  /**
+   * The logged events matching `query`, by time then line order (`order: 'desc'` for newest
+   * first), at most `limit`, like `SqliteAuditBus.query` but read from the file (so it returns a
+   * promise). Torn and invalid lines are skipped, as {@link readAuditLog} skips them.
+   *
+   * @throws {AuditError} `AUDIT_INVALID_QUERY` for an invalid query, `AUDIT_BUS_CLOSED` (as rejections).
+   */
+  async query(query: AuditQuery = {}): Promise<AuditEvent[]> {
+    if (this.#fd === undefined) throw new AuditError('AUDIT_BUS_CLOSED', `JsonlAuditBus ${this.path} is closed`);
+    const q = normalizeAuditQuery(query);
+    const { events } = await readAuditLog(this.path);
+    const found = events.filter((e) => matchesAuditQuery(e, q)).sort((a, b) => a.timestamp - b.timestamp);
+    if (q.order === 'desc') found.reverse();
+    return q.limit === undefined ? found : found.slice(0, q.limit);
   }
 
   /** Flushes to disk and closes the file; later `publish` calls throw `AUDIT_BUS_CLOSED`. Idempotent. */

@@ -1,4 +1,4 @@
-import type { AuditBus } from './audit-bus.js';
+import type { QueryableAuditBus } from './audit-bus.js';
 import { AuditError } from './audit-error.js';
 import { assertAuditEvent, type AuditEvent } from './audit-event.js';
 import { matchesAuditQuery, normalizeAuditQuery, type AuditQuery } from './audit-query.js';
@@ -24,7 +24,8 @@ export type AuditSubscriber = (event: AuditEvent) => void;
  * stop();
  * ```
  */
-export class MemoryAuditBus implements AuditBus {
+export class MemoryAuditBus implements QueryableAuditBus {
+  #closed = false;
   readonly #maxEvents: number;
   #events: AuditEvent[] = [];
   #subscribers: AuditSubscriber[] = [];
@@ -59,6 +60,7 @@ export class MemoryAuditBus implements AuditBus {
    * `AUDIT_SUBSCRIBER_FAILED` after delivery when a subscriber threw.
    */
   publish(event: AuditEvent): void {
+    if (this.#closed) throw new AuditError('AUDIT_BUS_CLOSED', 'MemoryAuditBus is closed');
     const valid = assertAuditEvent(event);
     this.#events.push(valid);
     if (this.#events.length > this.#maxEvents) {
@@ -93,13 +95,24 @@ export class MemoryAuditBus implements AuditBus {
    * The kept events matching `query`, by time (then publication order), like
    * `SqliteAuditBus.query`.
    *
-   * @throws {AuditError} `AUDIT_INVALID_QUERY` for an invalid query.
+   * @throws {AuditError} `AUDIT_INVALID_QUERY` for an invalid query, `AUDIT_BUS_CLOSED`.
    */
   query(query: AuditQuery = {}): AuditEvent[] {
+    if (this.#closed) throw new AuditError('AUDIT_BUS_CLOSED', 'MemoryAuditBus is closed');
     const q = normalizeAuditQuery(query);
     const found = this.#events.filter((e) => matchesAuditQuery(e, q)).sort((a, b) => a.timestamp - b.timestamp);
     if (q.order === 'desc') found.reverse();
     return q.limit === undefined ? found : found.slice(0, q.limit);
+  }
+
+  /**
+   * Forgets the events and the subscribers; later `publish` and `query` calls throw
+   * `AUDIT_BUS_CLOSED` (as the file and SQLite buses do). Idempotent.
+   */
+  close(): void {
+    this.#closed = true;
+    this.#events = [];
+    this.#subscribers = [];
   }
 
   /** Forgets every kept event (subscribers stay). */

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { describeIssues, toValidationIssues } from '@headway/protocol';
 import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
-import type { AuditBus } from './audit-bus.js';
+import type { QueryableAuditBus } from './audit-bus.js';
 import { AuditError } from './audit-error.js';
 import { assertAuditEvent, auditEventSchema, toJson, type AuditEvent } from './audit-event.js';
 import { AuditLogError } from './audit-log-error.js';
@@ -101,7 +101,7 @@ CREATE INDEX IF NOT EXISTS audit_events_time ON audit_events (timestamp);
  * bus.close();
  * ```
  */
-export class SqliteAuditBus implements AuditBus {
+export class SqliteAuditBus implements QueryableAuditBus {
   readonly path: string;
   readonly #db: Database.Database;
   readonly #insert: Database.Statement<[string, string, string, string, string, number, string]>;

@@ -32,6 +32,14 @@ describe('browser entry', () => {
     expect(code).not.toMatch(/from\s*["']node:|require\(\s*["']node:|["'](http|net|stream|buffer|fs)["']/);
     expect(code).toContain('EventSource');
   });
+
+  it('stays under its 16 KB minified budget, with no zod in it (validation is @headway/protocol/validate-lite)', async () => {
+    // Measured: 461,677 bytes minified with zod's schemas, 7,188 bytes with the lite check.
+    const result = await build({ entryPoints: [entry], bundle: true, minify: true, platform: 'browser', format: 'esm', write: false, metafile: true, logLevel: 'silent' });
+    const shipped = Object.entries(Object.values(result.metafile.outputs)[0]?.inputs ?? {}).filter(([, v]) => v.bytesInOutput > 0);
+    expect(shipped.map(([i]) => i).filter((i) => /(?:^|\/)zod\//.test(i))).toEqual([]);
+    expect(result.outputFiles[0]?.contents.byteLength).toBeLessThan(16 * 1024);
+  });
 });
 
 const CHROMIUM = ['chromium', 'chromium-browser', 'google-chrome'];

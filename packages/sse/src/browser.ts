@@ -1,5 +1,6 @@
 // The browser entry: EventSource only, nothing from Node.
 import type { ProgressEvent, TerminalEvent } from '@headway/protocol';
+import { parseProgressEventJsonLite } from '@headway/protocol/validate-lite';
 import { createEventGate, parseLastEventId, type InvalidEventHandler } from './event-gate.js';
 import { abortReason } from './abort-reason.js';
 import { SseError } from './sse-error.js';
@@ -105,7 +106,7 @@ export async function subscribeToRun(url: string | URL, options: BrowserSubscrib
       });
     };
     signal?.addEventListener('abort', onAbort, { once: true });
-    const gate = createEventGate(startAfter, options.onEvent, options.onInvalid);
+    const gate = createEventGate(startAfter, options.onEvent, options.onInvalid, (data) => parseProgressEventJsonLite(data));
     source.addEventListener(SSE_EVENT_NAME, (message) => {
       if (settled) return;
       try {

@@ -1,4 +1,6 @@
-import { isTerminalEvent, parseProgressEventJson, ProtocolError, type ProgressEvent, type TerminalEvent } from '@headway/protocol';
+import type { ProgressEvent, TerminalEvent } from '@headway/protocol';
+// Only the zod-free subpath here: the browser client bundles this file.
+import { isTerminalEventLite, ProtocolError } from '@headway/protocol/validate-lite';
 
 /** Called with each event that arrived but failed validation (it is not delivered). */
 export type InvalidEventHandler = (error: ProtocolError, data: string) => void;
@@ -20,7 +22,7 @@ export function parseLastEventId(value: string | number | undefined): number | u
 }
 
 /**
- * The validation both clients share: every frame is parsed with `parseProgressEventJson`
+ * The validation both clients share: every frame is parsed with `parse`
  * (an invalid one goes to `onInvalid`, never to `onEvent`), and an event whose `seq` is not
  * after the last delivered one is dropped, so a reconnect can never deliver a duplicate.
  */
@@ -28,6 +30,8 @@ export function createEventGate(
   startAfter: number | undefined,
   onEvent: (event: ProgressEvent) => void,
   onInvalid: InvalidEventHandler | undefined,
+  /** `parseProgressEventJson` (Node) or the zod-free `parseProgressEventJsonLite` (browser). */
+  parse: (data: string) => ProgressEvent,
 ): EventGate {
   let lastSeq = startAfter;
   return {
@@ -37,7 +41,7 @@ export function createEventGate(
     receive(data) {
       let event: ProgressEvent;
       try {
-        event = parseProgressEventJson(data);
+        event = parse(data);
       } catch (error) {
         if (onInvalid !== undefined && error instanceof ProtocolError) onInvalid(error, data);
         return undefined;
@@ -45,7 +49,7 @@ export function createEventGate(
       if (lastSeq !== undefined && event.seq <= lastSeq) return undefined;
       lastSeq = event.seq;
       onEvent(event);
-      return isTerminalEvent(event) ? event : undefined;
+      return isTerminalEventLite(event) ? event : undefined;
     },
   };
 }

@@ -1,4 +1,5 @@
-import { HeadwayError } from '@headway/protocol';
+// The zod-free subpath: the browser client bundles this file.
+import { HeadwayError } from '@headway/protocol/validate-lite';
 
 /** Codes an {@link SseError} can carry. */
 export type SseErrorCode =

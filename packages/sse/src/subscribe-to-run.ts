@@ -1,4 +1,4 @@
-import type { ProgressEvent, TerminalEvent } from '@headway/protocol';
+import { parseProgressEventJson, type ProgressEvent, type TerminalEvent } from '@headway/protocol';
 import { createParser } from 'eventsource-parser';
 import { createEventGate, parseLastEventId, type InvalidEventHandler } from './event-gate.js';
 import { abortReason } from './abort-reason.js';
@@ -79,7 +79,7 @@ export async function subscribeToRun(url: string | URL, options: SubscribeOption
   const maxEventLength = options.maxEventLength ?? DEFAULT_MAX_EVENT_LENGTH;
   let retryMs = options.retryMs ?? 1000;
   const { signal } = options;
-  const gate = createEventGate(parseLastEventId(options.lastEventId), options.onEvent, options.onInvalid);
+  const gate = createEventGate(parseLastEventId(options.lastEventId), options.onEvent, options.onInvalid, (data) => parseProgressEventJson(data));
   let failures = 0;
 
   for (;;) {

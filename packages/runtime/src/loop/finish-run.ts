@@ -12,6 +12,8 @@ export interface RunResult {
   status: Exclude<RunStatus, 'running'>;
   /** The structured handoff of a run that stopped short (limit, cancellation, error). */
   report?: ProgressReport;
+  /** Why a run with `status: 'error'` failed: the thrown error's `code` (`RUN_ERROR` when it has none) and message. */
+  error?: RunErrorInfo;
   usage: Usage;
   /** Provider calls made. */
   iterations: number;
@@ -19,12 +21,19 @@ export interface RunResult {
   sessionId: string;
 }
 
+/** The error that ended a run, as {@link RunResult.error} carries it. */
+export interface RunErrorInfo {
+  /** The `HeadwayError` code (e.g. `PROVIDER_UNAVAILABLE`), or `RUN_ERROR` for any other thrown value. */
+  code: string;
+  message: string;
+}
+
 /** How the loop ended, before the terminal event and the report. */
 export type Outcome =
   | { status: 'completed'; text: string }
   | { status: 'limit'; reason: StopReason; modelText?: string }
   | { status: 'cancelled'; reason: string }
-  | { status: 'error'; error: string };
+  | { status: 'error'; error: string; code?: string };
 
 const LIMIT_TEXT: Record<StopReason, string> = {
   'max-iterations': 'the iteration limit',
@@ -104,10 +113,12 @@ export function finishRun(outcome: Outcome, env: FinishEnv): RunResult {
       return { ...base, text: renderProgressReport(report), status: 'cancelled', report };
     }
     case 'error': {
-      const report = fallbackReport(env, 'error');
+      const fallback = fallbackReport(env, 'error');
+      // The reason belongs in the handoff itself: a reader of the report alone must see it.
+      const report: ProgressReport = { ...fallback, attemptedInconclusive: [`The run stopped on an error: ${outcome.error}`, ...fallback.attemptedInconclusive] };
       emit({ type: 'report.generated', report });
       emit({ type: 'run.error', error: outcome.error });
-      return { ...base, text: renderProgressReport(report), status: 'error', report };
+      return { ...base, text: renderProgressReport(report), status: 'error', report, error: { code: outcome.code ?? 'RUN_ERROR', message: outcome.error } };
     }
   }
 }

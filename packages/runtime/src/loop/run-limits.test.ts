@@ -84,6 +84,28 @@ describe('iteration limit', () => {
     expect(events[fourth + 1]?.type).toBe('limit.approaching');
   });
 
+  it('with a limit of 3, warns in iteration 2 and reaches the limit in iteration 3, never both at once', async () => {
+    const { sink, events } = collect();
+    const provider = new ScriptedProvider(diligent(MODEL_REPORT));
+    const runtime = new AgentRuntime({ provider: 'scripted', maxIterations: 3 }, { provider, tools: [fileRead], sinks: [sink], generateId: ids() });
+    await runtime.run('Summarize the README file');
+    const order = events
+      .filter((e) => e.type === 'iteration' || e.type === 'limit.approaching' || e.type === 'limit.reached')
+      .map((e) => (e.type === 'iteration' ? `iteration ${e.index + 1}/${e.max}` : `${e.type} ${e.used}/${e.max}`));
+    expect(order).toEqual(['iteration 1/3', 'iteration 2/3', 'limit.approaching 2/3', 'iteration 3/3', 'limit.reached 3/3']);
+  });
+
+  it('with a limit of 2, warns in iteration 1 (one iteration ahead) and reaches the limit in iteration 2', async () => {
+    const { sink, events } = collect();
+    const provider = new ScriptedProvider(diligent(MODEL_REPORT));
+    const runtime = new AgentRuntime({ provider: 'scripted', maxIterations: 2 }, { provider, tools: [fileRead], sinks: [sink], generateId: ids() });
+    await runtime.run('Summarize the README file');
+    const order = events
+      .filter((e) => e.type === 'iteration' || e.type === 'limit.approaching' || e.type === 'limit.reached')
+      .map((e) => (e.type === 'iteration' ? `iteration ${e.index + 1}/${e.max}` : `${e.type} ${e.used}/${e.max}`));
+    expect(order).toEqual(['iteration 1/2', 'limit.approaching 1/2', 'iteration 2/2', 'limit.reached 2/2']);
+  });
+
   it('falls back to the deterministic report when the reply is not a report', async () => {
     const { sink, events } = collect();
     const provider = new ScriptedProvider(diligent('Sorry, I ran out of steps.'));

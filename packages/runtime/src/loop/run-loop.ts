@@ -188,7 +188,9 @@ export class RunLoop {
       }
       const index = state.iteration;
       this.#emit({ type: 'iteration', index, max });
-      if (index + 1 >= 0.8 * max) this.#approach('iterations', index + 1, max);
+      // Warn before the last iteration (from 80% of the limit, and at the latest one iteration
+      // ahead of it), never in the iteration that reaches it: a run of one has no room to warn.
+      if (index < max - 1 && (index + 1 >= 0.8 * max || index + 2 >= max)) this.#approach('iterations', index + 1, max);
       let tools: readonly ToolSpec[] = this.#ctx.toolSpecs;
       let reportReason: StopReason | undefined;
       const windDown = state.windDown;
@@ -416,7 +418,8 @@ export class RunLoop {
       return stop.kind === 'cancel' ? { status: 'cancelled', reason: stop.reason } : { status: 'limit', reason: stop.reason };
     }
     if (isAbortError(error) && this.#ctx.signal?.aborted === true) return { status: 'cancelled', reason: 'cancelled by the caller' };
-    return { status: 'error', error: errorMessage(error) };
+    const code = codeOf(error);
+    return { status: 'error', error: errorMessage(error), ...(code === undefined ? {} : { code }) };
   }
 
   // ── plumbing ────────────────────────────────────────────────────────────────
@@ -461,4 +464,17 @@ export class RunLoop {
     const saved = await this.#safely('checkpoint.update', () => checkpointer.update(id, this.state, reason));
     if (saved && reason === 'round') this.#emit({ type: 'checkpoint.saved', checkpointId: id, iteration: this.state.iteration });
   }
+}
+
+/** The stable `code` of a thrown `HeadwayError` (any string `code`), else `undefined`. */
+function codeOf(error: unknown): string | undefined {
+  try {
+    if (typeof error === 'object' && error !== null && 'code' in error) {
+      const code: unknown = error.code;
+      if (typeof code === 'string' && code !== '') return code;
+    }
+  } catch {
+    return undefined;
+  }
+  return undefined;
 }

@@ -77,7 +77,7 @@ describe('ProviderRegistry', () => {
     expect(registry.resolve()).toBe('b');
     expect((await registry.complete(request)).content).toBe('from b');
     b.setAvailable(false);
-    expect(() => registry.resolve()).toThrow(expect.objectContaining({ code: 'PROVIDER_UNAVAILABLE', message: 'No provider is available (registered: a, b)' }) as Error);
+    expect(() => registry.resolve()).toThrow(expect.objectContaining({ code: 'PROVIDER_UNAVAILABLE', message: 'No provider is available (a: not available; b: not available)' }) as Error);
     await expect(registry.complete(request)).rejects.toMatchObject({ code: 'PROVIDER_UNAVAILABLE' });
   });
 

@@ -127,7 +127,9 @@ export class ProviderRegistry {
     for (const [name, p] of this.#providers) if (isAvailable(p)) return name;
     throw new ProviderError(
       'PROVIDER_UNAVAILABLE',
-      this.#providers.size === 0 ? 'No provider is registered' : `No provider is available (registered: ${this.names().join(', ')})`,
+      this.#providers.size === 0
+        ? 'No provider is registered'
+        : `No provider is available (${[...this.#providers].map(([name, p]) => describeUnavailable(name, p)).join('; ')})`,
       preferred === undefined ? {} : { provider: preferred },
     );
   }
@@ -239,6 +241,18 @@ function isAvailable(provider: Provider): boolean {
   } catch {
     return false;
   }
+}
+
+/** `openai: no API key: set OPENAI_API_KEY or pass apiKey`, or `openai: not available`. */
+function describeUnavailable(name: string, provider: Provider): string {
+  let reason: string | undefined;
+  try {
+    const said: unknown = provider.unavailableReason?.();
+    if (typeof said === 'string' && said !== '') reason = said;
+  } catch {
+    reason = undefined;
+  }
+  return `${name}: ${reason ?? 'not available'}`;
 }
 
 function toProviderError(error: unknown, name: string, attempts: number): ProviderError {

@@ -75,6 +75,11 @@ export type StreamChunk =
 export interface Provider {
   readonly name: string;
   isAvailable?(): boolean;
+  /**
+   * Why the provider is not available, in words a user can act on (e.g. "no API key: set
+   * OPENAI_API_KEY or pass apiKey"); the registry puts it in its `PROVIDER_UNAVAILABLE` message.
+   */
+  unavailableReason?(): string | undefined;
   complete(request: CompletionRequest, options?: ProviderCallOptions): Promise<CompletionResponse>;
   stream?(request: CompletionRequest, options?: ProviderCallOptions): AsyncIterable<StreamChunk>;
 }
