@@ -31,7 +31,7 @@ const deeplyNestedString: fc.Arbitrary<string> = fc
   .map(([[open, close], n, closed, middle]) => open.repeat(n) + middle + (closed ? close.repeat(n) : ''));
 
 /** Any of the hostile strings. */
-export const hostileString: fc.Arbitrary<string> = fc.oneof(
+const hostileString: fc.Arbitrary<string> = fc.oneof(
   { weight: 6, arbitrary: hostileFragmentString },
   { weight: 1, arbitrary: hugeRepeatedString },
   { weight: 1, arbitrary: deeplyNestedString },
