@@ -192,7 +192,7 @@ describe.skipIf(chromiumPath === undefined)('web dashboard in Chromium', () => {
     expect(Number(await page.getAttribute('#run', 'data-event-count'))).toBe(events.length);
 
     expect(await page.locator('#warnings li').allInnerTexts()).toEqual([
-      'Approaching the iteration limit: 3 of 3 used',
+      'Approaching the iteration limit: 2 of 3 used',
       'Reached the iteration limit (3): the agent writes a progress report',
     ]);
     expect(await page.textContent('#result-title')).toBe('PROGRESS REPORT');

@@ -173,7 +173,7 @@ describe('otelSink: one trace per run, from real runtime events', () => {
     });
     expect(run.attributes).not.toHaveProperty('gen_ai.request.model');
     expect(run.events.filter((e) => e.name !== 'headway.progress')).toEqual([
-      { name: 'headway.limit.approaching', atMs: 110, attributes: { 'headway.limit': 'iterations', 'headway.limit.used': 2, 'headway.limit.max': 2 } },
+      { name: 'headway.limit.approaching', atMs: 0, attributes: { 'headway.limit': 'iterations', 'headway.limit.used': 1, 'headway.limit.max': 2 } },
       { name: 'headway.limit.reached', atMs: 110, attributes: { 'headway.limit': 'iterations', 'headway.limit.used': 2, 'headway.limit.max': 2 } },
       {
         name: 'headway.report.generated',

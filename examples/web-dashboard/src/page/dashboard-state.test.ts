@@ -36,7 +36,7 @@ describe('dashboard state', () => {
     const state = replay(limited);
     expect(state.outcome?.kind).toBe('limit');
     expect(state.warnings.map((w) => w.text)).toEqual([
-      'Approaching the iteration limit: 3 of 3 used',
+      'Approaching the iteration limit: 2 of 3 used',
       'Reached the iteration limit (3): the agent writes a progress report',
     ]);
     expect(state.report?.reason).toBe('max-iterations');
