@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_PLAN_ITEM_ID, MAX_PLAN_ITEM_TEXT, MAX_PLAN_ITEMS } from './plan-limits.js';
 import { progressReportSchema, type ProgressReport } from './progress-report.js';
 
 /** Fields every event carries: which run, its position in the run, and when. */
@@ -70,7 +71,17 @@ export interface ToolCompletedEvent extends EventEnvelope {
 /** A piece of streamed text. */
 export interface TextDeltaEvent extends EventEnvelope { type: 'text.delta'; text: string }
 /** The overall percent (0–100) changed. */
-export interface ProgressUpdateEvent extends EventEnvelope { type: 'progress'; percent: number; message?: string; etaMs?: number }
+export interface ProgressUpdateEvent extends EventEnvelope {
+  type: 'progress';
+  percent: number;
+  message?: string;
+  /** Best guess of the time left, in ms. */
+  etaMs?: number;
+  /** Low end (about the 10th percentile) of the time left, in ms; present only with evidence. */
+  etaLowMs?: number;
+  /** High end (about the 90th percentile) of the time left, in ms; present only with evidence. */
+  etaHighMs?: number;
+}
 /** A partial result worth showing before the run ends. */
 export interface IntermediateResultEvent extends EventEnvelope { type: 'intermediate.result'; content: string }
 /** Terminal: the run ended, either done or stopped at a limit (with a report). */
@@ -110,6 +121,23 @@ export interface ToolFlaggedEvent extends EventEnvelope {
 }
 /** A tool failed several times in a row; the model was asked to change strategy. */
 export interface StrategyRotatedEvent extends EventEnvelope { type: 'strategy.rotated'; toolName: string; failures: number }
+/** Where one item of an agent's plan stands. */
+export type PlanItemStatus = 'pending' | 'in_progress' | 'completed';
+
+/** One item of the plan an agent keeps for itself (a todo). */
+export interface PlanItem {
+  /** Stable id when the agent gives one; items are otherwise matched by position. */
+  id?: string;
+  text: string;
+  status: PlanItemStatus;
+}
+
+/**
+ * The agent's own plan changed: the whole list, as it stands now (each update replaces the
+ * previous one). Texts are redacted like every other event text.
+ */
+export interface PlanUpdatedEvent extends EventEnvelope { type: 'plan.updated'; items: PlanItem[] }
+
 /** A structured progress report was produced for a run that stopped short. */
 export interface ReportGeneratedEvent extends EventEnvelope { type: 'report.generated'; report: ProgressReport }
 
@@ -138,7 +166,8 @@ export type ProgressEvent =
   | CheckpointSavedEvent
   | ReportGeneratedEvent
   | ToolFlaggedEvent
-  | StrategyRotatedEvent;
+  | StrategyRotatedEvent
+  | PlanUpdatedEvent;
 
 /** The `type` of any {@link ProgressEvent}. */
 export type ProgressEventType = ProgressEvent['type'];
@@ -177,6 +206,7 @@ export const PROGRESS_EVENT_TYPES: readonly ProgressEventType[] = [
   'report.generated',
   'tool.flagged',
   'strategy.rotated',
+  'plan.updated',
 ];
 
 /** True for `run.finished`, `run.error` and `run.cancelled`. */
@@ -192,6 +222,32 @@ const runLimits = z.object({
   time: z.number().nonnegative().exactOptional(),
   cost: z.number().nonnegative().exactOptional(),
 });
+
+
+/** zod schema of one {@link PlanItem}. Unknown keys are dropped. */
+export const planItemSchema: z.ZodType<PlanItem> = z.object({
+  id: z.string().min(1).max(MAX_PLAN_ITEM_ID).exactOptional(),
+  text: z.string().min(1).max(MAX_PLAN_ITEM_TEXT),
+  status: z.enum(['pending', 'in_progress', 'completed']),
+});
+
+/**
+ * zod schema of a whole plan: 1 to {@link MAX_PLAN_ITEMS} items, ids (where given) unique.
+ */
+export const planItemsSchema: z.ZodType<PlanItem[]> = z
+  .array(planItemSchema)
+  .min(1)
+  .max(MAX_PLAN_ITEMS)
+  .superRefine((items, ctx) => {
+    const seen = new Map<string, number>();
+    items.forEach((item, index) => {
+      if (item.id === undefined) return;
+      const first = seen.get(item.id);
+      if (first !== undefined) {
+        ctx.addIssue({ code: 'custom', path: [index, 'id'], message: `duplicate id "${item.id}" (first at item ${first})` });
+      } else seen.set(item.id, index);
+    });
+  });
 
 function event<const T extends string, S extends z.ZodRawShape>(type: T, shape: S) {
   return z.object({
@@ -241,6 +297,8 @@ const eventSchemas = z.discriminatedUnion('type', [
     percent: z.number().min(0).max(100),
     message: z.string().exactOptional(),
     etaMs: duration.exactOptional(),
+    etaLowMs: duration.exactOptional(),
+    etaHighMs: duration.exactOptional(),
   }),
   event('intermediate.result', { content: z.string() }),
   event('run.finished', {
@@ -260,6 +318,7 @@ const eventSchemas = z.discriminatedUnion('type', [
   event('report.generated', { report: progressReportSchema }),
   event('tool.flagged', { toolName: z.string(), toolCallId: z.string().exactOptional(), findings: z.array(z.string()) }),
   event('strategy.rotated', { toolName: z.string(), failures: z.number().int().positive() }),
+  event('plan.updated', { items: planItemsSchema }),
 ]);
 
 /**

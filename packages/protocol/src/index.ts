@@ -4,7 +4,8 @@ export { ProtocolError } from './protocol-error.js';
 export type { ProtocolErrorCode } from './protocol-error.js';
 export { MAX_DESCRIBED_ISSUES, MAX_VALIDATION_ISSUES, describeIssues, formatPath, toValidationIssues } from './format-issues.js';
 export type { DescribeIssuesOptions } from './format-issues.js';
-export { PROGRESS_EVENT_TYPES, isTerminalEvent, progressEventSchema } from './events.js';
+export { PROGRESS_EVENT_TYPES, isTerminalEvent, planItemSchema, planItemsSchema, progressEventSchema } from './events.js';
+export { MAX_PLAN_ITEM_ID, MAX_PLAN_ITEM_TEXT, MAX_PLAN_ITEMS } from './plan-limits.js';
 export type {
   CheckpointSavedEvent,
   EventEnvelope,
@@ -14,6 +15,9 @@ export type {
   LimitKind,
   LimitReachedEvent,
   ModelUsage,
+  PlanItem,
+  PlanItemStatus,
+  PlanUpdatedEvent,
   ProgressEvent,
   ProgressEventBody,
   ProgressEventOf,

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { eventArb } from './arbitraries.test-util.js';
 import { HeadwayError } from './headway-error.js';
 import { parseProgressEvent, parseProgressEventJson } from './parse-progress-event.js';
+import { MAX_PLAN_ITEMS } from './plan-limits.js';
 import { ProtocolError } from './protocol-error.js';
+import { checkProgressEventLite } from './validate-lite.js';
 
 function errorOf(fn: () => unknown): ProtocolError {
   try {
@@ -16,6 +18,26 @@ function errorOf(fn: () => unknown): ProtocolError {
 }
 
 describe('parseProgressEvent', () => {
+  it('accepts a plan and refuses an empty one, duplicate ids, unknown statuses and over-long plans, naming where', () => {
+    const base = { type: 'plan.updated', runId: 'r', seq: 1, ts: 0 };
+    const plan = { ...base, items: [{ id: 'a', text: 'Read the spec', status: 'completed' }, { text: 'Write the parser', status: 'in_progress', extra: 1 }] };
+    expect(parseProgressEvent(plan)).toEqual({ ...base, items: [plan.items[0], { text: 'Write the parser', status: 'in_progress' }] });
+    expect(checkProgressEventLite(plan)).toEqual({ success: true, data: parseProgressEvent(plan) });
+    const bad: [unknown[], string][] = [
+      [[], 'items'],
+      [[{ id: 'a', text: 'x', status: 'pending' }, { id: 'a', text: 'y', status: 'pending' }], 'items.1.id'],
+      [[{ text: 'x', status: 'done' }], 'items.0.status'],
+      [[{ text: '', status: 'pending' }], 'items.0.text'],
+      [Array.from({ length: MAX_PLAN_ITEMS + 1 }, (_, i) => ({ text: `step ${i}`, status: 'pending' })), 'items'],
+    ];
+    for (const [items, path] of bad) {
+      // zod's paths index with brackets, the lite checker with dots.
+      expect(errorOf(() => parseProgressEvent({ ...base, items })).issues[0]?.path).toBe(path.replace(/\.(\d+)/g, '[$1]'));
+      const lite = checkProgressEventLite({ ...base, items });
+      expect(lite.success ? '' : lite.issues[0]?.path).toBe(path);
+    }
+  });
+
   it('keeps the model-call facts of step events and the budgets of run.started', () => {
     const started = { type: 'run.started', runId: 'r', seq: 1, ts: 0, agentName: 'a', sessionId: 's', limits: { iterations: 10, time: 60_000, cost: 0.5 } };
     expect(parseProgressEvent(started)).toEqual(started);

@@ -84,7 +84,10 @@ export function progressEventArbitraries(options: ProgressEventArbitraryOptions 
       'ok',
     ]),
     rec({ type: fc.constant('text.delta'), text }, ['type', 'text']),
-    rec({ type: fc.constant('progress'), percent: fc.double({ min: 0, max: 100, noNaN: true }), message: text, etaMs: ms }, ['type', 'percent']),
+    rec({ type: fc.constant('progress'), percent: fc.double({ min: 0, max: 100, noNaN: true }), message: text, etaMs: ms, etaLowMs: ms, etaHighMs: ms }, [
+      'type',
+      'percent',
+    ]),
     rec({ type: fc.constant('intermediate.result'), content: text }, ['type', 'content']),
     rec(
       {
@@ -111,6 +114,23 @@ export function progressEventArbitraries(options: ProgressEventArbitraryOptions 
     rec({ type: fc.constant('report.generated'), report }, ['type', 'report']),
     rec({ type: fc.constant('tool.flagged'), toolName: text, toolCallId: text, findings: fc.array(text, { maxLength: 3 }) }, ['type', 'toolName', 'findings']),
     rec({ type: fc.constant('strategy.rotated'), toolName: text, failures: fc.integer({ min: 1, max: 20 }) }, ['type', 'toolName', 'failures']),
+    rec(
+      {
+        type: fc.constant('plan.updated'),
+        items: fc.uniqueArray(
+          rec(
+            {
+              id: fc.string({ minLength: 1, maxLength: 8 }),
+              text: text.filter((s) => s.length > 0),
+              status: fc.constantFrom('pending' as const, 'in_progress' as const, 'completed' as const),
+            },
+            ['text', 'status'],
+          ),
+          { minLength: 1, maxLength: 5, selector: (item: { id?: string }) => item.id ?? Symbol('no id') },
+        ),
+      },
+      ['type', 'items'],
+    ),
   );
   const event: fc.Arbitrary<ProgressEvent> = fc
     .tuple(body, fc.string({ minLength: 1, maxLength: 12 }), fc.integer({ min: 1, max: 1e9 }), fc.integer({ min: 0, max: 4e12 }))

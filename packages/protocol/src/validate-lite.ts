@@ -3,6 +3,8 @@
 // test in validate-lite.test.ts holds the two together over `@headway/protocol/testing`'s
 // generators and hostile values, so `progressEventSchema` stays the one source of truth.
 import type { ProgressEvent, TerminalEvent } from './events.js';
+// Type-free constants only: importing them keeps this module zod-free once bundled.
+import { MAX_PLAN_ITEM_ID, MAX_PLAN_ITEM_TEXT, MAX_PLAN_ITEMS } from './plan-limits.js';
 import type { ValidationIssue } from './headway-error.js';
 import { ProtocolError } from './protocol-error.js';
 
@@ -11,7 +13,20 @@ export { HeadwayError } from './headway-error.js';
 
 /** A field rule: its kind and whether it may be absent (never `undefined` when present). */
 type Rule = readonly [kind: Kind, optional?: 'optional'];
-type Kind = 'string' | 'nonEmpty' | 'number' | 'nonNegative' | 'count' | 'positiveInt' | 'percent' | 'boolean' | 'unknown' | 'strings' | readonly string[] | Shape;
+type Kind =
+  | 'string'
+  | 'nonEmpty'
+  | 'number'
+  | 'nonNegative'
+  | 'count'
+  | 'positiveInt'
+  | 'percent'
+  | 'boolean'
+  | 'unknown'
+  | 'strings'
+  | 'planItems'
+  | readonly string[]
+  | Shape;
 type Shape = Readonly<Record<string, Rule>>;
 
 const S: Rule = ['string'];
@@ -53,7 +68,13 @@ const BODIES: Readonly<Record<ProgressEvent['type'], Shape>> = {
   'tool.executing': { toolName: S, toolCallId: OS, args: ['unknown', 'optional'] },
   'tool.completed': { toolName: S, toolCallId: OS, durationMs: DURATION, ok: ['boolean'], preview: OS },
   'text.delta': { text: S },
-  progress: { percent: ['percent'], message: OS, etaMs: ['nonNegative', 'optional'] },
+  progress: {
+    percent: ['percent'],
+    message: OS,
+    etaMs: ['nonNegative', 'optional'],
+    etaLowMs: ['nonNegative', 'optional'],
+    etaHighMs: ['nonNegative', 'optional'],
+  },
   'intermediate.result': { content: S },
   'run.finished': { durationMs: DURATION, tokenCount: ['count', 'optional'], outcome: [['completed', 'limit']], summary: OS },
   'run.error': { error: S },
@@ -67,7 +88,60 @@ const BODIES: Readonly<Record<ProgressEvent['type'], Shape>> = {
   'report.generated': { report: [REPORT] },
   'tool.flagged': { toolName: S, toolCallId: OS, findings: ['strings'] },
   'strategy.rotated': { toolName: S, failures: ['positiveInt'] },
+  'plan.updated': { items: ['planItems'] },
 };
+
+const PLAN_STATUSES: readonly string[] = ['pending', 'in_progress', 'completed'];
+
+/** Checks a plan's items as `planItemsSchema` does; returns the items with unknown keys dropped. */
+function checkPlanItems(value: unknown, at: string, issues: ValidationIssue[]): unknown[] | undefined {
+  if (!Array.isArray(value)) {
+    issues.push({ path: at, message: `invalid input: expected array, received ${kindOf(value)}` });
+    return undefined;
+  }
+  const items = value as unknown[];
+  if (items.length < 1) issues.push({ path: at, message: 'expected at least 1 item' });
+  if (items.length > MAX_PLAN_ITEMS) {
+    issues.push({ path: at, message: `expected at most ${MAX_PLAN_ITEMS} items` });
+    return undefined;
+  }
+  const out: unknown[] = [];
+  const seen = new Map<string, number>();
+  const before = issues.length;
+  for (let i = 0; i < items.length && issues.length < MAX_ISSUES; i++) {
+    const item = items[i];
+    const here = `${at}.${i}`;
+    if (!isRecord(item)) {
+      issues.push({ path: here, message: `invalid input: expected object, received ${kindOf(item)}` });
+      continue;
+    }
+    const kept: Record<string, unknown> = {};
+    if (Object.hasOwn(item, 'id')) {
+      const id = item.id;
+      if (typeof id !== 'string') issues.push({ path: `${here}.id`, message: `invalid input: expected string, received ${kindOf(id)}` });
+      else if (id.length < 1 || id.length > MAX_PLAN_ITEM_ID) issues.push({ path: `${here}.id`, message: `expected 1 to ${MAX_PLAN_ITEM_ID} characters` });
+      else kept.id = id;
+    }
+    const text = item.text;
+    if (typeof text !== 'string') issues.push({ path: `${here}.text`, message: `invalid input: expected string, received ${kindOf(text)}` });
+    else if (text.length < 1 || text.length > MAX_PLAN_ITEM_TEXT) issues.push({ path: `${here}.text`, message: `expected 1 to ${MAX_PLAN_ITEM_TEXT} characters` });
+    else kept.text = text;
+    const status = item.status;
+    if (typeof status !== 'string' || !PLAN_STATUSES.includes(status)) {
+      issues.push({ path: `${here}.status`, message: 'expected one of "pending"|"in_progress"|"completed"' });
+    } else kept.status = status;
+    out.push(kept);
+  }
+  if (issues.length > before) return undefined;
+  for (let i = 0; i < out.length; i++) {
+    const id = (out[i] as { id?: string }).id;
+    if (id === undefined) continue;
+    const first = seen.get(id);
+    if (first !== undefined) issues.push({ path: `${at}.${i}.id`, message: `duplicate id (first at item ${first})` });
+    else seen.set(id, i);
+  }
+  return out;
+}
 
 /** Most issues one check collects before it stops looking. */
 const MAX_ISSUES = 10;
@@ -86,7 +160,7 @@ function finite(value: unknown): value is number {
 }
 
 /** The problem with `value` for `kind`, or `undefined` when it fits. */
-function checkScalar(kind: Exclude<Kind, Shape>, value: unknown): string | undefined {
+function checkScalar(kind: Exclude<Kind, Shape | 'planItems'>, value: unknown): string | undefined {
   switch (kind) {
     case 'unknown':
       return undefined;
@@ -140,6 +214,11 @@ function checkShape(shape: Shape, input: Record<string, unknown>, path: string, 
       out[key] = checkShape(kind as Shape, value, at, issues);
       continue;
     }
+    if (kind === 'planItems') {
+      const items = checkPlanItems(value, at, issues);
+      if (items !== undefined) out[key] = items;
+      continue;
+    }
     if (kind === 'strings') {
       if (!Array.isArray(value)) {
         issues.push({ path: at, message: `invalid input: expected array, received ${kindOf(value)}` });
@@ -152,7 +231,7 @@ function checkShape(shape: Shape, input: Record<string, unknown>, path: string, 
       out[key] = items.slice();
       continue;
     }
-    const problem = checkScalar(kind as Exclude<Kind, Shape>, value);
+    const problem = checkScalar(kind as Exclude<Kind, Shape | 'planItems'>, value);
     if (problem === undefined) out[key] = value;
     else issues.push({ path: at, message: problem });
   }

@@ -72,6 +72,12 @@ export function plainEventText(event: ProgressEvent, previewLength: number): str
       return plainLine.error(event.error);
     case 'run.cancelled':
       return `${PREFIX}Cancelled: ${oneLine(event.reason ?? 'no reason given')}`;
+    case 'plan.updated': {
+      const done = event.items.filter((item) => item.status === 'completed').length;
+      const current = event.items.find((item) => item.status === 'in_progress');
+      const now = current === undefined ? '' : ` — now: ${toolResultPreview(oneLine(current.text), previewLength)}`;
+      return `${PREFIX}Plan: ${done}/${event.items.length} done${now}`;
+    }
     case 'step.started':
     case 'step.finished':
     case 'thinking':
