@@ -1,4 +1,4 @@
-import { describeIssues, safeStringify, toValidationIssues, type LimitKind, type ProgressReport } from '@headway/protocol';
+import { describeIssues, safeStringify, toValidationIssues, type LimitKind, type PlanItem, type ProgressReport } from '@headway/protocol';
 import { z } from 'zod';
 import { AuditError } from './audit-error.js';
 
@@ -60,6 +60,7 @@ export interface AuditDetails {
   'agent.progress.report': AuditRunRef & { report: ProgressReport };
   'agent.progress.tool_flagged': AuditRunRef & { tool: string; toolCallId?: string; findings: string[] };
   'agent.progress.strategy_rotated': AuditRunRef & { tool: string; failures: number };
+  'agent.progress.plan': AuditRunRef & { items: PlanItem[]; completed: number; total: number };
 }
 
 /** An `eventType` an {@link AuditReporter} publishes. */
@@ -88,6 +89,7 @@ export const AUDIT_EVENT_TYPES: readonly AuditEventType[] = [
   'agent.progress.report',
   'agent.progress.tool_flagged',
   'agent.progress.strategy_rotated',
+  'agent.progress.plan',
 ];
 
 const auditEventShape = z.object({

@@ -87,6 +87,10 @@ export function progressEventToAudit(event: ProgressEvent, textDeltas: boolean):
       };
     case 'strategy.rotated':
       return { eventType: 'agent.progress.strategy_rotated', detail: { tool: event.toolName, failures: event.failures, ...run } };
+    case 'plan.updated': {
+      const completed = event.items.filter((item) => item.status === 'completed').length;
+      return { eventType: 'agent.progress.plan', detail: { items: event.items, completed, total: event.items.length, ...run } };
+    }
     default:
       return undefined;
   }
