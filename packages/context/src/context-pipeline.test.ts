@@ -84,7 +84,7 @@ describe('createContextPipeline in a run', () => {
         : parts.filter((p) => p.name !== 'attention');
       const result = await new AgentRuntime(
         { provider: 'scripted', maxIterations: 10 },
-        { provider, tools: [search, readPage], clock, generateId: ids(), sinks: [(e) => seen.push(e)], context, onInternalError: (e, where) => errors.push(`${where}: ${String(e)}`) },
+        { provider, tools: [search, readPage], clock, generateId: ids(), sinks: [(e) => void seen.push(e)], context, onInternalError: (e, where) => errors.push(`${where}: ${String(e)}`) },
       ).run('Research vendor pricing');
       return { result, seen, errors, requests: provider.requests };
     };
@@ -109,7 +109,7 @@ describe('createContextPipeline in a run', () => {
       const startedAt = clock.now();
       const result = await new AgentRuntime(
         { provider: 'scripted', maxIterations: 30, progress: { aiDriven: false } },
-        { provider, tools: [search], clock, generateId: ids(), sinks: [(e) => seen.push(e)], context: createContextPipeline({ playbook }) },
+        { provider, tools: [search], clock, generateId: ids(), sinks: [(e) => void seen.push(e)], context: createContextPipeline({ playbook }) },
       ).run('Research the pricing of our vendors');
       expect(result.status).toBe('completed');
       return { seen, durationMs: clock.now() - startedAt, startedAt };

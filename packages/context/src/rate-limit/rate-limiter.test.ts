@@ -1,6 +1,7 @@
 import { vi } from 'vitest';
 import { HeadwayError } from '@headway/protocol';
-import { AgentRuntime, ManualClock, ScriptedProvider, type ProgressEvent } from '@headway/runtime';
+import type { ProgressEvent } from '@headway/protocol';
+import { AgentRuntime, ManualClock, ScriptedProvider } from '@headway/runtime';
 import { describe, expect, it } from 'vitest';
 import type { ContextEvent } from '../context-event.js';
 import { RateLimiter, rateLimiter, type RateLimitWait } from './rate-limiter.js';
@@ -72,7 +73,7 @@ describe('rateLimiter in a run', () => {
     const seen: ProgressEvent[] = [];
     const runtime = new AgentRuntime(
       { provider: 'scripted', progress: { aiDriven: false } },
-      { provider, clock, sinks: [(e) => seen.push(e)], context: [rateLimiter(limiter, { clock, onEvent: (e) => events.push(e) })] },
+      { provider, clock, sinks: [(e) => void seen.push(e)], context: [rateLimiter(limiter, { clock, onEvent: (e) => events.push(e) })] },
     );
     expect((await runtime.run('first')).text).toBe('one');
     const second = runtime.run('second');
