@@ -3,6 +3,12 @@ import { parseOptions } from '../parse-options.js';
 import { estimateTokenCounter, type TokenCounter } from '../tokens/token-counter.js';
 import { jaccard, oneLine, wordSet } from '../text/words.js';
 
+interface Prepared {
+  text: string;
+  words: Set<string>;
+  cost: number;
+}
+
 /** Where a memory fragment comes from. */
 export type MemorySource = 'learnings' | 'playbook' | 'conversation' | 'summaries';
 
@@ -79,7 +85,7 @@ export class MemorySynthesizer {
   readonly weights: Readonly<Record<MemorySource, number>>;
   readonly maxTokens: number;
   readonly #counter: TokenCounter;
-  readonly #words = new Map<string, Set<string>>();
+  readonly #cache = new Map<string, Prepared>();
 
   constructor(options: MemorySynthesizerOptions = {}) {
     const o = parseOptions('MemorySynthesizer', schema, options);
@@ -90,36 +96,40 @@ export class MemorySynthesizer {
 
   /** Ranks `fragments` against `query` (plus `topics`) and writes the block. */
   synthesize(query: string, topics: readonly string[], fragments: readonly MemoryFragment[]): SynthesizedMemory {
-    const queryWords = new Set([...this.#wordsOf(query), ...topics.map((t) => t.toLowerCase())]);
-    const ranked: (RankedFragment & { words: Set<string>; i: number })[] = [];
+    const queryWords = new Set([...this.#prepared(query).words, ...topics.map((t) => t.toLowerCase())]);
+    const ranked: (RankedFragment & { words: Set<string>; i: number; cost: number })[] = [];
     fragments.slice(0, MAX_FRAGMENTS).forEach((f, i) => {
-      const text = oneLine(f.text, FRAGMENT_CHARS);
+      const { text, words } = this.#prepared(f.text);
       if (text === '' || queryWords.size === 0) return;
-      const words = this.#wordsOf(text);
       let shared = 0;
       for (const w of queryWords) if (words.has(w)) shared += 1;
       if (shared === 0) return;
       const overlap = shared / queryWords.size;
-      ranked.push({ source: f.source, text, overlap, score: this.weights[f.source] * overlap, words, i });
+      ranked.push({ source: f.source, text, overlap, score: this.weights[f.source] * overlap, words, i, cost: this.#prepared(f.text).cost + this.#counter.countText(f.source) });
     });
     ranked.sort((a, b) => b.score - a.score || this.weights[b.source] - this.weights[a.source] || a.i - b.i);
     const kept: typeof ranked = [];
     let duplicates = 0;
     let overBudget = 0;
     let tokens = this.#counter.countText(HEADER);
+    const keptTexts = new Set<string>();
     for (const f of ranked) {
+      // Cheapest checks first: the same text, then the budget, then word-set similarity.
+      if (keptTexts.has(f.text)) {
+        duplicates += 1;
+        continue;
+      }
+      if (tokens + f.cost > this.maxTokens) {
+        overBudget += 1;
+        continue;
+      }
       if (kept.some((k) => jaccard(k.words, f.words) >= NEAR_DUPLICATE_SIMILARITY)) {
         duplicates += 1;
         continue;
       }
-      const line = `\n- [${f.source}] ${f.text}`;
-      const cost = this.#counter.countText(line);
-      if (tokens + cost > this.maxTokens) {
-        overBudget += 1;
-        continue;
-      }
-      tokens += cost;
+      tokens += f.cost;
       kept.push(f);
+      keptTexts.add(f.text);
     }
     const block = kept.length === 0 ? '' : [HEADER, ...kept.map((f) => `- [${f.source}] ${f.text}`)].join('\n');
     return {
@@ -131,14 +141,18 @@ export class MemorySynthesizer {
     };
   }
 
-  /** Word sets of texts seen before are remembered (a conversation is offered again every iteration). */
-  #wordsOf(text: string): Set<string> {
-    let words = this.#words.get(text);
-    if (words === undefined) {
-      words = wordSet(text);
-      if (this.#words.size > 10_000) this.#words.clear();
-      this.#words.set(text, words);
+  /**
+   * A fragment's line, word set and token cost (of `\n- [] text`; the source name is added as
+   * characters), remembered: a conversation is offered again every iteration.
+   */
+  #prepared(raw: string): Prepared {
+    let p = this.#cache.get(raw);
+    if (p === undefined) {
+      const text = oneLine(raw, FRAGMENT_CHARS);
+      p = { text, words: wordSet(text), cost: this.#counter.countText(`\n- [] ${text}`) };
+      if (this.#cache.size > 10_000) this.#cache.clear();
+      this.#cache.set(raw, p);
     }
-    return words;
+    return p;
   }
 }
