@@ -102,16 +102,22 @@ describe('Playbook', () => {
   });
 
   it('a corrupt store is reported once and the bad records are left out; an unreadable one is empty', async () => {
-    const db = new Database(':memory:');
-    const store = new SqliteContextStore({ database: db });
+    const dir = mkdtempSync(join(tmpdir(), 'headway-context-'));
+    dirs.push(dir);
+    const file = join(dir, 'memory.db');
+    const store = new SqliteContextStore({ database: file });
     await new Playbook({ store }).record(run('Fix the login bug', ['read_file']));
+    // Rows written behind the store's back, as a bug or another program could leave them.
+    const db = new Database(file);
     db.prepare('INSERT INTO headway_playbook (id, json) VALUES (?, ?)').run('bad1', '{not json');
     db.prepare('INSERT INTO headway_playbook (id, json) VALUES (?, ?)').run('bad2', JSON.stringify({ id: 'x', taskType: 'debug', tools: [], successes: -1 }));
+    db.close();
     const errors: [string, string][] = [];
     const playbook = new Playbook({ store, onInternalError: (e, where) => errors.push([where, (e as Error).message]) });
     expect((await playbook.getRelevant('Fix it')).map((p) => p.id)).toEqual(['debug:read_file']);
     await playbook.getRelevant('Fix it again');
     expect(errors).toEqual([['context.playbook.store', 'playbook store: 2 of 3 record(s) do not parse and are left out']]);
+    store.close();
 
     const broken: PlaybookStore & LearningsStore = {
       loadPatterns: () => {

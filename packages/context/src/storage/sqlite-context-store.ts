@@ -18,8 +18,8 @@ function loadDatabase(): typeof Database {
 
 /** Options of {@link SqliteContextStore}. */
 export interface SqliteContextStoreOptions {
-  /** A file path (`:memory:` for a private in-memory database), or an open better-sqlite3 database. */
-  database: string | Database.Database;
+  /** A file path (`:memory:` for a private in-memory database). */
+  database: string;
 }
 
 /**
@@ -34,18 +34,21 @@ export interface SqliteContextStoreOptions {
  */
 export class SqliteContextStore implements PlaybookStore, LearningsStore {
   readonly #db: Database.Database;
-  readonly #owned: boolean;
 
+  /**
+   * @throws {ContextError} `CONTEXT_INVALID_CONFIG` when better-sqlite3 is not installed or `database` is not a path;
+   * better-sqlite3's error when the file cannot be opened.
+   */
   constructor(options: SqliteContextStoreOptions) {
-    if (typeof options.database === 'string') {
-      const Sqlite = loadDatabase();
-      this.#db = new Sqlite(options.database);
-      this.#owned = true;
-      this.#db.pragma('journal_mode = WAL');
-    } else {
-      this.#db = options.database;
-      this.#owned = false;
+    const path: unknown = (options as Partial<SqliteContextStoreOptions> | undefined)?.database;
+    if (typeof path !== 'string' || path === '') {
+      throw new ContextError('CONTEXT_INVALID_CONFIG', 'Invalid SqliteContextStore options: database: expected a file path or ":memory:"', {
+        issues: [{ path: 'database', message: 'expected a file path or ":memory:"' }],
+      });
     }
+    const Sqlite = loadDatabase();
+    this.#db = new Sqlite(path, { timeout: 1000 });
+    this.#db.pragma('journal_mode = WAL');
     this.#db.exec(
       'CREATE TABLE IF NOT EXISTS headway_playbook (id TEXT PRIMARY KEY, json TEXT NOT NULL);' +
         'CREATE TABLE IF NOT EXISTS headway_learnings (id TEXT PRIMARY KEY, json TEXT NOT NULL);',
@@ -68,8 +71,8 @@ export class SqliteContextStore implements PlaybookStore, LearningsStore {
     this.#db.prepare('INSERT OR REPLACE INTO headway_learnings (id, json) VALUES (?, ?)').run(learning.id, JSON.stringify(learning));
   }
 
-  /** Closes the database when this store opened it. */
+  /** Closes the database. */
   close(): void {
-    if (this.#owned) this.#db.close();
+    this.#db.close();
   }
 }
