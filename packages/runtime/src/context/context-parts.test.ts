@@ -1,4 +1,6 @@
 import type { ProgressEvent } from '@headway/protocol';
+import { HOSTILE_RUN_PARAMETERS, hostileValueArb } from '@headway/protocol/testing';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AgentRuntime, type AgentRuntimeDeps } from '../loop/agent-runtime.js';
 import { ManualClock } from '../loop/clock.js';
@@ -162,4 +164,23 @@ describe('capability modes', () => {
       'Invalid agent deps: capabilityModes[0]: tools: expected a function (tool) => boolean',
     );
   });
+});
+
+describe('context parts are foreign code', () => {
+  it('whatever a part returns or throws, the run completes as without it, with at most one report per part (property, time-limited)', async () => {
+    const plain = await runWith(undefined);
+    await fc.assert(
+      fc.asyncProperty(hostileValueArb({ maxStringLength: 10_000, maxDepth: 200 }), fc.constantFrom('return', 'throw', 'resolve'), async (value, how) => {
+        const act = (): unknown => {
+          if (how === 'throw') throw value;
+          return how === 'resolve' ? Promise.resolve(value) : value;
+        };
+        const part: ContextPart = { name: 'foreign', beforeRun: act, beforeIteration: act, assembleContext: act, afterRun: act };
+        const result = await runWith([part]);
+        expect(result.text).toBe(plain.text);
+        expect(result.errors.length).toBeLessThanOrEqual(1);
+      }),
+      { ...HOSTILE_RUN_PARAMETERS, numRuns: 40 },
+    );
+  }, 60_000);
 });
