@@ -129,3 +129,16 @@ describe('createContextPipeline in a run', () => {
     expect(predictedTotal).toBeLessThanOrEqual(Math.max(...durations));
   });
 });
+
+describe('createContextPipeline options', () => {
+  it.each([
+    [{ windw: { maxTokens: 1000 } }, 'Invalid createContextPipeline options: (root): unrecognized key: "windw"'],
+    [{ attention: 'yes' }, 'Invalid createContextPipeline options: attention: invalid input: expected boolean, received string'],
+    [{ playbook: {} }, 'Invalid createContextPipeline options: playbook: expected a Playbook'],
+    [{ window: { maxTokens: 10 } }, 'Invalid contextWindow options: maxTokens: too small: expected number to be >=256'],
+    [{ memory: { weights: { summaries: -0.1 } } }, 'Invalid MemorySynthesizer options: weights.summaries: too small: expected number to be >=0'],
+    [{ rateLimits: { limits: { openai: { requestsPerMinute: -1 } } } }, 'Invalid RateLimiter options: limits.openai.requestsPerMinute: too small: expected number to be >0'],
+  ])('refuses %j at construction, naming the field', (options, message) => {
+    expect(() => createContextPipeline(options as never)).toThrow(message);
+  });
+});

@@ -1,8 +1,10 @@
 import type { ChatMessage, Clock, ContextPart, ToolSpec } from '@headway/runtime';
+import { z } from 'zod';
 import { analyseAttention, type AttentionResult } from './attention/attention.js';
 import type { ContextEvent } from './context-event.js';
-import type { Learnings } from './memory/learnings.js';
 import { MemorySynthesizer, type MemoryFragment, type MemorySynthesizerOptions } from './memory/memory-synthesizer.js';
+import type { Learnings } from './memory/learnings.js';
+import { parseOptions } from './parse-options.js';
 import type { Playbook } from './playbook/playbook.js';
 import { RateLimiter, rateLimiter, type RateLimiterOptions } from './rate-limit/rate-limiter.js';
 import { estimateTokenCounter, type TokenCounter } from './tokens/token-counter.js';
@@ -38,6 +40,25 @@ interface RunNotes {
   learnings: string[];
 }
 
+const object = z.custom<object>((v) => typeof v === 'object' && v !== null, 'expected an object');
+/** The pipeline's own options: known keys and their kinds; each subsystem checks its own fields. */
+const schema = z.strictObject({
+  window: object.optional(),
+  rateLimits: object.optional(),
+  attention: z.boolean().optional(),
+  // By shape, not instanceof: two copies of this package in one program must still work together.
+  playbook: z.custom((v) => hasMethods(v, ['record', 'getRelevant', 'stats']), 'expected a Playbook').optional(),
+  learnings: z.custom((v) => hasMethods(v, ['all']), 'expected a Learnings').optional(),
+  memory: z.union([z.literal(false), object]).optional(),
+  counter: z.custom((v) => typeof v === 'object' && v !== null && typeof (v as TokenCounter).countText === 'function', 'expected { countText(text) }').optional(),
+  onEvent: z.custom((v) => typeof v === 'function', 'expected a function').optional(),
+  clock: object.optional(),
+});
+
+function hasMethods(value: unknown, names: readonly string[]): boolean {
+  return typeof value === 'object' && value !== null && names.every((n) => typeof (value as Record<string, unknown>)[n] === 'function');
+}
+
 /** Runs and sessions remembered at once; the oldest is forgotten past it. */
 const REMEMBERED = 1000;
 const SUMMARY_FACTS_KEPT = 200;
@@ -64,6 +85,7 @@ function remember<K, V>(map: Map<K, V>, key: K, value: V): void {
  * ```
  */
 export function createContextPipeline(options: ContextPipelineOptions = {}): ContextPart[] {
+  parseOptions('createContextPipeline', schema, options);
   const counter = options.counter ?? estimateTokenCounter;
   const notes = new Map<string, RunNotes>();
   const focus = new Map<string, AttentionResult>();
