@@ -175,7 +175,7 @@ describe('context parts are foreign code', () => {
           if (how === 'throw') throw value;
           return how === 'resolve' ? Promise.resolve(value) : value;
         };
-        const part: ContextPart = { name: 'foreign', beforeRun: act, beforeIteration: act, assembleContext: act, afterRun: act };
+        const part = { name: 'foreign', beforeRun: act, beforeIteration: act, assembleContext: act, afterRun: act } as unknown as ContextPart;
         const result = await runWith([part]);
         expect(result.text).toBe(plain.text);
         expect(result.errors.length).toBeLessThanOrEqual(1);
