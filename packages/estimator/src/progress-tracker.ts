@@ -212,7 +212,7 @@ export class ProgressTracker {
     return this.shown;
   }
 
-  /** Milliseconds left, when there is evidence for it (two observed roundtrips and a cap or history); otherwise undefined. */
+  /** Milliseconds left, when there is evidence for it (two observed roundtrips and a cap, or history); otherwise undefined. */
   get etaMs(): number | undefined {
     return this.eta;
   }
@@ -493,7 +493,8 @@ export class ProgressTracker {
   }
 
   private computeEta(t: number): number | undefined {
-    if (this.completed || this.posterior === undefined || this.observedRoundtrips < 2) return undefined;
+    // Two observed roundtrips are evidence enough; so is history of this kind of task, from the start.
+    if (this.completed || this.posterior === undefined || (this.observedRoundtrips < 2 && this.historyRoundMs === undefined)) return undefined;
     const roundMs = this.roundMs();
     if (roundMs === undefined || roundMs <= 0) return undefined;
     const { position, atLeast } = this.position(t);

@@ -67,3 +67,14 @@ export type {
 } from './cost/cost-tracker.js';
 export { CostError } from './cost/cost-error.js';
 export type { CostErrorCode } from './cost/cost-error.js';
+export { BUILT_IN_CAPABILITY_MODES } from './context/capability-modes.js';
+export type { BuiltInCapabilityMode, CapabilityModeDefinition } from './context/capability-modes.js';
+export type {
+  ContextAssembly,
+  ContextAssemblyResult,
+  ContextPart,
+  ContextRunAdvice,
+  ContextRunInfo,
+  ContextRunOutcome,
+  ContextTurn,
+} from './context/context-part.js';

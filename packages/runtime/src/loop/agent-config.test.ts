@@ -26,9 +26,9 @@ describe('parseAgentConfig', () => {
 
   it.each([
     [{ provider: 'x', maxIterations: 0 }, 'maxIterations: too small: expected number to be >=1'],
-    [{ provider: 'x', maxIterations: 201 }, 'maxIterations: too big: expected number to be <=200'],
+    [{ provider: 'x', maxIterations: 1001 }, 'maxIterations: too big: expected number to be <=1000'],
     [{ provider: 'x', gracefulBonusSteps: 21 }, 'gracefulBonusSteps: too big'],
-    [{ provider: 'x', capabilityMode: 'discord' }, 'capabilityMode: invalid option'],
+    [{ provider: 'x', capabilityMode: '' }, 'capabilityMode: too small'],
     [{ provider: 'x', timeoutBehavior: 'soft' }, 'timeoutBehavior: invalid option'],
     [{ provider: 'x', temperature: '0.7' }, 'temperature: invalid input: expected number, received string'],
     [{ provider: '' }, 'provider: too small'],
@@ -48,10 +48,10 @@ describe('parseAgentConfig', () => {
     expect((error as Error).message).toContain(message);
   });
 
-  it('accepts every maxIterations in 1–200 and rejects the rest', () => {
+  it('accepts every maxIterations in 1–1000 and rejects the rest', () => {
     fc.assert(
-      fc.property(fc.integer({ min: -1000, max: 1000 }), (n) => {
-        const ok = n >= 1 && n <= 200;
+      fc.property(fc.integer({ min: -2000, max: 2000 }), (n) => {
+        const ok = n >= 1 && n <= 1000;
         try {
           expect(parseAgentConfig({ provider: 'x', maxIterations: n }).maxIterations).toBe(n);
           return ok;
@@ -65,5 +65,11 @@ describe('parseAgentConfig', () => {
   it('the runtime constructor validates too, and needs a provider', () => {
     expect(() => new AgentRuntime({ provider: 'x', temperature: 3 }, { provider: new ScriptedProvider([]) })).toThrow(/temperature: too big/);
     expect(() => new AgentRuntime({ provider: 'x' }, {})).toThrow(/provider: give deps.provider or deps.providers/);
+  });
+
+  it('the runtime refuses a capability mode it does not know, naming the field and the known ones', () => {
+    expect(() => new AgentRuntime({ provider: 'x', capabilityMode: 'kiosk' }, { provider: new ScriptedProvider([]) })).toThrow(
+      'Invalid agent config: capabilityMode: unknown mode "kiosk" (known: full, safe-chat, discord, no-tools; add one with deps.capabilityModes)',
+    );
   });
 });

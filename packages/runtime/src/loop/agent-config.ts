@@ -1,10 +1,14 @@
 import { describeIssues, toValidationIssues } from '@headway/protocol';
 import { progressConfigSchema, type ProgressConfig } from '@headway/estimator';
 import { z } from 'zod';
+import type { BuiltInCapabilityMode } from '../context/capability-modes.js';
 import { ConfigError } from './config-error.js';
 
-/** Which tools the model sees: all, only those marked `safe`, or none. */
-export type CapabilityMode = 'full' | 'safe-chat' | 'no-tools';
+/**
+ * Which tools the model sees and how its system prompt reads: a built-in mode (`full`,
+ * `safe-chat`, `discord`, `no-tools`) or the name of one given in `deps.capabilityModes`.
+ */
+export type CapabilityMode = BuiltInCapabilityMode | (string & {});
 
 /** What happens when the time budget runs out. */
 export type TimeoutBehavior = 'graceful' | 'hard' | 'negotiated';
@@ -26,7 +30,7 @@ export interface AgentConfig {
   /** Name shown in `run.started` (default `agent`). */
   agentName: string;
   systemPrompt: string;
-  /** Provider calls allowed per run (1–200, default 10). */
+  /** Provider calls allowed per run (1–1000, default 10). */
   maxIterations: number;
   /** Sampling temperature (0–2, default 0.7). */
   temperature: number;
@@ -74,9 +78,10 @@ const schema = z.strictObject({
   model: z.string().min(1).exactOptional(),
   agentName: z.string().min(1).default('agent'),
   systemPrompt: z.string().min(1).default(DEFAULT_SYSTEM_PROMPT),
-  maxIterations: z.number().int().min(1).max(200).default(10),
+  maxIterations: z.number().int().min(1).max(1000).default(10),
   temperature: z.number().min(0).max(2).default(0.7),
-  capabilityMode: z.enum(['full', 'safe-chat', 'no-tools']).default('full'),
+  // Any name: the runtime checks it against the built-in modes and `deps.capabilityModes`.
+  capabilityMode: z.string().min(1).default('full'),
   timeBudgetMs: ms.exactOptional(),
   timeoutBehavior: z.enum(['graceful', 'hard', 'negotiated']).default('graceful'),
   gracefulBonusSteps: z.number().int().min(1).max(20).default(4),

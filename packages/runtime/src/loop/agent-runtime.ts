@@ -11,6 +11,9 @@ import { StoreCheckpointer } from '../checkpoint/store-checkpointer.js';
 import { CostTracker, type CostSummary } from '../cost/cost-tracker.js';
 import type { ModelPrice, PriceTable } from '../cost/price-table.js';
 import { spendGuard } from '../cost/spend-guard.js';
+import { capabilityModeTable, type CapabilityModeDefinition } from '../context/capability-modes.js';
+import type { ContextPart } from '../context/context-part.js';
+import { readContextParts, type ReadPart } from '../context/context-runner.js';
 import type { CircuitBreakerOptions } from '../provider/circuit-breaker.js';
 import type { Provider } from '../provider/provider.js';
 import { ProviderRegistry } from '../provider/provider-registry.js';
@@ -37,6 +40,17 @@ export interface AgentRuntimeDeps {
   providers?: ProviderRegistry;
   /** Tools the model may call (filtered by `capabilityMode`). */
   tools?: readonly Tool[];
+  /**
+   * Capability modes besides the built-in `full`, `safe-chat`, `discord` and `no-tools`
+   * (one of the same name replaces the built-in); `config.capabilityMode` names one.
+   */
+  capabilityModes?: readonly CapabilityModeDefinition[];
+  /**
+   * Optional parts of each run's context pipeline, called in order (e.g. `@headway/context`'s
+   * context window, rate limiter and memory). A part that throws is reported once through
+   * `onInternalError` and left out for the rest of that run; the run goes on.
+   */
+  context?: readonly ContextPart[];
   /** Any ProgressReporter (default NullReporter, which costs nothing). */
   progressReporter?: ProgressReporter;
   /** More event sinks: functions, objects with `handle(event)`, reporters. */
@@ -117,6 +131,8 @@ export class AgentRuntime {
   readonly #tools: ReadonlyMap<string, Tool>;
   readonly #clock: Clock;
   readonly #generateId: () => string;
+  readonly #mode: CapabilityModeDefinition;
+  readonly #context: readonly ReadPart[];
 
   /**
    * @throws {ConfigError} `RUNTIME_INVALID_CONFIG` naming the bad field of `config` or `deps`.
@@ -157,6 +173,14 @@ export class AgentRuntime {
       tools.set(tool.name, tool);
     });
     this.#tools = tools;
+    const mode = capabilityModeTable(deps.capabilityModes).get(this.config.capabilityMode);
+    if (mode === undefined) {
+      const known = [...capabilityModeTable(deps.capabilityModes).keys()].join(', ');
+      const message = `unknown mode "${this.config.capabilityMode}" (known: ${known}; add one with deps.capabilityModes)`;
+      throw new ConfigError('RUNTIME_INVALID_CONFIG', `Invalid agent config: capabilityMode: ${message}`, [{ path: 'capabilityMode', message }]);
+    }
+    this.#mode = mode;
+    this.#context = readContextParts(deps.context);
     this.#costs = new CostTracker({ budgetUsd: this.config.maxSpendUsd, ...(deps.prices === undefined ? {} : { prices: deps.prices }) });
     const store = deps.checkpointStore;
     this.#sessions = deps.sessionStore ?? store?.sessionStore?.() ?? new MemorySessionStore({ now: () => this.#clock.now() });
@@ -265,14 +289,12 @@ export class AgentRuntime {
 
   /** The tools the model is offered under the configured capability mode. */
   get tools(): Tool[] {
-    switch (this.config.capabilityMode) {
-      case 'no-tools':
-        return [];
-      case 'safe-chat':
-        return [...this.#tools.values()].filter((t) => t.safe);
-      case 'full':
-        return [...this.#tools.values()];
-    }
+    return [...this.#tools.values()].filter((t) => this.#mode.tools(t));
+  }
+
+  /** The system prompt runs start with under the configured capability mode. */
+  get systemPrompt(): string {
+    return this.#mode.systemPrompt === undefined ? this.config.systemPrompt : this.#mode.systemPrompt(this.config.systemPrompt);
   }
 
   /**
@@ -316,7 +338,7 @@ export class AgentRuntime {
     const runId = this.#generateId();
     const sessionId = options.sessionId ?? this.#generateId();
     const history = await openSession(this.#sessions, sessionId, this.#costs);
-    const state = freshRunState({ config: this.config, runId, sessionId, input, startedAt: this.#clock.now(), history });
+    const state = freshRunState({ config: { ...this.config, systemPrompt: this.systemPrompt }, runId, sessionId, input, startedAt: this.#clock.now(), history });
     const store = this.#deps.checkpointStore;
     const checkpointer = store === undefined ? undefined : new StoreCheckpointer(store, this.#generateId);
     return this.#newLoop(state, options, extraSink, checkpointer);
@@ -341,6 +363,7 @@ export class AgentRuntime {
         signal: options.signal,
         extraSink,
         checkpointer,
+        context: this.#context,
       },
       state,
     );

@@ -1,5 +1,6 @@
 import type { ProgressEvent, ProgressReporter, ProgressSink, SinkLike } from '@headway/protocol';
 import type { StoreCheckpointer } from '../checkpoint/store-checkpointer.js';
+import type { ReadPart } from '../context/context-runner.js';
 import type { SpendGuard } from '../cost/spend-guard.js';
 import type { ProviderRegistry } from '../provider/provider-registry.js';
 import type { ChatMessage, ToolSpec } from '../provider/provider.js';
@@ -31,6 +32,8 @@ export interface LoopContext {
   spend?: SpendGuard;
   /** Stores an oversized tool result with the checkpoint; returns what the conversation carries instead. */
   externalize: ((content: string) => Promise<string>) | undefined;
+  /** The runtime's context parts (`deps.context`), read once. */
+  context: readonly ReadPart[];
 }
 
 /** What a runtime hands to every loop it builds. */
@@ -48,6 +51,7 @@ export interface LoopContextInput {
   signal: AbortSignal | undefined;
   extraSink: ((event: ProgressEvent) => void) | undefined;
   checkpointer: StoreCheckpointer | undefined;
+  context: readonly ReadPart[];
 }
 
 /** Builds a loop's context for a run state (fresh or restored). */
@@ -80,6 +84,7 @@ export function buildLoopContext(input: LoopContextInput, state: RunState): Loop
     spend: input.spend,
     externalize: checkpointer === undefined ? undefined : (content: string) => checkpointer.externalize(content),
     onInternalError,
+    context: input.context,
     stream: input.stream,
     signal: input.signal,
   };

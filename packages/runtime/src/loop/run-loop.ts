@@ -1,6 +1,6 @@
 // Over 300 lines on purpose: the order of a round (model call, tools, checkpoints, limits) reads
 // top to bottom in one class; everything that stands on its own is beside it.
-import { PROGRESS_PROMPT_INSTRUCTIONS, ProgressTextFilter, ProgressTracker, extractModelProgress, stripModelProgress } from '@headway/estimator';
+import { PROGRESS_PROMPT_INSTRUCTIONS, ProgressTextFilter, ProgressTracker, extractModelProgress, stripModelProgress, type TaskHistory } from '@headway/estimator';
 import { createProgressHub, redact, toolResultPreview, type LimitKind, type ProgressEventBody, type ProgressHub, type RunLimits, type StopReason } from '@headway/protocol';
 import { errorMessage } from '@headway/protocol/internal';
 import { ToolCallLog, buildReportPrompt, type ReportPromptLimits } from '@headway/report';
@@ -8,6 +8,8 @@ import { addUsage, collectStream, type CompletionResponse, type ToolSpec } from 
 import { checkResponse } from '../provider/check-response.js';
 import type { ProviderRegistry } from '../provider/provider-registry.js';
 import { isAbortError } from '../provider/retry-policy.js';
+import { ContextRunner } from '../context/context-runner.js';
+import type { ContextRunInfo, ContextTurn } from '../context/context-part.js';
 import type { AgentConfig } from './agent-config.js';
 import { executeToolCall } from './execute-tool-call.js';
 import { finishRun, type Outcome, type RunResult } from './finish-run.js';
@@ -17,6 +19,9 @@ import { VERIFICATION_PROMPT, strategyRotationPrompt } from './loop-prompts.js';
 import type { RunState, ToolCallStatus } from './run-state.js';
 import { StopSignal, cancelReason, raceStop, type Stop } from './stop-signal.js';
 import { TimeBudget } from './time-budget.js';
+
+/** How long a context part's `afterRun` may take before the run's result is returned without it. */
+const CONTEXT_AFTER_RUN_MS = 10_000;
 
 /** Consecutive failures of one tool that trigger a strategy-rotation prompt. */
 const STRATEGY_ROTATION_AFTER = 3;
@@ -51,7 +56,8 @@ export class RunLoop {
   readonly state: RunState;
   readonly #ctx: LoopContext;
   readonly #hub: ProgressHub;
-  readonly #tracker: ProgressTracker;
+  #tracker: ProgressTracker;
+  readonly #context: ContextRunner;
   readonly #log: ToolCallLog;
   readonly #abort = new AbortController();
   readonly #time: TimeBudget;
@@ -78,16 +84,8 @@ export class RunLoop {
       });
       if (guarded !== undefined) this.#hub.add(guarded);
     }
-    this.#tracker = new ProgressTracker({
-      maxRoundtrips: config.maxIterations,
-      emit: (body) => {
-        this.#emit(body);
-      },
-      now: () => clock.now(),
-      aiDriven: config.progress.aiDriven,
-      ...(config.progress.fallbackSteps.length > 0 ? { steps: config.progress.fallbackSteps } : {}),
-      ...(state.tracker === null || state.tracker === undefined ? {} : { state: state.tracker }),
-    });
+    this.#tracker = this.#newTracker(undefined);
+    this.#context = new ContextRunner(ctx.context, ctx.onInternalError, (work) => raceStop(work, this.#abort.signal));
     this.#log = state.log === null || state.log === undefined ? new ToolCallLog() : ToolCallLog.fromJSON(state.log);
     this.#time = new TimeBudget({
       config,
@@ -114,6 +112,22 @@ export class RunLoop {
     });
   }
 
+  #newTracker(history: TaskHistory | undefined): ProgressTracker {
+    const { clock, config } = this.#ctx;
+    const { state } = this;
+    return new ProgressTracker({
+      maxRoundtrips: config.maxIterations,
+      emit: (body) => {
+        this.#emit(body);
+      },
+      now: () => clock.now(),
+      aiDriven: config.progress.aiDriven,
+      ...(config.progress.fallbackSteps.length > 0 ? { steps: config.progress.fallbackSteps } : {}),
+      ...(state.tracker === null || state.tracker === undefined ? {} : { state: state.tracker }),
+      ...(history === undefined ? {} : { history }),
+    });
+  }
+
   /** The system prompt a fresh run starts with. */
   static systemPrompt(config: AgentConfig): string {
     return config.progress.aiDriven ? `${config.systemPrompt}\n\n${PROGRESS_PROMPT_INSTRUCTIONS}` : config.systemPrompt;
@@ -134,6 +148,11 @@ export class RunLoop {
     try {
       if (userSignal?.aborted === true) onAbort();
       userSignal?.addEventListener('abort', onAbort, { once: true });
+      if (!this.#context.empty) {
+        // Parts may know how long this kind of task usually takes: the bar and ETA start from it.
+        const history = await this.#context.beforeRun(this.#runInfo());
+        if (history !== undefined) this.#tracker = this.#newTracker(history);
+      }
       if (!this.#singleTurn) await this.#createCheckpoint();
       this.#time.start();
       outcome = this.#singleTurn ? await this.#runSingleTurn() : await this.#runToolLoop();
@@ -163,6 +182,7 @@ export class RunLoop {
         outcome.status === 'error' ? checkpointer?.fail(id, state, outcome.error) : checkpointer?.complete(id, state),
       );
     }
+    if (!this.#context.empty) await this.#afterRun(result.status, result.text);
     return result;
   }
 
@@ -239,17 +259,27 @@ export class RunLoop {
   }
 
   /** One provider call: events, usage, `_progress`, the assistant message. */
-  async #callModel(tools: readonly ToolSpec[]): Promise<CompletionResponse & { visible: string }> {
+  async #callModel(offered: readonly ToolSpec[]): Promise<CompletionResponse & { visible: string }> {
+    let tools = offered;
     const { state } = this;
     const { config, clock, registry } = this.#ctx;
     const index = state.iteration;
     const step = `llm-${index + 1}`;
     this.#checkBudget();
+    let messages = state.messages.slice();
+    if (!this.#context.empty) {
+      const turn = this.#turn(index);
+      await this.#context.beforeIteration(turn);
+      const assembled = await this.#context.assemble(turn, state.messages, tools);
+      if (assembled.conversation !== undefined) state.messages = assembled.conversation;
+      messages = assembled.messages;
+      tools = assembled.tools;
+    }
     this.#tracker.roundtripStarted();
     this.#emit({ type: 'step.started', step, description: tools.length > 0 ? 'model call' : 'model call (no tools)', ...modelOf(registry, config) });
     const startedAt = clock.now();
     const request = {
-      messages: state.messages.slice(),
+      messages,
       tools: tools as ToolSpec[],
       temperature: config.temperature,
       ...(config.model === undefined ? {} : { model: config.model }),
@@ -420,6 +450,52 @@ export class RunLoop {
     if (isAbortError(error) && this.#ctx.signal?.aborted === true) return { status: 'cancelled', reason: 'cancelled by the caller' };
     const code = codeOf(error);
     return { status: 'error', error: errorMessage(error), ...(code === undefined ? {} : { code }) };
+  }
+
+  // ── context parts ───────────────────────────────────────────────────────────
+
+  #runInfo(): ContextRunInfo {
+    const { config, registry } = this.#ctx;
+    return {
+      runId: this.state.runId,
+      sessionId: this.state.sessionId,
+      task: this.state.input,
+      provider: modelOf(registry, config).provider,
+      model: config.model,
+      maxIterations: config.maxIterations,
+      signal: this.#abort.signal,
+    };
+  }
+
+  #turn(iteration: number): ContextTurn {
+    return {
+      ...this.#runInfo(),
+      iteration,
+      showProgress: (message) => {
+        const before = this.#tracker.toJSON().message;
+        this.#tracker.setMessage(message);
+        return () => {
+          this.#tracker.setMessage(before ?? '');
+        };
+      },
+    };
+  }
+
+  /** Tells the parts how the run ended; each gets at most `CONTEXT_AFTER_RUN_MS` of the runtime's clock. */
+  async #afterRun(status: Exclude<RunState['status'], 'running'>, text: string): Promise<void> {
+    const { clock } = this.#ctx;
+    const toolCalls = this.#log.entries().flatMap((e) => (e.kind === 'tool' ? [e.name] : []));
+    const outcome = { ...this.#runInfo(), status, iterations: this.state.iteration, durationMs: Math.max(0, clock.now() - this.state.startedAt), toolCalls, text };
+    await this.#context.afterRun(outcome, <T>(work: unknown) => {
+      const deadline = new AbortController();
+      const timer = clock.setTimeout(() => {
+        deadline.abort(new Error(`context part took longer than ${CONTEXT_AFTER_RUN_MS} ms after the run`));
+      }, CONTEXT_AFTER_RUN_MS);
+      const done = new AbortController();
+      return raceStop<T>(work, done.signal, deadline.signal).finally(() => {
+        clock.clearTimeout(timer);
+      });
+    });
   }
 
   // ── plumbing ────────────────────────────────────────────────────────────────

@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import { ContextError } from '../context-error.js';
+import { MemoryContextStore, type LearningsStore } from '../storage/context-store.js';
+import { learningSchema, parseStoredRecord, type Learning } from '../storage/records.js';
+
+/** Options of {@link Learnings}. */
+export interface LearningsOptions {
+  /** Where learnings live (default in memory). */
+  store?: LearningsStore;
+  /** Epoch ms (default `Date.now`). */
+  now?: () => number;
+  /** Ids (default `crypto.randomUUID`). */
+  generateId?: () => string;
+  /** Told once when the store cannot be read or holds records that do not parse (`CONTEXT_CORRUPT_STORE`). */
+  onInternalError?: (error: unknown, where: string) => void;
+}
+
+/**
+ * Things learned that later runs should know ("the staging database is read-only"): the memory
+ * synthesizer's highest-weighted source.
+ *
+ * @example
+ * ```ts
+ * const learnings = new Learnings();
+ * await learnings.add('The staging database is read-only.');
+ * ```
+ */
+export class Learnings {
+  readonly #store: LearningsStore;
+  readonly #now: () => number;
+  readonly #id: () => string;
+  readonly #onInternalError: ((error: unknown, where: string) => void) | undefined;
+  #all: Promise<Learning[]> | undefined;
+
+  constructor(options: LearningsOptions = {}) {
+    this.#store = options.store ?? new MemoryContextStore();
+    this.#now = options.now ?? Date.now;
+    this.#id = options.generateId ?? randomUUID;
+    this.#onInternalError = options.onInternalError;
+  }
+
+  /** Remembers a learning (text up to 4,000 characters). */
+  async add(text: string): Promise<Learning> {
+    const learning = parseStoredRecord('learnings', learningSchema, { id: this.#id(), text, createdAt: this.#now() }, 'new learning');
+    const all = await this.all();
+    await this.#store.saveLearning(learning);
+    all.push(learning);
+    return learning;
+  }
+
+  /** Every learning, oldest first; a store that cannot be read is empty, a record that does not parse is left out (reported once). */
+  all(): Promise<Learning[]> {
+    this.#all ??= (async () => {
+      let rows: readonly unknown[];
+      try {
+        rows = await this.#store.loadLearnings();
+        if (!Array.isArray(rows)) throw new TypeError('loadLearnings() did not return an array');
+      } catch (cause) {
+        this.#report(new ContextError('CONTEXT_CORRUPT_STORE', 'learnings store: could not be read; starting empty', { cause }));
+        return [];
+      }
+      const out: Learning[] = [];
+      let bad = 0;
+      let first: unknown;
+      rows.forEach((row, i) => {
+        try {
+          out.push(parseStoredRecord('learnings', learningSchema, row, `record ${i}`));
+        } catch (error) {
+          bad += 1;
+          first ??= error;
+        }
+      });
+      if (bad > 0) this.#report(new ContextError('CONTEXT_CORRUPT_STORE', `learnings store: ${bad} of ${rows.length} record(s) do not parse and are left out`, { cause: first }));
+      return out;
+    })();
+    return this.#all;
+  }
+
+  #report(error: ContextError): void {
+    try {
+      this.#onInternalError?.(error, 'context.learnings.store');
+    } catch {
+      // The callback may not break the memory either.
+    }
+  }
+}

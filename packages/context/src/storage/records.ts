@@ -1,0 +1,92 @@
+import { describeIssues, toValidationIssues } from '@headway/protocol';
+import { errorMessage } from '@headway/protocol/internal';
+import { z } from 'zod';
+import { ContextError } from '../context-error.js';
+
+/** One recorded run of a pattern: what the estimator's history is made of. */
+export interface PatternRun {
+  iterations: number;
+  durationMs: number;
+}
+
+/** A proven way to do a kind of task: the tools in order and a hint for the prompt. */
+export interface PlaybookPattern {
+  id: string;
+  /** The kind of task (see `classifyTask`). */
+  taskType: string;
+  /** Tool names in call order, consecutive repeats folded. */
+  tools: string[];
+  /** One line the model gets when the pattern is relevant. */
+  promptHint: string;
+  /** Successful runs that followed it. */
+  successes: number;
+  /** The most recent successful runs (iterations, duration). */
+  runs: PatternRun[];
+  /** Content words of the tasks it came from, for relevance. */
+  keywords: string[];
+  /** Epoch ms of the last success. */
+  updatedAt: number;
+}
+
+/** Something learned, to be remembered in later runs. */
+export interface Learning {
+  id: string;
+  text: string;
+  /** Epoch ms. */
+  createdAt: number;
+}
+
+const MAX_TEXT = 4000;
+const name = z.string().min(1).max(128);
+
+/** zod schema of a stored {@link PlaybookPattern}. */
+export const playbookPatternSchema: z.ZodType<PlaybookPattern> = z.strictObject({
+  id: z.string().min(1).max(256),
+  taskType: name,
+  tools: z.array(name).min(1).max(64),
+  promptHint: z.string().max(MAX_TEXT),
+  successes: z.int().min(1),
+  runs: z.array(z.strictObject({ iterations: z.int().min(1), durationMs: z.number().nonnegative().max(Number.MAX_SAFE_INTEGER) })).max(500),
+  keywords: z.array(z.string().max(64)).max(64),
+  updatedAt: z.number().nonnegative().max(Number.MAX_SAFE_INTEGER),
+});
+
+/** zod schema of a stored {@link Learning}. */
+export const learningSchema: z.ZodType<Learning> = z.strictObject({
+  id: z.string().min(1).max(256),
+  text: z.string().min(1).max(MAX_TEXT),
+  createdAt: z.number().nonnegative().max(Number.MAX_SAFE_INTEGER),
+});
+
+/** Longest stored record read (a bigger one is corrupt, not parsed). */
+const MAX_RECORD_CHARS = 256 * 1024;
+
+/**
+ * Parses one stored record: a JSON string (as SQLite keeps it) or an object (as memory does).
+ *
+ * @throws {ContextError} `CONTEXT_CORRUPT_STORE` saying what is wrong and where.
+ */
+export function parseStoredRecord<T>(kind: 'playbook' | 'learnings', schema: z.ZodType<T>, value: unknown, where: string): T {
+  let data: unknown = value;
+  if (typeof value === 'string') {
+    if (value.length > MAX_RECORD_CHARS) throw corrupt(kind, where, `${value.length} characters (the limit is ${MAX_RECORD_CHARS})`);
+    try {
+      data = JSON.parse(value);
+    } catch (cause) {
+      throw corrupt(kind, where, `not JSON (${errorMessage(cause, 120)})`, cause);
+    }
+  }
+  let result: ReturnType<typeof schema.safeParse>;
+  try {
+    result = schema.safeParse(data);
+  } catch (cause) {
+    throw corrupt(kind, where, `could not be read (${errorMessage(cause, 120)})`, cause);
+  }
+  if (result.success) return result.data;
+  const issues = toValidationIssues(result.error);
+  throw new ContextError('CONTEXT_CORRUPT_STORE', `${kind} store: ${where}: ${describeIssues(issues)}`, { issues });
+}
+
+function corrupt(kind: string, where: string, message: string, cause?: unknown): ContextError {
+  return new ContextError('CONTEXT_CORRUPT_STORE', `${kind} store: ${where}: ${message}`, { issues: [{ path: where, message }], ...(cause === undefined ? {} : { cause }) });
+}
