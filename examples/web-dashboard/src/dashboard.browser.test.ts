@@ -83,11 +83,23 @@ function runIdOf(p: Page): string {
   return match[1];
 }
 
+/**
+ * Starts a run from the form and returns its id once the page follows it. The id comes from
+ * the server's answer to the POST, not from the address: after an earlier test the address
+ * already reads `#run=<previous run>`, so waiting for `#run=` alone can return the previous
+ * run's id before the new one is in the hash.
+ */
 async function startRun(maxIterations: number): Promise<string> {
   await page.fill('#max-iterations', String(maxIterations));
-  await page.click('#start-button');
-  await page.waitForURL(/#run=/);
-  return runIdOf(page);
+  const [response] = await Promise.all([
+    page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/runs'),
+    page.click('#start-button'),
+  ]);
+  expect(response.status()).toBe(201);
+  const { runId } = (await response.json()) as { runId: string };
+  await page.waitForSelector(`#run[data-run-id="${runId}"]`);
+  expect(runIdOf(page)).toBe(runId);
+  return runId;
 }
 
 async function serverEvents(runId: string): Promise<ProgressEvent[]> {
@@ -182,11 +194,10 @@ describe.skipIf(chromiumPath === undefined)('web dashboard in Chromium', () => {
     expect(readings.filter((r) => r.load === 3).map((r) => r.value).at(-1)).toBe(100);
   });
 
-  // Skipped: after the merges the page counts 157 events where the server's log has 132; not yet understood (see the closing note).
-  it.skip('stops a run at its iteration limit with warnings and the PROGRESS REPORT', async () => {
+  it('stops a run at its iteration limit with warnings and the PROGRESS REPORT', async () => {
     load = 4;
     const runId = await startRun(3);
-    await page.waitForSelector('#run[data-status="limit"]', { timeout: 30_000 });
+    await page.waitForSelector(`#run[data-run-id="${runId}"][data-status="limit"]`, { timeout: 30_000 });
     const events = await serverEvents(runId);
     expect(events.filter(isTerminalEvent)).toHaveLength(1);
     expect(await page.isHidden('#error')).toBe(true);

@@ -100,7 +100,6 @@ export class ProgressTextFilter {
     if (typeof delta !== 'string' || delta === '') return '';
     const from = this.#base + this.#held.length;
     this.#held += delta;
-    this.#budget.grow(delta.length);
     for (let i = 0; i < delta.length; i++) this.#step(delta.charCodeAt(i), from + i);
     return this.#release(this.#safeEnd());
   }
@@ -118,6 +117,9 @@ export class ProgressTextFilter {
   }
 
   #step(code: number, pos: number): void {
+    // The parse budget grows per character read, not per delta: whether a candidate is parsed
+    // then depends only on the text before its end, never on how the stream was split.
+    this.#budget.grow(1);
     const span = this.#scanner.step(code, pos);
     if (span !== undefined) this.#decide(span.start, span.end);
     switch (this.#fence) {
@@ -212,8 +214,10 @@ export class ProgressTextFilter {
       if (r.end > end) break;
       kept++;
       out += this.#piece(at, r.start);
-      const before = r.start > at ? this.#held[r.start - this.#base - 1] : this.#lastOut;
-      // Removing an inline object must not leave two spaces where it was.
+      // Removing an inline object must not leave two spaces where it was. What comes before it
+      // is read from the output (not the held text), so it is the same whatever was released
+      // earlier: a space, or an object just removed after a space.
+      const before = out === '' ? this.#lastOut : out[out.length - 1];
       if (r.text === '' && before === ' ') this.#dropSpaceAt = r.end;
       out += r.text;
       at = r.end;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { HOSTILE_RUN, hostileValue, runIsolated, srcUrl } from './hostile.test-util.js';
+import { HOSTILE_RUN, HOSTILE_TEST_TIMEOUT, hostileValue, runIsolated, srcUrl } from './hostile.test-util.js';
 import { MAX_PROGRESS_CANDIDATE } from './json-braces.js';
 import { PROGRESS_PROMPT_INSTRUCTIONS, extractModelProgress } from './model-progress.js';
 
@@ -100,15 +100,15 @@ describe('extractModelProgress on hostile text', () => {
       import { extractModelProgress } from '${srcUrl('model-progress.ts')}';
       const inputs = [
         '{"_progress": {"percent": 50}',
-        '{"_progress": {"percent": 50}'.repeat(2_000),
-        '{'.repeat(50_000) + '"_progress"',
-        'text {"_progress": {"percent": 50, "message": "' + 'x'.repeat(50_000),
+        '{"_progress": {"percent": 50}'.repeat(40_000),
+        '{'.repeat(1_000_000) + '"_progress"',
+        'text {"_progress": {"percent": 50, "message": "' + 'x'.repeat(1_000_000),
       ];
       console.log(JSON.stringify(inputs.map((input) => extractModelProgress(input) ?? null)));
     `);
     expect(run.signal).toBeNull();
     expect(run.stdout.trim()).toBe('[null,null,null,null]');
-  });
+  }, HOSTILE_TEST_TIMEOUT);
 
   it('still reads a _progress object that follows an unclosed brace or a cut-off one', () => {
     expect(extractModelProgress('Use { to open. {"_progress": {"percent": 30}}')).toEqual({ percent: 30 });
@@ -131,5 +131,5 @@ describe('extractModelProgress on hostile text', () => {
       }),
       HOSTILE_RUN,
     );
-  });
+  }, HOSTILE_TEST_TIMEOUT);
 });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { HeadwayError } from '@headway/protocol';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { HOSTILE_RUN, hostileString } from './hostile.test-util.js';
+import { HOSTILE_RUN, HOSTILE_TEST_TIMEOUT, hostileString } from './hostile.test-util.js';
 import { MAX_CONFIG_BYTES, loadProgressConfig, parseProgressConfigText, progressConfigSchema } from './progress-config.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'headway-estimator-'));
@@ -124,5 +124,5 @@ describe('loadProgressConfig on hostile input', () => {
       }),
       HOSTILE_RUN,
     );
-  });
+  }, HOSTILE_TEST_TIMEOUT);
 });

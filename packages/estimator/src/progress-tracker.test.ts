@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { HeadwayError } from '@headway/protocol';
 import { describe, expect, it } from 'vitest';
-import { HOSTILE_RUN, hostileString, withHostileHoles } from './hostile.test-util.js';
+import { HOSTILE_RUN, HOSTILE_TEST_TIMEOUT, hostileString, withHostileHoles } from './hostile.test-util.js';
 import { ProgressTracker, type ProgressEmission, type ProgressTrackerOptions } from './progress-tracker.js';
 import type { WeightedStep } from './step-ranges.js';
 import type { TaskHistory } from './task-history.js';
@@ -439,7 +439,7 @@ describe('ProgressTracker', () => {
       }),
       HOSTILE_RUN,
     );
-  });
+  }, HOSTILE_TEST_TIMEOUT);
 
   it('rejects an invalid saved state, naming the path', () => {
     try {

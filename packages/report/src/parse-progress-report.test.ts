@@ -1,7 +1,7 @@
 import { progressReportSchema, type ProgressReportStats } from '@headway/protocol';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { HOSTILE_RUN, hostileValue, runIsolated, srcUrl } from './hostile.test-util.js';
+import { HOSTILE_RUN, HOSTILE_TEST_TIMEOUT, hostileValue, runIsolated, srcUrl } from './hostile.test-util.js';
 import { MAX_REPORT_LENGTH, MAX_REPORT_WARNINGS, parseProgressReport } from './parse-progress-report.js';
 
 const stats: ProgressReportStats = { iterations: 30, toolCalls: 41, elapsedMs: 185_000 };
@@ -254,18 +254,18 @@ describe('parseProgressReport defaults and warnings', () => {
 });
 
 describe('parseProgressReport on hostile text', () => {
-  it('reads lines of 400 KB in linear time: a heading full of spaces, a long stats number, a long "none" item (in a child process, so a hang fails)', () => {
+  it('reads lines of a million characters in linear time: a heading full of spaces, a long stats number, a long "none" item (in a child process, so a hang fails)', () => {
     const run = runIsolated(`
       import { parseProgressReport } from '${srcUrl('parse-progress-report.ts')}';
-      const spaces = ' '.repeat(400_000);
+      const spaces = ' '.repeat(1_000_000);
       const heading = parseProgressReport('## Task\\nt\\n# a' + spaces + 'b');
-      const stats = parseProgressReport('## Task\\nt\\n**Stats:** ' + '1'.repeat(400_000) + ' iterations · 12 ms elapsed');
+      const stats = parseProgressReport('## Task\\nt\\n**Stats:** ' + '1'.repeat(1_000_000) + ' iterations · 12 ms elapsed');
       const none = parseProgressReport('## Completed Work\\n- ___none' + spaces + 'x');
       console.log(JSON.stringify([heading.warnings[0], stats.report.stats, none.report.completedWork[0].length]));
     `);
     expect(run.signal).toBeNull();
-    expect(JSON.parse(run.stdout) as unknown).toEqual([`unknown section "a${' '.repeat(78)}…" ignored`, { iterations: 0, toolCalls: 0, elapsedMs: 12 }, 400_008]);
-  });
+    expect(JSON.parse(run.stdout) as unknown).toEqual([`unknown section "a${' '.repeat(78)}…" ignored`, { iterations: 0, toolCalls: 0, elapsedMs: 12 }, 1_000_008]);
+  }, HOSTILE_TEST_TIMEOUT);
 
   it('reads the stats a model wrote even when they are buried in long runs', () => {
     const { report } = parseProgressReport(`## Task\nt\n**Stats:** ${'x '.repeat(50_000)}3 iterations · tool calls:${' '.repeat(50_000)}7 · 5 ms elapsed`);
@@ -294,5 +294,5 @@ describe('parseProgressReport on hostile text', () => {
       }),
       HOSTILE_RUN,
     );
-  });
+  }, HOSTILE_TEST_TIMEOUT);
 });

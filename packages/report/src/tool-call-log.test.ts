@@ -1,7 +1,7 @@
 import { HeadwayError } from '@headway/protocol';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { HOSTILE_RUN, hostileFragmentString, withHostileHoles } from './hostile.test-util.js';
+import { HOSTILE_RUN, HOSTILE_TEST_TIMEOUT, hostileFragmentString, withHostileHoles } from './hostile.test-util.js';
 import { ReportError } from './report-error.js';
 import { ToolCallLog, type ToolCallRecord } from './tool-call-log.js';
 
@@ -238,7 +238,7 @@ describe('ToolCallLog JSON', () => {
       }),
       { ...HOSTILE_RUN, numRuns: 60 },
     );
-  });
+  }, HOSTILE_TEST_TIMEOUT);
 
   it('throws nothing but REPORT_INVALID_LOG_STATE, whatever the input', () => {
     fc.assert(

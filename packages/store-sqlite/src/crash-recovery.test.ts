@@ -57,4 +57,7 @@ crashRecoverySuite('SqliteCheckpointStore', {
   killPoints: KILL_POINTS,
   inFlightCall,
   external: ['better-sqlite3'],
+  // 25 child processes, one after another: 98 s while the whole suite ran on 2 cores at load 30,
+  // over half the suite's default of 180 s. Nothing in it is timed.
+  timeoutMs: 600_000,
 });
