@@ -1,4 +1,4 @@
-import { describeIssues, safeStringify, toValidationIssues, type LimitKind, type ProgressReport } from '@headway/protocol';
+import { describeIssues, safeStringify, toValidationIssues, type LimitKind, type PlanItem, type ProgressReport } from '@headway/protocol';
 import { z } from 'zod';
 import { AuditError } from './audit-error.js';
 
@@ -32,7 +32,7 @@ export interface AuditRunRef {
  */
 export interface AuditDetails {
   'agent.progress.start': AuditRunRef & { task: string; agentName?: string };
-  'agent.progress.update': AuditRunRef & { pct: number; label: string; etaMs?: number };
+  'agent.progress.update': AuditRunRef & { pct: number; label: string; etaMs?: number; etaLowMs?: number; etaHighMs?: number };
   'agent.progress.tool_start': AuditRunRef & { tool: string; toolCallId?: string; args?: unknown };
   'agent.progress.tool_done': AuditRunRef & {
     tool: string;
@@ -60,6 +60,7 @@ export interface AuditDetails {
   'agent.progress.report': AuditRunRef & { report: ProgressReport };
   'agent.progress.tool_flagged': AuditRunRef & { tool: string; toolCallId?: string; findings: string[] };
   'agent.progress.strategy_rotated': AuditRunRef & { tool: string; failures: number };
+  'agent.progress.plan': AuditRunRef & { items: PlanItem[] };
 }
 
 /** An `eventType` an {@link AuditReporter} publishes. */
@@ -88,6 +89,7 @@ export const AUDIT_EVENT_TYPES: readonly AuditEventType[] = [
   'agent.progress.report',
   'agent.progress.tool_flagged',
   'agent.progress.strategy_rotated',
+  'agent.progress.plan',
 ];
 
 const auditEventShape = z.object({
