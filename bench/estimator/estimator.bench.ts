@@ -130,6 +130,9 @@ interface RunScore {
   /** (etaHigh - etaLow) / (elapsed + etaMs), in the first and the last third of the run. */
   widthFirst: number[];
   widthLast: number[];
+  /** (etaHigh - etaLow) / the true time left, in the first and the last third of the run. */
+  leftWidthFirst: number[];
+  leftWidthLast: number[];
   /** The run stayed within the cap the sources were told (recorded, or the assumed 30). */
   withinCap: boolean;
 }
@@ -151,7 +154,7 @@ function score(trace: Trace, replay: Replay): RunScore {
   let absErr = 0;
   let at95 = 0;
   const s: RunScore = {
-    mae: 0, backJump, secondsAt95: 0, shareAt95: 0, etaErrors: [], etaEligible: 0, ranged: 0, covered: 0, widthFirst: [], widthLast: [],
+    mae: 0, backJump, secondsAt95: 0, shareAt95: 0, etaErrors: [], etaEligible: 0, ranged: 0, covered: 0, widthFirst: [], widthLast: [], leftWidthFirst: [], leftWidthLast: [],
     withinCap: trace.roundtrips <= (trace.maxIterations ?? DEFAULT_CAP),
   };
   let current: ReplayedProgress = { ts: trace.startTs, percent: 0 };
@@ -170,8 +173,14 @@ function score(trace: Trace, replay: Replay): RunScore {
         if (current.etaLowMs <= left && left <= current.etaHighMs) s.covered++;
         // Width relative to the whole run as it looks now (time so far + the point ETA).
         const width = (current.etaHighMs - current.etaLowMs) / (t - trace.startTs + (current.etaMs ?? 0));
-        if (k < SAMPLES / 3) s.widthFirst.push(width);
-        else if (k >= (2 * SAMPLES) / 3) s.widthLast.push(width);
+        const leftWidth = (current.etaHighMs - current.etaLowMs) / left;
+        if (k < SAMPLES / 3) {
+          s.widthFirst.push(width);
+          s.leftWidthFirst.push(leftWidth);
+        } else if (k >= (2 * SAMPLES) / 3) {
+          s.widthLast.push(width);
+          s.leftWidthLast.push(leftWidth);
+        }
       }
     }
   }
@@ -241,6 +250,8 @@ interface Row {
   rangeShare: number;
   widthFirst: number;
   widthLast: number;
+  leftWidthFirst: number;
+  leftWidthLast: number;
 }
 
 function summarise(group: string, variant: Variant, scores: RunScore[]): Row {
@@ -261,6 +272,8 @@ function summarise(group: string, variant: Variant, scores: RunScore[]): Row {
     rangeShare: eligible === 0 ? 0 : ranged / eligible,
     widthFirst: median(scores.flatMap((s) => s.widthFirst)),
     widthLast: median(scores.flatMap((s) => s.widthLast)),
+    leftWidthFirst: median(scores.flatMap((s) => s.leftWidthFirst)),
+    leftWidthLast: median(scores.flatMap((s) => s.leftWidthLast)),
   };
 }
 
@@ -268,14 +281,15 @@ const pct = (v: number): string => (Number.isNaN(v) ? '–' : `${(v * 100).toFix
 
 function printRows(title: string, rows: Row[]): void {
   console.log(`\n${title}`);
-  console.log('| group | runs | source | MAE | max back-jump | mean s at >=95% before end (share) | ETA median rel. err (given) | range holds the time left (given) | range width / (elapsed + ETA), first → last third |');
-  console.log('|---|---:|---|---:|---:|---:|---:|---:|---:|');
+  console.log('| group | runs | source | MAE | max back-jump | mean s at >=95% before end (share) | ETA median rel. err (given) | range holds the time left (given) | range width / (elapsed + ETA), first → last third | range width / true time left, first → last third |');
+  console.log('|---|---:|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
     const eta = Number.isNaN(r.etaMedian) ? 'none' : `${pct(r.etaMedian)} (${pct(r.etaCoverage)})`;
     const range = Number.isNaN(r.rangeCoverage) ? 'none' : `${pct(r.rangeCoverage)} (${pct(r.rangeShare)})`;
     const width = Number.isNaN(r.widthFirst) ? '–' : `${r.widthFirst.toFixed(2)} → ${r.widthLast.toFixed(2)}`;
+    const leftWidth = Number.isNaN(r.leftWidthFirst) ? '–' : `${r.leftWidthFirst.toFixed(2)} → ${r.leftWidthLast.toFixed(2)}`;
     console.log(
-      `| ${r.group} | ${r.runs} | ${r.variant} | ${r.mae.toFixed(3)} | ${r.backJump} | ${r.secondsAt95.toFixed(1)} (${(r.shareAt95 * 100).toFixed(1)}%) | ${eta} | ${range} | ${width} |`,
+      `| ${r.group} | ${r.runs} | ${r.variant} | ${r.mae.toFixed(3)} | ${r.backJump} | ${r.secondsAt95.toFixed(1)} (${(r.shareAt95 * 100).toFixed(1)}%) | ${eta} | ${range} | ${width} | ${leftWidth} |`,
     );
   }
 }
@@ -304,7 +318,8 @@ function verdicts(rows: Row[]): string[] {
     out.push(
       `${after} vs ${before}: MAE ${(a.mae * 100).toFixed(1)} vs ${(b.mae * 100).toFixed(1)} (${((1 - a.mae / b.mae) * 100).toFixed(0)}% lower), ` +
         `worst group ${(worst * 100).toFixed(1)} points worse, back-jump ${a.backJump}, ETA median ${pct(a.etaMedian)} vs ${pct(b.etaMedian)} ` +
-        `(${((1 - a.etaMedian / b.etaMedian) * 100).toFixed(0)}% lower), range coverage ${pct(a.rangeCoverage)}, width ${a.widthFirst.toFixed(2)} → ${a.widthLast.toFixed(2)}`,
+        `(${((1 - a.etaMedian / b.etaMedian) * 100).toFixed(0)}% lower), range coverage ${pct(a.rangeCoverage)}, width / (elapsed + ETA) ${a.widthFirst.toFixed(2)} → ${a.widthLast.toFixed(2)}, ` +
+        `width / true time left ${a.leftWidthFirst.toFixed(2)} → ${a.leftWidthLast.toFixed(2)}`,
     );
   }
   return out;
