@@ -9,7 +9,7 @@
 // so far plus the point ETA, in the first and last third of the runs).
 // Run: pnpm -F @headway/bench bench:estimator
 import { estimateProgress, replayProgress, type ReplayedProgress, type TaskHistory } from '@headway/estimator';
-import { generateTraces, loadRealTraces, tracesDirs, type Trace } from './traces.js';
+import { generateTraces, loadRealTraces, tracesDirs, type Trace, type TraceEvent } from './traces.js';
 
 /** Without a recorded cap, the naive estimate (and every other source) assumes this one. */
 const DEFAULT_CAP = 30;
@@ -47,7 +47,7 @@ function stepwise(trace: Trace, at: number[], make: (clock: { t: number }) => St
 }
 
 interface Stepper {
-  apply(event: Trace['events'][number]): void;
+  apply(event: TraceEvent): void;
   tick(): void;
   percent(): number;
   eta(): number | undefined;
