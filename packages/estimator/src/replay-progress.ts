@@ -109,7 +109,13 @@ export function replayProgress(events: readonly unknown[], options: ReplayProgre
     });
   };
   for (const raw of events) {
-    const parsed = eventSchema.safeParse(raw);
+    let parsed;
+    try {
+      parsed = eventSchema.safeParse(raw);
+    } catch {
+      // An event that cannot be read (a throwing getter, a revoked proxy) is skipped like an invalid one.
+      continue;
+    }
     if (!parsed.success) continue;
     const e = parsed.data;
     for (; nextAt < at.length && (at[nextAt] ?? 0) < e.ts; nextAt++) {
