@@ -1,35 +1,59 @@
 // How well each progress source tracks real agent runs. Replays the recorded traces
-// (../shared/data/traces or HEADWAY_TRACES) and a generated set through (a) the naive
-// roundtrip estimate, (b) weighted steps, (c) ProgressTracker, (d) ProgressTracker with
-// history fitted leave-one-group-out, and prints per group: MAE between shown percent and
-// the true elapsed fraction, the largest backward jump, time at >= 95% before the end, and
-// the ETA's median relative error from the third roundtrip on.
+// (../shared/data/traces and ../shared/data/plan-traces, or HEADWAY_TRACES) and a generated
+// set through (a) the naive roundtrip estimate, (c) the tracker without plans, (d) the same
+// with history fitted leave-one-group-out, (e) the plan-aware tracker, (f) the same with
+// history, all through `replayProgress`, and prints per group: MAE between shown percent and
+// the true elapsed fraction, the largest backward jump, time at >= 95% before the end, the
+// point ETA's median relative error from the third roundtrip on, and how often the true time
+// left falls inside [etaLowMs, etaHighMs] (and the range's median width, relative to the time
+// so far plus the point ETA, in the first and last third of the runs).
 // Run: pnpm -F @headway/bench bench:estimator
-import { ProgressTracker, estimateProgress, type TaskHistory } from '@headway/estimator';
-import { generateTraces, loadRealTraces, tracesDir, type Trace, type TraceEvent } from './traces.js';
+import { estimateProgress, replayProgress, type ReplayedProgress, type TaskHistory } from '@headway/estimator';
+import { generateTraces, loadRealTraces, tracesDirs, type Trace, type TraceEvent } from './traces.js';
 
 /** Without a recorded cap, the naive estimate (and every other source) assumes this one. */
 const DEFAULT_CAP = 30;
 const SAMPLES = 400;
-/** The seed document's fallback steps, laid out by the roundtrip budget. */
-const SEED_STEPS = [
-  { name: 'Analyzing input', weight: 30 },
-  { name: 'Processing data', weight: 50 },
-  { name: 'Generating output', weight: 20 },
-];
 
-interface Replayer {
+/** What a source showed: after each event and at each sample time, in order. */
+type Replay = (trace: Trace, at: number[]) => ReplayedProgress[];
+
+/** Reads a replayer that is driven event by event (the naive estimate, the oracle). */
+function stepwise(trace: Trace, at: number[], make: (clock: { t: number }) => Stepper): ReplayedProgress[] {
+  const clock = { t: trace.startTs };
+  const r = make(clock);
+  const out: ReplayedProgress[] = [];
+  const read = (): void => {
+    const eta = r.eta();
+    out.push(eta === undefined ? { ts: clock.t, percent: r.percent() } : { ts: clock.t, percent: r.percent(), etaMs: eta });
+  };
+  let k = 0;
+  for (const e of trace.events) {
+    for (; k < at.length && at[k]! < e.ts; k++) {
+      clock.t = at[k]!;
+      r.tick();
+      read();
+    }
+    clock.t = e.ts;
+    r.apply(e);
+    read();
+  }
+  for (; k < at.length; k++) {
+    clock.t = at[k]!;
+    r.tick();
+    read();
+  }
+  return out;
+}
+
+interface Stepper {
   apply(event: TraceEvent): void;
   tick(): void;
   percent(): number;
   eta(): number | undefined;
 }
 
-interface Clock {
-  t: number;
-}
-
-function naive(cap: number, clock: Clock, startTs: number): Replayer {
+function naive(cap: number, clock: { t: number }, startTs: number): Stepper {
   let started = 0;
   let finished = 0;
   let phase: 'idle' | 'llm' | 'tools' = 'idle';
@@ -52,56 +76,12 @@ function naive(cap: number, clock: Clock, startTs: number): Replayer {
   };
 }
 
-function tracker(cap: number, clock: Clock, options: { history?: TaskHistory; steps?: boolean }): Replayer {
-  const t = new ProgressTracker({
-    maxRoundtrips: cap,
-    now: () => clock.t,
-    ...(options.history === undefined ? {} : { history: options.history }),
-    ...(options.steps === true ? { steps: SEED_STEPS } : {}),
-  });
-  const total = SEED_STEPS.reduce((a, s) => a + s.weight, 0);
-  let started = 0;
-  let step = -1;
-  return {
-    apply(e) {
-      if (e.kind === 'round') {
-        started++;
-        t.roundtripStarted();
-        if (options.steps === true) {
-          // The seed's fallback: each step gets its weight's share of the roundtrip budget.
-          let cumulative = 0;
-          let index = SEED_STEPS.length - 1;
-          for (const [i, s] of SEED_STEPS.entries()) {
-            cumulative += s.weight;
-            if (started <= (cumulative / total) * cap) {
-              index = i;
-              break;
-            }
-          }
-          while (step < index) {
-            if (step >= 0) t.stepFinished(SEED_STEPS[step]!.name);
-            step++;
-            t.stepStarted(SEED_STEPS[step]!.name);
-          }
-        }
-      } else if (e.kind === 'tools') t.toolsStarted();
-      else if (e.kind === 'tool.done') t.toolCallFinished(e.name, e.ok);
-      else t.roundtripFinished();
-    },
-    tick: () => {
-      t.tick();
-    },
-    percent: () => t.percent,
-    eta: () => t.etaMs,
-  };
-}
-
 /**
  * Not a real source: told the run's true roundtrip count, it shows the roundtrip fraction
  * (interpolated by the clock within a roundtrip) and an ETA from the exponentially weighted
  * roundtrip duration. It bounds what any roundtrip-count estimator can reach on these traces.
  */
-function oracle(total: number, clock: Clock, startTs: number): Replayer {
+function oracle(total: number, clock: { t: number }, startTs: number): Stepper {
   const n = Math.max(1, total);
   let started = 0;
   let finished = 0;
@@ -144,59 +124,70 @@ interface RunScore {
   shareAt95: number;
   etaErrors: number[];
   etaEligible: number;
+  /** Samples (from the third roundtrip) with a range, and how many held the true time left. */
+  ranged: number;
+  covered: number;
+  /** (etaHigh - etaLow) / (elapsed + etaMs), in the first and the last third of the run. */
+  widthFirst: number[];
+  widthLast: number[];
+  /** (etaHigh - etaLow) / the true time left, in the first and the last third of the run. */
+  leftWidthFirst: number[];
+  leftWidthLast: number[];
   /** The run stayed within the cap the sources were told (recorded, or the assumed 30). */
   withinCap: boolean;
 }
 
-function score(trace: Trace, make: (clock: Clock) => Replayer): RunScore {
-  const clock: Clock = { t: trace.startTs };
-  const r = make(clock);
+function score(trace: Trace, replay: Replay): RunScore {
   const duration = Math.max(1, trace.endTs - trace.startTs);
+  const at = Array.from({ length: SAMPLES }, (_, k) => trace.startTs + ((k + 0.5) / SAMPLES) * duration);
+  const points = replay(trace, at);
   let last = 0;
   let backJump = 0;
-  const observe = (): void => {
-    const p = r.percent();
-    if (!Number.isInteger(p) || p < 0 || p > 100) throw new Error(`${trace.file}: percent ${p} is not an integer in 0–100`);
-    backJump = Math.max(backJump, last - p);
-    last = p;
-  };
+  for (const p of points) {
+    if (!Number.isInteger(p.percent) || p.percent < 0 || p.percent > 100) throw new Error(`${trace.file}: percent ${p.percent} is not an integer in 0–100`);
+    backJump = Math.max(backJump, last - p.percent);
+    last = p.percent;
+  }
+  const rounds = trace.events.filter((e) => e.kind === 'round').map((e) => e.ts);
   let next = 0;
-  let rounds = 0;
+  let roundsSeen = 0;
   let absErr = 0;
   let at95 = 0;
-  const etaErrors: number[] = [];
-  let etaEligible = 0;
-  for (let k = 0; k < SAMPLES; k++) {
-    const t = trace.startTs + ((k + 0.5) / SAMPLES) * duration;
-    while (next < trace.events.length && trace.events[next]!.ts <= t) {
-      const e = trace.events[next++]!;
-      clock.t = e.ts;
-      r.apply(e);
-      if (e.kind === 'round') rounds++;
-      observe();
-    }
-    clock.t = t;
-    r.tick();
-    observe();
-    const p = r.percent();
-    absErr += Math.abs(p / 100 - (t - trace.startTs) / duration);
-    if (p >= 95) at95 += duration / SAMPLES;
-    if (rounds >= 3) {
-      etaEligible++;
-      const eta = r.eta();
-      const left = trace.endTs - t;
-      if (eta !== undefined) etaErrors.push(Math.abs(eta - left) / left);
-    }
-  }
-  return {
-    mae: absErr / SAMPLES,
-    backJump,
-    secondsAt95: at95 / 1000,
-    shareAt95: at95 / duration,
-    etaErrors,
-    etaEligible,
+  const s: RunScore = {
+    mae: 0, backJump, secondsAt95: 0, shareAt95: 0, etaErrors: [], etaEligible: 0, ranged: 0, covered: 0, widthFirst: [], widthLast: [], leftWidthFirst: [], leftWidthLast: [],
     withinCap: trace.roundtrips <= (trace.maxIterations ?? DEFAULT_CAP),
   };
+  let current: ReplayedProgress = { ts: trace.startTs, percent: 0 };
+  for (const [k, t] of at.entries()) {
+    while (next < points.length && points[next]!.ts <= t) current = points[next++]!;
+    while (roundsSeen < rounds.length && rounds[roundsSeen]! <= t) roundsSeen++;
+    const p = current.percent;
+    absErr += Math.abs(p / 100 - (t - trace.startTs) / duration);
+    if (p >= 95) at95 += duration / SAMPLES;
+    if (roundsSeen >= 3) {
+      s.etaEligible++;
+      const left = trace.endTs - t;
+      if (current.etaMs !== undefined) s.etaErrors.push(Math.abs(current.etaMs - left) / left);
+      if (current.etaLowMs !== undefined && current.etaHighMs !== undefined) {
+        s.ranged++;
+        if (current.etaLowMs <= left && left <= current.etaHighMs) s.covered++;
+        // Width relative to the whole run as it looks now (time so far + the point ETA).
+        const width = (current.etaHighMs - current.etaLowMs) / (t - trace.startTs + (current.etaMs ?? 0));
+        const leftWidth = (current.etaHighMs - current.etaLowMs) / left;
+        if (k < SAMPLES / 3) {
+          s.widthFirst.push(width);
+          s.leftWidthFirst.push(leftWidth);
+        } else if (k >= (2 * SAMPLES) / 3) {
+          s.widthLast.push(width);
+          s.leftWidthLast.push(leftWidth);
+        }
+      }
+    }
+  }
+  s.mae = absErr / SAMPLES;
+  s.secondsAt95 = at95 / 1000;
+  s.shareAt95 = at95 / duration;
+  return s;
 }
 
 function median(values: number[]): number {
@@ -206,7 +197,7 @@ function median(values: number[]): number {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-const VARIANTS = ['a naive', 'b steps', 'c tracker', 'd tracker+history', 'ref: same-group history', 'bound: exact N'] as const;
+const VARIANTS = ['a naive', 'c tracker', 'd tracker+history', 'e plan tracker', 'f plan tracker+history', 'bound: exact N'] as const;
 type Variant = (typeof VARIANTS)[number];
 
 function historyOf(traces: Trace[]): TaskHistory {
@@ -223,14 +214,16 @@ function evaluate(traces: Trace[]): Map<string, Map<Variant, RunScore[]>> {
     const byVariant = new Map<Variant, RunScore[]>();
     for (const trace of members) {
       const cap = trace.maxIterations ?? DEFAULT_CAP;
+      const replay = (options: { history?: TaskHistory; plan: boolean }): Replay => (t, at) =>
+        replayProgress(t.raw, { ...options, maxRoundtrips: cap, at });
       const scores: Record<Variant, RunScore> = {
-        'a naive': score(trace, (c) => naive(cap, c, trace.startTs)),
-        'b steps': score(trace, (c) => tracker(cap, c, { steps: true })),
-        'c tracker': score(trace, (c) => tracker(cap, c, {})),
-        'd tracker+history': score(trace, (c) => tracker(cap, c, { history })),
-        // For reference only (not leave-one-group-out): history of the other runs of the same group.
-        'ref: same-group history': score(trace, (c) => tracker(cap, c, { history: historyOf(members.filter((m) => m !== trace)) })),
-        'bound: exact N': score(trace, (c) => oracle(trace.roundtrips, c, trace.startTs)),
+        'a naive': score(trace, (t, at) => stepwise(t, at, (c) => naive(cap, c, t.startTs))),
+        // Today's tracker: the same replay with the plan events left out.
+        'c tracker': score(trace, replay({ plan: false })),
+        'd tracker+history': score(trace, replay({ plan: false, history })),
+        'e plan tracker': score(trace, replay({ plan: true })),
+        'f plan tracker+history': score(trace, replay({ plan: true, history })),
+        'bound: exact N': score(trace, (t, at) => stepwise(t, at, (c) => oracle(t.roundtrips, c, t.startTs))),
       };
       for (const v of VARIANTS) {
         const list = byVariant.get(v) ?? [];
@@ -253,11 +246,18 @@ interface Row {
   shareAt95: number;
   etaMedian: number;
   etaCoverage: number;
+  rangeCoverage: number;
+  rangeShare: number;
+  widthFirst: number;
+  widthLast: number;
+  leftWidthFirst: number;
+  leftWidthLast: number;
 }
 
 function summarise(group: string, variant: Variant, scores: RunScore[]): Row {
   const eligible = scores.reduce((a, s) => a + s.etaEligible, 0);
   const errors = scores.flatMap((s) => s.etaErrors);
+  const ranged = scores.reduce((a, s) => a + s.ranged, 0);
   return {
     group,
     runs: scores.length,
@@ -268,17 +268,28 @@ function summarise(group: string, variant: Variant, scores: RunScore[]): Row {
     shareAt95: scores.reduce((a, s) => a + s.shareAt95, 0) / scores.length,
     etaMedian: median(errors),
     etaCoverage: eligible === 0 ? 0 : errors.length / eligible,
+    rangeCoverage: ranged === 0 ? Number.NaN : scores.reduce((a, s) => a + s.covered, 0) / ranged,
+    rangeShare: eligible === 0 ? 0 : ranged / eligible,
+    widthFirst: median(scores.flatMap((s) => s.widthFirst)),
+    widthLast: median(scores.flatMap((s) => s.widthLast)),
+    leftWidthFirst: median(scores.flatMap((s) => s.leftWidthFirst)),
+    leftWidthLast: median(scores.flatMap((s) => s.leftWidthLast)),
   };
 }
 
+const pct = (v: number): string => (Number.isNaN(v) ? '–' : `${(v * 100).toFixed(0)}%`);
+
 function printRows(title: string, rows: Row[]): void {
   console.log(`\n${title}`);
-  console.log('| group | runs | source | MAE | max back-jump | mean s at >=95% before end (share) | ETA median rel. err (coverage) |');
-  console.log('|---|---:|---|---:|---:|---:|---:|');
+  console.log('| group | runs | source | MAE | max back-jump | mean s at >=95% before end (share) | ETA median rel. err (given) | range holds the time left (given) | range width / (elapsed + ETA), first → last third | range width / true time left, first → last third |');
+  console.log('|---|---:|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
-    const eta = Number.isNaN(r.etaMedian) ? 'none' : `${(r.etaMedian * 100).toFixed(0)}% (${(r.etaCoverage * 100).toFixed(0)}%)`;
+    const eta = Number.isNaN(r.etaMedian) ? 'none' : `${pct(r.etaMedian)} (${pct(r.etaCoverage)})`;
+    const range = Number.isNaN(r.rangeCoverage) ? 'none' : `${pct(r.rangeCoverage)} (${pct(r.rangeShare)})`;
+    const width = Number.isNaN(r.widthFirst) ? '–' : `${r.widthFirst.toFixed(2)} → ${r.widthLast.toFixed(2)}`;
+    const leftWidth = Number.isNaN(r.leftWidthFirst) ? '–' : `${r.leftWidthFirst.toFixed(2)} → ${r.leftWidthLast.toFixed(2)}`;
     console.log(
-      `| ${r.group} | ${r.runs} | ${r.variant} | ${r.mae.toFixed(3)} | ${r.backJump} | ${r.secondsAt95.toFixed(1)} (${(r.shareAt95 * 100).toFixed(1)}%) | ${eta} |`,
+      `| ${r.group} | ${r.runs} | ${r.variant} | ${r.mae.toFixed(3)} | ${r.backJump} | ${r.secondsAt95.toFixed(1)} (${(r.shareAt95 * 100).toFixed(1)}%) | ${eta} | ${range} | ${width} | ${leftWidth} |`,
     );
   }
 }
@@ -290,35 +301,37 @@ function report(title: string, traces: Trace[]): Row[] {
   const all: Row[] = VARIANTS.map((v) => summarise('ALL', v, [...results.values()].flatMap((m) => m.get(v) ?? [])));
   // The runs that kept to the cap the sources were told: the only kind a loop that enforces its cap produces.
   const kept: Row[] = VARIANTS.map((v) =>
-    summarise(
-      'ALL within cap',
-      v,
-      [...results.values()].flatMap((m) => (m.get(v) ?? []).filter((s) => s.withinCap)),
-    ),
+    summarise('ALL within cap', v, [...results.values()].flatMap((m) => (m.get(v) ?? []).filter((s) => s.withinCap))),
   );
   printRows(title, [...rows, ...all, ...kept]);
-  return [...all, ...kept];
+  return [...rows, ...all, ...kept];
+}
+
+function verdicts(rows: Row[]): string[] {
+  const row = (group: string, variant: Variant): Row => rows.find((r) => r.group === group && r.variant === variant)!;
+  const out: string[] = [];
+  for (const [before, after] of [['c tracker', 'e plan tracker'], ['d tracker+history', 'f plan tracker+history']] as const) {
+    const b = row('ALL', before);
+    const a = row('ALL', after);
+    const groups = [...new Set(rows.map((r) => r.group))].filter((g) => !g.startsWith('ALL'));
+    const worst = Math.max(...groups.map((g) => row(g, after).mae - row(g, before).mae));
+    out.push(
+      `${after} vs ${before}: MAE ${(a.mae * 100).toFixed(1)} vs ${(b.mae * 100).toFixed(1)} (${((1 - a.mae / b.mae) * 100).toFixed(0)}% lower), ` +
+        `worst group ${(worst * 100).toFixed(1)} points worse, back-jump ${a.backJump}, ETA median ${pct(a.etaMedian)} vs ${pct(b.etaMedian)} ` +
+        `(${((1 - a.etaMedian / b.etaMedian) * 100).toFixed(0)}% lower), range coverage ${pct(a.rangeCoverage)}, width / (elapsed + ETA) ${a.widthFirst.toFixed(2)} → ${a.widthLast.toFixed(2)}, ` +
+        `width / true time left ${a.leftWidthFirst.toFixed(2)} → ${a.leftWidthLast.toFixed(2)}`,
+    );
+  }
+  return out;
 }
 
 const started = performance.now();
-const dir = tracesDir();
-const real = loadRealTraces(dir);
-console.log(`${real.length} real traces from ${dir}; MAE sampled at ${SAMPLES} even points per run; cap ${DEFAULT_CAP} where none recorded`);
-const realAll = report('Real traces (history: the other real groups)', real);
-console.log(
-  '\n"ref: same-group history" uses the other runs of the held-out group (not leave-one-group-out; for reference only). "bound: exact N" is not a real source: it is told the true roundtrip count, and bounds what any roundtrip-count estimator can reach.',
-);
-report('Generated traces (history: the other generated groups)', generateTraces());
-
-const verdicts: string[] = [];
-for (const subset of ['ALL', 'ALL within cap']) {
-  const naiveRow = realAll.find((r) => r.group === subset && r.variant === 'a naive')!;
-  for (const variant of ['c tracker', 'd tracker+history', 'bound: exact N'] as const) {
-    const row = realAll.find((r) => r.group === subset && r.variant === variant)!;
-    verdicts.push(
-      `${subset} (${row.runs} runs), ${variant}: back-jump ${row.backJump} (target 0), MAE ${row.mae.toFixed(3)} = ${(naiveRow.mae / row.mae).toFixed(2)}x lower than naive (target >= 2x), ETA median ${(row.etaMedian * 100).toFixed(0)}% (target <= 25%)`,
-    );
-  }
+for (const dir of tracesDirs()) {
+  const real = loadRealTraces(dir);
+  console.log(`\n## ${dir}\n\n${real.length} real traces; MAE sampled at ${SAMPLES} even points per run; cap ${DEFAULT_CAP} where none recorded`);
+  const rows = report('Real traces (history: the other real groups)', real);
+  console.log(`\nVerdict on ${dir}:\n${verdicts(rows).map((v) => `- ${v}`).join('\n')}`);
 }
-console.log(`\nOn the real traces:\n${verdicts.map((v) => `- ${v}`).join('\n')}`);
+console.log('\n"bound: exact N" is not a real source: it is told the true roundtrip count, and bounds what any roundtrip-count estimator can reach.');
+if (process.env.HEADWAY_BENCH_GENERATED !== '0') report('Generated traces (history: the other generated groups)', generateTraces());
 console.log(`\n(${((performance.now() - started) / 1000).toFixed(1)} s)`);

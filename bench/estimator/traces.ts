@@ -20,6 +20,10 @@ export interface Trace {
   maxIterations: number | undefined;
   roundtrips: number;
   events: TraceEvent[];
+  /** The recorded lines as parsed JSON (for generated traces: the same events written in that format). */
+  raw: unknown[];
+  /** How many plan.updated lines the run has. */
+  planUpdates: number;
 }
 
 const lineSchema = z.discriminatedUnion('type', [
@@ -29,13 +33,18 @@ const lineSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('tool.executing'), ts: z.number(), toolName: z.string() }),
   z.object({ type: z.literal('tool.completed'), ts: z.number(), toolName: z.string(), ok: z.boolean() }),
   z.object({ type: z.literal('run.finished'), ts: z.number(), outcome: z.string(), roundtrips: z.int().min(0) }),
+  z.object({ type: z.literal('plan.updated'), ts: z.number(), total: z.int(), completed: z.int(), inProgress: z.int() }),
 ]);
 
-/** The traces folder: HEADWAY_TRACES, else ../shared/data/traces next to the repository root. */
-export function tracesDir(): string {
+/**
+ * The traces folders: HEADWAY_TRACES (one folder, or several separated by commas), else
+ * ../shared/data/traces and ../shared/data/plan-traces next to the repository root.
+ */
+export function tracesDirs(): string[] {
   const fromEnv = process.env.HEADWAY_TRACES;
-  if (fromEnv !== undefined && fromEnv !== '') return resolve(fromEnv);
-  return resolve(import.meta.dirname, '..', '..', '..', 'shared', 'data', 'traces');
+  if (fromEnv !== undefined && fromEnv !== '') return fromEnv.split(',').map((d) => resolve(d));
+  const data = resolve(import.meta.dirname, '..', '..', '..', 'shared', 'data');
+  return [join(data, 'traces'), join(data, 'plan-traces')];
 }
 
 export function loadRealTraces(dir: string): Trace[] {
@@ -57,8 +66,12 @@ export function loadRealTraces(dir: string): Trace[] {
     let open = false;
     let inTools = false;
     const events: TraceEvent[] = [];
+    const raw: unknown[] = [];
+    let planUpdates = 0;
     for (const [i, text] of lines.entries()) {
-      const parsed = lineSchema.safeParse(JSON.parse(text));
+      const json: unknown = JSON.parse(text);
+      raw.push(json);
+      const parsed = lineSchema.safeParse(json);
       if (!parsed.success) throw new Error(`${file}:${i + 1}: ${parsed.error.message}`);
       const e = parsed.data;
       switch (e.type) {
@@ -89,10 +102,13 @@ export function loadRealTraces(dir: string): Trace[] {
           endTs = e.ts;
           roundtrips = e.roundtrips;
           break;
+        case 'plan.updated':
+          planUpdates++;
+          break;
       }
     }
     if (startTs === undefined || endTs === undefined) throw new Error(`${file}: missing run.started or run.finished`);
-    traces.push({ file, group, real: true, startTs, endTs, maxIterations, roundtrips, events });
+    traces.push({ file, group, real: true, startTs, endTs, maxIterations, roundtrips, events, raw, planUpdates });
   }
   return traces;
 }
@@ -162,8 +178,24 @@ export function generateTraces(seed = 7): Trace[] {
         events.push({ kind: 'round.end', ts: t });
       }
       t += logNormal(rand, 800, 0.4);
-      traces.push({ file: `${spec.group}-${k}`, group: spec.group, real: false, startTs, endTs: t, maxIterations: spec.cap, roundtrips: n, events });
+      const raw = [{ type: 'run.started', ts: startTs, maxIterations: spec.cap }, ...events.map(toLine), { type: 'run.finished', ts: t, outcome: 'completed' }];
+      const trace = { file: `${spec.group}-${k}`, group: spec.group, real: false, startTs, endTs: t, maxIterations: spec.cap, roundtrips: n, events };
+      traces.push({ ...trace, raw, planUpdates: 0 });
     }
   }
   return traces;
+}
+
+/** A generated event as a line of the recorded trace format. */
+function toLine(e: TraceEvent): unknown {
+  switch (e.kind) {
+    case 'round':
+      return { type: 'step.started', ts: e.ts };
+    case 'tools':
+      return { type: 'tool.executing', ts: e.ts, toolName: 'bash' };
+    case 'tool.done':
+      return { type: 'tool.completed', ts: e.ts, toolName: e.name, ok: e.ok };
+    case 'round.end':
+      return { type: 'step.finished', ts: e.ts };
+  }
 }

@@ -13,10 +13,12 @@ export { ProgressTextFilter, stripModelProgress } from './model-progress-text.js
 export { MAX_PROGRESS_CANDIDATE } from './json-braces.js';
 export type { ExtractModelProgressOptions, ModelProgress } from './model-progress.js';
 export { ProgressTracker } from './progress-tracker.js';
-export type { ChildTrackerOptions, ProgressEmission, ProgressTrackerOptions } from './progress-tracker.js';
+export type { ChildTrackerOptions, PlanUpdate, ProgressEmission, ProgressTrackerOptions } from './progress-tracker.js';
 export { MAX_STATE_STEPS, progressTrackerStateSchema } from './progress-tracker-state.js';
 export type { ProgressTrackerState } from './progress-tracker-state.js';
 export { taskHistorySchema } from './task-history.js';
 export type { TaskHistory, TaskHistoryRun } from './task-history.js';
 export { EstimatorError, MAX_REPORTED_ISSUES } from './estimator-error.js';
 export type { EstimatorErrorCode } from './estimator-error.js';
+export { replayProgress } from './replay-progress.js';
+export type { ReplayProgressOptions, ReplayedProgress } from './replay-progress.js';

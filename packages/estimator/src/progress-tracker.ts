@@ -1,8 +1,10 @@
-import { describeIssues, toValidationIssues, type ValidationIssue } from '@headway/protocol';
+import { describeIssues, planItemsSchema, toValidationIssues, type PlanItem, type ValidationIssue } from '@headway/protocol';
 import { errorMessage } from '@headway/protocol/internal';
 import { EstimatorError, invalidArgument, limitIssues, shown } from './estimator-error.js';
 import type { ProgressRange } from './map-progress-to-range.js';
+import { etaRange } from './eta-range.js';
 import type { ModelProgress } from './model-progress.js';
+import { PlanProgress, countPlan } from './plan-progress.js';
 import { MAX_STATE_STEPS, progressTrackerStateSchema, type ProgressTrackerState } from './progress-tracker-state.js';
 import { RoundtripPosterior } from './roundtrip-posterior.js';
 import { computeStepRanges, type StepRange, type WeightedStep } from './step-ranges.js';
@@ -14,6 +16,15 @@ export interface ProgressEmission {
   percent: number;
   message?: string;
   etaMs?: number;
+  /** Low end (about the 10th percentile) of the time left, given with {@link ProgressEmission.etaMs}. */
+  etaLowMs?: number;
+  /** High end (about the 90th percentile) of the time left. */
+  etaHighMs?: number;
+}
+
+/** What {@link ProgressTracker.planUpdated} reads: a `plan.updated` event (or its body). */
+export interface PlanUpdate {
+  readonly items: readonly PlanItem[];
 }
 
 /** Options of a {@link ProgressTracker}. */
@@ -180,6 +191,9 @@ export class ProgressTracker {
   private roundStartedAt = 0;
   private toolsStartedAt = 0;
   private eta: number | undefined;
+  private etaLow: number | undefined;
+  private etaHigh: number | undefined;
+  private readonly plan = new PlanProgress();
   private lastEmitted: { percent: number; message: string | undefined };
 
   /**
@@ -215,6 +229,38 @@ export class ProgressTracker {
   /** Milliseconds left, when there is evidence for it (two observed roundtrips and a cap, or history); otherwise undefined. */
   get etaMs(): number | undefined {
     return this.eta;
+  }
+
+  /** Low end (about p10) of the time left, with {@link etaMs}; undefined without evidence. */
+  get etaLowMs(): number | undefined {
+    return this.etaLow;
+  }
+
+  /** High end (about p90) of the time left, with {@link etaMs}; undefined without evidence. */
+  get etaHighMs(): number | undefined {
+    return this.etaHigh;
+  }
+
+  /**
+   * The agent's own plan changed: pass the `plan.updated` event (or any `{ items }`). The
+   * plan moves the bar while the agent keeps it current; a plan that is only declared,
+   * stops changing, or restarts after it was finished falls back to the roundtrip estimate.
+   * A plan that does not validate (no items, duplicate ids, an unknown status, too many
+   * items) is ignored and returns false.
+   */
+  planUpdated(update: PlanUpdate): boolean {
+    if (this.completed) return false;
+    let items: unknown;
+    try {
+      items = typeof update === 'object' && (update as unknown) !== null ? (update as { items?: unknown }).items : undefined;
+    } catch {
+      return false;
+    }
+    const parsed = validate(planItemsSchema, items);
+    if ('issues' in parsed) return false;
+    this.plan.update(countPlan(parsed.data), this.roundtrips, this.clock());
+    this.update();
+    return true;
   }
 
   /** A model call begins (phase `llm`); an unfinished previous roundtrip counts as finished. */
@@ -442,6 +488,9 @@ export class ProgressTracker {
         : 100 * this.posterior.fractionDone(position, atLeast);
     let value = estimate;
     if (this.ranges.length > 0) value = this.stepValue(estimate);
+    const trust = this.plan.trust(this.roundtrips);
+    const planFraction = this.plan.fraction(t);
+    if (trust > 0 && planFraction !== undefined) value = trust * 100 * planFraction + (1 - trust) * value;
     for (const [key, slot] of this.slots) {
       if (key.startsWith('step:')) continue;
       value = Math.max(value, slot.range.start + (mean(slot.members.values()) / 100) * (slot.range.end - slot.range.start));
@@ -492,24 +541,48 @@ export class ProgressTracker {
     return floor;
   }
 
-  private computeEta(t: number): number | undefined {
+  /** The roundtrip estimate of the time left: the roundtrips still expected times the time one takes. */
+  private roundtripEta(t: number): number | undefined {
     // Two observed roundtrips are evidence enough; so is history of this kind of task, from the start.
-    if (this.completed || this.posterior === undefined || (this.observedRoundtrips < 2 && this.historyRoundMs === undefined)) return undefined;
+    if (this.posterior === undefined || (this.observedRoundtrips < 2 && this.historyRoundMs === undefined)) return undefined;
     const roundMs = this.roundMs();
     if (roundMs === undefined || roundMs <= 0) return undefined;
     const { position, atLeast } = this.position(t);
-    return Math.round(this.posterior.remaining(position, atLeast) * roundMs);
+    return this.posterior.remaining(position, atLeast) * roundMs;
+  }
+
+  /** Point ETA and its p10–p90 range, from the roundtrips seen and the plan while it is trusted. */
+  private computeEta(t: number): void {
+    this.eta = undefined;
+    this.etaLow = undefined;
+    this.etaHigh = undefined;
+    if (this.completed) return;
+    const elapsed = t - this.startedAt;
+    const trust = this.plan.trust(this.roundtrips);
+    const fraction = this.plan.fraction(t);
+    const fromRoundtrips = this.roundtripEta(t);
+    let point = fromRoundtrips;
+    if (trust > 0 && fraction !== undefined && fraction > 0 && elapsed > 0) {
+      // The plan's pace: the time the done share took, stretched over the share left.
+      const fromPlan = (elapsed * (1 - fraction)) / fraction;
+      point = fromRoundtrips === undefined ? fromPlan : Math.exp(trust * Math.log(Math.max(1, fromPlan)) + (1 - trust) * Math.log(Math.max(1, fromRoundtrips)));
+    }
+    if (point === undefined || !Number.isFinite(point)) return;
+    const range = etaRange(point);
+    this.eta = Math.round(point);
+    this.etaLow = Math.round(range.low);
+    this.etaHigh = Math.round(range.high);
   }
 
   private update(): void {
     const t = this.clock();
     if (this.completed) {
       this.shown = 100;
-      this.eta = undefined;
+      this.computeEta(t);
     } else {
       const target = Math.min(99, Math.max(0, Math.round(this.target(t))));
       if (target > this.shown) this.shown = target;
-      this.eta = this.computeEta(t);
+      this.computeEta(t);
     }
     if (this.lastEmitted.percent === this.shown && this.lastEmitted.message === this.message) return;
     this.lastEmitted = { percent: this.shown, message: this.message };
@@ -517,6 +590,8 @@ export class ProgressTracker {
     const body: ProgressEmission = { type: 'progress', percent: this.shown };
     if (this.message !== undefined) body.message = this.message;
     if (this.eta !== undefined) body.etaMs = this.eta;
+    if (this.etaLow !== undefined) body.etaLowMs = this.etaLow;
+    if (this.etaHigh !== undefined) body.etaHighMs = this.etaHigh;
     try {
       this.emitFn(body);
     } catch {

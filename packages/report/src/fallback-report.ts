@@ -70,13 +70,15 @@ function groupCalls(calls: readonly ToolCallEntry[]): CallGroup[] {
  * Builds the progress report from the tool-call log alone, for when the model cannot write
  * one (it failed, timed out, or was never asked): the same schema, `generatedBy: 'fallback'`.
  *
- * - Completed Work: plan steps the model marked done, successful calls with a result, and
- *   the counts of a summarised middle.
+ * - Completed Work: the completed items of the agent's latest plan (`log.recordPlan`), else
+ *   plan steps the model marked done in its text; successful calls with a result, and the
+ *   counts of a summarised middle.
  * - Key Findings: each distinct result brief (`search({"query":"auth"}) → Found 15 …`)
  *   and the model's own notes, in order.
  * - Attempted but Inconclusive: failed calls, empty results, calls repeated with the same
  *   arguments, failures inside the summarised middle.
- * - Not Started / Remaining: steps of the model's latest plan not yet done.
+ * - Not Started / Remaining: items of the agent's latest plan not completed (else the steps of
+ *   the plan in its text not yet done).
  * - Suggested Next Steps: derived from the above; never empty.
  *
  * Deterministic (same log, same report) and never empty when the log has content. Each
@@ -97,7 +99,13 @@ export function buildFallbackReport(ctx: FallbackReportContext): ProgressReport 
   const lists = emptyLists();
 
   // Completed Work
-  for (const s of plan?.steps ?? []) if (s.done) lists.completedWork.push(`Plan step ${s.number} done: ${s.text}`);
+  // The agent's own plan (its update_plan tool) is the better record; model text is the fallback.
+  const kept = ctx.log.plan;
+  if (kept !== undefined) {
+    for (const item of kept) if (item.status === 'completed') lists.completedWork.push(`Plan item done: ${oneLine(item.text)}`);
+  } else {
+    for (const s of plan?.steps ?? []) if (s.done) lists.completedWork.push(`Plan step ${s.number} done: ${s.text}`);
+  }
   for (const g of groups) if (g.ok.length > 0) lists.completedWork.push(`${g.call} (${stepList(g.ok.map((c) => c.step))})`);
   if (omitted !== undefined) {
     const notes = omitted.texts > 0 ? ` and ${formatCount(omitted.texts)} notes` : '';
@@ -146,14 +154,17 @@ export function buildFallbackReport(ctx: FallbackReportContext): ProgressReport 
   }
 
   // Not Started / Remaining
-  const open = (plan?.steps ?? []).filter((s) => !s.done);
-  for (const s of open) lists.remaining.push(s.text);
+  const open =
+    kept === undefined
+      ? (plan?.steps ?? []).filter((s) => !s.done)
+      : kept.flatMap((item, i) => (item.status === 'completed' ? [] : [{ number: i + 1, text: oneLine(item.text), current: item.status === 'in_progress' }]));
+  for (const s of open) lists.remaining.push('current' in s && s.current ? `${s.text} (in progress)` : s.text);
 
   // Suggested Next Steps
   const next = lists.suggestedNextSteps;
   const [first, ...others] = open;
   if (first !== undefined) {
-    next.push(`Resume the plan at step ${first.number}: ${first.text}`);
+    next.push(`Resume the plan at ${kept === undefined ? 'step' : 'item'} ${first.number}: ${first.text}`);
     if (others.length > 0) next.push(`Then do the other ${others.length} remaining plan step${others.length === 1 ? '' : 's'} (${others.map((s) => s.number).join(', ')})`);
   }
   const failedTools = new Map<string, ToolCallEntry[]>();

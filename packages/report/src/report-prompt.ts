@@ -1,6 +1,6 @@
 import type { StopReason } from '@headway/protocol';
 import { SECTION_TITLES } from './report-sections.js';
-import { formatCount, formatDuration } from './text.js';
+import { formatCount, formatDuration, oneLine } from './text.js';
 import type { ToolCallLog } from './tool-call-log.js';
 
 /** How much of each limit was used, to tell the model precisely why it must stop. All optional. */
@@ -110,7 +110,20 @@ export function buildReportPrompt(reason: StopReason, ctx: ReportPromptContext):
     'The task was:',
     ctx.task,
     '',
+    ...planLines(ctx.log),
     'Your activity so far (oldest first):',
     ...activity(ctx.log, maxLines),
   ].join('\n');
+}
+
+/** The agent's latest plan, when it kept one: Completed Work and Not Started / Remaining follow it. */
+function planLines(log: ToolCallLog): string[] {
+  const plan = log.plan;
+  if (plan === undefined) return [];
+  const mark = { completed: '[x]', in_progress: '[~]', pending: '[ ]' } as const;
+  return [
+    'Your plan as you last wrote it ([x] completed, [~] in progress, [ ] pending); list its completed items under Completed Work and the others under Not Started / Remaining:',
+    ...plan.map((item) => `${mark[item.status]} ${oneLine(item.text)}`),
+    '',
+  ];
 }

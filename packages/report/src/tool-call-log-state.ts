@@ -1,3 +1,4 @@
+import { planItemsSchema, type PlanItem } from '@headway/protocol';
 import { z } from 'zod';
 
 /** Longest JSON text of a call's arguments kept in the log. */
@@ -73,6 +74,8 @@ export interface ToolCallLogState {
   /** The most recent entries, oldest first, at most `maxEntries - keepFirst`. */
   recent: ToolCallLogEntry[];
   omitted?: OmittedSummary;
+  /** The agent's latest plan (from its `update_plan` tool), when it kept one. */
+  plan?: PlanItem[];
 }
 
 const count = z.number().int().nonnegative();
@@ -130,6 +133,7 @@ export const toolCallLogStateSchema: z.ZodType<ToolCallLogState> = z
     head: z.array(entrySchema),
     recent: z.array(entrySchema),
     omitted: omittedSchema.exactOptional(),
+    plan: planItemsSchema.exactOptional(),
   })
   .superRefine((state, ctx) => {
     if (state.keepFirst >= state.maxEntries) {

@@ -1,4 +1,14 @@
-import { createRedactor, describeIssues, safeStringify, toValidationIssues, type RedactOptions, type Redactor, type ValidationIssue } from '@headway/protocol';
+import {
+  createRedactor,
+  describeIssues,
+  planItemsSchema,
+  safeStringify,
+  toValidationIssues,
+  type PlanItem,
+  type RedactOptions,
+  type Redactor,
+  type ValidationIssue,
+} from '@headway/protocol';
 import { errorMessage } from '@headway/protocol/internal';
 import { MAX_REPORTED_ISSUES, ReportError, limitIssues } from './report-error.js';
 import { cutText, detach, formatCount, oneLine } from './text.js';
@@ -164,6 +174,7 @@ export class ToolCallLog {
   #toolCallCount = 0;
   #textCount = 0;
   #lastStep = 0;
+  #plan: readonly PlanItem[] | undefined;
 
   /**
    * @throws {ReportError} `REPORT_INVALID_OPTIONS` when `maxEntries` or `keepFirst` is impossible.
@@ -238,6 +249,28 @@ export class ToolCallLog {
     this.#push(entry);
   }
 
+  /**
+   * Records the agent's plan as it stands now (the whole list; it replaces the previous one).
+   * The progress report's Completed Work and Not Started / Remaining use the latest plan.
+   * A plan that does not validate against `planItemsSchema` is ignored; returns whether it was kept.
+   */
+  recordPlan(items: readonly PlanItem[]): boolean {
+    let parsed;
+    try {
+      parsed = planItemsSchema.safeParse(items);
+    } catch {
+      return false;
+    }
+    if (!parsed.success) return false;
+    this.#plan = Object.freeze(parsed.data.map((item) => Object.freeze({ ...item })));
+    return true;
+  }
+
+  /** The latest plan recorded with {@link recordPlan}, or `undefined`. */
+  get plan(): readonly PlanItem[] | undefined {
+    return this.#plan;
+  }
+
   /** The entries kept in full, oldest first (the summarised middle is in {@link omitted}). */
   entries(): readonly ToolCallLogEntry[] {
     return [...this.#head, ...this.#recent()];
@@ -301,6 +334,7 @@ export class ToolCallLog {
     }
     const omitted = this.omitted;
     if (omitted !== undefined) state.omitted = { ...omitted, failureSamples: omitted.failureSamples.map((e) => ({ ...e })) };
+    if (this.#plan !== undefined) state.plan = this.#plan.map((item) => ({ ...item }));
     return state;
   }
 
@@ -347,6 +381,7 @@ export class ToolCallLog {
     for (const e of s.recent) this.#ring.push(Object.freeze({ ...e }));
     this.#toolCallCount = s.toolCallCount;
     this.#textCount = s.textCount;
+    if (s.plan !== undefined) this.#plan = Object.freeze(s.plan.map((item) => Object.freeze({ ...item })));
     if (s.omitted !== undefined) {
       const o = s.omitted;
       this.#omitted = {

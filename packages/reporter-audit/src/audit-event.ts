@@ -32,7 +32,7 @@ export interface AuditRunRef {
  */
 export interface AuditDetails {
   'agent.progress.start': AuditRunRef & { task: string; agentName?: string };
-  'agent.progress.update': AuditRunRef & { pct: number; label: string; etaMs?: number };
+  'agent.progress.update': AuditRunRef & { pct: number; label: string; etaMs?: number; etaLowMs?: number; etaHighMs?: number };
   'agent.progress.tool_start': AuditRunRef & { tool: string; toolCallId?: string; args?: unknown };
   'agent.progress.tool_done': AuditRunRef & {
     tool: string;
@@ -60,7 +60,7 @@ export interface AuditDetails {
   'agent.progress.report': AuditRunRef & { report: ProgressReport };
   'agent.progress.tool_flagged': AuditRunRef & { tool: string; toolCallId?: string; findings: string[] };
   'agent.progress.strategy_rotated': AuditRunRef & { tool: string; failures: number };
-  'agent.progress.plan': AuditRunRef & { items: PlanItem[]; completed: number; total: number };
+  'agent.progress.plan': AuditRunRef & { items: PlanItem[] };
 }
 
 /** An `eventType` an {@link AuditReporter} publishes. */

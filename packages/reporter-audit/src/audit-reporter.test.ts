@@ -127,6 +127,16 @@ describe('AuditReporter: handle(event)', () => {
     expect(loud.bus.events.map((e) => [e.eventType, e.detail])).toEqual([['agent.progress.text', { text: 'Hel', runId: 'r', seq: 7 }]]);
   });
 
+  it('carries the whole plan and the ETA range', () => {
+    const { bus, reporter } = setup();
+    reporter.handle({ ...run, type: 'plan.updated', items: [{ id: 'a', text: 'Read', status: 'completed' }, { text: 'Fix', status: 'in_progress' }] });
+    reporter.handle({ ...run, type: 'progress', percent: 40, etaMs: 120_000, etaLowMs: 60_000, etaHighMs: 300_000 });
+    expect(bus.events.map((e) => [e.eventType, e.detail])).toEqual([
+      ['agent.progress.plan', { items: [{ id: 'a', text: 'Read', status: 'completed' }, { text: 'Fix', status: 'in_progress' }], runId: 'r', seq: 7 }],
+      ['agent.progress.update', { pct: 40, label: '', etaMs: 120_000, etaLowMs: 60_000, etaHighMs: 300_000, runId: 'r', seq: 7 }],
+    ]);
+  });
+
   it('maps every event type to a documented audit type, and every audit event is valid', () => {
     const seen = new Set<string>();
     fc.assert(

@@ -21,7 +21,14 @@ export function progressEventToAudit(event: ProgressEvent, textDeltas: boolean):
     case 'progress':
       return {
         eventType: 'agent.progress.update',
-        detail: { pct: event.percent, label: event.message ?? '', ...given('etaMs', event.etaMs), ...run },
+        detail: {
+          pct: event.percent,
+          label: event.message ?? '',
+          ...given('etaMs', event.etaMs),
+          ...given('etaLowMs', event.etaLowMs),
+          ...given('etaHighMs', event.etaHighMs),
+          ...run,
+        },
       };
     case 'tool.executing':
       return {
@@ -87,10 +94,8 @@ export function progressEventToAudit(event: ProgressEvent, textDeltas: boolean):
       };
     case 'strategy.rotated':
       return { eventType: 'agent.progress.strategy_rotated', detail: { tool: event.toolName, failures: event.failures, ...run } };
-    case 'plan.updated': {
-      const completed = event.items.filter((item) => item.status === 'completed').length;
-      return { eventType: 'agent.progress.plan', detail: { items: event.items, completed, total: event.items.length, ...run } };
-    }
+    case 'plan.updated':
+      return { eventType: 'agent.progress.plan', detail: { items: event.items.map((item) => ({ ...item })), ...run } };
     default:
       return undefined;
   }

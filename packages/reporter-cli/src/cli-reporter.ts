@@ -1,5 +1,5 @@
 import { format } from 'node:util';
-import { redactString, toolResultPreview, type ProgressEvent, type ProgressReporter } from '@headway/protocol';
+import { MAX_PLAN_ITEMS, redactString, toolResultPreview, type ProgressEvent, type ProgressReporter } from '@headway/protocol';
 import { capText, MAX_LIVE_TEXT } from './bounded-text.js';
 import pc from 'picocolors';
 import type { Colors } from './colors.js';
@@ -238,9 +238,19 @@ export class CLIReporter implements ProgressReporter {
         return;
       case 'progress':
         this.live((s) => {
-          s.progress(event.percent, event.message === undefined ? s.label : this.clean(event.message), now, event.etaMs);
+          s.progress(event.percent, event.message === undefined ? s.label : this.clean(event.message), now, event.etaMs, {
+            lowMs: event.etaLowMs,
+            highMs: event.etaHighMs,
+          });
         });
         return;
+      case 'plan.updated': {
+        const plan = event.items.slice(0, MAX_PLAN_ITEMS).map((item) => ({ text: this.clean(item.text), status: item.status }));
+        this.live((s) => {
+          s.plan = plan;
+        });
+        return;
+      }
       case 'tool.executing':
         this.live((s) => {
           s.toolStarted(this.clean(event.toolName), event.toolCallId, now);

@@ -1,8 +1,11 @@
 import type { Colors } from './colors.js';
 import { displayPercent } from './event-text.js';
 import { fitLine } from './fit-line.js';
-import { formatDuration } from './format-duration.js';
-import type { LiveNotice, LiveOutcome, LiveState } from './live-state.js';
+import { formatDuration, formatEtaRange } from './format-duration.js';
+import type { LiveNotice, LiveOutcome, LivePlanItem, LiveState } from './live-state.js';
+
+/** Plan items shown under the bar; the rest are folded into a count. */
+export const MAX_PLAN_LINES = 6;
 
 /** Braille dots, one frame per {@link SPINNER_INTERVAL_MS}. */
 const SPINNER_FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'] as const;
@@ -38,6 +41,35 @@ function etaText(remainingMs: number): string {
   return remainingMs < 1000 ? '<1s' : elapsedText(remainingMs);
 }
 
+/** Time left as the block shows it: the range when there is one (`ETA 2–5 min`), else the point. */
+function etaFacts(eta: NonNullable<LiveState['eta']>, now: number): string {
+  const since = now - eta.at;
+  if (eta.lowMs !== undefined && eta.highMs !== undefined) return `ETA ${formatEtaRange(eta.lowMs - since, eta.highMs - since)}`;
+  return `ETA ${etaText(eta.ms - since)}`;
+}
+
+/**
+ * The plan pinned under the bar: a count, then at most {@link MAX_PLAN_LINES} items around the
+ * current one (done items ticked, the current one highlighted), the others folded into counts.
+ */
+function planLines(plan: readonly LivePlanItem[], c: Colors): string[] {
+  const done = plan.filter((item) => item.status === 'completed').length;
+  const lines = [`  ${c.bold('Plan')} ${c.dim(`${done}/${plan.length} done`)}`];
+  let current = plan.findIndex((item) => item.status === 'in_progress');
+  if (current < 0) current = plan.findIndex((item) => item.status !== 'completed');
+  if (current < 0) current = plan.length - 1;
+  const start = Math.max(0, Math.min(current - 1, plan.length - MAX_PLAN_LINES));
+  const end = Math.min(plan.length, start + MAX_PLAN_LINES);
+  if (start > 0) lines.push(`    ${c.dim(`… ${start} more above`)}`);
+  for (const item of plan.slice(start, end)) {
+    if (item.status === 'completed') lines.push(`    ${c.green('✓')} ${c.dim(item.text)}`);
+    else if (item.status === 'in_progress') lines.push(`    ${c.cyan('▸')} ${c.bold(item.text)}`);
+    else lines.push(`    ${c.dim('○')} ${item.text}`);
+  }
+  if (end < plan.length) lines.push(`    ${c.dim(`… ${plan.length - end} more`)}`);
+  return lines;
+}
+
 function noticeLine(notice: LiveNotice, c: Colors): string {
   if (notice.level === 'limit') return `  ${c.red(`■ ${notice.text}`)}`;
   if (notice.level === 'warning') return `  ${c.yellow(`⚠ ${notice.text}`)}`;
@@ -68,11 +100,12 @@ export function renderLiveFrame(state: LiveState, options: FrameOptions): string
   const elapsedMs = outcome === undefined ? now - state.startedAt : outcome.durationMs;
   const barWidth = Math.max(10, Math.min(30, Math.floor(width * 0.3)));
   const facts = [`${displayPercent(state.percent ?? 0).padStart(3)}%`, elapsedText(elapsedMs)];
-  if (state.eta !== undefined && outcome === undefined) facts.push(`ETA ${etaText(state.eta.ms - (now - state.eta.at))}`);
+  if (state.eta !== undefined && outcome === undefined) facts.push(etaFacts(state.eta, now));
   if (state.iteration !== undefined) facts.push(`iteration ${state.iteration.index + 1}/${state.iteration.max}`);
   lines.push(`  ${bar(state.percent ?? 0, barWidth, c)} ${facts.join(c.dim(' · '))}`);
 
   if (outcome === undefined) {
+    if (state.plan !== undefined && state.plan.length > 0) lines.push(...planLines(state.plan, c));
     if (state.label !== '') lines.push(`  ${c.dim(state.label)}`);
     for (const tool of state.finished) {
       const mark = tool.ok ? c.green('✓') : c.red('✗');

@@ -28,6 +28,12 @@ export interface LiveOutcome {
   durationMs: number;
 }
 
+/** One item of the agent's plan, as the live block shows it. */
+export interface LivePlanItem {
+  text: string;
+  status: 'pending' | 'in_progress' | 'completed';
+}
+
 /**
  * What the live block shows, updated by reporter calls and events. Plain data plus small
  * update methods, so the frame is a pure function of it and of the clock.
@@ -37,7 +43,10 @@ export class LiveState {
   startedAt: number;
   percent: number | undefined = undefined;
   label = '';
-  eta: { ms: number; at: number } | undefined = undefined;
+  /** The point ETA and, when known, its range (p10–p90), as of `at`. */
+  eta: { ms: number; at: number; lowMs?: number; highMs?: number } | undefined = undefined;
+  /** The agent's latest plan, pinned under the bar. */
+  plan: LivePlanItem[] | undefined = undefined;
   iteration: { index: number; max: number } | undefined = undefined;
   running: RunningTool[] = [];
   finished: FinishedTool[] = [];
@@ -54,10 +63,16 @@ export class LiveState {
     this.startedAt = now;
   }
 
-  progress(percent: number, label: string, now: number, etaMs?: number): void {
+  progress(percent: number, label: string, now: number, etaMs?: number, range?: { lowMs?: number | undefined; highMs?: number | undefined }): void {
     if (Number.isFinite(percent)) this.percent = Math.min(100, Math.max(0, percent));
     this.label = label;
     this.eta = etaMs === undefined || !Number.isFinite(etaMs) ? undefined : { ms: Math.max(0, etaMs), at: now };
+    const low = range?.lowMs;
+    const high = range?.highMs;
+    if (this.eta !== undefined && low !== undefined && high !== undefined && Number.isFinite(low) && Number.isFinite(high)) {
+      this.eta.lowMs = Math.max(0, low);
+      this.eta.highMs = Math.max(0, high);
+    }
   }
 
   toolStarted(name: string, id: string | undefined, now: number): void {

@@ -1,7 +1,7 @@
 import type { ProgressEvent } from '@headway/protocol';
 import { toolResultPreview } from '@headway/protocol';
 import { displayPercent, limitText, timeoutExtendedText, windDownText } from './event-text.js';
-import { formatDuration } from './format-duration.js';
+import { formatDuration, formatEtaRange } from './format-duration.js';
 import { renderReportMarkdown } from './report-markdown.js';
 import { oneLine } from './terminal-text.js';
 
@@ -34,6 +34,7 @@ export function plainEventText(event: ProgressEvent, previewLength: number): str
       return plainLine.iteration(event.index, event.max);
     case 'progress': {
       const line = plainLine.progress(event.percent, event.message ?? '');
+      if (event.etaLowMs !== undefined && event.etaHighMs !== undefined) return `${line} (ETA ${formatEtaRange(event.etaLowMs, event.etaHighMs)})`;
       return event.etaMs === undefined ? line : `${line} (ETA ${formatDuration(event.etaMs)})`;
     }
     case 'tool.executing':

@@ -54,7 +54,8 @@ describe('JSONReporter', () => {
       hub.emit({ type: 'iteration', index: 0, max: 10 }),
       hub.emit({ type: 'tool.executing', toolName: 'file_read', toolCallId: 'c1', args: { path: 'README.md' } }),
       hub.emit({ type: 'tool.completed', toolName: 'file_read', toolCallId: 'c1', durationMs: 12, ok: true, preview: '# headway' }),
-      hub.emit({ type: 'progress', percent: 45, message: 'Analyzing input', etaMs: 3000 }),
+      hub.emit({ type: 'plan.updated', items: [{ id: 'a', text: 'Read the README', status: 'completed' }, { text: 'Summarize', status: 'in_progress' }] }),
+      hub.emit({ type: 'progress', percent: 45, message: 'Analyzing input', etaMs: 3000, etaLowMs: 1000, etaHighMs: 9000 }),
       hub.emit({ type: 'run.finished', durationMs: 1200, outcome: 'completed', summary: 'finished after 1 iteration(s)' }),
     ];
     expect(lines().map((line) => parseProgressEvent(JSON.parse(line)))).toEqual(emitted);

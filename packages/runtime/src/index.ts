@@ -27,6 +27,8 @@ export type { CircuitBreakerOptions, CircuitState } from './provider/circuit-bre
 export { ScriptedProvider } from './provider/scripted-provider.js';
 export type { Script, ScriptedProviderOptions, ScriptedStep } from './provider/scripted-provider.js';
 export { defineTool } from './tools/define-tool.js';
+export { UPDATE_PLAN_TOOL_NAME, updatePlanTool } from './tools/update-plan-tool.js';
+export type { UpdatePlanArgs } from './tools/update-plan-tool.js';
 export type { Tool, ToolContext, ToolDefinition } from './tools/define-tool.js';
 export { ManualClock, sleep, systemClock } from './loop/clock.js';
 export type { Clock, ManualClockOptions } from './loop/clock.js';

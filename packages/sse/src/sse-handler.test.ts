@@ -79,6 +79,19 @@ describe('createSseHandler', () => {
     expect(seqs(received)).toEqual(range(1, 21));
   });
 
+  it('carries the agent plan and the ETA range to a real client', async () => {
+    const hub = createProgressHub({ runId: 'plan' });
+    const { url } = await serve({ source: hub });
+    const received: ProgressEvent[] = [];
+    const done = subscribeToRun(url, { onEvent: (e) => received.push(e) });
+    hub.emit({ type: 'run.started', agentName: 'a' });
+    const plan = hub.emit({ type: 'plan.updated', items: [{ id: 'a', text: 'Read', status: 'completed' }, { text: 'Fix', status: 'in_progress' }] });
+    const progress = hub.emit({ type: 'progress', percent: 69, etaMs: 90_000, etaLowMs: 20_000, etaHighMs: 600_000 });
+    hub.emit({ type: 'run.finished', durationMs: 1, outcome: 'completed' });
+    await done;
+    expect(received.slice(1, 3)).toEqual([plan, progress]);
+  });
+
   it('resumes after Last-Event-ID with exactly the later events (header, else the lastEventId query; header wins)', async () => {
     const { url } = await serve({ source: logWith('r', 10, true) });
     const after = async (headers: Record<string, string>, query = ''): Promise<number[]> => {

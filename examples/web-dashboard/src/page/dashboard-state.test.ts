@@ -89,4 +89,16 @@ describe('dashboard state', () => {
     state = applyEvent(state, progress(101, 30));
     expect(state.percent).toBe(40);
   });
+
+  it('keeps the latest plan and the ETA range, and drops the range when an update has none', () => {
+    let state = replay(completed.slice(0, 1));
+    const runId = state.runId;
+    state = applyEvent(state, { type: 'plan.updated', runId, seq: 100, ts: 0, items: [{ text: 'Search', status: 'in_progress' }] });
+    state = applyEvent(state, { type: 'plan.updated', runId, seq: 101, ts: 0, items: [{ text: 'Search', status: 'completed' }, { text: 'Read', status: 'in_progress' }] });
+    state = applyEvent(state, { type: 'progress', runId, seq: 102, ts: 0, percent: 60, etaMs: 90_000, etaLowMs: 20_000, etaHighMs: 600_000 });
+    expect(state.plan?.map((i) => i.status)).toEqual(['completed', 'in_progress']);
+    expect([state.etaMs, state.etaLowMs, state.etaHighMs]).toEqual([90_000, 20_000, 600_000]);
+    state = applyEvent(state, { type: 'progress', runId, seq: 103, ts: 0, percent: 70, etaMs: 30_000 });
+    expect([state.etaMs, state.etaLowMs, state.etaHighMs]).toEqual([30_000, undefined, undefined]);
+  });
 });

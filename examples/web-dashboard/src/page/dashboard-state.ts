@@ -1,7 +1,7 @@
 // The dashboard's view of a run, rebuilt from its events alone: replaying the same events
 // always gives the same state, and an event at or before `lastSeq` changes nothing, so a
 // resumed stream can neither duplicate nor skip an entry.
-import type { LimitKind, ProgressEvent, ProgressReport } from '@headway/protocol';
+import type { LimitKind, PlanItem, ProgressEvent, ProgressReport } from '@headway/protocol';
 
 /** One tool call, running or finished. */
 export interface ToolRow {
@@ -47,6 +47,11 @@ export interface DashboardState {
   percent: number;
   message?: string;
   etaMs?: number;
+  /** The range of the time left (about p10–p90), when the estimator has evidence for one. */
+  etaLowMs?: number;
+  etaHighMs?: number;
+  /** The agent's latest plan (`plan.updated`). */
+  plan?: PlanItem[];
   iteration?: { index: number; max: number };
   running: ToolRow[];
   finished: ToolRow[];
@@ -92,6 +97,16 @@ export function applyEvent(state: DashboardState, event: ProgressEvent): Dashboa
       if (event.message !== undefined) next.message = event.message;
       if (event.etaMs === undefined) delete next.etaMs;
       else next.etaMs = event.etaMs;
+      if (event.etaLowMs === undefined || event.etaHighMs === undefined) {
+        delete next.etaLowMs;
+        delete next.etaHighMs;
+      } else {
+        next.etaLowMs = event.etaLowMs;
+        next.etaHighMs = event.etaHighMs;
+      }
+      break;
+    case 'plan.updated':
+      next.plan = event.items;
       break;
     case 'iteration':
       next.iteration = { index: event.index, max: event.max };

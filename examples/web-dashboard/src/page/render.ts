@@ -29,6 +29,14 @@ function byId(id: string): HTMLElement {
 }
 
 /** `1.2 s`, `850 ms`, `2 min 5 s`. */
+/** A range of time left in the unit of its high end: `20–45 s`, `2–5 min`, `1–3 h`. */
+function formatRange(lowMs: number, highMs: number): string {
+  const [unitMs, unit] = highMs < 60_000 ? [1000, 's'] : highMs < 3_600_000 ? [60_000, 'min'] : [3_600_000, 'h'];
+  const lo = Math.floor(Math.max(0, lowMs) / unitMs);
+  const hi = Math.max(1, Math.ceil(highMs / unitMs));
+  return lo >= hi ? `${hi} ${unit}` : `${lo === 0 ? '<1' : String(lo)}–${hi} ${unit}`;
+}
+
 function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
   const s = ms / 1000;
@@ -87,9 +95,11 @@ export function renderRun(view: RunView, state: DashboardState): void {
       ? state.outcome.durationMs === undefined
         ? ''
         : `took ${formatDuration(state.outcome.durationMs)}`
-      : state.etaMs === undefined
-        ? 'ETA —'
-        : `ETA ${formatDuration(state.etaMs)}`;
+      : state.etaLowMs !== undefined && state.etaHighMs !== undefined
+        ? `ETA ${formatRange(state.etaLowMs, state.etaHighMs)}`
+        : state.etaMs === undefined
+          ? 'ETA —'
+          : `ETA ${formatDuration(state.etaMs)}`;
   byId('message').textContent = state.message ?? '';
 
   const steps = byId('steps');
@@ -104,6 +114,12 @@ export function renderRun(view: RunView, state: DashboardState): void {
     ),
   );
   byId('steps-panel').hidden = view.steps.length === 0;
+
+  const plan = state.plan ?? [];
+  const planClass = { completed: 'done', in_progress: 'active', pending: 'pending' } as const;
+  byId('plan').replaceChildren(...plan.map((item) => el('li', { className: planClass[item.status], text: item.text, data: { status: item.status } })));
+  byId('plan-count').textContent = `${plan.filter((i) => i.status === 'completed').length}/${plan.length}`;
+  byId('plan-panel').hidden = plan.length === 0;
 
   byId('warnings').replaceChildren(...state.warnings.map((w) => el('li', { className: `warning ${w.kind.replace('.', '-')}`, text: w.text, data: { seq: String(w.seq) } })));
   byId('running').replaceChildren(

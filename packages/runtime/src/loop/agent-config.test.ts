@@ -21,6 +21,7 @@ describe('parseAgentConfig', () => {
       negotiatedExtensionMs: 300_000,
       progress: { aiDriven: true, fallbackSteps: [] },
       maxSpendUsd: 0,
+      planTool: false,
     });
   });
 

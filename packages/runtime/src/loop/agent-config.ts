@@ -50,6 +50,8 @@ export interface AgentConfig {
   progress: ProgressConfig;
   /** Per-session spending cap in USD; 0 (the default) is unlimited. */
   maxSpendUsd: number;
+  /** Offer the built-in `update_plan` tool: the model keeps its plan, the bar and the report follow it (default false). */
+  planTool: boolean;
 }
 
 /** What a user passes: {@link AgentConfig} with every defaulted field optional. */
@@ -69,6 +71,7 @@ export interface AgentConfigInput {
   negotiatedExtensionMs?: number;
   progress?: Partial<ProgressConfig>;
   maxSpendUsd?: number;
+  planTool?: boolean;
 }
 
 const ms = z.number().int().positive();
@@ -90,6 +93,7 @@ const schema = z.strictObject({
   negotiatedExtensionMs: ms.default(5 * 60_000),
   progress: z.unknown().optional(),
   maxSpendUsd: z.number().nonnegative().default(0),
+  planTool: z.boolean().default(false),
 });
 
 /**

@@ -22,6 +22,7 @@ import { MemorySessionStore } from '../session/memory-session-store.js';
 import { openSession } from '../session/session-history.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { Tool } from '../tools/define-tool.js';
+import { UPDATE_PLAN_TOOL_NAME, updatePlanTool } from '../tools/update-plan-tool.js';
 import { parseAgentConfig, type AgentConfig, type AgentConfigInput } from './agent-config.js';
 import { systemClock, type Clock } from './clock.js';
 import { ConfigError } from './config-error.js';
@@ -172,6 +173,14 @@ export class AgentRuntime {
       }
       tools.set(tool.name, tool);
     });
+    if (this.config.planTool) {
+      if (tools.has(UPDATE_PLAN_TOOL_NAME)) {
+        throw new ConfigError('RUNTIME_INVALID_TOOL', `Invalid agent deps: tools: a tool named "${UPDATE_PLAN_TOOL_NAME}" clashes with the built-in plan tool (planTool: true)`, [
+          { path: 'tools', message: `a tool named "${UPDATE_PLAN_TOOL_NAME}" clashes with the built-in plan tool` },
+        ]);
+      }
+      tools.set(UPDATE_PLAN_TOOL_NAME, updatePlanTool);
+    }
     this.#tools = tools;
     const mode = capabilityModeTable(deps.capabilityModes).get(this.config.capabilityMode);
     if (mode === undefined) {

@@ -1,7 +1,7 @@
 // Over 300 lines on purpose: the order of a round (model call, tools, checkpoints, limits) reads
 // top to bottom in one class; everything that stands on its own is beside it.
 import { PROGRESS_PROMPT_INSTRUCTIONS, ProgressTextFilter, ProgressTracker, extractModelProgress, stripModelProgress, type TaskHistory } from '@headway/estimator';
-import { createProgressHub, redact, toolResultPreview, type LimitKind, type ProgressEventBody, type ProgressHub, type RunLimits, type StopReason } from '@headway/protocol';
+import { createProgressHub, planItemsSchema, redact, toolResultPreview, type LimitKind, type ProgressEventBody, type ProgressHub, type RunLimits, type StopReason } from '@headway/protocol';
 import { errorMessage } from '@headway/protocol/internal';
 import { ToolCallLog, buildReportPrompt, type ReportPromptLimits } from '@headway/report';
 import { addUsage, collectStream, type CompletionResponse, type ToolSpec } from '../provider/provider.js';
@@ -18,6 +18,8 @@ import type { LoopContext } from './loop-context.js';
 import { VERIFICATION_PROMPT, strategyRotationPrompt } from './loop-prompts.js';
 import type { RunState, ToolCallStatus } from './run-state.js';
 import { StopSignal, cancelReason, raceStop, type Stop } from './stop-signal.js';
+import type { Tool } from '../tools/define-tool.js';
+import { updatePlanTool } from '../tools/update-plan-tool.js';
 import { TimeBudget } from './time-budget.js';
 
 /** How long a context part's `afterRun` may take before the run's result is returned without it. */
@@ -356,6 +358,7 @@ export class RunLoop {
         externalize: this.#ctx.externalize,
       });
       call.status = 'finished';
+      if (result.ok && this.#ctx.tools.get(call.name) === (updatePlanTool as Tool)) this.#planUpdated(call.args);
       call.result = { content: result.content, ok: result.ok, durationMs: result.durationMs };
       state.messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content: result.content });
       if (!state.toolsUsed.includes(call.name)) state.toolsUsed.push(call.name);
@@ -383,6 +386,16 @@ export class RunLoop {
     state.round = null;
     this.#tracker.roundtripFinished();
     await this.#updateCheckpoint('round');
+  }
+
+  /** The built-in plan tool succeeded: the plan goes to the event stream, the bar and the report. */
+  #planUpdated(args: unknown): void {
+    const parsed = planItemsSchema.safeParse((args as { items?: unknown } | null)?.items);
+    if (!parsed.success) return;
+    const event = { type: 'plan.updated', items: redact(parsed.data) } as const;
+    this.#emit(event);
+    this.#tracker.planUpdated(event);
+    this.#log.recordPlan(event.items);
   }
 
   // ── limits ──────────────────────────────────────────────────────────────────

@@ -1,0 +1,46 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { HOSTILE_RUN, hostileString, withHostileHoles } from './hostile.test-util.js';
+import { ProgressTracker } from './progress-tracker.js';
+import { replayProgress } from './replay-progress.js';
+
+const status = fc.constantFrom('pending', 'in_progress', 'completed', 'done', '');
+const item = fc.record({ id: fc.option(fc.string({ maxLength: 3 }), { nil: undefined }), text: hostileString, status });
+const planUpdate = fc.record({ type: fc.constant('plan.updated'), items: fc.array(item, { maxLength: 8 }) });
+
+describe('plan input that fights back', () => {
+  it('planUpdated takes any value without throwing; the bar stays an integer in 0–99 that never goes back (property, time-limited)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(withHostileHoles(planUpdate), { maxLength: 6 }), async (updates) => {
+        let t = 0;
+        const tracker = new ProgressTracker({ maxRoundtrips: 20, now: () => t });
+        let last = 0;
+        for (const update of updates) {
+          tracker.roundtripStarted();
+          t += 1000;
+          tracker.planUpdated(update() as { items: [] });
+          tracker.roundtripFinished();
+          expect(Number.isInteger(tracker.percent) && tracker.percent >= last && tracker.percent <= 99).toBe(true);
+          last = tracker.percent;
+        }
+        await Promise.resolve();
+      }),
+      HOSTILE_RUN,
+    );
+  });
+
+  it('replayProgress skips events it cannot read and never throws on a list (property, time-limited)', async () => {
+    const event = fc.oneof(
+      planUpdate.map((e) => ({ ...e, ts: 5 })),
+      fc.constantFrom({ type: 'step.started', ts: 1 }, { type: 'step.finished', ts: 2 }, { type: 'plan.updated', ts: 3, total: 1e9, completed: -1, inProgress: 2 }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(withHostileHoles(event), { maxLength: 8 }), async (events) => {
+        const points = replayProgress(events.map((make) => make()));
+        for (const p of points) expect(Number.isInteger(p.percent) && p.percent >= 0 && p.percent <= 100).toBe(true);
+        await Promise.resolve();
+      }),
+      HOSTILE_RUN,
+    );
+  });
+});

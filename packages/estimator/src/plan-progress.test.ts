@@ -1,0 +1,152 @@
+import { describe, expect, it } from 'vitest';
+import type { PlanItem } from '@headway/protocol';
+import { ProgressTracker, type ProgressEmission } from './progress-tracker.js';
+
+function fakeClock(start = 1_000_000): { now: () => number; advance: (ms: number) => void } {
+  let t = start;
+  return { now: () => t, advance: (ms) => (t += ms) };
+}
+
+function plan(...statuses: PlanItem['status'][]): { type: 'plan.updated'; items: PlanItem[] } {
+  return { type: 'plan.updated', items: statuses.map((status, i) => ({ id: `t${i}`, text: `item ${i}`, status })) };
+}
+
+/** Two trackers on one clock: one told the plan, one not, driven through the same roundtrips. */
+function twins(maxRoundtrips = 30): {
+  withPlan: ProgressTracker;
+  without: ProgressTracker;
+  emitted: ProgressEmission[];
+  /** One roundtrip of 1.5 s; returns the percent right after the plan update it carries. */
+  round: (update?: ReturnType<typeof plan>) => number;
+} {
+  const clock = fakeClock();
+  const emitted: ProgressEmission[] = [];
+  const withPlan = new ProgressTracker({ maxRoundtrips, now: clock.now, emit: (b) => emitted.push(b) });
+  const without = new ProgressTracker({ maxRoundtrips, now: clock.now });
+  const round = (update?: ReturnType<typeof plan>): number => {
+    for (const t of [withPlan, without]) t.roundtripStarted();
+    clock.advance(1000);
+    for (const t of [withPlan, without]) t.toolsStarted();
+    if (update !== undefined) expect(withPlan.planUpdated(update)).toBe(true);
+    const atUpdate = withPlan.percent;
+    clock.advance(500);
+    for (const t of [withPlan, without]) t.roundtripFinished();
+    return atUpdate;
+  };
+  return { withPlan, without, emitted, round };
+}
+
+describe('ProgressTracker with the agent plan', () => {
+  it('moves the bar by the items the agent completes while it keeps the plan current', () => {
+    const { withPlan, without, round } = twins(100);
+    round(plan('in_progress', 'pending', 'pending', 'pending'));
+    const declared = withPlan.percent;
+    // Declared only: the plan is not trusted yet, the roundtrip estimate stands.
+    expect(declared).toBe(without.percent);
+    // 2.5 of 4 items done, over the 92% the plan spans.
+    expect(round(plan('completed', 'completed', 'in_progress', 'pending'))).toBe(Math.max(declared, Math.round(92 * (2.5 / 4))));
+    // Between updates the clock moves the bar into the next item, at the pace kept so far.
+    expect(withPlan.percent).toBe(Math.round((92 * (2 + 500 / 750)) / 4));
+    expect(round(plan('completed', 'completed', 'completed', 'in_progress'))).toBe(Math.round(92 * (3.5 / 4)));
+    expect(withPlan.percent).toBeGreaterThan(without.percent);
+  });
+
+  it('falls back to the roundtrip estimate when a declared plan is never updated (the stale case)', () => {
+    const { withPlan, without, round } = twins();
+    round();
+    round(plan('in_progress', 'pending', 'pending', 'pending'));
+    for (let i = 0; i < 20; i++) {
+      round();
+      expect(withPlan.percent).toBe(without.percent);
+    }
+  });
+
+  it('lets a maintained plan that stops changing lose its hold on the bar', () => {
+    const { withPlan, without, round } = twins(200);
+    round(plan('in_progress', 'pending', 'pending', 'pending', 'pending', 'pending', 'pending', 'pending', 'pending', 'pending'));
+    round(plan('completed', 'in_progress', 'pending', 'pending', 'pending', 'pending', 'pending', 'pending', 'pending', 'pending'));
+    const held = withPlan.percent;
+    // The plan holds the bar for a while although the roundtrip estimate moves on ...
+    for (let i = 0; i < 8; i++) round();
+    expect(withPlan.percent).toBe(held);
+    expect(without.percent).toBeGreaterThan(held);
+    // ... and sixty roundtrips later the roundtrip estimate leads again.
+    for (let i = 0; i < 60; i++) round();
+    expect(withPlan.percent).toBeGreaterThan(held);
+    expect(withPlan.percent).toBeGreaterThanOrEqual(without.percent - 2);
+  });
+
+  it('drops the plan when a new list replaces a finished one, and never goes backwards', () => {
+    const { withPlan, without, emitted, round } = twins(100);
+    round(plan('in_progress', 'pending'));
+    round(plan('completed', 'in_progress'));
+    round(plan('completed', 'completed'));
+    const finished = withPlan.percent;
+    expect(finished).toBe(92);
+    round(plan('in_progress', 'pending', 'pending'));
+    round(plan('completed', 'in_progress', 'pending'));
+    expect(withPlan.percent).toBe(Math.max(finished, without.percent));
+    const percents = emitted.map((e) => e.percent);
+    expect(percents).toEqual([...percents].sort((a, b) => a - b));
+  });
+
+  it('stays at most 99 with every item completed until the run completes', () => {
+    const { withPlan, round } = twins(3);
+    round(plan('in_progress', 'pending'));
+    round(plan('completed', 'completed'));
+    expect(withPlan.percent).toBe(92);
+    for (let i = 0; i < 40; i++) {
+      round();
+      expect(withPlan.percent).toBeGreaterThanOrEqual(92);
+      expect(withPlan.percent).toBeLessThanOrEqual(99);
+    }
+    withPlan.complete();
+    expect(withPlan.percent).toBe(100);
+    expect(withPlan.planUpdated(plan('completed'))).toBe(false);
+  });
+
+  it('ignores a plan that does not validate: the bar does not move', () => {
+    const { withPlan, emitted, round } = twins();
+    round();
+    const before = { percent: withPlan.percent, emitted: emitted.length };
+    const tooMany = { items: Array.from({ length: 10_000 }, (_, i) => ({ text: `t${i}`, status: 'completed' as const })) };
+    const bad: unknown[] = [
+      { items: [] },
+      { items: [{ id: 'a', text: 'x', status: 'completed' }, { id: 'a', text: 'y', status: 'completed' }] },
+      { items: [{ text: 'x', status: 'done' }] },
+      tooMany,
+      { items: 'not a list' },
+      null,
+    ];
+    for (const update of bad) expect(withPlan.planUpdated(update as { items: PlanItem[] })).toBe(false);
+    expect({ percent: withPlan.percent, emitted: emitted.length }).toEqual(before);
+  });
+});
+
+describe('ProgressTracker ETA range', () => {
+  it('is absent without evidence, then brackets the point ETA', () => {
+    const { withPlan, emitted, round } = twins();
+    expect(withPlan.etaMs).toBeUndefined();
+    round();
+    expect([withPlan.etaMs, withPlan.etaLowMs, withPlan.etaHighMs]).toEqual([undefined, undefined, undefined]);
+    round();
+    round();
+    const { etaMs, etaLowMs, etaHighMs } = withPlan;
+    expect(etaMs).toBeGreaterThan(0);
+    expect(etaLowMs).toBeLessThan(etaMs!);
+    expect(etaHighMs).toBeGreaterThan(etaMs!);
+    const last = emitted.at(-1)!;
+    expect(last.etaLowMs).toBeLessThanOrEqual(last.etaMs!);
+    expect(last.etaHighMs).toBeGreaterThanOrEqual(last.etaMs!);
+  });
+
+  it('shrinks in time as the plan gets done', () => {
+    const { withPlan, round } = twins(100);
+    round(plan('in_progress', 'pending', 'pending', 'pending'));
+    round(plan('completed', 'in_progress', 'pending', 'pending'));
+    const early = withPlan.etaHighMs! - withPlan.etaLowMs!;
+    round(plan('completed', 'completed', 'completed', 'in_progress'));
+    const late = withPlan.etaHighMs! - withPlan.etaLowMs!;
+    expect(late).toBeLessThan(early);
+  });
+});
