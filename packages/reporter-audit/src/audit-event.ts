@@ -1,4 +1,4 @@
-import { describeIssues, safeStringify, toValidationIssues, type LimitKind, type ProgressReport } from '@headway/protocol';
+import { describeIssues, safeStringify, toValidationIssues, type LimitKind, type PlanItem, type ProgressReport } from '@headway/protocol';
 import { z } from 'zod';
 import { AuditError } from './audit-error.js';
 
@@ -17,6 +17,13 @@ export interface AuditEvent {
   /** Epoch milliseconds. */
   timestamp: number;
   detail: Record<string, unknown>;
+  /**
+   * Hash of the session's previous record (hex SHA-256, 64 zeros for the first),
+   * set by the bus that stores the record: the hash chain `headway audit verify` checks.
+   */
+  prevHash?: string;
+  /** Hash of this record (hex SHA-256 of its canonical JSON without `hash`), set by the bus that stores it. */
+  hash?: string;
 }
 
 /** Present in a detail when the event came from `handle(event)`: which run, which `seq`. */
@@ -60,6 +67,7 @@ export interface AuditDetails {
   'agent.progress.report': AuditRunRef & { report: ProgressReport };
   'agent.progress.tool_flagged': AuditRunRef & { tool: string; toolCallId?: string; findings: string[] };
   'agent.progress.strategy_rotated': AuditRunRef & { tool: string; failures: number };
+  'agent.progress.plan': AuditRunRef & { items: PlanItem[] };
 }
 
 /** An `eventType` an {@link AuditReporter} publishes. */
@@ -88,6 +96,7 @@ export const AUDIT_EVENT_TYPES: readonly AuditEventType[] = [
   'agent.progress.report',
   'agent.progress.tool_flagged',
   'agent.progress.strategy_rotated',
+  'agent.progress.plan',
 ];
 
 const auditEventShape = z.object({
@@ -98,6 +107,8 @@ const auditEventShape = z.object({
   taskId: z.string(),
   timestamp: z.number().nonnegative(),
   detail: z.record(z.string(), z.unknown()),
+  prevHash: z.string().regex(/^[0-9a-f]{64}$/).exactOptional(),
+  hash: z.string().regex(/^[0-9a-f]{64}$/).exactOptional(),
 });
 
 /**

@@ -1,7 +1,8 @@
-import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { QueryableAuditBus } from './audit-bus.js';
 import { AuditError } from './audit-error.js';
+import { AuditChain } from './audit-chain.js';
 import { assertAuditEvent, toJson, type AuditEvent } from './audit-event.js';
 import { matchesAuditQuery, normalizeAuditQuery, type AuditQuery } from './audit-query.js';
 import { readAuditLog, type AuditLogReadResult, type ReadAuditLogOptions } from './read-audit-log.js';
@@ -19,6 +20,10 @@ export interface JsonlAuditBusOptions {
 /**
  * An append-only JSON Lines audit log: one event per line, written with a single
  * `O_APPEND` write so lines from concurrent writers never interleave.
+ *
+ * Each line carries the hash chain (`prevHash`, `hash`, per session; see `verifyAuditChain`). Opening
+ * an existing log reads it once to continue each session's chain; one writer per log keeps the
+ * chain whole (two processes appending to one file each chain from what they saw).
  *
  * Opening a file whose last line was cut off by a crash seals it with a newline, so the
  * next event starts on a line of its own; readers skip the torn record
@@ -39,6 +44,7 @@ export class JsonlAuditBus implements QueryableAuditBus {
   readonly recoveredTornLine: boolean;
   readonly #fsync: boolean;
   #fd: number | undefined;
+  readonly #chain = new AuditChain();
 
   /** Opens (creating it and its directory if needed) the log at `path` for appending. */
   constructor(path: string, options: JsonlAuditBusOptions = {}) {
@@ -53,6 +59,7 @@ export class JsonlAuditBus implements QueryableAuditBus {
       throw error;
     }
     this.#fd = fd;
+    seedChain(this.#chain, path);
   }
 
   /**
@@ -64,10 +71,12 @@ export class JsonlAuditBus implements QueryableAuditBus {
   publish(event: AuditEvent): void {
     const fd = this.#fd;
     if (fd === undefined) throw new AuditError('AUDIT_BUS_CLOSED', `JsonlAuditBus ${this.path} is closed`);
-    const line = Buffer.from(`${toJson(assertAuditEvent(event))}\n`, 'utf8');
+    const record = this.#chain.link(event, toJson(assertAuditEvent(event)));
+    const line = Buffer.from(`${toJson(record)}\n`, 'utf8');
     let written = 0;
     while (written < line.length) written += writeSync(fd, line, written, line.length - written);
     if (this.#fsync) fsyncSync(fd);
+    this.#chain.commit(record);
   }
 
   /** Reads the whole log back; see {@link readAuditLog}. */
@@ -113,4 +122,21 @@ function sealTornTail(fd: number): boolean {
   if (last[0] === 0x0a) return false;
   writeSync(fd, '\n');
   return true;
+}
+
+/** Continues each session's chain from the newest chained record already in the file. */
+function seedChain(chain: AuditChain, path: string): void {
+  const text = readFileSync(path, 'utf8');
+  for (const line of text.split('\n')) {
+    if (!line.includes('"hash"')) continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (typeof value !== 'object' || value === null) continue;
+    const { sessionId, hash } = value as { sessionId?: unknown; hash?: unknown };
+    if (typeof sessionId === 'string' && typeof hash === 'string') chain.seed(sessionId, hash);
+  }
 }

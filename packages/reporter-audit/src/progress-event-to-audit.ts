@@ -87,6 +87,8 @@ export function progressEventToAudit(event: ProgressEvent, textDeltas: boolean):
       };
     case 'strategy.rotated':
       return { eventType: 'agent.progress.strategy_rotated', detail: { tool: event.toolName, failures: event.failures, ...run } };
+    case 'plan.updated':
+      return { eventType: 'agent.progress.plan', detail: { items: event.items.map((item) => ({ ...item })), ...run } };
     default:
       return undefined;
   }
