@@ -1,6 +1,6 @@
 import type { ModelUsage } from '@headway/protocol';
 import type { ConvertedEvent, StreamConverter } from './converter.js';
-import { planStatus, toPlanItems } from './plan-items.js';
+import { planStatus, planUpdate, toPlanItems } from './plan-items.js';
 import { field, list, num, str } from './read-json.js';
 import { at, TurnTracker } from './turn-tracker.js';
 
@@ -97,7 +97,7 @@ export class ClaudeCodeConverter implements StreamConverter {
             const items = toPlanItems(
               list(input, 'todos').map((todo) => ({ id: str(todo, 'id'), text: str(todo, 'content'), status: planStatus(field(todo, 'status')) })),
             );
-            out.push(at({ type: 'plan.updated', items }, undefined));
+            out.push(...planUpdate(items).map((body) => at(body, undefined)));
           }
           break;
         }

@@ -1,7 +1,7 @@
 import type { ConverterOptions } from './claude-code.js';
 import { modelUsage } from './claude-code.js';
 import type { ConvertedEvent, StreamConverter } from './converter.js';
-import { planStatus, toPlanItems } from './plan-items.js';
+import { planStatus, planUpdate, toPlanItems } from './plan-items.js';
 import { field, list, num, str } from './read-json.js';
 import { at, TurnTracker } from './turn-tracker.js';
 
@@ -91,7 +91,7 @@ export class CodexConverter implements StreamConverter {
     const id = str(item, 'id');
     if (itemType === 'todo_list') {
       const items = toPlanItems(list(item, 'items').map((todo) => ({ text: str(todo, 'text'), status: field(todo, 'completed') === true ? 'completed' : 'pending' })));
-      return [...this.#turnFor(false, now), at({ type: 'plan.updated', items }, undefined)];
+      return [...this.#turnFor(false, now), ...planUpdate(items).map((body) => at(body, undefined))];
     }
     if (TOOL_ITEMS.has(itemType)) {
       const out: ConvertedEvent[] = [];
@@ -170,7 +170,7 @@ export class CodexConverter implements StreamConverter {
       }
       case 'plan_update': {
         const items = toPlanItems(list(msg, 'plan').map((step) => ({ text: str(step, 'step'), status: planStatus(field(step, 'status')) })));
-        return [...this.#start(), ...this.#turnFor(false, now), at({ type: 'plan.updated', items }, undefined)];
+        return [...this.#start(), ...this.#turnFor(false, now), ...planUpdate(items).map((body) => at(body, undefined))];
       }
       case 'task_complete':
         return this.#finish(now, undefined);

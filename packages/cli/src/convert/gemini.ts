@@ -1,6 +1,6 @@
 import type { ConverterOptions } from './claude-code.js';
 import type { ConvertedEvent, StreamConverter } from './converter.js';
-import { planStatus, toPlanItems } from './plan-items.js';
+import { planStatus, planUpdate, toPlanItems } from './plan-items.js';
 import { field, isoTime, list, num, str } from './read-json.js';
 import { at, TurnTracker } from './turn-tracker.js';
 
@@ -51,7 +51,7 @@ export class GeminiConverter implements StreamConverter {
         const out = [...this.#start(ts), ...this.#turn(now, ts), ...this.#turns.toolStart(str(value, 'tool_id'), name, params, now, ts)];
         if (name === 'write_todos') {
           const items = toPlanItems(list(params, 'todos').map((todo) => ({ text: str(todo, 'description'), status: planStatus(field(todo, 'status')) })));
-          out.push(at({ type: 'plan.updated', items }, ts));
+          out.push(...planUpdate(items).map((body) => at(body, ts)));
         }
         return out;
       }

@@ -28,3 +28,11 @@ export function toPlanItems(raw: readonly RawPlanItem[]): PlanItem[] {
 export function planStatus(word: unknown): PlanItemStatus | undefined {
   return word === 'pending' || word === 'in_progress' || word === 'completed' ? word : undefined;
 }
+
+/**
+ * `plan.updated` for the items, or nothing when none is left: the protocol's plan has at least one
+ * item (an agent that clears its list has no plan to show progress by).
+ */
+export function planUpdate(items: PlanItem[]): { type: 'plan.updated'; items: PlanItem[] }[] {
+  return items.length === 0 ? [] : [{ type: 'plan.updated', items }];
+}
