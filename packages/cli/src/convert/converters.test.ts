@@ -15,6 +15,12 @@ function convert(name: string, from: 'auto' | 'claude-code' | 'codex' | 'gemini'
   return { events, stream, warnings };
 }
 
+function last(events: ProgressEvent[]): ProgressEvent {
+  const e = events.at(-1);
+  if (e === undefined) throw new Error('no events');
+  return e;
+}
+
 /** One short line per event: its type and what tells it apart. */
 function summary(e: ProgressEvent): string {
   switch (e.type) {
@@ -76,7 +82,7 @@ describe('the converters, on streams in each tool’s documented format', () => 
 
   it('Claude Code: error_max_turns ends the run at its limit', () => {
     const { events } = convert('claude-code-max-turns.jsonl');
-    expect(summary(events.at(-1) as ProgressEvent)).toBe('run.finished limit 9120ms 29957 tokens: stopped at the turn limit (3 turns, $0.0121)');
+    expect(summary(last(events))).toBe('run.finished limit 9120ms 29957 tokens: stopped at the turn limit (3 turns, $0.0121)');
   });
 
   it('Codex exec --json: items as tools, todo_list as plan, turn.completed with usage', () => {
@@ -111,7 +117,7 @@ describe('the converters, on streams in each tool’s documented format', () => 
   });
 
   it('Codex: turn.failed is the run’s error', () => {
-    expect(summary(convert('codex-failed.jsonl').events.at(-1) as ProgressEvent)).toBe('run.error stream disconnected before completion');
+    expect(summary(last(convert('codex-failed.jsonl').events))).toBe('run.error stream disconnected before completion');
   });
 
   it('gemini-cli stream-json: the lines’ timestamps, write_todos as plan (cancelled items leave it), errors as failed tools', () => {
@@ -125,7 +131,7 @@ describe('the converters, on streams in each tool’s documented format', () => 
     expect(events.filter((e) => e.type === 'plan.updated').map(summary)[2]).toBe(
       'plan completed:Find the failing test | completed:Fix the bug in sum() | in_progress:Run the whole test suite',
     );
-    expect(summary(events.at(-1) as ProgressEvent)).toBe('run.finished completed 30000ms 14210 tokens');
+    expect(summary(last(events))).toBe('run.finished completed 30000ms 14210 tokens');
   });
 
   it('counts a line it does not understand and warns once, whatever the line', () => {

@@ -53,13 +53,44 @@ export function parseJsonFile<T>(path: string, text: string, schema: z.ZodType<T
     value = JSON.parse(text);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    const position = /position (\d+)/.exec(message)?.[1];
-    const at = position === undefined ? (/line (\d+) column (\d+)/.exec(message) ?? undefined) : undefined;
-    const where = position !== undefined ? lineAt(text, Number(position)) : at === undefined ? undefined : { line: Number(at[1]), column: Number(at[2]) };
+    const offset = jsonErrorOffset(text, message);
+    const where = offset === undefined ? undefined : lineAt(text, offset);
     throw new CliError('CLI_CORRUPT_FILE', `${path}${where === undefined ? '' : `:${where.line}:${where.column}`}: not JSON (${message})`, { cause: error });
   }
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issues = toValidationIssues(result.error);
   throw new CliError('CLI_CORRUPT_FILE', `${path}: not ${what}: ${describeIssues(issues)}`, { issues });
+}
+
+/** JSON.parse's complaint about `text` is only that it ended early (a valid prefix of a document). */
+function endsEarly(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : '';
+    if (/end of JSON input/i.test(message)) return true;
+    const at = /at position (\d+)/.exec(message)?.[1];
+    return at !== undefined && Number(at) >= text.trimEnd().length;
+  }
+}
+
+/**
+ * Where JSON text first goes wrong: the position V8 names, or (when its message names none, as
+ * Node 20's often do not) the shortest prefix that is not a valid start of a document, found by
+ * bisection. Undefined for text over 4 MiB.
+ */
+function jsonErrorOffset(text: string, message: string): number | undefined {
+  const at = /at position (\d+)/.exec(message)?.[1];
+  if (at !== undefined) return Number(at);
+  if (text.length > 4 * 1024 * 1024) return undefined;
+  let good = 0;
+  let bad = text.length;
+  while (bad - good > 1) {
+    const mid = Math.floor((good + bad) / 2);
+    if (endsEarly(text.slice(0, mid))) good = mid;
+    else bad = mid;
+  }
+  return bad - 1;
 }
