@@ -52,7 +52,7 @@ describe.skipIf(tmuxPath === undefined)('headway watch in a real terminal (tmux)
     // Paused after the Read call was sent: it runs, with a spinner, under a bar with a percent.
     const mid = await waitForScreen('w1', (t) => /Read \d/.test(t));
     expect(mid).toMatch(new RegExp(`${SPINNER.source} claude-code`));
-    expect(mid).toMatch(/█*░+ +\d+% · \d+s/);
+    expect(mid).toMatch(/^ {2}[█░]{29} {1,3}\d+% · \d+s/m);
     expect(mid).toMatch(new RegExp(`${SPINNER.source} Read \\d+(ms|\\.\\ds)`));
     expect(mid).toContain('✗ Bash');
 
