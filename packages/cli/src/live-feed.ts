@@ -1,8 +1,14 @@
 import { ProgressTracker } from '@headway/estimator';
 import type { ProgressEvent, ProgressEventBody } from '@headway/protocol';
-import { CLIReporter, type CLIReporterMode } from '@headway/reporter-cli';
+import { CLIReporter, type CLIReporterMode, type IntervalTimers } from '@headway/reporter-cli';
 import { EXIT } from './cli-error.js';
 import type { CliIo } from './io/cli-io.js';
+
+/**
+ * Longest gap between two frames of the live block: about 12 a second, what a person can follow.
+ * Events that arrive faster are handed to the view in batches, one frame per batch.
+ */
+export const FRAME_MS = 83;
 
 /** Options of {@link LiveFeed}. */
 export interface LiveFeedOptions {
@@ -31,12 +37,39 @@ export class LiveFeed {
   readonly #maxTurns: number;
   readonly #io: CliIo;
   #ticker: ReturnType<typeof setInterval> | undefined;
+  /** Live mode: events waiting for the next frame, the view's own animation tick, and the frame timer. */
+  #pending: ProgressEvent[] = [];
+  #viewTick: (() => void) | undefined;
+  #frames: ReturnType<typeof setInterval> | undefined;
 
   constructor(options: LiveFeedOptions) {
     this.#io = options.io;
     this.#estimate = options.estimate ?? true;
     this.#maxTurns = options.maxTurns ?? Number.POSITIVE_INFINITY;
-    this.reporter = new CLIReporter({ stream: options.io.stderr, env: options.io.env, now: options.io.now, ...(options.mode === undefined ? {} : { mode: options.mode }) });
+    // The view animates itself on a timer; here that timer is this feed's frame clock, so a frame
+    // is drawn either for a batch of new events or for the animation, never both.
+    const timers: IntervalTimers = {
+      setInterval: (callback) => {
+        this.#viewTick = callback;
+        return undefined;
+      },
+      clearInterval: () => {
+        this.#viewTick = undefined;
+      },
+    };
+    this.reporter = new CLIReporter({
+      stream: options.io.stderr,
+      env: options.io.env,
+      now: options.io.now,
+      timers,
+      ...(options.mode === undefined ? {} : { mode: options.mode }),
+    });
+    if (this.reporter.mode === 'live') {
+      this.#frames = setInterval(() => {
+        this.#frame();
+      }, FRAME_MS);
+      this.#frames.unref();
+    }
   }
 
   /** The run's terminal event, once shown. */
@@ -73,14 +106,17 @@ export class LiveFeed {
     }
   }
 
-  /** Prints a line above the live block (or as a plain line). */
+  /** Prints a line above the live block (or as a plain line), after the events before it. */
   log(text: string): void {
+    this.#flush();
     this.reporter.log(text);
   }
 
   /** Stops animating; the exit code the run's end calls for (0 ok, 1 failed or never ended, 3 stopped short). */
   finish(): number {
     if (this.#ticker !== undefined) clearInterval(this.#ticker);
+    if (this.#frames !== undefined) clearInterval(this.#frames);
+    this.#flush();
     this.reporter.stop();
     const t = this.#terminal;
     if (t === undefined || t.type === 'run.error') return EXIT.failed;
@@ -106,7 +142,26 @@ export class LiveFeed {
   #emit(body: ProgressEvent | ProgressEventBody): void {
     this.#seq += 1;
     const event = { ...body, runId: this.#runId, seq: this.#seq, ts: 'ts' in body ? body.ts : this.#io.now() };
-    if (event.type === 'run.finished' || event.type === 'run.error' || event.type === 'run.cancelled') this.#terminal = event;
-    this.reporter.handle(event);
+    const terminal = event.type === 'run.finished' || event.type === 'run.error' || event.type === 'run.cancelled';
+    if (terminal) this.#terminal = event;
+    if (this.#frames === undefined) {
+      this.reporter.handle(event);
+      return;
+    }
+    this.#pending.push(event);
+    if (terminal) this.#flush();
+  }
+
+  /** One frame: the waiting events (the view draws as the first arrives), or else the animation. */
+  #frame(): void {
+    if (this.#pending.length > 0) this.#flush();
+    else this.#viewTick?.();
+  }
+
+  #flush(): void {
+    const events = this.#pending;
+    if (events.length === 0) return;
+    this.#pending = [];
+    for (const event of events) this.reporter.handle(event);
   }
 }

@@ -6,7 +6,7 @@ import type { CliIo } from '../io/cli-io.js';
 import { readLines, TOO_LONG } from '../io/line-source.js';
 import { LiveFeed } from '../live-feed.js';
 
-const WATCH_USAGE = 'headway watch [FILE|-] [--from auto|headway|claude-code|codex|gemini] [--follow] [--max-turns N] [--plain]';
+const WATCH_USAGE = 'headway watch [FILE|-] [--from auto|headway|claude-code|codex|gemini] [--follow] [--max-turns N] [--plain|--live]';
 
 const WATCH_HELP = `${WATCH_USAGE}
 
@@ -19,6 +19,7 @@ Options:
   --follow, -f     keep reading FILE as it grows, until the run ends (Ctrl-C stops)
   --max-turns N    the run's turn cap, when you know it: turns count as iterations, the bar uses it
   --plain          plain lines even on a terminal
+  --live           the live block even when stderr is not a terminal (a pane that reads a pipe)
   --run-id ID      runId of the events (default: the stream's session or thread id)
 
 A line that is not understood is counted and reported once; it never stops the view.
@@ -48,6 +49,7 @@ export async function watchCommand(args: readonly string[], io: CliIo): Promise<
       follow: { type: 'boolean', short: 'f' },
       'max-turns': { type: 'string' },
       plain: { type: 'boolean' },
+      live: { type: 'boolean' },
       'run-id': { type: 'string' },
     },
     WATCH_USAGE,
@@ -60,7 +62,9 @@ export async function watchCommand(args: readonly string[], io: CliIo): Promise<
   const path = positionals[0] ?? '-';
   const maxTurns = numberOption(values, 'max-turns', undefined, 1);
   const runId = stringOption(values, 'run-id');
-  const feed = new LiveFeed({ io, ...(values.plain === true ? { mode: 'plain' as const } : {}), ...(maxTurns === undefined ? {} : { maxTurns }) });
+  if (values.plain === true && values.live === true) throw new CliError('CLI_USAGE', `--plain or --live, not both\nusage: ${WATCH_USAGE}`);
+  const mode = values.plain === true ? { mode: 'plain' as const } : values.live === true ? { mode: 'live' as const } : {};
+  const feed = new LiveFeed({ io, ...mode, ...(maxTurns === undefined ? {} : { maxTurns }) });
   const stream = new EventStream({
     from: formatOption(stringOption(values, 'from')),
     now: io.now,
