@@ -12,3 +12,5 @@ export { GeminiConverter } from './convert/gemini.js';
 export { detectFormat } from './convert/detect-format.js';
 export { EventStream, createConverter } from './convert/event-stream.js';
 export type { EventStreamOptions } from './convert/event-stream.js';
+export { FRAME_MS, LiveFeed } from './live-feed.js';
+export type { LiveFeedOptions } from './live-feed.js';
