@@ -77,12 +77,13 @@ function run(command: string, lines: string[] | undefined): Promise<Measured> {
     child.on('close', (code) => {
       const wallMs = Date.now() - start;
       const children = out.trimEnd().split('\n').at(-1) ?? '';
-      const m = /(\d+)m([\d.]+)s (\d+)m([\d.]+)s/.exec(children);
-      if (m === null || (code !== 0 && code !== null)) {
+      // `times`' second line: the children's user and system time, e.g. `0m0.861s 0m0.052s`.
+      const parts = children.split(' ').map((t) => /^(\d+)m([\d.]+)s$/.exec(t));
+      if (parts.length !== 2 || parts.some((m) => m === null) || (code !== 0 && code !== null)) {
         reject(new Error(`${command}: exit ${String(code)}, times: ${out}`));
         return;
       }
-      const cpuMs = (Number(m[1]) * 60 + Number(m[2]) + Number(m[3]) * 60 + Number(m[4])) * 1000;
+      const cpuMs = parts.reduce((sum, m) => sum + (Number(m?.[1]) * 60 + Number(m?.[2])) * 1000, 0);
       resolve({ cpuMs, wallMs, frames: frames + 1 });
     });
   });
