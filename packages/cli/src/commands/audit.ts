@@ -29,7 +29,7 @@ Examples:
 const SQLITE_MAGIC = 'SQLite format 3\u0000';
 
 /** The records of an audit log, in storage order, with where each is. */
-export async function readAuditRecords(path: string): Promise<{ records: LocatedAuditEvent[]; problems: string[] }> {
+async function readAuditRecords(path: string): Promise<{ records: LocatedAuditEvent[]; problems: string[] }> {
   let head: string;
   try {
     const handle = await open(path, 'r');

@@ -29,7 +29,7 @@ Examples:
   headway replay run.jsonl --speed 0 --plain > /dev/null; echo $?`;
 
 /** The events of a log, validated; throws naming the first bad line. */
-export function parseEventLog(path: string, text: string): { events: ProgressEvent[]; warnings: string[] } {
+function parseEventLog(path: string, text: string): { events: ProgressEvent[]; warnings: string[] } {
   const lines = text.split('\n');
   const events: ProgressEvent[] = [];
   const warnings: string[] = [];

@@ -48,7 +48,7 @@ interface RunRow {
 }
 
 /** What to do with an unfinished run of this age (the runtime's default policy: resume < 1 h, restart < 24 h). */
-export function suggestStrategy(ageMs: number, resumeWithinMs: number, restartWithinMs: number): RecoveryStrategy {
+function suggestStrategy(ageMs: number, resumeWithinMs: number, restartWithinMs: number): RecoveryStrategy {
   if (ageMs < resumeWithinMs) return 'resume';
   if (ageMs < restartWithinMs) return 'restart';
   return 'abandon';

@@ -2,7 +2,7 @@ import { toolResultPreview, type ModelUsage } from '@headway/protocol';
 import type { ConvertedEvent } from './converter.js';
 
 /** Longest tool-result preview a converter puts in `tool.completed` (the CLI view cuts it further). */
-export const PREVIEW_LENGTH = 200;
+const PREVIEW_LENGTH = 200;
 /** Tool calls remembered while running; a stream that never finishes them cannot grow memory without bound. */
 const MAX_RUNNING_TOOLS = 1000;
 

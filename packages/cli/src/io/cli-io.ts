@@ -15,7 +15,3 @@ export function processIo(signal?: AbortSignal): CliIo {
   return { stdout: process.stdout, stderr: process.stderr, env: process.env, now: Date.now, ...(signal === undefined ? {} : { signal }) };
 }
 
-/** Writes one line to a stream. */
-export function writeLine(stream: NodeJS.WritableStream, text: string): void {
-  stream.write(`${text}\n`);
-}

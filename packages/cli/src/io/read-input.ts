@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { CliError } from '../cli-error.js';
 
 /** Largest file read whole (reports, event logs to replay): 256 MiB. */
-export const MAX_INPUT_BYTES: number = 256 * 1024 * 1024;
+const MAX_INPUT_BYTES = 256 * 1024 * 1024;
 
 /**
  * The text of a file, or of stdin for `-`.
@@ -35,7 +35,7 @@ export async function readInput(path: string): Promise<string> {
 }
 
 /** `path:line:column` of a character offset. */
-export function lineAt(text: string, offset: number): { line: number; column: number } {
+function lineAt(text: string, offset: number): { line: number; column: number } {
   const before = text.slice(0, Math.max(0, offset));
   const line = before.split('\n').length;
   return { line, column: offset - before.lastIndexOf('\n') };
