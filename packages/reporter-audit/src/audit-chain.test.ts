@@ -87,8 +87,8 @@ describe('the hash chain', () => {
 
   it('names an inserted record whose prevHash was forged to fit', async () => {
     const { file, lines } = writeJsonl();
-    const first = JSON.parse(lines[0] as string) as AuditEvent;
-    const forged: AuditEvent = { ...ev(9), prevHash: first.hash as string };
+    const first = JSON.parse(lines[0] ?? '') as AuditEvent;
+    const forged: AuditEvent = { ...ev(9), prevHash: first.hash ?? '' };
     forged.hash = auditRecordHash(forged);
     writeFileSync(file, `${[lines[0], JSON.stringify(forged), ...lines.slice(1)].join('\n')}\n`);
     const result = verifyAuditChain(await jsonlRecords(file));

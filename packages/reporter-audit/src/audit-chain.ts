@@ -126,13 +126,13 @@ export function verifyAuditChain(records: readonly LocatedAuditEvent[]): AuditCh
   records.forEach(({ event }, i) => {
     if (event.hash === undefined) return;
     let bySession = positions.get(event.sessionId);
-    if (bySession === undefined) positions.set(event.sessionId, (bySession = new Map()));
+    if (bySession === undefined) positions.set(event.sessionId, (bySession = new Map<string, number>()));
     if (!bySession.has(event.hash)) bySession.set(event.hash, i);
   });
   const last = new Map<string, { hash: string; index: number }>();
   const seen = new Set<string>();
   const fail = (kind: AuditChainBreakKind, index: number, message: string): AuditChainResult => {
-    const { event, location } = records[index] as LocatedAuditEvent;
+    const { event, location } = locate(records, index);
     return {
       ok: false,
       records: index,
@@ -141,7 +141,7 @@ export function verifyAuditChain(records: readonly LocatedAuditEvent[]): AuditCh
     };
   };
   for (let i = 0; i < records.length; i += 1) {
-    const { event } = records[i] as LocatedAuditEvent;
+    const { event } = locate(records, i);
     const session = event.sessionId;
     if (typeof event.hash !== 'string' || typeof event.prevHash !== 'string') {
       return fail('unchained', i, `record of session ${JSON.stringify(session)} has no hash chain (hash, prevHash)`);
@@ -167,10 +167,10 @@ export function verifyAuditChain(records: readonly LocatedAuditEvent[]): AuditCh
         return fail('inserted', i, `record of session ${JSON.stringify(session)} was inserted: the next record skips it`);
       }
       if (at !== undefined) {
-        const next = records.findIndex((r, j) => j > (at ?? -1) && r.event.sessionId === session);
+        const next = records.findIndex((r, j) => j > at && r.event.sessionId === session);
         return fail('inserted', next === -1 ? i : next, `record of session ${JSON.stringify(session)} was inserted: the chain skips it`);
       }
-      const before = expected === undefined ? 'the start of the session' : (records[expected.index] as LocatedAuditEvent).location;
+      const before = expected === undefined ? 'the start of the session' : locate(records, expected.index).location;
       return fail(
         'removed',
         i,
@@ -182,4 +182,10 @@ export function verifyAuditChain(records: readonly LocatedAuditEvent[]): AuditCh
     last.set(session, { hash: event.hash, index: i });
   }
   return { ok: true, records: records.length, sessions: last.size };
+}
+
+function locate(records: readonly LocatedAuditEvent[], index: number): LocatedAuditEvent {
+  const record = records[index];
+  if (record === undefined) throw new RangeError(`no audit record at ${index}`);
+  return record;
 }

@@ -1,11 +1,12 @@
-import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
 import { dirname } from 'node:path';
 import type { QueryableAuditBus } from './audit-bus.js';
 import { AuditError } from './audit-error.js';
 import { AuditChain } from './audit-chain.js';
 import { assertAuditEvent, toJson, type AuditEvent } from './audit-event.js';
 import { matchesAuditQuery, normalizeAuditQuery, type AuditQuery } from './audit-query.js';
-import { readAuditLog, type AuditLogReadResult, type ReadAuditLogOptions } from './read-audit-log.js';
+import { DEFAULT_MAX_AUDIT_LINE_LENGTH, readAuditLog, type AuditLogReadResult, type ReadAuditLogOptions } from './read-audit-log.js';
 
 /** Options of {@link JsonlAuditBus}. */
 export interface JsonlAuditBusOptions {
@@ -124,19 +125,39 @@ function sealTornTail(fd: number): boolean {
   return true;
 }
 
-/** Continues each session's chain from the newest chained record already in the file. */
+/** Continues each session's chain from the newest chained record already in the file (read in chunks, any size). */
 function seedChain(chain: AuditChain, path: string): void {
-  const text = readFileSync(path, 'utf8');
-  for (const line of text.split('\n')) {
-    if (!line.includes('"hash"')) continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      continue;
+  const fd = openSync(path, 'r');
+  try {
+    const decoder = new StringDecoder('utf8');
+    const chunk = Buffer.alloc(1024 * 1024);
+    let rest = '';
+    let position = 0;
+    for (;;) {
+      const bytes = readSync(fd, chunk, 0, chunk.length, position);
+      if (bytes === 0) break;
+      position += bytes;
+      const lines = (rest + decoder.write(chunk.subarray(0, bytes))).split('\n');
+      rest = lines.pop() ?? '';
+      // A line longer than the largest record a bus writes is not one of its records.
+      if (rest.length > DEFAULT_MAX_AUDIT_LINE_LENGTH) rest = '';
+      for (const line of lines) seedLine(chain, line);
     }
-    if (typeof value !== 'object' || value === null) continue;
-    const { sessionId, hash } = value as { sessionId?: unknown; hash?: unknown };
-    if (typeof sessionId === 'string' && typeof hash === 'string') chain.seed(sessionId, hash);
+    seedLine(chain, rest + decoder.end());
+  } finally {
+    closeSync(fd);
   }
+}
+
+function seedLine(chain: AuditChain, line: string): void {
+  if (!line.includes('"hash"')) return;
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return;
+  }
+  if (typeof value !== 'object' || value === null) return;
+  const { sessionId, hash } = value as { sessionId?: unknown; hash?: unknown };
+  if (typeof sessionId === 'string' && typeof hash === 'string') chain.seed(sessionId, hash);
 }
