@@ -1,9 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { parseProgressEvent, type ProgressEvent } from '@headway/protocol';
+import { controlTextArb, deepValueArb, hostileValueArb, HOSTILE_RUN_PARAMETERS, hugeStringArb, progressEventArbitraries } from '@headway/protocol/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fixture } from '../run-cli.test-util.js';
+import { ClaudeCodeConverter } from './claude-code.js';
+import { CodexConverter } from './codex.js';
 import { EventStream } from './event-stream.js';
+import { GeminiConverter } from './gemini.js';
 
 function convert(name: string, from: 'auto' | 'claude-code' | 'codex' | 'gemini' = 'auto'): { events: ProgressEvent[]; stream: EventStream; warnings: string[] } {
   const warnings: string[] = [];
@@ -188,5 +192,43 @@ describe('the converters under hostile input', () => {
     const stream = new EventStream({ maxLineLength: 1000 });
     expect(stream.push(`{"type":"init","timestamp":"${'x'.repeat(2000)}"}`)).toEqual([]);
     expect(stream.notUnderstood).toBe(1);
+  });
+
+  it('takes hostile values (throwing getters, revoked proxies, cycles) straight into each converter without throwing', () => {
+    fc.assert(
+      fc.property(hostileValueArb(), (value) => {
+        for (const converter of [new ClaudeCodeConverter(), new CodexConverter(), new GeminiConverter()]) {
+          for (const wrapped of [value, { type: 'assistant', message: { content: [value] } }, { type: 'item.completed', item: value }, { type: 'tool_use', parameters: value }]) {
+            converter.convert(wrapped, 0);
+          }
+          converter.end(0);
+        }
+      }),
+      HOSTILE_RUN_PARAMETERS,
+    );
+  });
+
+  it('keeps deep, huge and control-character text within the protocol’s limits', () => {
+    const line = fc.oneof(
+      deepValueArb(1500).map((v) => JSON.stringify({ type: 'user', message: { content: [{ type: 'tool_result', tool_use_id: 't', content: v }] }, session_id: 's' })),
+      hugeStringArb().map((t) => JSON.stringify({ type: 'assistant', message: { id: 'm', content: [{ type: 'tool_use', id: 't', name: 'TodoWrite', input: { todos: [{ content: t, status: 'pending' }] } }] }, session_id: 's' })),
+      controlTextArb().map((t) => JSON.stringify({ type: 'tool_use', timestamp: '2025-01-01T00:00:00Z', tool_name: t, tool_id: t, parameters: { todos: [{ description: t, status: 'completed' }] } })),
+    );
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 5 }), (lines) => {
+        const stream = new EventStream();
+        for (const e of [...lines.flatMap((l) => stream.push(l)), ...stream.end()]) expect(parseProgressEvent(e)).toEqual(e);
+      }),
+      HOSTILE_RUN_PARAMETERS,
+    );
+  });
+
+  it('passes every valid headway event through unchanged', () => {
+    fc.assert(
+      fc.property(progressEventArbitraries().event, (event) => {
+        expect(new EventStream({ from: 'headway' }).push(JSON.stringify(event))).toEqual([event]);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
