@@ -2,10 +2,13 @@
 import { processIo } from './io/cli-io.js';
 import { main } from './main.js';
 
-// Ctrl-C ends a follow or a replay cleanly (the view's last frame stays); a second one kills.
+// Ctrl-C ends a follow, a replay or a read of stdin cleanly (the view's last frame stays, exit 130);
+// a second one exits at once.
 const controller = new AbortController();
 process.once('SIGINT', () => {
   controller.abort();
+  process.stdin.destroy();
+  process.once('SIGINT', () => process.exit(130));
 });
 // A closed pipe on stdout (`headway convert | head`) is the reader's choice, not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {

@@ -20,6 +20,8 @@ export const EXIT = {
   usage: 2,
   /** The run stopped short (a limit, cancelled) and left a progress report. */
   stoppedShort: 3,
+  /** Ctrl-C before the run's end (128 + SIGINT, as shells report it). */
+  interrupted: 130,
 } as const;
 
 /** Something `headway` reports to its user and exits with `exitCode` for (1 or 2). */

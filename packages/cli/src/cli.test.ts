@@ -114,6 +114,20 @@ describe('headway watch', () => {
     expect(stderr).toContain('Complete: Fixed the off-by-one');
   });
 
+  it('stops at Ctrl-C with exit 130, leaving what it showed', async () => {
+    const child = startCli(['watch']);
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const exit = new Promise<number | null>((resolve) => child.on('close', resolve));
+    child.stdin.write(readFileSync(fixture('claude-code-todo.jsonl'), 'utf8').split('\n').slice(0, 4).join('\n') + '\n');
+    await vi.waitFor(() => {
+      expect(stderr).toContain('Plan: 0/3 done');
+    }, { timeout: 20_000, interval: 20 });
+    child.kill('SIGINT');
+    expect(await exit).toBe(130);
+    expect(stderr).not.toContain('Premature close');
+  });
+
   it('follows a file as it grows until the run ends', async () => {
     const file = join(dir, 'growing.jsonl');
     const lines = readFileSync(fixture('gemini-todo.jsonl'), 'utf8').trimEnd().split('\n');

@@ -37,7 +37,7 @@ Commands:
   cost [--session ID]            spend per session and run, from the session store
   audit verify PATH              check an audit log's hash chain; names the first tampered record
 
-Exit codes: 0 ok, 1 failed, 2 bad usage, 3 the run stopped short (with a report).
+Exit codes: 0 ok, 1 failed, 2 bad usage, 3 the run stopped short (with a report), 130 Ctrl-C.
 
 Examples:
   claude -p "fix the failing test" --output-format stream-json --verbose | headway watch

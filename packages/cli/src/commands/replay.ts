@@ -22,7 +22,7 @@ Every line is checked before anything is shown: a line that is not a progress ev
 replay with its line number (a last line cut off mid-write is skipped with a warning).
 
 Exit codes: 0 the run finished, 1 it failed (or a missing or corrupt file), 2 bad usage,
-3 it stopped short (a limit, cancelled).
+3 it stopped short (a limit, cancelled), 130 Ctrl-C.
 
 Examples:
   headway replay .headway/events.jsonl --speed 10
@@ -85,6 +85,7 @@ export async function replayCommand(args: readonly string[], io: CliIo): Promise
     feed.show(event);
   }
   const code = feed.finish();
-  if (feed.terminal === undefined && io.signal?.aborted !== true) io.stderr.write(`headway: ${path}: the log ends before the run finished\n`);
+  if (feed.terminal === undefined && io.signal?.aborted === true) return EXIT.interrupted;
+  if (feed.terminal === undefined) io.stderr.write(`headway: ${path}: the log ends before the run finished\n`);
   return code;
 }

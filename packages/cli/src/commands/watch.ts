@@ -25,7 +25,7 @@ Options:
 A line that is not understood is counted and reported once; it never stops the view.
 
 Exit codes: 0 the run finished, 1 it failed or the input ended before it finished (or a file
-problem), 2 bad usage, 3 it stopped short (a limit, cancelled).
+problem), 2 bad usage, 3 it stopped short (a limit, cancelled), 130 Ctrl-C.
 
 Examples:
   claude -p "fix the failing test" --output-format stream-json --verbose | headway watch
@@ -87,7 +87,8 @@ export async function watchCommand(args: readonly string[], io: CliIo): Promise<
   }
   if (stream.notUnderstood > 0) feed.log(`headway: ${stream.notUnderstood} of ${stream.lines} lines not understood`);
   const code = feed.finish();
-  if (feed.terminal === undefined && io.signal?.aborted !== true) {
+  if (feed.terminal === undefined && io.signal?.aborted === true) return EXIT.interrupted;
+  if (feed.terminal === undefined) {
     io.stderr.write(`headway: the input ended before the run finished (${stream.lines} lines read)\n`);
   }
   if (stream.format === undefined && stream.lines > 0) {

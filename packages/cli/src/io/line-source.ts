@@ -32,7 +32,12 @@ export async function* readLines(path: string, options: ReadLinesOptions = {}): 
   const max = options.maxLineLength ?? 4 * 1024 * 1024;
   const splitter = new LineSplitter(max);
   if (path === '-') {
-    for await (const chunk of process.stdin) yield* splitter.push(chunk as Buffer);
+    try {
+      for await (const chunk of process.stdin) yield* splitter.push(chunk as Buffer);
+    } catch (error) {
+      // Ctrl-C destroys stdin to stop the read: that is the end of the input, not a failure.
+      if (options.signal?.aborted !== true) throw error;
+    }
     yield* splitter.end();
     return;
   }
