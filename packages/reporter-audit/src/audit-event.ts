@@ -17,6 +17,13 @@ export interface AuditEvent {
   /** Epoch milliseconds. */
   timestamp: number;
   detail: Record<string, unknown>;
+  /**
+   * Hash of the session's previous record (hex SHA-256, 64 zeros for the first),
+   * set by the bus that stores the record: the hash chain `headway audit verify` checks.
+   */
+  prevHash?: string;
+  /** Hash of this record (hex SHA-256 of its canonical JSON without `hash`), set by the bus that stores it. */
+  hash?: string;
 }
 
 /** Present in a detail when the event came from `handle(event)`: which run, which `seq`. */
@@ -100,6 +107,8 @@ const auditEventShape = z.object({
   taskId: z.string(),
   timestamp: z.number().nonnegative(),
   detail: z.record(z.string(), z.unknown()),
+  prevHash: z.string().regex(/^[0-9a-f]{64}$/).exactOptional(),
+  hash: z.string().regex(/^[0-9a-f]{64}$/).exactOptional(),
 });
 
 /**

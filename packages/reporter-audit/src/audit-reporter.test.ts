@@ -6,6 +6,7 @@ import { AuditError } from './audit-error.js';
 import { AUDIT_EVENT_TYPES, auditEventSchema, type AuditEvent } from './audit-event.js';
 import { AuditReporter, type AuditFailureContext } from './audit-reporter.js';
 import { MemoryAuditBus } from './memory-audit-bus.js';
+import { unchain } from './chain.test-util.js';
 
 function setup(options: Partial<ConstructorParameters<typeof AuditReporter>[0]> = {}) {
   const bus = new MemoryAuditBus();
@@ -24,7 +25,7 @@ describe('AuditReporter: the seven methods', () => {
     reporter.onIteration(1, 10);
     reporter.onComplete('finished after 2 iteration(s)');
     reporter.onError('Provider timeout');
-    expect(bus.events).toEqual([
+    expect(unchain(bus.events)).toEqual([
       { eventType: 'agent.progress.start', category: 'agent', result: 'allow', sessionId: 'abc-123', taskId: 'task-456', timestamp: 1005, detail: { task: 'Summarize the README file' } },
       { eventType: 'agent.progress.iteration', category: 'agent', result: 'allow', sessionId: 'abc-123', taskId: 'task-456', timestamp: 1010, detail: { iteration: 0, max: 10 } },
       { eventType: 'agent.progress.update', category: 'agent', result: 'allow', sessionId: 'abc-123', taskId: 'task-456', timestamp: 1015, detail: { pct: 45, label: 'Analyzing input' } },
@@ -95,7 +96,7 @@ describe('AuditReporter: handle(event)', () => {
   it.each(cases)('maps %o', (event, eventType, detail) => {
     const { bus, reporter } = setup();
     reporter.handle(event);
-    expect(bus.events).toEqual([
+    expect(unchain(bus.events)).toEqual([
       { eventType, category: 'agent', result: 'allow', sessionId: 'abc-123', taskId: 'task-456', timestamp: 99, detail: { ...detail, runId: 'r', seq: 7 } },
     ]);
   });

@@ -4,11 +4,13 @@ import { join } from 'node:path';
 import { HeadwayError } from '@headway/protocol';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
+import { AUDIT_GENESIS_HASH, auditRecordHash } from './audit-chain.js';
 import type { AuditEvent } from './audit-event.js';
 import { AuditLogError } from './audit-log-error.js';
 import { AuditReporter } from './audit-reporter.js';
 import { JsonlAuditBus } from './jsonl-audit-bus.js';
 import { readAuditLog } from './read-audit-log.js';
+import { unchain } from './chain.test-util.js';
 
 const root = mkdtempSync(join(tmpdir(), 'headway-audit-jsonl-'));
 let n = 0;
@@ -29,9 +31,16 @@ describe('JsonlAuditBus', () => {
     reporter.onStart('Summarize the README file');
     reporter.onIteration(0, 10);
     bus.close();
-    expect(readFileSync(file, 'utf8')).toBe(
-      '{"eventType":"agent.progress.start","category":"agent","result":"allow","sessionId":"s1","taskId":"t1","timestamp":42,"detail":{"task":"Summarize the README file"}}\n' +
-        '{"eventType":"agent.progress.iteration","category":"agent","result":"allow","sessionId":"s1","taskId":"t1","timestamp":42,"detail":{"iteration":0,"max":10}}\n',
+    const text = readFileSync(file, 'utf8');
+    const [h1, h2] = text
+      .trimEnd()
+      .split('\n')
+      .map((line) => auditRecordHash(JSON.parse(line) as AuditEvent));
+    expect(text).toBe(
+      '{"eventType":"agent.progress.start","category":"agent","result":"allow","sessionId":"s1","taskId":"t1","timestamp":42,' +
+        `"detail":{"task":"Summarize the README file"},"prevHash":"${AUDIT_GENESIS_HASH}","hash":"${h1}"}\n` +
+        '{"eventType":"agent.progress.iteration","category":"agent","result":"allow","sessionId":"s1","taskId":"t1","timestamp":42,' +
+        `"detail":{"iteration":0,"max":10},"prevHash":"${h1}","hash":"${h2}"}\n`,
     );
     const { events, problems } = await readAuditLog(file);
     expect(problems).toEqual([]);
@@ -47,7 +56,7 @@ describe('JsonlAuditBus', () => {
     const second = new JsonlAuditBus(file);
     expect(second.recoveredTornLine).toBe(false);
     second.publish(ev(2));
-    expect((await second.read()).events).toEqual([ev(1), ev(2)]);
+    expect(unchain((await second.read()).events)).toEqual([ev(1), ev(2)]);
     second.close();
   });
 
@@ -59,7 +68,8 @@ describe('JsonlAuditBus', () => {
     const size = statSync(file).size;
     truncateSync(file, size - 20); // a crash in the middle of writing line 3
 
-    expect(await readAuditLog(file)).toEqual({
+    const read = await readAuditLog(file);
+    expect({ events: unchain(read.events), problems: read.problems }).toEqual({
       events: [ev(1), ev(2)],
       problems: [{ file, line: 3, kind: 'torn', message: `${file}:3: torn record (cut off mid-write), skipped` }],
     });
@@ -78,7 +88,7 @@ describe('JsonlAuditBus', () => {
     reopened.publish(ev(4));
     reopened.close();
     const { events, problems } = await readAuditLog(file, { strict: true });
-    expect(events).toEqual([ev(1), ev(2), ev(4)]);
+    expect(unchain(events)).toEqual([ev(1), ev(2), ev(4)]);
     expect(problems.map((p) => [p.line, p.kind])).toEqual([[3, 'torn']]);
   });
 
@@ -96,7 +106,7 @@ describe('JsonlAuditBus', () => {
         // A record whose newline alone is missing is whole: it is read, not skipped.
         const complete = lineEnds.filter((end) => end - 1 <= cut).length;
         const { events, problems } = await readAuditLog(file, { strict: true });
-        expect(events).toEqual(originals.slice(0, complete));
+        expect(unchain(events)).toEqual(originals.slice(0, complete));
         const atBoundary = cut === 0 || lineEnds.includes(cut);
         const torn = atBoundary || lineEnds.includes(cut + 1) ? 0 : 1;
         expect(problems.map((p) => p.kind)).toEqual(torn === 1 ? ['torn'] : []);
@@ -106,7 +116,7 @@ describe('JsonlAuditBus', () => {
         again.publish(ev(9));
         again.close();
         const after = await readAuditLog(file, { strict: true });
-        expect(after.events).toEqual([...originals.slice(0, complete), ev(9)]);
+        expect(unchain(after.events)).toEqual([...originals.slice(0, complete), ev(9)]);
         expect(after.problems.map((p) => p.kind)).toEqual(torn === 1 ? ['torn'] : []);
       }),
       { numRuns: 120 },
@@ -120,7 +130,7 @@ describe('JsonlAuditBus', () => {
     bus.close();
     appendFileSync(file, 'not json at all\n\n{"eventType":"","category":"agent","result":"deny","sessionId":"s","taskId":"t","timestamp":1,"detail":{}}\n');
     const { events, problems } = await readAuditLog(file);
-    expect(events).toEqual([ev(1)]);
+    expect(unchain(events)).toEqual([ev(1)]);
     expect(problems.map((p) => p.message)).toEqual([
       `${file}:2: not JSON (Unexpected token 'o', "not json at all" is not valid JSON)`,
       `${file}:4: not an audit event: eventType: too small: expected string to have >=1 characters; result: invalid input: expected "allow"`,

@@ -1,10 +1,12 @@
 import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
 import { dirname } from 'node:path';
 import type { QueryableAuditBus } from './audit-bus.js';
 import { AuditError } from './audit-error.js';
+import { AuditChain } from './audit-chain.js';
 import { assertAuditEvent, toJson, type AuditEvent } from './audit-event.js';
 import { matchesAuditQuery, normalizeAuditQuery, type AuditQuery } from './audit-query.js';
-import { readAuditLog, type AuditLogReadResult, type ReadAuditLogOptions } from './read-audit-log.js';
+import { DEFAULT_MAX_AUDIT_LINE_LENGTH, readAuditLog, type AuditLogReadResult, type ReadAuditLogOptions } from './read-audit-log.js';
 
 /** Options of {@link JsonlAuditBus}. */
 export interface JsonlAuditBusOptions {
@@ -19,6 +21,10 @@ export interface JsonlAuditBusOptions {
 /**
  * An append-only JSON Lines audit log: one event per line, written with a single
  * `O_APPEND` write so lines from concurrent writers never interleave.
+ *
+ * Each line carries the hash chain (`prevHash`, `hash`, per session; see `verifyAuditChain`). Opening
+ * an existing log reads it once to continue each session's chain; one writer per log keeps the
+ * chain whole (two processes appending to one file each chain from what they saw).
  *
  * Opening a file whose last line was cut off by a crash seals it with a newline, so the
  * next event starts on a line of its own; readers skip the torn record
@@ -39,6 +45,7 @@ export class JsonlAuditBus implements QueryableAuditBus {
   readonly recoveredTornLine: boolean;
   readonly #fsync: boolean;
   #fd: number | undefined;
+  readonly #chain = new AuditChain();
 
   /** Opens (creating it and its directory if needed) the log at `path` for appending. */
   constructor(path: string, options: JsonlAuditBusOptions = {}) {
@@ -53,6 +60,7 @@ export class JsonlAuditBus implements QueryableAuditBus {
       throw error;
     }
     this.#fd = fd;
+    seedChain(this.#chain, path);
   }
 
   /**
@@ -64,10 +72,12 @@ export class JsonlAuditBus implements QueryableAuditBus {
   publish(event: AuditEvent): void {
     const fd = this.#fd;
     if (fd === undefined) throw new AuditError('AUDIT_BUS_CLOSED', `JsonlAuditBus ${this.path} is closed`);
-    const line = Buffer.from(`${toJson(assertAuditEvent(event))}\n`, 'utf8');
+    const record = this.#chain.link(event, toJson(assertAuditEvent(event)));
+    const line = Buffer.from(`${toJson(record)}\n`, 'utf8');
     let written = 0;
     while (written < line.length) written += writeSync(fd, line, written, line.length - written);
     if (this.#fsync) fsyncSync(fd);
+    this.#chain.commit(record);
   }
 
   /** Reads the whole log back; see {@link readAuditLog}. */
@@ -113,4 +123,41 @@ function sealTornTail(fd: number): boolean {
   if (last[0] === 0x0a) return false;
   writeSync(fd, '\n');
   return true;
+}
+
+/** Continues each session's chain from the newest chained record already in the file (read in chunks, any size). */
+function seedChain(chain: AuditChain, path: string): void {
+  const fd = openSync(path, 'r');
+  try {
+    const decoder = new StringDecoder('utf8');
+    const chunk = Buffer.alloc(1024 * 1024);
+    let rest = '';
+    let position = 0;
+    for (;;) {
+      const bytes = readSync(fd, chunk, 0, chunk.length, position);
+      if (bytes === 0) break;
+      position += bytes;
+      const lines = (rest + decoder.write(chunk.subarray(0, bytes))).split('\n');
+      rest = lines.pop() ?? '';
+      // A line longer than the largest record a bus writes is not one of its records.
+      if (rest.length > DEFAULT_MAX_AUDIT_LINE_LENGTH) rest = '';
+      for (const line of lines) seedLine(chain, line);
+    }
+    seedLine(chain, rest + decoder.end());
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function seedLine(chain: AuditChain, line: string): void {
+  if (!line.includes('"hash"')) return;
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return;
+  }
+  if (typeof value !== 'object' || value === null) return;
+  const { sessionId, hash } = value as { sessionId?: unknown; hash?: unknown };
+  if (typeof sessionId === 'string' && typeof hash === 'string') chain.seed(sessionId, hash);
 }

@@ -1,6 +1,7 @@
 import type { QueryableAuditBus } from './audit-bus.js';
 import { AuditError } from './audit-error.js';
-import { assertAuditEvent, type AuditEvent } from './audit-event.js';
+import { AuditChain } from './audit-chain.js';
+import { assertAuditEvent, toJson, type AuditEvent } from './audit-event.js';
 import { matchesAuditQuery, normalizeAuditQuery, type AuditQuery } from './audit-query.js';
 
 /** Options of {@link MemoryAuditBus}. */
@@ -30,6 +31,7 @@ export class MemoryAuditBus implements QueryableAuditBus {
   #events: AuditEvent[] = [];
   #subscribers: AuditSubscriber[] = [];
   #dropped = 0;
+  readonly #chain = new AuditChain();
 
   /** @throws {AuditError} `AUDIT_INVALID_OPTIONS` when `maxEvents` is not a positive integer. */
   constructor(options: MemoryAuditBusOptions = {}) {
@@ -42,7 +44,7 @@ export class MemoryAuditBus implements QueryableAuditBus {
     this.#maxEvents = max;
   }
 
-  /** The kept events, oldest first. */
+  /** The kept events, oldest first, as stored: each with its `prevHash` and `hash` (the hash chain). */
   get events(): readonly AuditEvent[] {
     return this.#events;
   }
@@ -61,8 +63,9 @@ export class MemoryAuditBus implements QueryableAuditBus {
    */
   publish(event: AuditEvent): void {
     if (this.#closed) throw new AuditError('AUDIT_BUS_CLOSED', 'MemoryAuditBus is closed');
-    const valid = assertAuditEvent(event);
+    const valid = Object.freeze(this.#chain.link(event, toJson(assertAuditEvent(event))));
     this.#events.push(valid);
+    this.#chain.commit(valid);
     if (this.#events.length > this.#maxEvents) {
       // V8 left-trims on shift, so a full bus stays O(1) per event.
       this.#events.shift();

@@ -22,6 +22,8 @@ export interface AuditLogProblem {
 export interface AuditLogReadResult {
   /** Every valid event, in file order. */
   events: AuditEvent[];
+  /** The 1-based line number of each of `events` (same order), e.g. for `verifyAuditChain` locations. */
+  lineNumbers: number[];
   /** Every skipped line, in file order. */
   problems: AuditLogProblem[];
 }
@@ -69,6 +71,7 @@ function endedEarly(text: string, error: unknown): boolean {
  */
 export async function readAuditLog(file: string, options: ReadAuditLogOptions = {}): Promise<AuditLogReadResult> {
   const events: AuditEvent[] = [];
+  const lineNumbers: number[] = [];
   const problems: AuditLogProblem[] = [];
   const maxLineLength = options.maxLineLength ?? DEFAULT_MAX_AUDIT_LINE_LENGTH;
   let lineNo = 0;
@@ -102,6 +105,7 @@ export async function readAuditLog(file: string, options: ReadAuditLogOptions = 
     const result = auditEventSchema.safeParse(value);
     if (result.success) {
       events.push(result.data);
+      lineNumbers.push(lineNo);
       return;
     }
     const issues = toValidationIssues(result.error);
@@ -143,5 +147,5 @@ export async function readAuditLog(file: string, options: ReadAuditLogOptions = 
   rest += decoder.end();
   if (skipping) tooLong();
   else if (rest !== '') take(rest, false);
-  return { events, problems };
+  return { events, lineNumbers, problems };
 }

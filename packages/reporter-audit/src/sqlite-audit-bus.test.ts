@@ -9,6 +9,7 @@ import { AuditLogError } from './audit-log-error.js';
 import { normalizeAuditQuery } from './audit-query.js';
 import { AuditReporter } from './audit-reporter.js';
 import { auditQuerySql, SqliteAuditBus } from './sqlite-audit-bus.js';
+import { unchain } from './chain.test-util.js';
 
 const root = mkdtempSync(join(tmpdir(), 'headway-audit-sqlite-'));
 let n = 0;
@@ -30,7 +31,7 @@ describe('SqliteAuditBus', () => {
     reporter.onToolDone('file_read', 'ok');
     reporter.onIteration(0, 10);
     expect(reporter.failures).toBe(0);
-    expect(bus.query({ sessionId: 'abc-123' })).toEqual([
+    expect(unchain(bus.query({ sessionId: 'abc-123' }))).toEqual([
       { eventType: 'agent.progress.start', category: 'agent', result: 'allow', sessionId: 'abc-123', taskId: 'task-456', timestamp: 1_700_000_000_000, detail: { task: 'Summarize the README file' } },
       { eventType: 'agent.progress.tool_done', category: 'agent', result: 'allow', sessionId: 'abc-123', taskId: 'task-456', timestamp: 1_700_000_000_000, detail: { tool: 'file_read', summary: 'ok' } },
       { eventType: 'agent.progress.iteration', category: 'agent', result: 'allow', sessionId: 'abc-123', taskId: 'task-456', timestamp: 1_700_000_000_000, detail: { iteration: 0, max: 10 } },
@@ -149,7 +150,7 @@ describe('SqliteAuditBus', () => {
   it('works in memory too', () => {
     const bus = new SqliteAuditBus(':memory:');
     bus.publish(ev('a', 1));
-    expect(bus.query()).toEqual([ev('a', 1)]);
+    expect(unchain(bus.query())).toEqual([ev('a', 1)]);
     bus.close();
   });
 });

@@ -4,6 +4,7 @@ import { describeIssues, toValidationIssues } from '@headway/protocol';
 import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
 import type { QueryableAuditBus } from './audit-bus.js';
+import { AuditChain, type LocatedAuditEvent } from './audit-chain.js';
 import { AuditError } from './audit-error.js';
 import { assertAuditEvent, auditEventSchema, toJson, type AuditEvent } from './audit-event.js';
 import { AuditLogError } from './audit-log-error.js';
@@ -41,9 +42,11 @@ interface Row {
   task_id: string;
   timestamp: number;
   detail: string;
+  prev_hash: string | null;
+  hash: string | null;
 }
 
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 2;
 
 /** The SELECT (with bound parameters) that answers a validated query. */
 export function auditQuerySql(q: NormalizedAuditQuery): { sql: string; params: (string | number)[] } {
@@ -88,6 +91,13 @@ CREATE INDEX IF NOT EXISTS audit_events_type ON audit_events (event_type, timest
 CREATE INDEX IF NOT EXISTS audit_events_time ON audit_events (timestamp);
 `;
 
+// Version 2: the hash chain. Rows written by version 1 keep NULLs (verify calls them unchained).
+const CHAIN_COLUMNS = `
+ALTER TABLE audit_events ADD COLUMN prev_hash TEXT;
+ALTER TABLE audit_events ADD COLUMN hash TEXT;
+`;
+const CHAIN_INDEX = 'CREATE INDEX IF NOT EXISTS audit_events_chain ON audit_events (session_id, id);';
+
 /**
  * An audit log in a SQLite file (better-sqlite3, WAL): one row per event, indexed by
  * session, task, type and time, queryable with {@link SqliteAuditBus.query}. Writes are
@@ -104,7 +114,8 @@ CREATE INDEX IF NOT EXISTS audit_events_time ON audit_events (timestamp);
 export class SqliteAuditBus implements QueryableAuditBus {
   readonly path: string;
   readonly #db: Database.Database;
-  readonly #insert: Database.Statement<[string, string, string, string, string, number, string]>;
+  readonly #insert: Database.Statement<[string, string, string, string, string, number, string, string, string]>;
+  readonly #lastHash: Database.Statement<[string], { hash: string | null }>;
   readonly #queries = new Map<string, Database.Statement<unknown[], Row>>();
 
   /**
@@ -125,10 +136,21 @@ export class SqliteAuditBus implements QueryableAuditBus {
       if (version > SCHEMA_VERSION) {
         throw new AuditError('AUDIT_INVALID_OPTIONS', `${path} holds audit schema version ${version}; this version reads up to ${SCHEMA_VERSION}`);
       }
-      db.exec(SCHEMA);
-      if (version < SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
+      if (version < SCHEMA_VERSION) {
+        db.transaction(() => {
+          db.exec(SCHEMA);
+          const columns = db.prepare<[], { name: string }>('SELECT name FROM pragma_table_info(\'audit_events\')').all();
+          if (!columns.some((c) => c.name === 'hash')) db.exec(CHAIN_COLUMNS);
+          db.exec(CHAIN_INDEX);
+          db.pragma(`user_version = ${SCHEMA_VERSION}`);
+        }).immediate();
+      }
       this.#insert = db.prepare(
-        'INSERT INTO audit_events (event_type, category, result, session_id, task_id, timestamp, detail) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO audit_events (event_type, category, result, session_id, task_id, timestamp, detail, prev_hash, hash) ' +
+          'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      );
+      this.#lastHash = db.prepare<[string], { hash: string | null }>(
+        'SELECT hash FROM audit_events WHERE session_id = ? ORDER BY id DESC LIMIT 1',
       );
     } catch (error) {
       db.close();
@@ -145,8 +167,18 @@ export class SqliteAuditBus implements QueryableAuditBus {
    */
   publish(event: AuditEvent): void {
     if (!this.#db.open) throw new AuditError('AUDIT_BUS_CLOSED', `SqliteAuditBus ${this.path} is closed`);
-    const e = assertAuditEvent(event);
-    this.#insert.run(e.eventType, e.category, e.result, e.sessionId, e.taskId, e.timestamp, toJson(e.detail));
+    const json = toJson(assertAuditEvent(event));
+    // Read the session's newest hash and insert in one write transaction, so two processes writing
+    // one database still chain each record to the one stored before it.
+    this.#db
+      .transaction(() => {
+        const chain = new AuditChain();
+        const last = this.#lastHash.get(event.sessionId)?.hash;
+        if (typeof last === 'string') chain.seed(event.sessionId, last);
+        const e = chain.link(event, json);
+        this.#insert.run(e.eventType, e.category, e.result, e.sessionId, e.taskId, e.timestamp, toJson(e.detail), e.prevHash ?? '', e.hash ?? '');
+      })
+      .immediate();
   }
 
   /**
@@ -184,26 +216,51 @@ export class SqliteAuditBus implements QueryableAuditBus {
   }
 
   #toEvent(row: Row): AuditEvent {
-    const location = `${this.path}#${row.id}`;
-    let detail: unknown;
-    try {
-      detail = JSON.parse(row.detail);
-    } catch (cause) {
-      throw new AuditLogError('AUDIT_INVALID_ROW', location, `${location}: detail is not JSON`, [{ path: 'detail', message: 'not JSON' }], {
-        cause,
-      });
-    }
-    const result = auditEventSchema.safeParse({
-      eventType: row.event_type,
-      category: row.category,
-      result: row.result,
-      sessionId: row.session_id,
-      taskId: row.task_id,
-      timestamp: row.timestamp,
-      detail,
-    });
-    if (result.success) return result.data;
-    const issues = toValidationIssues(result.error);
-    throw new AuditLogError('AUDIT_INVALID_ROW', location, `${location}: not an audit event: ${describeIssues(issues)}`, issues);
+    return rowToEvent(row, this.path);
   }
+}
+
+/**
+ * Every record of a SQLite audit log in storage order (row id), each with its `path#id`, for
+ * `verifyAuditChain`. Opens the file read-only.
+ *
+ * @throws {AuditLogError} `AUDIT_INVALID_ROW` for a row that is not an audit event.
+ * @throws better-sqlite3's error when the file is not a SQLite database or has no audit table.
+ */
+export function readSqliteAuditRecords(path: string): LocatedAuditEvent[] {
+  const db = new (loadDatabase())(path, { readonly: true, fileMustExist: true });
+  try {
+    return db
+      .prepare<[], Row>('SELECT * FROM audit_events ORDER BY id')
+      .all()
+      .map((row) => ({ event: rowToEvent(row, path), location: `${path}#${row.id}` }));
+  } finally {
+    db.close();
+  }
+}
+
+function rowToEvent(row: Row, path: string): AuditEvent {
+  const location = `${path}#${row.id}`;
+  let detail: unknown;
+  try {
+    detail = JSON.parse(row.detail);
+  } catch (cause) {
+    throw new AuditLogError('AUDIT_INVALID_ROW', location, `${location}: detail is not JSON`, [{ path: 'detail', message: 'not JSON' }], {
+      cause,
+    });
+  }
+  const result = auditEventSchema.safeParse({
+    eventType: row.event_type,
+    category: row.category,
+    result: row.result,
+    sessionId: row.session_id,
+    taskId: row.task_id,
+    timestamp: row.timestamp,
+    detail,
+    ...(row.hash === null ? {} : { hash: row.hash }),
+    ...(row.prev_hash === null ? {} : { prevHash: row.prev_hash }),
+  });
+  if (result.success) return result.data;
+  const issues = toValidationIssues(result.error);
+  throw new AuditLogError('AUDIT_INVALID_ROW', location, `${location}: not an audit event: ${describeIssues(issues)}`, issues);
 }

@@ -1,0 +1,93 @@
+import { parseCommand, stringOption } from '../args.js';
+import { CliError, EXIT } from '../cli-error.js';
+import { formatUsd, table } from '../format.js';
+import type { CliIo } from '../io/cli-io.js';
+import { openStores, STORE_URL_HELP } from '../store-url.js';
+
+const COST_USAGE = 'headway cost [--session ID] --store sqlite:PATH|postgres://… [--budget USD] [--json]';
+
+const COST_HELP = `${COST_USAGE}
+
+Spend per session from the session store (@headway/runtime's sessions: dollars, provider calls,
+runs), and with --session the runs of that session from the checkpoint store (tokens and dollars
+of each). The stores record no budget and no per-model split: pass --budget to see what is left.
+
+Options:
+  ${STORE_URL_HELP}
+  --session ID     one session, run by run
+  --budget USD     the per-session budget, to show what is left of it
+  --json           JSON instead of a table
+
+Exit codes: 0 ok, 1 failed (no such session, a corrupt store), 2 bad usage or store URL.
+
+Examples:
+  headway cost --store sqlite:.headway/agent.db
+  headway cost --session s-42 --budget 2 --store sqlite:.headway/agent.db --json`;
+
+/** `headway cost`. */
+export async function costCommand(args: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommand(args, { store: { type: 'string' }, session: { type: 'string' }, budget: { type: 'string' }, json: { type: 'boolean' } }, COST_USAGE);
+  if (values.help === true) {
+    io.stdout.write(`${COST_HELP}\n`);
+    return EXIT.ok;
+  }
+  if (positionals.length > 0) throw new CliError('CLI_USAGE', `cost takes no arguments, only options\nusage: ${COST_USAGE}`);
+  const budgetText = stringOption(values, 'budget');
+  const budget = budgetText === undefined ? undefined : Number(budgetText);
+  if (budget !== undefined && !(Number.isFinite(budget) && budget >= 0)) throw new CliError('CLI_USAGE', `--budget: expected dollars ≥ 0, got ${JSON.stringify(budgetText)}`);
+  const stores = await openStores(stringOption(values, 'store') ?? io.env.HEADWAY_STORE);
+  try {
+    const sessions = stores.sessions;
+    if (sessions === undefined) throw new CliError('CLI_NOT_FOUND', 'this store keeps no sessions');
+    const left = (spent: number): { leftUsd?: number } => (budget === undefined ? {} : { leftUsd: Math.max(0, budget - spent) });
+    const sessionId = stringOption(values, 'session');
+    if (sessionId === undefined) {
+      const list = await sessions.list();
+      const rows = list.map((s) => ({ sessionId: s.id, spentUsd: s.spentUsd, calls: s.calls, runs: s.runs, updatedAt: s.updatedAt, ...left(s.spentUsd) }));
+      const total = rows.reduce((sum, r) => sum + r.spentUsd, 0);
+      if (values.json === true) {
+        io.stdout.write(`${JSON.stringify({ sessions: rows, totalUsd: total, ...(budget === undefined ? {} : { budgetUsd: budget }) }, null, 2)}\n`);
+        return EXIT.ok;
+      }
+      if (rows.length === 0) {
+        io.stdout.write('no sessions in this store\n');
+        return EXIT.ok;
+      }
+      const header = ['SESSION', 'RUNS', 'CALLS', 'SPENT', ...(budget === undefined ? [] : ['LEFT'])];
+      const body = rows.map((r) => [r.sessionId, String(r.runs), String(r.calls), formatUsd(r.spentUsd), ...(r.leftUsd === undefined ? [] : [formatUsd(r.leftUsd)])]);
+      io.stdout.write(`${table([header, ...body])}\ntotal ${formatUsd(total)} over ${rows.length} session${rows.length === 1 ? '' : 's'}\n`);
+      return EXIT.ok;
+    }
+    const session = await sessions.get(sessionId);
+    if (session === undefined) throw new CliError('CLI_NOT_FOUND', `no session ${JSON.stringify(sessionId)} in this store (headway cost lists them)`);
+    const runs = [];
+    for (const s of await stores.checkpoints.list({ sessionId })) {
+      const cp = await stores.checkpoints.load(s.id);
+      runs.push({
+        id: s.id,
+        runId: s.runId,
+        status: s.status,
+        iteration: s.iteration,
+        inputTokens: cp?.state.usage.inputTokens ?? 0,
+        outputTokens: cp?.state.usage.outputTokens ?? 0,
+        spentUsd: cp?.state.spentUsd ?? 0,
+        calls: cp?.state.providerCalls ?? 0,
+      });
+    }
+    const summary = { sessionId, spentUsd: session.spentUsd, calls: session.calls, runs, ...left(session.spentUsd), ...(budget === undefined ? {} : { budgetUsd: budget }) };
+    if (values.json === true) {
+      io.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+      return EXIT.ok;
+    }
+    const header = ['RUN', 'STATUS', 'ITERATION', 'CALLS', 'TOKENS IN', 'TOKENS OUT', 'SPENT'];
+    const body = runs.map((r) => [r.id, r.status, String(r.iteration), String(r.calls), String(r.inputTokens), String(r.outputTokens), formatUsd(r.spentUsd)]);
+    const budgetLine = budget === undefined ? '' : `, budget ${formatUsd(budget)}, left ${formatUsd(Math.max(0, budget - session.spentUsd))}`;
+    io.stdout.write(
+      `session ${sessionId}: ${formatUsd(session.spentUsd)} over ${session.calls} calls in ${session.runs} runs${budgetLine}\n` +
+        (runs.length === 0 ? 'no checkpoints kept for its runs\n' : `${table([header, ...body])}\n`),
+    );
+    return EXIT.ok;
+  } finally {
+    await stores.close();
+  }
+}
