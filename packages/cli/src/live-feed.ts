@@ -23,7 +23,8 @@ export interface LiveFeedOptions {
 
 /**
  * Events in, the CLI reporter's view out: each event goes to a `CLIReporter`, and (for streams
- * that carry no `progress` of their own) drives a `ProgressTracker` whose percent and ETA are shown
+ * that carry no `progress` of their own) drives a `ProgressTracker` — turns, tools and the agent's
+ * plan (`plan.updated`) — whose percent and ETA range (`etaMs`, `etaLowMs`, `etaHighMs`) are shown
  * as `progress` events. The view gets its own `seq` numbers, so the tracker's events fit in.
  */
 export class LiveFeed {
@@ -100,6 +101,10 @@ export class LiveFeed {
         break;
       case 'step.finished':
         tracker.roundtripFinished();
+        break;
+      case 'plan.updated':
+        // The agent's own todo list (TodoWrite, todo_list, write_todos) moves the bar once it is kept current.
+        tracker.planUpdated(event);
         break;
       default:
         break;
