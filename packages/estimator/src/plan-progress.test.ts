@@ -150,3 +150,57 @@ describe('ProgressTracker ETA range', () => {
     expect(late).toBeLessThan(early);
   });
 });
+
+describe('ProgressTracker saved state with the agent plan', () => {
+  it('a run resumed from a checkpoint keeps following the plan, as if it had never stopped', () => {
+    const clock = fakeClock();
+    const through = new ProgressTracker({ maxRoundtrips: 100, now: clock.now });
+    const steps: (ReturnType<typeof plan> | undefined)[] = [
+      plan('in_progress', 'pending', 'pending', 'pending'),
+      plan('completed', 'in_progress', 'pending', 'pending'),
+    ];
+    const round = (trackers: ProgressTracker[], update?: ReturnType<typeof plan>): void => {
+      for (const t of trackers) t.roundtripStarted();
+      clock.advance(1000);
+      for (const t of trackers) t.toolsStarted();
+      if (update !== undefined) for (const t of trackers) t.planUpdated(update);
+      clock.advance(500);
+      for (const t of trackers) t.roundtripFinished();
+    };
+    for (const update of steps) round([through], update);
+    const saved = JSON.parse(JSON.stringify(through)) as Record<string, unknown>;
+    expect(saved.plan).toEqual({
+      total: 4,
+      completed: 1,
+      inProgress: 1,
+      maintained: true,
+      restarted: false,
+      changedAtRoundtrip: 2,
+      declaredAtMs: 1000,
+      completedAtMs: 2500,
+    });
+    const resumed = new ProgressTracker({ maxRoundtrips: 100, now: clock.now, state: saved });
+    const { plan: _dropped, ...withoutPlan } = saved;
+    const forgetful = new ProgressTracker({ maxRoundtrips: 100, now: clock.now, state: withoutPlan });
+    expect(resumed.toJSON()).toEqual(through.toJSON());
+    const later: (ReturnType<typeof plan> | undefined)[] = [undefined, plan('completed', 'completed', 'in_progress', 'pending'), undefined];
+    for (const update of later) {
+      round([through, resumed, forgetful], update);
+      expect(resumed.percent).toBe(through.percent);
+    }
+    expect(resumed.toJSON()).toEqual(through.toJSON());
+    // The plan's pace (2.25 s an item) carried over: 2 s past the last completed item, held at 0.8 of an item.
+    expect(resumed.percent).toBe(Math.round((92 * 2.8) / 4));
+    // Without the plan in the checkpoint, the resumed bar falls back to the roundtrip estimate.
+    expect(forgetful.percent).toBeLessThan(through.percent);
+  });
+
+  it('rejects a saved plan that counts more items than it has, naming the path', () => {
+    const state = { ...new ProgressTracker({ maxRoundtrips: 5 }).toJSON() };
+    const plan = { total: 2, completed: 2, inProgress: 1, maintained: true, restarted: false, changedAtRoundtrip: 0, declaredAtMs: 0, completedAtMs: 0 };
+    expect(() => new ProgressTracker({ maxRoundtrips: 5, state: { ...state, plan } })).toThrow(
+      /^Invalid progress tracker state: plan: completed and in-progress items exceed the total$/,
+    );
+    expect(() => new ProgressTracker({ maxRoundtrips: 5, state: { ...state, plan: { ...plan, total: 201, extra: 1 } } })).toThrow(/plan\.total/);
+  });
+});

@@ -11,6 +11,22 @@ const PLAN_SPAN = 0.92;
 /** Furthest into the next item the clock alone may move the plan (as a share of one item). */
 const MAX_ITEM_SHARE = 0.8;
 
+/** The saved state of a {@link PlanProgress}; times are ms into the run, so a resumed run keeps the plan's pace. */
+export interface PlanProgressState {
+  total: number;
+  completed: number;
+  inProgress: number;
+  /** The agent was seen keeping the plan current (an item completed). */
+  maintained: boolean;
+  /** A new list replaced a finished one: the plan is no longer trusted. */
+  restarted: boolean;
+  /** Roundtrips started when the plan last changed. */
+  changedAtRoundtrip: number;
+  /** When the plan was first declared, and when an item was last completed. */
+  declaredAtMs: number;
+  completedAtMs: number;
+}
+
 /** The counts of a plan that the tracker uses: how many items, done, and in progress. */
 export interface PlanCounts {
   total: number;
@@ -79,6 +95,30 @@ export class PlanProgress {
       if (perItem > 0) done = Math.max(done, c.completed + Math.min(MAX_ITEM_SHARE, (t - this.completedAt) / perItem));
     }
     return (PLAN_SPAN * Math.min(c.total, done)) / c.total;
+  }
+
+  /** The state to save, or undefined before any plan; `startedAt` is the run's start on the same clock. */
+  toJSON(startedAt: number): PlanProgressState | undefined {
+    const c = this.counts;
+    if (c === undefined) return undefined;
+    return {
+      ...c,
+      maintained: this.maintained,
+      restarted: this.restarted,
+      changedAtRoundtrip: this.changedAtRoundtrip,
+      declaredAtMs: Math.max(0, this.declaredAt - startedAt),
+      completedAtMs: Math.max(0, this.completedAt - startedAt),
+    };
+  }
+
+  /** Continues from a saved (validated) state in a run that started at `startedAt`. */
+  restore(state: PlanProgressState, startedAt: number): void {
+    this.counts = { total: state.total, completed: Math.min(state.completed, state.total), inProgress: Math.min(state.inProgress, state.total) };
+    this.maintained = state.maintained;
+    this.restarted = state.restarted;
+    this.changedAtRoundtrip = state.changedAtRoundtrip;
+    this.declaredAt = startedAt + state.declaredAtMs;
+    this.completedAt = startedAt + Math.max(state.declaredAtMs, state.completedAtMs);
   }
 
   /** How much the plan is trusted now, 0–1, given how many roundtrips have started. */

@@ -419,6 +419,8 @@ export class ProgressTracker {
     if (this.model !== undefined) state.model = { ...this.model };
     if (this.llmMs !== undefined) state.llmMs = this.llmMs;
     if (this.toolsMs !== undefined) state.toolsMs = this.toolsMs;
+    const plan = this.plan.toJSON(this.startedAt);
+    if (plan !== undefined) state.plan = plan;
     return state;
   }
 
@@ -449,6 +451,8 @@ export class ProgressTracker {
     this.llmMs = s.llmMs;
     this.toolsMs = s.toolsMs;
     this.observedRoundtrips = s.observedRoundtrips;
+    // Plan times are saved relative to the run's start, which is known once the elapsed time is.
+    if (s.plan !== undefined) this.plan.restore(s.plan, this.clock() - s.elapsedMs);
     return s.elapsedMs;
   }
 
