@@ -55,10 +55,30 @@ describe('ProgressTracker with the agent plan', () => {
     const { withPlan, without, round } = twins();
     round();
     round(plan('in_progress', 'pending', 'pending', 'pending'));
-    for (let i = 0; i < 20; i++) {
+    for (let i = 0; i < 40; i++) {
       round();
-      expect(withPlan.percent).toBe(without.percent);
+      // The plan only bounds the estimate (at most 3 of its 4 items ahead) while it is fresh.
+      if (without.percent <= Math.round(92 * (3 / 4))) expect(withPlan.percent).toBe(without.percent);
+      else expect(withPlan.percent).toBeLessThanOrEqual(without.percent);
     }
+    // Once the plan has gone stale, its bound lets go and the bar moves on past it.
+    expect(withPlan.percent).toBeGreaterThan(Math.round(92 * (3 / 4)) + 10);
+  });
+
+  it('keeps the roundtrip estimate from running more than 3 items ahead of a fresh plan', () => {
+    const { withPlan, without, round } = twins(30);
+    const ten: PlanItem['status'][] = ['in_progress', ...Array.from({ length: 9 }, (): PlanItem['status'] => 'pending')];
+    round(plan(...ten));
+    const bound = Math.round(92 * (3 / 10));
+    for (let i = 0; i < 11; i++) {
+      round();
+      expect(withPlan.percent).toBe(Math.min(without.percent, bound));
+    }
+    expect(without.percent).toBeGreaterThan(bound + 10);
+    // Completing an item moves the bound one item on; the trusted plan then leads the bar.
+    round(plan('completed', 'in_progress', ...ten.slice(2)));
+    expect(withPlan.percent).toBe(bound);
+    expect(withPlan.percent).toBeLessThan(without.percent);
   });
 
   it('lets a maintained plan that stops changing lose its hold on the bar', () => {

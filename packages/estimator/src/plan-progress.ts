@@ -8,6 +8,8 @@ const STALE_AFTER = 12;
 const STALE_HALF_LIFE = 6;
 /** Share of the bar the plan spans: the agent usually wraps up (commit, report) after its last item. */
 const PLAN_SPAN = 0.92;
+/** Items past the completed ones the roundtrip estimate may run ahead of a plan. */
+const CEILING_ITEMS = 3;
 /** Furthest into the next item the clock alone may move the plan (as a share of one item). */
 const MAX_ITEM_SHARE = 0.8;
 
@@ -53,7 +55,8 @@ export function countPlan(items: readonly PlanItem[]): PlanCounts {
  * declared and never kept current), and is dropped for good when a new list replaces a
  * finished one (a session whose todo list restarts per sub-task measures the sub-task,
  * not the run). Between updates, the clock moves it into the next item at the pace the
- * agent has kept so far.
+ * agent has kept so far. Even untrusted, a fresh plan bounds how far ahead of it the
+ * roundtrip estimate may run ({@link PlanProgress.ceiling}).
  */
 export class PlanProgress {
   private counts: PlanCounts | undefined;
@@ -119,6 +122,19 @@ export class PlanProgress {
     this.changedAtRoundtrip = state.changedAtRoundtrip;
     this.declaredAt = startedAt + state.declaredAtMs;
     this.completedAt = startedAt + Math.max(state.declaredAtMs, state.completedAtMs);
+  }
+
+  /**
+   * The most of the run (0–1) the plan allows before its next item is completed, and how much
+   * that bound holds now (0–1). A plan kept current or just declared says the agent is not past
+   * its next item; the bound fades as the plan goes stale, and is gone once the plan restarts.
+   */
+  ceiling(roundtrip: number): { fraction: number; weight: number } | undefined {
+    const c = this.counts;
+    if (c === undefined || c.total <= 0 || this.restarted) return undefined;
+    const since = roundtrip - this.changedAtRoundtrip;
+    const weight = since <= STALE_AFTER ? 1 : 0.5 ** ((since - STALE_AFTER) / STALE_HALF_LIFE);
+    return { fraction: (PLAN_SPAN * Math.min(c.total, c.completed + CEILING_ITEMS)) / c.total, weight };
   }
 
   /** How much the plan is trusted now, 0–1, given how many roundtrips have started. */
