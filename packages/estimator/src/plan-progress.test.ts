@@ -55,10 +55,30 @@ describe('ProgressTracker with the agent plan', () => {
     const { withPlan, without, round } = twins();
     round();
     round(plan('in_progress', 'pending', 'pending', 'pending'));
-    for (let i = 0; i < 20; i++) {
+    for (let i = 0; i < 40; i++) {
       round();
-      expect(withPlan.percent).toBe(without.percent);
+      // The plan only bounds the estimate (at most 3 of its 4 items ahead) while it is fresh.
+      if (without.percent <= Math.round(92 * (3 / 4))) expect(withPlan.percent).toBe(without.percent);
+      else expect(withPlan.percent).toBeLessThanOrEqual(without.percent);
     }
+    // Once the plan has gone stale, its bound lets go and the bar moves on past it.
+    expect(withPlan.percent).toBeGreaterThan(Math.round(92 * (3 / 4)) + 10);
+  });
+
+  it('keeps the roundtrip estimate from running more than 3 items ahead of a fresh plan', () => {
+    const { withPlan, without, round } = twins(30);
+    const ten: PlanItem['status'][] = ['in_progress', ...Array.from({ length: 9 }, (): PlanItem['status'] => 'pending')];
+    round(plan(...ten));
+    const bound = Math.round(92 * (3 / 10));
+    for (let i = 0; i < 11; i++) {
+      round();
+      expect(withPlan.percent).toBe(Math.min(without.percent, bound));
+    }
+    expect(without.percent).toBeGreaterThan(bound + 10);
+    // Completing an item moves the bound one item on; the trusted plan then leads the bar.
+    round(plan('completed', 'in_progress', ...ten.slice(2)));
+    expect(withPlan.percent).toBe(bound);
+    expect(withPlan.percent).toBeLessThan(without.percent);
   });
 
   it('lets a maintained plan that stops changing lose its hold on the bar', () => {
@@ -148,5 +168,59 @@ describe('ProgressTracker ETA range', () => {
     round(plan('completed', 'completed', 'completed', 'in_progress'));
     const late = withPlan.etaHighMs! - withPlan.etaLowMs!;
     expect(late).toBeLessThan(early);
+  });
+});
+
+describe('ProgressTracker saved state with the agent plan', () => {
+  it('a run resumed from a checkpoint keeps following the plan, as if it had never stopped', () => {
+    const clock = fakeClock();
+    const through = new ProgressTracker({ maxRoundtrips: 100, now: clock.now });
+    const steps: (ReturnType<typeof plan> | undefined)[] = [
+      plan('in_progress', 'pending', 'pending', 'pending'),
+      plan('completed', 'in_progress', 'pending', 'pending'),
+    ];
+    const round = (trackers: ProgressTracker[], update?: ReturnType<typeof plan>): void => {
+      for (const t of trackers) t.roundtripStarted();
+      clock.advance(1000);
+      for (const t of trackers) t.toolsStarted();
+      if (update !== undefined) for (const t of trackers) t.planUpdated(update);
+      clock.advance(500);
+      for (const t of trackers) t.roundtripFinished();
+    };
+    for (const update of steps) round([through], update);
+    const saved = JSON.parse(JSON.stringify(through)) as Record<string, unknown>;
+    expect(saved.plan).toEqual({
+      total: 4,
+      completed: 1,
+      inProgress: 1,
+      maintained: true,
+      restarted: false,
+      changedAtRoundtrip: 2,
+      declaredAtMs: 1000,
+      completedAtMs: 2500,
+    });
+    const resumed = new ProgressTracker({ maxRoundtrips: 100, now: clock.now, state: saved });
+    const { plan: _dropped, ...withoutPlan } = saved;
+    const forgetful = new ProgressTracker({ maxRoundtrips: 100, now: clock.now, state: withoutPlan });
+    expect(resumed.toJSON()).toEqual(through.toJSON());
+    const later: (ReturnType<typeof plan> | undefined)[] = [undefined, plan('completed', 'completed', 'in_progress', 'pending'), undefined];
+    for (const update of later) {
+      round([through, resumed, forgetful], update);
+      expect(resumed.percent).toBe(through.percent);
+    }
+    expect(resumed.toJSON()).toEqual(through.toJSON());
+    // The plan's pace (2.25 s an item) carried over: 2 s past the last completed item, held at 0.8 of an item.
+    expect(resumed.percent).toBe(Math.round((92 * 2.8) / 4));
+    // Without the plan in the checkpoint, the resumed bar falls back to the roundtrip estimate.
+    expect(forgetful.percent).toBeLessThan(through.percent);
+  });
+
+  it('rejects a saved plan that counts more items than it has, naming the path', () => {
+    const state = { ...new ProgressTracker({ maxRoundtrips: 5 }).toJSON() };
+    const plan = { total: 2, completed: 2, inProgress: 1, maintained: true, restarted: false, changedAtRoundtrip: 0, declaredAtMs: 0, completedAtMs: 0 };
+    expect(() => new ProgressTracker({ maxRoundtrips: 5, state: { ...state, plan } })).toThrow(
+      /^Invalid progress tracker state: plan: completed and in-progress items exceed the total$/,
+    );
+    expect(() => new ProgressTracker({ maxRoundtrips: 5, state: { ...state, plan: { ...plan, total: 201, extra: 1 } } })).toThrow(/plan\.total/);
   });
 });

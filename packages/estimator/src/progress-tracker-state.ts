@@ -1,4 +1,6 @@
+import { MAX_PLAN_ITEMS } from '@headway/protocol';
 import { z } from 'zod';
+import type { PlanProgressState } from './plan-progress.js';
 
 /** The serialisable state of a {@link ProgressTracker}: checkpoints carry it so a resumed bar continues. */
 export interface ProgressTrackerState {
@@ -22,6 +24,8 @@ export interface ProgressTrackerState {
   llmMs?: number;
   toolsMs?: number;
   observedRoundtrips: number;
+  /** The agent's plan as the tracker last read it, so a resumed bar keeps following it. */
+  plan?: PlanProgressState;
   /** Time spent in the run before the state was saved. */
   elapsedMs: number;
 }
@@ -51,5 +55,18 @@ export const progressTrackerStateSchema: z.ZodType<ProgressTrackerState> = z.str
   llmMs: ms.exactOptional(),
   toolsMs: ms.exactOptional(),
   observedRoundtrips: count,
+  plan: z
+    .strictObject({
+      total: z.int().min(1).max(MAX_PLAN_ITEMS),
+      completed: count,
+      inProgress: count,
+      maintained: z.boolean(),
+      restarted: z.boolean(),
+      changedAtRoundtrip: count,
+      declaredAtMs: ms,
+      completedAtMs: ms,
+    })
+    .refine((p) => p.completed + p.inProgress <= p.total, { error: 'completed and in-progress items exceed the total' })
+    .exactOptional(),
   elapsedMs: ms,
 });

@@ -244,7 +244,8 @@ export class ProgressTracker {
   /**
    * The agent's own plan changed: pass the `plan.updated` event (or any `{ items }`). The
    * plan moves the bar while the agent keeps it current; a plan that is only declared,
-   * stops changing, or restarts after it was finished falls back to the roundtrip estimate.
+   * stops changing, or restarts after it was finished falls back to the roundtrip estimate,
+   * which a fresh plan (changed within 12 roundtrips) keeps from running more than 3 items ahead.
    * A plan that does not validate (no items, duplicate ids, an unknown status, too many
    * items) is ignored and returns false.
    */
@@ -419,6 +420,8 @@ export class ProgressTracker {
     if (this.model !== undefined) state.model = { ...this.model };
     if (this.llmMs !== undefined) state.llmMs = this.llmMs;
     if (this.toolsMs !== undefined) state.toolsMs = this.toolsMs;
+    const plan = this.plan.toJSON(this.startedAt);
+    if (plan !== undefined) state.plan = plan;
     return state;
   }
 
@@ -449,6 +452,8 @@ export class ProgressTracker {
     this.llmMs = s.llmMs;
     this.toolsMs = s.toolsMs;
     this.observedRoundtrips = s.observedRoundtrips;
+    // Plan times are saved relative to the run's start, which is known once the elapsed time is.
+    if (s.plan !== undefined) this.plan.restore(s.plan, this.clock() - s.elapsedMs);
     return s.elapsedMs;
   }
 
@@ -488,6 +493,9 @@ export class ProgressTracker {
         : 100 * this.posterior.fractionDone(position, atLeast);
     let value = estimate;
     if (this.ranges.length > 0) value = this.stepValue(estimate);
+    // The agent is not far past where its plan says it is, trusted or not (the early-run overshoot).
+    const ceiling = this.plan.ceiling(this.roundtrips);
+    if (ceiling !== undefined && value > 100 * ceiling.fraction) value = ceiling.weight * 100 * ceiling.fraction + (1 - ceiling.weight) * value;
     const trust = this.plan.trust(this.roundtrips);
     const planFraction = this.plan.fraction(t);
     if (trust > 0 && planFraction !== undefined) value = trust * 100 * planFraction + (1 - trust) * value;
