@@ -13,3 +13,5 @@ export type { CostOf, HeadwayClock, WithHeadwayOptions } from './options.js';
 export type { StepFacts } from './step-facts.js';
 export { AiSdkError } from './ai-sdk-error.js';
 export type { AiSdkErrorCode } from './ai-sdk-error.js';
+export { uiMessageStreamSink } from './ui-message-stream.js';
+export type { DataChunkWriter, HeadwayDataChunk, HeadwayDataTypes, ProgressData, UIMessageStreamSinkOptions } from './ui-message-stream.js';
