@@ -11,11 +11,12 @@ export interface ProgressData {
 }
 
 /** The data part types this package writes, for `UIMessage<METADATA, HeadwayDataTypes>`. */
-export interface HeadwayDataTypes {
-  [key: string]: unknown;
+// A type alias, not an interface: the AI SDK's `UIDataTypes` constraint needs an implicit index signature.
+// eslint-disable-next-line @typescript-eslint/consistent-type-definitions
+export type HeadwayDataTypes = {
   progress: ProgressData;
   report: ProgressReport;
-}
+};
 
 /** A UI message stream chunk this package writes (a subset of the AI SDK's `UIMessageChunk`). */
 export type HeadwayDataChunk =
