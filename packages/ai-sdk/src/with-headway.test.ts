@@ -149,6 +149,16 @@ describe('withHeadway', () => {
     expect(end.warnings).toEqual(["the model's report was not usable (no report sections found); built the report from the tool-call log"]);
   });
 
+  it('a model that calls a tool in the report step still ends at the limit with a fallback report', async () => {
+    const { events, sink } = collect();
+    const run = withHeadway({ task: 'Find the config', sinks: [sink], maxIterations: 2 });
+    const model = scriptedModel((call) => ({ calls: [{ tool: 'read', input: { path: `${String(call)}.txt` } }] }));
+    const tracked = await run.track(generateText({ model, tools, prompt: 'Find the config', ...run.settings }));
+    expect(tracked).toMatchObject({ outcome: 'limit', reason: 'max-iterations', report: { generatedBy: 'fallback' } });
+    expect(tracked.warnings[0]).toMatch(/^the model's report step failed \(Model response contained a tool call even though tool choice was none\.\)/);
+    expectOneTerminal(events);
+  });
+
   it('time budget, graceful: the next step is the report step', async () => {
     const clock = manualClock();
     const { events, sink } = collect();

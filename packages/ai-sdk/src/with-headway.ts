@@ -359,8 +359,14 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
     },
     fail(error) {
       ending ??= end(() => {
-        if (hardStop.signal.aborted) return limitResult(stop?.reason ?? 'time-budget', undefined, false);
         const cancelled = o.abortSignal?.aborted === true;
+        if (hardStop.signal.aborted && !cancelled) return limitResult(stop?.reason ?? 'time-budget', undefined, false);
+        if (stop?.mode === 'asked' && !cancelled) {
+          // The report step itself failed (a tool call despite toolChoice none, a provider error): still a limit.
+          const result = limitResult(stop.reason, undefined, false);
+          result.warnings.push(`the model's report step failed (${errorMessage(error)}); built the report from the tool-call log`);
+          return result;
+        }
         const reason: StopReason = cancelled ? 'cancelled' : 'error';
         const report = buildFallbackReport({ task: o.task, log, reason, stats: stats() });
         const message = errorMessage(error);
