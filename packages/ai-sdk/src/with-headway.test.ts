@@ -1,4 +1,4 @@
-import { createProgressHub, isTerminalEvent, progressEventSchema, type ProgressEvent, type ProgressReporter } from '@headway/protocol';
+import { NullReporter, createProgressHub, isTerminalEvent, progressEventSchema, type ProgressEvent, type ProgressReporter } from '@headway/protocol';
 import { generateText, streamText } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { manualClock, scriptedModel, tools, userTexts, type Script } from './scripted-model.test-util.js';
@@ -273,6 +273,13 @@ describe('withHeadway', () => {
     expect(end).toMatchObject({ outcome: 'limit', report: { generatedBy: 'model' } });
     expect(userTexts(model.doStreamCalls.at(-1) as never).at(-1)).toMatch(/^STOP:/);
     expectOneTerminal(events);
+  });
+
+  it('with only NullReporters no event is built, and the report is still there', async () => {
+    const run = withHeadway({ task: 'Find the config', sinks: [new NullReporter()], maxIterations: 2 });
+    await generateText({ model: scriptedModel(reader), tools, prompt: 'Find the config', ...run.settings });
+    expect(await run.finish()).toMatchObject({ outcome: 'limit', report: { generatedBy: 'model', stats: { toolCalls: 1 } } });
+    expect(run.hub.lastSeq).toBe(0);
   });
 
   it('finish and fail are idempotent: one terminal event', async () => {

@@ -4,6 +4,7 @@
 import { ProgressTracker } from '@headway/estimator';
 import {
   createProgressHub,
+  isNullReporter,
   redact,
   toolResultPreview,
   type LimitKind,
@@ -132,8 +133,11 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
       // The callback may not break the run either.
     }
   };
+  // A NullReporter costs nothing: with only NullReporters (which the hub skips) and no hub of
+  // the caller's, no event would reach anyone, so none is built. The report is still kept.
+  const quiet = ownsHub && (o.sinks ?? []).every((sink) => isNullReporter(sink));
   const emit = (body: ProgressEventBody): void => {
-    if (hub.ended) return;
+    if (quiet || hub.ended) return;
     try {
       hub.emit(body);
     } catch (error) {
@@ -142,7 +146,7 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
   };
 
   const log = new ToolCallLog();
-  const tracker = new ProgressTracker({ maxRoundtrips: maxIterations, now: clock.now, steps: o.steps ?? [], emit });
+  const tracker = quiet ? undefined : new ProgressTracker({ maxRoundtrips: maxIterations, now: clock.now, steps: o.steps ?? [], emit });
   const hardStop = new AbortController();
   const abortSignal = o.abortSignal === undefined ? hardStop.signal : AbortSignal.any([o.abortSignal, hardStop.signal]);
   const timers: unknown[] = [];
@@ -235,7 +239,7 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
         reach('iterations', maxIterations, maxIterations);
         stop = { reason: 'max-iterations', mode: 'pending' };
       }
-      tracker.roundtripStarted();
+      tracker?.roundtripStarted();
       if (stop?.mode !== 'pending') return undefined;
       stop.mode = 'asked';
       // Messages, not `userMessage`: prepareStep's result has no such field and the model would never see it.
@@ -252,16 +256,16 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
     experimental_onToolCallStart({ toolCall }) {
       if (!toolsStarted) {
         toolsStarted = true;
-        tracker.toolsStarted();
+        tracker?.toolsStarted();
       }
-      emit({ type: 'tool.executing', toolName: toolCall.toolName, toolCallId: toolCall.toolCallId, args: redact(toolCall.input) });
+      if (!quiet) emit({ type: 'tool.executing', toolName: toolCall.toolName, toolCallId: toolCall.toolCallId, args: redact(toolCall.input) });
     },
 
     experimental_onToolCallFinish(event) {
       const result = event.success ? event.output : errorMessage(event.error);
       log.recordToolCall({ step: iterations, name: event.toolCall.toolName, args: event.toolCall.input, result, ok: event.success, durationMs: event.durationMs });
-      tracker.toolCallFinished(event.toolCall.toolName, event.success);
-      emit({ type: 'tool.completed', toolName: event.toolCall.toolName, toolCallId: event.toolCall.toolCallId, durationMs: Math.max(0, event.durationMs), ok: event.success, preview: toolResultPreview(result) });
+      tracker?.toolCallFinished(event.toolCall.toolName, event.success);
+      if (!quiet) emit({ type: 'tool.completed', toolName: event.toolCall.toolName, toolCallId: event.toolCall.toolCallId, durationMs: Math.max(0, event.durationMs), ok: event.success, preview: toolResultPreview(result) });
     },
 
     onStepFinish(step) {
@@ -296,7 +300,7 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
       } else {
         log.recordText({ step: iterations, text });
       }
-      tracker.roundtripFinished();
+      tracker?.roundtripFinished();
       if (o.maxSpendUsd !== undefined) approach('cost', spentUsd, o.maxSpendUsd);
     },
 
@@ -352,7 +356,7 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
     finish() {
       ending ??= end(() => {
         if (stop !== undefined) return limitResult(stop.reason, reportText, stop.mode === 'answered');
-        tracker.complete();
+        tracker?.complete();
         return { outcome: 'completed', warnings: [], terminal: { type: 'run.finished', durationMs: elapsed(), outcome: 'completed', summary: `finished after ${String(iterations)} iteration(s)` } };
       });
       return ending;
