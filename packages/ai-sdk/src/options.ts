@@ -1,5 +1,6 @@
 import { describeIssues, toValidationIssues, type ModelUsage, type ProgressHub, type SinkLike } from '@headway/protocol';
 import type { WeightedStep } from '@headway/estimator';
+import { errorMessage } from '@headway/protocol/internal';
 import { z } from 'zod';
 import { AiSdkError } from './ai-sdk-error.js';
 
@@ -89,7 +90,16 @@ const schema = z
  * @throws {AiSdkError} `AI_SDK_INVALID_OPTIONS`, naming every offending field.
  */
 export function parseOptions(input: unknown): WithHeadwayOptions {
-  const result = schema.safeParse(input);
+  let result: ReturnType<typeof schema.safeParse>;
+  try {
+    result = schema.safeParse(input);
+  } catch (error) {
+    // A throwing getter or a revoked proxy: the options cannot be read at all.
+    throw new AiSdkError('AI_SDK_INVALID_OPTIONS', `withHeadway: invalid options: (root): could not be read (${errorMessage(error)})`, {
+      issues: [{ path: '', message: 'could not be read' }],
+      cause: error,
+    });
+  }
   if (result.success) return input as WithHeadwayOptions;
   const issues = toValidationIssues(result.error);
   throw new AiSdkError('AI_SDK_INVALID_OPTIONS', `withHeadway: invalid options: ${describeIssues(issues)}`, { issues });
