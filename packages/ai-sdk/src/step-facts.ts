@@ -4,6 +4,7 @@ import type { ModelUsage } from '@headway/protocol';
 export interface StepFacts {
   readonly stepNumber?: number;
   readonly text?: string;
+  readonly reasoningText?: string | undefined;
   readonly finishReason?: string;
   readonly usage?: { readonly inputTokens?: number | undefined; readonly outputTokens?: number | undefined };
   readonly model?: { readonly provider: string; readonly modelId: string };

@@ -1,5 +1,6 @@
 import { NullReporter, createProgressHub, isTerminalEvent, progressEventSchema, type ProgressEvent, type ProgressReporter } from '@headway/protocol';
 import { generateText, streamText } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { manualClock, scriptedModel, tools, userTexts, type Script } from './scripted-model.test-util.js';
 import { withHeadway } from './with-headway.js';
@@ -110,6 +111,37 @@ describe('withHeadway', () => {
       ['read', true, 'contents of a.txt'],
     ]);
     expect(events.filter((e) => e.type === 'progress').at(-1)).toMatchObject({ percent: 100 });
+  });
+
+  it('reads the model\'s _progress and reasoning, and keeps the _progress JSON out of the log', async () => {
+    const { events, sink } = collect();
+    const run = withHeadway({ task: 'Read', sinks: [sink], maxIterations: 2, clock: manualClock() });
+    const model = new MockLanguageModelV3({
+      doGenerate: [
+        {
+          content: [
+            { type: 'reasoning', text: 'read a.txt first' },
+            { type: 'text', text: 'Reading.\n```json\n{"_progress":{"percent":70,"message":"Reading a.txt"}}\n```' },
+            { type: 'tool-call', toolCallId: 'c1', toolName: 'read', input: '{"path":"a.txt"}' },
+          ],
+          finishReason: { unified: 'tool-calls', raw: undefined },
+          usage: { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } },
+          warnings: [],
+        },
+        {
+          content: [{ type: 'text', text: 'no report' }],
+          finishReason: { unified: 'stop', raw: undefined },
+          usage: { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } },
+          warnings: [],
+        },
+      ],
+    });
+    await generateText({ model, tools, prompt: 'Read', ...run.settings });
+    const end = await run.finish();
+    expect(events.find((e) => e.type === 'thinking')).toMatchObject({ content: 'read a.txt first' });
+    expect(events.filter((e) => e.type === 'progress').map((e) => [e.percent, e.message])).toContainEqual([70, 'Reading a.txt']);
+    expect(end.report?.generatedBy).toBe('fallback');
+    expect(end.report?.keyFindings).toContain('Model note (step 1): Reading.');
   });
 
   it('at the iteration limit the model receives the report prompt in that step, without tools', async () => {

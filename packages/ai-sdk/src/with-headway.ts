@@ -1,7 +1,7 @@
 // The bridge between one AI SDK multi-step call and headway's events. The AI SDK owns the
 // loop; this file only listens to its callbacks (prepareStep, step/tool hooks, stopWhen) and
 // decides, at step boundaries, when the next step must be the report step.
-import { ProgressTracker } from '@headway/estimator';
+import { ProgressTracker, extractModelProgress, stripModelProgress } from '@headway/estimator';
 import {
   createProgressHub,
   isNullReporter,
@@ -96,7 +96,8 @@ const FLUSH_TIMEOUT_MS = 5_000;
 
 const systemClock: HeadwayClock = {
   now: () => Date.now(),
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  // Unref'd: a forgotten `finish()` must not keep the process alive for the time budget.
+  setTimeout: (fn, ms) => setTimeout(fn, ms).unref(),
   clearTimeout: (handle) => {
     clearTimeout(handle as ReturnType<typeof setTimeout>);
   },
@@ -294,11 +295,15 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
         ...(costUsd === undefined ? {} : { costUsd }),
       });
       const text = typeof step.text === 'string' ? step.text : '';
+      if (typeof step.reasoningText === 'string' && step.reasoningText !== '') emit({ type: 'thinking', content: step.reasoningText });
       if (stop?.mode === 'asked') {
         stop.mode = 'answered';
         reportText = text;
-      } else {
-        log.recordText({ step: iterations, text });
+      } else if (text !== '') {
+        // A model asked for `_progress` (PROGRESS_PROMPT_INSTRUCTIONS) reports it in its text.
+        const progress = tracker === undefined ? undefined : extractModelProgress(text);
+        if (progress !== undefined) tracker?.reportModelProgress(progress);
+        log.recordText({ step: iterations, text: stripModelProgress(text) });
       }
       tracker?.roundtripFinished();
       if (o.maxSpendUsd !== undefined) approach('cost', spentUsd, o.maxSpendUsd);
