@@ -1,7 +1,8 @@
 // An AI SDK agent (generateText with tools) tracked by headway: a progress bar on stderr, every
 // event as JSON lines in a file, and at the iteration limit a progress report the model writes
-// in one last tool-less step. The model is the AI SDK's mock, scripted to explore the folder;
-// replace `model` with any AI SDK model (`openai('gpt-4.1')`, `anthropic('claude-sonnet-4-5')`).
+// in one last tool-less step. The model is the AI SDK's mock, scripted to explore the folder,
+// unless OPENAI_API_KEY is set: then a real OpenAI (or OpenAI-compatible, OPENAI_BASE_URL) model
+// does the work (OPENAI_MODEL, default gpt-4.1-mini).
 import { createWriteStream } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
@@ -10,7 +11,8 @@ import { withHeadway } from '@headway/ai-sdk';
 import { renderProgressReport } from '@headway/report';
 import { CLIReporter } from '@headway/reporter-cli';
 import { JSONReporter } from '@headway/reporter-json';
-import { generateText, tool } from 'ai';
+import { createOpenAI } from '@ai-sdk/openai';
+import { generateText, tool, type LanguageModel } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { z } from 'zod';
 
@@ -48,7 +50,7 @@ const tools = {
 const read: string[] = [];
 let files: string[] = [];
 const usage = (n: number) => ({ inputTokens: { total: n, noCache: n, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 40, text: 40, reasoning: 0 } });
-const model = new MockLanguageModelV3({
+const mock = new MockLanguageModelV3({
   doGenerate: async (options) => {
     const last = options.prompt.at(-1);
     const lastText = last?.role === 'user' ? last.content.map((p) => (p.type === 'text' ? p.text : '')).join('') : '';
@@ -78,6 +80,12 @@ const model = new MockLanguageModelV3({
     return { content: [{ type: 'tool-call', toolCallId: `read-${next}`, toolName: 'readFile', input: JSON.stringify({ path: next }) }], finishReason: { unified: 'tool-calls', raw: undefined }, usage: usage(300), warnings: [] };
   },
 });
+
+const key = process.env.OPENAI_API_KEY;
+const model: LanguageModel =
+  key === undefined || key === ''
+    ? mock
+    : createOpenAI({ apiKey: key, ...(process.env.OPENAI_BASE_URL === undefined ? {} : { baseURL: process.env.OPENAI_BASE_URL }) })(process.env.OPENAI_MODEL ?? 'gpt-4.1-mini');
 
 const json = new JSONReporter({ stream: createWriteStream(values.events) });
 const run = withHeadway({
