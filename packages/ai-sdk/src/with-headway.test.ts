@@ -1,4 +1,4 @@
-import { NullReporter, createProgressHub, isTerminalEvent, progressEventSchema, type ProgressEvent, type ProgressReporter } from '@headway/protocol';
+import { HeadwayError, NullReporter, createProgressHub, isTerminalEvent, progressEventSchema, type ProgressEvent, type ProgressReporter } from '@headway/protocol';
 import { generateText, streamText } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
@@ -230,7 +230,7 @@ describe('withHeadway', () => {
     });
     const tracked = await run.track(generateText({ model, tools, prompt: 'Find the config', maxRetries: 0, ...run.settings }));
     expect(tracked).toMatchObject({ outcome: 'limit', reason: 'time-budget', report: { generatedBy: 'fallback', stats: { toolCalls: 2 } } });
-    expect(tracked.error).toBeDefined();
+    expect(HeadwayError.isInstance(tracked.error, 'AI_SDK_HARD_STOP')).toBe(true);
     expectOneTerminal(events);
     expect(events.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'limit' });
   });

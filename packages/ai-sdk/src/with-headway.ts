@@ -1,6 +1,7 @@
 // The bridge between one AI SDK multi-step call and headway's events. The AI SDK owns the
 // loop; this file only listens to its callbacks (prepareStep, step/tool hooks, stopWhen) and
-// decides, at step boundaries, when the next step must be the report step.
+// decides, at step boundaries, when the next step must be the report step. It is longer than
+// most files because every hook reads and writes the same run state, kept in one closure.
 import { ProgressTracker, extractModelProgress, stripModelProgress } from '@headway/estimator';
 import {
   createProgressHub,
@@ -209,7 +210,7 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
     stop = { reason, mode: 'pending' };
     emit({ type: 'wind-down.started', reason, bonusSteps: 1 });
     schedule(hardStopAfterMs, () => {
-      if (ending === undefined) hardStop.abort(new AiSdkError('AI_SDK_RUN_ENDED', `hard stop: the time budget of ${String(budget)} ms and ${String(hardStopAfterMs)} ms of grace are used up`));
+      if (ending === undefined) hardStop.abort(new AiSdkError('AI_SDK_HARD_STOP', `hard stop: the time budget of ${String(budget)} ms and ${String(hardStopAfterMs)} ms of grace are used up`));
     });
   };
 
