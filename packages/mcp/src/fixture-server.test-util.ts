@@ -70,7 +70,12 @@ export function createFixtureServer(log: FixtureLog = { cancelled: [] }): McpSer
 }
 
 /** Serves the fixture over Streamable HTTP on 127.0.0.1, one server per session (so cancellations reach the call). */
-export async function startHttpFixture(log: FixtureLog = { cancelled: [] }): Promise<{ url: URL; close: () => Promise<void> }> {
+export function startHttpFixture(log: FixtureLog = { cancelled: [] }): Promise<{ url: URL; close: () => Promise<void> }> {
+  return serveHttp(() => createFixtureServer(log));
+}
+
+/** Serves MCP servers made by `create` over Streamable HTTP on 127.0.0.1, one per session. */
+export async function serveHttp(create: () => McpServer): Promise<{ url: URL; close: () => Promise<void> }> {
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   const http: Server = createServer((req, res) => {
     const id = req.headers['mcp-session-id'];
@@ -79,7 +84,7 @@ export async function startHttpFixture(log: FixtureLog = { cancelled: [] }): Pro
       void known.handleRequest(req, res);
       return;
     }
-    const server = createFixtureServer(log);
+    const server = create();
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sessionId) => {

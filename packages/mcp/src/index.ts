@@ -8,3 +8,5 @@ export { createNestedBar } from './nested-bar.js';
 export type { NestedBar, NestedBarOptions } from './nested-bar.js';
 export { McpError } from './mcp-error.js';
 export type { McpErrorCode, McpErrorOptions } from './mcp-error.js';
+export { agentTool, runResultToToolResult } from './agent-tool.js';
+export type { AgentRunContext, AgentRunFn, AgentToolOptions, ThrottleTimers } from './agent-tool.js';
