@@ -2,7 +2,8 @@ import { fileURLToPath } from 'node:url';
 import { AgentRuntime, ScriptedProvider, type ToolContext } from '@headway/runtime';
 import { HeadwayError, NullReporter, type ProgressReporter } from '@headway/protocol';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startHttpFixture, type FixtureLog } from './fixture-server.test-util.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { serveHttp, startHttpFixture, type FixtureLog } from './fixture-server.test-util.js';
 import { mcpTools, type McpToolSet } from './mcp-tools.js';
 import { createNestedBar } from './nested-bar.js';
 import type { NestedProgress } from './progress-slice.js';
@@ -144,5 +145,19 @@ describe('mcpTools over Streamable HTTP on 127.0.0.1', () => {
     expect(messages).toContain('step 5 of 5');
     expect(shown.at(-1)).toBe(100);
     for (let i = 1; i < shown.length; i++) expect(shown[i]).toBeGreaterThanOrEqual(shown[i - 1] ?? 0);
+  });
+});
+
+describe('a server that lists tools wrongly', () => {
+  it('gives a typed error naming the server and the tool', async () => {
+    const http = await serveHttp(() => {
+      const server = new McpServer({ name: 'sloppy', version: '1.0.0' });
+      server.registerTool('read file', { description: 'A name no model provider accepts' }, () => ({ content: [] }));
+      return server;
+    });
+    const error: unknown = await mcpTools({ url: http.url }).then(() => undefined, (e: unknown) => e);
+    await http.close();
+    expect(HeadwayError.isInstance(error, 'MCP_INVALID_TOOL_LIST')).toBe(true);
+    expect((error as Error).message).toBe('MCP server "sloppy", tool "read file": its name is not 1–64 letters, digits, "_" or "-"');
   });
 });

@@ -11,7 +11,7 @@ import { argumentsSchema, compileArgumentsCheck } from './tool-arguments.js';
 export interface McpToolsOptions {
   /** The server's name in messages (default: the name it gives in the handshake). */
   name?: string;
-  /** Put before every tool name, e.g. `'files_'`, to keep tools of several servers apart. */
+  /** Put before every tool name, e.g. `'files_'`, to keep tools of several servers apart (dots in MCP names become `_`). */
   prefix?: string;
   /** Per-request timeout in ms, restarted by every progress notification (default 60 000). */
   timeoutMs?: number;
@@ -92,7 +92,8 @@ export async function mcpTools(source: McpServerSource, options: McpToolsOptions
     const listed = await listAll(client, server);
     const seen = new Set<string>();
     const tools = listed.map((entry) => {
-      const name = `${options.prefix ?? ''}${entry.name}`;
+      // MCP names may hold dots; model providers take only letters, digits, "_" and "-".
+      const name = `${options.prefix ?? ''}${entry.name.replaceAll('.', '_')}`;
       if (!TOOL_NAME.test(name)) throw invalidList(server, 'its name is not 1–64 letters, digits, "_" or "-"', entry.name);
       if (seen.has(name)) throw invalidList(server, 'listed twice', entry.name);
       seen.add(name);

@@ -14,8 +14,9 @@ export type ArgumentsCheck = (value: unknown) => string[];
 export function compileArgumentsCheck(schema: Record<string, unknown>, validator: AjvJsonSchemaValidator = new AjvJsonSchemaValidator()): ArgumentsCheck {
   const validate = validator.getValidator(schema);
   return (value) => {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return ['expected an object of arguments'];
     try {
+      // Inside the try: even Array.isArray throws on a revoked proxy.
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) return ['expected an object of arguments'];
       const result = validate(value);
       return result.valid ? [] : [result.errorMessage];
     } catch (error) {
