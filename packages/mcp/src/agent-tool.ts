@@ -13,6 +13,11 @@ export interface AgentRunContext {
   signal: AbortSignal;
   /** Give it the run's events (progress, steps, tools): they become progress notifications. */
   onEvent: (event: ProgressEvent) => void;
+  /**
+   * Moves the bar directly (0–100, never backwards): for progress that is not in the run's
+   * events, such as a nested MCP tool's own progress shown through `createNestedBar`.
+   */
+  onProgress: (percent: number, message?: string) => void;
   /** The call's arguments, as the input schema parsed them. */
   args: Record<string, unknown>;
 }
@@ -122,21 +127,29 @@ export function agentTool(agent: AgentRuntime | AgentRunFn, options: AgentToolOp
       // The client may be gone; its progress is not worth failing the run for.
       extra.sendNotification({ method: 'notifications/progress', params }).catch(() => undefined);
     };
-    const onEvent = (event: ProgressEvent): void => {
-      if (event.type === 'step.started') message = cleanMessage(event.description ?? event.step) ?? message;
-      else if (event.type === 'tool.executing') message = cleanMessage(`running ${event.toolName}`) ?? message;
-      else if (event.type === 'progress') {
-        if (Number.isFinite(event.percent)) percent = Math.max(percent, Math.min(100, event.percent));
-        if (event.message !== undefined) message = cleanMessage(event.message) ?? message;
-      }
+    const moved = (): void => {
       if (percent <= sent || timer !== undefined) return;
       const wait = sentAt + interval - timers.now();
       if (wait <= 0) send();
       else timer = timers.setTimeout(send, wait);
     };
+    const onProgress = (value: number, text?: string): void => {
+      if (Number.isFinite(value)) percent = Math.max(percent, Math.min(100, Math.round(value)));
+      if (text !== undefined) message = cleanMessage(text) ?? message;
+      moved();
+    };
+    const onEvent = (event: ProgressEvent): void => {
+      if (event.type === 'step.started') message = cleanMessage(event.description ?? event.step) ?? message;
+      else if (event.type === 'tool.executing') message = cleanMessage(`running ${event.toolName}`) ?? message;
+      else if (event.type === 'progress') {
+        onProgress(event.percent, event.message);
+        return;
+      }
+      moved();
+    };
     let result: RunResult;
     try {
-      result = await run(taskOf(args), { signal: extra.signal, onEvent, args });
+      result = await run(taskOf(args), { signal: extra.signal, onEvent, onProgress, args });
     } catch (error) {
       return { content: [{ type: 'text', text: `The agent failed: ${errorMessage(error)}` }], isError: true };
     } finally {
