@@ -152,11 +152,19 @@ function mcpTool(
         // A progress token is still sent, so the server's progress keeps the call alive.
         onprogress = () => undefined;
       }
+      // The SDK adds an abort listener to the signal of every request and never removes it; a
+      // signal per call keeps those off the run's long-lived signal.
+      const call = new AbortController();
+      const onAbort = (): void => {
+        call.abort(ctx.signal.reason);
+      };
+      if (ctx.signal.aborted) onAbort();
+      else ctx.signal.addEventListener('abort', onAbort, { once: true });
       let answer: unknown;
       try {
         answer = await client.callTool({ name: remoteName, arguments: args }, undefined, {
           onprogress,
-          signal: ctx.signal,
+          signal: call.signal,
           timeout,
           resetTimeoutOnProgress: true,
           maxTotalTimeout,
@@ -168,6 +176,8 @@ function mcpTool(
           server,
           tool: remoteName,
         });
+      } finally {
+        ctx.signal.removeEventListener('abort', onAbort);
       }
       return mapCallToolResult(answer, { server, tool: remoteName });
     },
