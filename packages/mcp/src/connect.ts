@@ -34,11 +34,25 @@ export interface Connection {
 }
 
 function isClient(source: McpServerSource): source is Client {
-  return typeof (source as Partial<Client>).callTool === 'function' && typeof (source as Partial<Client>).listTools === 'function';
+  return typeof source === 'object' && (source as unknown) !== null && typeof (source as Partial<Client>).callTool === 'function' && typeof (source as Partial<Client>).listTools === 'function';
 }
 
 function describeSource(source: StdioServer | HttpServer): string {
   return 'url' in source ? String(source.url) : [source.command, ...(source.args ?? [])].join(' ');
+}
+
+function httpOptions(source: HttpServer): { requestInit?: RequestInit } {
+  return source.requestInit === undefined ? {} : { requestInit: source.requestInit };
+}
+
+function stdioTransport(source: StdioServer): StdioClientTransport {
+  return new StdioClientTransport({
+    command: source.command,
+    args: [...(source.args ?? [])],
+    ...(source.env === undefined ? {} : { env: source.env }),
+    ...(source.cwd === undefined ? {} : { cwd: source.cwd }),
+    stderr: source.stderr ?? 'inherit',
+  });
 }
 
 /** Connects to the server a source names (or adopts a connected client). */
@@ -46,20 +60,22 @@ export async function connect(source: McpServerSource, name: string | undefined,
   if (isClient(source)) {
     return { client: source, server: name ?? source.getServerVersion()?.name ?? 'mcp', close: () => Promise.resolve() };
   }
-  const label = name ?? describeSource(source);
-  if (typeof source !== 'object' || (!('url' in source) && typeof (source as Partial<StdioServer>).command !== 'string')) {
+  if (typeof source !== 'object' || (source as unknown) === null || (!('url' in source) && typeof (source as Partial<StdioServer>).command !== 'string')) {
     throw new McpError('MCP_INVALID_OPTIONS', 'mcpTools: expected an MCP Client, { command, args } or { url }');
   }
+  const label = name ?? describeSource(source);
+  let url: URL | undefined;
+  if ('url' in source) {
+    try {
+      url = new URL(source.url);
+    } catch (error) {
+      throw new McpError('MCP_INVALID_OPTIONS', `mcpTools: url: not a URL: ${errorMessage(error)}`, { cause: error, server: label });
+    }
+  }
   const transport =
-    'url' in source
-      ? new StreamableHTTPClientTransport(new URL(source.url), source.requestInit === undefined ? {} : { requestInit: source.requestInit })
-      : new StdioClientTransport({
-          command: source.command,
-          args: [...(source.args ?? [])],
-          ...(source.env === undefined ? {} : { env: source.env }),
-          ...(source.cwd === undefined ? {} : { cwd: source.cwd }),
-          stderr: source.stderr ?? 'inherit',
-        });
+    url !== undefined
+      ? new StreamableHTTPClientTransport(url, httpOptions(source as HttpServer))
+      : stdioTransport(source as StdioServer);
   const client = new Client({ name: clientName, version: '1.0.0' });
   try {
     await client.connect(transport);

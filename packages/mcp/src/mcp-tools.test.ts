@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { AgentRuntime, ScriptedProvider, type ToolContext } from '@headway/runtime';
 import { HeadwayError, NullReporter, type ProgressReporter } from '@headway/protocol';
@@ -58,6 +59,12 @@ describe('mcpTools over stdio (a child process)', () => {
     expect(percents.length).toBeGreaterThanOrEqual(3);
     expect(percents).toEqual([45, 45, 55, 60].slice(0, percents.length));
     expect(updates[0]).toMatchObject({ server: 'fixture', tool: 'slow', runId: 'r', toolCallId: 'c', progress: 1, total: 4, message: 'step 1 of 4' });
+  });
+
+  it('many calls under one run signal leave no listeners on it', async () => {
+    const run = new AbortController();
+    for (let i = 0; i < 20; i++) await tool(set, 'echo').execute({ text: String(i) }, ctx(run.signal));
+    expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
   });
 
   it('a server that dies mid-call gives a typed error naming server and tool', async () => {
@@ -159,5 +166,19 @@ describe('a server that lists tools wrongly', () => {
     await http.close();
     expect(HeadwayError.isInstance(error, 'MCP_INVALID_TOOL_LIST')).toBe(true);
     expect((error as Error).message).toBe('MCP server "sloppy", tool "read file": its name is not 1–64 letters, digits, "_" or "-"');
+  });
+});
+
+describe('sources mcpTools cannot use', () => {
+  it('gives typed errors, not crashes', async () => {
+    const codes = await Promise.all(
+      [null, {}, { url: 'not a url' }, { command: '/nonexistent/mcp-server' }].map((source) =>
+        mcpTools(source as never).then(
+          () => 'connected',
+          (e: unknown) => (HeadwayError.isInstance(e) ? e.code : String(e)),
+        ),
+      ),
+    );
+    expect(codes).toEqual(['MCP_INVALID_OPTIONS', 'MCP_INVALID_OPTIONS', 'MCP_INVALID_OPTIONS', 'MCP_CONNECT_FAILED']);
   });
 });

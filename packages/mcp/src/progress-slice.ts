@@ -34,7 +34,7 @@ export function cleanMessage(message: unknown): string | undefined {
 }
 
 /** Clamps a slice into 0–100 with `lo <= hi`; a slice that is not numbers becomes 0–100. */
-export function normalizeSlice(slice: ProgressSlice): ProgressSlice {
+function normalizeSlice(slice: ProgressSlice): ProgressSlice {
   const lo = Number.isFinite(slice.lo) ? Math.min(100, Math.max(0, slice.lo)) : 0;
   const hi = Number.isFinite(slice.hi) ? Math.min(100, Math.max(lo, slice.hi)) : 100;
   return { lo, hi };
