@@ -7,6 +7,8 @@ const config: UserWorkspaceConfig = defineProject({
     include: ['src/**/*.test.ts'],
     // A guard against hangs on a loaded two-core machine, not a timing assertion.
     testTimeout: 30_000,
+    // Starting the stdio fixture (tsx in a child process) can take seconds on a busy machine.
+    hookTimeout: 30_000,
   },
 });
 

@@ -38,8 +38,8 @@ describe('mcp-tools example', () => {
     const toolStart = lines.indexOf('  [progress] Tool: index_docs...');
     const toolDone = lines.indexOf('  [progress] Tool: index_docs done — ok');
     const nested = lines.slice(toolStart, toolDone).filter((l) => l.includes('indexed handbook/doc-'));
-    // One line per document the tool reported (the SDK may settle the call before the last one).
-    expect(nested.length).toBeGreaterThanOrEqual(4);
+    // One line per document the tool reported.
+    expect(nested).toHaveLength(5);
     expect(nested[0]).toMatch(/^ {2}\[progress\] \d+% indexed handbook\/doc-1\.md$/u);
     const all = percents(lines, /\[progress\] (\d+)%/u);
     for (let i = 1; i < all.length; i++) expect(all[i]).toBeGreaterThanOrEqual(all[i - 1] ?? 0);

@@ -22,7 +22,10 @@ export interface HttpServer {
   requestInit?: RequestInit;
 }
 
-/** A connected SDK client (its owner closes it), or how to reach a server. */
+/**
+ * A connected SDK client (its owner closes it; its transport is set to deliver progress sent
+ * just before an answer before the answer), or how to reach a server.
+ */
 export type McpServerSource = Client | StdioServer | HttpServer;
 
 /** A connected client, a name for messages, and how to let go of it. */
@@ -55,9 +58,30 @@ function stdioTransport(source: StdioServer): StdioClientTransport {
   });
 }
 
+/**
+ * The SDK hands a notification to its handler one microtask after it arrives but settles a
+ * request at once, so progress sent just before an answer (in the same read) was lost. Deferring
+ * answers by one microtask lets the notifications before them through first, in wire order.
+ */
+function deliverNotificationsFirst(client: Client): void {
+  const transport = client.transport;
+  const inner = transport?.onmessage;
+  if (transport === undefined || inner === undefined) return;
+  transport.onmessage = (message, extra) => {
+    if ('id' in message && ('result' in message || 'error' in message)) {
+      queueMicrotask(() => {
+        inner(message, extra);
+      });
+    } else {
+      inner(message, extra);
+    }
+  };
+}
+
 /** Connects to the server a source names (or adopts a connected client). */
 export async function connect(source: McpServerSource, name: string | undefined, clientName: string): Promise<Connection> {
   if (isClient(source)) {
+    deliverNotificationsFirst(source);
     return { client: source, server: name ?? source.getServerVersion()?.name ?? 'mcp', close: () => Promise.resolve() };
   }
   if (typeof source !== 'object' || (source as unknown) === null || (!('url' in source) && typeof (source as Partial<StdioServer>).command !== 'string')) {
@@ -83,6 +107,7 @@ export async function connect(source: McpServerSource, name: string | undefined,
     await client.close().catch(() => undefined);
     throw new McpError('MCP_CONNECT_FAILED', `MCP server "${label}": could not connect: ${errorMessage(error)}`, { cause: error, server: label });
   }
+  deliverNotificationsFirst(client);
   return {
     client,
     server: name ?? client.getServerVersion()?.name ?? label,
