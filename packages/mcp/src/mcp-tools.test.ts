@@ -167,6 +167,23 @@ describe('a server that lists tools wrongly', () => {
   });
 });
 
+describe('a server that answers wrongly', () => {
+  it('gives a typed error naming the server and the tool', async () => {
+    const http = await serveHttp(() => {
+      const server = new McpServer({ name: 'liar', version: '1.0.0' });
+      // The official server passes a handler's answer through; this one is not a tool result.
+      server.registerTool('lie', { description: 'Answers with nonsense' }, () => ({ content: [{ type: 'bogus', text: 1 }] }) as never);
+      return server;
+    });
+    const set = await mcpTools({ url: http.url });
+    const error: unknown = await Promise.resolve(tool(set, 'lie').execute({}, ctx())).then(() => undefined, (e: unknown) => e);
+    await set.close();
+    await http.close();
+    expect(HeadwayError.isInstance(error, 'MCP_INVALID_RESULT')).toBe(true);
+    expect((error as Error).message).toMatch(/^MCP server "liar", tool "lie" answered with an invalid result: .*Invalid tools\/call result/u);
+  });
+});
+
 describe('sources mcpTools cannot use', () => {
   it('gives typed errors, not crashes', async () => {
     const codes = await Promise.all(
