@@ -10,6 +10,8 @@ import { z } from 'zod';
 /** What the fixture's tools saw, for assertions about cancellation. */
 export interface FixtureLog {
   cancelled: string[];
+  /** Calls of `hang` that reached the server. */
+  started?: string[];
 }
 
 const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
@@ -52,6 +54,7 @@ export function createFixtureServer(log: FixtureLog = { cancelled: [] }): McpSer
     },
   );
   server.registerTool('hang', { description: 'Waits until cancelled', inputSchema: {} }, async (_args, extra) => {
+    log.started?.push(String(extra.requestId));
     await new Promise<void>((resolve) => {
       extra.signal.addEventListener('abort', () => {
         log.cancelled.push(String(extra.requestId));

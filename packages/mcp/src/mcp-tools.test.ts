@@ -100,12 +100,36 @@ describe('mcpTools over Streamable HTTP on 127.0.0.1', () => {
 
   it('cancelling the run sends MCP cancellation for the call in flight', async () => {
     const controller = new AbortController();
+    log.started = [];
     const call = Promise.resolve(tool(set, 'hang').execute({}, ctx(controller.signal))).then(() => undefined, (e: unknown) => e);
     await vi.waitFor(() => {
-      controller.abort(new Error('run cancelled'));
+      expect(log.started).toHaveLength(1);
+    });
+    controller.abort(new Error('run cancelled'));
+    await vi.waitFor(() => {
       expect(log.cancelled).toHaveLength(1);
     });
     expect(String(await call)).toMatch(/run cancelled/u);
+  });
+
+  it('cancelling an agent run cancels its MCP call on the server', async () => {
+    const before = log.cancelled.length;
+    log.started = [];
+    const controller = new AbortController();
+    const runtime = new AgentRuntime(
+      { provider: 'scripted', maxIterations: 5 },
+      { provider: new ScriptedProvider([{ toolCalls: [{ name: 'hang', args: {} }] }, { content: 'never' }]), tools: set.tools },
+    );
+    const run = runtime.run('Wait for the hanging tool', { signal: controller.signal });
+    // Stop once the call has reached the server.
+    await vi.waitFor(() => {
+      expect(log.started).toHaveLength(1);
+    });
+    controller.abort(new Error('user pressed stop'));
+    await vi.waitFor(() => {
+      expect(log.cancelled.length).toBe(before + 1);
+    });
+    expect((await run).status).toBe('cancelled');
   });
 
   it('a long tool stays alive on progress past the per-request timeout (scaled: 300 ms timeout, 1.2 s call)', async () => {
