@@ -71,8 +71,10 @@ describe('agentTool, called by the official MCP client over Streamable HTTP', ()
 
   it('a client cancellation aborts the run', async () => {
     let aborted = false;
+    let started = false;
     const run: AgentRunFn = (_task, { signal }) =>
       new Promise((_resolve, reject) => {
+        started = true;
         signal.addEventListener('abort', () => {
           aborted = true;
           reject(new Error('cancelled'));
@@ -82,7 +84,10 @@ describe('agentTool, called by the official MCP client over Streamable HTTP', ()
     const controller = new AbortController();
     const call = client.callTool({ name: 'wait', arguments: { task: 'wait' } }, undefined, { signal: controller.signal }).then(() => undefined, (e: unknown) => e);
     await vi.waitFor(() => {
-      controller.abort(new Error('stop'));
+      expect(started).toBe(true);
+    });
+    controller.abort(new Error('stop'));
+    await vi.waitFor(() => {
       expect(aborted).toBe(true);
     });
     expect(String(await call)).toMatch(/stop/u);
