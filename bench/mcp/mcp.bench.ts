@@ -50,30 +50,31 @@ if (process.argv.includes('--serve')) {
   const echo = tool('echo');
   const burst = tool('burst');
 
-  async function timeIt(n: number, fn: () => Promise<unknown>): Promise<number> {
-    const start = performance.now();
-    for (let i = 0; i < n; i++) await fn();
-    return (performance.now() - start) / n;
+  async function once(fn: () => Promise<unknown>): Promise<number> {
+    const t = performance.now();
+    await fn();
+    return performance.now() - t;
   }
 
   async function ratio(label: string, rounds: number, n: number, baseline: () => Promise<unknown>, variant: () => Promise<unknown>, claim: number): Promise<boolean> {
-    await timeIt(n, baseline);
-    await timeIt(n, variant);
+    for (let i = 0; i < n; i++) await Promise.all([baseline(), variant()].map((p) => p.then(() => undefined)));
     const ratios: number[] = [];
     const base: number[] = [];
     for (let r = 0; r < rounds; r++) {
-      // Alternate the order so neither side always runs on a warmer machine.
-      let tb: number;
-      let tv: number;
-      if (r % 2 === 0) {
-        tb = await timeIt(n, baseline);
-        tv = await timeIt(n, variant);
-      } else {
-        tv = await timeIt(n, variant);
-        tb = await timeIt(n, baseline);
+      // Call by call, alternating which side goes first, so a shared machine's load swings hit both alike.
+      let tb = 0;
+      let tv = 0;
+      for (let i = 0; i < n; i++) {
+        if ((i + r) % 2 === 0) {
+          tb += await once(baseline);
+          tv += await once(variant);
+        } else {
+          tv += await once(variant);
+          tb += await once(baseline);
+        }
       }
       ratios.push(tv / tb);
-      base.push(tb);
+      base.push(tb / n);
     }
     ratios.sort((x, y) => x - y);
     base.sort((x, y) => x - y);
@@ -89,18 +90,18 @@ if (process.argv.includes('--serve')) {
   const results = [
     await ratio(
       'one tool call over stdio (Client with the same request options)',
-      9,
-      200,
+      15,
+      100,
       () => client.callTool({ name: 'echo', arguments: { text: 'hello' } }, undefined, sameRequest()),
       () => Promise.resolve(echo.execute({ text: 'hello' }, ctx)),
       1.2,
     ),
     // Informational: against a bare callTool (no progress token, default timeout).
-    (await ratio('one tool call over stdio (bare Client.callTool, informational)', 9, 200, () => client.callTool({ name: 'echo', arguments: { text: 'hello' } }), () => Promise.resolve(echo.execute({ text: 'hello' }, ctx)), Number.POSITIVE_INFINITY)),
+    (await ratio('one tool call over stdio (bare Client.callTool, informational)', 15, 100, () => client.callTool({ name: 'echo', arguments: { text: 'hello' } }), () => Promise.resolve(echo.execute({ text: 'hello' }, ctx)), Number.POSITIVE_INFINITY)),
     await ratio(
       `a call sending ${String(NOTIFICATIONS)} progress notifications`,
-      7,
-      5,
+      11,
+      4,
       () => client.callTool({ name: 'burst', arguments: { count: NOTIFICATIONS } }, undefined, { onprogress: () => undefined, resetTimeoutOnProgress: true }),
       () => Promise.resolve(burst.execute({ count: NOTIFICATIONS }, ctx)),
       1.2,
