@@ -28,6 +28,7 @@ export { ScriptedProvider } from './provider/scripted-provider.js';
 export type { Script, ScriptedProviderOptions, ScriptedStep } from './provider/scripted-provider.js';
 export { defineTool } from './tools/define-tool.js';
 export type { Tool, ToolContext, ToolDefinition } from './tools/define-tool.js';
+export type { ProgressSlice, ToolProgressUpdate } from './tools/tool-progress.js';
 export { ManualClock, sleep, systemClock } from './loop/clock.js';
 export type { Clock, ManualClockOptions } from './loop/clock.js';
 export type { TimeoutObserver, TimeoutRequest } from './loop/timeout-observer.js';

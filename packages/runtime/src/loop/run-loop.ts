@@ -8,6 +8,7 @@ import { addUsage, collectStream, type CompletionResponse, type ToolSpec } from 
 import { checkResponse } from '../provider/check-response.js';
 import type { ProviderRegistry } from '../provider/provider-registry.js';
 import { isAbortError } from '../provider/retry-policy.js';
+import { openToolProgress } from '../tools/tool-progress.js';
 import type { AgentConfig } from './agent-config.js';
 import { executeToolCall } from './execute-tool-call.js';
 import { finishRun, type Outcome, type RunResult } from './finish-run.js';
@@ -324,6 +325,12 @@ export class RunLoop {
         },
         onInternalError: this.#ctx.onInternalError,
         externalize: this.#ctx.externalize,
+        openProgress: () =>
+          openToolProgress(this.#tracker, {
+            iteration: round.iteration,
+            maxIterations: this.#ctx.config.maxIterations,
+            callsLeft: round.toolCalls.filter((c) => c.status !== 'finished').length,
+          }),
       });
       call.status = 'finished';
       call.result = { content: result.content, ok: result.ok, durationMs: result.durationMs };
