@@ -3,11 +3,12 @@
 // one process; the ratio is the median over rounds. Run: pnpm -F @headway/bench bench:mcp
 //
 //   1. one tool call:      mcpTools' tool.execute   vs  client.callTool          (claim ≤ 1.2×)
-//   2. a call sending 1,000 progress notifications, forwarded into a nested bar
+//   2. a call sending 1,000 progress notifications, forwarded into the run's bar (a real
+//      ProgressTracker child, as the runtime's ctx.reportProgress does)
 //                          vs  client.callTool with an empty onprogress          (claim ≤ 1.2×)
 import { performance } from 'node:perf_hooks';
-import { createNestedBar, mcpTools } from '@headway/mcp';
-import { NullReporter } from '@headway/protocol';
+import { ProgressTracker } from '@headway/estimator';
+import { mcpTools } from '@headway/mcp';
 import type { ToolContext } from '@headway/runtime';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -33,15 +34,27 @@ if (process.argv.includes('--serve')) {
   const client = new Client({ name: 'bench', version: '1.0.0' });
   await client.connect(new StdioClientTransport(spawnArgs));
   let shown = 0;
-  const bar = createNestedBar(
-    new (class extends NullReporter {
-      override onProgress(): void {
-        shown += 1;
-      }
-    })(),
-  );
-  const set = await mcpTools(spawnArgs, { onProgress: bar.onProgress, slice: bar.slice });
-  const ctx: ToolContext = { signal: new AbortController().signal, idempotencyKey: 'b:c', runId: 'b', toolCallId: 'c', iteration: 0 };
+  // What the runtime does with ctx.reportProgress: a child tracker over the call's slice of the run's tracker.
+  const run = new ProgressTracker({
+    maxRoundtrips: 10,
+    emit: () => {
+      shown += 1;
+    },
+  });
+  const child = run.child({ start: 20, end: 40 }, { aiDriven: true });
+  const set = await mcpTools(spawnArgs);
+  const ctx: ToolContext = {
+    signal: new AbortController().signal,
+    idempotencyKey: 'b:c',
+    runId: 'b',
+    toolCallId: 'c',
+    iteration: 0,
+    progressSlice: { lo: 20, hi: 40 },
+    reportProgress: (update) => {
+      if (update.percent !== undefined) child.reportModelProgress({ percent: update.percent, ...(update.message === undefined ? {} : { message: update.message }) });
+      else if (update.message !== undefined) run.setMessage(update.message);
+    },
+  };
   const tool = (name: string) => {
     const found = set.tools.find((t) => t.name === name);
     if (found === undefined) throw new Error(`no tool ${name}`);
@@ -107,7 +120,7 @@ if (process.argv.includes('--serve')) {
       1.2,
     ),
   ];
-  if (shown === 0) throw new Error('no progress reached the nested bar');
+  if (shown === 0) throw new Error('no progress reached the run bar');
   await set.close();
   await client.close();
   process.exit(results.every(Boolean) ? 0 : 1);

@@ -1,7 +1,7 @@
 // The agent: a scripted model (no API key needed) that calls the MCP server's slow tool, with
-// the tool's own progress nested in the bar of whatever reporter it is given.
+// the tool's own progress nested in the run's bar (and so in whatever reporter it is given).
 import { fileURLToPath } from 'node:url';
-import { createNestedBar, mcpTools, type McpToolSet } from '@headway/mcp';
+import { mcpTools, type McpToolSet } from '@headway/mcp';
 import type { ProgressReporter } from '@headway/protocol';
 import { AgentRuntime, ScriptedProvider } from '@headway/runtime';
 
@@ -14,11 +14,10 @@ export interface Agent {
 
 /** Starts the tool server (a child process over stdio) and builds the agent around its tools. */
 export async function createAgent(reporter: ProgressReporter, docStepMs: number): Promise<Agent> {
-  const bar = createNestedBar(reporter);
   const docs = await mcpTools(
     // tsx runs the TypeScript server; a published server would be `{ command: 'npx', args: [...] }`.
     { command: process.execPath, args: ['--import', import.meta.resolve('tsx'), toolServer], env: { ...process.env, DOC_STEP_MS: String(docStepMs) }, stderr: 'inherit' },
-    { onProgress: bar.onProgress, slice: bar.slice, timeoutMs: 5_000 },
+    { timeoutMs: 5_000 },
   );
   const runtime = new AgentRuntime(
     { provider: 'scripted', agentName: 'librarian', maxIterations: 5 },
@@ -28,7 +27,7 @@ export async function createAgent(reporter: ProgressReporter, docStepMs: number)
         { content: 'The handbook is indexed: 5 documents are ready for search.' },
       ]),
       tools: docs.tools,
-      progressReporter: bar.reporter,
+      progressReporter: reporter,
     },
   );
   return { runtime, docs };

@@ -14,8 +14,8 @@ export interface AgentRunContext {
   /** Give it the run's events (progress, steps, tools): they become progress notifications. */
   onEvent: (event: ProgressEvent) => void;
   /**
-   * Moves the bar directly (0–100, never backwards): for progress that is not in the run's
-   * events, such as a nested MCP tool's own progress shown through `createNestedBar`.
+   * Moves the bar directly (0–100, never backwards): for a loop whose progress is not in
+   * events it hands to `onEvent`.
    */
   onProgress: (percent: number, message?: string) => void;
   /** The call's arguments, as the input schema parsed them. */

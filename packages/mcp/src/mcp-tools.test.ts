@@ -1,19 +1,29 @@
 import { getEventListeners } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { AgentRuntime, ScriptedProvider, type ToolContext } from '@headway/runtime';
-import { HeadwayError, NullReporter, type ProgressReporter } from '@headway/protocol';
+import { AgentRuntime, ScriptedProvider, type ToolContext, type ToolProgressUpdate } from '@headway/runtime';
+import { HeadwayError, type ProgressEvent } from '@headway/protocol';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { serveHttp, startHttpFixture, type FixtureLog } from './fixture-server.test-util.js';
 import { mcpTools, type McpToolSet } from './mcp-tools.js';
-import { createNestedBar } from './nested-bar.js';
 import type { NestedProgress } from './progress-slice.js';
 
 const tsx = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
 const stdioFixture = { command: tsx, args: [fileURLToPath(new URL('./fixture-stdio.test-util.ts', import.meta.url))], stderr: 'ignore' as const };
 
+/** What the tool reported through the context, in order. */
+const reported: ToolProgressUpdate[] = [];
+
 function ctx(signal: AbortSignal = new AbortController().signal): ToolContext {
-  return { signal, idempotencyKey: 'r:c', runId: 'r', toolCallId: 'c', iteration: 0 };
+  return {
+    signal,
+    idempotencyKey: 'r:c',
+    runId: 'r',
+    toolCallId: 'c',
+    iteration: 0,
+    progressSlice: { lo: 40, hi: 60 },
+    reportProgress: (update) => reported.push(update),
+  };
 }
 
 function tool(set: McpToolSet, name: string) {
@@ -26,7 +36,7 @@ describe('mcpTools over stdio (a child process)', () => {
   let set: McpToolSet;
   const updates: NestedProgress[] = [];
   beforeAll(async () => {
-    set = await mcpTools(stdioFixture, { onProgress: (u) => updates.push(u), slice: () => ({ lo: 40, hi: 60 }) });
+    set = await mcpTools(stdioFixture, { onProgress: (u) => updates.push(u) });
   });
   afterAll(() => set.close());
 
@@ -51,10 +61,13 @@ describe('mcpTools over stdio (a child process)', () => {
     expect((error as Error).message).toBe('MCP server "fixture", tool "fail" reported an error: disk on fire');
   });
 
-  it('maps nested progress into the slice, never backwards, ending at the top of the slice', async () => {
+  it('reports the server progress to the run and maps it into the slice, never backwards, ending at the top of the slice', async () => {
     updates.length = 0;
+    reported.length = 0;
     await expect(tool(set, 'slow').execute({ steps: 4, delayMs: 5, backwards: true }, ctx())).resolves.toBe('done after 4 steps');
     // Including the notification sent just before the answer, which the SDK alone would drop.
+    expect(reported.map((u) => u.percent)).toEqual([25, 12.5, 75, 100]);
+    expect(reported[0]).toEqual({ percent: 25, message: 'step 1 of 4' });
     expect(updates.map((u) => u.percent)).toEqual([45, 45, 55, 60]);
     expect(updates[0]).toMatchObject({ server: 'fixture', tool: 'slow', runId: 'r', toolCallId: 'c', progress: 1, total: 4, message: 'step 1 of 4' });
   });
@@ -149,31 +162,46 @@ describe('mcpTools over Streamable HTTP on 127.0.0.1', () => {
     await capped.close();
   });
 
-  it('nests a tool’s progress in the bar of an agent run, never backwards', async () => {
-    const shown: number[] = [];
-    const messages: string[] = [];
-    const target: ProgressReporter = new (class extends NullReporter {
-      override onProgress(pct: number, label: string): void {
-        shown.push(pct);
-        messages.push(label);
-      }
-    })();
-    const bar = createNestedBar(target);
-    const nested = await mcpTools({ url: http.url }, { onProgress: bar.onProgress, slice: bar.slice });
+  it('nests a tool’s progress in the run as progress events inside the call’s slice, never backwards', async () => {
+    const events: ProgressEvent[] = [];
+    let slice: ToolContext['progressSlice'] | undefined;
+    const nested = await mcpTools({ url: http.url });
+    const slow = tool(nested, 'slow');
+    const watched = {
+      ...slow,
+      execute: (args: Record<string, unknown>, c: ToolContext) => {
+        slice = c.progressSlice;
+        return slow.execute(args, c);
+      },
+    };
     const runtime = new AgentRuntime(
       { provider: 'scripted', maxIterations: 5 },
       {
-        provider: new ScriptedProvider([{ toolCalls: [{ name: 'slow', args: { steps: 5, delayMs: 5 } }] }, { content: 'All done.' }]),
-        tools: nested.tools,
-        progressReporter: bar.reporter,
+        provider: new ScriptedProvider([{ toolCalls: [{ name: 'slow', args: { steps: 5, delayMs: 5 }, id: 'call_slow' }] }, { content: 'All done.' }]),
+        tools: [watched],
+        sinks: [
+          (e) => {
+            events.push(e);
+          },
+        ],
       },
     );
     const result = await runtime.run('Run the slow tool');
     await nested.close();
     expect(result.status).toBe('completed');
-    expect(messages).toContain('step 5 of 5');
+    const start = events.findIndex((e) => e.type === 'tool.executing');
+    const end = events.findIndex((e) => e.type === 'tool.completed');
+    const during = events.slice(start + 1, end).flatMap((e) => (e.type === 'progress' ? [e] : []));
+    expect(during.map((e) => e.message)).toEqual(['step 1 of 5', 'step 2 of 5', 'step 3 of 5', 'step 4 of 5', 'step 5 of 5']);
+    const { lo, hi } = slice ?? { lo: Number.NaN, hi: Number.NaN };
+    for (const e of during) {
+      expect(e.percent).toBeGreaterThanOrEqual(Math.floor(lo));
+      expect(e.percent).toBeLessThanOrEqual(Math.ceil(hi));
+    }
+    expect(during.at(-1)?.percent).toBe(Math.round(lo + 0.99 * (hi - lo)));
+    const shown = events.flatMap((e) => (e.type === 'progress' ? [e.percent] : []));
+    expect(shown).toEqual([...shown].sort((a, b) => a - b));
     expect(shown.at(-1)).toBe(100);
-    for (let i = 1; i < shown.length; i++) expect(shown[i]).toBeGreaterThanOrEqual(shown[i - 1] ?? 0);
   });
 });
 

@@ -1,10 +1,10 @@
-import type { Tool, ToolContext } from '@headway/runtime';
+import type { Tool } from '@headway/runtime';
 import { errorMessage } from '@headway/protocol/internal';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { connect, type McpServerSource } from './connect.js';
 import { mapCallToolResult, type McpToolResult } from './map-result.js';
 import { McpError } from './mcp-error.js';
-import { SliceMapper, cleanMessage, type NestedProgress, type ProgressSlice } from './progress-slice.js';
+import { SliceMapper, cleanMessage, localPercent, type NestedProgress } from './progress-slice.js';
 import { argumentsSchema, compileArgumentsCheck } from './tool-arguments.js';
 
 /** Options of {@link mcpTools}. */
@@ -20,12 +20,10 @@ export interface McpToolsOptions {
   /** Mark the tools `safe` (offered in `safe-chat` mode); default false. */
   safe?: boolean;
   /**
-   * Receives the server's progress notifications mapped into the call's slice of the parent's
-   * bar. `createNestedBar` gives one that drives a reporter.
+   * Also receives each progress notification, mapped into the call's slice of the run's bar
+   * (`ctx.progressSlice`) — for a display or log of your own. The run's bar moves without it.
    */
   onProgress?: (update: NestedProgress) => void;
-  /** The call's slice of the parent's bar (default 0–100). */
-  slice?: (ctx: ToolContext) => ProgressSlice;
 }
 
 /** The tools of one MCP server, ready for `new AgentRuntime(config, { tools })`. */
@@ -75,7 +73,8 @@ async function listAll(client: Client, server: string): Promise<{ name: string; 
  * Arguments are checked against each tool's JSON Schema before they are sent; results come back
  * as text (with `structuredContent` kept) and `isError` answers as tool errors. Every call
  * carries a progress token: the server's progress restarts the call's timeout (up to
- * `maxTotalTimeoutMs`) and reaches `onProgress` mapped into the call's slice of the bar. When
+ * `maxTotalTimeoutMs`) and moves the run's bar inside the call's slice (`ctx.reportProgress`:
+ * `lo + (hi - lo) * min(1, progress / total)`; without a total, only the message). When
  * the run is cancelled, calls in flight are cancelled on the server too.
  *
  * @throws {McpError} `MCP_CONNECT_FAILED`, or `MCP_INVALID_TOOL_LIST` naming the server and tool.
@@ -134,26 +133,25 @@ function mcpTool(
     safe: options.safe ?? false,
     async execute(args, ctx) {
       const onProgress = options.onProgress;
-      let onprogress: ((p: { progress: number; total?: number | undefined; message?: string | undefined }) => void) | undefined;
-      if (onProgress !== undefined) {
-        const mapper = new SliceMapper(options.slice?.(ctx) ?? { lo: 0, hi: 100 });
-        onprogress = (p) => {
-          const percent = mapper.map(p.progress, p.total);
-          const message = cleanMessage(p.message);
-          const update: NestedProgress = { server, tool: remoteName, runId: ctx.runId, toolCallId: ctx.toolCallId, progress: p.progress };
-          if (p.total !== undefined) update.total = p.total;
-          if (percent !== undefined) update.percent = percent;
-          if (message !== undefined) update.message = message;
-          try {
-            onProgress(update);
-          } catch {
-            // A display callback that throws must not fail the call.
-          }
-        };
-      } else {
-        // A progress token is still sent, so the server's progress keeps the call alive.
-        onprogress = () => undefined;
-      }
+      const mapper = onProgress === undefined ? undefined : new SliceMapper(ctx.progressSlice);
+      // Every call carries a progress token, so the server's progress keeps it alive; each
+      // notification moves the run's bar inside the call's slice (the runtime maps it there).
+      const onprogress = (p: { progress: number; total?: number | undefined; message?: string | undefined }): void => {
+        const own = localPercent(p.progress, p.total);
+        const message = cleanMessage(p.message);
+        ctx.reportProgress({ ...(own === undefined ? {} : { percent: own }), ...(message === undefined ? {} : { message }) });
+        if (onProgress === undefined || mapper === undefined) return;
+        const percent = mapper.map(p.progress, p.total);
+        const update: NestedProgress = { server, tool: remoteName, runId: ctx.runId, toolCallId: ctx.toolCallId, progress: p.progress };
+        if (p.total !== undefined) update.total = p.total;
+        if (percent !== undefined) update.percent = percent;
+        if (message !== undefined) update.message = message;
+        try {
+          onProgress(update);
+        } catch {
+          // A display callback that throws must not fail the call.
+        }
+      };
       // The SDK adds an abort listener to the signal of every request and never removes it; a
       // signal per call keeps those off the run's long-lived signal.
       const call = new AbortController();

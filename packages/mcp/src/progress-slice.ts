@@ -1,8 +1,4 @@
-/** A part of the parent's 0–100 bar that one tool call fills. */
-export interface ProgressSlice {
-  lo: number;
-  hi: number;
-}
+import type { ProgressSlice } from '@headway/runtime';
 
 /** One progress notification of an MCP server, mapped into the caller's bar. */
 export interface NestedProgress {
@@ -33,6 +29,12 @@ export function cleanMessage(message: unknown): string | undefined {
   return text === '' ? undefined : text;
 }
 
+/** The server's `progress / total` as 0–100 of the call's own work; undefined without a usable total. */
+export function localPercent(progress: number, total: number | undefined): number | undefined {
+  if (total === undefined || !Number.isFinite(total) || total <= 0 || !Number.isFinite(progress)) return undefined;
+  return 100 * Math.min(1, Math.max(0, progress / total));
+}
+
 /** Clamps a slice into 0–100 with `lo <= hi`; a slice that is not numbers becomes 0–100. */
 function normalizeSlice(slice: ProgressSlice): ProgressSlice {
   const lo = Number.isFinite(slice.lo) ? Math.min(100, Math.max(0, slice.lo)) : 0;
@@ -56,9 +58,11 @@ export class SliceMapper {
 
   /** The percent for a notification, or undefined when it has no total. */
   map(progress: number, total: number | undefined): number | undefined {
-    if (total === undefined || !Number.isFinite(total) || total <= 0 || !Number.isFinite(progress)) return undefined;
+    const own = localPercent(progress, total);
+    if (own === undefined) return undefined;
     const { lo, hi } = this.#slice;
-    const percent = lo + (hi - lo) * Math.min(1, Math.max(0, progress / total));
+    // Clamped: dividing by 100 after multiplying by 100 can land a rounding error past hi.
+    const percent = Math.min(hi, lo + ((hi - lo) * own) / 100);
     this.#last = Math.max(this.#last, percent);
     return this.#last;
   }
