@@ -15,7 +15,7 @@ function sqlState(error: unknown): string | undefined {
 }
 
 /** True when `error` says the connection (not the statement) failed: a statement on a fresh connection may succeed. */
-export function isConnectionError(error: unknown): boolean {
+function isConnectionError(error: unknown): boolean {
   const code = sqlState(error);
   if (code !== undefined && (CONNECT_CODES.has(code) || code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03')) return true;
   const message = errorMessage(error);
@@ -53,7 +53,7 @@ function scrub(message: string): string {
 }
 
 /** Turns a failure to get a connection into `POSTGRES_CONNECT_FAILED` naming the server. */
-export function connectFailed(pool: Pool, error: unknown): PostgresError {
+function connectFailed(pool: Pool, error: unknown): PostgresError {
   const host = describeServer(pool);
   const why = isLoginError(error) ? 'login refused' : 'cannot connect';
   return new PostgresError('POSTGRES_CONNECT_FAILED', `postgres ${host}: ${why}: ${scrub(errorMessage(error))}`, { cause: safeCause(error), host });
