@@ -88,7 +88,7 @@ function asUser(): { prefix: string[]; uid: number | undefined } {
  * port. The server runs under a small shell that stops it when this process's end of a pipe
  * closes, so a test process that dies (even by SIGKILL) leaves no server behind.
  */
-export async function startPostgres(bin: string): Promise<PostgresServer> {
+export async function startPostgres(bin: string, options: { fsync?: boolean } = {}): Promise<PostgresServer> {
   const dir = mkdtempSync(join(tmpdir(), 'headway-pg-'));
   const data = join(dir, 'data');
   const user = asUser();
@@ -109,8 +109,8 @@ export async function startPostgres(bin: string): Promise<PostgresServer> {
   let pid: number | undefined;
 
   async function launch(): Promise<void> {
-    // fsync off: the tests kill clients, not the machine; durability across a server crash is PostgreSQL's own.
-    const args = [join(bin, 'postgres'), '-D', data, '-h', '127.0.0.1', '-p', String(port), '-k', dir, '-c', 'fsync=off', '-c', 'max_connections=200', '-c', 'shared_buffers=32MB'];
+    // fsync off by default: the tests kill clients, not the machine; a bench turns it on to compare with SQLite's synchronous=FULL.
+    const args = [join(bin, 'postgres'), '-D', data, '-h', '127.0.0.1', '-p', String(port), '-k', dir, '-c', `fsync=${options.fsync === true ? 'on' : 'off'}`, '-c', 'max_connections=200', '-c', 'shared_buffers=32MB'];
     const command = [...user.prefix, ...args];
     const proc = spawn('sh', ['-c', 'exec 3<&0; "$@" 2>&1 & pid=$!; echo "pid $pid"; { cat <&3 >/dev/null; kill -INT $pid 2>/dev/null; } & wait $pid', 'sh', ...command], {
       cwd: dir,
