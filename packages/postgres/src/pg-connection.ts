@@ -1,4 +1,5 @@
 import { errorMessage } from '@headway/protocol/internal';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Pool, PoolClient } from 'pg';
 import { PostgresError } from './postgres-error.js';
 
@@ -59,11 +60,18 @@ function connectFailed(pool: Pool, error: unknown): PostgresError {
   return new PostgresError('POSTGRES_CONNECT_FAILED', `postgres ${host}: ${why}: ${scrub(errorMessage(error))}`, { cause: safeCause(error), host });
 }
 
+/**
+ * A pooled connection. A server that refuses connections for a moment (restarting, failing
+ * over) is tried again after 100 ms, 400 ms and 1.6 s; a refused login is not retried.
+ */
 async function connect(pool: Pool): Promise<PoolClient> {
-  try {
-    return await pool.connect();
-  } catch (error) {
-    throw connectFailed(pool, error);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await pool.connect();
+    } catch (error) {
+      if (isLoginError(error) || !isConnectionError(error) || attempt >= ATTEMPTS + 1) throw connectFailed(pool, error);
+      await delay(100 * 4 ** (attempt - 1));
+    }
   }
 }
 
