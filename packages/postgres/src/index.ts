@@ -5,3 +5,4 @@ export { PostgresError } from './postgres-error.js';
 export type { PostgresErrorCode, PostgresErrorOptions } from './postgres-error.js';
 export { migrate, SCHEMA_VERSION } from './migrate.js';
 export type { PostgresPool } from './pg-connection.js';
+export { PostgresAuditBus } from './postgres-audit-bus.js';

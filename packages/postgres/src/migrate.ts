@@ -69,6 +69,21 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (session, seq)
   );
   `,
+  // 2: the audit log of PostgresAuditBus, one row per event.
+  `
+  CREATE TABLE headway_audit_events (
+    id BIGSERIAL PRIMARY KEY,
+    event_type TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    task_id TEXT NOT NULL,
+    timestamp DOUBLE PRECISION NOT NULL,
+    body TEXT NOT NULL
+  );
+  CREATE INDEX headway_audit_events_session ON headway_audit_events (session_id, timestamp);
+  CREATE INDEX headway_audit_events_task ON headway_audit_events (task_id, timestamp);
+  CREATE INDEX headway_audit_events_type ON headway_audit_events (event_type, timestamp);
+  CREATE INDEX headway_audit_events_time ON headway_audit_events (timestamp);
+  `,
 ];
 
 /** The schema version this package writes. */
