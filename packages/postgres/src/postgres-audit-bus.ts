@@ -55,6 +55,10 @@ export class PostgresAuditBus implements AuditBus {
       throw new AuditError('AUDIT_INVALID_EVENT', `Invalid audit event: ${describeIssues(issues)}`, issues);
     }
     const e = parsed.data;
+    for (const field of ['eventType', 'sessionId', 'taskId'] as const) {
+      // Indexed text columns cannot hold U+0000 in PostgreSQL (the JSON body escapes it).
+      if (e[field].includes('\u0000')) throw new AuditError('AUDIT_INVALID_EVENT', `Invalid audit event: ${field}: contains U+0000`, [{ path: field, message: 'contains U+0000' }]);
+    }
     await ensureMigrated(this.pool);
     await execute(this.pool, 'INSERT INTO headway_audit_events (event_type, session_id, task_id, timestamp, body) VALUES ($1, $2, $3, $4, $5)', [
       e.eventType,
@@ -71,12 +75,19 @@ export class PostgresAuditBus implements AuditBus {
    * @throws {AuditError} `AUDIT_INVALID_QUERY`. @throws {AuditLogError} `AUDIT_INVALID_ROW` naming `host:port/db#id`.
    */
   async query(q: AuditQuery = {}): Promise<AuditEvent[]> {
-    const parsed = querySchema.safeParse(q);
+    let parsed;
+    try {
+      parsed = querySchema.safeParse(q);
+    } catch (cause) {
+      throw new AuditError('AUDIT_INVALID_QUERY', 'Invalid audit query: input could not be read', [], { cause });
+    }
     if (!parsed.success) {
       const issues = toValidationIssues(parsed.error);
       throw new AuditError('AUDIT_INVALID_QUERY', `Invalid audit query: ${describeIssues(issues)}`, issues);
     }
     const f = parsed.data;
+    // No stored event holds U+0000 in these columns (publish refuses it), so none matches.
+    if ([f.sessionId, f.taskId, f.eventType].some((v) => v?.includes('\u0000') === true)) return [];
     const where: string[] = [];
     const params: (string | number)[] = [];
     for (const [column, op, value] of [

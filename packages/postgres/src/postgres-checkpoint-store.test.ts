@@ -84,6 +84,20 @@ if (server !== undefined) {
       await nowhere.end();
     });
 
+    it('keeps U+0000 in a task, a tool result and an error (PostgreSQL text cannot), and refuses it in an id', async () => {
+      const { pool } = await freshPool(server);
+      const store = new PostgresCheckpointStore(pool);
+      await store.create(init('cp-1', { input: 'grep for \u0000 bytes' }));
+      const ref = await store.putBlob('cp-1', 'binary\u0000result');
+      expect(await store.getBlob('cp-1', ref)).toBe('binary\u0000result');
+      expect((await store.load('cp-1'))?.input).toBe('grep for \u0000 bytes');
+      expect(await store.load('cp\u00001')).toBeUndefined();
+      await store.fail('cp-1', 'tool threw \u0000');
+      expect((await store.load('cp-1'))?.error).toBe('tool threw \uFFFD');
+      expect(await codeOf(() => store.create(init('cp-\u00002')))).toMatchObject({ code: 'CHECKPOINT_INVALID' });
+      await pool.end();
+    });
+
     it('reports a hand-edited row as CHECKPOINT_CORRUPT naming the run and the row', async () => {
       const { pool } = await freshPool(server);
       const store = new PostgresCheckpointStore(pool);

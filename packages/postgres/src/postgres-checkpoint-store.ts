@@ -158,6 +158,13 @@ export class PostgresCheckpointStore implements CheckpointStore {
 
   async create(init: CheckpointInit): Promise<void> {
     validateInit(init);
+    for (const field of ['id', 'runId', 'sessionId', 'taskId'] as const) {
+      // PostgreSQL text cannot hold U+0000; contents are JSON-escaped, ids must do without it.
+      if (init[field].includes('\u0000')) {
+        throw new CheckpointError('CHECKPOINT_INVALID', `checkpoint ${init.id.replaceAll('\u0000', '\\0')}: init.${field} contains U+0000`, [{ path: `init.${field}`, message: 'contains U+0000' }]);
+      }
+    }
+    const input = encodeJson(init.input, 'init.input', init.id);
     const state = encodeJson(init.state, 'init.state', init.id);
     const messages = (init.messages ?? []).map((m, i) => encodeJson(m, `init.messages[${i}]`, init.id));
     const log = (init.log ?? []).map((e, i) => encodeJson(e, `init.log[${i}]`, init.id));
@@ -167,7 +174,7 @@ export class PostgresCheckpointStore implements CheckpointStore {
         `INSERT INTO headway_checkpoints (id, run_id, session_id, task_id, input, status, iteration, state, message_count, log_count, last_seq, created_at, updated_at, lease_owner, lease_expires)
          VALUES ($1, $2, $3, $4, $5, 'running', $6, $7, $8, $9, $10, $11, $11, $12::text, CASE WHEN $12::text IS NULL THEN NULL ELSE ${DB_NOW} + $13 END)
          ON CONFLICT (id) DO NOTHING RETURNING pk`,
-        [init.id, init.runId, init.sessionId, init.taskId, init.input, init.state.iteration, state, messages.length, log.length, init.lastSeq ?? 0, now, this.workerId ?? null, this.#leaseMs],
+        [init.id, init.runId, init.sessionId, init.taskId, input, init.state.iteration, state, messages.length, log.length, init.lastSeq ?? 0, now, this.workerId ?? null, this.#leaseMs],
       );
       const pk = inserted.rows[0]?.pk;
       if (pk === undefined) throw new CheckpointError('CHECKPOINT_EXISTS', `checkpoint ${init.id} exists already`);
@@ -220,7 +227,8 @@ export class PostgresCheckpointStore implements CheckpointStore {
   }
 
   async fail(id: string, error: string): Promise<void> {
-    await this.#finish(id, 'failed', error);
+    // A thrown message may carry U+0000, which PostgreSQL text cannot hold.
+    await this.#finish(id, 'failed', error.replaceAll('\u0000', '\uFFFD'));
   }
 
   async abandon(id: string): Promise<void> {
@@ -235,6 +243,8 @@ export class PostgresCheckpointStore implements CheckpointStore {
    * `CHECKPOINT_CONFLICT` when another live worker holds the run.
    */
   async load(id: string): Promise<Checkpoint | undefined> {
+    // No stored id holds U+0000 (PostgreSQL text cannot), so none matches.
+    if (id.includes('\u0000')) return undefined;
     await ensureMigrated(this.pool);
     if (this.workerId !== undefined) await this.#claim(id);
     // REPEATABLE READ: one snapshot, so a concurrent writer cannot show us half of its round.
@@ -256,7 +266,9 @@ export class PostgresCheckpointStore implements CheckpointStore {
         const toolCalls = (await c.query<{ body: unknown }>('SELECT body FROM headway_checkpoint_tool_calls WHERE checkpoint = $1 ORDER BY idx, tool_call_id', [row.pk])).rows.map(
           (r, i) => decodeToolCall(r.body, `toolCalls[${i}]`, where),
         );
-        return { ...summary, input: counts.input, state: decodeState(row.state, where), messages, log, toolCalls, lastSeq: counts.last_seq };
+        const input = decodeJson(counts.input, 'input', where);
+        if (typeof input !== 'string') throw new CheckpointError('CHECKPOINT_CORRUPT', `checkpoint ${where}: input: expected text`, [{ path: 'input', message: 'expected text' }]);
+        return { ...summary, input, state: decodeState(row.state, where), messages, log, toolCalls, lastSeq: counts.last_seq };
       },
       'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
     );
@@ -295,12 +307,14 @@ export class PostgresCheckpointStore implements CheckpointStore {
     await this.#write(async (c) => {
       const pk = (await c.query<{ pk: string }>('SELECT pk FROM headway_checkpoints WHERE id = $1', [id])).rows[0]?.pk;
       if (pk === undefined) throw notFound(id);
-      await c.query('INSERT INTO headway_checkpoint_blobs (checkpoint, ref, content) VALUES ($1, $2, $3) ON CONFLICT (checkpoint, ref) DO NOTHING', [pk, ref, content]);
+      // JSON text: a tool result may hold U+0000, which PostgreSQL text cannot.
+      await c.query('INSERT INTO headway_checkpoint_blobs (checkpoint, ref, content) VALUES ($1, $2, $3) ON CONFLICT (checkpoint, ref) DO NOTHING', [pk, ref, JSON.stringify(content)]);
     });
     return ref;
   }
 
   async getBlob(id: string, ref: string): Promise<string | undefined> {
+    if (id.includes('\u0000') || ref.includes('\u0000')) return undefined;
     await ensureMigrated(this.pool);
     const rows = await query<{ content: unknown }>(
       this.pool,
@@ -309,8 +323,9 @@ export class PostgresCheckpointStore implements CheckpointStore {
     );
     const row = rows[0];
     if (row === undefined) return undefined;
-    if (typeof row.content !== 'string') throw new CheckpointError('CHECKPOINT_CORRUPT', `checkpoint ${id}: blob ${ref} is not text`);
-    return row.content;
+    const content = decodeJson(row.content, `blob ${ref}`, id);
+    if (typeof content !== 'string') throw new CheckpointError('CHECKPOINT_CORRUPT', `checkpoint ${id}: blob ${ref} is not text`);
+    return content;
   }
 
   /**

@@ -58,6 +58,7 @@ export class PostgresSessionStore implements SessionStore {
   }
 
   async get(id: string): Promise<SessionRecord | undefined> {
+    if (id.includes('\u0000')) return undefined;
     await ensureMigrated(this.pool);
     return transaction(
       this.pool,
@@ -79,6 +80,7 @@ export class PostgresSessionStore implements SessionStore {
 
   async create(id: string): Promise<SessionRecord> {
     validateSessionId(id);
+    if (id.includes('\u0000')) throw new SessionError('SESSION_INVALID', 'session id contains U+0000', [{ path: 'id', message: 'contains U+0000' }]);
     return this.#write(async (c) => {
       const now = this.#now();
       const inserted = await c.query(
