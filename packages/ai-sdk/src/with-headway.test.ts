@@ -170,6 +170,10 @@ describe('withHeadway', () => {
       'report.generated',
       'run.finished',
     ]);
+    // One iteration before the last, as headway's runtime warns.
+    expect(events.find((e) => e.type === 'limit.approaching')).toMatchObject({ limit: 'iterations', used: 2, max: 3 });
+    const approachingAt = events.findIndex((e) => e.type === 'limit.approaching');
+    expect(events.slice(0, approachingAt).filter((e) => e.type === 'iteration').map((e) => e.index)).toEqual([0, 1]);
   });
 
   it('a model that answers the report prompt with garbage still yields a fallback report and a warning', async () => {

@@ -170,8 +170,8 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
   const schedule = (ms: number, fn: () => void): void => {
     timers.push(clock.setTimeout(fn, ms));
   };
-  const approach = (limit: LimitKind, used: number, max: number): void => {
-    if (approached.has(limit) || used < APPROACHING * max) return;
+  const approach = (limit: LimitKind, used: number, max: number, early = false): void => {
+    if (approached.has(limit) || (used < APPROACHING * max && !early)) return;
     approached.add(limit);
     emit({ type: 'limit.approaching', limit, used, max });
   };
@@ -236,7 +236,9 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
       const index = stepNumber;
       iterations = index + 1;
       emit({ type: 'iteration', index, max: maxIterations });
-      approach('iterations', index + 1, maxIterations);
+      // As headway's runtime: before the last iteration (from 80% of the limit, and at the latest one
+      // iteration ahead of it), never in the iteration that reaches it.
+      if (index < maxIterations - 1) approach('iterations', index + 1, maxIterations, index + 2 >= maxIterations);
       if (stop === undefined && index >= maxIterations - 1) {
         reach('iterations', maxIterations, maxIterations);
         stop = { reason: 'max-iterations', mode: 'pending' };
