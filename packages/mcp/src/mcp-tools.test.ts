@@ -91,13 +91,17 @@ describe('mcpTools over Streamable HTTP on 127.0.0.1', () => {
   const log: FixtureLog = { cancelled: [] };
   let http: Awaited<ReturnType<typeof startHttpFixture>>;
   let set: McpToolSet;
+  // For the cancellation tests: a request timeout that a busy machine cannot reach before the abort.
+  let patient: McpToolSet;
   const updates: NestedProgress[] = [];
   beforeAll(async () => {
     http = await startHttpFixture(log);
-    set = await mcpTools({ url: http.url }, { onProgress: (u) => updates.push(u), timeoutMs: 300, maxTotalTimeoutMs: 5_000 });
+    set = await mcpTools({ url: http.url }, { onProgress: (u) => updates.push(u), timeoutMs: 1_000, maxTotalTimeoutMs: 10_000 });
+    patient = await mcpTools({ url: http.url }, { timeoutMs: 60_000 });
   });
   afterAll(async () => {
     await set.close();
+    await patient.close();
     await http.close();
   });
 
@@ -114,7 +118,7 @@ describe('mcpTools over Streamable HTTP on 127.0.0.1', () => {
   it('cancelling the run sends MCP cancellation for the call in flight', async () => {
     const controller = new AbortController();
     log.started = [];
-    const call = Promise.resolve(tool(set, 'hang').execute({}, ctx(controller.signal))).then(() => undefined, (e: unknown) => e);
+    const call = Promise.resolve(tool(patient, 'hang').execute({}, ctx(controller.signal))).then(() => undefined, (e: unknown) => e);
     await vi.waitFor(() => {
       expect(log.started).toHaveLength(1);
     });
@@ -131,7 +135,7 @@ describe('mcpTools over Streamable HTTP on 127.0.0.1', () => {
     const controller = new AbortController();
     const runtime = new AgentRuntime(
       { provider: 'scripted', maxIterations: 5 },
-      { provider: new ScriptedProvider([{ toolCalls: [{ name: 'hang', args: {} }] }, { content: 'never' }]), tools: set.tools },
+      { provider: new ScriptedProvider([{ toolCalls: [{ name: 'hang', args: {} }] }, { content: 'never' }]), tools: patient.tools },
     );
     const run = runtime.run('Wait for the hanging tool', { signal: controller.signal });
     // Stop once the call has reached the server.
@@ -145,8 +149,8 @@ describe('mcpTools over Streamable HTTP on 127.0.0.1', () => {
     expect((await run).status).toBe('cancelled');
   });
 
-  it('a long tool stays alive on progress past the per-request timeout (scaled: 300 ms timeout, 1.2 s call)', async () => {
-    await expect(tool(set, 'slow').execute({ steps: 12, delayMs: 100 }, ctx())).resolves.toBe('done after 12 steps');
+  it('a long tool stays alive on progress past the per-request timeout (scaled: 1 s timeout, 3 s call)', async () => {
+    await expect(tool(set, 'slow').execute({ steps: 30, delayMs: 100 }, ctx())).resolves.toBe('done after 30 steps');
   });
 
   it('without progress the per-request timeout ends the call with a typed error', async () => {
