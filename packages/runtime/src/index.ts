@@ -30,6 +30,7 @@ export { defineTool } from './tools/define-tool.js';
 export { UPDATE_PLAN_TOOL_NAME, updatePlanTool } from './tools/update-plan-tool.js';
 export type { UpdatePlanArgs } from './tools/update-plan-tool.js';
 export type { Tool, ToolContext, ToolDefinition } from './tools/define-tool.js';
+export type { ProgressSlice, ToolProgressUpdate } from './tools/tool-progress.js';
 export { ManualClock, sleep, systemClock } from './loop/clock.js';
 export type { Clock, ManualClockOptions } from './loop/clock.js';
 export type { TimeoutObserver, TimeoutRequest } from './loop/timeout-observer.js';

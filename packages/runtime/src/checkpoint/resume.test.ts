@@ -47,10 +47,23 @@ function workTool(effects: Effect[], hangOn?: number): Tool {
   });
 }
 
-function runtime(store: CheckpointStore, tools: Tool[], clock: ManualClock, extra: { sinks?: ((e: ProgressEvent) => void)[]; prefix?: string } = {}): AgentRuntime {
+function runtime(
+  store: CheckpointStore,
+  tools: Tool[],
+  clock: ManualClock,
+  extra: { sinks?: ((e: ProgressEvent) => void)[]; prefix?: string; onInternalError?: (error: unknown, where: string) => void } = {},
+): AgentRuntime {
   return new AgentRuntime(
     { provider: 'scripted', maxIterations: 10 },
-    { provider: new ScriptedProvider(script), tools, checkpointStore: store, sinks: extra.sinks ?? [], generateId: ids(extra.prefix ?? 'id'), clock },
+    {
+      provider: new ScriptedProvider(script),
+      tools,
+      checkpointStore: store,
+      sinks: extra.sinks ?? [],
+      generateId: ids(extra.prefix ?? 'id'),
+      clock,
+      ...(extra.onInternalError === undefined ? {} : { onInternalError: extra.onInternalError }),
+    },
   );
 }
 
@@ -78,6 +91,53 @@ describe('checkpoint lifecycle', () => {
     expect(cp.log).toHaveLength(5); // one text entry per round with text, one per tool call
     expect(cp.toolCalls).toEqual([]);
     expect(cp.lastSeq).toBe(events.events.at(-1)!.seq);
+  });
+
+  it('with an async store whose seq writes land late, no seq write reaches a completed checkpoint', async () => {
+    const inner = new MemoryCheckpointStore();
+    // A store on a connection pool: a write of lastSeq alone may run on another connection and land
+    // later — here as late as it can: once the checkpoint is completed, or after a while.
+    const held: (() => void)[] = [];
+    const late = async (): Promise<void> => {
+      await new Promise<void>((resolve) => {
+        held.push(resolve);
+        void settle().then(resolve);
+      });
+    };
+    const store: CheckpointStore = {
+      create: (init) => {
+        inner.create(init);
+        return Promise.resolve();
+      },
+      update: async (id, update) => {
+        if (Object.keys(update).length === 1 && update.lastSeq !== undefined) await late();
+        inner.update(id, update);
+      },
+      complete: (id) => {
+        inner.complete(id);
+        for (const release of held.splice(0)) release();
+        return Promise.resolve();
+      },
+      fail: (id, error) => {
+        inner.fail(id, error);
+        return Promise.resolve();
+      },
+      abandon: (id) => {
+        inner.abandon(id);
+        return Promise.resolve();
+      },
+      load: (id) => Promise.resolve(inner.load(id)),
+      list: (filter) => Promise.resolve(inner.list(filter)),
+      delete: (id) => Promise.resolve(inner.delete(id)),
+      putBlob: (id, content) => Promise.resolve(inner.putBlob(id, content)),
+      getBlob: (id, ref) => Promise.resolve(inner.getBlob(id, ref)),
+    };
+    const internal: string[] = [];
+    const effects: Effect[] = [];
+    const result = await runtime(store, [workTool(effects)], new ManualClock(), { onInternalError: (e, where) => internal.push(`${where}: ${String(e)}`) }).run('Do the three parts');
+    expect(result.status).toBe('completed');
+    expect(internal).toEqual([]);
+    expect(inner.list()).toMatchObject([{ status: 'completed' }]);
   });
 
   it('marks the checkpoint failed when the run fails', async () => {

@@ -16,6 +16,8 @@ export class StoreCheckpointer implements LoopCheckpointer {
   readonly #generateId: () => string;
   #id: string | undefined;
   #ended = false;
+  /** Seq writes of an async store still in flight; awaited before the checkpoint ends. */
+  readonly #seqWrites = new Set<Promise<void>>();
   #messages = 0;
   #logRows = 0;
   #logTotal = 0;
@@ -122,7 +124,18 @@ export class StoreCheckpointer implements LoopCheckpointer {
     if (id === undefined || this.#ended) return;
     try {
       const pending = this.#store.update(id, { lastSeq: seq });
-      if (pending instanceof Promise) pending.catch(onError);
+      if (pending instanceof Promise) {
+        const settled: Promise<void> = pending.then(
+          () => {
+            this.#seqWrites.delete(settled);
+          },
+          (error: unknown) => {
+            this.#seqWrites.delete(settled);
+            onError(error);
+          },
+        );
+        this.#seqWrites.add(settled);
+      }
     } catch (error) {
       onError(error);
     }
@@ -134,6 +147,9 @@ export class StoreCheckpointer implements LoopCheckpointer {
       await this.update(checkpointId, state);
     } finally {
       this.#ended = true;
+      // An async store may run a seq write on another connection: it must not land after the
+      // checkpoint is completed or failed (where it would be refused).
+      await Promise.all(this.#seqWrites);
       await finish();
     }
   }

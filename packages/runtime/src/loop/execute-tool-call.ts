@@ -1,6 +1,7 @@
 import { describeIssues, safeStringify, toValidationIssues, type ProgressEventBody } from '@headway/protocol';
 import { describeThrown, errorMessage } from '@headway/protocol/internal';
 import type { Tool, ToolContext } from '../tools/define-tool.js';
+import type { ToolProgress } from '../tools/tool-progress.js';
 import { scanForInjection, wrapUntrusted } from '../tools/injection-scan.js';
 import { truncateToolResult } from '../tools/truncate-tool-result.js';
 import type { Clock } from './clock.js';
@@ -29,6 +30,8 @@ export interface ToolCallEnv {
   onInternalError: (error: unknown, where: string) => void;
   /** Stores an oversized result with the checkpoint; returns what the conversation carries instead. */
   externalize: ((content: string) => Promise<string>) | undefined;
+  /** Opens the call's channel into the run's bar (`ctx.progressSlice`, `ctx.reportProgress`). */
+  openProgress: () => ToolProgress;
 }
 
 /**
@@ -71,12 +74,17 @@ export async function executeToolCall(call: ToolCallStatus, iteration: number, e
     if (!parsed.success) {
       result = `Error: invalid arguments for ${call.name}: ${describeIssues(toValidationIssues(parsed.error))}. Fix the arguments and call it again.`;
     } else {
+      const progress = env.openProgress();
       const ctx: ToolContext = {
         signal: env.stop,
         idempotencyKey: `${env.runId}:${call.id}`,
         runId: env.runId,
         toolCallId: call.id,
         iteration,
+        progressSlice: progress.slice,
+        reportProgress: (update) => {
+          progress.report(update);
+        },
       };
       try {
         result = await raceStop(
@@ -87,6 +95,8 @@ export async function executeToolCall(call: ToolCallStatus, iteration: number, e
       } catch (error) {
         if (isStopSignal(error) || env.stopped()) throw error;
         result = `Error: ${call.name} failed: ${errorMessage(error)}`;
+      } finally {
+        progress.close();
       }
     }
   }

@@ -10,6 +10,7 @@ import type { ProviderRegistry } from '../provider/provider-registry.js';
 import { isAbortError } from '../provider/retry-policy.js';
 import { ContextRunner } from '../context/context-runner.js';
 import type { ContextRunInfo, ContextTurn } from '../context/context-part.js';
+import { openToolProgress } from '../tools/tool-progress.js';
 import type { AgentConfig } from './agent-config.js';
 import { executeToolCall } from './execute-tool-call.js';
 import { finishRun, type Outcome, type RunResult } from './finish-run.js';
@@ -356,6 +357,12 @@ export class RunLoop {
         },
         onInternalError: this.#ctx.onInternalError,
         externalize: this.#ctx.externalize,
+        openProgress: () =>
+          openToolProgress(this.#tracker, {
+            iteration: round.iteration,
+            maxIterations: this.#ctx.config.maxIterations,
+            callsLeft: round.toolCalls.filter((c) => c.status !== 'finished').length,
+          }),
       });
       call.status = 'finished';
       if (result.ok && this.#ctx.tools.get(call.name) === (updatePlanTool as Tool)) this.#planUpdated(call.args);

@@ -2,6 +2,7 @@ import { describeIssues, toValidationIssues } from '@headway/protocol';
 import { z } from 'zod';
 import { ConfigError } from '../loop/config-error.js';
 import type { ToolSpec } from '../provider/provider.js';
+import type { ProgressSlice, ToolProgressUpdate } from './tool-progress.js';
 
 /** What a tool's `execute` receives besides its arguments. */
 export interface ToolContext {
@@ -13,6 +14,28 @@ export interface ToolContext {
   toolCallId: string;
   /** Zero-based round of the loop. */
   iteration: number;
+  /**
+   * The part of the run's 0–100 bar this call's own progress fills: `lo` is where the bar stood
+   * when the call started, `hi` where the call's share of its round ends.
+   */
+  progressSlice: ProgressSlice;
+  /**
+   * Reports the tool's own progress — a long download, a sub-agent, an MCP server's
+   * notifications. `percent` (0–100 of the tool's work) moves the run's bar inside
+   * `progressSlice`, never back; a `message` alone changes only the text. Both reach every sink
+   * as `progress` events. Never throws; bad values and reports after the call ended are ignored.
+   *
+   * @example
+   * ```ts
+   * execute: async ({ urls }, ctx) => {
+   *   for (const [i, url] of urls.entries()) {
+   *     await fetch(url, { signal: ctx.signal });
+   *     ctx.reportProgress({ percent: (100 * (i + 1)) / urls.length, message: `fetched ${url}` });
+   *   }
+   * }
+   * ```
+   */
+  reportProgress(update: ToolProgressUpdate): void;
 }
 
 /** A tool the model can call. Create one with {@link defineTool}. */

@@ -1,0 +1,110 @@
+// PostgresCheckpointStore against a real PostgreSQL (initdb in a temp dir, fsync on), side by
+// side with the SQLite store (synchronous=FULL) in one process:
+//  1. one round's checkpoint write at round 10 vs round 1,000 (2 KB messages); target ≤ 1.5×;
+//  2. rounds per second with 8 concurrent runs on one pool vs the SQLite store's single-run
+//     rate; target ≥ 0.5×.
+// A round is written as the runtime writes it: the tool request with the call started, the
+// result with the call finished, then the round (prompt, state, log).
+// Needs PostgreSQL binaries (HEADWAY_PG_BIN, PATH or /usr/lib/postgresql/*/bin).
+// Run: pnpm -F @headway/bench bench:postgres
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { PostgresCheckpointStore } from '@headway/postgres';
+import type { CheckpointState, CheckpointStore } from '@headway/runtime';
+import { SqliteCheckpointStore } from '@headway/store-sqlite';
+import { POSTGRES_MISSING, findPostgresBin, startPostgres } from '../../packages/postgres/src/testing/postgres-server.test-util.js';
+
+const ROUNDS = 1_000;
+const EARLY = [6, 15] as const;
+const LATE = [991, 1_000] as const;
+const MESSAGE_CHARS = 2_048;
+const CONCURRENT = 8;
+const THROUGHPUT_ROUNDS = 150;
+
+function text(round: number, what: string): string {
+  const head = `${what} of round ${round}: `;
+  return head + 'lorem ipsum dolor sit amet '.repeat(Math.ceil(MESSAGE_CHARS / 27)).slice(0, MESSAGE_CHARS - head.length);
+}
+
+function state(round: number): CheckpointState {
+  return { iteration: round, toolsUsed: ['file_read'], usage: { inputTokens: 1_200 * round, outputTokens: 90 * round }, spentUsd: 0.004 * round, providerCalls: round, tracker: { percent: Math.min(99, round) } };
+}
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? (s[m] ?? 0) : ((s[m - 1] ?? 0) + (s[m] ?? 0)) / 2;
+}
+
+async function create(store: CheckpointStore, id: string): Promise<void> {
+  await store.create({ id, runId: `run-${id}`, sessionId: 's', taskId: 't', input: 'Summarize the repository', state: state(0), messages: [{ role: 'system', content: text(0, 'system') }, { role: 'user', content: 'Summarize the repository' }] });
+}
+
+async function round(store: CheckpointStore, id: string, r: number): Promise<void> {
+  const call = { toolCallId: `c${r}`, name: 'file_read', args: { path: `src/file-${r}.ts` }, index: 0 };
+  await store.update(id, { appendMessages: [{ role: 'assistant', content: text(r, 'assistant'), toolCalls: [{ id: call.toolCallId, name: call.name, args: call.args }] }], clearToolCalls: true, toolCalls: [{ ...call, status: 'started' }], state: state(r - 1), lastSeq: r * 8 });
+  await store.update(id, {
+    appendMessages: [{ role: 'tool', toolCallId: call.toolCallId, name: call.name, content: text(r, 'tool result') }],
+    appendLog: [{ kind: 'tool', step: r, name: call.name, resultBrief: text(r, 'brief').slice(0, 500), ok: true, durationMs: 40 }],
+    toolCalls: [{ ...call, status: 'finished', ok: true, result: text(r, 'tool result'), durationMs: 40 }],
+    state: state(r - 1),
+    lastSeq: r * 8 + 3,
+  });
+  await store.update(id, { appendMessages: [{ role: 'user', content: 'Has the done-criterion been met?' }], clearToolCalls: true, state: state(r), lastSeq: r * 8 + 6 });
+}
+
+const bin = findPostgresBin();
+if (bin === undefined) {
+  console.log(`skipped: ${POSTGRES_MISSING}`);
+  process.exit(0);
+}
+const server = await startPostgres(bin, { fsync: true });
+let failed = false;
+try {
+  // 1. Round 10 vs round 1,000.
+  const pool = new pg.Pool({ connectionString: await server.createDatabase('bench_rounds'), max: 4 });
+  const store = new PostgresCheckpointStore(pool);
+  await create(store, 'cp');
+  const times = new Map<number, number>();
+  for (let r = 1; r <= ROUNDS; r++) {
+    const t0 = performance.now();
+    await round(store, 'cp', r);
+    times.set(r, performance.now() - t0);
+  }
+  const at = ([from, to]: readonly [number, number]): number => median([...times].filter(([r]) => r >= from && r <= to).map(([, ms]) => ms));
+  const early = at(EARLY);
+  const late = at(LATE);
+  const growth = late / early;
+  console.log(`checkpoint write (3 transactions per round), median: round 10 ${early.toFixed(2)} ms, round 1,000 ${late.toFixed(2)} ms → ${growth.toFixed(2)}× (target ≤ 1.5×)`);
+  if (growth > 1.5) failed = true;
+  await pool.end();
+
+  // 2. 8 concurrent runs on one pool vs SQLite's single run.
+  const dir = mkdtempSync(join(tmpdir(), 'headway-bench-pg-'));
+  const sqlite = new SqliteCheckpointStore(join(dir, 'agent.db'));
+  await create(sqlite, 'cp');
+  let t0 = performance.now();
+  for (let r = 1; r <= THROUGHPUT_ROUNDS; r++) await round(sqlite, 'cp', r);
+  const sqliteRate = THROUGHPUT_ROUNDS / ((performance.now() - t0) / 1000);
+  sqlite.close();
+  rmSync(dir, { recursive: true, force: true });
+
+  const shared = new pg.Pool({ connectionString: await server.createDatabase('bench_concurrent'), max: CONCURRENT });
+  const pgStore = new PostgresCheckpointStore(shared);
+  const ids = Array.from({ length: CONCURRENT }, (_, i) => `run-${i}`);
+  for (const id of ids) await create(pgStore, id);
+  t0 = performance.now();
+  await Promise.all(ids.map(async (id) => {
+    for (let r = 1; r <= THROUGHPUT_ROUNDS; r++) await round(pgStore, id, r);
+  }));
+  const pgRate = (CONCURRENT * THROUGHPUT_ROUNDS) / ((performance.now() - t0) / 1000);
+  await shared.end();
+  const ratio = pgRate / sqliteRate;
+  console.log(`rounds/s: SQLite single run ${sqliteRate.toFixed(0)}, Postgres ${CONCURRENT} concurrent runs on one pool ${pgRate.toFixed(0)} → ${ratio.toFixed(2)}× (target ≥ 0.5×)`);
+  if (ratio < 0.5) failed = true;
+} finally {
+  await server.stop();
+}
+process.exit(failed ? 1 : 0);

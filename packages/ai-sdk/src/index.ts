@@ -1,0 +1,17 @@
+export { withHeadway } from './with-headway.js';
+export type {
+  HeadwayOutcome,
+  HeadwayRun,
+  HeadwayRunResult,
+  HeadwaySettings,
+  PrepareStepInput,
+  ReportStepSettings,
+  ToolCallFacts,
+  ToolCallFinishFacts,
+} from './with-headway.js';
+export type { CostOf, HeadwayClock, WithHeadwayOptions } from './options.js';
+export type { StepFacts } from './step-facts.js';
+export { AiSdkError } from './ai-sdk-error.js';
+export type { AiSdkErrorCode } from './ai-sdk-error.js';
+export { uiMessageStreamSink } from './ui-message-stream.js';
+export type { DataChunkWriter, HeadwayDataChunk, HeadwayDataTypes, ProgressData, UIMessageStreamSinkOptions } from './ui-message-stream.js';

@@ -1,0 +1,106 @@
+import { describeIssues, toValidationIssues, type ModelUsage, type ProgressHub, type SinkLike } from '@headway/protocol';
+import type { WeightedStep } from '@headway/estimator';
+import { errorMessage } from '@headway/protocol/internal';
+import { z } from 'zod';
+import { AiSdkError } from './ai-sdk-error.js';
+
+/** Time source and timers of a run; tests pass a fake one. */
+export interface HeadwayClock {
+  /** Epoch milliseconds. */
+  now: () => number;
+  setTimeout: (fn: () => void, ms: number) => unknown;
+  clearTimeout: (handle: unknown) => void;
+}
+
+/** Prices one model call: USD for `usage` tokens of `model` (`provider` and `modelId` from the AI SDK). */
+export type CostOf = (usage: ModelUsage, model: { provider: string; modelId: string }) => number;
+
+/** Options of {@link withHeadway}. */
+export interface WithHeadwayOptions {
+  /** What the run is asked to do: shown by reporters and restated in the report. */
+  task: string;
+  /** `agentName` of `run.started` (default `ai-sdk-agent`). */
+  agentName?: string;
+  /** The hub to emit into. Absent, one is created for `runId` with `sinks`. */
+  hub?: ProgressHub;
+  /** Sinks (functions, `handle(event)` objects, ProgressReporters) for the created hub. */
+  sinks?: SinkLike[];
+  /** Run id of the created hub (default a random UUID). */
+  runId?: string;
+  /** Session (conversation) id, passed on in `run.started`. */
+  sessionId?: string;
+  /** Working steps (model calls) before the model is asked for its report in one more step. */
+  maxIterations?: number;
+  /**
+   * Time budget in ms. When it is used up at a step boundary the model gets one report step
+   * (no tools); `hardStopAfterMs` later the call is aborted and the report is built from the log.
+   */
+  timeBudgetMs?: number;
+  /** Grace after `timeBudgetMs` before the hard stop (default 30 000 ms). */
+  hardStopAfterMs?: number;
+  /** Spend budget in USD, priced with `costOf`. At the budget no further model call is made. */
+  maxSpendUsd?: number;
+  /** Prices each model call; required with `maxSpendUsd`, optional otherwise (adds `costUsd` to `step.finished`). */
+  costOf?: CostOf;
+  /** Weighted steps laid over the progress bar (an agent.json's `fallbackSteps`). */
+  steps?: WeightedStep[];
+  /** Cancels the run; combine with the hard time stop in `settings.abortSignal`. */
+  abortSignal?: AbortSignal;
+  /** Time and timers (default the system clock). */
+  clock?: HeadwayClock;
+  /** Called with every failure the bridge survived (a throwing `costOf`, a hub error). */
+  onInternalError?: (error: unknown, context: string) => void;
+}
+
+const isFunction = (v: unknown): boolean => typeof v === 'function';
+const isObject = (v: unknown): boolean => typeof v === 'object' && v !== null;
+const finite = z.number().refine(Number.isFinite, 'must be a finite number');
+
+const schema = z
+  .strictObject({
+    task: z.string().min(1, 'must be a non-empty string').max(100_000),
+    agentName: z.string().min(1).max(200).optional(),
+    hub: z.custom<ProgressHub>((v) => isObject(v) && isFunction((v as { emit?: unknown }).emit), 'must be a progress hub (createProgressHub)').optional(),
+    sinks: z.array(z.custom<SinkLike>((v) => isFunction(v) || isObject(v), 'must be a function, an object with handle(event), or a ProgressReporter')).optional(),
+    runId: z.string().min(1).max(200).optional(),
+    sessionId: z.string().min(1).max(200).optional(),
+    maxIterations: z.number().int('must be an integer').positive('must be at least 1').optional(),
+    timeBudgetMs: finite.pipe(z.number().positive('must be more than 0')).optional(),
+    hardStopAfterMs: finite.pipe(z.number().nonnegative('must be 0 or more')).optional(),
+    maxSpendUsd: finite.pipe(z.number().positive('must be more than 0')).optional(),
+    costOf: z.custom<CostOf>(isFunction, 'must be a function (usage, model) => USD').optional(),
+    steps: z.array(z.strictObject({ name: z.string().min(1), weight: finite.pipe(z.number().positive('must be more than 0')) })).optional(),
+    abortSignal: z.custom<AbortSignal>((v) => v instanceof AbortSignal, 'must be an AbortSignal').optional(),
+    clock: z
+      .custom<HeadwayClock>(
+        (v) => isObject(v) && ['now', 'setTimeout', 'clearTimeout'].every((k) => isFunction((v as Record<string, unknown>)[k])),
+        'must have now(), setTimeout() and clearTimeout()',
+      )
+      .optional(),
+    onInternalError: z.custom<(error: unknown, context: string) => void>(isFunction, 'must be a function').optional(),
+  })
+  .superRefine((o, ctx) => {
+    if (o.maxSpendUsd !== undefined && o.costOf === undefined) ctx.addIssue({ code: 'custom', path: ['costOf'], message: 'is required with maxSpendUsd' });
+    if (o.hub !== undefined && o.sinks !== undefined) ctx.addIssue({ code: 'custom', path: ['sinks'], message: 'cannot be given with hub: add them to the hub' });
+  });
+
+/**
+ * Validates {@link WithHeadwayOptions}.
+ *
+ * @throws {AiSdkError} `AI_SDK_INVALID_OPTIONS`, naming every offending field.
+ */
+export function parseOptions(input: unknown): WithHeadwayOptions {
+  let result: ReturnType<typeof schema.safeParse>;
+  try {
+    result = schema.safeParse(input);
+  } catch (error) {
+    // A throwing getter or a revoked proxy: the options cannot be read at all.
+    throw new AiSdkError('AI_SDK_INVALID_OPTIONS', `withHeadway: invalid options: (root): could not be read (${errorMessage(error)})`, {
+      issues: [{ path: '', message: 'could not be read' }],
+      cause: error,
+    });
+  }
+  if (result.success) return input as WithHeadwayOptions;
+  const issues = toValidationIssues(result.error);
+  throw new AiSdkError('AI_SDK_INVALID_OPTIONS', `withHeadway: invalid options: ${describeIssues(issues)}`, { issues });
+}

@@ -1,0 +1,334 @@
+import { HeadwayError, NullReporter, createProgressHub, isTerminalEvent, progressEventSchema, type ProgressEvent, type ProgressReporter } from '@headway/protocol';
+import { generateText, streamText } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
+import { describe, expect, it } from 'vitest';
+import { manualClock, scriptedModel, tools, userTexts, type Script } from './scripted-model.test-util.js';
+import { withHeadway } from './with-headway.js';
+
+const MODEL_REPORT = [
+  '## PROGRESS REPORT',
+  '### Task',
+  'Find the config',
+  '### Completed Work',
+  '- read a.txt',
+  '### Key Findings',
+  '- a.txt holds the token',
+  '### Attempted but Inconclusive',
+  'None.',
+  '### Not Started / Remaining',
+  '- read b.txt',
+  '### Suggested Next Steps',
+  '- read b.txt next',
+].join('\n');
+
+/** Calls `read` forever, except that a report prompt is answered with MODEL_REPORT. */
+const reader: Script = (call, options) => {
+  if (userTexts(options).some((t) => t.startsWith('STOP:'))) return { text: MODEL_REPORT };
+  return { calls: [{ tool: 'read', input: { path: `${String(call)}.txt` } }] };
+};
+
+function collect(): { events: ProgressEvent[]; sink: (e: ProgressEvent) => void } {
+  const events: ProgressEvent[] = [];
+  return { events, sink: (e) => events.push(e) };
+}
+
+function expectOneTerminal(events: ProgressEvent[]): void {
+  expect(events.filter(isTerminalEvent)).toHaveLength(1);
+  expect(isTerminalEvent(events.at(-1) ?? { type: '' })).toBe(true);
+  events.forEach((e, i) => {
+    expect(e.seq).toBe(i + 1);
+    expect(progressEventSchema.parse(e)).toEqual(e);
+  });
+}
+
+describe('withHeadway', () => {
+  it('drives the seed reporter in order for a two-step run', async () => {
+    const calls: string[] = [];
+    const reporter: ProgressReporter = {
+      onStart: (task) => calls.push(`start ${task}`),
+      onProgress: (pct, label) => calls.push(`progress ${String(pct)} ${label}`),
+      onToolStart: (name) => calls.push(`tool ${name}`),
+      onToolDone: (name, summary) => calls.push(`done ${name} ${summary}`),
+      onIteration: (i, max) => calls.push(`iteration ${String(i)}/${String(max)}`),
+      onComplete: (summary) => calls.push(`complete ${summary}`),
+      onError: (error) => calls.push(`error ${error}`),
+    };
+    const run = withHeadway({ task: 'Read a.txt', sinks: [reporter], maxIterations: 5, runId: 'r1', clock: manualClock() });
+    const model = scriptedModel((call) => (call === 0 ? { calls: [{ tool: 'read', input: { path: 'a.txt' } }] } : { text: 'a.txt says hi' }));
+    const result = await generateText({ model, tools, prompt: 'Read a.txt', ...run.settings });
+    const end = await run.finish();
+    expect(result.text).toBe('a.txt says hi');
+    expect(end).toEqual({ outcome: 'completed', warnings: [] });
+    expect(calls).toMatchInlineSnapshot(`
+      [
+        "start Read a.txt",
+        "iteration 0/5",
+        "progress 32 ",
+        "tool read",
+        "done read ok",
+        "progress 36 ",
+        "iteration 1/5",
+        "progress 54 ",
+        "progress 100 ",
+        "complete finished after 2 iteration(s)",
+      ]
+    `);
+  });
+
+  it('emits model-call facts and tool previews as the runtime does', async () => {
+    const { events, sink } = collect();
+    const run = withHeadway({ task: 'Read', sinks: [sink], maxIterations: 5, costOf: (u) => (u.inputTokens + u.outputTokens) / 1000, sessionId: 's1' });
+    const model = scriptedModel((call) => (call === 0 ? { calls: [{ tool: 'read', input: { path: 'a.txt' } }, { tool: 'fail', input: {} }] } : { text: 'done' }));
+    await generateText({ model, tools, prompt: 'Read', ...run.settings });
+    await run.finish();
+    expectOneTerminal(events);
+    expect(events.map((e) => e.type)).toMatchInlineSnapshot(`
+      [
+        "run.started",
+        "iteration",
+        "step.started",
+        "progress",
+        "tool.executing",
+        "tool.executing",
+        "tool.completed",
+        "tool.completed",
+        "step.finished",
+        "progress",
+        "iteration",
+        "step.started",
+        "step.finished",
+        "progress",
+        "progress",
+        "run.finished",
+      ]
+    `);
+    expect(events.find((e) => e.type === 'run.started')).toMatchObject({ task: 'Read', sessionId: 's1', limits: { iterations: 5 } });
+    expect(events.find((e) => e.type === 'step.started')).toMatchObject({ step: 'llm-1', provider: 'mock-provider', model: 'mock-model' });
+    expect(events.find((e) => e.type === 'step.finished')).toMatchObject({ step: 'llm-1', usage: { inputTokens: 10, outputTokens: 5 }, finishReason: 'tool_calls', costUsd: 0.015 });
+    // The AI SDK runs a step's tools in parallel: compare them in name order.
+    expect(events.filter((e) => e.type === 'tool.completed').map((e) => [e.toolName, e.ok, e.preview]).sort()).toEqual([
+      ['fail', false, 'disk on fire'],
+      ['read', true, 'contents of a.txt'],
+    ]);
+    expect(events.filter((e) => e.type === 'progress').at(-1)).toMatchObject({ percent: 100 });
+  });
+
+  it('reads the model\'s _progress and reasoning, and keeps the _progress JSON out of the log', async () => {
+    const { events, sink } = collect();
+    const run = withHeadway({ task: 'Read', sinks: [sink], maxIterations: 2, clock: manualClock() });
+    const model = new MockLanguageModelV3({
+      doGenerate: [
+        {
+          content: [
+            { type: 'reasoning', text: 'read a.txt first' },
+            { type: 'text', text: 'Reading.\n```json\n{"_progress":{"percent":70,"message":"Reading a.txt"}}\n```' },
+            { type: 'tool-call', toolCallId: 'c1', toolName: 'read', input: '{"path":"a.txt"}' },
+          ],
+          finishReason: { unified: 'tool-calls', raw: undefined },
+          usage: { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } },
+          warnings: [],
+        },
+        {
+          content: [{ type: 'text', text: 'no report' }],
+          finishReason: { unified: 'stop', raw: undefined },
+          usage: { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } },
+          warnings: [],
+        },
+      ],
+    });
+    await generateText({ model, tools, prompt: 'Read', ...run.settings });
+    const end = await run.finish();
+    expect(events.find((e) => e.type === 'thinking')).toMatchObject({ content: 'read a.txt first' });
+    expect(events.filter((e) => e.type === 'progress').map((e) => [e.percent, e.message])).toContainEqual([70, 'Reading a.txt']);
+    expect(end.report?.generatedBy).toBe('fallback');
+    expect(end.report?.keyFindings).toContain('Model note (step 1): Reading.');
+  });
+
+  it('at the iteration limit the model receives the report prompt in that step, without tools', async () => {
+    const { events, sink } = collect();
+    const run = withHeadway({ task: 'Find the config', sinks: [sink], maxIterations: 3 });
+    const model = scriptedModel(reader);
+    await generateText({ model, tools, prompt: 'Find the config', ...run.settings });
+    const end = await run.finish();
+
+    expect(model.doGenerateCalls).toHaveLength(3);
+    const last = model.doGenerateCalls[2];
+    const prompt = userTexts(last ?? { prompt: [] }).at(-1) ?? '';
+    expect(prompt).toMatch(/^STOP: You have reached the iteration limit \(3 of 3\)\./);
+    expect(prompt).toContain('[step 1] read({"path":"0.txt"}) → contents of 0.txt');
+    expect(last?.toolChoice).toEqual({ type: 'none' });
+    expect(last?.tools ?? []).toEqual([]);
+    expect(model.doGenerateCalls.slice(0, 2).every((c) => userTexts(c).every((t) => !t.startsWith('STOP:')))).toBe(true);
+
+    expect(end.outcome).toBe('limit');
+    expect(end.reason).toBe('max-iterations');
+    expect(end.report).toMatchObject({ generatedBy: 'model', keyFindings: ['a.txt holds the token'], remaining: ['read b.txt'], stats: { iterations: 3, toolCalls: 2 } });
+    expectOneTerminal(events);
+    expect(events.filter((e) => e.type.startsWith('limit') || e.type === 'report.generated' || isTerminalEvent(e)).map((e) => e.type)).toEqual([
+      'limit.approaching',
+      'limit.reached',
+      'report.generated',
+      'run.finished',
+    ]);
+    // One iteration before the last, as headway's runtime warns.
+    expect(events.find((e) => e.type === 'limit.approaching')).toMatchObject({ limit: 'iterations', used: 2, max: 3 });
+    const approachingAt = events.findIndex((e) => e.type === 'limit.approaching');
+    expect(events.slice(0, approachingAt).filter((e) => e.type === 'iteration').map((e) => e.index)).toEqual([0, 1]);
+  });
+
+  it('a model that answers the report prompt with garbage still yields a fallback report and a warning', async () => {
+    const run = withHeadway({ task: 'Find the config', maxIterations: 2 });
+    const model = scriptedModel((call, options) => (userTexts(options).some((t) => t.startsWith('STOP:')) ? { text: '\u0000<<<garbage>>>' } : { calls: [{ tool: 'read', input: { path: `${String(call)}.txt` } }] }));
+    await generateText({ model, tools, prompt: 'Find the config', ...run.settings });
+    const end = await run.finish();
+    expect(end.report).toMatchObject({ generatedBy: 'fallback', reason: 'max-iterations', keyFindings: ['read({"path":"0.txt"}) → contents of 0.txt'] });
+    expect(end.warnings).toEqual(["the model's report was not usable (no report sections found); built the report from the tool-call log"]);
+  });
+
+  it('a model that calls a tool in the report step still ends at the limit with a fallback report', async () => {
+    const { events, sink } = collect();
+    const run = withHeadway({ task: 'Find the config', sinks: [sink], maxIterations: 2 });
+    const model = scriptedModel((call) => ({ calls: [{ tool: 'read', input: { path: `${String(call)}.txt` } }] }));
+    const tracked = await run.track(generateText({ model, tools, prompt: 'Find the config', ...run.settings }));
+    expect(tracked).toMatchObject({ outcome: 'limit', reason: 'max-iterations', report: { generatedBy: 'fallback' } });
+    expect(tracked.warnings[0]).toMatch(/^the model's report step failed \(Model response contained a tool call even though tool choice was none\.\)/);
+    expectOneTerminal(events);
+  });
+
+  it('time budget, graceful: the next step is the report step', async () => {
+    const clock = manualClock();
+    const { events, sink } = collect();
+    const run = withHeadway({ task: 'Find the config', sinks: [sink], timeBudgetMs: 10_000, clock });
+    const model = scriptedModel((call, options) => {
+      clock.advance(4_000);
+      return reader(call, options);
+    });
+    await generateText({ model, tools, prompt: 'Find the config', ...run.settings });
+    const end = await run.finish();
+    expect(end).toMatchObject({ outcome: 'limit', reason: 'time-budget', report: { generatedBy: 'model' } });
+    expect(userTexts(model.doGenerateCalls.at(-1) as never).at(-1)).toMatch(/^STOP: Your time budget is used up/);
+    expectOneTerminal(events);
+    expect(events.filter((e) => ['limit.approaching', 'limit.reached', 'wind-down.started'].includes(e.type))).toMatchObject([
+      { type: 'limit.approaching', limit: 'time' },
+      { type: 'limit.reached', limit: 'time', max: 10_000 },
+      { type: 'wind-down.started', reason: 'time-budget', bonusSteps: 1 },
+    ]);
+  });
+
+  it('time budget, hard stop: a step still running after the grace is aborted and the report comes from the log', async () => {
+    const clock = manualClock();
+    const { events, sink } = collect();
+    const run = withHeadway({ task: 'Find the config', sinks: [sink], timeBudgetMs: 10_000, hardStopAfterMs: 1_000, clock });
+    const model = scriptedModel((call, options) => {
+      if (call < 2) {
+        clock.advance(6_000);
+        return { calls: [{ tool: 'read', input: { path: `${String(call)}.txt` } }] };
+      }
+      // The report step hangs until aborted.
+      return new Promise((_resolve, reject) => {
+        options.abortSignal?.addEventListener('abort', () => {
+          reject(options.abortSignal?.reason as Error);
+        });
+        clock.advance(1_000);
+      });
+    });
+    const tracked = await run.track(generateText({ model, tools, prompt: 'Find the config', maxRetries: 0, ...run.settings }));
+    expect(tracked).toMatchObject({ outcome: 'limit', reason: 'time-budget', report: { generatedBy: 'fallback', stats: { toolCalls: 2 } } });
+    expect(HeadwayError.isInstance(tracked.error, 'AI_SDK_HARD_STOP')).toBe(true);
+    expectOneTerminal(events);
+    expect(events.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'limit' });
+  });
+
+  it('cost budget: no model call after the budget is spent; the report comes from the log', async () => {
+    const { events, sink } = collect();
+    const run = withHeadway({ task: 'Find the config', sinks: [sink], maxSpendUsd: 0.02, costOf: () => 0.01 });
+    const model = scriptedModel(reader);
+    await generateText({ model, tools, prompt: 'Find the config', ...run.settings });
+    const end = await run.finish();
+    expect(model.doGenerateCalls).toHaveLength(2);
+    expect(end).toMatchObject({ outcome: 'limit', reason: 'cost-budget', report: { generatedBy: 'fallback', stats: { costUsd: 0.02 } } });
+    expectOneTerminal(events);
+    expect(events.filter((e) => e.type === 'limit.reached')).toMatchObject([{ limit: 'cost', used: 0.02, max: 0.02 }]);
+  });
+
+  it('abort: run.cancelled with a report', async () => {
+    const controller = new AbortController();
+    const { events, sink } = collect();
+    const run = withHeadway({ task: 'Find the config', sinks: [sink], abortSignal: controller.signal });
+    const model = scriptedModel((call, options) => {
+      if (call === 0) return { calls: [{ tool: 'read', input: { path: 'a.txt' } }] };
+      return new Promise((_resolve, reject) => {
+        options.abortSignal?.addEventListener('abort', () => {
+          reject(options.abortSignal?.reason as Error);
+        });
+        controller.abort('user pressed stop');
+      });
+    });
+    const tracked = await run.track(generateText({ model, tools, prompt: 'Find the config', maxRetries: 0, ...run.settings }));
+    expect(tracked).toMatchObject({ outcome: 'cancelled', reason: 'cancelled', report: { generatedBy: 'fallback', reason: 'cancelled' } });
+    expectOneTerminal(events);
+    expect(events.slice(-2)).toMatchObject([{ type: 'report.generated' }, { type: 'run.cancelled', reason: 'user pressed stop' }]);
+  });
+
+  it('a throwing sink changes nothing', async () => {
+    const a = collect();
+    const b = collect();
+    const script: Script = (call) => (call === 0 ? { calls: [{ tool: 'read', input: { path: 'a.txt' } }] } : { text: 'ok' });
+    const clean = withHeadway({ task: 't', sinks: [a.sink], runId: 'x', clock: manualClock() });
+    await generateText({ model: scriptedModel(script), tools, prompt: 't', ...clean.settings });
+    await clean.finish();
+    const throwing = withHeadway({
+      task: 't',
+      sinks: [
+        () => {
+          throw new Error('boom');
+        },
+        b.sink,
+      ],
+      runId: 'x',
+      clock: manualClock(),
+    });
+    const result = await generateText({ model: scriptedModel(script), tools, prompt: 't', ...throwing.settings });
+    expect(await throwing.finish()).toEqual({ outcome: 'completed', warnings: [] });
+    expect(result.text).toBe('ok');
+    // Tool durations come from the AI SDK's own timer; everything else is the same.
+    const same = (e: ProgressEvent): unknown => (e.type === 'tool.completed' ? { ...e, durationMs: 0 } : e);
+    expect(b.events.map(same)).toEqual(a.events.map(same));
+    expect(throwing.hub.stats().sinkErrors).toBe(b.events.length);
+  });
+
+  it('works with streamText and a hub passed in', async () => {
+    const hub = createProgressHub({ runId: 'stream' });
+    const { events, sink } = collect();
+    hub.add(sink);
+    const run = withHeadway({ task: 'Find the config', hub, maxIterations: 2 });
+    const model = scriptedModel(reader);
+    const result = streamText({ model, tools, prompt: 'Find the config', ...run.settings });
+    expect(await result.text).toBe(MODEL_REPORT);
+    const end = await run.finish();
+    expect(end).toMatchObject({ outcome: 'limit', report: { generatedBy: 'model' } });
+    expect(userTexts(model.doStreamCalls.at(-1) as never).at(-1)).toMatch(/^STOP:/);
+    expectOneTerminal(events);
+  });
+
+  it('with only NullReporters no event is built, and the report is still there', async () => {
+    const run = withHeadway({ task: 'Find the config', sinks: [new NullReporter()], maxIterations: 2 });
+    await generateText({ model: scriptedModel(reader), tools, prompt: 'Find the config', ...run.settings });
+    expect(await run.finish()).toMatchObject({ outcome: 'limit', report: { generatedBy: 'model', stats: { toolCalls: 1 } } });
+    expect(run.hub.lastSeq).toBe(0);
+  });
+
+  it('finish and fail are idempotent: one terminal event', async () => {
+    const { events, sink } = collect();
+    const run = withHeadway({ task: 't', sinks: [sink] });
+    const first = await run.finish();
+    expect(await run.fail(new Error('late'))).toBe(first);
+    expectOneTerminal(events);
+  });
+
+  it('rejects bad options with an error naming the field', () => {
+    expect(() => withHeadway({ task: 't', maxIterations: 0 })).toThrowErrorMatchingInlineSnapshot(`[AiSdkError: withHeadway: invalid options: maxIterations: must be at least 1]`);
+    expect(() => withHeadway({ task: 't', maxSpendUsd: 1 })).toThrowErrorMatchingInlineSnapshot(`[AiSdkError: withHeadway: invalid options: costOf: is required with maxSpendUsd]`);
+    expect(() => withHeadway({ task: '', timeBudgetMs: Number.NaN })).toThrowErrorMatchingInlineSnapshot(`[AiSdkError: withHeadway: invalid options: task: must be a non-empty string; timeBudgetMs: invalid input: expected number, received NaN]`);
+  });
+});

@@ -1,0 +1,400 @@
+// The bridge between one AI SDK multi-step call and headway's events. The AI SDK owns the
+// loop; this file only listens to its callbacks (prepareStep, step/tool hooks, stopWhen) and
+// decides, at step boundaries, when the next step must be the report step. It is longer than
+// most files because every hook reads and writes the same run state, kept in one closure.
+import { ProgressTracker, extractModelProgress, stripModelProgress } from '@headway/estimator';
+import {
+  createProgressHub,
+  isNullReporter,
+  redact,
+  toolResultPreview,
+  type LimitKind,
+  type ProgressEventBody,
+  type ProgressHub,
+  type ProgressReport,
+  type ProgressReportStats,
+  type StopReason,
+} from '@headway/protocol';
+import { errorMessage } from '@headway/protocol/internal';
+import { buildFallbackReport, buildReportPrompt, ToolCallLog, type ReportPromptLimits } from '@headway/report';
+import type { ModelMessage } from 'ai';
+import { AiSdkError } from './ai-sdk-error.js';
+import { reportFromModel } from './model-report.js';
+import { parseOptions, type HeadwayClock, type WithHeadwayOptions } from './options.js';
+import { finishReasonOf, usageOf, type StepFacts } from './step-facts.js';
+
+/** What the AI SDK passes to `prepareStep` that the bridge reads. */
+export interface PrepareStepInput {
+  readonly stepNumber: number;
+  readonly messages: ModelMessage[];
+}
+
+/** What the bridge's `prepareStep` returns: nothing for a working step, the report settings for the report step. */
+export interface ReportStepSettings {
+  messages: ModelMessage[];
+  toolChoice: 'none';
+  activeTools: never[];
+}
+
+/** A tool call as the AI SDK's tool hooks describe it. */
+export interface ToolCallFacts {
+  readonly toolCall: { readonly toolName: string; readonly toolCallId: string; readonly input: unknown };
+  readonly stepNumber?: number | undefined;
+}
+
+/** The tool-finished hook's event: `success` with `output`, or not with `error`. */
+export type ToolCallFinishFacts = ToolCallFacts & { readonly durationMs: number } & ({ readonly success: true; readonly output: unknown } | { readonly success: false; readonly error: unknown });
+
+/**
+ * The options to spread into `generateText` / `streamText`. They replace the AI SDK's
+ * `stopWhen` (its default stops after one step); spread your own callbacks after them only if
+ * you call ours from yours.
+ */
+export interface HeadwaySettings {
+  prepareStep: (options: PrepareStepInput) => ReportStepSettings | undefined;
+  stopWhen: (options: { steps: readonly unknown[] }) => boolean;
+  experimental_onStepStart: (event: { readonly stepNumber: number; readonly model: { readonly provider: string; readonly modelId: string } }) => void;
+  onStepFinish: (step: StepFacts) => void;
+  experimental_onToolCallStart: (event: ToolCallFacts) => void;
+  experimental_onToolCallFinish: (event: ToolCallFinishFacts) => void;
+  /** Aborts the call at the hard time stop, or when your `abortSignal` fires. */
+  abortSignal: AbortSignal;
+}
+
+/** How a run ended. */
+export type HeadwayOutcome = 'completed' | 'limit' | 'cancelled' | 'error';
+
+/** What {@link HeadwayRun.finish} and {@link HeadwayRun.fail} return. */
+export interface HeadwayRunResult {
+  outcome: HeadwayOutcome;
+  /** Why the run stopped short; absent when it completed. */
+  reason?: StopReason;
+  /** The progress report, for every run that did not complete. */
+  report?: ProgressReport;
+  /** Problems the caller may want to log: an unusable model report, for one. */
+  warnings: string[];
+}
+
+/** One tracked AI SDK call: its settings, and the two ways to end it. */
+export interface HeadwayRun {
+  readonly runId: string;
+  /** The hub events go to (the one passed in, or the one created for `sinks`). */
+  readonly hub: ProgressHub;
+  /** Spread into `generateText` / `streamText`. */
+  readonly settings: HeadwaySettings;
+  /** Call after the AI SDK call settled (for `streamText`: after the stream was read): emits the terminal event and returns the report. */
+  finish(): Promise<HeadwayRunResult>;
+  /** Call with what the AI SDK call threw: a cancellation, the hard time stop, or an error. */
+  fail(error: unknown): Promise<HeadwayRunResult>;
+  /** Awaits `call`, then finishes or fails the run; rethrows nothing. */
+  track<T>(call: PromiseLike<T>): Promise<HeadwayRunResult & { result?: T; error?: unknown }>;
+}
+
+const DEFAULT_MAX_ITERATIONS = 20;
+const DEFAULT_HARD_STOP_AFTER_MS = 30_000;
+const APPROACHING = 0.8;
+const FLUSH_TIMEOUT_MS = 5_000;
+
+const systemClock: HeadwayClock = {
+  now: () => Date.now(),
+  // Unref'd: a forgotten `finish()` must not keep the process alive for the time budget.
+  setTimeout: (fn, ms) => setTimeout(fn, ms).unref(),
+  clearTimeout: (handle) => {
+    clearTimeout(handle as ReturnType<typeof setTimeout>);
+  },
+};
+
+const LIMIT_OF: Partial<Record<StopReason, LimitKind>> = { 'max-iterations': 'iterations', 'time-budget': 'time', 'cost-budget': 'cost' };
+
+/**
+ * Tracks one `generateText` / `streamText` call with headway: the same events as headway's
+ * runtime (`run.started`, `iteration`, `step.*`, `tool.*`, `progress`, limits, wind-down,
+ * `report.generated`, one terminal event), and at a limit a last step in which the model is
+ * asked for its progress report (the prompt goes into the step's messages, with no tools).
+ *
+ * @throws {AiSdkError} `AI_SDK_INVALID_OPTIONS`, naming every invalid field.
+ * @example
+ * ```ts
+ * const run = withHeadway({ task: 'Find the auth middleware', sinks: [new CLIReporter()], maxIterations: 10 });
+ * const result = await generateText({ model, tools, prompt: 'Find the auth middleware', ...run.settings });
+ * const { outcome, report } = await run.finish();
+ * ```
+ */
+export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
+  const o = parseOptions(options);
+  const clock = o.clock ?? systemClock;
+  const maxIterations = o.maxIterations ?? DEFAULT_MAX_ITERATIONS;
+  const hardStopAfterMs = o.hardStopAfterMs ?? DEFAULT_HARD_STOP_AFTER_MS;
+  const ownsHub = o.hub === undefined;
+  const hub = o.hub ?? createProgressHub({ runId: o.runId ?? crypto.randomUUID(), now: clock.now });
+  if (ownsHub) for (const sink of o.sinks ?? []) hub.add(sink);
+  const internal = (error: unknown, context: string): void => {
+    try {
+      o.onInternalError?.(error, context);
+    } catch {
+      // The callback may not break the run either.
+    }
+  };
+  // A NullReporter costs nothing: with only NullReporters (which the hub skips) and no hub of
+  // the caller's, no event would reach anyone, so none is built. The report is still kept.
+  const quiet = ownsHub && (o.sinks ?? []).every((sink) => isNullReporter(sink));
+  const emit = (body: ProgressEventBody): void => {
+    if (quiet || hub.ended) return;
+    try {
+      hub.emit(body);
+    } catch (error) {
+      internal(error, 'emit');
+    }
+  };
+
+  const log = new ToolCallLog();
+  const tracker = quiet ? undefined : new ProgressTracker({ maxRoundtrips: maxIterations, now: clock.now, steps: o.steps ?? [], emit });
+  const hardStop = new AbortController();
+  const abortSignal = o.abortSignal === undefined ? hardStop.signal : AbortSignal.any([o.abortSignal, hardStop.signal]);
+  const timers: unknown[] = [];
+
+  let startedAt = 0;
+  let started = false;
+  let iterations = 0;
+  let spentUsd = 0;
+  let priced = false;
+  let stepStartedAt = 0;
+  let toolsStarted = false;
+  const approached = new Set<LimitKind>();
+  const reached = new Set<LimitKind>();
+  /** Set when a limit was hit: the next step is the report step (`asked`), or none is made (`fallback`). */
+  let stop: { reason: StopReason; mode: 'pending' | 'asked' | 'answered' | 'fallback' } | undefined;
+  let reportText: string | undefined;
+  let ending: Promise<HeadwayRunResult> | undefined;
+
+  const schedule = (ms: number, fn: () => void): void => {
+    timers.push(clock.setTimeout(fn, ms));
+  };
+  const approach = (limit: LimitKind, used: number, max: number, early = false): void => {
+    if (approached.has(limit) || (used < APPROACHING * max && !early)) return;
+    approached.add(limit);
+    emit({ type: 'limit.approaching', limit, used, max });
+  };
+  const reach = (limit: LimitKind, used: number, max: number): void => {
+    if (reached.has(limit)) return;
+    reached.add(limit);
+    emit({ type: 'limit.reached', limit, used, max });
+  };
+  const elapsed = (): number => Math.max(0, clock.now() - startedAt);
+
+  const start = (): void => {
+    if (started) return;
+    started = true;
+    startedAt = clock.now();
+    const limits: Partial<Record<LimitKind, number>> = { iterations: maxIterations };
+    if (o.timeBudgetMs !== undefined) limits.time = o.timeBudgetMs;
+    if (o.maxSpendUsd !== undefined) limits.cost = o.maxSpendUsd;
+    emit({ type: 'run.started', agentName: o.agentName ?? 'ai-sdk-agent', task: o.task, ...(o.sessionId === undefined ? {} : { sessionId: o.sessionId }), limits });
+    const budget = o.timeBudgetMs;
+    if (budget !== undefined) {
+      schedule(budget * APPROACHING, () => {
+        approach('time', elapsed(), budget);
+      });
+      schedule(budget, () => {
+        windDown('time-budget');
+      });
+    }
+  };
+
+  /** Graceful stop: the next step is the report step; the hard stop follows `hardStopAfterMs` later. */
+  const windDown = (reason: 'time-budget'): void => {
+    if (stop !== undefined || ending !== undefined) return;
+    const budget = o.timeBudgetMs ?? 0;
+    approach('time', elapsed(), budget);
+    reach('time', elapsed(), budget);
+    stop = { reason, mode: 'pending' };
+    emit({ type: 'wind-down.started', reason, bonusSteps: 1 });
+    schedule(hardStopAfterMs, () => {
+      if (ending === undefined) hardStop.abort(new AiSdkError('AI_SDK_HARD_STOP', `hard stop: the time budget of ${String(budget)} ms and ${String(hardStopAfterMs)} ms of grace are used up`));
+    });
+  };
+
+  const stats = (): ProgressReportStats => {
+    const s: ProgressReportStats = { iterations, toolCalls: log.toolCallCount, elapsedMs: elapsed() };
+    if (priced) s.costUsd = spentUsd;
+    return s;
+  };
+
+  const reportPrompt = (reason: StopReason): string => {
+    const limits: ReportPromptLimits = { iterations, maxIterations, elapsedMs: elapsed() };
+    if (o.timeBudgetMs !== undefined) limits.timeBudgetMs = o.timeBudgetMs;
+    if (priced) limits.costUsd = spentUsd;
+    if (o.maxSpendUsd !== undefined) limits.costBudgetUsd = o.maxSpendUsd;
+    return buildReportPrompt(reason, { task: o.task, log, limits });
+  };
+
+  const settings: HeadwaySettings = {
+    prepareStep({ stepNumber, messages }) {
+      start();
+      if (ending !== undefined) return undefined;
+      if (o.timeBudgetMs !== undefined && stop === undefined && elapsed() >= o.timeBudgetMs) windDown('time-budget');
+      const index = stepNumber;
+      iterations = index + 1;
+      emit({ type: 'iteration', index, max: maxIterations });
+      // As headway's runtime: before the last iteration (from 80% of the limit, and at the latest one
+      // iteration ahead of it), never in the iteration that reaches it.
+      if (index < maxIterations - 1) approach('iterations', index + 1, maxIterations, index + 2 >= maxIterations);
+      if (stop === undefined && index >= maxIterations - 1) {
+        reach('iterations', maxIterations, maxIterations);
+        stop = { reason: 'max-iterations', mode: 'pending' };
+      }
+      tracker?.roundtripStarted();
+      if (stop?.mode !== 'pending') return undefined;
+      stop.mode = 'asked';
+      // Messages, not `userMessage`: prepareStep's result has no such field and the model would never see it.
+      return { messages: [...messages, { role: 'user', content: reportPrompt(stop.reason) }], toolChoice: 'none', activeTools: [] };
+    },
+
+    experimental_onStepStart({ stepNumber, model }) {
+      stepStartedAt = clock.now();
+      toolsStarted = false;
+      const reporting = stop?.mode === 'asked';
+      emit({ type: 'step.started', step: `llm-${stepNumber + 1}`, description: reporting ? 'model call (no tools)' : 'model call', provider: model.provider, model: model.modelId });
+    },
+
+    experimental_onToolCallStart({ toolCall }) {
+      if (!toolsStarted) {
+        toolsStarted = true;
+        tracker?.toolsStarted();
+      }
+      if (!quiet) emit({ type: 'tool.executing', toolName: toolCall.toolName, toolCallId: toolCall.toolCallId, args: redact(toolCall.input) });
+    },
+
+    experimental_onToolCallFinish(event) {
+      const result = event.success ? event.output : errorMessage(event.error);
+      log.recordToolCall({ step: iterations, name: event.toolCall.toolName, args: event.toolCall.input, result, ok: event.success, durationMs: event.durationMs });
+      tracker?.toolCallFinished(event.toolCall.toolName, event.success);
+      if (!quiet) emit({ type: 'tool.completed', toolName: event.toolCall.toolName, toolCallId: event.toolCall.toolCallId, durationMs: Math.max(0, event.durationMs), ok: event.success, preview: toolResultPreview(result) });
+    },
+
+    onStepFinish(step) {
+      const usage = usageOf(step);
+      const finishReason = finishReasonOf(step);
+      let costUsd: number | undefined;
+      if (o.costOf !== undefined && usage !== undefined && step.model !== undefined) {
+        try {
+          const c = o.costOf(usage, { provider: step.model.provider, modelId: step.model.modelId });
+          if (typeof c === 'number' && Number.isFinite(c) && c >= 0) costUsd = c;
+          else internal(new TypeError(`costOf returned ${String(c)}, not a finite number >= 0`), 'costOf');
+        } catch (error) {
+          internal(error, 'costOf');
+        }
+      }
+      if (costUsd !== undefined) {
+        priced = true;
+        spentUsd += costUsd;
+      }
+      emit({
+        type: 'step.finished',
+        step: `llm-${iterations}`,
+        durationMs: Math.max(0, clock.now() - stepStartedAt),
+        ...(usage === undefined ? {} : { usage }),
+        ...(finishReason === undefined ? {} : { finishReason }),
+        ...(costUsd === undefined ? {} : { costUsd }),
+      });
+      const text = typeof step.text === 'string' ? step.text : '';
+      if (typeof step.reasoningText === 'string' && step.reasoningText !== '') emit({ type: 'thinking', content: step.reasoningText });
+      if (stop?.mode === 'asked') {
+        stop.mode = 'answered';
+        reportText = text;
+      } else if (text !== '') {
+        // A model asked for `_progress` (PROGRESS_PROMPT_INSTRUCTIONS) reports it in its text.
+        const progress = tracker === undefined ? undefined : extractModelProgress(text);
+        if (progress !== undefined) tracker?.reportModelProgress(progress);
+        log.recordText({ step: iterations, text: stripModelProgress(text) });
+      }
+      tracker?.roundtripFinished();
+      if (o.maxSpendUsd !== undefined) approach('cost', spentUsd, o.maxSpendUsd);
+    },
+
+    stopWhen() {
+      if (ending !== undefined || hardStop.signal.aborted) return true;
+      if (stop !== undefined && stop.mode !== 'pending') return true;
+      const budget = o.maxSpendUsd;
+      if (budget !== undefined && spentUsd >= budget && stop === undefined) {
+        // The budget is spent: no model call is left to write the report with.
+        reach('cost', spentUsd, budget);
+        stop = { reason: 'cost-budget', mode: 'fallback' };
+        return true;
+      }
+      return false;
+    },
+
+    abortSignal,
+  };
+
+  const end = async (compute: () => HeadwayRunResult & { terminal: ProgressEventBody }): Promise<HeadwayRunResult> => {
+    start();
+    for (const t of timers) clock.clearTimeout(t);
+    const { terminal, ...result } = compute();
+    if (result.report !== undefined) emit({ type: 'report.generated', report: result.report });
+    emit(terminal);
+    if (ownsHub) await hub.flush({ timeoutMs: FLUSH_TIMEOUT_MS });
+    return result;
+  };
+
+  const limitResult = (reason: StopReason, text: string | undefined, useModel: boolean): HeadwayRunResult & { terminal: ProgressEventBody } => {
+    const { report, warnings } = useModel
+      ? reportFromModel(text, { task: o.task, reason, stats: stats(), log })
+      : { report: buildFallbackReport({ task: o.task, log, reason, stats: stats() }), warnings: [] };
+    const limit = LIMIT_OF[reason];
+    return {
+      outcome: 'limit',
+      reason,
+      report,
+      warnings,
+      terminal: {
+        type: 'run.finished',
+        durationMs: elapsed(),
+        outcome: 'limit',
+        summary: `stopped at ${limit === undefined ? reason : `the ${limit} limit`} after ${String(iterations)} iteration(s); progress report attached`,
+      },
+    };
+  };
+
+  const run: HeadwayRun = {
+    runId: hub.runId,
+    hub,
+    settings,
+    finish() {
+      ending ??= end(() => {
+        if (stop !== undefined) return limitResult(stop.reason, reportText, stop.mode === 'answered');
+        tracker?.complete();
+        return { outcome: 'completed', warnings: [], terminal: { type: 'run.finished', durationMs: elapsed(), outcome: 'completed', summary: `finished after ${String(iterations)} iteration(s)` } };
+      });
+      return ending;
+    },
+    fail(error) {
+      ending ??= end(() => {
+        const cancelled = o.abortSignal?.aborted === true;
+        if (hardStop.signal.aborted && !cancelled) return limitResult(stop?.reason ?? 'time-budget', undefined, false);
+        if (stop?.mode === 'asked' && !cancelled) {
+          // The report step itself failed (a tool call despite toolChoice none, a provider error): still a limit.
+          const result = limitResult(stop.reason, undefined, false);
+          result.warnings.push(`the model's report step failed (${errorMessage(error)}); built the report from the tool-call log`);
+          return result;
+        }
+        const reason: StopReason = cancelled ? 'cancelled' : 'error';
+        const report = buildFallbackReport({ task: o.task, log, reason, stats: stats() });
+        const message = errorMessage(error);
+        const terminal: ProgressEventBody = cancelled ? { type: 'run.cancelled', reason: errorMessage(o.abortSignal?.reason ?? 'aborted') } : { type: 'run.error', error: message };
+        return { outcome: cancelled ? 'cancelled' : 'error', reason, report, warnings: [], terminal };
+      });
+      return ending;
+    },
+    async track(call) {
+      try {
+        const result = await call;
+        return { ...(await run.finish()), result };
+      } catch (error) {
+        return { ...(await run.fail(error)), error };
+      }
+    },
+  };
+  return run;
+}

@@ -1,0 +1,10 @@
+export { mcpTools } from './mcp-tools.js';
+export type { McpToolSet, McpToolsOptions } from './mcp-tools.js';
+export type { HttpServer, McpServerSource, StdioServer } from './connect.js';
+export { mapCallToolResult } from './map-result.js';
+export type { McpToolResult, ResultOrigin } from './map-result.js';
+export type { NestedProgress } from './progress-slice.js';
+export { McpError } from './mcp-error.js';
+export type { McpErrorCode, McpErrorOptions } from './mcp-error.js';
+export { agentTool, runResultToToolResult } from './agent-tool.js';
+export type { AgentRunContext, AgentRunFn, AgentToolOptions, ThrottleTimers } from './agent-tool.js';

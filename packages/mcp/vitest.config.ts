@@ -1,0 +1,15 @@
+import { defineProject, type UserWorkspaceConfig } from 'vitest/config';
+
+// Type-level tests (*.test-d.ts) are checked by the package's `typecheck` task (tsc), once.
+const config: UserWorkspaceConfig = defineProject({
+  test: {
+    name: 'mcp',
+    include: ['src/**/*.test.ts'],
+    // A guard against hangs on a loaded two-core machine, not a timing assertion.
+    testTimeout: 30_000,
+    // Starting the stdio fixture (tsx in a child process) can take seconds on a busy machine.
+    hookTimeout: 30_000,
+  },
+});
+
+export default config;

@@ -1,0 +1,47 @@
+// The crash suite's store module: a PostgresCheckpointStore whose connections call `crash`
+// right after inserting a message or writing a tool call's status, inside the transaction
+// and before COMMIT, so the suite can SIGKILL the process mid-commit (the server then rolls
+// the transaction back when the connection drops).
+import pg from 'pg';
+import type { CrashStore } from '@headway/runtime/testing';
+import { PostgresCheckpointStore } from './postgres-checkpoint-store.js';
+
+type Query = (...args: unknown[]) => unknown;
+
+function labels(text: string, values: unknown[]): string[] {
+  if (text.startsWith('INSERT INTO headway_checkpoint_messages')) {
+    const from = Number(values[1]);
+    return (values[2] as unknown[]).map((_, i) => `cpw:msg:${from + i}`);
+  }
+  if (text.startsWith('INSERT INTO headway_checkpoint_tool_calls')) {
+    const ids = values[1] as string[];
+    const bodies = values[3] as string[];
+    return ids.map((id, i) => `cpw:call:${id}:${(JSON.parse(bodies[i] ?? '{}') as { status?: string }).status ?? '?'}`);
+  }
+  return [];
+}
+
+export function openCrashStore(location: string, crash: (label: string) => void): CrashStore {
+  const pool = new pg.Pool({ connectionString: location, max: 4 });
+  pool.on('connect', (client) => {
+    const original = client.query.bind(client) as Query;
+    (client as unknown as { query: Query }).query = (...args: unknown[]) => {
+      const result = original(...args);
+      const [text, values] = args;
+      if (typeof text !== 'string' || !Array.isArray(values) || !(result instanceof Promise)) return result;
+      return result.then((r: unknown) => {
+        for (const label of labels(text.trimStart(), values)) crash(label);
+        return r;
+      });
+    };
+  });
+  // A stable worker id: each child of the suite is the same worker restarted, taking its run back at once.
+  const store = new PostgresCheckpointStore(pool, { worker: { id: 'crash-worker' } });
+  return {
+    store,
+    close: async () => {
+      await store.close();
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,121 @@
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { HeadwayError } from '@headway/protocol';
+import { checkpointInit as init, checkpointState as state, checkpointStoreConformance } from '@headway/runtime/testing';
+import { migrate, SCHEMA_VERSION } from './migrate.js';
+import { PostgresCheckpointStore } from './postgres-checkpoint-store.js';
+import { freshPool, usePostgres } from './testing/postgres-fixture.test-util.js';
+import { TEST_PASSWORD } from './testing/postgres-server.test-util.js';
+
+const server = await usePostgres();
+
+async function codeOf(fn: () => Promise<unknown>): Promise<unknown> {
+  try {
+    await fn();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
+if (server !== undefined) {
+  checkpointStoreConformance('PostgresCheckpointStore', async (now) => {
+    const { pool, url } = await freshPool(server);
+    let current = pool;
+    return {
+      store: new PostgresCheckpointStore(pool, { now }),
+      reopen: async () => {
+        await current.end();
+        current = new pg.Pool({ connectionString: url });
+        return new PostgresCheckpointStore(current, { now });
+      },
+      cleanup: async () => {
+        await current.end();
+      },
+    };
+  });
+
+  describe('PostgresCheckpointStore', () => {
+    it('writes only the new rows and the checkpoint row on each round', async () => {
+      const { pool } = await freshPool(server);
+      const store = new PostgresCheckpointStore(pool);
+      await store.create(init('cp-1'));
+      for (let i = 1; i <= 20; i++) {
+        await store.update('cp-1', { appendMessages: [{ role: 'assistant', i }, { role: 'tool', i }], appendLog: [{ i }], state: state({ iteration: i }), clearToolCalls: true });
+      }
+      expect((await store.load('cp-1'))?.messages).toHaveLength(40);
+      expect((await store.load('cp-1'))?.iteration).toBe(20);
+      // Every row keeps the transaction id (xmin) of the round that inserted it: nothing earlier is rewritten.
+      const xmins = (await pool.query<{ seq: number; xmin: string }>('SELECT seq, xmin::text FROM headway_checkpoint_messages ORDER BY seq')).rows;
+      expect(new Set(xmins.map((r) => r.xmin)).size).toBe(20);
+      for (let i = 0; i < 40; i += 2) expect(xmins[i]?.xmin).toBe(xmins[i + 1]?.xmin);
+      await pool.end();
+    });
+
+    it('runs its migrations once, from two processes at once, and refuses a newer schema before writing', async () => {
+      const { pool, url } = await freshPool(server);
+      const other = new pg.Pool({ connectionString: url });
+      const [a, b] = await Promise.all([migrate(pool), migrate(other)]);
+      expect([a, b].map((r) => r.from).sort()).toEqual([0, SCHEMA_VERSION]);
+      expect(await migrate(pool)).toEqual({ from: SCHEMA_VERSION, to: SCHEMA_VERSION });
+      await pool.query("UPDATE headway_schema SET version = 99 WHERE component = 'postgres'");
+      const fresh = new pg.Pool({ connectionString: url });
+      const store = new PostgresCheckpointStore(fresh);
+      const error = await codeOf(() => store.create(init('cp-1')));
+      expect(HeadwayError.isInstance(error, 'POSTGRES_SCHEMA_NEWER')).toBe(true);
+      expect((error as Error).message).toContain(`schema is version 99, newer than this package supports (${SCHEMA_VERSION}); upgrade @headway/postgres. Nothing was written.`);
+      expect((await pool.query('SELECT count(*)::int AS n FROM headway_checkpoints')).rows[0]).toEqual({ n: 0 });
+      await Promise.all([pool.end(), other.end(), fresh.end()]);
+    });
+
+    it('names the host, never the password, when the login or the address is wrong', async () => {
+      const wrongPassword = new pg.Pool({ connectionString: `postgres://postgres:not-${TEST_PASSWORD}@127.0.0.1:${server.port}/postgres` });
+      const error = await codeOf(() => new PostgresCheckpointStore(wrongPassword).list());
+      expect(HeadwayError.isInstance(error, 'POSTGRES_CONNECT_FAILED')).toBe(true);
+      expect((error as Error).message).toContain(`postgres 127.0.0.1:${server.port}/postgres: login refused`);
+      expect((error as Error).message).not.toContain(TEST_PASSWORD);
+      expect(JSON.stringify(error)).not.toContain(TEST_PASSWORD);
+      await wrongPassword.end();
+      const nowhere = new pg.Pool({ connectionString: `postgres://postgres:${TEST_PASSWORD}@127.0.0.1:1/headway` });
+      const refused = await codeOf(() => new PostgresCheckpointStore(nowhere).load('cp-1'));
+      expect(HeadwayError.isInstance(refused, 'POSTGRES_CONNECT_FAILED')).toBe(true);
+      expect((refused as Error).message).toMatch(/^postgres 127\.0\.0\.1:1\/headway: cannot connect: /);
+      expect((refused as Error).message).not.toContain(TEST_PASSWORD);
+      await nowhere.end();
+    });
+
+    it('keeps U+0000 in a task, a tool result and an error (PostgreSQL text cannot), and refuses it in an id', async () => {
+      const { pool } = await freshPool(server);
+      const store = new PostgresCheckpointStore(pool);
+      await store.create(init('cp-1', { input: 'grep for \u0000 bytes' }));
+      const ref = await store.putBlob('cp-1', 'binary\u0000result');
+      expect(await store.getBlob('cp-1', ref)).toBe('binary\u0000result');
+      expect((await store.load('cp-1'))?.input).toBe('grep for \u0000 bytes');
+      expect(await store.load('cp\u00001')).toBeUndefined();
+      await store.fail('cp-1', 'tool threw \u0000');
+      expect((await store.load('cp-1'))?.error).toBe('tool threw \uFFFD');
+      expect(await codeOf(() => store.create(init('cp-\u00002')))).toMatchObject({ code: 'CHECKPOINT_INVALID' });
+      await pool.end();
+    });
+
+    it('reports a hand-edited row as CHECKPOINT_CORRUPT naming the run and the row', async () => {
+      const { pool } = await freshPool(server);
+      const store = new PostgresCheckpointStore(pool);
+      await store.create(init('cp-1', { messages: ['m0', 'm1', 'm2'] }));
+      await pool.query("UPDATE headway_checkpoint_messages SET body = '{oops' WHERE seq = 1");
+      const error = await codeOf(() => store.load('cp-1'));
+      expect(HeadwayError.isInstance(error, 'CHECKPOINT_CORRUPT')).toBe(true);
+      expect((error as Error).message).toBe('checkpoint cp-1 (run run-cp-1): messages[1]: invalid JSON');
+      await pool.query("UPDATE headway_checkpoint_messages SET body = '\"m1\"' WHERE seq = 1");
+      await pool.query('DELETE FROM headway_checkpoint_messages WHERE seq = 2');
+      expect(await codeOf(() => store.load('cp-1'))).toMatchObject({ code: 'CHECKPOINT_CORRUPT', message: 'checkpoint cp-1 (run run-cp-1): messages: expected 3 row(s), found 2' });
+      await pool.query(`UPDATE headway_checkpoints SET state = '{"iteration":"x"}', message_count = 2`);
+      expect(await codeOf(() => store.load('cp-1'))).toMatchObject({ code: 'CHECKPOINT_CORRUPT', message: expect.stringMatching(/run run-cp-1.*state\.iteration/) as unknown });
+      // The damaged run is still listed, so it can be abandoned rather than resumed.
+      expect((await store.list({ status: 'running' })).map((c) => c.id)).toEqual(['cp-1']);
+      await store.abandon('cp-1');
+      expect(await store.list({ status: 'running' })).toEqual([]);
+      await pool.end();
+    });
+  });
+}

@@ -1,0 +1,462 @@
+// The checkpoint store and its run claims. Over 300 lines because the claim (lease) rules
+// touch every write; they are kept together so the fencing is readable in one place.
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import {
+  CheckpointError,
+  type Checkpoint,
+  type CheckpointInit,
+  type CheckpointListFilter,
+  type CheckpointStatus,
+  type CheckpointStore,
+  type CheckpointSummary,
+  type CheckpointUpdate,
+  type SessionStore,
+} from '@headway/runtime';
+import {
+  CHECKPOINT_STATUSES,
+  blobRef,
+  checkRow,
+  checkpointConflict as conflict,
+  checkpointNotFound as notFound,
+  checkpointNotRunning as notRunning,
+  decodeJson,
+  decodeState,
+  decodeToolCall,
+  encodeJson,
+  validateCheckpointInit as validateInit,
+  validateCheckpointUpdate as validateUpdate,
+} from '@headway/runtime/store-kit';
+import type { Pool, PoolClient } from 'pg';
+import { ensureMigrated } from './migrate.js';
+import { execute, guardPool, query, transaction } from './pg-connection.js';
+import { PostgresSessionStore } from './postgres-session-store.js';
+
+/** How a store takes part in recovery shared by many workers. */
+export interface PostgresWorkerOptions {
+  /**
+   * This worker's id (default: a random one per store). A worker restarted with the same id
+   * takes its own runs back at once instead of waiting for their leases to expire.
+   */
+  id?: string;
+  /** How long a claim lasts without renewal (default 30 s); renewed every third of it while held. */
+  leaseMs?: number;
+}
+
+/** Options of {@link PostgresCheckpointStore}. */
+export interface PostgresCheckpointStoreOptions {
+  /** Clock for `createdAt`/`updatedAt` (default `Date.now`). Leases use the database's clock. */
+  now?: () => number;
+  /**
+   * Claim runs for this worker: `load` of a running checkpoint (what `runtime.resume` calls)
+   * claims it with a lease, or throws `CHECKPOINT_CONFLICT` when another live worker holds it;
+   * `list` leaves out running checkpoints other live workers hold; every write renews the lease
+   * and is refused once another worker has taken the run over. Leave it out for a store that
+   * only inspects, or when one process runs everything.
+   */
+  worker?: PostgresWorkerOptions;
+}
+
+const rowSchema = z.object({
+  id: z.string().min(1),
+  run_id: z.string().min(1),
+  session_id: z.string().min(1),
+  task_id: z.string().min(1),
+  status: z.enum(CHECKPOINT_STATUSES as [CheckpointStatus, ...CheckpointStatus[]]),
+  iteration: z.number().int().nonnegative(),
+  created_at: z.number().nonnegative(),
+  updated_at: z.number().nonnegative(),
+  error: z.string().nullable(),
+});
+
+const countsSchema = z.object({
+  message_count: z.number().int().nonnegative(),
+  log_count: z.number().int().nonnegative(),
+  last_seq: z.number().int().nonnegative(),
+  input: z.string(),
+});
+
+const SUMMARY_COLUMNS = 'id, run_id, session_id, task_id, status, iteration, created_at, updated_at, error';
+// The database's clock in epoch ms: leases compare times written by different machines.
+const DB_NOW = '(extract(epoch from clock_timestamp()) * 1000)::float8';
+
+interface ClaimRow {
+  status: string;
+  lease_owner: string | null;
+  lease_live: boolean;
+}
+
+interface Head {
+  pk: string;
+  status: string;
+  message_count: number;
+  log_count: number;
+  lease_owner: string | null;
+  lease_live: boolean;
+}
+
+function toSummary(row: unknown): CheckpointSummary {
+  const id = typeof (row as { id?: unknown }).id === 'string' ? (row as { id: string }).id : '?';
+  const r = checkRow(rowSchema, row, id);
+  const summary: CheckpointSummary = {
+    id: r.id,
+    runId: r.run_id,
+    sessionId: r.session_id,
+    taskId: r.task_id,
+    status: r.status,
+    iteration: r.iteration,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+  if (r.error !== null) summary.error = r.error;
+  return summary;
+}
+
+function claimedElsewhere(id: string, owner: string | null): CheckpointError {
+  return new CheckpointError('CHECKPOINT_CONFLICT', `checkpoint ${id}: claimed by worker ${owner ?? '?'}; another worker is running it`);
+}
+
+/**
+ * A {@link CheckpointStore} in PostgreSQL through a node-postgres `Pool`. Each write is one
+ * transaction that inserts only the round's new rows and rewrites the small checkpoint row,
+ * so a round costs the same at round 1,000 as at round 10. With `worker`, runs are claimed with
+ * a lease so that many workers can share one database and never resume the same run twice.
+ *
+ * @example
+ * ```ts
+ * const pool = new Pool({ connectionString: process.env.DATABASE_URL });
+ * const store = new PostgresCheckpointStore(pool, { worker: { id: 'worker-1' } });
+ * for (const c of await store.list({ status: 'running' })) console.log(c.id, c.iteration);
+ * ```
+ */
+export class PostgresCheckpointStore implements CheckpointStore {
+  /** The pool, to share with a `PostgresSessionStore` or your own queries. */
+  readonly pool: Pool;
+  /** This store's worker id when it claims runs, else `undefined`. */
+  readonly workerId: string | undefined;
+  readonly #leaseMs: number;
+  readonly #now: () => number;
+  readonly #held = new Set<string>();
+  #renewal: ReturnType<typeof setInterval> | undefined;
+  #sessions: SessionStore | undefined;
+
+  /** Uses `pool` (which stays yours to end); the tables are created on first use (see `migrate`). */
+  constructor(pool: Pool, options: PostgresCheckpointStoreOptions = {}) {
+    this.pool = pool;
+    guardPool(pool);
+    this.#now = options.now ?? Date.now;
+    this.workerId = options.worker === undefined ? undefined : (options.worker.id ?? `worker-${randomUUID()}`);
+    this.#leaseMs = options.worker?.leaseMs ?? 30_000;
+    if (!(this.#leaseMs > 0)) throw new CheckpointError('CHECKPOINT_INVALID', `worker.leaseMs must be positive, got ${String(this.#leaseMs)}`);
+  }
+
+  /** Session history in the same database: the runtime's default when it is given no `sessionStore`. */
+  sessionStore(): SessionStore {
+    this.#sessions ??= new PostgresSessionStore(this.pool, { now: this.#now });
+    return this.#sessions;
+  }
+
+  async create(init: CheckpointInit): Promise<void> {
+    validateInit(init);
+    for (const field of ['id', 'runId', 'sessionId', 'taskId'] as const) {
+      // PostgreSQL text cannot hold U+0000; contents are JSON-escaped, ids must do without it.
+      if (init[field].includes('\u0000')) {
+        throw new CheckpointError('CHECKPOINT_INVALID', `checkpoint ${init.id.replaceAll('\u0000', '\\0')}: init.${field} contains U+0000`, [{ path: `init.${field}`, message: 'contains U+0000' }]);
+      }
+    }
+    const input = encodeJson(init.input, 'init.input', init.id);
+    const state = encodeJson(init.state, 'init.state', init.id);
+    const messages = (init.messages ?? []).map((m, i) => encodeJson(m, `init.messages[${i}]`, init.id));
+    const log = (init.log ?? []).map((e, i) => encodeJson(e, `init.log[${i}]`, init.id));
+    await this.#write(async (c) => {
+      const now = this.#now();
+      const inserted = await c.query<{ pk: string }>(
+        `INSERT INTO headway_checkpoints (id, run_id, session_id, task_id, input, status, iteration, state, message_count, log_count, last_seq, created_at, updated_at, lease_owner, lease_expires)
+         VALUES ($1, $2, $3, $4, $5, 'running', $6, $7, $8, $9, $10, $11, $11, $12::text, CASE WHEN $12::text IS NULL THEN NULL ELSE ${DB_NOW} + $13 END)
+         ON CONFLICT (id) DO NOTHING RETURNING pk`,
+        [init.id, init.runId, init.sessionId, init.taskId, input, init.state.iteration, state, messages.length, log.length, init.lastSeq ?? 0, now, this.workerId ?? null, this.#leaseMs],
+      );
+      const pk = inserted.rows[0]?.pk;
+      if (pk === undefined) throw new CheckpointError('CHECKPOINT_EXISTS', `checkpoint ${init.id} exists already`);
+      await appendRows(c, 'headway_checkpoint_messages', pk, 0, messages);
+      await appendRows(c, 'headway_checkpoint_log', pk, 0, log);
+    });
+    this.#hold(init.id);
+  }
+
+  async update(id: string, update: CheckpointUpdate): Promise<void> {
+    validateUpdate(id, update);
+    const state = update.state === undefined ? null : encodeJson(update.state, 'update.state', id);
+    const messages = (update.appendMessages ?? []).map((m, i) => encodeJson(m, `update.appendMessages[${i}]`, id));
+    const log = (update.appendLog ?? []).map((e, i) => encodeJson(e, `update.appendLog[${i}]`, id));
+    const calls = (update.toolCalls ?? []).map((c, i) => ({ c, body: encodeJson(c, `update.toolCalls[${i}]`, id) }));
+    await this.#write(async (c) => {
+      const head = await this.#running(c, id);
+      if (update.expect !== undefined) {
+        const actual = { messages: head.message_count, log: head.log_count };
+        if (actual.messages !== update.expect.messages || actual.log !== update.expect.log) throw conflict(id, update.expect, actual);
+      }
+      await appendRows(c, 'headway_checkpoint_messages', head.pk, head.message_count, messages);
+      await appendRows(c, 'headway_checkpoint_log', head.pk, head.log_count, log);
+      if (update.clearToolCalls === true) await c.query('DELETE FROM headway_checkpoint_tool_calls WHERE checkpoint = $1', [head.pk]);
+      if (calls.length > 0) {
+        await c.query(
+          `INSERT INTO headway_checkpoint_tool_calls (checkpoint, tool_call_id, idx, body)
+           SELECT $1, * FROM unnest($2::text[], $3::int[], $4::text[])
+           ON CONFLICT (checkpoint, tool_call_id) DO UPDATE SET idx = excluded.idx, body = excluded.body`,
+          [head.pk, calls.map((x) => x.c.toolCallId), calls.map((x) => x.c.index), calls.map((x) => x.body)],
+        );
+      }
+      await c.query(
+        `UPDATE headway_checkpoints SET
+           state = coalesce($2, state),
+           iteration = coalesce($3, iteration),
+           message_count = message_count + $4,
+           log_count = log_count + $5,
+           last_seq = greatest(last_seq, coalesce($6, last_seq)),
+           updated_at = $7,
+           lease_expires = CASE WHEN lease_owner IS NULL THEN NULL ELSE ${DB_NOW} + $8 END
+         WHERE pk = $1`,
+        [head.pk, state, update.state?.iteration ?? null, messages.length, log.length, update.lastSeq ?? null, this.#now(), this.#leaseMs],
+      );
+    });
+  }
+
+  async complete(id: string): Promise<void> {
+    await this.#finish(id, 'completed', null);
+  }
+
+  async fail(id: string, error: string): Promise<void> {
+    // A thrown message may carry U+0000, which PostgreSQL text cannot hold.
+    await this.#finish(id, 'failed', error.replaceAll('\u0000', '\uFFFD'));
+  }
+
+  async abandon(id: string): Promise<void> {
+    await this.#finish(id, 'abandoned', null);
+  }
+
+  /**
+   * Reads a checkpoint back in full, validated. With `worker`, a running checkpoint is claimed
+   * for this worker first (`SELECT … FOR UPDATE SKIP LOCKED`).
+   *
+   * @throws {CheckpointError} `CHECKPOINT_CORRUPT` naming the checkpoint, its run and the row;
+   * `CHECKPOINT_CONFLICT` when another live worker holds the run.
+   */
+  async load(id: string): Promise<Checkpoint | undefined> {
+    // No stored id holds U+0000 (PostgreSQL text cannot), so none matches.
+    if (id.includes('\u0000')) return undefined;
+    await ensureMigrated(this.pool);
+    if (this.workerId !== undefined) await this.#claim(id);
+    // REPEATABLE READ: one snapshot, so a concurrent writer cannot show us half of its round.
+    return transaction(
+      this.pool,
+      async (c) => {
+        const row = (
+          await c.query<Record<string, unknown> & { pk: string }>(
+            `SELECT pk, ${SUMMARY_COLUMNS}, input, state, message_count, log_count, last_seq FROM headway_checkpoints WHERE id = $1`,
+            [id],
+          )
+        ).rows[0];
+        if (row === undefined) return undefined;
+        const where = typeof row.run_id === 'string' ? `${id} (run ${row.run_id})` : id;
+        const summary = toSummary(row);
+        const counts = checkRow(countsSchema, row, where);
+        const messages = readRows((await c.query('SELECT seq, body FROM headway_checkpoint_messages WHERE checkpoint = $1 ORDER BY seq', [row.pk])).rows, counts.message_count, 'messages', where);
+        const log = readRows((await c.query('SELECT seq, body FROM headway_checkpoint_log WHERE checkpoint = $1 ORDER BY seq', [row.pk])).rows, counts.log_count, 'log', where);
+        const toolCalls = (await c.query<{ body: unknown }>('SELECT body FROM headway_checkpoint_tool_calls WHERE checkpoint = $1 ORDER BY idx, tool_call_id', [row.pk])).rows.map(
+          (r, i) => decodeToolCall(r.body, `toolCalls[${i}]`, where),
+        );
+        const input = decodeJson(counts.input, 'input', where);
+        if (typeof input !== 'string') throw new CheckpointError('CHECKPOINT_CORRUPT', `checkpoint ${where}: input: expected text`, [{ path: 'input', message: 'expected text' }]);
+        return { ...summary, input, state: decodeState(row.state, where), messages, log, toolCalls, lastSeq: counts.last_seq };
+      },
+      'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
+    );
+  }
+
+  async list(filter: CheckpointListFilter = {}): Promise<CheckpointSummary[]> {
+    await ensureMigrated(this.pool);
+    const statuses = filter.status === undefined ? undefined : typeof filter.status === 'string' ? [filter.status] : [...filter.status];
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (statuses !== undefined) {
+      params.push(statuses);
+      where.push(`status = ANY($${params.length}::text[])`);
+    }
+    if (filter.sessionId !== undefined) {
+      params.push(filter.sessionId);
+      where.push(`session_id = $${params.length}`);
+    }
+    if (this.workerId !== undefined) {
+      // Runs other live workers hold are theirs, not pending.
+      params.push(this.workerId);
+      where.push(`NOT (status = 'running' AND lease_owner IS NOT NULL AND lease_owner <> $${params.length} AND lease_expires > ${DB_NOW})`);
+    }
+    const sql = `SELECT ${SUMMARY_COLUMNS} FROM headway_checkpoints ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY updated_at, created_at, id`;
+    return (await query(this.pool, sql, params)).map((row) => toSummary(row));
+  }
+
+  async delete(id: string): Promise<boolean> {
+    this.#held.delete(id);
+    return this.#write(async (c) => ((await c.query('DELETE FROM headway_checkpoints WHERE id = $1', [id])).rowCount ?? 0) > 0);
+  }
+
+  async putBlob(id: string, content: string): Promise<string> {
+    if (typeof content !== 'string') throw new CheckpointError('CHECKPOINT_INVALID', `checkpoint ${id}: a blob must be a string`);
+    const ref = blobRef(content);
+    await this.#write(async (c) => {
+      const pk = (await c.query<{ pk: string }>('SELECT pk FROM headway_checkpoints WHERE id = $1', [id])).rows[0]?.pk;
+      if (pk === undefined) throw notFound(id);
+      // JSON text: a tool result may hold U+0000, which PostgreSQL text cannot.
+      await c.query('INSERT INTO headway_checkpoint_blobs (checkpoint, ref, content) VALUES ($1, $2, $3) ON CONFLICT (checkpoint, ref) DO NOTHING', [pk, ref, JSON.stringify(content)]);
+    });
+    return ref;
+  }
+
+  async getBlob(id: string, ref: string): Promise<string | undefined> {
+    if (id.includes('\u0000') || ref.includes('\u0000')) return undefined;
+    await ensureMigrated(this.pool);
+    const rows = await query<{ content: unknown }>(
+      this.pool,
+      'SELECT b.content FROM headway_checkpoint_blobs b JOIN headway_checkpoints c ON c.pk = b.checkpoint WHERE c.id = $1 AND b.ref = $2',
+      [id, ref],
+    );
+    const row = rows[0];
+    if (row === undefined) return undefined;
+    const content = decodeJson(row.content, `blob ${ref}`, id);
+    if (typeof content !== 'string') throw new CheckpointError('CHECKPOINT_CORRUPT', `checkpoint ${id}: blob ${ref} is not text`);
+    return content;
+  }
+
+  /**
+   * Stops renewing this worker's leases and releases them, so another worker can take the
+   * runs at once. The pool stays open: it is yours to `end()`.
+   */
+  async close(): Promise<void> {
+    if (this.#renewal !== undefined) clearInterval(this.#renewal);
+    this.#renewal = undefined;
+    const held = [...this.#held];
+    this.#held.clear();
+    if (this.workerId === undefined || held.length === 0) return;
+    await execute(this.pool, 'UPDATE headway_checkpoints SET lease_owner = NULL, lease_expires = NULL WHERE id = ANY($1::text[]) AND lease_owner = $2 RETURNING 1', [held, this.workerId]);
+  }
+
+  async #write<T>(fn: (c: PoolClient) => Promise<T>): Promise<T> {
+    await ensureMigrated(this.pool);
+    return transaction(this.pool, fn);
+  }
+
+  /** The running checkpoint's row, locked for this transaction; refuses when another live worker holds it. */
+  async #running(c: PoolClient, id: string): Promise<Head> {
+    const head = (
+      await c.query<Head>(
+        `SELECT pk, status, message_count, log_count, lease_owner, coalesce(lease_expires > ${DB_NOW}, false) AS lease_live FROM headway_checkpoints WHERE id = $1 FOR UPDATE`,
+        [id],
+      )
+    ).rows[0];
+    if (head === undefined) throw notFound(id);
+    if (head.status !== 'running') throw notRunning(id, head.status);
+    if (this.workerId !== undefined) {
+      if (head.lease_owner !== null && head.lease_owner !== this.workerId && head.lease_live) {
+        this.#held.delete(id);
+        throw claimedElsewhere(id, head.lease_owner);
+      }
+      if (head.lease_owner !== this.workerId) {
+        await c.query(`UPDATE headway_checkpoints SET lease_owner = $2, lease_expires = ${DB_NOW} + $3 WHERE pk = $1`, [head.pk, this.workerId, this.#leaseMs]);
+        this.#hold(id);
+      }
+    }
+    return head;
+  }
+
+  async #finish(id: string, status: Exclude<CheckpointStatus, 'running'>, error: string | null): Promise<void> {
+    await this.#write(async (c) => {
+      const head = await this.#running(c, id);
+      await c.query('UPDATE headway_checkpoints SET status = $1, error = $2, updated_at = $3, lease_owner = NULL, lease_expires = NULL WHERE pk = $4', [
+        status,
+        error,
+        this.#now(),
+        head.pk,
+      ]);
+    });
+    this.#held.delete(id);
+  }
+
+  /**
+   * Claims a running checkpoint for this worker. A row another transaction has locked is
+   * skipped (`FOR UPDATE SKIP LOCKED`): another worker is claiming or writing it. Only when the
+   * lock is this worker's own (an earlier incarnation killed mid-write, whose transaction the
+   * server is still rolling back) does it wait for the lock, up to 10 s.
+   */
+  async #claim(id: string): Promise<void> {
+    const outcome = await transaction(this.pool, async (c) => {
+      const select = `SELECT status, lease_owner, coalesce(lease_expires > ${DB_NOW}, false) AS lease_live FROM headway_checkpoints WHERE id = $1`;
+      let row = (await c.query<ClaimRow>(`${select} FOR UPDATE SKIP LOCKED`, [id])).rows[0];
+      if (row === undefined) {
+        const seen = (await c.query<ClaimRow>(select, [id])).rows[0];
+        if (seen === undefined) return 'missing';
+        if (seen.lease_owner !== this.workerId) return { owner: seen.lease_owner };
+        await c.query("SET LOCAL lock_timeout = '10s'");
+        row = (await c.query<ClaimRow>(`${select} FOR UPDATE`, [id])).rows[0];
+        if (row === undefined) return 'missing';
+      }
+      if (row.status !== 'running') return 'not-running';
+      if (row.lease_owner !== null && row.lease_owner !== this.workerId && row.lease_live) return { owner: row.lease_owner };
+      await c.query(`UPDATE headway_checkpoints SET lease_owner = $2, lease_expires = ${DB_NOW} + $3 WHERE id = $1`, [id, this.workerId, this.#leaseMs]);
+      return 'claimed';
+    });
+    if (typeof outcome === 'object') throw claimedElsewhere(id, outcome.owner);
+    if (outcome === 'claimed') this.#hold(id);
+  }
+
+  #hold(id: string): void {
+    if (this.workerId === undefined) return;
+    this.#held.add(id);
+    if (this.#renewal !== undefined) return;
+    this.#renewal = setInterval(() => {
+      void this.#renew();
+    }, Math.max(10, Math.floor(this.#leaseMs / 3)));
+    this.#renewal.unref();
+  }
+
+  /** Extends the leases this worker holds; a run another worker has taken over is dropped. */
+  async #renew(): Promise<void> {
+    const held = [...this.#held];
+    if (held.length === 0) {
+      if (this.#renewal !== undefined) clearInterval(this.#renewal);
+      this.#renewal = undefined;
+      return;
+    }
+    try {
+      const rows = await execute<{ id: string }>(
+        this.pool,
+        `UPDATE headway_checkpoints SET lease_expires = ${DB_NOW} + $3 WHERE id = ANY($1::text[]) AND lease_owner = $2 AND status = 'running' RETURNING id`,
+        [held, this.workerId, this.#leaseMs],
+      );
+      const kept = new Set(rows.map((r) => r.id));
+      for (const id of held) if (!kept.has(id)) this.#held.delete(id);
+    } catch {
+      // The next renewal tries again; a lease that lapses meanwhile is fenced on the next write.
+    }
+  }
+}
+
+/** Appends `bodies` at `from`, `from + 1`, … in one statement. */
+async function appendRows(c: PoolClient, table: string, pk: string, from: number, bodies: readonly string[]): Promise<void> {
+  if (bodies.length === 0) return;
+  await c.query(`INSERT INTO ${table} (checkpoint, seq, body) SELECT $1, $2 + o - 1, b FROM unnest($3::text[]) WITH ORDINALITY AS t(b, o)`, [pk, from, bodies]);
+}
+
+function readRows(rows: unknown[], expected: number, where: 'messages' | 'log', id: string): unknown[] {
+  if (rows.length !== expected) {
+    throw new CheckpointError('CHECKPOINT_CORRUPT', `checkpoint ${id}: ${where}: expected ${expected} row(s), found ${rows.length}`, [
+      { path: where, message: `expected ${expected} row(s), found ${rows.length}` },
+    ]);
+  }
+  return (rows as { seq: unknown; body: unknown }[]).map((r, i) => {
+    if (r.seq !== i) {
+      throw new CheckpointError('CHECKPOINT_CORRUPT', `checkpoint ${id}: ${where}[${i}]: missing (found seq ${String(r.seq)})`, [{ path: `${where}[${i}]`, message: 'missing' }]);
+    }
+    return decodeJson(r.body, `${where}[${i}]`, id);
+  });
+}

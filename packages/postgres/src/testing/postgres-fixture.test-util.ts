@@ -1,0 +1,28 @@
+// One PostgreSQL server per test file, started at import (top-level await) so suites that need
+// its URL while they are being defined (the crash suite) have it, and stopped after the file.
+import pg from 'pg';
+import { afterAll, it } from 'vitest';
+import { POSTGRES_MISSING, findPostgresBin, startPostgres, type PostgresServer } from './postgres-server.test-util.js';
+
+let count = 0;
+
+/** The file's server, or `undefined` (with a visible skipped test saying how to get one). */
+export async function usePostgres(): Promise<PostgresServer | undefined> {
+  const bin = findPostgresBin();
+  if (bin === undefined) {
+    it.skip(POSTGRES_MISSING, () => undefined);
+    return undefined;
+  }
+  const server = await startPostgres(bin);
+  afterAll(async () => {
+    await server.stop();
+  });
+  return server;
+}
+
+/** A pool on a fresh, empty database of `server`. */
+export async function freshPool(server: PostgresServer, options: pg.PoolConfig = {}): Promise<{ pool: pg.Pool; url: string }> {
+  count += 1;
+  const url = await server.createDatabase(`t_${process.pid}_${count}`);
+  return { pool: new pg.Pool({ connectionString: url, ...options }), url };
+}

@@ -1,0 +1,15 @@
+import { defineProject, type UserWorkspaceConfig } from 'vitest/config';
+
+// Type-level tests (*.test-d.ts) are checked by the package's `typecheck` task (tsc), once.
+const config: UserWorkspaceConfig = defineProject({
+  test: {
+    name: 'postgres',
+    include: ['src/**/*.test.ts'],
+    // A guard against hangs on a loaded two-core machine, not a timing assertion.
+    testTimeout: 30_000,
+    // initdb and a first start take over 10 s when the machine is busy.
+    hookTimeout: 60_000,
+  },
+});
+
+export default config;
