@@ -9,12 +9,6 @@ import { describeThrown } from '@headway/protocol/internal';
 export type EstimatorErrorCode = 'ESTIMATOR_INVALID_CONFIG' | 'ESTIMATOR_INVALID_WORKFLOW' | 'ESTIMATOR_INVALID_STATE' | 'ESTIMATOR_INVALID_ARGUMENT';
 
 /**
- * Issues an {@link EstimatorError} lists at most (20); past that, one last issue says how
- * many more there were, so a hostile input cannot make an error message of megabytes.
- */
-export const MAX_REPORTED_ISSUES = 20;
-
-/**
  * Thrown when estimator input is invalid; the message names the file or line, or the
  * argument, and the path.
  */
@@ -25,13 +19,6 @@ export class EstimatorError extends HeadwayError {
     super(code, message, { ...options, issues });
     this.name = 'EstimatorError';
   }
-}
-
-/** The first {@link MAX_REPORTED_ISSUES} issues, and one that counts the rest. */
-export function limitIssues(issues: readonly ValidationIssue[]): ValidationIssue[] {
-  if (issues.length <= MAX_REPORTED_ISSUES) return [...issues];
-  const more = issues.length - MAX_REPORTED_ISSUES;
-  return [...issues.slice(0, MAX_REPORTED_ISSUES), { path: '', message: `and ${more} more issue${more === 1 ? '' : 's'}` }];
 }
 
 /** A value as an error message shows it: numbers exactly, anything else safely and briefly. */

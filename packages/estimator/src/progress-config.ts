@@ -1,9 +1,9 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { describeIssues, toValidationIssues, type ValidationIssue } from '@headway/protocol';
+import { describeIssues, limitIssues, toValidationIssues, type ValidationIssue } from '@headway/protocol';
 import { errorMessage } from '@headway/protocol/internal';
 import { z } from 'zod';
-import { EstimatorError, limitIssues, shown } from './estimator-error.js';
+import { EstimatorError, shown } from './estimator-error.js';
 import type { WeightedStep } from './step-ranges.js';
 
 /** Largest agent.json {@link loadProgressConfig} reads: 1 MiB (a real one is a few KB). */

@@ -1,6 +1,6 @@
-import { describeIssues, toValidationIssues, type ValidationIssue } from '@headway/protocol';
+import { describeIssues, limitIssues, toValidationIssues, type ValidationIssue } from '@headway/protocol';
 import { errorMessage } from '@headway/protocol/internal';
-import { EstimatorError, invalidArgument, limitIssues, shown } from './estimator-error.js';
+import { EstimatorError, invalidArgument, shown } from './estimator-error.js';
 import type { ProgressRange } from './map-progress-to-range.js';
 import type { ModelProgress } from './model-progress.js';
 import { MAX_STATE_STEPS, progressTrackerStateSchema, type ProgressTrackerState } from './progress-tracker-state.js';

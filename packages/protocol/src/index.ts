@@ -2,8 +2,16 @@ export { HeadwayError } from './headway-error.js';
 export type { HeadwayErrorOptions, ValidationIssue } from './headway-error.js';
 export { ProtocolError } from './protocol-error.js';
 export type { ProtocolErrorCode } from './protocol-error.js';
-export { MAX_DESCRIBED_ISSUES, MAX_VALIDATION_ISSUES, describeIssues, formatPath, toValidationIssues } from './format-issues.js';
-export type { DescribeIssuesOptions } from './format-issues.js';
+export {
+  MAX_DESCRIBED_ISSUES,
+  MAX_REPORTED_ISSUES,
+  MAX_VALIDATION_ISSUES,
+  describeIssues,
+  formatPath,
+  limitIssues,
+  toValidationIssues,
+} from './format-issues.js';
+export type { DescribeIssuesOptions, LimitIssuesOptions } from './format-issues.js';
 export { PROGRESS_EVENT_TYPES, isTerminalEvent, progressEventSchema } from './events.js';
 export type {
   CheckpointSavedEvent,

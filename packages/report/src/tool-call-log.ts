@@ -1,6 +1,6 @@
-import { createRedactor, describeIssues, safeStringify, toValidationIssues, type RedactOptions, type Redactor, type ValidationIssue } from '@headway/protocol';
+import { createRedactor, describeIssues, limitIssues, MAX_REPORTED_ISSUES, safeStringify, toValidationIssues, type RedactOptions, type Redactor, type ValidationIssue } from '@headway/protocol';
 import { errorMessage } from '@headway/protocol/internal';
-import { MAX_REPORTED_ISSUES, ReportError, limitIssues } from './report-error.js';
+import { ReportError } from './report-error.js';
 import { cutText, detach, formatCount, oneLine } from './text.js';
 import {
   ARGS_MAX_CHARS,
@@ -108,7 +108,7 @@ function badEntries(state: unknown): ValidationIssue[] {
     // Unreadable state: the full validation says so.
     return [];
   }
-  return more === 0 ? kept : [...kept, { path: '', message: `and ${more} more issue${more === 1 ? '' : 's'}` }];
+  return limitIssues(kept, { total: kept.length + more });
 }
 
 /** Most entries a saved log may hold, whatever its `maxEntries` says. */
