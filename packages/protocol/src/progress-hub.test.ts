@@ -94,17 +94,27 @@ describe('createProgressHub', () => {
     expect(hub.stats()).toEqual({ emitted: 2, sinkErrors: 4, dropped: 0 });
   });
 
-  it('survives an onSinkError that throws', () => {
+  it('survives an onSinkError that throws: the event is still numbered, delivered to later sinks and counted', () => {
+    let calls = 0;
     const hub = createProgressHub({
       runId: 'r',
       onSinkError: () => {
+        calls++;
         throw new Error('callback boom');
       },
     });
     hub.add(() => {
       throw new Error('x');
     });
-    expect(() => hub.emit({ type: 'thinking', content: '' })).not.toThrow();
+    const later: string[] = [];
+    hub.add((e) => {
+      later.push(`${String(e.seq)} ${e.type}`);
+    });
+    expect(hub.emit({ type: 'thinking', content: '' })).toMatchObject({ runId: 'r', seq: 1, type: 'thinking' });
+    expect(hub.emit({ type: 'text.delta', text: 'a' }).seq).toBe(2);
+    expect(later).toEqual(['1 thinking', '2 text.delta']);
+    expect(calls).toBe(2);
+    expect(hub.stats()).toEqual({ emitted: 2, sinkErrors: 2, dropped: 0 });
   });
 
   it('queues events for a slow async sink in order, without holding up sync sinks', async () => {
