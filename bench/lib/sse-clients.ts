@@ -23,7 +23,7 @@ export function usedMemory(): number {
   return m.heapUsed + m.external;
 }
 
-export interface LatencySummary {
+interface LatencySummary {
   p50: number;
   p99: number;
   max: number;
