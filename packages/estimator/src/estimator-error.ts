@@ -1,5 +1,5 @@
-import { HeadwayError, type ValidationIssue } from '@headway/protocol';
-import { describeThrown } from '@headway/protocol/internal';
+import { HeadwayError, type HeadwayErrorOptions, type ValidationIssue } from '@headway/protocol';
+import { describeThrown, toErrorOptions } from '@headway/protocol/internal';
 
 /**
  * Codes an {@link EstimatorError} can carry: invalid input from outside the program (an
@@ -15,8 +15,11 @@ export type EstimatorErrorCode = 'ESTIMATOR_INVALID_CONFIG' | 'ESTIMATOR_INVALID
 export class EstimatorError extends HeadwayError {
   declare readonly code: EstimatorErrorCode;
 
-  constructor(code: EstimatorErrorCode, message: string, issues: readonly ValidationIssue[] = [], options?: ErrorOptions) {
-    super(code, message, { ...options, issues });
+  constructor(code: EstimatorErrorCode, message: string, options?: HeadwayErrorOptions);
+  /** @deprecated pass `{ issues, cause }` as the third argument: `new EstimatorError(code, message, { issues })`. */
+  constructor(code: EstimatorErrorCode, message: string, issues: readonly ValidationIssue[], options?: ErrorOptions);
+  constructor(code: EstimatorErrorCode, message: string, issuesOrOptions?: readonly ValidationIssue[] | HeadwayErrorOptions, options?: ErrorOptions) {
+    super(code, message, toErrorOptions(issuesOrOptions, options));
     this.name = 'EstimatorError';
   }
 }
@@ -28,5 +31,5 @@ export function shown(value: unknown): string {
 
 /** An `ESTIMATOR_INVALID_ARGUMENT` error: `path` (`computeStepRanges: steps[1].weight`) then `message` (`is 0; expected …`). */
 export function invalidArgument(path: string, message: string): EstimatorError {
-  return new EstimatorError('ESTIMATOR_INVALID_ARGUMENT', `${path} ${message}`, [{ path, message }]);
+  return new EstimatorError('ESTIMATOR_INVALID_ARGUMENT', `${path} ${message}`, { issues: [{ path, message }] });
 }

@@ -74,7 +74,7 @@ function readOptions(options: unknown): ProgressTrackerOptions {
     const { maxRoundtrips, emit, now, aiDriven, steps, history, state } = options as ProgressTrackerOptions;
     read = { maxRoundtrips, emit, now, aiDriven, steps, history, state } as ProgressTrackerOptions;
   } catch (cause) {
-    throw new EstimatorError('ESTIMATOR_INVALID_ARGUMENT', `ProgressTracker: options could not be read (${errorMessage(cause, 200)})`, [{ path: 'options', message: 'could not be read' }], { cause });
+    throw new EstimatorError('ESTIMATOR_INVALID_ARGUMENT', `ProgressTracker: options could not be read (${errorMessage(cause, 200)})`, { issues: [{ path: 'options', message: 'could not be read' }], cause });
   }
   const cap: unknown = read.maxRoundtrips;
   if (typeof cap !== 'number' || Number.isNaN(cap) || cap < 1) {
@@ -90,7 +90,7 @@ function readOptions(options: unknown): ProgressTrackerOptions {
     const history = validate(taskHistorySchema, read.history);
     if ('issues' in history) {
       const issues = limitIssues(history.issues.map((i) => ({ path: i.path === '' ? 'history' : `history.${i.path}`, message: i.message })));
-      throw new EstimatorError('ESTIMATOR_INVALID_ARGUMENT', `ProgressTracker: options.${describeIssues(issues)}`, issues);
+      throw new EstimatorError('ESTIMATOR_INVALID_ARGUMENT', `ProgressTracker: options.${describeIssues(issues)}`, { issues });
     }
     read.history = history.data;
   }
@@ -112,7 +112,7 @@ function stepsOf(steps: unknown): StepRange[] {
     return computeStepRanges(steps as WeightedStep[]);
   } catch (cause) {
     if (cause instanceof EstimatorError) throw cause;
-    throw new EstimatorError('ESTIMATOR_INVALID_ARGUMENT', `ProgressTracker: options.steps could not be read (${errorMessage(cause, 200)})`, [{ path: 'steps', message: 'could not be read' }], { cause });
+    throw new EstimatorError('ESTIMATOR_INVALID_ARGUMENT', `ProgressTracker: options.steps could not be read (${errorMessage(cause, 200)})`, { issues: [{ path: 'steps', message: 'could not be read' }], cause });
   }
 }
 
@@ -381,12 +381,12 @@ export class ProgressTracker {
     const steps = readFinishedSteps(input);
     if (Array.isArray(steps) && steps.length > MAX_STATE_STEPS) {
       const message = `has ${steps.length} entries; the limit is ${MAX_STATE_STEPS}`;
-      throw new EstimatorError('ESTIMATOR_INVALID_STATE', `Invalid progress tracker state: finishedSteps: ${message}`, [{ path: 'finishedSteps', message }]);
+      throw new EstimatorError('ESTIMATOR_INVALID_STATE', `Invalid progress tracker state: finishedSteps: ${message}`, { issues: [{ path: 'finishedSteps', message }] });
     }
     const result = validate(progressTrackerStateSchema, input);
     if ('issues' in result) {
       const issues = limitIssues(result.issues);
-      throw new EstimatorError('ESTIMATOR_INVALID_STATE', `Invalid progress tracker state: ${describeIssues(issues)}`, issues);
+      throw new EstimatorError('ESTIMATOR_INVALID_STATE', `Invalid progress tracker state: ${describeIssues(issues)}`, { issues });
     }
     const s = result.data;
     this.shown = s.completed ? 100 : Math.min(99, s.percent);

@@ -68,7 +68,7 @@ describe('createProgressHub', () => {
     const errors: string[] = [];
     const hub = createProgressHub({
       runId: 'r',
-      onSinkError: (error, ctx) => errors.push(`${ctx.sink} ${ctx.event.type} ${(error as Error).message}`),
+      onInternalError: (error, ctx) => errors.push(`${ctx.sink} ${ctx.event.type} ${(error as Error).message}`),
     });
     const received: string[] = [];
     hub.add(
@@ -94,11 +94,11 @@ describe('createProgressHub', () => {
     expect(hub.stats()).toEqual({ emitted: 2, sinkErrors: 4, dropped: 0 });
   });
 
-  it('survives an onSinkError that throws: the event is still numbered, delivered to later sinks and counted', () => {
+  it('survives an onInternalError that throws: the event is still numbered, delivered to later sinks and counted', () => {
     let calls = 0;
     const hub = createProgressHub({
       runId: 'r',
-      onSinkError: () => {
+      onInternalError: () => {
         calls++;
         throw new Error('callback boom');
       },
@@ -240,7 +240,7 @@ describe('createProgressHub with hostile sinks', () => {
     ],
   ])('isolates a sink returning %s; later sinks still get every event', async (_label, make) => {
     const errors: unknown[] = [];
-    const hub = createProgressHub({ runId: 'r', onSinkError: (e) => errors.push(e) });
+    const hub = createProgressHub({ runId: 'r', onInternalError: (e) => errors.push(e) });
     hub.add({ handle: make as unknown as () => undefined });
     const later: number[] = [];
     hub.add((e) => {

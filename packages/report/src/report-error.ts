@@ -1,4 +1,5 @@
-import { HeadwayError, type ValidationIssue } from '@headway/protocol';
+import { HeadwayError, type HeadwayErrorOptions, type ValidationIssue } from '@headway/protocol';
+import { toErrorOptions } from '@headway/protocol/internal';
 
 /** Codes a {@link ReportError} can carry. */
 export type ReportErrorCode = 'REPORT_INVALID_LOG_STATE' | 'REPORT_INVALID_OPTIONS';
@@ -10,8 +11,11 @@ export type ReportErrorCode = 'REPORT_INVALID_LOG_STATE' | 'REPORT_INVALID_OPTIO
 export class ReportError extends HeadwayError {
   declare readonly code: ReportErrorCode;
 
-  constructor(code: ReportErrorCode, message: string, issues: readonly ValidationIssue[] = [], options?: ErrorOptions) {
-    super(code, message, { ...options, issues });
+  constructor(code: ReportErrorCode, message: string, options?: HeadwayErrorOptions);
+  /** @deprecated pass `{ issues, cause }` as the third argument: `new ReportError(code, message, { issues })`. */
+  constructor(code: ReportErrorCode, message: string, issues: readonly ValidationIssue[], options?: ErrorOptions);
+  constructor(code: ReportErrorCode, message: string, issuesOrOptions?: readonly ValidationIssue[] | HeadwayErrorOptions, options?: ErrorOptions) {
+    super(code, message, toErrorOptions(issuesOrOptions, options));
     this.name = 'ReportError';
   }
 }

@@ -172,15 +172,15 @@ export class ToolCallLog {
   constructor(options: ToolCallLogOptions = {}) {
     const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
     if (!Number.isInteger(maxEntries) || maxEntries < 2) {
-      throw new ReportError('REPORT_INVALID_OPTIONS', `ToolCallLog: maxEntries must be an integer of at least 2, got ${String(maxEntries)}`, [
+      throw new ReportError('REPORT_INVALID_OPTIONS', `ToolCallLog: maxEntries must be an integer of at least 2, got ${String(maxEntries)}`, { issues: [
         { path: 'maxEntries', message: 'must be an integer of at least 2' },
-      ]);
+      ] });
     }
     const keepFirst = options.keepFirst ?? Math.max(1, Math.floor(maxEntries / 4));
     if (!Number.isInteger(keepFirst) || keepFirst < 1 || keepFirst >= maxEntries) {
-      throw new ReportError('REPORT_INVALID_OPTIONS', `ToolCallLog: keepFirst must be an integer from 1 to ${maxEntries - 1}, got ${String(keepFirst)}`, [
+      throw new ReportError('REPORT_INVALID_OPTIONS', `ToolCallLog: keepFirst must be an integer from 1 to ${maxEntries - 1}, got ${String(keepFirst)}`, { issues: [
         { path: 'keepFirst', message: `must be an integer from 1 to ${maxEntries - 1}` },
-      ]);
+      ] });
     }
     this.maxEntries = maxEntries;
     this.keepFirst = keepFirst;
@@ -313,20 +313,20 @@ export class ToolCallLog {
   static fromJSON(state: unknown): ToolCallLog {
     // Refused before validation: zod would make issues for every bad entry of a huge list.
     const oversized = oversizedState(state);
-    if (oversized !== undefined) throw new ReportError('REPORT_INVALID_LOG_STATE', `Invalid tool-call log state: ${describeIssues([oversized])}`, [oversized]);
+    if (oversized !== undefined) throw new ReportError('REPORT_INVALID_LOG_STATE', `Invalid tool-call log state: ${describeIssues([oversized])}`, { issues: [oversized] });
     // Entries one by one, keeping only the first issues: validating a list of 50,000 bad
     // entries at once would build and hold 100,000 issue objects.
     const entryIssues = badEntries(state);
-    if (entryIssues.length > 0) throw new ReportError('REPORT_INVALID_LOG_STATE', `Invalid tool-call log state: ${describeIssues(entryIssues)}`, entryIssues);
+    if (entryIssues.length > 0) throw new ReportError('REPORT_INVALID_LOG_STATE', `Invalid tool-call log state: ${describeIssues(entryIssues)}`, { issues: entryIssues });
     let result;
     try {
       result = toolCallLogStateSchema.safeParse(state);
     } catch (cause) {
-      throw new ReportError('REPORT_INVALID_LOG_STATE', 'Invalid tool-call log state: input could not be read', [], { cause });
+      throw new ReportError('REPORT_INVALID_LOG_STATE', 'Invalid tool-call log state: input could not be read', { cause });
     }
     if (!result.success) {
       const issues = limitIssues(toValidationIssues(result.error));
-      throw new ReportError('REPORT_INVALID_LOG_STATE', `Invalid tool-call log state: ${describeIssues(issues)}`, issues);
+      throw new ReportError('REPORT_INVALID_LOG_STATE', `Invalid tool-call log state: ${describeIssues(issues)}`, { issues });
     }
     const s = result.data;
     let log: ToolCallLog;
@@ -336,7 +336,7 @@ export class ToolCallLog {
       log = new ToolCallLog(options);
     } catch (cause) {
       const issues = [{ path: 'redact.paths', message: errorMessage(cause, 300) }];
-      throw new ReportError('REPORT_INVALID_LOG_STATE', `Invalid tool-call log state: ${describeIssues(issues)}`, issues, { cause });
+      throw new ReportError('REPORT_INVALID_LOG_STATE', `Invalid tool-call log state: ${describeIssues(issues)}`, { issues, cause });
     }
     log.#restore(s);
     return log;

@@ -15,4 +15,4 @@ export type { SqliteAuditBusOptions } from './sqlite-audit-bus.js';
 export { AuditError } from './audit-error.js';
 export type { AuditErrorCode } from './audit-error.js';
 export { AuditLogError } from './audit-log-error.js';
-export type { AuditLogErrorCode } from './audit-log-error.js';
+export type { AuditLogErrorCode, AuditLogErrorOptions } from './audit-log-error.js';
