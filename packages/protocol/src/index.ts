@@ -54,6 +54,8 @@ export { NullReporter, isNullReporter, isProgressReporter } from './progress-rep
 export type { ProgressReporter } from './progress-reporter.js';
 export { reporterEvents, reporterSink } from './bridges.js';
 export type { ProgressSink, ReporterEventsOptions } from './bridges.js';
+export { systemClock } from './clock.js';
+export type { Clock } from './clock.js';
 export type { InternalErrorContext, OnInternalError } from './internal-error.js';
 export { createProgressHub } from './progress-hub.js';
 export type {
