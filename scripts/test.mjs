@@ -81,6 +81,8 @@ const steps = [
   // Docs are code: every README snippet, type-checked and run from the packed packages (skipped
   // when neither the READMEs nor the packages changed since its last green run).
   [process.execPath, [join(root, 'scripts', 'check-docs.mjs')]],
+  // The package scaffolder (`pnpm new-package`) makes a package that type-checks.
+  [process.execPath, ['--test', join(root, 'scripts', 'new-package.test.mjs')]],
   [bin('knip'), ['--no-progress']],
 ];
 let failedSteps = 0;

@@ -2,44 +2,17 @@
 // pino, each writing to /dev/null through pino's sync destination (SonicBoom), in one
 // process, interleaved slice by slice over several rounds, timed in CPU time so a busy
 // shared machine skews both sides alike. Run: pnpm -F @headway/bench bench:json-reporter
-import { parseProgressEvent, type ProgressEvent } from '@headway/protocol';
+import { parseProgressEvent } from '@headway/protocol';
 import { JSONReporter } from '@headway/reporter-json';
 import { Writable } from 'node:stream';
 import { isDeepStrictEqual } from 'node:util';
 import pino from 'pino';
+import { recordedRun } from '../lib/recorded-run.js';
 
 const N = 100_000;
 const ROUNDS = 7;
 
-/** A plausible run: iterations of model steps and tool calls, with text that varies per event. */
-function makeEvents(): ProgressEvent[] {
-  const events: ProgressEvent[] = [];
-  const tools = ['file_read', 'web_search', 'shell', 'http_get'];
-  let seq = 0;
-  let ts = 1_700_000_000_000;
-  const push = (body: Record<string, unknown>): void => {
-    seq += 1;
-    ts += 17;
-    events.push({ ...body, runId: 'run-7f3a9c', seq, ts } as ProgressEvent);
-  };
-  push({ type: 'run.started', agentName: 'researcher', task: 'Summarize the open issues of the repository' });
-  for (let i = 0; events.length < N - 1; i++) {
-    const tool = tools[i % tools.length]!;
-    push({ type: 'iteration', index: i, max: 20_000 });
-    push({ type: 'step.started', step: `llm-call-${i}`, description: `model call ${i}` });
-    push({ type: 'thinking', content: `I should look at item ${i} next and compare it with item ${i - 1}` });
-    push({ type: 'step.finished', step: `llm-call-${i}`, durationMs: 800 + (i % 400) });
-    push({ type: 'tool.executing', toolName: tool, toolCallId: `call_${i}`, args: { path: `src/module-${i % 97}.ts`, limit: 50 } });
-    push({ type: 'tool.completed', toolName: tool, toolCallId: `call_${i}`, durationMs: 30 + (i % 50), ok: i % 13 !== 0, preview: `Found ${i % 17} matches in module ${i % 97}` });
-    push({ type: 'progress', percent: Math.min(99, (i * 100) / 15_000), message: `Analyzing item ${i} of 15000`, etaMs: 60_000 - (i % 60_000) });
-    push({ type: 'text.delta', text: `Item ${i} looks fine; ` });
-  }
-  events.length = N - 1;
-  push({ type: 'run.finished', durationMs: 3_600_000, outcome: 'completed', summary: `finished after ${N} events` });
-  return events;
-}
-
-const events = makeEvents();
+const events = recordedRun(N);
 const devNull = () => pino.destination({ dest: '/dev/null', sync: true });
 
 interface Variant {

@@ -1,117 +1,17 @@
 // SSE delivery: @headway/sse vs a raw node:http SSE server written here, in the same run.
-// Clients live in a second process (this file with --clients), on 127.0.0.1 only, bounded
+// Clients live in a second process (bench/lib/sse-clients.ts), on 127.0.0.1 only, bounded
 // in number and time. Every phase has one stalled client (connects, never reads) in the mix.
 // Run: pnpm -F @headway/bench bench:sse  (one phase: ... bench:sse --only=throughput|memory|latency)
-import { fork, type ChildProcess } from 'node:child_process';
-import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { createProgressHub, type ProgressHub } from '@headway/protocol';
 import { createReplayLog, createSseHandler, type ReplayLogStats } from '@headway/sse';
+import { median } from '../lib/compare.js';
+import { SseClients, clock, emitPaced, tick, usedMemory } from '../lib/sse-clients.js';
 
-// ---------------------------------------------------------------- shared ----------
-
-type ToClients =
-  | { cmd: 'connect'; url: string; clients: number; stalled: boolean; expect: number; latency: boolean }
-  | { cmd: 'close' };
-type FromClients =
-  | { kind: 'connected' }
-  | { kind: 'progress'; minSeq: number }
-  | { kind: 'done'; deliveries: number; latency?: { p50: number; p99: number; max: number; samples: number } }
-  | { kind: 'closed' };
-
-const clock = (): number => performance.timeOrigin + performance.now();
 const MAX_CLIENTS = 1001;
 const CAP = 1024 * 1024; // maxBufferedBytes (the default)
 const PHASE_TIMEOUT_MS = 120_000;
-
-// ---------------------------------------------------------------- client process ---
-
-function runClients(): void {
-  let sockets: { destroy(): void }[] = [];
-  const send = (m: FromClients): void => {
-    process.send?.(m);
-  };
-  process.on('message', (raw: ToClients) => {
-    if (raw.cmd === 'close') {
-      for (const s of sockets) s.destroy();
-      sockets = [];
-      send({ kind: 'closed' });
-      return;
-    }
-    const { url, expect, latency } = raw;
-    const n = Math.min(raw.clients, MAX_CLIENTS);
-    const last = new Int32Array(n);
-    const lat: number[] = [];
-    let connected = 0;
-    let finished = 0;
-    let deliveries = 0;
-    const total = n + (raw.stalled ? 1 : 0);
-    const onConnected = (): void => {
-      connected += 1;
-      if (connected === total) send({ kind: 'connected' });
-    };
-    const timer = setInterval(() => {
-      let min = Infinity;
-      for (const v of last) min = Math.min(min, v);
-      send({ kind: 'progress', minSeq: min });
-    }, 2);
-    const finish = (): void => {
-      clearInterval(timer);
-      let summary: { p50: number; p99: number; max: number; samples: number } | undefined;
-      if (latency) {
-        lat.sort((a, b) => a - b);
-        const at = (q: number): number => lat[Math.min(lat.length - 1, Math.floor(q * lat.length))] ?? NaN;
-        summary = { p50: at(0.5), p99: at(0.99), max: lat.at(-1) ?? NaN, samples: lat.length };
-      }
-      send({ kind: 'done', deliveries, ...(summary ? { latency: summary } : {}) });
-    };
-    for (let i = 0; i < n; i++) {
-      const req = request(url, { agent: false }, (res) => {
-        onConnected();
-        res.setEncoding('utf8');
-        let carry = '';
-        res.on('data', (chunk: string) => {
-          const text = carry + chunk;
-          const cut = text.lastIndexOf('\n\n');
-          if (cut === -1) {
-            carry = text;
-            return;
-          }
-          carry = text.slice(cut + 2);
-          const frames = text.slice(0, cut);
-          const now = latency ? clock() : 0;
-          // A plain scan (no regex) so the client process costs as little as possible.
-          for (let at = frames.indexOf('"ts":'); at !== -1; at = frames.indexOf('"ts":', at + 5)) {
-            deliveries += 1;
-            if (latency) lat.push(now - Number.parseFloat(frames.slice(at + 5, at + 30)));
-          }
-          const idAt = frames.lastIndexOf('id: ');
-          if (idAt !== -1) last[i] = Number.parseInt(frames.slice(idAt + 4, idAt + 24), 10);
-          if (last[i] === expect) {
-            finished += 1;
-            if (finished === n) finish();
-          }
-        });
-        res.on('error', () => undefined);
-      });
-      req.on('error', () => undefined);
-      req.end();
-      sockets.push(req);
-    }
-    if (raw.stalled) {
-      const req = request(url, { agent: false }, (res) => {
-        res.pause();
-        res.socket.pause();
-        onConnected();
-      });
-      req.on('error', () => undefined);
-      req.end();
-      sockets.push(req);
-    }
-  });
-}
 
 // ---------------------------------------------------------------- servers ----------
 
@@ -213,65 +113,7 @@ const raw: Variant = {
 
 // ---------------------------------------------------------------- driver -----------
 
-class Clients {
-  private readonly child: ChildProcess;
-  private listener: ((m: FromClients) => void) | undefined;
-  minSeq = 0;
-
-  constructor() {
-    this.child = fork(import.meta.filename, ['--clients'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    this.child.on('message', (m: FromClients) => {
-      if (m.kind === 'progress') this.minSeq = m.minSeq;
-      else this.listener?.(m);
-    });
-  }
-
-  private next<K extends FromClients['kind']>(kind: K): Promise<Extract<FromClients, { kind: K }>> {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        reject(new Error(`clients: no ${kind} within ${PHASE_TIMEOUT_MS} ms`));
-      }, PHASE_TIMEOUT_MS);
-      this.listener = (m) => {
-        if (m.kind !== kind) return;
-        clearTimeout(timer);
-        resolve(m as Extract<FromClients, { kind: K }>);
-      };
-    });
-  }
-
-  /** Resolves once every client is connected, with the promise of their final report (wrapped: an async function would adopt it). */
-  async connect(m: Omit<Extract<ToClients, { cmd: 'connect' }>, 'cmd'>): Promise<{ done: Promise<Extract<FromClients, { kind: 'done' }>> }> {
-    this.minSeq = 0;
-    const connected = this.next('connected');
-    this.child.send({ cmd: 'connect', ...m });
-    await connected;
-    return { done: this.next('done') };
-  }
-
-  async close(): Promise<void> {
-    const closed = this.next('closed');
-    this.child.send({ cmd: 'close' });
-    await closed;
-  }
-
-  kill(): void {
-    this.child.kill();
-  }
-}
-
 const PAYLOAD = 'token '.repeat(30); // ~180 B of text: a streamed text.delta
-const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
-const gc = ((): (() => void) => {
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
-})();
-
-function usedMemory(): number {
-  gc();
-  const m = process.memoryUsage();
-  return m.heapUsed + m.external;
-}
 
 /** Peak bytes queued for one connection, and (at `stop`) what the server retains after a full GC. */
 function sampleMemory(connections: ServerResponse[]): { stop(): { peakBuffered: number; retained: number } } {
@@ -298,9 +140,9 @@ interface Throughput {
 }
 
 /** Emits `events` as fast as the slowest healthy client takes them (at most `window` in flight). */
-async function throughput(clients: Clients, variant: Variant, n: number, events: number, window: number): Promise<Throughput> {
+async function throughput(clients: SseClients, variant: Variant, n: number, events: number, window: number): Promise<Throughput> {
   const server = await variant.start();
-  const { done } = await clients.connect({ url: server.url, clients: n, stalled: true, expect: events, latency: false });
+  const { done } = await clients.connect({ urls: [server.url], clients: Math.min(n, MAX_CLIENTS), stalled: true, expect: events, latency: false });
   const memory = sampleMemory(server.connections);
   const t0 = performance.now();
   let seq = 0;
@@ -319,21 +161,11 @@ async function throughput(clients: Clients, variant: Variant, n: number, events:
   return { perSec: result.deliveries / elapsed, ...mem, ...(extra ? { slowDisconnects: extra.slowDisconnects, logBytes: extra.log.bytes } : {}) };
 }
 
-async function latency(clients: Clients, variant: Variant, n: number, perSecond: number, seconds: number) {
+async function latency(clients: SseClients, variant: Variant, n: number, perSecond: number, seconds: number) {
   const server = await variant.start();
   const total = perSecond * seconds;
-  const { done } = await clients.connect({ url: server.url, clients: n, stalled: true, expect: total, latency: true });
-  const perTick = perSecond / 100;
-  let sent = 0;
-  await new Promise<void>((resolve) => {
-    const timer = setInterval(() => {
-      for (let i = 0; i < perTick && sent < total; i++) sent = server.emit(PAYLOAD);
-      if (sent >= total) {
-        clearInterval(timer);
-        resolve();
-      }
-    }, 10);
-  });
+  const { done } = await clients.connect({ urls: [server.url], clients: Math.min(n, MAX_CLIENTS), stalled: true, expect: total, latency: true });
+  await emitPaced(() => server.emit(PAYLOAD), perSecond, total);
   const result = await done;
   server.end();
   await clients.close();
@@ -341,16 +173,11 @@ async function latency(clients: Clients, variant: Variant, n: number, perSecond:
   return result.latency;
 }
 
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 === 1 ? (s[mid] ?? NaN) : ((s[mid - 1] ?? NaN) + (s[mid] ?? NaN)) / 2;
-};
 const fmt = (x: number): string => Math.round(x).toLocaleString('en-US');
 const mib = (x: number): string => `${(x / 1024 / 1024).toFixed(2)} MiB`;
 
 async function main(): Promise<void> {
-  const clients = new Clients();
+  const clients = new SseClients(PHASE_TIMEOUT_MS);
   const started = performance.now();
   try {
     const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7); // throughput | memory | latency
@@ -414,5 +241,4 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv.includes('--clients')) runClients();
-else await main();
+await main();

@@ -1,9 +1,11 @@
-// Needs a real redis-server: HEADWAY_REDIS_SERVER, else redis-server on PATH; skipped (with a message) otherwise.
+// Needs a real redis-server (HEADWAY_REDIS_SERVER, else on PATH) and for the page a Chromium
+// (HEADWAY_CHROMIUM_PATH, else on PATH); what is missing is skipped, with a message.
 import { spawn } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
+import { findTestPart } from '@headway/protocol/testing';
 import { connectRedis } from '@headway/redis';
 import { subscribeToRun } from '@headway/sse';
 import { chromium } from 'playwright-core';
@@ -11,23 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWeb, type WebServer } from './web.js';
 import { runAgent } from './worker.js';
 
-function findRedisServer(): string | undefined {
-  const fromEnv = process.env.HEADWAY_REDIS_SERVER;
-  if (fromEnv !== undefined && fromEnv !== '') return fromEnv;
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    try {
-      accessSync(join(dir, 'redis-server'), constants.X_OK);
-      return join(dir, 'redis-server');
-    } catch {
-      // Not here.
-    }
-  }
-  return undefined;
-}
-
-const CHROMIUM = '/usr/bin/chromium';
-const binary = findRedisServer();
-if (binary === undefined) console.warn('[examples/distributed] redis-server not found: set HEADWAY_REDIS_SERVER or install it (Debian: apt-get install redis-server); the test is skipped.');
+const chromiumPath = findTestPart('HEADWAY_CHROMIUM_PATH');
+const binary = findTestPart('HEADWAY_REDIS_SERVER');
 
 describe.skipIf(binary === undefined)('distributed example', () => {
   let stopRedis: () => void = () => undefined;
@@ -87,11 +74,11 @@ describe.skipIf(binary === undefined)('distributed example', () => {
     }
   });
 
-  it.skipIf(!existsSync(CHROMIUM))('the page, on either web process, lists the run and follows it live to its end (headless Chromium)', async () => {
+  it.skipIf(chromiumPath === undefined)('the page, on either web process, lists the run and follows it live to its end (headless Chromium)', async () => {
     const client = await connectRedis(url);
     const webs: WebServer[] = [await startWeb(client, { name: 'web-a' }), await startWeb(client, { name: 'web-b' })];
     const scratch = mkdtempSync(join(tmpdir(), 'headway-distributed-page-'));
-    const context = await chromium.launchPersistentContext(scratch, { executablePath: CHROMIUM, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+    const context = await chromium.launchPersistentContext(scratch, { executablePath: chromiumPath ?? '', headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
     try {
       const run = runAgent(client, { runId: 'page-run', steps: 4, stepDelayMs: 300 });
       const logs: string[] = [];

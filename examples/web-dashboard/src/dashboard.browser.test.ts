@@ -3,17 +3,15 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isTerminalEvent, type ProgressEvent } from '@headway/protocol';
+import { findTestPart } from '@headway/protocol/testing';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDashboardServer, type DashboardServer } from './server.js';
-import { findTestPart, skipNote } from './test-part.test-util.js';
 
 const root = resolve(import.meta.dirname, '..');
 const artifacts = resolve(root, '.artifacts');
-const CHROMIUM = ['chromium', 'chromium-browser', 'google-chrome'];
-const chromiumPath = findTestPart('HEADWAY_CHROMIUM_PATH', CHROMIUM);
-if (chromiumPath === undefined) skipNote('HEADWAY_CHROMIUM_PATH', CHROMIUM);
+const chromiumPath = findTestPart('HEADWAY_CHROMIUM_PATH');
 const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',

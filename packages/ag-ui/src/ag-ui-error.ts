@@ -1,4 +1,4 @@
-import { HeadwayError, type ValidationIssue } from '@headway/protocol';
+import { HeadwayError, type HeadwayErrorOptions } from '@headway/protocol';
 
 /** Codes an {@link AgUiError} can carry; the endpoint answers with the same `code` in its JSON error bodies. */
 export type AgUiErrorCode =
@@ -25,7 +25,7 @@ export type AgUiErrorCode =
 export class AgUiError extends HeadwayError {
   declare readonly code: AgUiErrorCode;
 
-  constructor(code: AgUiErrorCode, message: string, options?: ErrorOptions & { issues?: readonly ValidationIssue[] }) {
+  constructor(code: AgUiErrorCode, message: string, options?: HeadwayErrorOptions) {
     super(code, message, options);
     this.name = 'AgUiError';
   }

@@ -1,5 +1,5 @@
-import { HeadwayError, type ValidationIssue } from '@headway/protocol';
-import { describeThrown } from '@headway/protocol/internal';
+import { HeadwayError, type HeadwayErrorOptions, type ValidationIssue } from '@headway/protocol';
+import { describeThrown, toErrorOptions } from '@headway/protocol/internal';
 
 /**
  * Codes an {@link EstimatorError} can carry: invalid input from outside the program (an
@@ -9,29 +9,19 @@ import { describeThrown } from '@headway/protocol/internal';
 export type EstimatorErrorCode = 'ESTIMATOR_INVALID_CONFIG' | 'ESTIMATOR_INVALID_WORKFLOW' | 'ESTIMATOR_INVALID_STATE' | 'ESTIMATOR_INVALID_ARGUMENT';
 
 /**
- * Issues an {@link EstimatorError} lists at most (20); past that, one last issue says how
- * many more there were, so a hostile input cannot make an error message of megabytes.
- */
-export const MAX_REPORTED_ISSUES = 20;
-
-/**
  * Thrown when estimator input is invalid; the message names the file or line, or the
  * argument, and the path.
  */
 export class EstimatorError extends HeadwayError {
   declare readonly code: EstimatorErrorCode;
 
-  constructor(code: EstimatorErrorCode, message: string, issues: readonly ValidationIssue[] = [], options?: ErrorOptions) {
-    super(code, message, { ...options, issues });
+  constructor(code: EstimatorErrorCode, message: string, options?: HeadwayErrorOptions);
+  /** @deprecated pass `{ issues, cause }` as the third argument: `new EstimatorError(code, message, { issues })`. */
+  constructor(code: EstimatorErrorCode, message: string, issues: readonly ValidationIssue[], options?: ErrorOptions);
+  constructor(code: EstimatorErrorCode, message: string, issuesOrOptions?: readonly ValidationIssue[] | HeadwayErrorOptions, options?: ErrorOptions) {
+    super(code, message, toErrorOptions(issuesOrOptions, options));
     this.name = 'EstimatorError';
   }
-}
-
-/** The first {@link MAX_REPORTED_ISSUES} issues, and one that counts the rest. */
-export function limitIssues(issues: readonly ValidationIssue[]): ValidationIssue[] {
-  if (issues.length <= MAX_REPORTED_ISSUES) return [...issues];
-  const more = issues.length - MAX_REPORTED_ISSUES;
-  return [...issues.slice(0, MAX_REPORTED_ISSUES), { path: '', message: `and ${more} more issue${more === 1 ? '' : 's'}` }];
 }
 
 /** A value as an error message shows it: numbers exactly, anything else safely and briefly. */
@@ -41,5 +31,5 @@ export function shown(value: unknown): string {
 
 /** An `ESTIMATOR_INVALID_ARGUMENT` error: `path` (`computeStepRanges: steps[1].weight`) then `message` (`is 0; expected …`). */
 export function invalidArgument(path: string, message: string): EstimatorError {
-  return new EstimatorError('ESTIMATOR_INVALID_ARGUMENT', `${path} ${message}`, [{ path, message }]);
+  return new EstimatorError('ESTIMATOR_INVALID_ARGUMENT', `${path} ${message}`, { issues: [{ path, message }] });
 }

@@ -1,3 +1,4 @@
+import { MAX_REPORTED_ISSUES as PROTOCOL_MAX_REPORTED_ISSUES } from '@headway/protocol';
 export { estimateProgress } from './estimate-progress.js';
 export type { RoundtripPhase } from './estimate-progress.js';
 export { computeStepRanges } from './step-ranges.js';
@@ -18,7 +19,10 @@ export { MAX_STATE_STEPS, progressTrackerStateSchema } from './progress-tracker-
 export type { ProgressTrackerState } from './progress-tracker-state.js';
 export { taskHistorySchema } from './task-history.js';
 export type { TaskHistory, TaskHistoryRun } from './task-history.js';
-export { EstimatorError, MAX_REPORTED_ISSUES } from './estimator-error.js';
+export { EstimatorError } from './estimator-error.js';
 export type { EstimatorErrorCode } from './estimator-error.js';
 export { replayProgress } from './replay-progress.js';
 export type { ReplayProgressOptions, ReplayedProgress } from './replay-progress.js';
+
+/** @deprecated use `MAX_REPORTED_ISSUES` from `@headway/protocol` (the same cap, shared by every package); removed in the next minor. */
+export const MAX_REPORTED_ISSUES: number = PROTOCOL_MAX_REPORTED_ISSUES;

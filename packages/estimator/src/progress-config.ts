@@ -1,9 +1,9 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { describeIssues, toValidationIssues, type ValidationIssue } from '@headway/protocol';
+import { describeIssues, limitIssues, toValidationIssues, type ValidationIssue } from '@headway/protocol';
 import { errorMessage } from '@headway/protocol/internal';
 import { z } from 'zod';
-import { EstimatorError, limitIssues, shown } from './estimator-error.js';
+import { EstimatorError, shown } from './estimator-error.js';
 import type { WeightedStep } from './step-ranges.js';
 
 /** Largest agent.json {@link loadProgressConfig} reads: 1 MiB (a real one is a few KB). */
@@ -60,21 +60,21 @@ const agentFileSchema = z.looseObject({ progress: progressConfigSchema.optional(
  */
 export async function loadProgressConfig(path: string): Promise<ProgressConfig> {
   if (typeof path !== 'string' || path === '') {
-    throw new EstimatorError('ESTIMATOR_INVALID_CONFIG', `loadProgressConfig: expected the path of an agent.json, got ${shown(path)}`, [
+    throw new EstimatorError('ESTIMATOR_INVALID_CONFIG', `loadProgressConfig: expected the path of an agent.json, got ${shown(path)}`, { issues: [
       { path: '', message: 'expected a file path' },
-    ]);
+    ] });
   }
   const file = basename(path);
   let text: string;
   try {
     const { size } = await stat(path);
     if (size > MAX_CONFIG_BYTES) {
-      throw new EstimatorError('ESTIMATOR_INVALID_CONFIG', `${file}: the file is ${size} bytes; the limit is ${MAX_CONFIG_BYTES}`, [{ path: '', message: 'too large' }]);
+      throw new EstimatorError('ESTIMATOR_INVALID_CONFIG', `${file}: the file is ${size} bytes; the limit is ${MAX_CONFIG_BYTES}`, { issues: [{ path: '', message: 'too large' }] });
     }
     text = await readFile(path, 'utf8');
   } catch (cause) {
     if (cause instanceof EstimatorError) throw cause;
-    throw new EstimatorError('ESTIMATOR_INVALID_CONFIG', `${file}: cannot be read (${errorMessage(cause, 300)})`, [{ path: '', message: 'cannot be read' }], { cause });
+    throw new EstimatorError('ESTIMATOR_INVALID_CONFIG', `${file}: cannot be read (${errorMessage(cause, 300)})`, { issues: [{ path: '', message: 'cannot be read' }], cause });
   }
   return parseProgressConfigText(text, file);
 }
@@ -88,13 +88,13 @@ export function parseProgressConfigText(text: string, file: string): ProgressCon
   try {
     value = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
   } catch (cause) {
-    throw new EstimatorError('ESTIMATOR_INVALID_CONFIG', `${file}: not valid JSON (${errorMessage(cause, 300)})`, [{ path: '', message: 'not valid JSON' }], { cause });
+    throw new EstimatorError('ESTIMATOR_INVALID_CONFIG', `${file}: not valid JSON (${errorMessage(cause, 300)})`, { issues: [{ path: '', message: 'not valid JSON' }], cause });
   }
   // Refused before validation: zod would make issues for every bad entry of a huge list.
   const steps = (value as { progress?: { fallbackSteps?: unknown } } | null)?.progress?.fallbackSteps;
   if (Array.isArray(steps) && steps.length > MAX_FALLBACK_STEPS) {
     const message = `expected at most ${MAX_FALLBACK_STEPS} steps, got ${steps.length}`;
-    throw new EstimatorError('ESTIMATOR_INVALID_CONFIG', `${file}: progress.fallbackSteps: ${message}`, [{ path: 'progress.fallbackSteps', message }]);
+    throw new EstimatorError('ESTIMATOR_INVALID_CONFIG', `${file}: progress.fallbackSteps: ${message}`, { issues: [{ path: 'progress.fallbackSteps', message }] });
   }
   const result = agentFileSchema.safeParse(value);
   if (!result.success) {
@@ -103,7 +103,7 @@ export function parseProgressConfigText(text: string, file: string): ProgressCon
         i.path === '' && (typeof value !== 'object' || value === null || Array.isArray(value)) ? { path: '', message: 'expected a JSON object' } : i,
       ),
     );
-    throw new EstimatorError('ESTIMATOR_INVALID_CONFIG', `${file}: ${describeIssues(issues)}`, issues);
+    throw new EstimatorError('ESTIMATOR_INVALID_CONFIG', `${file}: ${describeIssues(issues)}`, { issues });
   }
   return result.data.progress ?? { aiDriven: true, fallbackSteps: [] };
 }

@@ -1,6 +1,6 @@
-import { describeIssues, planItemsSchema, toValidationIssues, type PlanItem, type ValidationIssue } from '@headway/protocol';
+import { describeIssues, limitIssues, planItemsSchema, toValidationIssues, type PlanItem, type ValidationIssue } from '@headway/protocol';
 import { errorMessage } from '@headway/protocol/internal';
-import { EstimatorError, invalidArgument, limitIssues, shown } from './estimator-error.js';
+import { EstimatorError, invalidArgument, shown } from './estimator-error.js';
 import type { ProgressRange } from './map-progress-to-range.js';
 import { etaRange } from './eta-range.js';
 import type { ModelProgress } from './model-progress.js';
@@ -85,7 +85,7 @@ function readOptions(options: unknown): ProgressTrackerOptions {
     const { maxRoundtrips, emit, now, aiDriven, steps, history, state } = options as ProgressTrackerOptions;
     read = { maxRoundtrips, emit, now, aiDriven, steps, history, state } as ProgressTrackerOptions;
   } catch (cause) {
-    throw new EstimatorError('ESTIMATOR_INVALID_ARGUMENT', `ProgressTracker: options could not be read (${errorMessage(cause, 200)})`, [{ path: 'options', message: 'could not be read' }], { cause });
+    throw new EstimatorError('ESTIMATOR_INVALID_ARGUMENT', `ProgressTracker: options could not be read (${errorMessage(cause, 200)})`, { issues: [{ path: 'options', message: 'could not be read' }], cause });
   }
   const cap: unknown = read.maxRoundtrips;
   if (typeof cap !== 'number' || Number.isNaN(cap) || cap < 1) {
@@ -101,7 +101,7 @@ function readOptions(options: unknown): ProgressTrackerOptions {
     const history = validate(taskHistorySchema, read.history);
     if ('issues' in history) {
       const issues = limitIssues(history.issues.map((i) => ({ path: i.path === '' ? 'history' : `history.${i.path}`, message: i.message })));
-      throw new EstimatorError('ESTIMATOR_INVALID_ARGUMENT', `ProgressTracker: options.${describeIssues(issues)}`, issues);
+      throw new EstimatorError('ESTIMATOR_INVALID_ARGUMENT', `ProgressTracker: options.${describeIssues(issues)}`, { issues });
     }
     read.history = history.data;
   }
@@ -123,7 +123,7 @@ function stepsOf(steps: unknown): StepRange[] {
     return computeStepRanges(steps as WeightedStep[]);
   } catch (cause) {
     if (cause instanceof EstimatorError) throw cause;
-    throw new EstimatorError('ESTIMATOR_INVALID_ARGUMENT', `ProgressTracker: options.steps could not be read (${errorMessage(cause, 200)})`, [{ path: 'steps', message: 'could not be read' }], { cause });
+    throw new EstimatorError('ESTIMATOR_INVALID_ARGUMENT', `ProgressTracker: options.steps could not be read (${errorMessage(cause, 200)})`, { issues: [{ path: 'steps', message: 'could not be read' }], cause });
   }
 }
 
@@ -430,12 +430,12 @@ export class ProgressTracker {
     const steps = readFinishedSteps(input);
     if (Array.isArray(steps) && steps.length > MAX_STATE_STEPS) {
       const message = `has ${steps.length} entries; the limit is ${MAX_STATE_STEPS}`;
-      throw new EstimatorError('ESTIMATOR_INVALID_STATE', `Invalid progress tracker state: finishedSteps: ${message}`, [{ path: 'finishedSteps', message }]);
+      throw new EstimatorError('ESTIMATOR_INVALID_STATE', `Invalid progress tracker state: finishedSteps: ${message}`, { issues: [{ path: 'finishedSteps', message }] });
     }
     const result = validate(progressTrackerStateSchema, input);
     if ('issues' in result) {
       const issues = limitIssues(result.issues);
-      throw new EstimatorError('ESTIMATOR_INVALID_STATE', `Invalid progress tracker state: ${describeIssues(issues)}`, issues);
+      throw new EstimatorError('ESTIMATOR_INVALID_STATE', `Invalid progress tracker state: ${describeIssues(issues)}`, { issues });
     }
     const s = result.data;
     this.shown = s.completed ? 100 : Math.min(99, s.percent);

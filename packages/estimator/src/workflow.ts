@@ -132,7 +132,7 @@ function nestingBound(yaml: string): number {
 }
 
 function fail(line: number, message: string, cause?: unknown): never {
-  throw new EstimatorError('ESTIMATOR_INVALID_WORKFLOW', `WORKFLOW.md line ${line}: ${message}`, [{ path: `line ${line}`, message }], cause === undefined ? undefined : { cause });
+  throw new EstimatorError('ESTIMATOR_INVALID_WORKFLOW', `WORKFLOW.md line ${line}: ${message}`, { ...cause === undefined ? undefined : { cause }, issues: [{ path: `line ${line}`, message }] });
 }
 
 /** Parses one step's yaml block with the yaml package's own limits; every failure names its line. */

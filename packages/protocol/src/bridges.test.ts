@@ -68,7 +68,7 @@ describe('reporterSink', () => {
 
   it('hands an async reporter\'s rejection to the hub instead of leaving it unhandled', async () => {
     const errors: unknown[] = [];
-    const hub = createProgressHub({ runId: 'r', onSinkError: (e) => errors.push(e) });
+    const hub = createProgressHub({ runId: 'r', onInternalError: (e) => errors.push(e) });
     const { reporter } = recorder();
     // An implementation may be async even though the interface says void.
     const onStart = (() => Promise.reject(new Error('async boom'))) as unknown as ProgressReporter['onStart'];

@@ -48,3 +48,20 @@ export class HeadwayError extends Error {
     return code === undefined || (value as HeadwayError).code === code;
   }
 }
+
+/**
+ * The options of an error whose constructor still accepts the old `(code, message, issues,
+ * options)` shape beside `(code, message, { issues?, cause? })`: the array form becomes
+ * `{ ...options, issues }`. For headway's own error classes during the deprecation period.
+ */
+export function toErrorOptions(
+  issuesOrOptions: readonly ValidationIssue[] | HeadwayErrorOptions | undefined,
+  options?: ErrorOptions,
+): HeadwayErrorOptions {
+  if (issuesOrOptions === undefined) return { ...options };
+  return isIssueList(issuesOrOptions) ? { ...options, issues: issuesOrOptions } : issuesOrOptions;
+}
+
+function isIssueList(value: readonly ValidationIssue[] | HeadwayErrorOptions): value is readonly ValidationIssue[] {
+  return Array.isArray(value);
+}

@@ -123,13 +123,15 @@ function throwingGetter(): object {
   return value;
 }
 
-function revokedProxy(): object {
+/** A revoked proxy: every operation on it throws `TypeError`. */
+export function revokedProxy(): object {
   const { proxy, revoke } = Proxy.revocable({}, {});
   revoke();
   return proxy;
 }
 
-function throwingTraps(): object {
+/** A proxy whose every trap (get, has, ownKeys, getOwnPropertyDescriptor, getPrototypeOf) throws. */
+export function throwingTraps(): object {
   const boom = (): never => {
     throw new Error('trap throws');
   };
@@ -223,3 +225,87 @@ export const HOSTILE_RUN_PARAMETERS: { numRuns: number; timeout: number; interru
   interruptAfterTimeLimit: 30_000,
   markInterruptAsFailure: true,
 };
+
+/** Options of {@link hostileTextArb}. */
+export interface HostileTextOptions {
+  /** Pieces that open, close or confuse the structures the receiver looks for (its own markers). */
+  pieces: readonly string[];
+  /** Opening and closing pairs nested thousands deep (default `{`/`}` and `[`/`]`). */
+  nesting?: readonly (readonly [open: string, close: string])[];
+  /** Further units repeated to a large size, besides `pieces`. */
+  repeat?: readonly string[];
+}
+
+/**
+ * Short text made of `pieces` and arbitrary code units (control characters, lone surrogates),
+ * short enough to run thousands of cases.
+ */
+export function fragmentTextArb(pieces: readonly string[]): fc.Arbitrary<string> {
+  const unit = fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c));
+  return fc
+    .array(fc.oneof(fc.constantFrom(...pieces), fc.array(unit, { maxLength: 8 }).map((units) => units.join(''))), { maxLength: 60 })
+    .map((parts) => parts.join(''));
+}
+
+/**
+ * Hostile text for a parser: mostly {@link fragmentTextArb} of the parser's own markers, then
+ * one marker repeated to tens of thousands of characters (unclosed structures, long runs), and
+ * opening/closing pairs nested thousands deep, sometimes left open.
+ *
+ * @example
+ * ```ts
+ * const text = hostileTextArb({ pieces: ['{', '}', '"_progress"', '```json\n'] });
+ * fc.assert(fc.property(text, (s) => { parseModelProgress(s); }), HOSTILE_RUN_PARAMETERS);
+ * ```
+ */
+export function hostileTextArb(options: HostileTextOptions): fc.Arbitrary<string> {
+  const fragment = fragmentTextArb(options.pieces);
+  const huge = fc
+    .tuple(fc.constantFrom(...options.pieces, ...(options.repeat ?? [' ', 'a', '1'])), fc.integer({ min: 1_000, max: 60_000 }), fragment)
+    .map(([piece, n, tail]) => piece.repeat(Math.ceil(n / Math.max(1, piece.length))) + tail);
+  const pairs = options.nesting ?? [['{', '}'], ['[', ']']];
+  const nested = fc
+    .tuple(fc.constantFrom(...pairs), fc.integer({ min: 100, max: 20_000 }), fc.boolean(), fragment)
+    .map(([[open, close], n, closed, middle]) => open.repeat(n) + middle + (closed ? close.repeat(n) : ''));
+  return fc.oneof({ weight: 6, arbitrary: fragment }, { weight: 1, arbitrary: huge }, { weight: 1, arbitrary: nested });
+}
+
+/** Options of {@link hostileThunkArb}. */
+export interface HostileThunkOptions {
+  /** Hostile strings among the values (default none). */
+  text?: fc.Arbitrary<string>;
+  /** Makers of the receiver's own plausible-but-hostile shapes (e.g. a huge array of its records). */
+  shapes?: readonly (() => unknown)[];
+}
+
+/**
+ * Values that are not what a parser expects — wrong types, `NaN`, symbols, bigints, an object
+ * whose every read throws, a revoked proxy, and the receiver's own `shapes` — each as a
+ * function that makes it, because fast-check itself must not read a revoked proxy.
+ */
+export function hostileThunkArb(options: HostileThunkOptions = {}): fc.Arbitrary<() => unknown> {
+  const makers: fc.Arbitrary<() => unknown>[] = [
+    fc.anything().map((v) => () => v),
+    fc.constantFrom<unknown>(null, undefined, 42, Number.NaN, -1, 1e308, Symbol('s'), () => 'fn', 10n, [], '').map((v) => () => v),
+    fc.constant(() => throwingTraps()),
+    fc.constant(() => revokedProxy()),
+  ];
+  for (const shape of options.shapes ?? []) makers.push(fc.constant(shape));
+  if (options.text !== undefined) makers.push(options.text.map((v) => () => v));
+  return fc.oneof(...makers);
+}
+
+/**
+ * A plausible `shape` with hostile holes: sometimes replaced by a `hostile` value, sometimes
+ * with a revoked proxy inside, sometimes behind a proxy whose reads throw. As thunks, like
+ * {@link hostileThunkArb}.
+ */
+export function withHostileHoles(shape: fc.Arbitrary<unknown>, hostile: fc.Arbitrary<() => unknown> = hostileThunkArb()): fc.Arbitrary<() => unknown> {
+  const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
+  return fc.oneof(
+    shape.map((value) => () => value),
+    hostile,
+    shape.map((value) => () => (isObject(value) ? { ...value, extra: revokedProxy() } : value)),
+    shape.map((value) => () => (isObject(value) ? new Proxy(value, { get: () => { throw new Error('get says no'); } }) : value)),
+  );
+}

@@ -2,8 +2,16 @@ export { HeadwayError } from './headway-error.js';
 export type { HeadwayErrorOptions, ValidationIssue } from './headway-error.js';
 export { ProtocolError } from './protocol-error.js';
 export type { ProtocolErrorCode } from './protocol-error.js';
-export { MAX_DESCRIBED_ISSUES, MAX_VALIDATION_ISSUES, describeIssues, formatPath, toValidationIssues } from './format-issues.js';
-export type { DescribeIssuesOptions } from './format-issues.js';
+export {
+  MAX_DESCRIBED_ISSUES,
+  MAX_REPORTED_ISSUES,
+  MAX_VALIDATION_ISSUES,
+  describeIssues,
+  formatPath,
+  limitIssues,
+  toValidationIssues,
+} from './format-issues.js';
+export type { DescribeIssuesOptions, LimitIssuesOptions } from './format-issues.js';
 export { PROGRESS_EVENT_TYPES, isTerminalEvent, planItemSchema, planItemsSchema, progressEventSchema } from './events.js';
 export { MAX_PLAN_ITEM_ID, MAX_PLAN_ITEM_TEXT, MAX_PLAN_ITEMS } from './plan-limits.js';
 export type {
@@ -50,6 +58,9 @@ export { NullReporter, isNullReporter, isProgressReporter } from './progress-rep
 export type { ProgressReporter } from './progress-reporter.js';
 export { reporterEvents, reporterSink } from './bridges.js';
 export type { ProgressSink, ReporterEventsOptions } from './bridges.js';
+export { systemClock } from './clock.js';
+export type { Clock } from './clock.js';
+export type { InternalErrorContext, OnInternalError } from './internal-error.js';
 export { createProgressHub } from './progress-hub.js';
 export type {
   EventHandler,

@@ -6,3 +6,4 @@
  */
 export { adoptThenable, describeThrown, errorMessage, isThenable } from './untrusted.js';
 export { mayContainSecret } from './redact.js';
+export { toErrorOptions } from './headway-error.js';

@@ -68,7 +68,7 @@ describe('createProgressHub', () => {
     const errors: string[] = [];
     const hub = createProgressHub({
       runId: 'r',
-      onSinkError: (error, ctx) => errors.push(`${ctx.sink} ${ctx.event.type} ${(error as Error).message}`),
+      onInternalError: (error, ctx) => errors.push(`${ctx.sink} ${ctx.event.type} ${(error as Error).message}`),
     });
     const received: string[] = [];
     hub.add(
@@ -94,17 +94,27 @@ describe('createProgressHub', () => {
     expect(hub.stats()).toEqual({ emitted: 2, sinkErrors: 4, dropped: 0 });
   });
 
-  it('survives an onSinkError that throws', () => {
+  it('survives an onInternalError that throws: the event is still numbered, delivered to later sinks and counted', () => {
+    let calls = 0;
     const hub = createProgressHub({
       runId: 'r',
-      onSinkError: () => {
+      onInternalError: () => {
+        calls++;
         throw new Error('callback boom');
       },
     });
     hub.add(() => {
       throw new Error('x');
     });
-    expect(() => hub.emit({ type: 'thinking', content: '' })).not.toThrow();
+    const later: string[] = [];
+    hub.add((e) => {
+      later.push(`${String(e.seq)} ${e.type}`);
+    });
+    expect(hub.emit({ type: 'thinking', content: '' })).toMatchObject({ runId: 'r', seq: 1, type: 'thinking' });
+    expect(hub.emit({ type: 'text.delta', text: 'a' }).seq).toBe(2);
+    expect(later).toEqual(['1 thinking', '2 text.delta']);
+    expect(calls).toBe(2);
+    expect(hub.stats()).toEqual({ emitted: 2, sinkErrors: 2, dropped: 0 });
   });
 
   it('queues events for a slow async sink in order, without holding up sync sinks', async () => {
@@ -230,7 +240,7 @@ describe('createProgressHub with hostile sinks', () => {
     ],
   ])('isolates a sink returning %s; later sinks still get every event', async (_label, make) => {
     const errors: unknown[] = [];
-    const hub = createProgressHub({ runId: 'r', onSinkError: (e) => errors.push(e) });
+    const hub = createProgressHub({ runId: 'r', onInternalError: (e) => errors.push(e) });
     hub.add({ handle: make as unknown as () => undefined });
     const later: number[] = [];
     hub.add((e) => {

@@ -1,4 +1,5 @@
 import { adoptThenable } from './untrusted.js';
+import type { InternalErrorContext, OnInternalError } from './internal-error.js';
 import type { ProgressSink } from './bridges.js';
 import { reporterSink } from './bridges.js';
 import { isTerminalEvent, type ProgressEvent, type ProgressEventBody } from './events.js';
@@ -13,8 +14,10 @@ export interface EventHandler {
 /** What {@link ProgressHub.add} accepts. */
 export type SinkLike = ProgressSink | EventHandler | ProgressReporter;
 
-/** Where a sink failure happened, passed to `onSinkError`. */
-export interface SinkErrorContext {
+/** Where a sink failure happened, passed to `onInternalError`. */
+export interface SinkErrorContext extends InternalErrorContext {
+  readonly where: 'sink';
+  readonly runId: string;
   /** The sink's name (from `add(sink, { name })`), or `sink#N` in the order added. */
   sink: string;
   event: ProgressEvent;
@@ -26,7 +29,9 @@ export interface ProgressHubOptions {
   /** Clock for `ts` (default `Date.now`). */
   now?: () => number;
   /** Called with every error a sink throws or rejects with; its own errors are ignored. */
-  onSinkError?: (error: unknown, context: SinkErrorContext) => void;
+  onInternalError?: OnInternalError<SinkErrorContext>;
+  /** @deprecated use `onInternalError` (the same call); removed in the next minor. */
+  onSinkError?: OnInternalError<SinkErrorContext>;
   /** Events an async sink may have waiting before the oldest are dropped (default 1000). */
   queueLimit?: number;
   /** The last `seq` already emitted for this run, so a resumed run continues after it (default 0). */
@@ -115,7 +120,8 @@ export function createProgressHub(options: ProgressHubOptions): ProgressHub {
   const { runId } = options;
   const now = options.now ?? Date.now;
   const queueLimit = Math.max(1, options.queueLimit ?? 1000);
-  const onSinkError = options.onSinkError;
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until it is removed
+  const onInternalError = options.onInternalError ?? options.onSinkError;
   let sinks: SinkEntry[] = [];
   let seq = options.lastSeq ?? 0;
   let ended = false;
@@ -126,9 +132,9 @@ export function createProgressHub(options: ProgressHubOptions): ProgressHub {
 
   function fail(entry: SinkEntry, error: unknown, event: ProgressEvent): void {
     counters.sinkErrors += 1;
-    if (onSinkError === undefined) return;
+    if (onInternalError === undefined) return;
     try {
-      onSinkError(error, { sink: entry.name, event });
+      onInternalError(error, { where: 'sink', runId, sink: entry.name, event });
     } catch {
       // The error callback is a sink of its own: it may not break the run either.
     }

@@ -1,4 +1,4 @@
-import { HeadwayError, type ValidationIssue } from './headway-error.js';
+import { HeadwayError, toErrorOptions, type HeadwayErrorOptions, type ValidationIssue } from './headway-error.js';
 
 /** Codes a {@link ProtocolError} can carry. */
 export type ProtocolErrorCode = 'PROTOCOL_INVALID_EVENT' | 'PROTOCOL_INPUT_TOO_LARGE' | 'PROTOCOL_RUN_ENDED';
@@ -10,8 +10,11 @@ export type ProtocolErrorCode = 'PROTOCOL_INVALID_EVENT' | 'PROTOCOL_INPUT_TOO_L
 export class ProtocolError extends HeadwayError {
   declare readonly code: ProtocolErrorCode;
 
-  constructor(code: ProtocolErrorCode, message: string, issues: readonly ValidationIssue[] = [], options?: ErrorOptions) {
-    super(code, message, { ...options, issues });
+  constructor(code: ProtocolErrorCode, message: string, options?: HeadwayErrorOptions);
+  /** @deprecated pass `{ issues, cause }` as the third argument: `new ProtocolError(code, message, { issues })`. */
+  constructor(code: ProtocolErrorCode, message: string, issues: readonly ValidationIssue[], options?: ErrorOptions);
+  constructor(code: ProtocolErrorCode, message: string, issuesOrOptions?: readonly ValidationIssue[] | HeadwayErrorOptions, options?: ErrorOptions) {
+    super(code, message, toErrorOptions(issuesOrOptions, options));
     this.name = 'ProtocolError';
   }
 }

@@ -144,8 +144,18 @@ export {
   HOSTILE_RUN_PARAMETERS,
   controlTextArb,
   deepValueArb,
+  fragmentTextArb,
   hostileObjectArb,
+  hostileTextArb,
+  hostileThunkArb,
   hostileValueArb,
   hugeStringArb,
+  revokedProxy,
+  throwingTraps,
+  withHostileHoles,
 } from './hostile-arbitraries.js';
-export type { HostileValueOptions, HugeStringOptions } from './hostile-arbitraries.js';
+export type { HostileTextOptions, HostileThunkOptions, HostileValueOptions, HugeStringOptions } from './hostile-arbitraries.js';
+export { createIsolatedRunner, runIsolated } from './run-isolated.js';
+export type { IsolatedRun, IsolatedRunner, RunIsolatedOptions } from './run-isolated.js';
+export { findTestPart } from './test-part.js';
+export type { FindTestPartOptions } from './test-part.js';

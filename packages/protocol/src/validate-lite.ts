@@ -286,13 +286,13 @@ export function parseProgressEventJsonLite(text: string, options: { maxLength?: 
   try {
     value = JSON.parse(text);
   } catch (cause) {
-    throw new ProtocolError('PROTOCOL_INVALID_EVENT', 'Invalid progress event: not JSON', [{ path: '', message: 'not JSON' }], { cause });
+    throw new ProtocolError('PROTOCOL_INVALID_EVENT', 'Invalid progress event: not JSON', { issues: [{ path: '', message: 'not JSON' }], cause });
   }
   const checked = checkProgressEventLite(value);
   if (checked.success) return checked.data;
   const shown = checked.issues.map((i) => `${i.path === '' ? '(root)' : i.path}: ${i.message}`).join('; ');
   const type = isRecord(value) && typeof value.type === 'string' ? ` (type ${JSON.stringify(value.type.length > 60 ? `${value.type.slice(0, 60)}…` : value.type)})` : '';
-  throw new ProtocolError('PROTOCOL_INVALID_EVENT', `Invalid progress event${type}: ${shown}`, checked.issues);
+  throw new ProtocolError('PROTOCOL_INVALID_EVENT', `Invalid progress event${type}: ${shown}`, { issues: checked.issues });
 }
 
 /** True for `run.finished`, `run.error` and `run.cancelled` (as `isTerminalEvent`, zod-free). */

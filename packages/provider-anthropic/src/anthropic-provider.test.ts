@@ -1,10 +1,10 @@
 import { HeadwayError, type ProgressEvent } from '@headway/protocol';
-import { AgentRuntime, ProviderRegistry, collectStream, defineTool, type Clock, type ProviderError, type StreamChunk } from '@headway/runtime';
+import { AgentRuntime, ProviderRegistry, collectStream, defineTool, type ProviderError, type StreamChunk } from '@headway/runtime';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AnthropicProvider } from './anthropic-provider.js';
 import {
-  AnthropicTestServer,
+  startAnthropicTestServer,
   apiError,
   json,
   message,
@@ -18,11 +18,12 @@ import {
   thinkingBlock,
   toolUseBlock,
 } from './anthropic-server.test-util.js';
+import { recordingClock, type ScriptedServer } from '@headway/runtime/testing';
 
-let server: AnthropicTestServer;
+let server: ScriptedServer;
 
 beforeAll(async () => {
-  server = await AnthropicTestServer.start();
+  server = await startAnthropicTestServer();
 });
 
 afterAll(async () => {
@@ -38,22 +39,6 @@ function provider(options: ConstructorParameters<typeof AnthropicProvider>[0] = 
 }
 
 const hi = { messages: [{ role: 'user' as const, content: 'hi' }], tools: [] };
-
-/** A clock whose waits end at once but are recorded. */
-function recordingClock(): Clock & { waits: number[] } {
-  const waits: number[] = [];
-  return {
-    waits,
-    now: () => Date.now(),
-    setTimeout: (fn, ms) => {
-      waits.push(ms);
-      return setImmediate(fn);
-    },
-    clearTimeout: (h) => {
-      clearImmediate(h as ReturnType<typeof setImmediate>);
-    },
-  };
-}
 
 async function failure(promise: Promise<unknown>): Promise<ProviderError> {
   const error = await promise.then(

@@ -1,9 +1,8 @@
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { ScriptedServer, jsonReply, sseReply, type ScriptedReply } from '@headway/runtime/testing';
 
-// A local server on 127.0.0.1 that answers POST /v1/messages the way the Messages API does:
-// JSON bodies and error bodies with `request-id`, SSE streams with an `event:` line and a
-// `data:` line per event. Tests script its replies one request at a time.
+// Replies the Messages API would give, for runtime's ScriptedServer on 127.0.0.1: JSON bodies
+// and error bodies with `request-id`, SSE streams with an `event:` line and a `data:` line per
+// event. Tests script them one request at a time.
 
 /** An event as the stream carries it. */
 export interface WireEvent {
@@ -11,16 +10,8 @@ export interface WireEvent {
   [key: string]: unknown;
 }
 
-/** A request the server received. */
-export interface Received {
-  method: string;
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: unknown;
-}
-
 /** How the server answers one request. */
-export type Reply = (res: ServerResponse, req: IncomingMessage) => void;
+export type Reply = ScriptedReply;
 
 let requestIds = 0;
 
@@ -31,9 +22,8 @@ function requestId(): string {
 
 /** A JSON answer. */
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Reply {
-  return (res) => {
-    res.writeHead(status, { 'content-type': 'application/json', 'request-id': requestId(), ...headers });
-    res.end(JSON.stringify(body));
+  return (res, req) => {
+    jsonReply(status, body, { 'request-id': requestId(), ...headers })(res, req);
   };
 }
 
@@ -49,10 +39,8 @@ export function sseEvent(event: WireEvent): string {
 
 /** An SSE stream of `events`, or of raw text (for broken streams). */
 export function sse(events: readonly (WireEvent | string)[]): Reply {
-  return (res) => {
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'request-id': requestId() });
-    for (const e of events) res.write(typeof e === 'string' ? e : sseEvent(e));
-    res.end();
+  return (res, req) => {
+    sseReply(events.map((e) => (typeof e === 'string' ? e : sseEvent(e))), { 'request-id': requestId() })(res, req);
   };
 }
 
@@ -139,51 +127,7 @@ export function message(content: unknown[], stopReason: string, usage: Usage = {
   return { ...(start.message as Record<string, unknown>), content, stop_reason: stopReason };
 }
 
-/** The scripted server. */
-export class AnthropicTestServer {
-  readonly received: Received[] = [];
-  readonly #replies: Reply[] = [];
-  readonly #server: Server;
-  baseURL = '';
-
-  private constructor() {
-    this.#server = createServer((req, res) => {
-      let text = '';
-      req.on('data', (d: Buffer) => (text += d.toString()));
-      req.on('end', () => {
-        this.received.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: text === '' ? undefined : (JSON.parse(text) as unknown) });
-        const reply = this.#replies.shift() ?? apiError(500, 'api_error', 'no reply scripted');
-        reply(res, req);
-      });
-    });
-  }
-
-  /** Starts a server on a random port of 127.0.0.1. */
-  static async start(): Promise<AnthropicTestServer> {
-    const server = new AnthropicTestServer();
-    await new Promise<void>((resolve) => server.#server.listen(0, '127.0.0.1', resolve));
-    server.baseURL = `http://127.0.0.1:${(server.#server.address() as AddressInfo).port}`;
-    return server;
-  }
-
-  /** Queues the answers to the next requests, in order. */
-  reply(...replies: Reply[]): void {
-    this.#replies.push(...replies);
-  }
-
-  /** Forgets what was received and queued. */
-  reset(): void {
-    this.received.length = 0;
-    this.#replies.length = 0;
-  }
-
-  /** The body of request `n` (0-based). */
-  body(n: number): Record<string, unknown> {
-    return this.received[n]?.body as Record<string, unknown>;
-  }
-
-  async close(): Promise<void> {
-    this.#server.closeAllConnections();
-    await new Promise((resolve) => this.#server.close(resolve));
-  }
+/** A scripted Messages API on a random port of 127.0.0.1 (`baseURL` without `/v1`). */
+export async function startAnthropicTestServer(): Promise<ScriptedServer> {
+  return ScriptedServer.start({ fallback: () => apiError(500, 'api_error', 'no reply scripted') });
 }

@@ -3,16 +3,17 @@ import { collectStream } from '@headway/runtime';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnthropicProvider } from './anthropic-provider.js';
-import { AnthropicTestServer, messageDelta, messageStart, messageStop, sse, sseEvent, textBlock, thinkingBlock, toolUseBlock } from './anthropic-server.test-util.js';
+import { startAnthropicTestServer, messageDelta, messageStart, messageStop, sse, sseEvent, textBlock, thinkingBlock, toolUseBlock } from './anthropic-server.test-util.js';
+import type { ScriptedServer } from '@headway/runtime/testing';
 
 // The bytes of a real stream, cut anywhere — inside an `event:` line, a `data:` line, a UTF-8
 // character — and read through the SDK's own SSE decoder over HTTP: the answer is either the
 // whole message or a ProviderError, never a crash, a hang or a partial answer that looks whole.
 
-let server: AnthropicTestServer;
+let server: ScriptedServer;
 
 beforeAll(async () => {
-  server = await AnthropicTestServer.start();
+  server = await startAnthropicTestServer();
 });
 
 afterAll(async () => {

@@ -2,7 +2,8 @@ import { propagation, trace, type Span, type TextMapPropagator, type Tracer, typ
 import { collectStream } from '@headway/runtime';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AnthropicProvider } from './anthropic-provider.js';
-import { AnthropicTestServer, messageDelta, messageStart, messageStop, sse, textBlock } from './anthropic-server.test-util.js';
+import { startAnthropicTestServer, messageDelta, messageStart, messageStop, sse, textBlock } from './anthropic-server.test-util.js';
+import type { ScriptedServer } from '@headway/runtime/testing';
 
 // An application that registered OpenTelemetry: a tracer provider that records the spans
 // started, and a propagator that writes `traceparent`. The SDK uses both unless told not to.
@@ -26,12 +27,12 @@ const propagator: TextMapPropagator = {
   fields: () => ['traceparent'],
 };
 
-let server: AnthropicTestServer;
+let server: ScriptedServer;
 
 beforeAll(async () => {
   trace.setGlobalTracerProvider(provider);
   propagation.setGlobalPropagator(propagator);
-  server = await AnthropicTestServer.start();
+  server = await startAnthropicTestServer();
 });
 
 afterAll(async () => {

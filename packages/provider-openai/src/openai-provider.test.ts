@@ -1,22 +1,12 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { HeadwayError } from '@headway/protocol';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AgentRuntime, ProviderRegistry, collectStream, defineTool, type Clock, type ProviderError } from '@headway/runtime';
+import { AgentRuntime, ProviderRegistry, collectStream, defineTool, type ProviderError } from '@headway/runtime';
+import { ScriptedServer, jsonReply, recordingClock, sseReply, type ScriptedReply } from '@headway/runtime/testing';
 import { OpenAIProvider } from './openai-provider.js';
 
-type Handler = (req: IncomingMessage, body: unknown, res: ServerResponse) => void;
-
-let server: Server;
+let server: ScriptedServer;
 let baseURL: string;
-const handlers: Handler[] = [];
-const received: { body: unknown; auth: string | undefined }[] = [];
-
-function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify(body));
-}
 
 function completion(message: Record<string, unknown>, finish: string) {
   return {
@@ -29,11 +19,9 @@ function completion(message: Record<string, unknown>, finish: string) {
   };
 }
 
-function sse(res: ServerResponse, chunks: unknown[]): void {
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-  for (const c of chunks) res.write(`data: ${JSON.stringify(c)}\n\n`);
-  res.write('data: [DONE]\n\n');
-  res.end();
+/** A Chat Completions stream: a `data:` frame per chunk, then `data: [DONE]`. */
+function sse(chunks: unknown[]): ScriptedReply {
+  return sseReply([...chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`), 'data: [DONE]\n\n']);
 }
 
 function chunk(delta: Record<string, unknown>, finish: string | null = null, usage?: unknown) {
@@ -41,45 +29,17 @@ function chunk(delta: Record<string, unknown>, finish: string | null = null, usa
 }
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    let text = '';
-    req.on('data', (d: Buffer) => (text += d.toString()));
-    req.on('end', () => {
-      const body: unknown = text === '' ? undefined : JSON.parse(text);
-      received.push({ body, auth: req.headers.authorization });
-      const handler = handlers.shift();
-      if (handler === undefined) json(res, 500, { error: { message: 'no handler left', type: 'server_error' } });
-      else handler(req, body, res);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  server = await ScriptedServer.start({ basePath: '/v1' });
+  baseURL = server.baseURL;
 });
 
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await server.close();
 });
 
 beforeEach(() => {
-  handlers.length = 0;
-  received.length = 0;
+  server.reset();
 });
-
-/** A clock whose waits end at once but are recorded. */
-function recordingClock(): Clock & { waits: number[] } {
-  const waits: number[] = [];
-  return {
-    waits,
-    now: () => Date.now(),
-    setTimeout: (fn, ms) => {
-      waits.push(ms);
-      return setImmediate(fn);
-    },
-    clearTimeout: (h) => {
-      clearImmediate(h as ReturnType<typeof setImmediate>);
-    },
-  };
-}
 
 describe('OpenAIProvider against a local OpenAI-compatible server', () => {
   it('is unavailable without an API key', () => {
@@ -106,9 +66,7 @@ describe('OpenAIProvider against a local OpenAI-compatible server', () => {
   });
 
   it('sends messages and tools in the wire format and reads tool calls and usage', async () => {
-    handlers.push((_req, _body, res) => {
-      json(res, 200, completion({ content: null, tool_calls: [{ id: 'call_9', type: 'function', function: { name: 'file_read', arguments: '{"path":"README.md"}' } }] }, 'tool_calls'));
-    });
+    server.reply(jsonReply(200, completion({ content: null, tool_calls: [{ id: 'call_9', type: 'function', function: { name: 'file_read', arguments: '{"path":"README.md"}' } }] }, 'tool_calls')));
     const provider = new OpenAIProvider({ apiKey: 'sk-test', baseURL, model: 'test-model' });
     const response = await provider.complete({
       messages: [
@@ -126,8 +84,8 @@ describe('OpenAIProvider against a local OpenAI-compatible server', () => {
       usage: { inputTokens: 42, outputTokens: 7 },
       finishReason: 'tool_calls',
     });
-    expect(received[0]?.auth).toBe('Bearer sk-test');
-    expect(received[0]?.body).toEqual({
+    expect(server.received[0]?.headers.authorization).toBe('Bearer sk-test');
+    expect(server.received[0]?.body).toEqual({
       model: 'test-model',
       temperature: 0.2,
       messages: [
@@ -141,8 +99,7 @@ describe('OpenAIProvider against a local OpenAI-compatible server', () => {
   });
 
   it('streams text deltas and assembles tool calls from argument deltas', async () => {
-    handlers.push((_req, _body, res) => {
-      sse(res, [
+    server.reply(sse([
         chunk({ role: 'assistant', content: '' }),
         chunk({ reasoning_content: 'Need the file.' }),
         chunk({ content: 'Let me ' }),
@@ -154,8 +111,7 @@ describe('OpenAIProvider against a local OpenAI-compatible server', () => {
         chunk({ tool_calls: [{ index: 1, function: { arguments: '"auth"}' } }] }),
         chunk({}, 'tool_calls'),
         { id: 'chatcmpl-2', object: 'chat.completion.chunk', created: 1, model: 'test-model', choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } },
-      ]);
-    });
+      ]));
     const provider = new OpenAIProvider({ apiKey: 'k', baseURL });
     const deltas: string[] = [];
     const response = await collectStream(provider.stream({ messages: [{ role: 'user', content: 'hi' }], tools: [] }), (c) => {
@@ -172,26 +128,22 @@ describe('OpenAIProvider against a local OpenAI-compatible server', () => {
       usage: { inputTokens: 10, outputTokens: 5 },
       finishReason: 'tool_calls',
     });
-    expect(received[0]?.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+    expect(server.received[0]?.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
   });
 
   it('a 429 carries retry-after; the registry waits that long and retries', async () => {
-    handlers.push((_req, _body, res) => {
-      json(res, 429, { error: { message: 'Rate limit reached', type: 'rate_limit_error' } }, { 'retry-after': '2' });
-    });
-    handlers.push((_req, _body, res) => {
-      json(res, 200, completion({ content: 'hello' }, 'stop'));
-    });
+    server.reply(jsonReply(429, { error: { message: 'Rate limit reached', type: 'rate_limit_error' } }, { 'retry-after': '2' }));
+    server.reply(jsonReply(200, completion({ content: 'hello' }, 'stop')));
     const clock = recordingClock();
     const registry = new ProviderRegistry([new OpenAIProvider({ apiKey: 'k', baseURL })], { clock, random: () => 0 });
     const response = await registry.complete({ messages: [{ role: 'user', content: 'hi' }], tools: [] });
     expect(response.content).toBe('hello');
     expect(clock.waits).toEqual([2_000]);
-    expect(received).toHaveLength(2);
+    expect(server.received).toHaveLength(2);
   });
 
   it('a 500 is retried with backoff; persistent 500s end in a ProviderError with the status', async () => {
-    for (let i = 0; i < 3; i++) handlers.push((_req, _body, res) => { json(res, 500, { error: { message: 'upstream exploded', type: 'server_error' } }); });
+    for (let i = 0; i < 3; i++) server.reply(jsonReply(500, { error: { message: 'upstream exploded', type: 'server_error' } }));
     const clock = recordingClock();
     const registry = new ProviderRegistry([new OpenAIProvider({ apiKey: 'k', baseURL })], { clock, random: () => 0.5, retry: { maxRetries: 2, baseDelayMs: 100 } });
     const error = await registry.complete({ messages: [{ role: 'user', content: 'hi' }], tools: [] }).catch((e: unknown) => e);
@@ -203,24 +155,20 @@ describe('OpenAIProvider against a local OpenAI-compatible server', () => {
   });
 
   it('a 400 is not retried', async () => {
-    handlers.push((_req, _body, res) => { json(res, 400, { error: { message: 'bad tools', type: 'invalid_request_error' } }); });
+    server.reply(jsonReply(400, { error: { message: 'bad tools', type: 'invalid_request_error' } }));
     const registry = new ProviderRegistry([new OpenAIProvider({ apiKey: 'k', baseURL })], { clock: recordingClock() });
     const error = await registry.complete({ messages: [{ role: 'user', content: 'hi' }], tools: [] }).catch((e: unknown) => e);
     expect((error as ProviderError).status).toBe(400);
-    expect(received).toHaveLength(1);
+    expect(server.received).toHaveLength(1);
   });
 
   it('drives a whole agent run, streamed, through the runtime', async () => {
-    handlers.push((_req, _body, res) => {
-      sse(res, [
+    server.reply(sse([
         chunk({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'file_read', arguments: '{"path":' } }] }),
         chunk({ tool_calls: [{ index: 0, function: { arguments: '"README.md"}' } }] }),
         chunk({}, 'tool_calls', { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 }),
-      ]);
-    });
-    handlers.push((_req, _body, res) => {
-      sse(res, [chunk({ content: 'It is about ' }), chunk({ content: 'progress.' }), chunk({}, 'stop', { prompt_tokens: 150, completion_tokens: 5, total_tokens: 155 })]);
-    });
+      ]));
+    server.reply(sse([chunk({ content: 'It is about ' }), chunk({ content: 'progress.' }), chunk({}, 'stop', { prompt_tokens: 150, completion_tokens: 5, total_tokens: 155 })]));
     const fileRead = defineTool({ name: 'file_read', description: 'read', parameters: z.object({ path: z.string() }), execute: ({ path }) => `# ${path}\nheadway` });
     const runtime = new AgentRuntime({ provider: 'openai', model: 'test-model' }, { provider: new OpenAIProvider({ apiKey: 'k', baseURL }), tools: [fileRead] });
     const types: string[] = [];
@@ -232,20 +180,20 @@ describe('OpenAIProvider against a local OpenAI-compatible server', () => {
     }
     expect(next.value).toMatchObject({ status: 'completed', text: 'It is about progress.', usage: { inputTokens: 250, outputTokens: 15 }, iterations: 2 });
     expect(types.filter((t) => t === 'text.delta')).toHaveLength(2);
-    const second = received[1]?.body as { messages: { role: string; content: string | null }[] };
+    const second = server.received[1]?.body as { messages: { role: string; content: string | null }[] };
     expect(second.messages.find((m) => m.role === 'tool')?.content).toBe('# README.md\nheadway');
   });
 
   it('an aborted request is not retried and rejects with the abort', async () => {
     const controller = new AbortController();
-    handlers.push(() => {
+    server.reply(() => {
       // Never answers: the caller gives up once the request has arrived.
       controller.abort(new Error('stop'));
     });
     const registry = new ProviderRegistry([new OpenAIProvider({ apiKey: 'k', baseURL })], { clock: recordingClock() });
     const pending = registry.complete({ messages: [{ role: 'user', content: 'hi' }], tools: [] }, { signal: controller.signal });
     await expect(pending).rejects.toThrow('stop');
-    expect(received).toHaveLength(1);
+    expect(server.received).toHaveLength(1);
     expect(registry.breaker('openai')?.failures).toBe(0);
   });
 });

@@ -1,16 +1,16 @@
 // Many processes on one Redis: workers write runs, SSE web processes serve them, clients
-// hop between web processes. Needs a real redis-server (see REDIS_MISSING).
+// hop between web processes. Needs a real redis-server (HEADWAY_REDIS_SERVER, else on PATH).
 import type { RedisClientType } from '@redis/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connectRedis } from './connect-redis.js';
 import { runKeys } from './keys.js';
 import { ABANDONED_MESSAGE, listRuns } from './run-index.js';
 import { startFixture, type Fixture } from './testing/processes.test-util.js';
-import { findRedisServer, REDIS_MISSING, startRedisServer, type RedisServer } from './testing/redis-server.test-util.js';
+import { findTestPart } from '@headway/protocol/testing';
+import { startRedisServer, type RedisServer } from './testing/redis-server.test-util.js';
 import { follow, range, type ClientRecord } from './testing/sse-clients.test-util.js';
 
-const binary = findRedisServer();
-if (binary === undefined) console.warn(`[@headway/redis] ${REDIS_MISSING}`);
+const binary = findTestPart('HEADWAY_REDIS_SERVER');
 
 function expectComplete(record: ClientRecord, events: number): void {
   // On the wire, across every reconnection: each event exactly once, in order.

@@ -9,10 +9,10 @@ import { createRedisReplayLog, type RedisReplayLog } from './redis-replay-log.js
 import type { RedisError } from './redis-error.js';
 import { redisSink } from './redis-sink.js';
 import { frameIds, get, listen } from './testing/sse.test-util.js';
-import { findRedisServer, REDIS_MISSING, startRedisServer, type RedisServer } from './testing/redis-server.test-util.js';
+import { findTestPart } from '@headway/protocol/testing';
+import { startRedisServer, type RedisServer } from './testing/redis-server.test-util.js';
 
-const binary = findRedisServer();
-if (binary === undefined) console.warn(`[@headway/redis] ${REDIS_MISSING}`);
+const binary = findTestPart('HEADWAY_REDIS_SERVER');
 
 describe.skipIf(binary === undefined)('@headway/redis against a real redis-server', () => {
   let server: RedisServer;

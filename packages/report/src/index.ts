@@ -1,8 +1,9 @@
+import { MAX_REPORTED_ISSUES as PROTOCOL_MAX_REPORTED_ISSUES } from '@headway/protocol';
 export { ToolCallLog, DEFAULT_MAX_ENTRIES } from './tool-call-log.js';
 export type { ToolCallLogOptions, ToolCallRecord, TextRecord } from './tool-call-log.js';
 export { toolCallLogStateSchema } from './tool-call-log-state.js';
 export type { OmittedSummary, TextEntry, ToolCallEntry, ToolCallLogEntry, ToolCallLogState, ToolTally } from './tool-call-log-state.js';
-export { MAX_REPORTED_ISSUES, ReportError } from './report-error.js';
+export { ReportError } from './report-error.js';
 export type { ReportErrorCode } from './report-error.js';
 export { renderProgressReport } from './render-progress-report.js';
 export { MAX_REPORT_LENGTH, MAX_REPORT_WARNINGS, parseProgressReport } from './parse-progress-report.js';
@@ -12,3 +13,6 @@ export type { ReportPromptContext, ReportPromptLimits } from './report-prompt.js
 export { buildFallbackReport } from './fallback-report.js';
 export type { FallbackReportContext } from './fallback-report.js';
 export { continuationPrompt } from './continuation-prompt.js';
+
+/** @deprecated use `MAX_REPORTED_ISSUES` from `@headway/protocol` (the same cap, shared by every package); removed in the next minor. */
+export const MAX_REPORTED_ISSUES: number = PROTOCOL_MAX_REPORTED_ISSUES;

@@ -1,6 +1,8 @@
 import {
   createRedactor,
   describeIssues,
+  limitIssues,
+  MAX_REPORTED_ISSUES,
   planItemsSchema,
   safeStringify,
   toValidationIssues,
@@ -10,7 +12,7 @@ import {
   type ValidationIssue,
 } from '@headway/protocol';
 import { errorMessage } from '@headway/protocol/internal';
-import { MAX_REPORTED_ISSUES, ReportError, limitIssues } from './report-error.js';
+import { ReportError } from './report-error.js';
 import { cutText, detach, formatCount, oneLine } from './text.js';
 import {
   ARGS_MAX_CHARS,
@@ -118,7 +120,7 @@ function badEntries(state: unknown): ValidationIssue[] {
     // Unreadable state: the full validation says so.
     return [];
   }
-  return more === 0 ? kept : [...kept, { path: '', message: `and ${more} more issue${more === 1 ? '' : 's'}` }];
+  return limitIssues(kept, { total: kept.length + more });
 }
 
 /** Most entries a saved log may hold, whatever its `maxEntries` says. */
@@ -183,15 +185,15 @@ export class ToolCallLog {
   constructor(options: ToolCallLogOptions = {}) {
     const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
     if (!Number.isInteger(maxEntries) || maxEntries < 2) {
-      throw new ReportError('REPORT_INVALID_OPTIONS', `ToolCallLog: maxEntries must be an integer of at least 2, got ${String(maxEntries)}`, [
+      throw new ReportError('REPORT_INVALID_OPTIONS', `ToolCallLog: maxEntries must be an integer of at least 2, got ${String(maxEntries)}`, { issues: [
         { path: 'maxEntries', message: 'must be an integer of at least 2' },
-      ]);
+      ] });
     }
     const keepFirst = options.keepFirst ?? Math.max(1, Math.floor(maxEntries / 4));
     if (!Number.isInteger(keepFirst) || keepFirst < 1 || keepFirst >= maxEntries) {
-      throw new ReportError('REPORT_INVALID_OPTIONS', `ToolCallLog: keepFirst must be an integer from 1 to ${maxEntries - 1}, got ${String(keepFirst)}`, [
+      throw new ReportError('REPORT_INVALID_OPTIONS', `ToolCallLog: keepFirst must be an integer from 1 to ${maxEntries - 1}, got ${String(keepFirst)}`, { issues: [
         { path: 'keepFirst', message: `must be an integer from 1 to ${maxEntries - 1}` },
-      ]);
+      ] });
     }
     this.maxEntries = maxEntries;
     this.keepFirst = keepFirst;
@@ -347,20 +349,20 @@ export class ToolCallLog {
   static fromJSON(state: unknown): ToolCallLog {
     // Refused before validation: zod would make issues for every bad entry of a huge list.
     const oversized = oversizedState(state);
-    if (oversized !== undefined) throw new ReportError('REPORT_INVALID_LOG_STATE', `Invalid tool-call log state: ${describeIssues([oversized])}`, [oversized]);
+    if (oversized !== undefined) throw new ReportError('REPORT_INVALID_LOG_STATE', `Invalid tool-call log state: ${describeIssues([oversized])}`, { issues: [oversized] });
     // Entries one by one, keeping only the first issues: validating a list of 50,000 bad
     // entries at once would build and hold 100,000 issue objects.
     const entryIssues = badEntries(state);
-    if (entryIssues.length > 0) throw new ReportError('REPORT_INVALID_LOG_STATE', `Invalid tool-call log state: ${describeIssues(entryIssues)}`, entryIssues);
+    if (entryIssues.length > 0) throw new ReportError('REPORT_INVALID_LOG_STATE', `Invalid tool-call log state: ${describeIssues(entryIssues)}`, { issues: entryIssues });
     let result;
     try {
       result = toolCallLogStateSchema.safeParse(state);
     } catch (cause) {
-      throw new ReportError('REPORT_INVALID_LOG_STATE', 'Invalid tool-call log state: input could not be read', [], { cause });
+      throw new ReportError('REPORT_INVALID_LOG_STATE', 'Invalid tool-call log state: input could not be read', { cause });
     }
     if (!result.success) {
       const issues = limitIssues(toValidationIssues(result.error));
-      throw new ReportError('REPORT_INVALID_LOG_STATE', `Invalid tool-call log state: ${describeIssues(issues)}`, issues);
+      throw new ReportError('REPORT_INVALID_LOG_STATE', `Invalid tool-call log state: ${describeIssues(issues)}`, { issues });
     }
     const s = result.data;
     let log: ToolCallLog;
@@ -370,7 +372,7 @@ export class ToolCallLog {
       log = new ToolCallLog(options);
     } catch (cause) {
       const issues = [{ path: 'redact.paths', message: errorMessage(cause, 300) }];
-      throw new ReportError('REPORT_INVALID_LOG_STATE', `Invalid tool-call log state: ${describeIssues(issues)}`, issues, { cause });
+      throw new ReportError('REPORT_INVALID_LOG_STATE', `Invalid tool-call log state: ${describeIssues(issues)}`, { issues, cause });
     }
     log.#restore(s);
     return log;

@@ -1,4 +1,5 @@
-import { HeadwayError, type ValidationIssue } from '@headway/protocol';
+import { HeadwayError, type HeadwayErrorOptions, type ValidationIssue } from '@headway/protocol';
+import { toErrorOptions } from '@headway/protocol/internal';
 
 /** Codes an {@link AuditError} can carry. */
 export type AuditErrorCode =
@@ -17,8 +18,11 @@ export type AuditErrorCode =
 export class AuditError extends HeadwayError {
   declare readonly code: AuditErrorCode;
 
-  constructor(code: AuditErrorCode, message: string, issues: readonly ValidationIssue[] = [], options?: ErrorOptions) {
-    super(code, message, { ...options, issues });
+  constructor(code: AuditErrorCode, message: string, options?: HeadwayErrorOptions);
+  /** @deprecated pass `{ issues, cause }` as the third argument: `new AuditError(code, message, { issues })`. */
+  constructor(code: AuditErrorCode, message: string, issues: readonly ValidationIssue[], options?: ErrorOptions);
+  constructor(code: AuditErrorCode, message: string, issuesOrOptions?: readonly ValidationIssue[] | HeadwayErrorOptions, options?: ErrorOptions) {
+    super(code, message, toErrorOptions(issuesOrOptions, options));
     this.name = 'AuditError';
   }
 }

@@ -134,11 +134,11 @@ export function assertAuditEvent(event: unknown): AuditEvent {
   try {
     result = auditEventSchema.safeParse(event);
   } catch (cause) {
-    throw new AuditError('AUDIT_INVALID_EVENT', 'Invalid audit event: input could not be read', [], { cause });
+    throw new AuditError('AUDIT_INVALID_EVENT', 'Invalid audit event: input could not be read', { cause });
   }
   if (result.success) return result.data;
   const issues = toValidationIssues(result.error);
-  throw new AuditError('AUDIT_INVALID_EVENT', `Invalid audit event: ${describeIssues(issues)}`, issues);
+  throw new AuditError('AUDIT_INVALID_EVENT', `Invalid audit event: ${describeIssues(issues)}`, { issues });
 }
 
 /** JSON text of an object: the fast native path, or `safeStringify` for cycles and bigints. */

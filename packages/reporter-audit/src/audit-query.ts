@@ -50,7 +50,7 @@ export function normalizeAuditQuery(query: AuditQuery = {}): NormalizedAuditQuer
   const result = querySchema.safeParse(query);
   if (!result.success) {
     const issues = toValidationIssues(result.error);
-    throw new AuditError('AUDIT_INVALID_QUERY', `Invalid audit query: ${describeIssues(issues)}`, issues);
+    throw new AuditError('AUDIT_INVALID_QUERY', `Invalid audit query: ${describeIssues(issues)}`, { issues });
   }
   return result.data;
 }

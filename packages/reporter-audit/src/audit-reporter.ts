@@ -58,7 +58,7 @@ function checkOptions(options: AuditReporterOptions): void {
   if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) problems.push('queueLimit: expected a positive integer');
   if (problems.length > 0) {
     const issues = problems.map((p) => ({ path: p.slice(0, p.indexOf(':')), message: p.slice(p.indexOf(':') + 2) }));
-    throw new AuditError('AUDIT_INVALID_OPTIONS', `Invalid AuditReporter options: ${problems.join('; ')}`, issues);
+    throw new AuditError('AUDIT_INVALID_OPTIONS', `Invalid AuditReporter options: ${problems.join('; ')}`, { issues });
   }
 }
 

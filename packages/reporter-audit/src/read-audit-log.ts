@@ -113,7 +113,7 @@ export async function readAuditLog(file: string, options: ReadAuditLogOptions = 
   };
 
   const invalid = (message: string, issues: AuditLogError['issues']): void => {
-    if (options.strict === true) throw new AuditLogError('AUDIT_INVALID_LINE', `${file}:${lineNo}`, message, issues);
+    if (options.strict === true) throw new AuditLogError('AUDIT_INVALID_LINE', message, { location: `${file}:${lineNo}`, issues });
     problems.push({ file, line: lineNo, kind: 'invalid', message });
   };
 

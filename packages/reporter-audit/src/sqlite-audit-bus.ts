@@ -29,7 +29,7 @@ function loadDatabase(): typeof Database {
   try {
     return createRequire(import.meta.url)('better-sqlite3') as typeof Database;
   } catch (error) {
-    throw new AuditError('AUDIT_INVALID_OPTIONS', 'SqliteAuditBus needs better-sqlite3: npm install better-sqlite3', [], { cause: error });
+    throw new AuditError('AUDIT_INVALID_OPTIONS', 'SqliteAuditBus needs better-sqlite3: npm install better-sqlite3', { cause: error });
   }
 }
 
@@ -245,7 +245,9 @@ function rowToEvent(row: Row, path: string): AuditEvent {
   try {
     detail = JSON.parse(row.detail);
   } catch (cause) {
-    throw new AuditLogError('AUDIT_INVALID_ROW', location, `${location}: detail is not JSON`, [{ path: 'detail', message: 'not JSON' }], {
+    throw new AuditLogError('AUDIT_INVALID_ROW', `${location}: detail is not JSON`, {
+      location,
+      issues: [{ path: 'detail', message: 'not JSON' }],
       cause,
     });
   }
@@ -262,5 +264,5 @@ function rowToEvent(row: Row, path: string): AuditEvent {
   });
   if (result.success) return result.data;
   const issues = toValidationIssues(result.error);
-  throw new AuditLogError('AUDIT_INVALID_ROW', location, `${location}: not an audit event: ${describeIssues(issues)}`, issues);
+  throw new AuditLogError('AUDIT_INVALID_ROW', `${location}: not an audit event: ${describeIssues(issues)}`, { location, issues });
 }

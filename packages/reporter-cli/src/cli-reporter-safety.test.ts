@@ -24,12 +24,16 @@ describe.each(['plain', 'live'] as const)('CLIReporter (%s) never throws into th
       throw new Error('EBADF');
     };
     const errors: unknown[] = [];
-    const reporter = new CLIReporter({ stream, mode, env: {}, timers: new ManualTimers(), onInternalError: (e) => errors.push(e) });
-    expect(() => {
-      exercise(reporter);
-    }).not.toThrow();
+    const reporter = new CLIReporter({
+      stream,
+      mode,
+      env: {},
+      timers: new ManualTimers(),
+      onInternalError: (e, context) => errors.push([(e as Error).message, context]),
+    });
+    exercise(reporter);
     expect(calls).toBe(1);
-    expect(errors).toHaveLength(1);
+    expect(errors).toEqual([['EBADF', { where: 'write' }]]);
     expect(reporter.failures).toBe(1);
   });
 

@@ -1,5 +1,13 @@
 import { format } from 'node:util';
-import { MAX_PLAN_ITEMS, redactString, toolResultPreview, type ProgressEvent, type ProgressReporter } from '@headway/protocol';
+import {
+  MAX_PLAN_ITEMS,
+  redactString,
+  toolResultPreview,
+  type InternalErrorContext,
+  type OnInternalError,
+  type ProgressEvent,
+  type ProgressReporter,
+} from '@headway/protocol';
 import { capText, MAX_LIVE_TEXT } from './bounded-text.js';
 import pc from 'picocolors';
 import type { Colors } from './colors.js';
@@ -51,7 +59,12 @@ export interface CLIReporterOptions {
    * Told about failures inside the reporter (a broken stream, a rendering bug). They never
    * reach the caller; after a stream failure the reporter writes nothing more.
    */
-  onInternalError?: (error: unknown) => void;
+  onInternalError?: OnInternalError<CLIReporterErrorContext>;
+}
+
+/** Where a failure the reporter survived happened: `write` (the stream), `render` (the live view), `handle` (a method or event). */
+export interface CLIReporterErrorContext extends InternalErrorContext {
+  readonly where: 'write' | 'render' | 'handle';
 }
 
 const CANCELLED_PREFIX = 'cancelled: ';
@@ -93,7 +106,7 @@ export class CLIReporter implements ProgressReporter {
   private readonly now: () => number;
   private readonly previewLength: number;
   private readonly recentTools: number;
-  private readonly onInternalError: ((error: unknown) => void) | undefined;
+  private readonly onInternalError: OnInternalError<CLIReporterErrorContext> | undefined;
   private readonly view: LiveView | undefined;
   private readonly colors: Colors;
   /** The redaction censor, or `undefined` when redaction is off. */
@@ -111,7 +124,7 @@ export class CLIReporter implements ProgressReporter {
     this.onInternalError = options.onInternalError;
     this.censor = options.redact === false ? undefined : (options.redact?.censor ?? '[REDACTED]');
     this.output = new TerminalOutput(stream, positive(options.maxBufferedBytes, 1 << 20), (error) => {
-      this.internalError(error);
+      this.internalError(error, 'write');
     });
     this.colors = pc.createColors(this.mode === 'live' && (options.color ?? resolveColor(stream, env)));
     if (this.mode === 'live') {
@@ -119,7 +132,7 @@ export class CLIReporter implements ProgressReporter {
         this.output,
         { now: this.now, timers: options.timers ?? globalIntervalTimers, colors: this.colors, maxRunning: 3 },
         (error) => {
-          this.internalError(error);
+          this.internalError(error, 'render');
         },
       );
     }
@@ -375,14 +388,14 @@ export class CLIReporter implements ProgressReporter {
     try {
       fn();
     } catch (error) {
-      this.internalError(error);
+      this.internalError(error, 'handle');
     }
   }
 
-  private internalError(error: unknown): void {
+  private internalError(error: unknown, where: CLIReporterErrorContext['where']): void {
     this.failures += 1;
     try {
-      this.onInternalError?.(error);
+      this.onInternalError?.(error, { where });
     } catch {
       // The user's error callback failing must not reach the caller either.
     }

@@ -1,5 +1,5 @@
 export { CLIReporter } from './cli-reporter.js';
-export type { CLIReporterOptions } from './cli-reporter.js';
+export type { CLIReporterErrorContext, CLIReporterOptions } from './cli-reporter.js';
 export type { CLIReporterMode, Environment } from './resolve-mode.js';
 export type { IntervalTimers } from './interval-timers.js';
 export type { TerminalStream } from './terminal-stream.js';

@@ -3,12 +3,11 @@
 // pause (--step), so every snapshot is taken at a known point of the run, in real time.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { findTestPart } from '@headway/protocol/testing';
 import stringWidth from 'string-width';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findTestPart, skipNote } from './test-part.test-util.js';
 
-const tmuxPath = findTestPart('HEADWAY_TMUX', ['tmux']);
-if (tmuxPath === undefined) skipNote('HEADWAY_TMUX', ['tmux']);
+const tmuxPath = findTestPart('HEADWAY_TMUX');
 const socket = `headway-test-${process.pid}`;
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
 const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;

@@ -55,7 +55,7 @@ describe('JSONReporter on hostile input', () => {
     ]);
   });
 
-  it('survives an onWriteError that throws', async () => {
+  it('survives an onInternalError that throws', async () => {
     const stream = new Writable({
       write(_chunk, _encoding, callback) {
         callback(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
@@ -64,7 +64,7 @@ describe('JSONReporter on hostile input', () => {
     const errors: JSONReporterError[] = [];
     const reporter = new JSONReporter({
       stream,
-      onWriteError: (e) => {
+      onInternalError: (e) => {
         errors.push(e);
         throw new Error('callback throws');
       },

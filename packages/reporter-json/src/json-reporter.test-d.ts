@@ -27,7 +27,7 @@ describe('JSONReporter types', () => {
 
   it('takes protocol redaction options or false, and reports coded errors', () => {
     expectTypeOf<JSONReporterOptions['redact']>().toEqualTypeOf<RedactOptions | false | undefined>();
-    expectTypeOf<Parameters<NonNullable<JSONReporterOptions['onWriteError']>>[0]>().toEqualTypeOf<JSONReporterError>();
+    expectTypeOf<Parameters<NonNullable<JSONReporterOptions['onInternalError']>>[0]>().toEqualTypeOf<JSONReporterError>();
     expectTypeOf<JSONReporterError['code']>().toEqualTypeOf<JSONReporterErrorCode>();
     expectTypeOf<JSONReporterStats>().toEqualTypeOf<{ written: number; dropped: number; buffered: number; bufferedBytes: number; stopped: boolean }>();
   });

@@ -120,12 +120,12 @@ describe('JSONReporter', () => {
     expect(lines()).toEqual(['{"event":"start","task":{}}', '{"event":"progress","pct":"10","label":"big"}']);
   });
 
-  it('swallows a throwing onWriteError and reports a gone consumer only once', () => {
+  it('swallows a throwing onInternalError and reports a gone consumer only once', () => {
     const { stream } = memoryStream();
     const reports: JSONReporterError[] = [];
     const reporter = new JSONReporter({
       stream,
-      onWriteError: (error) => {
+      onInternalError: (error) => {
         reports.push(error);
         throw new Error('handler bug');
       },

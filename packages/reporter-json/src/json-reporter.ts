@@ -1,7 +1,12 @@
-import type { ProgressEvent, ProgressReporter, RedactOptions } from '@headway/protocol';
+import type { InternalErrorContext, ProgressEvent, ProgressReporter, RedactOptions } from '@headway/protocol';
 import { JSONReporterError } from './json-reporter-error.js';
 import { createLineEncoder, type LineEncoder } from './line-encoder.js';
 import { LineWriter, type LineStream, type LineWriterStats } from './line-writer.js';
+
+/** Where a failure the reporter survived happened: `write`, the consumer went away. */
+export interface JSONReporterErrorContext extends InternalErrorContext {
+  readonly where: 'write';
+}
 
 /** Options of {@link JSONReporter}. */
 export interface JSONReporterOptions {
@@ -18,6 +23,8 @@ export interface JSONReporterOptions {
    * Called once when the consumer goes away (EPIPE, a closed, ended or destroyed stream);
    * after that nothing more is written. Errors it throws are ignored.
    */
+  onInternalError?: (error: JSONReporterError, context: JSONReporterErrorContext) => void;
+  /** @deprecated use `onInternalError` (called the same way, with `{ where: 'write' }`); removed in the next minor. */
   onWriteError?: (error: JSONReporterError) => void;
   /** Bytes (UTF-8) buffered while the stream is full before the oldest lines are dropped (default 1 MiB). */
   maxBufferedBytes?: number;
@@ -53,14 +60,14 @@ function limit(name: string, value: number | undefined, fallback: number): numbe
  * It never throws into, or blocks, its caller: a line is one `write()` (never partial or
  * interleaved); while the stream is full lines wait in a bounded buffer whose oldest lines
  * are dropped and counted (`dropped`); when the consumer goes away it stops quietly and
- * calls `onWriteError` once.
+ * calls `onInternalError` once.
  *
  * @example
  * ```ts
  * import { createProgressHub } from '@headway/protocol';
  * import { JSONReporter } from '@headway/reporter-json';
  *
- * const reporter = new JSONReporter({ onWriteError: (e) => console.error(e.message) });
+ * const reporter = new JSONReporter({ onInternalError: (e) => console.error(e.message) });
  * reporter.onStart('Summarize the README file'); // {"event":"start","task":"Summarize the README file"}
  * reporter.onIteration(0, 10); // {"event":"iteration","current":0,"max":10}
  *
@@ -84,7 +91,8 @@ export class JSONReporter implements ProgressReporter {
     this.#writer = new LineWriter(options.stream ?? process.stdout, {
       maxBufferedBytes,
       maxBufferedLines,
-      onWriteError: options.onWriteError,
+      // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until it is removed
+      onWriteError: options.onInternalError ?? options.onWriteError,
     });
   }
 

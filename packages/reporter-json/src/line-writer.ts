@@ -19,7 +19,7 @@ export interface LineStream {
 export interface LineWriterOptions {
   maxBufferedBytes: number;
   maxBufferedLines: number;
-  onWriteError: ((error: JSONReporterError) => void) | undefined;
+  onWriteError: ((error: JSONReporterError, context: { where: 'write' }) => void) | undefined;
 }
 
 /** Counters of a {@link LineWriter}. */
@@ -210,7 +210,7 @@ export class LineWriter {
     }
     this.#settle();
     try {
-      this.#options.onWriteError?.(error);
+      this.#options.onWriteError?.(error, { where: 'write' });
     } catch {
       // The caller's handler must not reach the code that reports progress.
     }

@@ -1,12 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import { createProgressHub, type ProgressEvent } from '@headway/protocol';
+import { findTestPart } from '@headway/protocol/testing';
 import { build } from 'esbuild';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen, type TestServer } from './http.test-util.js';
 import { createReplayLog } from './replay-log.js';
 import { createSseHandler } from './sse-handler.js';
-import { findTestPart, skipNote } from './test-part.test-util.js';
 
 const entry = fileURLToPath(new URL('./browser.ts', import.meta.url));
 
@@ -42,9 +42,7 @@ describe('browser entry', () => {
   });
 });
 
-const CHROMIUM = ['chromium', 'chromium-browser', 'google-chrome'];
-const chromiumPath = findTestPart('HEADWAY_CHROMIUM_PATH', CHROMIUM);
-if (chromiumPath === undefined) skipNote('HEADWAY_CHROMIUM_PATH', CHROMIUM);
+const chromiumPath = findTestPart('HEADWAY_CHROMIUM_PATH');
 
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 

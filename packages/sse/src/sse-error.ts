@@ -1,5 +1,6 @@
 // The zod-free subpath: the browser client bundles this file.
 import { HeadwayError } from '@headway/protocol/validate-lite';
+import type { HeadwayErrorOptions } from '@headway/protocol';
 
 /** Codes an {@link SseError} can carry. */
 export type SseErrorCode =
@@ -23,7 +24,7 @@ export class SseError extends HeadwayError {
   /** The HTTP status the server answered with, when there was one. */
   readonly status: number | undefined;
 
-  constructor(code: SseErrorCode, message: string, options?: ErrorOptions & { status?: number }) {
+  constructor(code: SseErrorCode, message: string, options?: HeadwayErrorOptions & { status?: number }) {
     super(code, message, options);
     this.name = 'SseError';
     this.status = options?.status;

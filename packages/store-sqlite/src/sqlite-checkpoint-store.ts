@@ -358,15 +358,15 @@ export class SqliteCheckpointStore implements CheckpointStore {
 
   #rows(rows: unknown[], expected: number, where: 'messages' | 'log', id: string): unknown[] {
     if (rows.length !== expected) {
-      throw new CheckpointError('CHECKPOINT_CORRUPT', `checkpoint ${id}: ${where}: expected ${expected} row(s), found ${rows.length}`, [
+      throw new CheckpointError('CHECKPOINT_CORRUPT', `checkpoint ${id}: ${where}: expected ${expected} row(s), found ${rows.length}`, { issues: [
         { path: where, message: `expected ${expected} row(s), found ${rows.length}` },
-      ]);
+      ] });
     }
     return (rows as { seq: unknown; body: unknown }[]).map((r, i) => {
       if (r.seq !== i) {
-        throw new CheckpointError('CHECKPOINT_CORRUPT', `checkpoint ${id}: ${where}[${i}]: missing (found seq ${String(r.seq)})`, [
+        throw new CheckpointError('CHECKPOINT_CORRUPT', `checkpoint ${id}: ${where}[${i}]: missing (found seq ${String(r.seq)})`, { issues: [
           { path: `${where}[${i}]`, message: 'missing' },
-        ]);
+        ] });
       }
       return decodeJson(r.body, `${where}[${i}]`, id);
     });

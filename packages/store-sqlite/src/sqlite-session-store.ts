@@ -46,7 +46,7 @@ function toSummary(row: unknown): SessionSummary {
   const id = typeof (row as { id?: unknown }).id === 'string' ? (row as { id: string }).id : '?';
   if (!parsed.success) {
     const issues = toValidationIssues(parsed.error);
-    throw new SessionError('SESSION_CORRUPT', `session ${id}: unreadable: ${describeIssues(issues)}`, issues);
+    throw new SessionError('SESSION_CORRUPT', `session ${id}: unreadable: ${describeIssues(issues)}`, { issues });
   }
   const r = parsed.data;
   return { id: r.id, createdAt: r.created_at, updatedAt: r.updated_at, messageCount: r.message_count, spentUsd: r.spent_usd, calls: r.calls, runs: r.runs };
@@ -90,9 +90,9 @@ export class SqliteSessionStore implements SessionStore {
       const summary = toSummary(row);
       const rows = db.prepare('SELECT seq, body FROM headway_session_messages WHERE session = ? ORDER BY seq').all(row.pk) as { seq: unknown; body: unknown }[];
       if (rows.length !== summary.messageCount || rows.some((r, i) => r.seq !== i)) {
-        throw new SessionError('SESSION_CORRUPT', `session ${id}: messages: expected ${summary.messageCount} row(s) in sequence, found ${rows.length}`, [
+        throw new SessionError('SESSION_CORRUPT', `session ${id}: messages: expected ${summary.messageCount} row(s) in sequence, found ${rows.length}`, { issues: [
           { path: 'messages', message: 'rows missing' },
-        ]);
+        ] });
       }
       return { ...summary, messages: rows.map((r, i) => decodeMessage(id, r.body, i)) };
     })();

@@ -274,7 +274,7 @@ export function createAgUiServer(options: AgUiServerOptions): AgUiServer {
     const hub = createProgressHub({
       runId: input.runId,
       ...(options.now === undefined ? {} : { now: options.now }),
-      onSinkError: (error) => {
+      onInternalError: (error) => {
         internalError(error, input.runId, 'sink');
       },
     });

@@ -1,29 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
-
-/** Why the Redis tests are skipped when no server binary is found. */
-export const REDIS_MISSING =
-  'redis-server not found: set HEADWAY_REDIS_SERVER to its path, or install it (Debian: apt-get install redis-server). The tests that need a real Redis are skipped.';
-
-/** `HEADWAY_REDIS_SERVER`, else `redis-server` on PATH, else `undefined`. */
-export function findRedisServer(): string | undefined {
-  const fromEnv = process.env.HEADWAY_REDIS_SERVER;
-  if (fromEnv !== undefined && fromEnv !== '') return fromEnv;
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (dir === '') continue;
-    const candidate = join(dir, 'redis-server');
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // Not here.
-    }
-  }
-  return undefined;
-}
+import { join } from 'node:path';
 
 async function freePort(): Promise<number> {
   const server = createServer();

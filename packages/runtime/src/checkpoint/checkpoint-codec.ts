@@ -27,14 +27,13 @@ export function encodeJson(value: unknown, where: string, checkpointId: string):
     throw new CheckpointError(
       'CHECKPOINT_INVALID',
       `checkpoint ${checkpointId}: ${where} is not plain JSON (${errorMessage(error)})`,
-      [{ path: where, message: 'not plain JSON' }],
-      { cause: error },
+      { issues: [{ path: where, message: 'not plain JSON' }], cause: error },
     );
   }
   if (text === undefined) {
-    throw new CheckpointError('CHECKPOINT_INVALID', `checkpoint ${checkpointId}: ${where} is not plain JSON (got ${typeof value})`, [
+    throw new CheckpointError('CHECKPOINT_INVALID', `checkpoint ${checkpointId}: ${where} is not plain JSON (got ${typeof value})`, { issues: [
       { path: where, message: 'not plain JSON' },
-    ]);
+    ] });
   }
   return text;
 }
@@ -42,16 +41,14 @@ export function encodeJson(value: unknown, where: string, checkpointId: string):
 /** Parses JSON text read back; throws `CHECKPOINT_CORRUPT` naming `where`. */
 export function decodeJson(text: unknown, where: string, checkpointId: string): unknown {
   if (typeof text !== 'string') {
-    throw new CheckpointError('CHECKPOINT_CORRUPT', `checkpoint ${checkpointId}: ${where}: expected JSON text, got ${typeof text}`, [
+    throw new CheckpointError('CHECKPOINT_CORRUPT', `checkpoint ${checkpointId}: ${where}: expected JSON text, got ${typeof text}`, { issues: [
       { path: where, message: 'expected JSON text' },
-    ]);
+    ] });
   }
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new CheckpointError('CHECKPOINT_CORRUPT', `checkpoint ${checkpointId}: ${where}: invalid JSON`, [{ path: where, message: 'invalid JSON' }], {
-      cause: error,
-    });
+    throw new CheckpointError('CHECKPOINT_CORRUPT', `checkpoint ${checkpointId}: ${where}: invalid JSON`, { issues: [{ path: where, message: 'invalid JSON' }], cause: error });
   }
 }
 
@@ -59,7 +56,7 @@ function check<T>(schema: z.ZodType<T>, value: unknown, where: string, checkpoin
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issues = toValidationIssues(parsed.error).map((i) => ({ path: i.path === '' ? where : `${where}.${i.path}`, message: i.message }));
-  throw new CheckpointError(code, `checkpoint ${checkpointId}: ${code === 'CHECKPOINT_CORRUPT' ? 'unreadable' : 'invalid'}: ${describeIssues(issues)}`, issues);
+  throw new CheckpointError(code, `checkpoint ${checkpointId}: ${code === 'CHECKPOINT_CORRUPT' ? 'unreadable' : 'invalid'}: ${describeIssues(issues)}`, { issues });
 }
 
 /** Validates what a checkpoint is created with. */
@@ -86,9 +83,9 @@ export function validateUpdate(id: string, update: CheckpointUpdate): void {
   const seen = new Set<string>();
   for (const call of update.toolCalls ?? []) {
     if (seen.has(call.toolCallId)) {
-      throw new CheckpointError('CHECKPOINT_INVALID', `checkpoint ${id}: update.toolCalls: ${call.toolCallId} given twice`, [
+      throw new CheckpointError('CHECKPOINT_INVALID', `checkpoint ${id}: update.toolCalls: ${call.toolCallId} given twice`, { issues: [
         { path: 'update.toolCalls', message: `${call.toolCallId} given twice` },
-      ]);
+      ] });
     }
     seen.add(call.toolCallId);
   }

@@ -1,4 +1,5 @@
-import { HeadwayError, type ValidationIssue } from '@headway/protocol';
+import { HeadwayError, type HeadwayErrorOptions, type ValidationIssue } from '@headway/protocol';
+import { toErrorOptions } from '@headway/protocol/internal';
 
 /** Codes a {@link CheckpointError} can carry. */
 export type CheckpointErrorCode =
@@ -22,8 +23,11 @@ export type CheckpointErrorCode =
 export class CheckpointError extends HeadwayError {
   declare readonly code: CheckpointErrorCode;
 
-  constructor(code: CheckpointErrorCode, message: string, issues: readonly ValidationIssue[] = [], options?: ErrorOptions) {
-    super(code, message, { ...options, issues });
+  constructor(code: CheckpointErrorCode, message: string, options?: HeadwayErrorOptions);
+  /** @deprecated pass `{ issues, cause }` as the third argument: `new CheckpointError(code, message, { issues })`. */
+  constructor(code: CheckpointErrorCode, message: string, issues: readonly ValidationIssue[], options?: ErrorOptions);
+  constructor(code: CheckpointErrorCode, message: string, issuesOrOptions?: readonly ValidationIssue[] | HeadwayErrorOptions, options?: ErrorOptions) {
+    super(code, message, toErrorOptions(issuesOrOptions, options));
     this.name = 'CheckpointError';
   }
 }

@@ -59,12 +59,12 @@ export function resolveRecoveryPolicy(policy: Partial<RecoveryPolicy> = {}): Rec
   const parsed = recoveryPolicySchema.safeParse(policy);
   if (!parsed.success) {
     const issues = toValidationIssues(parsed.error).map((i) => ({ path: i.path === '' ? 'recovery' : `recovery.${i.path}`, message: i.message }));
-    throw new CheckpointError('CHECKPOINT_INVALID', `invalid recovery policy: ${describeIssues(issues)}`, issues);
+    throw new CheckpointError('CHECKPOINT_INVALID', `invalid recovery policy: ${describeIssues(issues)}`, { issues });
   }
   const resolved: RecoveryPolicy = { ...DEFAULT_RECOVERY_POLICY, ...parsed.data };
   if (resolved.restartWithinMs < resolved.resumeWithinMs) {
     const issues = [{ path: 'recovery.restartWithinMs', message: `must be at least resumeWithinMs (${resolved.resumeWithinMs})` }];
-    throw new CheckpointError('CHECKPOINT_INVALID', `invalid recovery policy: ${describeIssues(issues)}`, issues);
+    throw new CheckpointError('CHECKPOINT_INVALID', `invalid recovery policy: ${describeIssues(issues)}`, { issues });
   }
   return resolved;
 }

@@ -67,7 +67,7 @@ const runExtraSchema: z.ZodType<RunExtra> = z.object({
 
 function corrupt(id: string, where: string, error: z.ZodError): CheckpointError {
   const issues = toValidationIssues(error).map((i) => ({ path: i.path === '' ? where : `${where}.${i.path}`, message: i.message }));
-  return new CheckpointError('CHECKPOINT_CORRUPT', `checkpoint ${id}: cannot resume: ${describeIssues(issues)}`, issues);
+  return new CheckpointError('CHECKPOINT_CORRUPT', `checkpoint ${id}: cannot resume: ${describeIssues(issues)}`, { issues });
 }
 
 /** What a write adds to the log's rows, and the log's small state. */

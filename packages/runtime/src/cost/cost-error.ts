@@ -1,4 +1,5 @@
-import { HeadwayError, type ValidationIssue } from '@headway/protocol';
+import { HeadwayError, type HeadwayErrorOptions, type ValidationIssue } from '@headway/protocol';
+import { toErrorOptions } from '@headway/protocol/internal';
 
 /** Codes a {@link CostError} can carry. */
 export type CostErrorCode =
@@ -13,8 +14,11 @@ export type CostErrorCode =
 export class CostError extends HeadwayError {
   declare readonly code: CostErrorCode;
 
-  constructor(code: CostErrorCode, message: string, issues: readonly ValidationIssue[] = [], options?: ErrorOptions) {
-    super(code, message, { ...options, issues });
+  constructor(code: CostErrorCode, message: string, options?: HeadwayErrorOptions);
+  /** @deprecated pass `{ issues, cause }` as the third argument: `new CostError(code, message, { issues })`. */
+  constructor(code: CostErrorCode, message: string, issues: readonly ValidationIssue[], options?: ErrorOptions);
+  constructor(code: CostErrorCode, message: string, issuesOrOptions?: readonly ValidationIssue[] | HeadwayErrorOptions, options?: ErrorOptions) {
+    super(code, message, toErrorOptions(issuesOrOptions, options));
     this.name = 'CostError';
   }
 }

@@ -56,7 +56,7 @@ const sessionCostSchema = z.object({ spentUsd: z.number().nonnegative(), calls: 
 
 function invalid(code: 'COST_INVALID_OPTIONS' | 'COST_INVALID_USAGE', where: string, error: z.ZodError): CostError {
   const issues = toValidationIssues(error).map((i) => ({ path: i.path === '' ? where : `${where}.${i.path}`, message: i.message }));
-  return new CostError(code, `invalid ${where}: ${describeIssues(issues)}`, issues);
+  return new CostError(code, `invalid ${where}: ${describeIssues(issues)}`, { issues });
 }
 
 /**

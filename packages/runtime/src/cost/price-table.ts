@@ -106,7 +106,7 @@ export class PriceTable {
     const parsed = z.record(z.string().min(1), modelPriceSchema).safeParse(overrides);
     if (!parsed.success) {
       const issues = toValidationIssues(parsed.error).map((i) => ({ path: i.path === '' ? 'prices' : `prices.${i.path}`, message: i.message }));
-      throw new CostError('COST_INVALID_PRICE', `invalid price table: ${describeIssues(issues)}`, issues);
+      throw new CostError('COST_INVALID_PRICE', `invalid price table: ${describeIssues(issues)}`, { issues });
     }
     for (const [model, price] of Object.entries(parsed.data)) this.#prices.set(normalise(model), Object.freeze({ ...price }));
   }

@@ -124,5 +124,5 @@ export function parseAgentConfig(input: unknown): AgentConfig {
   const result = agentConfigSchema.safeParse(input);
   if (result.success) return result.data;
   const issues = toValidationIssues(result.error);
-  throw new ConfigError('RUNTIME_INVALID_CONFIG', `Invalid agent config: ${describeIssues(issues)}`, issues);
+  throw new ConfigError('RUNTIME_INVALID_CONFIG', `Invalid agent config: ${describeIssues(issues)}`, { issues });
 }

@@ -154,22 +154,22 @@ export class AgentRuntime {
         ...(deps.random === undefined ? {} : { random: deps.random }),
       });
     } else {
-      throw new ConfigError('RUNTIME_INVALID_CONFIG', 'Invalid agent deps: provider: give deps.provider or deps.providers', [
+      throw new ConfigError('RUNTIME_INVALID_CONFIG', 'Invalid agent deps: provider: give deps.provider or deps.providers', { issues: [
         { path: 'provider', message: 'give deps.provider or deps.providers' },
-      ]);
+      ] });
     }
     if (deps.providers !== undefined && deps.providers.preferred === undefined) deps.providers.preferred = this.config.provider;
     const tools = new Map<string, Tool>();
     (deps.tools ?? []).forEach((tool, i) => {
       if (typeof tool !== 'object' || typeof tool.execute !== 'function' || typeof tool.jsonSchema !== 'object') {
-        throw new ConfigError('RUNTIME_INVALID_TOOL', `Invalid agent deps: tools[${i}]: expected a tool made with defineTool`, [
+        throw new ConfigError('RUNTIME_INVALID_TOOL', `Invalid agent deps: tools[${i}]: expected a tool made with defineTool`, { issues: [
           { path: `tools[${i}]`, message: 'expected a tool made with defineTool' },
-        ]);
+        ] });
       }
       if (tools.has(tool.name)) {
-        throw new ConfigError('RUNTIME_INVALID_TOOL', `Invalid agent deps: tools[${i}]: a tool named "${tool.name}" is already registered`, [
+        throw new ConfigError('RUNTIME_INVALID_TOOL', `Invalid agent deps: tools[${i}]: a tool named "${tool.name}" is already registered`, { issues: [
           { path: `tools[${i}].name`, message: `a tool named "${tool.name}" is already registered` },
-        ]);
+        ] });
       }
       tools.set(tool.name, tool);
     });

@@ -1,27 +1,11 @@
-/**
- * Where the runtime gets its time from. Injected so tests (and simulations) run on fake
- * time instead of sleeping.
- */
-export interface Clock {
-  /** Epoch milliseconds. */
-  now(): number;
-  /** Calls `fn` after `ms`; returns a handle for {@link Clock.clearTimeout}. */
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
+import { systemClock as protocolSystemClock, type Clock } from '@headway/protocol';
 
-/**
- * The real clock: `Date.now` and the host's timers. Timers keep the process alive: a run
- * waiting on a scripted delay or a retry backoff is work in progress, and the loop clears
- * its deadline timers when a run ends.
- */
-export const systemClock: Clock = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (handle) => {
-    clearTimeout(handle as ReturnType<typeof setTimeout>);
-  },
-};
+// The Clock type and the system clock are protocol's (one for every package); runtime
+// re-exports them for code written against its own names.
+export type { Clock };
+
+/** The real clock: `Date.now` and the host's timers (protocol's `systemClock`). */
+export const systemClock: Clock = protocolSystemClock;
 
 /** The error an aborted signal stands for: its reason when that is an Error, else an AbortError. */
 export function abortError(signal: AbortSignal): Error {

@@ -76,7 +76,7 @@ export class RunLoop {
       runId: state.runId,
       now: () => clock.now(),
       lastSeq: state.lastSeq,
-      onSinkError: (error) => {
+      onInternalError: (error) => {
         ctx.onInternalError(error, 'sink');
       },
     });

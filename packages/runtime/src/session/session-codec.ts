@@ -15,7 +15,7 @@ const runSchema = z.object({
 
 function invalid(sessionId: string, where: string, error: z.ZodError): SessionError {
   const issues = toValidationIssues(error).map((i) => ({ path: i.path === '' ? where : `${where}.${i.path}`, message: i.message }));
-  return new SessionError('SESSION_INVALID', `session ${sessionId}: invalid ${where}: ${describeIssues(issues)}`, issues);
+  return new SessionError('SESSION_INVALID', `session ${sessionId}: invalid ${where}: ${describeIssues(issues)}`, { issues });
 }
 
 /** Checks a session id. */
@@ -33,12 +33,10 @@ export function encodeRun(id: string, run: SessionRunRecord): string[] {
     try {
       text = stringify(m);
     } catch (error) {
-      throw new SessionError('SESSION_INVALID', `session ${id}: run.messages[${i}] is not plain JSON`, [{ path: `run.messages[${i}]`, message: 'not plain JSON' }], {
-        cause: error,
-      });
+      throw new SessionError('SESSION_INVALID', `session ${id}: run.messages[${i}] is not plain JSON`, { issues: [{ path: `run.messages[${i}]`, message: 'not plain JSON' }], cause: error });
     }
     if (text === undefined) {
-      throw new SessionError('SESSION_INVALID', `session ${id}: run.messages[${i}] is not plain JSON`, [{ path: `run.messages[${i}]`, message: 'not plain JSON' }]);
+      throw new SessionError('SESSION_INVALID', `session ${id}: run.messages[${i}] is not plain JSON`, { issues: [{ path: `run.messages[${i}]`, message: 'not plain JSON' }] });
     }
     return text;
   });
@@ -50,9 +48,7 @@ export function decodeMessage(id: string, text: unknown, index: number): unknown
     if (typeof text !== 'string') throw new TypeError('not text');
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new SessionError('SESSION_CORRUPT', `session ${id}: messages[${index}]: invalid JSON`, [{ path: `messages[${index}]`, message: 'invalid JSON' }], {
-      cause: error,
-    });
+    throw new SessionError('SESSION_CORRUPT', `session ${id}: messages[${index}]: invalid JSON`, { issues: [{ path: `messages[${index}]`, message: 'invalid JSON' }], cause: error });
   }
 }
 

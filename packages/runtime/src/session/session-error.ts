@@ -1,4 +1,5 @@
-import { HeadwayError, type ValidationIssue } from '@headway/protocol';
+import { HeadwayError, type HeadwayErrorOptions, type ValidationIssue } from '@headway/protocol';
+import { toErrorOptions } from '@headway/protocol/internal';
 
 /** Codes a {@link SessionError} can carry. */
 export type SessionErrorCode =
@@ -15,8 +16,11 @@ export type SessionErrorCode =
 export class SessionError extends HeadwayError {
   declare readonly code: SessionErrorCode;
 
-  constructor(code: SessionErrorCode, message: string, issues: readonly ValidationIssue[] = [], options?: ErrorOptions) {
-    super(code, message, { ...options, issues });
+  constructor(code: SessionErrorCode, message: string, options?: HeadwayErrorOptions);
+  /** @deprecated pass `{ issues, cause }` as the third argument: `new SessionError(code, message, { issues })`. */
+  constructor(code: SessionErrorCode, message: string, issues: readonly ValidationIssue[], options?: ErrorOptions);
+  constructor(code: SessionErrorCode, message: string, issuesOrOptions?: readonly ValidationIssue[] | HeadwayErrorOptions, options?: ErrorOptions) {
+    super(code, message, toErrorOptions(issuesOrOptions, options));
     this.name = 'SessionError';
   }
 }

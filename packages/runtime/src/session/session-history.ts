@@ -32,7 +32,7 @@ export async function openSession(
     const parsed = z.array(chatMessageSchema).safeParse(existing.messages);
     if (!parsed.success) {
       const issues = toValidationIssues(parsed.error).map((i) => ({ path: `messages${i.path.startsWith('[') ? '' : '.'}${i.path}`, message: i.message }));
-      throw new SessionError('SESSION_CORRUPT', `session ${sessionId}: history is not a conversation: ${describeIssues(issues)}`, issues);
+      throw new SessionError('SESSION_CORRUPT', `session ${sessionId}: history is not a conversation: ${describeIssues(issues)}`, { issues });
     }
     history = parsed.data;
   }
