@@ -59,4 +59,4 @@ export const runIsolated: IsolatedRunner['runIsolated'] = isolated.runIsolated;
 export const srcUrl: IsolatedRunner['srcUrl'] = isolated.srcUrl;
 
 /** Vitest timeout for a test that runs {@link HOSTILE_RUN} or {@link runIsolated}: above both of their limits (runIsolated's child gets 120 s), so theirs is the failure reported. */
-export const HOSTILE_TEST_TIMEOUT: number = 150_000;
+export const HOSTILE_TEST_TIMEOUT = 150_000;

@@ -48,16 +48,16 @@ export class PostgresAuditBus implements AuditBus {
     try {
       parsed = auditEventSchema.safeParse(event);
     } catch (cause) {
-      throw new AuditError('AUDIT_INVALID_EVENT', 'Invalid audit event: input could not be read', [], { cause });
+      throw new AuditError('AUDIT_INVALID_EVENT', 'Invalid audit event: input could not be read', { cause });
     }
     if (!parsed.success) {
       const issues = toValidationIssues(parsed.error);
-      throw new AuditError('AUDIT_INVALID_EVENT', `Invalid audit event: ${describeIssues(issues)}`, issues);
+      throw new AuditError('AUDIT_INVALID_EVENT', `Invalid audit event: ${describeIssues(issues)}`, { issues });
     }
     const e = parsed.data;
     for (const field of ['eventType', 'sessionId', 'taskId'] as const) {
       // Indexed text columns cannot hold U+0000 in PostgreSQL (the JSON body escapes it).
-      if (e[field].includes('\u0000')) throw new AuditError('AUDIT_INVALID_EVENT', `Invalid audit event: ${field}: contains U+0000`, [{ path: field, message: 'contains U+0000' }]);
+      if (e[field].includes('\u0000')) throw new AuditError('AUDIT_INVALID_EVENT', `Invalid audit event: ${field}: contains U+0000`, { issues: [{ path: field, message: 'contains U+0000' }] });
     }
     await ensureMigrated(this.pool);
     await execute(this.pool, 'INSERT INTO headway_audit_events (event_type, session_id, task_id, timestamp, body) VALUES ($1, $2, $3, $4, $5)', [
@@ -79,11 +79,11 @@ export class PostgresAuditBus implements AuditBus {
     try {
       parsed = querySchema.safeParse(q);
     } catch (cause) {
-      throw new AuditError('AUDIT_INVALID_QUERY', 'Invalid audit query: input could not be read', [], { cause });
+      throw new AuditError('AUDIT_INVALID_QUERY', 'Invalid audit query: input could not be read', { cause });
     }
     if (!parsed.success) {
       const issues = toValidationIssues(parsed.error);
-      throw new AuditError('AUDIT_INVALID_QUERY', `Invalid audit query: ${describeIssues(issues)}`, issues);
+      throw new AuditError('AUDIT_INVALID_QUERY', `Invalid audit query: ${describeIssues(issues)}`, { issues });
     }
     const f = parsed.data;
     // No stored event holds U+0000 in these columns (publish refuses it), so none matches.
@@ -115,12 +115,12 @@ export class PostgresAuditBus implements AuditBus {
       try {
         value = JSON.parse(row.body) as unknown;
       } catch (cause) {
-        throw new AuditLogError('AUDIT_INVALID_ROW', location, `${location}: not JSON`, [], { cause });
+        throw new AuditLogError('AUDIT_INVALID_ROW', `${location}: not JSON`, { location, cause });
       }
       const event = auditEventSchema.safeParse(value);
       if (!event.success) {
         const issues = toValidationIssues(event.error);
-        throw new AuditLogError('AUDIT_INVALID_ROW', location, `${location}: not an audit event: ${describeIssues(issues)}`, issues);
+        throw new AuditLogError('AUDIT_INVALID_ROW', `${location}: not an audit event: ${describeIssues(issues)}`, { location, issues });
       }
       return event.data;
     });

@@ -161,7 +161,7 @@ export class PostgresCheckpointStore implements CheckpointStore {
     for (const field of ['id', 'runId', 'sessionId', 'taskId'] as const) {
       // PostgreSQL text cannot hold U+0000; contents are JSON-escaped, ids must do without it.
       if (init[field].includes('\u0000')) {
-        throw new CheckpointError('CHECKPOINT_INVALID', `checkpoint ${init.id.replaceAll('\u0000', '\\0')}: init.${field} contains U+0000`, [{ path: `init.${field}`, message: 'contains U+0000' }]);
+        throw new CheckpointError('CHECKPOINT_INVALID', `checkpoint ${init.id.replaceAll('\u0000', '\\0')}: init.${field} contains U+0000`, { issues: [{ path: `init.${field}`, message: 'contains U+0000' }] });
       }
     }
     const input = encodeJson(init.input, 'init.input', init.id);
@@ -267,7 +267,7 @@ export class PostgresCheckpointStore implements CheckpointStore {
           (r, i) => decodeToolCall(r.body, `toolCalls[${i}]`, where),
         );
         const input = decodeJson(counts.input, 'input', where);
-        if (typeof input !== 'string') throw new CheckpointError('CHECKPOINT_CORRUPT', `checkpoint ${where}: input: expected text`, [{ path: 'input', message: 'expected text' }]);
+        if (typeof input !== 'string') throw new CheckpointError('CHECKPOINT_CORRUPT', `checkpoint ${where}: input: expected text`, { issues: [{ path: 'input', message: 'expected text' }] });
         return { ...summary, input, state: decodeState(row.state, where), messages, log, toolCalls, lastSeq: counts.last_seq };
       },
       'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
@@ -449,13 +449,13 @@ async function appendRows(c: PoolClient, table: string, pk: string, from: number
 
 function readRows(rows: unknown[], expected: number, where: 'messages' | 'log', id: string): unknown[] {
   if (rows.length !== expected) {
-    throw new CheckpointError('CHECKPOINT_CORRUPT', `checkpoint ${id}: ${where}: expected ${expected} row(s), found ${rows.length}`, [
+    throw new CheckpointError('CHECKPOINT_CORRUPT', `checkpoint ${id}: ${where}: expected ${expected} row(s), found ${rows.length}`, { issues: [
       { path: where, message: `expected ${expected} row(s), found ${rows.length}` },
-    ]);
+    ] });
   }
   return (rows as { seq: unknown; body: unknown }[]).map((r, i) => {
     if (r.seq !== i) {
-      throw new CheckpointError('CHECKPOINT_CORRUPT', `checkpoint ${id}: ${where}[${i}]: missing (found seq ${String(r.seq)})`, [{ path: `${where}[${i}]`, message: 'missing' }]);
+      throw new CheckpointError('CHECKPOINT_CORRUPT', `checkpoint ${id}: ${where}[${i}]: missing (found seq ${String(r.seq)})`, { issues: [{ path: `${where}[${i}]`, message: 'missing' }] });
     }
     return decodeJson(r.body, `${where}[${i}]`, id);
   });

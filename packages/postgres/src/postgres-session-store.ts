@@ -29,7 +29,7 @@ function toSummary(row: unknown): SessionSummary {
   const id = typeof (row as { id?: unknown }).id === 'string' ? (row as { id: string }).id : '?';
   if (!parsed.success) {
     const issues = toValidationIssues(parsed.error);
-    throw new SessionError('SESSION_CORRUPT', `session ${id}: unreadable: ${describeIssues(issues)}`, issues);
+    throw new SessionError('SESSION_CORRUPT', `session ${id}: unreadable: ${describeIssues(issues)}`, { issues });
   }
   const r = parsed.data;
   return { id: r.id, createdAt: r.created_at, updatedAt: r.updated_at, messageCount: r.message_count, spentUsd: r.spent_usd, calls: r.calls, runs: r.runs };
@@ -68,9 +68,9 @@ export class PostgresSessionStore implements SessionStore {
         const summary = toSummary(row);
         const rows = (await c.query<{ seq: unknown; body: unknown }>('SELECT seq, body FROM headway_session_messages WHERE session = $1 ORDER BY seq', [row.pk])).rows;
         if (rows.length !== summary.messageCount || rows.some((r, i) => r.seq !== i)) {
-          throw new SessionError('SESSION_CORRUPT', `session ${id}: messages: expected ${summary.messageCount} row(s) in sequence, found ${rows.length}`, [
+          throw new SessionError('SESSION_CORRUPT', `session ${id}: messages: expected ${summary.messageCount} row(s) in sequence, found ${rows.length}`, { issues: [
             { path: 'messages', message: 'rows missing' },
-          ]);
+          ] });
         }
         return { ...summary, messages: rows.map((r, i) => decodeMessage(id, r.body, i)) };
       },
@@ -80,7 +80,7 @@ export class PostgresSessionStore implements SessionStore {
 
   async create(id: string): Promise<SessionRecord> {
     validateSessionId(id);
-    if (id.includes('\u0000')) throw new SessionError('SESSION_INVALID', 'session id contains U+0000', [{ path: 'id', message: 'contains U+0000' }]);
+    if (id.includes('\u0000')) throw new SessionError('SESSION_INVALID', 'session id contains U+0000', { issues: [{ path: 'id', message: 'contains U+0000' }] });
     return this.#write(async (c) => {
       const now = this.#now();
       const inserted = await c.query(

@@ -44,7 +44,7 @@ export function readContextParts(parts: readonly ContextPart[] | undefined): rea
 }
 
 function invalid(path: string, message: string): ConfigError {
-  return new ConfigError('RUNTIME_INVALID_CONFIG', `Invalid agent deps: ${path}: ${message}`, [{ path, message }]);
+  return new ConfigError('RUNTIME_INVALID_CONFIG', `Invalid agent deps: ${path}: ${message}`, { issues: [{ path, message }] });
 }
 
 /** A conversation a part returned, checked: new message objects must look like chat messages. */

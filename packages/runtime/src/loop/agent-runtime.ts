@@ -175,9 +175,9 @@ export class AgentRuntime {
     });
     if (this.config.planTool) {
       if (tools.has(UPDATE_PLAN_TOOL_NAME)) {
-        throw new ConfigError('RUNTIME_INVALID_TOOL', `Invalid agent deps: tools: a tool named "${UPDATE_PLAN_TOOL_NAME}" clashes with the built-in plan tool (planTool: true)`, [
+        throw new ConfigError('RUNTIME_INVALID_TOOL', `Invalid agent deps: tools: a tool named "${UPDATE_PLAN_TOOL_NAME}" clashes with the built-in plan tool (planTool: true)`, { issues: [
           { path: 'tools', message: `a tool named "${UPDATE_PLAN_TOOL_NAME}" clashes with the built-in plan tool` },
-        ]);
+        ] });
       }
       tools.set(UPDATE_PLAN_TOOL_NAME, updatePlanTool);
     }
@@ -186,7 +186,7 @@ export class AgentRuntime {
     if (mode === undefined) {
       const known = [...capabilityModeTable(deps.capabilityModes).keys()].join(', ');
       const message = `unknown mode "${this.config.capabilityMode}" (known: ${known}; add one with deps.capabilityModes)`;
-      throw new ConfigError('RUNTIME_INVALID_CONFIG', `Invalid agent config: capabilityMode: ${message}`, [{ path: 'capabilityMode', message }]);
+      throw new ConfigError('RUNTIME_INVALID_CONFIG', `Invalid agent config: capabilityMode: ${message}`, { issues: [{ path: 'capabilityMode', message }] });
     }
     this.#mode = mode;
     this.#context = readContextParts(deps.context);
