@@ -54,7 +54,8 @@ describe('headway watch', () => {
     const lines = stderr.split('\n');
     expect(lines[0]).toBe('  [progress] Starting: claude-code');
     expect(lines).toContain('  [progress] Plan: 1/3 done — now: Fix the bug in sum()');
-    expect(lines).toContain('  [progress] Tool: Bash done — error in 0ms: Exit code 1 FAIL src/sum.test.js expected 6, received 5');
+    // The tool's duration is the time between reading its call and its result: 0 ms on a quiet machine, more on a busy one.
+    expect(lines.filter((l) => /^ {2}\[progress\] Tool: Bash done — error in \S+: Exit code 1 FAIL src\/sum\.test\.js expected 6, received 5$/.test(l))).toHaveLength(1);
     expect(lines).toContain('  [progress] 100%');
     expect(lines.at(-2)).toBe(
       '  [progress] Complete: Fixed the off-by-one in sum(): the loop started at 1. All 3 tests pass. (17 turns, $0.0874) (48s, 122092 tokens)',
@@ -250,7 +251,7 @@ describe('headway runs and cost', () => {
     const { code, stdout } = await runCli(['runs', 'list', '--store', `sqlite:${db}`]);
     expect(code).toBe(0);
     expect(stdout.split('\n')[0]).toMatch(/^ID +SESSION +STATUS +AGE +ITERATION +SPENT +STRATEGY$/);
-    expect(stdout.split('\n')[1]).toMatch(/^cp-live +s-1 +running +2m \d+s +2 +\$0\.0123 +resume$/);
+    expect(stdout.split('\n')[1]).toMatch(/^cp-live +s-1 +running +\d+m \d+s +2 +\$0\.0123 +resume$/); // 2 min old when written; older on a busy machine
     const all = JSON.parse((await runCli(['runs', 'list', '--all', '--json', '--store', `sqlite:${db}`])).stdout) as { id: string }[];
     expect(all.map((r) => r.id).sort()).toEqual(['cp-done', 'cp-live']);
     const show = await runCli(['runs', 'show', 'cp-live', '--store', `sqlite:${db}`]);
