@@ -46,6 +46,13 @@ if (server !== undefined) {
       await pool.end();
     });
 
+    it('names the server, never the password, when nothing listens there', async () => {
+      const { code, stderr } = await runCli(['runs', 'list', '--store', 'postgres://me:secret@127.0.0.1:1/agents']);
+      expect(code).toBe(1);
+      expect(stderr).toMatch(/^headway runs: postgres 127\.0\.0\.1:1\/agents: cannot connect: connect ECONNREFUSED 127\.0\.0\.1:1/);
+      expect(stderr).not.toContain('secret');
+    });
+
     it('names the server, never the password, when the login is refused', async () => {
       const { url } = await freshPool(pgServer);
       const wrong = new URL(url);
