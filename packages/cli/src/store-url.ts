@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import type { LocatedAuditEvent } from '@headway/reporter-audit';
 import type { CheckpointStore, SessionStore } from '@headway/runtime';
 import { SqliteCheckpointStore } from '@headway/store-sqlite';
 import { CliError } from './cli-error.js';
@@ -7,6 +8,8 @@ import { CliError } from './cli-error.js';
 export interface OpenedStores {
   checkpoints: CheckpointStore;
   sessions: SessionStore | undefined;
+  /** Every audit record in storage order (Postgres only: `headway audit verify postgres://…`). */
+  auditRecords?: () => Promise<LocatedAuditEvent[]>;
   close(): Promise<void> | void;
 }
 

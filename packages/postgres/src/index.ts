@@ -6,3 +6,6 @@ export type { PostgresErrorCode, PostgresErrorOptions } from './postgres-error.j
 export { migrate, SCHEMA_VERSION } from './migrate.js';
 export type { PostgresPool } from './pg-connection.js';
 export { PostgresAuditBus } from './postgres-audit-bus.js';
+export { readPostgresAuditRecords } from './postgres-audit-bus.js';
+export { createPostgresStores } from './create-postgres-stores.js';
+export type { PostgresStores } from './create-postgres-stores.js';

@@ -84,6 +84,12 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX headway_audit_events_type ON headway_audit_events (event_type, timestamp);
   CREATE INDEX headway_audit_events_time ON headway_audit_events (timestamp);
   `,
+  // 3: the audit hash chain. The body holds the whole record (prevHash and hash included); the
+  // columns copy them so a writer finds its session's newest hash by index. Older rows keep NULLs.
+  `
+  ALTER TABLE headway_audit_events ADD COLUMN prev_hash TEXT, ADD COLUMN hash TEXT;
+  CREATE INDEX headway_audit_events_chain ON headway_audit_events (session_id, id);
+  `,
 ];
 
 /** The schema version this package writes. */

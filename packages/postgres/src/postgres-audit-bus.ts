@@ -1,11 +1,23 @@
 import { describeIssues, toValidationIssues } from '@headway/protocol';
-import { AuditError, AuditLogError, auditEventSchema, type AuditBus, type AuditEvent, type AuditQuery } from '@headway/reporter-audit';
+import {
+  AuditChain,
+  AuditError,
+  AuditLogError,
+  auditEventSchema,
+  type AuditBus,
+  type AuditEvent,
+  type AuditQuery,
+  type LocatedAuditEvent,
+} from '@headway/reporter-audit';
 import type { Pool } from 'pg';
 import { z } from 'zod';
 import { ensureMigrated } from './migrate.js';
-import { describeServer, execute, guardPool, query } from './pg-connection.js';
+import { describeServer, guardPool, query, transaction } from './pg-connection.js';
 
 const time = z.union([z.number().nonnegative(), z.date().transform((d) => d.getTime())]);
+// First key of the per-session advisory lock (the second is hashtext(session_id)): "HWAC".
+const CHAIN_LOCK_CLASS = 0x4857_4143;
+
 const querySchema = z.strictObject({
   sessionId: z.string().exactOptional(),
   taskId: z.string().exactOptional(),
@@ -20,6 +32,10 @@ const querySchema = z.strictObject({
  * An {@link AuditBus} in PostgreSQL: one row per audit event, indexed by session, task, type
  * and time, queryable with {@link PostgresAuditBus.query}. Many workers can write one audit
  * trail. `publish` returns a promise: the reporter's `flush()` waits for the writes.
+ *
+ * Each record carries `prevHash` and `hash` (the hash chain of `@headway/reporter-audit`, per
+ * session), stamped under a per-session advisory lock so writers in many processes make one chain;
+ * check it with {@link readPostgresAuditRecords} and `verifyAuditChain`.
  *
  * @example
  * ```ts
@@ -60,13 +76,24 @@ export class PostgresAuditBus implements AuditBus {
       if (e[field].includes('\u0000')) throw new AuditError('AUDIT_INVALID_EVENT', `Invalid audit event: ${field}: contains U+0000`, { issues: [{ path: field, message: 'contains U+0000' }] });
     }
     await ensureMigrated(this.pool);
-    await execute(this.pool, 'INSERT INTO headway_audit_events (event_type, session_id, task_id, timestamp, body) VALUES ($1, $2, $3, $4, $5)', [
-      e.eventType,
-      e.sessionId,
-      e.taskId,
-      e.timestamp,
-      JSON.stringify(e),
-    ]);
+    const json = JSON.stringify(e);
+    // Lock the session, read its newest hash and insert in one transaction: writers in other
+    // processes wait their turn, so the session keeps one chain. The lock is released at COMMIT.
+    await transaction(this.pool, async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [CHAIN_LOCK_CLASS, e.sessionId]);
+      const last = await client.query<{ hash: string | null }>(
+        'SELECT hash FROM headway_audit_events WHERE session_id = $1 ORDER BY id DESC LIMIT 1',
+        [e.sessionId],
+      );
+      const chain = new AuditChain();
+      const lastHash = last.rows[0]?.hash;
+      if (typeof lastHash === 'string') chain.seed(e.sessionId, lastHash);
+      const linked = chain.link(e, json);
+      await client.query(
+        'INSERT INTO headway_audit_events (event_type, session_id, task_id, timestamp, body, prev_hash, hash) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+        [e.eventType, e.sessionId, e.taskId, e.timestamp, JSON.stringify(linked), linked.prevHash, linked.hash],
+      );
+    });
   }
 
   /**
@@ -102,27 +129,51 @@ export class PostgresAuditBus implements AuditBus {
       where.push(`${column} ${op} $${params.length}`);
     }
     const direction = f.order === 'desc' ? 'DESC' : 'ASC';
-    let sql = `SELECT id::text, body FROM headway_audit_events${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY timestamp ${direction}, id ${direction}`;
+    // `e.id`, not `id`: ORDER BY would take the output column `id` (text) and sort 10 before 9.
+    let sql =
+      `SELECT e.id::text AS id, e.body FROM headway_audit_events e${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ` +
+      `ORDER BY e.timestamp ${direction}, e.id ${direction}`;
     if (f.limit !== undefined) {
       params.push(f.limit);
       sql += ` LIMIT $${params.length}`;
     }
     await ensureMigrated(this.pool);
     const rows = await query<{ id: string; body: string }>(this.pool, sql, params);
-    return rows.map((row) => {
-      const location = `${describeServer(this.pool)}#${row.id}`;
-      let value: unknown;
-      try {
-        value = JSON.parse(row.body) as unknown;
-      } catch (cause) {
-        throw new AuditLogError('AUDIT_INVALID_ROW', `${location}: not JSON`, { location, cause });
-      }
-      const event = auditEventSchema.safeParse(value);
-      if (!event.success) {
-        const issues = toValidationIssues(event.error);
-        throw new AuditLogError('AUDIT_INVALID_ROW', `${location}: not an audit event: ${describeIssues(issues)}`, { location, issues });
-      }
-      return event.data;
-    });
+    return rows.map((row) => toEvent(this.pool, row));
   }
+}
+
+/**
+ * Every record of the Postgres audit log in storage order (row id), each with its
+ * `host:port/db#id`, for `verifyAuditChain` from `@headway/reporter-audit`.
+ *
+ * @throws {AuditLogError} `AUDIT_INVALID_ROW` for a row that is not an audit event;
+ * `PostgresError` `POSTGRES_CONNECT_FAILED` naming the server.
+ * @example
+ * ```ts
+ * const result = verifyAuditChain(await readPostgresAuditRecords(pool));
+ * if (!result.ok) console.error(result.break?.message);
+ * ```
+ */
+export async function readPostgresAuditRecords(pool: Pool): Promise<LocatedAuditEvent[]> {
+  guardPool(pool);
+  await ensureMigrated(pool);
+  const rows = await query<{ id: string; body: string }>(pool, 'SELECT e.id::text AS id, e.body FROM headway_audit_events e ORDER BY e.id');
+  return rows.map((row) => ({ event: toEvent(pool, row), location: `${describeServer(pool)}#${row.id}` }));
+}
+
+function toEvent(pool: Pool, row: { id: string; body: string }): AuditEvent {
+  const location = `${describeServer(pool)}#${row.id}`;
+  let value: unknown;
+  try {
+    value = JSON.parse(row.body) as unknown;
+  } catch (cause) {
+    throw new AuditLogError('AUDIT_INVALID_ROW', `${location}: not JSON`, { location, cause });
+  }
+  const event = auditEventSchema.safeParse(value);
+  if (!event.success) {
+    const issues = toValidationIssues(event.error);
+    throw new AuditLogError('AUDIT_INVALID_ROW', `${location}: not an audit event: ${describeIssues(issues)}`, { location, issues });
+  }
+  return event.data;
 }

@@ -3,15 +3,17 @@ import { readAuditLog, readSqliteAuditRecords, verifyAuditChain, type AuditChain
 import { parseCommand } from '../args.js';
 import { CliError, EXIT } from '../cli-error.js';
 import type { CliIo } from '../io/cli-io.js';
+import { openStores } from '../store-url.js';
 
-const AUDIT_USAGE = 'headway audit verify PATH [--json]';
+const AUDIT_USAGE = 'headway audit verify PATH|postgres://… [--json]';
 
 const AUDIT_HELP = `${AUDIT_USAGE}
 
 Checks the hash chain of an audit log written by @headway/reporter-audit (a JSONL file or a SQLite
-database; found from the file's first bytes): every record carries the SHA-256 of the one before
-it in its session. Names the first record that was edited, removed, reordered or inserted, or
-written without the chain, with its file:line (JSONL) or file#row (SQLite).
+database; found from the file's first bytes) or by @headway/postgres (a postgres:// URL; needs
+@headway/postgres installed): every record carries the SHA-256 of the one before it in its
+session. Names the first record that was edited, removed, reordered or inserted, or written
+without the chain, with its file:line (JSONL), file#row (SQLite) or host:port/db#id (Postgres).
 
 It cannot see records cut off the end of a session, or a log rewritten with every hash
 recomputed: keep the last hash elsewhere when that matters.
@@ -24,12 +26,24 @@ Exit codes: 0 the chain is whole, 1 it is broken (or the file is missing, or not
 
 Examples:
   headway audit verify .headway/audit.jsonl
-  headway audit verify .headway/audit.db --json | jq .break`;
+  headway audit verify .headway/audit.db --json | jq .break
+  headway audit verify postgres://localhost/agents`;
 
 const SQLITE_MAGIC = 'SQLite format 3\u0000';
 
 /** The records of an audit log, in storage order, with where each is. */
 async function readAuditRecords(path: string): Promise<{ records: LocatedAuditEvent[]; problems: string[] }> {
+  if (/^postgres(?:ql)?:\/\//.test(path)) {
+    const stores = await openStores(path);
+    try {
+      if (stores.auditRecords === undefined) {
+        throw new CliError('CLI_STORE_MISSING', 'the installed @headway/postgres cannot read audit records; update it');
+      }
+      return { records: await stores.auditRecords(), problems: [] };
+    } finally {
+      await stores.close();
+    }
+  }
   let head: string;
   try {
     const handle = await open(path, 'r');
