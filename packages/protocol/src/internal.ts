@@ -11,3 +11,4 @@ export { LIST_KEYS, SECTION_TITLES, STOP_REASON_TEXT, emptyLists } from './repor
 export type { ReportListKey, ReportSectionKey } from './report-markdown/report-sections.js';
 export { describeStats } from './report-markdown/stats-line.js';
 export { cutText, detach, formatCount, formatDuration, isSpace, oneLine } from './report-markdown/text.js';
+export { CANCELLED_PREFIX } from './bridges.js';
