@@ -140,8 +140,10 @@ export function progressEventArbitraries(options: ProgressEventArbitraryOptions 
 
 
 export {
+  HOSTILE_PARSER_RUN_PARAMETERS,
   HOSTILE_PIECES,
   HOSTILE_RUN_PARAMETERS,
+  HOSTILE_TEST_TIMEOUT,
   controlTextArb,
   deepValueArb,
   fragmentTextArb,
