@@ -160,4 +160,5 @@ export type { HostileTextOptions, HostileThunkOptions, HostileValueOptions, Huge
 export { createIsolatedRunner, runIsolated } from './run-isolated.js';
 export type { IsolatedRun, IsolatedRunner, RunIsolatedOptions } from './run-isolated.js';
 export { findTestPart } from './test-part.js';
+export { recordingReporter } from './recording-reporter.js';
 export type { FindTestPartOptions } from './test-part.js';
