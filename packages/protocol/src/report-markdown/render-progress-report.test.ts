@@ -1,6 +1,8 @@
-import { STOP_REASONS, parseProgressReport, progressReportSchema, renderProgressReport, type ProgressReport } from '@headway/protocol';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { STOP_REASONS, progressReportSchema, type ProgressReport } from '../progress-report.js';
+import { parseProgressReport } from './parse-progress-report.js';
+import { renderProgressReport } from './render-progress-report.js';
 
 // Text that exercises Markdown: headings, bullets, bold labels, JSON quotes, blank lines,
 // leading spaces, CR, tabs, none-markers, and any unicode.
