@@ -1,4 +1,5 @@
 import { HeadwayError } from '@headway/protocol';
+import { errorMessage } from '@headway/protocol/internal';
 import { CliError, EXIT } from './cli-error.js';
 import { auditCommand } from './commands/audit.js';
 import { convertCommand } from './commands/convert.js';
@@ -82,7 +83,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       io.stderr.write(`headway ${name}: ${error.message} (${error.code})\n`);
       return EXIT.failed;
     }
-    io.stderr.write(`headway ${name}: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.stderr.write(`headway ${name}: ${errorMessage(error)}\n`);
     return EXIT.failed;
   }
 }

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import type { LocatedAuditEvent } from '@headway/reporter-audit';
 import type { CheckpointStore, SessionStore } from '@headway/runtime';
 import { SqliteCheckpointStore } from '@headway/store-sqlite';
+import { errorMessage } from '@headway/protocol/internal';
 import { CliError } from './cli-error.js';
 
 /** The stores behind a `--store` URL. */
@@ -41,7 +42,7 @@ export async function openStores(url: string | undefined): Promise<OpenedStores>
     try {
       checkpoints = new SqliteCheckpointStore(path);
     } catch (error) {
-      throw new CliError('CLI_CORRUPT_FILE', `${path}: not a headway store (${error instanceof Error ? error.message : String(error)})`, { cause: error });
+      throw new CliError('CLI_CORRUPT_FILE', `${path}: not a headway store (${errorMessage(error)})`, { cause: error });
     }
     return { checkpoints, sessions: checkpoints.sessionStore(), close: () => {
         checkpoints.close();

@@ -4,12 +4,11 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { findTestPart } from '@headway/protocol/testing';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { BIN, fixture, PACKAGE_DIR } from './run-cli.test-util.js';
-import { findTestPart, skipNote } from './test-part.test-util.js';
 
-const tmuxPath = findTestPart('HEADWAY_TMUX', ['tmux']);
-if (tmuxPath === undefined) skipNote('HEADWAY_TMUX', ['tmux']);
+const tmuxPath = findTestPart('HEADWAY_TMUX');
 const socket = `headway-cli-test-${process.pid}`;
 const dir = mkdtempSync(join(tmpdir(), 'headway-watch-tmux-'));
 const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;

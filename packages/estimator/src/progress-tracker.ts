@@ -1,4 +1,4 @@
-import { describeIssues, limitIssues, planItemsSchema, toValidationIssues, type PlanItem, type ValidationIssue } from '@headway/protocol';
+import { describeIssues, limitIssues, planItemsSchema, toValidationIssues, type PlanItem, type ProgressEventBody, type ValidationIssue } from '@headway/protocol';
 import { errorMessage } from '@headway/protocol/internal';
 import { EstimatorError, invalidArgument, shown } from './estimator-error.js';
 import type { ProgressRange } from './map-progress-to-range.js';
@@ -10,17 +10,8 @@ import { RoundtripPosterior } from './roundtrip-posterior.js';
 import { computeStepRanges, type StepRange, type WeightedStep } from './step-ranges.js';
 import { taskHistorySchema, type TaskHistory } from './task-history.js';
 
-/** The `progress` event body a tracker emits (the hub stamps the envelope). */
-export interface ProgressEmission {
-  type: 'progress';
-  percent: number;
-  message?: string;
-  etaMs?: number;
-  /** Low end (about the 10th percentile) of the time left, given with {@link ProgressEmission.etaMs}. */
-  etaLowMs?: number;
-  /** High end (about the 90th percentile) of the time left. */
-  etaHighMs?: number;
-}
+/** The `progress` event body a tracker emits (protocol's `progress` event without the envelope the hub stamps). */
+export type ProgressEmission = Extract<ProgressEventBody, { type: 'progress' }>;
 
 /** What {@link ProgressTracker.planUpdated} reads: a `plan.updated` event (or its body). */
 export interface PlanUpdate {

@@ -4,29 +4,18 @@ import {
   AuditError,
   AuditLogError,
   auditEventSchema,
+  normalizeAuditQuery,
   type AuditBus,
   type AuditEvent,
   type AuditQuery,
   type LocatedAuditEvent,
 } from '@headway/reporter-audit';
 import type { Pool } from 'pg';
-import { z } from 'zod';
 import { ensureMigrated } from './migrate.js';
 import { describeServer, guardPool, query, transaction } from './pg-connection.js';
 
-const time = z.union([z.number().nonnegative(), z.date().transform((d) => d.getTime())]);
 // First key of the per-session advisory lock (the second is hashtext(session_id)): "HWAC".
 const CHAIN_LOCK_CLASS = 0x4857_4143;
-
-const querySchema = z.strictObject({
-  sessionId: z.string().exactOptional(),
-  taskId: z.string().exactOptional(),
-  eventType: z.string().exactOptional(),
-  since: time.exactOptional(),
-  until: time.exactOptional(),
-  limit: z.number().int().positive().exactOptional(),
-  order: z.enum(['asc', 'desc']).exactOptional(),
-});
 
 /**
  * An {@link AuditBus} in PostgreSQL: one row per audit event, indexed by session, task, type
@@ -102,17 +91,7 @@ export class PostgresAuditBus implements AuditBus {
    * @throws {AuditError} `AUDIT_INVALID_QUERY`. @throws {AuditLogError} `AUDIT_INVALID_ROW` naming `host:port/db#id`.
    */
   async query(q: AuditQuery = {}): Promise<AuditEvent[]> {
-    let parsed;
-    try {
-      parsed = querySchema.safeParse(q);
-    } catch (cause) {
-      throw new AuditError('AUDIT_INVALID_QUERY', 'Invalid audit query: input could not be read', { cause });
-    }
-    if (!parsed.success) {
-      const issues = toValidationIssues(parsed.error);
-      throw new AuditError('AUDIT_INVALID_QUERY', `Invalid audit query: ${describeIssues(issues)}`, { issues });
-    }
-    const f = parsed.data;
+    const f = normalizeAuditQuery(q);
     // No stored event holds U+0000 in these columns (publish refuses it), so none matches.
     if ([f.sessionId, f.taskId, f.eventType].some((v) => v?.includes('\u0000') === true)) return [];
     const where: string[] = [];

@@ -3,20 +3,9 @@ import { reporterEvents, reporterSink } from './bridges.js';
 import type { ProgressEventBody } from './events.js';
 import { createProgressHub } from './progress-hub.js';
 import { isProgressReporter, type ProgressReporter } from './progress-reporter.js';
+import { recordingReporter } from './recording-reporter.js';
 
-function recorder(): { reporter: ProgressReporter; calls: string[] } {
-  const calls: string[] = [];
-  const reporter: ProgressReporter = {
-    onStart: (task) => calls.push(`onStart(${task})`),
-    onProgress: (pct, label) => calls.push(`onProgress(${pct}, ${label})`),
-    onToolStart: (name) => calls.push(`onToolStart(${name})`),
-    onToolDone: (name, summary) => calls.push(`onToolDone(${name}, ${summary})`),
-    onIteration: (i, max) => calls.push(`onIteration(${i}, ${max})`),
-    onComplete: (summary) => calls.push(`onComplete(${summary})`),
-    onError: (error) => calls.push(`onError(${error})`),
-  };
-  return { reporter, calls };
-}
+const recorder = recordingReporter;
 
 describe('reporterSink', () => {
   it('maps events to the seven methods and ignores the rest', () => {

@@ -54,7 +54,7 @@ function callReporter(r: MaybeAsyncReporter, event: ProgressEvent): unknown {
     case 'run.error':
       return r.onError(event.error);
     case 'run.cancelled':
-      return r.onError(`cancelled: ${event.reason ?? 'no reason given'}`);
+      return r.onError(`${CANCELLED_PREFIX}${event.reason ?? 'no reason given'}`);
     default:
       return undefined;
   }
@@ -68,7 +68,12 @@ export interface ReporterEventsOptions {
   now?: () => number;
 }
 
-const CANCELLED_PREFIX = 'cancelled: ';
+/**
+ * How the seven-method interface says "cancelled": `onError` with text that starts with this
+ * (see {@link reporterSink}). Shared, through `@headway/protocol/internal`, with the reporters
+ * that tell a cancellation from an error.
+ */
+export const CANCELLED_PREFIX = 'cancelled: ';
 
 /**
  * The reverse bridge: a {@link ProgressReporter} whose calls become events passed to

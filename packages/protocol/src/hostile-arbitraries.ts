@@ -226,6 +226,19 @@ export const HOSTILE_RUN_PARAMETERS: { numRuns: number; timeout: number; interru
   markInterruptAsFailure: true,
 };
 
+/**
+ * {@link HOSTILE_RUN_PARAMETERS} for parsers of large hostile text: 150 cases and a 60 s limit
+ * for the whole run, so a hang fails. Such properties take 1–4 s on an idle machine and up to
+ * 11 s on a 2-core machine at load 30, while a super-linear parser on these inputs takes minutes.
+ */
+export const HOSTILE_PARSER_RUN_PARAMETERS: typeof HOSTILE_RUN_PARAMETERS = { ...HOSTILE_RUN_PARAMETERS, numRuns: 150, interruptAfterTimeLimit: 60_000 };
+
+/**
+ * Vitest timeout for a test that runs {@link HOSTILE_PARSER_RUN_PARAMETERS} or `runIsolated`: above
+ * both of their limits (runIsolated's child gets 120 s), so theirs is the failure reported.
+ */
+export const HOSTILE_TEST_TIMEOUT = 150_000;
+
 /** Options of {@link hostileTextArb}. */
 export interface HostileTextOptions {
   /** Pieces that open, close or confuse the structures the receiver looks for (its own markers). */

@@ -51,6 +51,9 @@ export type {
 } from './events.js';
 export { STOP_REASONS, progressReportSchema } from './progress-report.js';
 export type { ProgressReport, ProgressReportStats, StopReason } from './progress-report.js';
+export { renderProgressReport } from './report-markdown/render-progress-report.js';
+export { MAX_REPORT_LENGTH, MAX_REPORT_WARNINGS, parseProgressReport } from './report-markdown/parse-progress-report.js';
+export type { ParseProgressReportDefaults, ParsedProgressReport } from './report-markdown/parse-progress-report.js';
 export { DEFAULT_MAX_EVENT_JSON_LENGTH, parseProgressEvent, parseProgressEventJson } from './parse-progress-event.js';
 export type { ParseProgressEventJsonOptions } from './parse-progress-event.js';
 export { progressEventJsonSchema } from './json-schema.js';

@@ -7,3 +7,8 @@
 export { adoptThenable, describeThrown, errorMessage, isThenable } from './untrusted.js';
 export { mayContainSecret } from './redact.js';
 export { toErrorOptions } from './headway-error.js';
+export { LIST_KEYS, SECTION_TITLES, STOP_REASON_TEXT, emptyLists } from './report-markdown/report-sections.js';
+export type { ReportListKey, ReportSectionKey } from './report-markdown/report-sections.js';
+export { describeStats } from './report-markdown/stats-line.js';
+export { cutText, detach, formatCount, formatDuration, isSpace, oneLine } from './report-markdown/text.js';
+export { CANCELLED_PREFIX } from './bridges.js';

@@ -208,7 +208,7 @@ describe('createProgressHub', () => {
 
   it('rejects things that are not sinks', () => {
     const hub = createProgressHub({ runId: 'r' });
-    expect(() => hub.add({} as never)).toThrow(TypeError);
+    expect(() => hub.add({} as never)).toThrow(expect.objectContaining({ name: 'ProtocolError', code: 'PROTOCOL_INVALID_SINK' }));
   });
 });
 

@@ -97,7 +97,9 @@ function toSink(sink: SinkLike): ProgressSink | undefined {
     return (event) => handler.handle(event);
   }
   if (isProgressReporter(sink)) return reporterSink(sink);
-  throw new TypeError('hub.add: expected a function, an object with handle(event), or a ProgressReporter');
+  throw new ProtocolError('PROTOCOL_INVALID_SINK', 'hub.add: expected a function, an object with handle(event), or a ProgressReporter', {
+    issues: [{ path: 'sink', message: 'expected a function, an object with handle(event), or a ProgressReporter' }],
+  });
 }
 
 /**

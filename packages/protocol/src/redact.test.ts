@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HeadwayError } from './headway-error.js';
+import { ProtocolError } from './protocol-error.js';
 import { createRedactor, redact, redactString } from './redact.js';
 
 const alnum = (min: number, max: number): fc.Arbitrary<string> =>
@@ -98,6 +99,7 @@ describe('redact', () => {
       error = e;
     }
     expect(HeadwayError.isInstance(error, 'REDACT_INVALID_PATH')).toBe(true);
+    expect(error).toBeInstanceOf(ProtocolError);
     expect((error as Error).message).toContain('"a..b"');
   });
 });

@@ -1,4 +1,4 @@
-import { HeadwayError } from './headway-error.js';
+import { ProtocolError } from './protocol-error.js';
 import { redactAssignments } from './redact-assignments.js';
 import { isSecretKey } from './secret-names.js';
 
@@ -101,7 +101,7 @@ function parsePath(path: string): Segment[] {
     re.lastIndex = index;
     const m = re.exec(path);
     if (m === null || (index === 0 && m[0].startsWith('.'))) {
-      throw new HeadwayError('REDACT_INVALID_PATH', `redact: invalid path "${path}" at character ${index + 1}`);
+      throw new ProtocolError('REDACT_INVALID_PATH', `redact: invalid path "${path}" at character ${index + 1}`);
     }
     const bare = m[1];
     const bracket = m[2];
@@ -109,14 +109,14 @@ function parsePath(path: string): Segment[] {
     else if (bracket !== undefined) segments.push(/^["']/.test(bracket) ? (JSON.parse(`"${bracket.slice(1, -1).replace(/"/g, '\\"')}"`) as string) : bracket);
     index = re.lastIndex;
   }
-  if (segments.length === 0) throw new HeadwayError('REDACT_INVALID_PATH', `redact: empty path "${path}"`);
+  if (segments.length === 0) throw new ProtocolError('REDACT_INVALID_PATH', `redact: empty path "${path}"`);
   return segments;
 }
 
 /**
  * Compiles redaction options once into a function, for hot paths.
  *
- * @throws {HeadwayError} `REDACT_INVALID_PATH` when a path cannot be parsed.
+ * @throws {ProtocolError} `REDACT_INVALID_PATH` when a path cannot be parsed.
  */
 export function createRedactor(options: RedactOptions = {}): Redactor {
   const censor = options.censor ?? '[REDACTED]';

@@ -140,8 +140,10 @@ export function progressEventArbitraries(options: ProgressEventArbitraryOptions 
 
 
 export {
+  HOSTILE_PARSER_RUN_PARAMETERS,
   HOSTILE_PIECES,
   HOSTILE_RUN_PARAMETERS,
+  HOSTILE_TEST_TIMEOUT,
   controlTextArb,
   deepValueArb,
   fragmentTextArb,
@@ -158,4 +160,5 @@ export type { HostileTextOptions, HostileThunkOptions, HostileValueOptions, Huge
 export { createIsolatedRunner, runIsolated } from './run-isolated.js';
 export type { IsolatedRun, IsolatedRunner, RunIsolatedOptions } from './run-isolated.js';
 export { findTestPart } from './test-part.js';
+export { recordingReporter } from './recording-reporter.js';
 export type { FindTestPartOptions } from './test-part.js';

@@ -1,18 +1,11 @@
 import { APIConnectionError, APIError, AnthropicError } from '@anthropic-ai/sdk';
 import { describeThrown } from '@headway/protocol/internal';
-import { ProviderError, isRetryable } from '@headway/runtime';
+import { ProviderError, isAbortError, isRetryable } from '@headway/runtime';
 import { clip, isRetryableErrorType } from './wire-mapping.js';
 
 /** True for an abort of the caller's signal, which is passed on as it is (never retried). */
 function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
-  if (signal?.aborted === true) return true;
-  if (typeof error !== 'object' || error === null) return false;
-  try {
-    const name = (error as { name?: unknown }).name;
-    return name === 'AbortError' || name === 'APIUserAbortError';
-  } catch {
-    return false;
-  }
+  return signal?.aborted === true || isAbortError(error);
 }
 
 /** `retry-after-ms`, else `retry-after` (seconds or an HTTP date), in ms. */

@@ -1,5 +1,6 @@
 import { isTerminalEvent } from '@headway/protocol';
 import { createReplayLog, type ReplayCursor, type ReplayLog, type ReplayOpenResult, type ReplaySource } from '@headway/sse';
+import { errorMessage } from '@headway/protocol/internal';
 import { checkPrefix, compareEntryIds, isValidRunId, runKeys, seqOfEntryId, type RunKeys } from './keys.js';
 import type { RedisBlockingClient, RedisDuplicableClient } from './redis-client.js';
 import { RedisError } from './redis-error.js';
@@ -289,7 +290,7 @@ export function createRedisReplayLog(client: RedisDuplicableClient, options: Red
           blockedId = undefined;
           if (isClosed()) return;
           failures += 1;
-          report(new RedisError('REDIS_READ_FAILED', `Reading run streams failed; retrying: ${error instanceof Error ? error.message : String(error)}`, { cause: error }), {
+          report(new RedisError('REDIS_READ_FAILED', `Reading run streams failed; retrying: ${errorMessage(error)}`, { cause: error }), {
             operation: 'read',
           });
           await sleep(timers, Math.min(2000, 25 * 2 ** Math.min(failures, 10)));

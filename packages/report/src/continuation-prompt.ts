@@ -1,6 +1,5 @@
 import type { ProgressReport } from '@headway/protocol';
-import { STOP_REASON_TEXT } from './report-sections.js';
-import { describeStats } from './stats-line.js';
+import { describeStats, STOP_REASON_TEXT } from '@headway/protocol/internal';
 
 function bullets(items: readonly string[]): string[] {
   return items.map((item) => `- ${item.replace(/\n/g, '\n  ')}`);

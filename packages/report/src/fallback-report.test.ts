@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildFallbackReport } from './fallback-report.js';
 import { codeSearchLog, midPlanLog, researchLog } from './fixtures.test-util.js';
-import { renderProgressReport } from './render-progress-report.js';
+import { renderProgressReport } from '@headway/protocol';
 import { ToolCallLog } from './tool-call-log.js';
 
 describe('buildFallbackReport', () => {

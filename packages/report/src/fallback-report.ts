@@ -1,7 +1,6 @@
 import type { ProgressReport, ProgressReportStats, StopReason } from '@headway/protocol';
 import { extractPlan } from './plan.js';
-import { LIST_KEYS, emptyLists } from './report-sections.js';
-import { cutText, formatCount, oneLine } from './text.js';
+import { cutText, emptyLists, formatCount, LIST_KEYS, oneLine } from '@headway/protocol/internal';
 import { describeCall, describeTallies, type ToolCallLog } from './tool-call-log.js';
 import type { ToolCallEntry } from './tool-call-log-state.js';
 

@@ -5,9 +5,10 @@ export { toolCallLogStateSchema } from './tool-call-log-state.js';
 export type { OmittedSummary, TextEntry, ToolCallEntry, ToolCallLogEntry, ToolCallLogState, ToolTally } from './tool-call-log-state.js';
 export { ReportError } from './report-error.js';
 export type { ReportErrorCode } from './report-error.js';
-export { renderProgressReport } from './render-progress-report.js';
-export { MAX_REPORT_LENGTH, MAX_REPORT_WARNINGS, parseProgressReport } from './parse-progress-report.js';
-export type { ParseProgressReportDefaults, ParsedProgressReport } from './parse-progress-report.js';
+// The report's Markdown form lives in protocol, so every package prints and reads one format;
+// re-exported here, where users of the report look for it.
+export { MAX_REPORT_LENGTH, MAX_REPORT_WARNINGS, parseProgressReport, renderProgressReport } from '@headway/protocol';
+export type { ParseProgressReportDefaults, ParsedProgressReport } from '@headway/protocol';
 export { buildReportPrompt } from './report-prompt.js';
 export type { ReportPromptContext, ReportPromptLimits } from './report-prompt.js';
 export { buildFallbackReport } from './fallback-report.js';

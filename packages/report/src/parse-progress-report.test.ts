@@ -2,7 +2,7 @@ import { progressReportSchema, type ProgressReportStats } from '@headway/protoco
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HOSTILE_RUN, HOSTILE_TEST_TIMEOUT, hostileValue, runIsolated, srcUrl } from './hostile.test-util.js';
-import { MAX_REPORT_LENGTH, MAX_REPORT_WARNINGS, parseProgressReport } from './parse-progress-report.js';
+import { MAX_REPORT_LENGTH, MAX_REPORT_WARNINGS, parseProgressReport } from '@headway/protocol';
 
 const stats: ProgressReportStats = { iterations: 30, toolCalls: 41, elapsedMs: 185_000 };
 const defaults = { task: 'the task as given', reason: 'max-iterations', stats, generatedBy: 'model' } as const;
@@ -256,7 +256,7 @@ describe('parseProgressReport defaults and warnings', () => {
 describe('parseProgressReport on hostile text', () => {
   it('reads lines of a million characters in linear time: a heading full of spaces, a long stats number, a long "none" item (in a child process, so a hang fails)', () => {
     const run = runIsolated(`
-      import { parseProgressReport } from '${srcUrl('parse-progress-report.ts')}';
+      import { parseProgressReport } from '${srcUrl('index.ts')}';
       const spaces = ' '.repeat(1_000_000);
       const heading = parseProgressReport('## Task\\nt\\n# a' + spaces + 'b');
       const stats = parseProgressReport('## Task\\nt\\n**Stats:** ' + '1'.repeat(1_000_000) + ' iterations · 12 ms elapsed');

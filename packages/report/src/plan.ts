@@ -1,4 +1,4 @@
-import { isSpace } from './text.js';
+import { isSpace } from '@headway/protocol/internal';
 import type { TextEntry, ToolCallLogEntry } from './tool-call-log-state.js';
 
 /** One step of a plan the model wrote. */

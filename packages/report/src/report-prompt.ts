@@ -1,6 +1,5 @@
 import type { StopReason } from '@headway/protocol';
-import { SECTION_TITLES } from './report-sections.js';
-import { formatCount, formatDuration, oneLine } from './text.js';
+import { formatCount, formatDuration, oneLine, SECTION_TITLES } from '@headway/protocol/internal';
 import type { ToolCallLog } from './tool-call-log.js';
 
 /** How much of each limit was used, to tell the model precisely why it must stop. All optional. */

@@ -11,9 +11,8 @@ import {
   type Redactor,
   type ValidationIssue,
 } from '@headway/protocol';
-import { errorMessage } from '@headway/protocol/internal';
+import { cutText, detach, errorMessage, formatCount, oneLine } from '@headway/protocol/internal';
 import { ReportError } from './report-error.js';
-import { cutText, detach, formatCount, oneLine } from './text.js';
 import {
   ARGS_MAX_CHARS,
   BRIEF_MAX_CHARS,

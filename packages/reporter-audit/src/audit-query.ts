@@ -42,12 +42,19 @@ const querySchema = z.strictObject({
 });
 
 /**
- * Validates a query (a typo'd key or a bad limit is an error, not a silent full scan).
+ * Validates a query (a typo'd key or a bad limit is an error, not a silent full scan); every
+ * audit bus with a `query` (JSONL, SQLite, memory, PostgreSQL) reads its argument through this.
  *
  * @throws {AuditError} `AUDIT_INVALID_QUERY` naming each bad field.
  */
 export function normalizeAuditQuery(query: AuditQuery = {}): NormalizedAuditQuery {
-  const result = querySchema.safeParse(query);
+  let result;
+  try {
+    result = querySchema.safeParse(query);
+  } catch (cause) {
+    // A query from outside may be a revoked proxy or have throwing getters.
+    throw new AuditError('AUDIT_INVALID_QUERY', 'Invalid audit query: input could not be read', { cause });
+  }
   if (!result.success) {
     const issues = toValidationIssues(result.error);
     throw new AuditError('AUDIT_INVALID_QUERY', `Invalid audit query: ${describeIssues(issues)}`, { issues });

@@ -3,7 +3,8 @@ export type { AuditFailureContext, AuditFlushOptions, AuditReporterOptions } fro
 export type { AuditBus, QueryableAuditBus } from './audit-bus.js';
 export { AUDIT_EVENT_TYPES, auditEventSchema } from './audit-event.js';
 export type { AuditDetails, AuditEvent, AuditEventType, AuditRunRef } from './audit-event.js';
-export type { AuditQuery } from './audit-query.js';
+export { normalizeAuditQuery } from './audit-query.js';
+export type { AuditQuery, NormalizedAuditQuery } from './audit-query.js';
 export { MemoryAuditBus } from './memory-audit-bus.js';
 export type { AuditSubscriber, MemoryAuditBusOptions } from './memory-audit-bus.js';
 export { JsonlAuditBus } from './jsonl-audit-bus.js';

@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { describeIssues, toValidationIssues } from '@headway/protocol';
+import { errorMessage } from '@headway/protocol/internal';
 import { auditEventSchema, type AuditEvent } from './audit-event.js';
 import { AuditLogError } from './audit-log-error.js';
 
@@ -98,7 +99,7 @@ export async function readAuditLog(file: string, options: ReadAuditLogOptions = 
         problems.push({ file, line: lineNo, kind: 'torn', message: `${file}:${lineNo}: torn record (cut off mid-write), skipped` });
         return;
       }
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorMessage(error);
       invalid(`${file}:${lineNo}: not JSON (${reason})`, []);
       return;
     }

@@ -131,7 +131,7 @@ describe('CLIReporter plain mode', () => {
       "
       ## PROGRESS REPORT
 
-      Stopped because the iteration limit was reached · 10 iteration(s) · 4 tool call(s) · 1m 05s · built from the tool-call log
+      **Stats:** 10 iterations · 4 tool calls · 65000 ms elapsed (1m 5s) · stopped: max-iterations (the iteration limit was reached) · written by: fallback
 
       ### Task
 
@@ -147,7 +147,7 @@ describe('CLIReporter plain mode', () => {
 
       ### Attempted but Inconclusive
 
-      - (none)
+      _None._
 
       ### Not Started / Remaining
 

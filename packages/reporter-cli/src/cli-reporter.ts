@@ -8,6 +8,7 @@ import {
   type ProgressEvent,
   type ProgressReporter,
 } from '@headway/protocol';
+import { CANCELLED_PREFIX } from '@headway/protocol/internal';
 import { capText, MAX_LIVE_TEXT } from './bounded-text.js';
 import pc from 'picocolors';
 import type { Colors } from './colors.js';
@@ -66,8 +67,6 @@ export interface CLIReporterOptions {
 export interface CLIReporterErrorContext extends InternalErrorContext {
   readonly where: 'write' | 'render' | 'handle';
 }
-
-const CANCELLED_PREFIX = 'cancelled: ';
 
 /**
  * Progress for a person at a terminal. In `plain` mode (logs, CI, pipes) it prints one

@@ -1,4 +1,4 @@
-import type { LimitApproachingEvent, LimitKind, LimitReachedEvent, StopReason, TimeoutExtendedEvent, WindDownStartedEvent } from '@headway/protocol';
+import type { LimitApproachingEvent, LimitKind, LimitReachedEvent, TimeoutExtendedEvent, WindDownStartedEvent } from '@headway/protocol';
 import { formatDuration } from './format-duration.js';
 import { oneLine } from './terminal-text.js';
 
@@ -24,20 +24,6 @@ export function windDownText(event: WindDownStartedEvent): string {
 /** `time budget extended by 2m 00s (now 7m 00s)`. */
 export function timeoutExtendedText(event: TimeoutExtendedEvent): string {
   return `time budget extended by ${formatDuration(event.byMs)} (now ${formatDuration(event.totalBudgetMs)})`;
-}
-
-const STOP_REASON_TEXT: Record<StopReason, string> = {
-  'max-iterations': 'the iteration limit was reached',
-  'time-budget': 'the time budget ran out',
-  'negotiated-timeout': 'a time extension was declined',
-  'cost-budget': 'the cost budget ran out',
-  cancelled: 'the run was cancelled',
-  error: 'an error stopped the run',
-};
-
-/** Why a run stopped short, in words. */
-export function stopReasonText(reason: StopReason): string {
-  return STOP_REASON_TEXT[reason];
 }
 
 /** Whole percent for display: clamped to 0–100 and rounded down, so 99.7 never reads as done. */

@@ -20,4 +20,12 @@ export {
 } from './checkpoint/checkpoint-codec.js';
 export { blobRef } from './checkpoint/blob-ref.js';
 export { CHECKPOINT_STATUSES } from './checkpoint/checkpoint.js';
-export { decodeMessage as decodeSessionMessage, encodeRun as encodeSessionRun, sessionExists, sessionNotFound, validateSessionId } from './session/session-codec.js';
+export {
+  SESSION_SUMMARY_COLUMNS,
+  decodeMessage as decodeSessionMessage,
+  decodeSummaryRow as decodeSessionSummaryRow,
+  encodeRun as encodeSessionRun,
+  sessionExists,
+  sessionNotFound,
+  validateSessionId,
+} from './session/session-codec.js';

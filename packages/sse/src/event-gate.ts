@@ -1,6 +1,7 @@
 import type { ProgressEvent, TerminalEvent } from '@headway/protocol';
 // Only the zod-free subpath here: the browser client bundles this file.
 import { isTerminalEventLite, ProtocolError } from '@headway/protocol/validate-lite';
+import { SseError } from './sse-error.js';
 
 /** Called with each event that arrived but failed validation (it is not delivered). */
 export type InvalidEventHandler = (error: ProtocolError, data: string) => void;
@@ -13,11 +14,19 @@ export interface EventGate {
   receive(data: string): TerminalEvent | undefined;
 }
 
-/** Parses a `lastEventId` option: a non-negative integer (as a number or decimal text). */
+/**
+ * Parses a `lastEventId` option: a non-negative integer (as a number or decimal text).
+ *
+ * @throws {SseError} `SSE_INVALID_OPTIONS` for anything else.
+ */
 export function parseLastEventId(value: string | number | undefined): number | undefined {
   if (value === undefined || value === '') return undefined;
   const n = typeof value === 'number' ? value : /^\d{1,16}$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`lastEventId must be a non-negative integer, got ${JSON.stringify(value)}`);
+  if (!Number.isSafeInteger(n) || n < 0) {
+    throw new SseError('SSE_INVALID_OPTIONS', `lastEventId must be a non-negative integer, got ${JSON.stringify(value)}`, {
+      issues: [{ path: 'lastEventId', message: 'must be a non-negative integer' }],
+    });
+  }
   return n;
 }
 

@@ -121,5 +121,10 @@ describe('subscribeToRun (fetch + eventsource-parser)', () => {
 
   it('refuses a lastEventId that is not a non-negative integer', async () => {
     await expect(subscribeToRun('http://127.0.0.1:9/r', { lastEventId: 'x', onEvent: () => undefined })).rejects.toThrow(/lastEventId must be a non-negative integer/);
+    await expect(subscribeToRun('http://127.0.0.1:9/r', { lastEventId: -1, onEvent: () => undefined })).rejects.toMatchObject({
+      name: 'SseError',
+      code: 'SSE_INVALID_OPTIONS',
+      issues: [{ path: 'lastEventId', message: 'must be a non-negative integer' }],
+    });
   });
 });

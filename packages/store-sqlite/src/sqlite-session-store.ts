@@ -1,8 +1,8 @@
-import { describeIssues, toValidationIssues } from '@headway/protocol';
-import { z } from 'zod';
 import { SessionError, type SessionRecord, type SessionRunRecord, type SessionStore, type SessionStoreOptions, type SessionSummary } from '@headway/runtime';
 import {
+  SESSION_SUMMARY_COLUMNS as COLUMNS,
   decodeSessionMessage as decodeMessage,
+  decodeSessionSummaryRow as toSummary,
   encodeSessionRun as encodeRun,
   sessionExists,
   sessionNotFound,
@@ -28,29 +28,6 @@ CREATE TABLE IF NOT EXISTS headway_session_messages (
   PRIMARY KEY (session, seq)
 );
 `;
-
-const rowSchema = z.object({
-  id: z.string().min(1),
-  created_at: z.number().nonnegative(),
-  updated_at: z.number().nonnegative(),
-  message_count: z.number().int().nonnegative(),
-  spent_usd: z.number().nonnegative(),
-  calls: z.number().int().nonnegative(),
-  runs: z.number().int().nonnegative(),
-});
-
-const COLUMNS = 'id, created_at, updated_at, message_count, spent_usd, calls, runs';
-
-function toSummary(row: unknown): SessionSummary {
-  const parsed = rowSchema.safeParse(row);
-  const id = typeof (row as { id?: unknown }).id === 'string' ? (row as { id: string }).id : '?';
-  if (!parsed.success) {
-    const issues = toValidationIssues(parsed.error);
-    throw new SessionError('SESSION_CORRUPT', `session ${id}: unreadable: ${describeIssues(issues)}`, { issues });
-  }
-  const r = parsed.data;
-  return { id: r.id, createdAt: r.created_at, updatedAt: r.updated_at, messageCount: r.message_count, spentUsd: r.spent_usd, calls: r.calls, runs: r.runs };
-}
 
 /**
  * A {@link SessionStore} in SQLite. Give it the checkpoint store's `database` to keep

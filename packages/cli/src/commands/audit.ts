@@ -1,5 +1,6 @@
 import { open } from 'node:fs/promises';
 import { readAuditLog, readSqliteAuditRecords, verifyAuditChain, type AuditChainResult, type LocatedAuditEvent } from '@headway/reporter-audit';
+import { errorMessage } from '@headway/protocol/internal';
 import { parseCommand } from '../args.js';
 import { CliError, EXIT } from '../cli-error.js';
 import type { CliIo } from '../io/cli-io.js';
@@ -62,7 +63,7 @@ async function readAuditRecords(path: string): Promise<{ records: LocatedAuditEv
     try {
       return { records: readSqliteAuditRecords(path), problems: [] };
     } catch (error) {
-      throw new CliError('CLI_CORRUPT_FILE', `${path}: not a readable audit database (${error instanceof Error ? error.message : String(error)})`, { cause: error });
+      throw new CliError('CLI_CORRUPT_FILE', `${path}: not a readable audit database (${errorMessage(error)})`, { cause: error });
     }
   }
   const { events, lineNumbers, problems } = await readAuditLog(path);

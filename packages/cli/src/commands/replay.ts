@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseProgressEvent, type ProgressEvent } from '@headway/protocol';
+import { errorMessage } from '@headway/protocol/internal';
 import { numberOption, parseCommand } from '../args.js';
 import { CliError, EXIT } from '../cli-error.js';
 import type { CliIo } from '../io/cli-io.js';
@@ -44,12 +45,12 @@ function parseEventLog(path: string, text: string): { events: ProgressEvent[]; w
         warnings.push(`${path}:${i + 1}: last line cut off mid-write, skipped`);
         continue;
       }
-      throw new CliError('CLI_CORRUPT_FILE', `${path}:${i + 1}: not JSON (${error instanceof Error ? error.message : String(error)})`, { cause: error });
+      throw new CliError('CLI_CORRUPT_FILE', `${path}:${i + 1}: not JSON (${errorMessage(error)})`, { cause: error });
     }
     try {
       events.push(parseProgressEvent(value));
     } catch (error) {
-      throw new CliError('CLI_CORRUPT_FILE', `${path}:${i + 1}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new CliError('CLI_CORRUPT_FILE', `${path}:${i + 1}: ${errorMessage(error)}`, { cause: error });
     }
   }
   return { events, warnings };

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describeIssues, toValidationIssues } from '@headway/protocol';
+import { errorMessage } from '@headway/protocol/internal';
 import type { z } from 'zod';
 import { CliError } from '../cli-error.js';
 
@@ -52,7 +53,7 @@ export function parseJsonFile<T>(path: string, text: string, schema: z.ZodType<T
   try {
     value = JSON.parse(text);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     const offset = jsonErrorOffset(text, message);
     const where = offset === undefined ? undefined : lineAt(text, offset);
     throw new CliError('CLI_CORRUPT_FILE', `${path}${where === undefined ? '' : `:${where.line}:${where.column}`}: not JSON (${message})`, { cause: error });

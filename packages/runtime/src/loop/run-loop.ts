@@ -1,7 +1,7 @@
 // Over 300 lines on purpose: the order of a round (model call, tools, checkpoints, limits) reads
 // top to bottom in one class; everything that stands on its own is beside it.
 import { PROGRESS_PROMPT_INSTRUCTIONS, ProgressTextFilter, ProgressTracker, extractModelProgress, stripModelProgress, type TaskHistory } from '@headway/estimator';
-import { createProgressHub, planItemsSchema, redact, toolResultPreview, type LimitKind, type ProgressEventBody, type ProgressHub, type RunLimits, type StopReason } from '@headway/protocol';
+import { createProgressHub, isProgressReporter, planItemsSchema, redact, toolResultPreview, type LimitKind, type ProgressEventBody, type ProgressHub, type RunLimits, type SinkLike, type StopReason } from '@headway/protocol';
 import { errorMessage } from '@headway/protocol/internal';
 import { ToolCallLog, buildReportPrompt, type ReportPromptLimits } from '@headway/report';
 import { addUsage, collectStream, type CompletionResponse, type ToolSpec } from '../provider/provider.js';
@@ -14,7 +14,6 @@ import { openToolProgress } from '../tools/tool-progress.js';
 import type { AgentConfig } from './agent-config.js';
 import { executeToolCall } from './execute-tool-call.js';
 import { finishRun, type Outcome, type RunResult } from './finish-run.js';
-import { guardSink } from './guard-sink.js';
 import type { LoopContext } from './loop-context.js';
 import { VERIFICATION_PROMPT, strategyRotationPrompt } from './loop-prompts.js';
 import type { RunState, ToolCallStatus } from './run-state.js';
@@ -30,6 +29,14 @@ const CONTEXT_AFTER_RUN_MS = 10_000;
 const STRATEGY_ROTATION_AFTER = 3;
 
 /** The budgets of `run.started`: iterations always, time and cost when set (a cost cap of 0 is none). */
+/** Hub name prefix of a user's seven-method reporter, so its failures report `where: 'reporter'`. */
+const REPORTER_SINK = 'reporter';
+
+/** A seven-method reporter (the hub bridges it), as opposed to a sink function or `handle` object. */
+function isReporter(sink: SinkLike): boolean {
+  return typeof sink !== 'function' && typeof (sink as { handle?: unknown }).handle !== 'function' && isProgressReporter(sink);
+}
+
 function runLimits(config: AgentConfig): RunLimits {
   return {
     iterations: config.maxIterations,
@@ -76,17 +83,16 @@ export class RunLoop {
       runId: state.runId,
       now: () => clock.now(),
       lastSeq: state.lastSeq,
-      onInternalError: (error) => {
-        ctx.onInternalError(error, 'sink');
+      // The hub isolates every sink (throws, rejections, hostile thenables) and bridges
+      // seven-method reporters itself; only the `where` the runtime reports is decided here.
+      onInternalError: (error, context) => {
+        ctx.onInternalError(error, context.sink.startsWith(REPORTER_SINK) ? 'reporter' : 'sink');
       },
     });
     if (ctx.extraSink !== undefined) this.#hub.add(ctx.extraSink, { name: 'runStream' });
-    for (const sink of ctx.sinks) {
-      const guarded = guardSink(sink, (error) => {
-        ctx.onInternalError(error, 'reporter');
-      });
-      if (guarded !== undefined) this.#hub.add(guarded);
-    }
+    ctx.sinks.forEach((sink, i) => {
+      this.#hub.add(sink, isReporter(sink) ? { name: `${REPORTER_SINK}#${i + 1}` } : {});
+    });
     this.#tracker = this.#newTracker(undefined);
     this.#context = new ContextRunner(ctx.context, ctx.onInternalError, (work) => raceStop(work, this.#abort.signal));
     this.#log = state.log === null || state.log === undefined ? new ToolCallLog() : ToolCallLog.fromJSON(state.log);

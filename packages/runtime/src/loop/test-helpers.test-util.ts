@@ -1,21 +1,9 @@
-import type { ProgressEvent, ProgressReporter } from '@headway/protocol';
+import type { ProgressEvent } from '@headway/protocol';
 import { z } from 'zod';
 import { defineTool, type Tool } from '../tools/define-tool.js';
 
 /** A reporter that records its calls as strings. */
-export function recordingReporter(): { reporter: ProgressReporter; calls: string[] } {
-  const calls: string[] = [];
-  const reporter: ProgressReporter = {
-    onStart: (task) => calls.push(`onStart(${task})`),
-    onProgress: (pct, label) => calls.push(`onProgress(${pct}, ${label})`),
-    onToolStart: (name) => calls.push(`onToolStart(${name})`),
-    onToolDone: (name, summary) => calls.push(`onToolDone(${name}, ${summary})`),
-    onIteration: (i, max) => calls.push(`onIteration(${i}, ${max})`),
-    onComplete: (summary) => calls.push(`onComplete(${summary})`),
-    onError: (error) => calls.push(`onError(${error})`),
-  };
-  return { reporter, calls };
-}
+export { recordingReporter } from '@headway/protocol/testing';
 
 /** A sink that collects every event. */
 export function collect(): { sink: (e: ProgressEvent) => void; events: ProgressEvent[]; types: () => string[] } {

@@ -1,6 +1,6 @@
 import { describeIssues, toValidationIssues } from '@headway/protocol';
 import { z } from 'zod';
-import type { SessionRunRecord } from './session-store.js';
+import type { SessionRunRecord, SessionSummary } from './session-store.js';
 import { SessionError } from './session-error.js';
 
 // JSON.stringify answers undefined for undefined, functions and symbols; its lib type hides that.
@@ -60,4 +60,30 @@ export function sessionNotFound(id: string): SessionError {
 /** The error for an id that is stored already. */
 export function sessionExists(id: string): SessionError {
   return new SessionError('SESSION_EXISTS', `session ${id} exists already`);
+}
+
+const summaryRowSchema = z.object({
+  id: z.string().min(1),
+  created_at: z.number().nonnegative(),
+  updated_at: z.number().nonnegative(),
+  message_count: z.number().int().nonnegative(),
+  spent_usd: z.number().nonnegative(),
+  calls: z.number().int().nonnegative(),
+  runs: z.number().int().nonnegative(),
+});
+
+/** The columns of a `headway_sessions` row that {@link decodeSummaryRow} reads, for a `SELECT`. */
+export const SESSION_SUMMARY_COLUMNS = 'id, created_at, updated_at, message_count, spent_usd, calls, runs';
+
+/** Reads a `headway_sessions` row (snake_case columns) as a summary; a corrupt row is `SESSION_CORRUPT`. */
+export function decodeSummaryRow(row: unknown): SessionSummary {
+  const parsed = summaryRowSchema.safeParse(row);
+  if (!parsed.success) {
+    const raw = (row ?? {}) as { id?: unknown };
+    const id = typeof raw.id === 'string' ? raw.id : '?';
+    const issues = toValidationIssues(parsed.error);
+    throw new SessionError('SESSION_CORRUPT', `session ${id}: unreadable: ${describeIssues(issues)}`, { issues });
+  }
+  const r = parsed.data;
+  return { id: r.id, createdAt: r.created_at, updatedAt: r.updated_at, messageCount: r.message_count, spentUsd: r.spent_usd, calls: r.calls, runs: r.runs };
 }

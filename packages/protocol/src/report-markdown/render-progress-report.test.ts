@@ -1,6 +1,6 @@
-import { STOP_REASONS, progressReportSchema, type ProgressReport } from '@headway/protocol';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { STOP_REASONS, progressReportSchema, type ProgressReport } from '../progress-report.js';
 import { parseProgressReport } from './parse-progress-report.js';
 import { renderProgressReport } from './render-progress-report.js';
 

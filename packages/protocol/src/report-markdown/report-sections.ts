@@ -1,4 +1,4 @@
-import type { ProgressReport, StopReason } from '@headway/protocol';
+import type { ProgressReport, StopReason } from '../progress-report.js';
 
 /** The list fields of a {@link ProgressReport}, in the order the report shows them. */
 export type ReportListKey = 'completedWork' | 'keyFindings' | 'attemptedInconclusive' | 'remaining' | 'suggestedNextSteps';

@@ -1,4 +1,4 @@
-import type { ProgressReport, ProgressReportStats, StopReason } from '@headway/protocol';
+import type { ProgressReport, ProgressReportStats, StopReason } from '../progress-report.js';
 import { LIST_KEYS, SECTION_TITLES, emptyLists, sectionOfLabel, type ReportListKey, type ReportSectionKey } from './report-sections.js';
 import { parseStatsLine } from './stats-line.js';
 import { cutText, isSpace } from './text.js';

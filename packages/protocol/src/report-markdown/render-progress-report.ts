@@ -1,4 +1,4 @@
-import type { ProgressReport } from '@headway/protocol';
+import type { ProgressReport } from '../progress-report.js';
 import { readBack } from './parse-progress-report.js';
 import { LIST_KEYS, SECTION_TITLES } from './report-sections.js';
 import { renderStatsLine } from './stats-line.js';

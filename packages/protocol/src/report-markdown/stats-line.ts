@@ -1,4 +1,4 @@
-import { STOP_REASONS, type ProgressReport, type ProgressReportStats, type StopReason } from '@headway/protocol';
+import { STOP_REASONS, type ProgressReport, type ProgressReportStats, type StopReason } from '../progress-report.js';
 import { STOP_REASON_TEXT } from './report-sections.js';
 import { formatCount, formatDuration, isSpace } from './text.js';
 
