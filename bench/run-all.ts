@@ -8,7 +8,9 @@ let failed = 0;
 for (const dir of readdirSync(here).sort()) {
   const full = join(here, dir);
   if (!statSync(full).isDirectory() || dir === 'lib' || dir === 'node_modules') continue;
-  for (const file of readdirSync(full).filter((f) => f.endsWith('.bench.ts')).sort()) {
+  for (const file of readdirSync(full)
+    .filter((f) => f.endsWith('.bench.ts'))
+    .sort()) {
     console.log(`\n## ${dir}/${file}`);
     const r = spawnSync(process.execPath, ['--import', 'tsx', join(full, file)], { stdio: 'inherit' });
     if (r.status !== 0) failed += 1;

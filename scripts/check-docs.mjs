@@ -60,7 +60,13 @@ export function extractReadme(text) {
     const body = lines.slice(i + 1, end);
     if ((lang === 'sh' || lang === 'bash') && install === undefined) {
       const line = body.find((l) => /^\s*npm install\b/.test(l));
-      if (line) install = line.replace(/#.*$/, '').trim().split(/\s+/).slice(2).filter((w) => !w.startsWith('-'));
+      if (line)
+        install = line
+          .replace(/#.*$/, '')
+          .trim()
+          .split(/\s+/)
+          .slice(2)
+          .filter((w) => !w.startsWith('-'));
     }
     if (lang === 'ts' || lang === 'typescript') {
       const marker = /<!--\s*docs-check:\s*([\w-]+)/.exec(lines[i - 1] ?? '')?.[1] ?? 'run';
@@ -220,7 +226,8 @@ async function checkReadme(readme, install, snippets, tarballs, pkgs, pm) {
     for (const [i, s] of snippets.entries()) {
       if (s.marker !== 'run') continue;
       const r = await sh(process.execPath, [join('out', `snippet-${i}.js`)], { cwd: project, timeout: RUN_TIMEOUT_MS });
-      if (r.code !== 0) failures.push(`${readme}:${s.line}: the snippet failed when run (${pm}):\n${r.out.trim().split('\n').slice(-15).join('\n')}`);
+      if (r.code !== 0)
+        failures.push(`${readme}:${s.line}: the snippet failed when run (${pm}):\n${r.out.trim().split('\n').slice(-15).join('\n')}`);
     }
     return failures;
   } finally {
@@ -300,7 +307,10 @@ async function main() {
 /** The same shape as vitest's JSON report, so the test command counts each README as a test file. */
 function writeResults(results) {
   mkdirSync(join(root, '.docs-check'), { recursive: true });
-  writeFileSync(join(root, '.docs-check', 'results.json'), JSON.stringify({ testResults: results.map((r) => ({ name: r.name, status: r.status })) }, null, 2));
+  writeFileSync(
+    join(root, '.docs-check', 'results.json'),
+    JSON.stringify({ testResults: results.map((r) => ({ name: r.name, status: r.status })) }, null, 2),
+  );
 }
 
 if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {

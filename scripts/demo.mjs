@@ -35,7 +35,8 @@ function installInputs() {
   for (const group of ['packages', 'examples']) {
     const dir = join(root, group);
     if (!existsSync(dir)) continue;
-    for (const name of readdirSync(dir).sort()) if (existsSync(join(dir, name, 'package.json'))) files.push(join(group, name, 'package.json'));
+    for (const name of readdirSync(dir).sort())
+      if (existsSync(join(dir, name, 'package.json'))) files.push(join(group, name, 'package.json'));
   }
   for (const file of files) {
     hash.update(`\0${file}\0`);
@@ -65,9 +66,13 @@ step('Building the packages the demo uses', join(root, 'node_modules', '.bin', '
 ]);
 // Ctrl-C reaches the agent too; it cancels cleanly and prints its report, so this wrapper waits for it.
 process.on('SIGINT', () => {});
-const r = spawnSync(join(root, 'examples', 'cli-agent', 'node_modules', '.bin', 'tsx'), [join(root, 'examples', 'cli-agent', 'src', 'main.ts'), ...process.argv.slice(2)], {
-  cwd: root,
-  env,
-  stdio: 'inherit',
-});
+const r = spawnSync(
+  join(root, 'examples', 'cli-agent', 'node_modules', '.bin', 'tsx'),
+  [join(root, 'examples', 'cli-agent', 'src', 'main.ts'), ...process.argv.slice(2)],
+  {
+    cwd: root,
+    env,
+    stdio: 'inherit',
+  },
+);
 process.exit(r.status ?? 1);

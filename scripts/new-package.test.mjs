@@ -45,7 +45,10 @@ test('scaffolds every file a package has, with the scripts every package runs', 
   assert.equal(pkg.sideEffects, false);
   assert.equal(pkg.type, 'module');
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  assert.match(readme, /\| \[`@headway\/protocol`\]\(packages\/protocol\) \| events \|\n\| \[`@headway\/event-counter`\]\(packages\/event-counter\) \| Counts progress events by type\. \| new \|\n/);
+  assert.match(
+    readme,
+    /\| \[`@headway\/protocol`\]\(packages\/protocol\) \| events \|\n\| \[`@headway\/event-counter`\]\(packages\/event-counter\) \| Counts progress events by type\. \| new \|\n/,
+  );
 });
 
 test('the scaffolded package type-checks under the repository settings', () => {
@@ -59,7 +62,9 @@ test('the scaffolded package type-checks under the repository settings', () => {
       include: ['src', '*.ts'],
     }),
   );
-  const tsc = spawnSync(process.execPath, [join(repo, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.check.json')], { encoding: 'utf8' });
+  const tsc = spawnSync(process.execPath, [join(repo, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.check.json')], {
+    encoding: 'utf8',
+  });
   assert.equal(tsc.status, 0, tsc.stdout + tsc.stderr);
 });
 

@@ -51,7 +51,9 @@ function subdirs(dir) {
 }
 
 function playwrightChromium(env) {
-  const cache = env.PLAYWRIGHT_BROWSERS_PATH || (platform() === 'darwin' ? join(homedir(), 'Library', 'Caches', 'ms-playwright') : join(homedir(), '.cache', 'ms-playwright'));
+  const cache =
+    env.PLAYWRIGHT_BROWSERS_PATH ||
+    (platform() === 'darwin' ? join(homedir(), 'Library', 'Caches', 'ms-playwright') : join(homedir(), '.cache', 'ms-playwright'));
   const builds = subdirs(cache)
     .filter((d) => d.startsWith('chromium-'))
     .reverse();
@@ -69,7 +71,10 @@ const PG_PROGRAMS = ['initdb', 'pg_ctl', 'postgres'];
 
 function pgBinDir(env) {
   const hasAll = (dir) => PG_PROGRAMS.every((p) => firstExecutable([join(dir, p)]) !== undefined);
-  const versioned = (base) => subdirs(base).reverse().map((v) => join(base, v, 'bin'));
+  const versioned = (base) =>
+    subdirs(base)
+      .reverse()
+      .map((v) => join(base, v, 'bin'));
   const brew = ['/opt/homebrew/opt', '/usr/local/opt'].flatMap((base) =>
     subdirs(base)
       .filter((d) => d.startsWith('postgresql'))
@@ -90,7 +95,10 @@ export const PARTS = [
     name: 'chromium',
     variable: 'HEADWAY_CHROMIUM_PATH',
     debian: 'chromium',
-    find: (env) => firstExecutable(env.CHROMIUM_PATH ? [env.CHROMIUM_PATH] : []) ?? onPath(env, ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable']) ?? playwrightChromium(env),
+    find: (env) =>
+      firstExecutable(env.CHROMIUM_PATH ? [env.CHROMIUM_PATH] : []) ??
+      onPath(env, ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable']) ??
+      playwrightChromium(env),
     howTo: {
       debian: 'apt-get install chromium (as root), or CHROMIUM_PATH=/path/to/chrome',
       darwin: 'brew install --cask chromium, or CHROMIUM_PATH=/path/to/chrome',
@@ -109,7 +117,11 @@ export const PARTS = [
     variable: 'HEADWAY_REDIS_SERVER',
     debian: 'redis-server',
     find: (env) => onPath(env, ['redis-server'], ['/usr/sbin', '/usr/local/bin', '/opt/homebrew/bin']),
-    howTo: { debian: 'apt-get install redis-server (as root)', darwin: 'brew install redis', other: 'install Redis with your package manager' },
+    howTo: {
+      debian: 'apt-get install redis-server (as root)',
+      darwin: 'brew install redis',
+      other: 'install Redis with your package manager',
+    },
   },
   {
     name: 'postgresql',

@@ -79,7 +79,9 @@ function format(ms: number): string {
 async function loadCases(filter: string | undefined): Promise<AdversarialCase[]> {
   const dir = join(import.meta.dirname, 'cases');
   const all: AdversarialCase[] = [];
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
+    .sort()) {
     const mod = (await import(pathToFileURL(join(dir, file)).href)) as { cases?: AdversarialCase[] };
     if (!Array.isArray(mod.cases)) throw new Error(`cases/${file} must export \`cases: AdversarialCase[]\``);
     all.push(...mod.cases);
@@ -88,7 +90,9 @@ async function loadCases(filter: string | undefined): Promise<AdversarialCase[]>
 }
 
 const cases = await loadCases(process.argv[2]);
-console.log(`\nGrowth on worst known inputs (CPU time per run, best of ${ROUNDS} batches on fresh inputs; each ratio must be <= ${MAX_RATIO})`);
+console.log(
+  `\nGrowth on worst known inputs (CPU time per run, best of ${ROUNDS} batches on fresh inputs; each ratio must be <= ${MAX_RATIO})`,
+);
 console.log('| case | 10 KB | 100 KB | 1 MB | 100K/10K | 1M/100K |');
 console.log('|---|---:|---:|---:|---:|---:|');
 let failed = 0;
@@ -108,7 +112,11 @@ for (const c of cases) {
   const ratios = [mid / small, large / mid];
   const bad = ratios.some((r) => r > MAX_RATIO);
   if (bad) failed++;
-  console.log(`| ${c.name} | ${format(small)} | ${format(mid)} | ${format(large)} | ${ratios[0]!.toFixed(1)} | ${ratios[1]!.toFixed(1)}${bad ? ' ✗' : ''}${attempts > 1 ? ` (${attempts} attempts)` : ''} |`);
+  console.log(
+    `| ${c.name} | ${format(small)} | ${format(mid)} | ${format(large)} | ${ratios[0]!.toFixed(1)} | ${ratios[1]!.toFixed(1)}${bad ? ' ✗' : ''}${attempts > 1 ? ` (${attempts} attempts)` : ''} |`,
+  );
 }
-console.log(failed === 0 ? `\nAll ${cases.length} cases grow at most ~linearly.` : `\n${failed} of ${cases.length} cases grow faster than linear.`);
+console.log(
+  failed === 0 ? `\nAll ${cases.length} cases grow at most ~linearly.` : `\n${failed} of ${cases.length} cases grow faster than linear.`,
+);
 process.exit(failed === 0 ? 0 : 1);

@@ -47,7 +47,10 @@ const rows = await compare(
   ],
   { rounds: 7, timeMs: 400 },
 );
-printTable(`${N.toLocaleString('en-US')} progress events → ${mapped.toLocaleString('en-US')} AG-UI events, per whole run (ops/s = runs/s)`, rows);
+printTable(
+  `${N.toLocaleString('en-US')} progress events → ${mapped.toLocaleString('en-US')} AG-UI events, per whole run (ops/s = runs/s)`,
+  rows,
+);
 const ratio = rows.find((r) => r.name === 'toAgUiEvents')?.ratio ?? Number.POSITIVE_INFINITY;
 console.log(`\nmapping / serialising: ${ratio.toFixed(2)}× (claim ≤ 1.5×) ${ratio <= 1.5 ? 'PASS' : 'FAIL'}${sink < 0 ? '' : ''}`);
 process.exit(ratio <= 1.5 ? 0 : 1);

@@ -40,7 +40,12 @@ function model(steps: number): MockLanguageModelV3 {
           warnings: [],
         });
       }
-      return Promise.resolve({ content: [{ type: 'text' as const, text: 'done' }], finishReason: { unified: 'stop' as const, raw: 'stop' }, usage, warnings: [] });
+      return Promise.resolve({
+        content: [{ type: 'text' as const, text: 'done' }],
+        finishReason: { unified: 'stop' as const, raw: 'stop' },
+        usage,
+        warnings: [],
+      });
     },
   });
 }
@@ -50,15 +55,31 @@ type Who = 'plain' | 'null' | 'cli+json';
 function run(steps: number, who: Who): () => Promise<void> {
   return async () => {
     if (who === 'plain') {
-      const result = await generateText({ model: model(steps), system: 'You are a helpful agent.', prompt: 'Do the task', tools, stopWhen: stepCountIs(steps + 1) });
+      const result = await generateText({
+        model: model(steps),
+        system: 'You are a helpful agent.',
+        prompt: 'Do the task',
+        tools,
+        stopWhen: stepCountIs(steps + 1),
+      });
       if (result.steps.length !== steps) throw new Error(`plain: ${result.steps.length} steps`);
       return;
     }
-    const sinks = who === 'null' ? [new NullReporter()] : [new CLIReporter({ stream: devNull(), mode: 'plain' }), new JSONReporter({ stream: devNull() })];
+    const sinks =
+      who === 'null'
+        ? [new NullReporter()]
+        : [new CLIReporter({ stream: devNull(), mode: 'plain' }), new JSONReporter({ stream: devNull() })];
     const headway = withHeadway({ task: 'Do the task', sinks, maxIterations: steps + 1 });
-    const result = await generateText({ model: model(steps), system: 'You are a helpful agent.', prompt: 'Do the task', tools, ...headway.settings });
+    const result = await generateText({
+      model: model(steps),
+      system: 'You are a helpful agent.',
+      prompt: 'Do the task',
+      tools,
+      ...headway.settings,
+    });
     const end = await headway.finish();
-    if (result.steps.length !== steps || end.outcome !== 'completed') throw new Error(`${who}: ${result.steps.length} steps, ${end.outcome}`);
+    if (result.steps.length !== steps || end.outcome !== 'completed')
+      throw new Error(`${who}: ${result.steps.length} steps, ${end.outcome}`);
   };
 }
 

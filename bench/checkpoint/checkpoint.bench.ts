@@ -25,11 +25,33 @@ function state(round: number): CheckpointState {
     iteration: round,
     toolsUsed: ['file_read', 'search'],
     // A ProgressTracker state of the estimator's shape: its size does not grow with the run.
-    tracker: { version: 1, percent: Math.min(99, Math.floor(round / 11)), completed: false, roundtrips: round, finishedRoundtrips: round, phase: 'idle', toolCalls: round, stepToolCalls: 0, finishedSteps: [], llmMs: 812.5, toolsMs: 41.2, observedRoundtrips: round, elapsedMs: round * 900 },
+    tracker: {
+      version: 1,
+      percent: Math.min(99, Math.floor(round / 11)),
+      completed: false,
+      roundtrips: round,
+      finishedRoundtrips: round,
+      phase: 'idle',
+      toolCalls: round,
+      stepToolCalls: 0,
+      finishedSteps: [],
+      llmMs: 812.5,
+      toolsMs: 41.2,
+      observedRoundtrips: round,
+      elapsedMs: round * 900,
+    },
     usage: { inputTokens: 1_200 * round, outputTokens: 90 * round },
     spentUsd: 0.004 * round,
     providerCalls: round,
-    extra: { startedAt: 0, failureStreaks: { file_read: 0 }, roundIteration: null, windDown: null, extendedMs: 0, approached: [], log: null },
+    extra: {
+      startedAt: 0,
+      failureStreaks: { file_read: 0 },
+      roundIteration: null,
+      windDown: null,
+      extendedMs: 0,
+      approached: [],
+      log: null,
+    },
   };
 }
 
@@ -60,21 +82,55 @@ function incrementalRun(synchronous: 'FULL' | 'OFF'): Map<number, Sample> {
   // No WAL checkpoints during the run, so the WAL's growth is exactly what each commit wrote.
   store.database.pragma('wal_autocheckpoint = 0');
   store.database.pragma(`synchronous = ${synchronous}`);
-  store.create({ id: 'cp', runId: 'run', sessionId: 's', taskId: 't', input: 'Summarize the repository', state: state(0), messages: [{ role: 'system', content: text(0, 'system') }, { role: 'user', content: 'Summarize the repository' }] });
+  store.create({
+    id: 'cp',
+    runId: 'run',
+    sessionId: 's',
+    taskId: 't',
+    input: 'Summarize the repository',
+    state: state(0),
+    messages: [
+      { role: 'system', content: text(0, 'system') },
+      { role: 'user', content: 'Summarize the repository' },
+    ],
+  });
   const samples = new Map<number, Sample>();
   for (let round = 1; round <= ROUNDS; round++) {
     const call = { toolCallId: `c${round}`, name: 'file_read', args: { path: `src/file-${round}.ts` }, index: 0 };
     const before = walSize(path);
     const t0 = performance.now();
-    store.update('cp', { appendMessages: [{ role: 'assistant', content: text(round, 'assistant'), toolCalls: [{ id: call.toolCallId, name: call.name, args: call.args }] }], clearToolCalls: true, toolCalls: [{ ...call, status: 'started' }], state: state(round - 1), lastSeq: round * 8 });
+    store.update('cp', {
+      appendMessages: [
+        { role: 'assistant', content: text(round, 'assistant'), toolCalls: [{ id: call.toolCallId, name: call.name, args: call.args }] },
+      ],
+      clearToolCalls: true,
+      toolCalls: [{ ...call, status: 'started' }],
+      state: state(round - 1),
+      lastSeq: round * 8,
+    });
     store.update('cp', {
       appendMessages: [{ role: 'tool', toolCallId: call.toolCallId, name: call.name, content: text(round, 'tool result') }],
-      appendLog: [{ kind: 'tool', step: round, name: call.name, args: JSON.stringify(call.args), resultBrief: text(round, 'brief').slice(0, 500), ok: true, durationMs: 40 }],
+      appendLog: [
+        {
+          kind: 'tool',
+          step: round,
+          name: call.name,
+          args: JSON.stringify(call.args),
+          resultBrief: text(round, 'brief').slice(0, 500),
+          ok: true,
+          durationMs: 40,
+        },
+      ],
       toolCalls: [{ ...call, status: 'finished', ok: true, result: text(round, 'tool result'), durationMs: 40 }],
       state: state(round - 1),
       lastSeq: round * 8 + 3,
     });
-    store.update('cp', { appendMessages: [{ role: 'user', content: 'Has the done-criterion been met?' }], clearToolCalls: true, state: state(round), lastSeq: round * 8 + 6 });
+    store.update('cp', {
+      appendMessages: [{ role: 'user', content: 'Has the done-criterion been met?' }],
+      clearToolCalls: true,
+      state: state(round),
+      lastSeq: round * 8 + 6,
+    });
     const ms = performance.now() - t0;
     samples.set(round, { ms, bytes: walSize(path) - before });
   }
@@ -98,7 +154,11 @@ function fullRewriteRun(synchronous: 'FULL' | 'OFF'): Map<number, Sample> {
   const samples = new Map<number, Sample>();
   const measured = (r: number): boolean => (r >= EARLY[0] && r <= EARLY[1]) || (r >= LATE[0] && r <= LATE[1]);
   for (let round = 1; round <= ROUNDS; round++) {
-    messages.push({ role: 'assistant', content: text(round, 'assistant') }, { role: 'tool', content: text(round, 'tool result') }, { role: 'user', content: 'Has the done-criterion been met?' });
+    messages.push(
+      { role: 'assistant', content: text(round, 'assistant') },
+      { role: 'tool', content: text(round, 'tool result') },
+      { role: 'user', content: 'Has the done-criterion been met?' },
+    );
     log.push({ kind: 'tool', step: round, resultBrief: text(round, 'brief').slice(0, 500) });
     if (!measured(round)) continue;
     const before = walSize(path);
@@ -124,7 +184,9 @@ function row(name: string, samples: Map<number, Sample>): string {
   return `| ${name} | ${early.ms.toFixed(3)} | ${late.ms.toFixed(3)} | ${(late.ms / early.ms).toFixed(2)} | ${kb(early.bytes)} | ${kb(late.bytes)} | ${(late.bytes / early.bytes).toFixed(2)} |`;
 }
 
-console.log(`\nOne round's checkpoint writes (3 commits), ${MESSAGE_CHARS} B messages; medians over rounds ${EARLY.join('–')} and ${LATE.join('–')}`);
+console.log(
+  `\nOne round's checkpoint writes (3 commits), ${MESSAGE_CHARS} B messages; medians over rounds ${EARLY.join('–')} and ${LATE.join('–')}`,
+);
 console.log('| layout | ms round 10 | ms round 1,000 | time × | KiB round 10 | KiB round 1,000 | bytes × |');
 console.log('|---|---:|---:|---:|---:|---:|---:|');
 const incrementalFull = incrementalRun('FULL');

@@ -5,7 +5,10 @@ import { readFileSync } from 'node:fs';
 import { LiveFeed, processIo } from '@headway/cli';
 
 const [file, rateText] = process.argv.slice(2);
-const events = readFileSync(file, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line));
+const events = readFileSync(file, 'utf8')
+  .trimEnd()
+  .split('\n')
+  .map((line) => JSON.parse(line));
 const rate = Number(rateText);
 const feed = new LiveFeed({ io: processIo(), mode: 'live' });
 const start = Date.now();

@@ -21,21 +21,71 @@ const RENDER_ALONE = new URL('render-alone.mjs', import.meta.url).pathname;
 /** A Claude Code stream: per turn a text block, a tool call and its result, with a todo list now and then. */
 function makeLines(n: number): string[] {
   const session = '5a2e6f0c-1f7d-4c55-9a4e-2b7d0c9e8f11';
-  const lines = [JSON.stringify({ type: 'system', subtype: 'init', session_id: session, model: 'claude-sonnet-4-5', tools: ['Bash', 'Read', 'TodoWrite'] })];
+  const lines = [
+    JSON.stringify({
+      type: 'system',
+      subtype: 'init',
+      session_id: session,
+      model: 'claude-sonnet-4-5',
+      tools: ['Bash', 'Read', 'TodoWrite'],
+    }),
+  ];
   for (let i = 0; lines.length < n - 1; i++) {
     const message = (content: unknown[]): string =>
-      JSON.stringify({ type: 'assistant', message: { id: `msg_${i}`, role: 'assistant', model: 'claude-sonnet-4-5', content }, session_id: session });
+      JSON.stringify({
+        type: 'assistant',
+        message: { id: `msg_${i}`, role: 'assistant', model: 'claude-sonnet-4-5', content },
+        session_id: session,
+      });
     lines.push(message([{ type: 'text', text: `Looking at module ${i % 97} for the failing case ${i}.` }]));
     if (i % 50 === 0) {
-      const todos = [0, 1, 2, 3].map((k) => ({ content: `Step ${k} of part ${Math.floor(i / 200)}`, status: k < (i / 50) % 4 ? 'completed' : 'pending', activeForm: `Doing ${k}` }));
+      const todos = [0, 1, 2, 3].map((k) => ({
+        content: `Step ${k} of part ${Math.floor(i / 200)}`,
+        status: k < (i / 50) % 4 ? 'completed' : 'pending',
+        activeForm: `Doing ${k}`,
+      }));
       lines.push(message([{ type: 'tool_use', id: `toolu_t${i}`, name: 'TodoWrite', input: { todos } }]));
-      lines.push(JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_t${i}`, content: 'Todos have been modified successfully.' }] }, session_id: session }));
+      lines.push(
+        JSON.stringify({
+          type: 'user',
+          message: {
+            role: 'user',
+            content: [{ type: 'tool_result', tool_use_id: `toolu_t${i}`, content: 'Todos have been modified successfully.' }],
+          },
+          session_id: session,
+        }),
+      );
     }
-    lines.push(message([{ type: 'tool_use', id: `toolu_${i}`, name: i % 2 === 0 ? 'Read' : 'Bash', input: { file_path: `/app/src/module-${i % 97}.ts` } }]));
-    lines.push(JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${i}`, content: `export const x${i} = ${i};\n`.repeat(3) }] }, session_id: session }));
+    lines.push(
+      message([
+        { type: 'tool_use', id: `toolu_${i}`, name: i % 2 === 0 ? 'Read' : 'Bash', input: { file_path: `/app/src/module-${i % 97}.ts` } },
+      ]),
+    );
+    lines.push(
+      JSON.stringify({
+        type: 'user',
+        message: {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: `toolu_${i}`, content: `export const x${i} = ${i};\n`.repeat(3) }],
+        },
+        session_id: session,
+      }),
+    );
   }
   lines.length = n - 1;
-  lines.push(JSON.stringify({ type: 'result', subtype: 'success', is_error: false, duration_ms: SECONDS * 1000, num_turns: n / 3, result: 'Done.', session_id: session, total_cost_usd: 1.23, usage: { input_tokens: 1000, output_tokens: 100 } }));
+  lines.push(
+    JSON.stringify({
+      type: 'result',
+      subtype: 'success',
+      is_error: false,
+      duration_ms: SECONDS * 1000,
+      num_turns: n / 3,
+      result: 'Done.',
+      session_id: session,
+      total_cost_usd: 1.23,
+      usage: { input_tokens: 1000, output_tokens: 100 },
+    }),
+  );
   return lines;
 }
 
@@ -47,7 +97,10 @@ interface Measured {
 
 /** Runs `command` under bash, feeding it `lines` at RATE a second when given; CPU from `times`. */
 function run(command: string, lines: string[] | undefined): Promise<Measured> {
-  const child = spawn('bash', ['-c', `${command}; times`], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, CI: '', TERM: 'xterm-256color' } });
+  const child = spawn('bash', ['-c', `${command}; times`], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, CI: '', TERM: 'xterm-256color' },
+  });
   let out = '';
   let frames = 0;
   child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
@@ -119,9 +172,13 @@ for (const name of ['cat', 'render', 'watch']) {
   const r = results[name] ?? [];
   const cpu = median(r.map((m) => m.cpuMs));
   const fps = median(r.map((m) => (m.frames / m.wallMs) * 1000));
-  console.log(`${name.padEnd(7)} cpu ${cpu.toFixed(0).padStart(5)} ms   wall ${median(r.map((m) => m.wallMs)).toFixed(0)} ms${name === 'cat' ? '' : `   frames/s ${fps.toFixed(1)}`}`);
+  console.log(
+    `${name.padEnd(7)} cpu ${cpu.toFixed(0).padStart(5)} ms   wall ${median(r.map((m) => m.wallMs)).toFixed(0)} ms${name === 'cat' ? '' : `   frames/s ${fps.toFixed(1)}`}`,
+  );
 }
 const ratio = median(ratios);
 const fps = median((results.watch ?? []).map((m) => (m.frames / m.wallMs) * 1000));
-console.log(`watch CPU / (cat + render alone): ${ratio.toFixed(2)} (median of ${ROUNDS}; target ≤ 1.5)   watch frames/s: ${fps.toFixed(1)} (target ≤ ~12)`);
+console.log(
+  `watch CPU / (cat + render alone): ${ratio.toFixed(2)} (median of ${ROUNDS}; target ≤ 1.5)   watch frames/s: ${fps.toFixed(1)} (target ≤ ~12)`,
+);
 if (ratio > 1.5 || fps > 13) process.exitCode = 1;

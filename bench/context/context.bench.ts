@@ -5,7 +5,16 @@
 // Run: pnpm -F @headway/bench bench:context
 import { Learnings, Playbook, createContextPipeline } from '@headway/context';
 import { NullReporter } from '@headway/protocol';
-import { AgentRuntime, ScriptedProvider, defineTool, type ChatMessage, type ContextAssembly, type ContextPart, type ScriptedStep, type ToolSpec } from '@headway/runtime';
+import {
+  AgentRuntime,
+  ScriptedProvider,
+  defineTool,
+  type ChatMessage,
+  type ContextAssembly,
+  type ContextPart,
+  type ScriptedStep,
+  type ToolSpec,
+} from '@headway/runtime';
 import { Bench } from 'tinybench';
 import { z } from 'zod';
 
@@ -13,7 +22,9 @@ const noop = defineTool({ name: 'noop', description: 'does nothing', parameters:
 
 function headwayRun(rounds: number): () => Promise<void> {
   const script = (_c: unknown, _r: unknown, call: number): ScriptedStep =>
-    call + 1 < rounds ? { toolCalls: [{ name: 'noop', args: {}, id: `call_${call}` }], usage: { inputTokens: 10, outputTokens: 5 } } : { content: 'done', usage: { inputTokens: 10, outputTokens: 5 } };
+    call + 1 < rounds
+      ? { toolCalls: [{ name: 'noop', args: {}, id: `call_${call}` }], usage: { inputTokens: 10, outputTokens: 5 } }
+      : { content: 'done', usage: { inputTokens: 10, outputTokens: 5 } };
   return async () => {
     const provider = new ScriptedProvider(script, { record: false });
     const runtime = new AgentRuntime(
@@ -21,7 +32,8 @@ function headwayRun(rounds: number): () => Promise<void> {
       { provider, tools: [noop], progressReporter: new NullReporter() },
     );
     const result = await runtime.run('Do the task');
-    if (result.status !== 'completed' || result.iterations !== rounds) throw new Error(`headway: ${result.status} after ${result.iterations}`);
+    if (result.status !== 'completed' || result.iterations !== rounds)
+      throw new Error(`headway: ${result.status} after ${result.iterations}`);
   };
 }
 
@@ -32,23 +44,52 @@ function conversation(): ChatMessage[] {
     { role: 'user', content: 'Research the pricing of our vendors and find the cheapest plan for a team of twenty' },
   ];
   for (let i = 0; messages.length < 200; i++) {
-    messages.push({ role: 'assistant', content: `Looking at vendor ${i} next.`, toolCalls: [{ id: `c${i}`, name: 'search', args: { query: `vendor ${i} pricing` } }] });
-    messages.push({ role: 'tool', toolCallId: `c${i}`, name: 'search', content: `Vendor ${i} pricing: ${'plan seats monthly annual discount team '.repeat(8)}${i * 3} USD per seat.` });
+    messages.push({
+      role: 'assistant',
+      content: `Looking at vendor ${i} next.`,
+      toolCalls: [{ id: `c${i}`, name: 'search', args: { query: `vendor ${i} pricing` } }],
+    });
+    messages.push({
+      role: 'tool',
+      toolCallId: `c${i}`,
+      name: 'search',
+      content: `Vendor ${i} pricing: ${'plan seats monthly annual discount team '.repeat(8)}${i * 3} USD per seat.`,
+    });
     messages.push({ role: 'user', content: 'Check before you continue: has the task been fully done?' });
   }
   return messages.slice(0, 200);
 }
 
-const tools: ToolSpec[] = ['search', 'read_page', 'compare_prices', 'write_report'].map((name) => ({ name, description: `The ${name.replace('_', ' ')} tool`, parameters: {} }));
+const tools: ToolSpec[] = ['search', 'read_page', 'compare_prices', 'write_report'].map((name) => ({
+  name,
+  description: `The ${name.replace('_', ' ')} tool`,
+  parameters: {},
+}));
 const playbook = new Playbook();
 const learnings = new Learnings();
 for (let i = 0; i < 20; i++) {
-  await playbook.record({ task: `Research the pricing of vendor group ${i}`, status: 'completed', toolCalls: ['search', 'read_page', 'compare_prices'], iterations: 5, durationMs: 30_000 });
+  await playbook.record({
+    task: `Research the pricing of vendor group ${i}`,
+    status: 'completed',
+    toolCalls: ['search', 'read_page', 'compare_prices'],
+    iterations: 5,
+    durationMs: 30_000,
+  });
   await learnings.add(`Vendor group ${i} bills per seat; annual plans are cheaper by ${i}%.`);
 }
-const parts = createContextPipeline({ window: { maxTokens: 1_000_000 }, playbook, learnings }).filter((p) => ['attention', 'memory', 'context-window'].includes(p.name));
+const parts = createContextPipeline({ window: { maxTokens: 1_000_000 }, playbook, learnings }).filter((p) =>
+  ['attention', 'memory', 'context-window'].includes(p.name),
+);
 const messages = conversation();
-const info = { runId: 'bench', sessionId: 'bench', task: messages[1]!.content, provider: 'scripted', model: undefined, maxIterations: 300, signal: new AbortController().signal };
+const info = {
+  runId: 'bench',
+  sessionId: 'bench',
+  task: messages[1]!.content,
+  provider: 'scripted',
+  model: undefined,
+  maxIterations: 300,
+  signal: new AbortController().signal,
+};
 for (const p of parts) await p.beforeRun?.(info);
 // One iteration's assembly, as the runtime runs it: each part in turn, system text accumulating.
 let iteration = 0;
@@ -56,7 +97,14 @@ async function assemble(list: readonly ContextPart[]): Promise<void> {
   const system: string[] = [];
   let current: readonly ToolSpec[] = tools;
   for (const p of list) {
-    const a: ContextAssembly = { ...info, iteration, showProgress: () => () => undefined, conversation: messages, system: system.slice(), tools: current };
+    const a: ContextAssembly = {
+      ...info,
+      iteration,
+      showProgress: () => () => undefined,
+      conversation: messages,
+      system: system.slice(),
+      tools: current,
+    };
     const r = await p.assembleContext?.(a);
     if (r?.system !== undefined) system.push(r.system);
     if (r?.tools !== undefined) current = r.tools;
@@ -96,5 +144,7 @@ console.log('| measure | µs |');
 console.log('|---|---:|');
 console.log(`| runtime, one round (marginal) | ${(median(roundMs) * 1000).toFixed(1)} |`);
 console.log(`| context assembly, one iteration | ${(assemble200 * 1000).toFixed(1)} |`);
-console.log(`\nassembly / round: ${ratio.toFixed(2)}×; bar max(2 ms, 10% of a round) = ${(bar * 1000).toFixed(0)} µs: ${assemble200 <= bar ? 'within' : 'OVER'}`);
+console.log(
+  `\nassembly / round: ${ratio.toFixed(2)}×; bar max(2 ms, 10% of a round) = ${(bar * 1000).toFixed(0)} µs: ${assemble200 <= bar ? 'within' : 'OVER'}`,
+);
 if (assemble200 > bar) process.exitCode = 1;

@@ -144,7 +144,8 @@ function score(trace: Trace, replay: Replay): RunScore {
   let last = 0;
   let backJump = 0;
   for (const p of points) {
-    if (!Number.isInteger(p.percent) || p.percent < 0 || p.percent > 100) throw new Error(`${trace.file}: percent ${p.percent} is not an integer in 0–100`);
+    if (!Number.isInteger(p.percent) || p.percent < 0 || p.percent > 100)
+      throw new Error(`${trace.file}: percent ${p.percent} is not an integer in 0–100`);
     backJump = Math.max(backJump, last - p.percent);
     last = p.percent;
   }
@@ -154,7 +155,18 @@ function score(trace: Trace, replay: Replay): RunScore {
   let absErr = 0;
   let at95 = 0;
   const s: RunScore = {
-    mae: 0, backJump, secondsAt95: 0, shareAt95: 0, etaErrors: [], etaEligible: 0, ranged: 0, covered: 0, widthFirst: [], widthLast: [], leftWidthFirst: [], leftWidthLast: [],
+    mae: 0,
+    backJump,
+    secondsAt95: 0,
+    shareAt95: 0,
+    etaErrors: [],
+    etaEligible: 0,
+    ranged: 0,
+    covered: 0,
+    widthFirst: [],
+    widthLast: [],
+    leftWidthFirst: [],
+    leftWidthLast: [],
     withinCap: trace.roundtrips <= (trace.maxIterations ?? DEFAULT_CAP),
   };
   let current: ReplayedProgress = { ts: trace.startTs, percent: 0 };
@@ -214,8 +226,10 @@ function evaluate(traces: Trace[]): Map<string, Map<Variant, RunScore[]>> {
     const byVariant = new Map<Variant, RunScore[]>();
     for (const trace of members) {
       const cap = trace.maxIterations ?? DEFAULT_CAP;
-      const replay = (options: { history?: TaskHistory; plan: boolean }): Replay => (t, at) =>
-        replayProgress(t.raw, { ...options, maxRoundtrips: cap, at });
+      const replay =
+        (options: { history?: TaskHistory; plan: boolean }): Replay =>
+        (t, at) =>
+          replayProgress(t.raw, { ...options, maxRoundtrips: cap, at });
       const scores: Record<Variant, RunScore> = {
         'a naive': score(trace, (t, at) => stepwise(t, at, (c) => naive(cap, c, t.startTs))),
         // Today's tracker: the same replay with the plan events left out.
@@ -281,7 +295,9 @@ const pct = (v: number): string => (Number.isNaN(v) ? '–' : `${(v * 100).toFix
 
 function printRows(title: string, rows: Row[]): void {
   console.log(`\n${title}`);
-  console.log('| group | runs | source | MAE | max back-jump | mean s at >=95% before end (share) | ETA median rel. err (given) | range holds the time left (given) | range width / (elapsed + ETA), first → last third | range width / true time left, first → last third |');
+  console.log(
+    '| group | runs | source | MAE | max back-jump | mean s at >=95% before end (share) | ETA median rel. err (given) | range holds the time left (given) | range width / (elapsed + ETA), first → last third | range width / true time left, first → last third |',
+  );
   console.log('|---|---:|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
     const eta = Number.isNaN(r.etaMedian) ? 'none' : `${pct(r.etaMedian)} (${pct(r.etaCoverage)})`;
@@ -298,10 +314,20 @@ function report(title: string, traces: Trace[]): Row[] {
   const results = evaluate(traces);
   const rows: Row[] = [];
   for (const [group, byVariant] of results) for (const v of VARIANTS) rows.push(summarise(group, v, byVariant.get(v) ?? []));
-  const all: Row[] = VARIANTS.map((v) => summarise('ALL', v, [...results.values()].flatMap((m) => m.get(v) ?? [])));
+  const all: Row[] = VARIANTS.map((v) =>
+    summarise(
+      'ALL',
+      v,
+      [...results.values()].flatMap((m) => m.get(v) ?? []),
+    ),
+  );
   // The runs that kept to the cap the sources were told: the only kind a loop that enforces its cap produces.
   const kept: Row[] = VARIANTS.map((v) =>
-    summarise('ALL within cap', v, [...results.values()].flatMap((m) => (m.get(v) ?? []).filter((s) => s.withinCap))),
+    summarise(
+      'ALL within cap',
+      v,
+      [...results.values()].flatMap((m) => (m.get(v) ?? []).filter((s) => s.withinCap)),
+    ),
   );
   printRows(title, [...rows, ...all, ...kept]);
   return [...rows, ...all, ...kept];
@@ -310,7 +336,10 @@ function report(title: string, traces: Trace[]): Row[] {
 function verdicts(rows: Row[]): string[] {
   const row = (group: string, variant: Variant): Row => rows.find((r) => r.group === group && r.variant === variant)!;
   const out: string[] = [];
-  for (const [before, after] of [['c tracker', 'e plan tracker'], ['d tracker+history', 'f plan tracker+history']] as const) {
+  for (const [before, after] of [
+    ['c tracker', 'e plan tracker'],
+    ['d tracker+history', 'f plan tracker+history'],
+  ] as const) {
     const b = row('ALL', before);
     const a = row('ALL', after);
     const groups = [...new Set(rows.map((r) => r.group))].filter((g) => !g.startsWith('ALL'));
@@ -328,10 +357,18 @@ function verdicts(rows: Row[]): string[] {
 const started = performance.now();
 for (const dir of tracesDirs()) {
   const real = loadRealTraces(dir);
-  console.log(`\n## ${dir}\n\n${real.length} real traces; MAE sampled at ${SAMPLES} even points per run; cap ${DEFAULT_CAP} where none recorded`);
+  console.log(
+    `\n## ${dir}\n\n${real.length} real traces; MAE sampled at ${SAMPLES} even points per run; cap ${DEFAULT_CAP} where none recorded`,
+  );
   const rows = report('Real traces (history: the other real groups)', real);
-  console.log(`\nVerdict on ${dir}:\n${verdicts(rows).map((v) => `- ${v}`).join('\n')}`);
+  console.log(
+    `\nVerdict on ${dir}:\n${verdicts(rows)
+      .map((v) => `- ${v}`)
+      .join('\n')}`,
+  );
 }
-console.log('\n"bound: exact N" is not a real source: it is told the true roundtrip count, and bounds what any roundtrip-count estimator can reach.');
+console.log(
+  '\n"bound: exact N" is not a real source: it is told the true roundtrip count, and bounds what any roundtrip-count estimator can reach.',
+);
 if (process.env.HEADWAY_BENCH_GENERATED !== '0') report('Generated traces (history: the other generated groups)', generateTraces());
 console.log(`\n(${((performance.now() - started) / 1000).toFixed(1)} s)`);

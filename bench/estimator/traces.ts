@@ -55,7 +55,9 @@ export function loadRealTraces(dir: string): Trace[] {
     if (file !== undefined && group !== undefined) groups.set(file, group);
   }
   const traces: Trace[] = [];
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.jsonl'))
+    .sort()) {
     const group = groups.get(file);
     if (group === undefined) throw new Error(`${file}: not in MANIFEST.tsv`);
     const lines = readFileSync(join(dir, file), 'utf8').trim().split('\n');
@@ -178,8 +180,21 @@ export function generateTraces(seed = 7): Trace[] {
         events.push({ kind: 'round.end', ts: t });
       }
       t += logNormal(rand, 800, 0.4);
-      const raw = [{ type: 'run.started', ts: startTs, maxIterations: spec.cap }, ...events.map(toLine), { type: 'run.finished', ts: t, outcome: 'completed' }];
-      const trace = { file: `${spec.group}-${k}`, group: spec.group, real: false, startTs, endTs: t, maxIterations: spec.cap, roundtrips: n, events };
+      const raw = [
+        { type: 'run.started', ts: startTs, maxIterations: spec.cap },
+        ...events.map(toLine),
+        { type: 'run.finished', ts: t, outcome: 'completed' },
+      ];
+      const trace = {
+        file: `${spec.group}-${k}`,
+        group: spec.group,
+        real: false,
+        startTs,
+        endTs: t,
+        maxIterations: spec.cap,
+        roundtrips: n,
+        events,
+      };
       traces.push({ ...trace, raw, planUpdates: 0 });
     }
   }

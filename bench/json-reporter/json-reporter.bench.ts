@@ -128,11 +128,20 @@ function measure(title: string, baselineName: string, list: Variant[]): void {
 measure('ProgressEvents (handle)', baseline, variants);
 
 // The seven methods: the same N calls through JSONReporter and as the same objects through pino.
-type Call = [method: 'onStart' | 'onProgress' | 'onToolStart' | 'onToolDone' | 'onIteration' | 'onComplete' | 'onError', a: string | number, b?: string | number];
+type Call = [
+  method: 'onStart' | 'onProgress' | 'onToolStart' | 'onToolDone' | 'onIteration' | 'onComplete' | 'onError',
+  a: string | number,
+  b?: string | number,
+];
 const calls: Call[] = [];
 for (let i = 0; calls.length < N; i++) {
   const tool = ['file_read', 'web_search', 'shell', 'http_get'][i % 4]!;
-  calls.push(['onIteration', i, 20_000], ['onToolStart', tool], ['onToolDone', tool, i % 13 === 0 ? 'error' : 'ok'], ['onProgress', (i * 100) / 25_000, `Analyzing item ${i}`]);
+  calls.push(
+    ['onIteration', i, 20_000],
+    ['onToolStart', tool],
+    ['onToolDone', tool, i % 13 === 0 ? 'error' : 'ok'],
+    ['onProgress', (i * 100) / 25_000, `Analyzing item ${i}`],
+  );
 }
 calls.length = N;
 calls[0] = ['onStart', 'Summarize the open issues of the repository'];

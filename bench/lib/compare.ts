@@ -22,7 +22,11 @@ export function median(values: number[]): number {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-export async function compare(baseline: string, variants: Variant[], options: { rounds?: number; timeMs?: number } = {}): Promise<Comparison[]> {
+export async function compare(
+  baseline: string,
+  variants: Variant[],
+  options: { rounds?: number; timeMs?: number } = {},
+): Promise<Comparison[]> {
   const rounds = options.rounds ?? 5;
   const perRound: Record<string, number[]> = {};
   for (let round = 0; round < rounds; round++) {

@@ -28,8 +28,20 @@ export function recordedRun(n: number, options: RecordedRunOptions = {}): Progre
     for (let d = 0; d < (options.textDeltas ?? 1); d++) push({ type: 'text.delta', text: `Item ${i} part ${d} looks fine; ` });
     push({ type: 'step.finished', step: `llm-call-${i}`, durationMs: 800 + (i % 400) });
     push({ type: 'tool.executing', toolName: tool, toolCallId: `call_${i}`, args: { path: `src/module-${i % 97}.ts`, limit: 50 } });
-    push({ type: 'tool.completed', toolName: tool, toolCallId: `call_${i}`, durationMs: 30 + (i % 50), ok: i % 13 !== 0, preview: `Found ${i % 17} matches in module ${i % 97}` });
-    push({ type: 'progress', percent: Math.min(99, (i * 100) / iterations), message: `Analyzing item ${i} of ${iterations}`, etaMs: 60_000 - (i % 60_000) });
+    push({
+      type: 'tool.completed',
+      toolName: tool,
+      toolCallId: `call_${i}`,
+      durationMs: 30 + (i % 50),
+      ok: i % 13 !== 0,
+      preview: `Found ${i % 17} matches in module ${i % 97}`,
+    });
+    push({
+      type: 'progress',
+      percent: Math.min(99, (i * 100) / iterations),
+      message: `Analyzing item ${i} of ${iterations}`,
+      etaMs: 60_000 - (i % 60_000),
+    });
   }
   events.length = n - 1;
   seq = n - 1;

@@ -32,8 +32,7 @@ interface LatencySummary {
 
 /** What the driver asks: connect `clients` readers spread over `urls` (plus one that never reads), or close them all. */
 export type ToClients =
-  | { cmd: 'connect'; urls: string[]; clients: number; stalled?: boolean; expect: number; latency: boolean }
-  | { cmd: 'close' };
+  { cmd: 'connect'; urls: string[]; clients: number; stalled?: boolean; expect: number; latency: boolean } | { cmd: 'close' };
 /** What the client process answers. */
 export type FromClients =
   | { kind: 'connected' }
@@ -126,7 +125,11 @@ function runClients(): void {
 }
 
 /** The next message of `kind` from `child`, or a rejection after `timeoutMs`. */
-export function nextMessage<T extends { kind: string }, K extends T['kind']>(child: ChildProcess, kind: K, timeoutMs: number): Promise<Extract<T, { kind: K }>> {
+export function nextMessage<T extends { kind: string }, K extends T['kind']>(
+  child: ChildProcess,
+  kind: K,
+  timeoutMs: number,
+): Promise<Extract<T, { kind: K }>> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.off('message', listener);
@@ -155,7 +158,9 @@ export class SseClients {
   }
 
   /** Resolves once every client is connected, with the promise of their final report (wrapped: an async function would adopt it). */
-  async connect(m: Omit<Extract<ToClients, { cmd: 'connect' }>, 'cmd'>): Promise<{ done: Promise<Extract<FromClients, { kind: 'done' }>> }> {
+  async connect(
+    m: Omit<Extract<ToClients, { cmd: 'connect' }>, 'cmd'>,
+  ): Promise<{ done: Promise<Extract<FromClients, { kind: 'done' }>> }> {
     this.minSeq = 0;
     const connected = nextMessage<FromClients, 'connected'>(this.child, 'connected', this.timeoutMs);
     const done = nextMessage<FromClients, 'done'>(this.child, 'done', this.timeoutMs);

@@ -24,13 +24,21 @@ if (process.argv.includes('--serve')) {
   server.registerTool('burst', { inputSchema: { count: z.number().int() } }, async ({ count }, extra) => {
     const token = extra._meta?.progressToken;
     for (let i = 1; i <= count; i++) {
-      if (token !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: i, total: count, message: `item ${String(i)}` } });
+      if (token !== undefined)
+        await extra.sendNotification({
+          method: 'notifications/progress',
+          params: { progressToken: token, progress: i, total: count, message: `item ${String(i)}` },
+        });
     }
     return { content: [{ type: 'text', text: `sent ${String(count)}` }] };
   });
   await server.connect(new StdioServerTransport());
 } else {
-  const spawnArgs = { command: process.execPath, args: ['--import', import.meta.resolve('tsx'), import.meta.filename, '--serve'], stderr: 'inherit' as const };
+  const spawnArgs = {
+    command: process.execPath,
+    args: ['--import', import.meta.resolve('tsx'), import.meta.filename, '--serve'],
+    stderr: 'inherit' as const,
+  };
   const client = new Client({ name: 'bench', version: '1.0.0' });
   await client.connect(new StdioClientTransport(spawnArgs));
   let shown = 0;
@@ -51,7 +59,8 @@ if (process.argv.includes('--serve')) {
     iteration: 0,
     progressSlice: { lo: 20, hi: 40 },
     reportProgress: (update) => {
-      if (update.percent !== undefined) child.reportModelProgress({ percent: update.percent, ...(update.message === undefined ? {} : { message: update.message }) });
+      if (update.percent !== undefined)
+        child.reportModelProgress({ percent: update.percent, ...(update.message === undefined ? {} : { message: update.message }) });
       else if (update.message !== undefined) run.setMessage(update.message);
     },
   };
@@ -69,7 +78,14 @@ if (process.argv.includes('--serve')) {
     return performance.now() - t;
   }
 
-  async function ratio(label: string, rounds: number, n: number, baseline: () => Promise<unknown>, variant: () => Promise<unknown>, claim: number): Promise<boolean> {
+  async function ratio(
+    label: string,
+    rounds: number,
+    n: number,
+    baseline: () => Promise<unknown>,
+    variant: () => Promise<unknown>,
+    claim: number,
+  ): Promise<boolean> {
     for (let i = 0; i < n; i++) await Promise.all([baseline(), variant()].map((p) => p.then(() => undefined)));
     const ratios: number[] = [];
     const base: number[] = [];
@@ -93,13 +109,21 @@ if (process.argv.includes('--serve')) {
     base.sort((x, y) => x - y);
     const median = ratios[Math.floor(ratios.length / 2)] ?? Number.NaN;
     const ok = median <= claim;
-    console.log(`${label}: baseline ${(base[Math.floor(base.length / 2)] ?? 0).toFixed(3)} ms/call, @headway/mcp ${median.toFixed(3)}× (claim ≤ ${String(claim)}×) ${ok ? 'ok' : 'FAILED'}`);
+    console.log(
+      `${label}: baseline ${(base[Math.floor(base.length / 2)] ?? 0).toFixed(3)} ms/call, @headway/mcp ${median.toFixed(3)}× (claim ≤ ${String(claim)}×) ${ok ? 'ok' : 'FAILED'}`,
+    );
     return ok;
   }
 
   // The same request mcpTools makes: a progress token (so progress keeps it alive), a timeout
   // restarted by progress, an overall cap, and a signal of its own.
-  const sameRequest = () => ({ onprogress: () => undefined, signal: new AbortController().signal, timeout: 60_000, resetTimeoutOnProgress: true, maxTotalTimeout: 600_000 });
+  const sameRequest = () => ({
+    onprogress: () => undefined,
+    signal: new AbortController().signal,
+    timeout: 60_000,
+    resetTimeoutOnProgress: true,
+    maxTotalTimeout: 600_000,
+  });
   const results = [
     await ratio(
       'one tool call over stdio (Client with the same request options)',
@@ -110,12 +134,23 @@ if (process.argv.includes('--serve')) {
       1.2,
     ),
     // Informational: against a bare callTool (no progress token, default timeout).
-    (await ratio('one tool call over stdio (bare Client.callTool, informational)', 15, 100, () => client.callTool({ name: 'echo', arguments: { text: 'hello' } }), () => Promise.resolve(echo.execute({ text: 'hello' }, ctx)), Number.POSITIVE_INFINITY)),
+    await ratio(
+      'one tool call over stdio (bare Client.callTool, informational)',
+      15,
+      100,
+      () => client.callTool({ name: 'echo', arguments: { text: 'hello' } }),
+      () => Promise.resolve(echo.execute({ text: 'hello' }, ctx)),
+      Number.POSITIVE_INFINITY,
+    ),
     await ratio(
       `a call sending ${String(NOTIFICATIONS)} progress notifications`,
       11,
       4,
-      () => client.callTool({ name: 'burst', arguments: { count: NOTIFICATIONS } }, undefined, { onprogress: () => undefined, resetTimeoutOnProgress: true }),
+      () =>
+        client.callTool({ name: 'burst', arguments: { count: NOTIFICATIONS } }, undefined, {
+          onprogress: () => undefined,
+          resetTimeoutOnProgress: true,
+        }),
       () => Promise.resolve(burst.execute({ count: NOTIFICATIONS }, ctx)),
       1.2,
     ),

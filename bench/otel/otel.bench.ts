@@ -17,14 +17,30 @@ const noop: ProgressSink = () => {
  * word (as ScriptedProvider and most providers stream), a non-streamed one as none.
  */
 function runBodies(deltas: number): ProgressEventBody[] {
-  const bodies: ProgressEventBody[] = [{ type: 'run.started', agentName: 'bench', task: 'Summarize the repository', sessionId: 's', limits: { iterations: 10 } }];
+  const bodies: ProgressEventBody[] = [
+    { type: 'run.started', agentName: 'bench', task: 'Summarize the repository', sessionId: 's', limits: { iterations: 10 } },
+  ];
   for (let i = 0; i < 8; i++) {
     bodies.push({ type: 'iteration', index: i, max: 10 });
     bodies.push({ type: 'step.started', step: `llm-${String(i + 1)}`, description: 'model call', provider: 'openai', model: 'gpt-4o' });
     for (let d = 0; d < deltas; d++) bodies.push({ type: 'text.delta', text: 'some streamed words ' });
-    bodies.push({ type: 'step.finished', step: `llm-${String(i + 1)}`, durationMs: 800, usage: { inputTokens: 1200, outputTokens: 80 }, finishReason: 'tool_calls', costUsd: 0.0001 });
+    bodies.push({
+      type: 'step.finished',
+      step: `llm-${String(i + 1)}`,
+      durationMs: 800,
+      usage: { inputTokens: 1200, outputTokens: 80 },
+      finishReason: 'tool_calls',
+      costUsd: 0.0001,
+    });
     bodies.push({ type: 'tool.executing', toolName: 'file_read', toolCallId: `call-${String(i)}`, args: { path: 'README.md' } });
-    bodies.push({ type: 'tool.completed', toolName: 'file_read', toolCallId: `call-${String(i)}`, durationMs: 12, ok: true, preview: 'contents' });
+    bodies.push({
+      type: 'tool.completed',
+      toolName: 'file_read',
+      toolCallId: `call-${String(i)}`,
+      durationMs: 12,
+      ok: true,
+      preview: 'contents',
+    });
     bodies.push({ type: 'progress', percent: 10 + i * 10, message: 'working' });
   }
   bodies.push({ type: 'run.finished', durationMs: 9000, tokenCount: 10_000, outcome: 'completed' });
@@ -67,7 +83,9 @@ for (const [label, deltas] of [
     { name: '+ otelSink (SDK recording spans and metrics)', fn: runs(bodies, sdk) },
   ]);
   printTable(`${label}: ${String(bodies.length)} events emitted to 10 no-op sinks, ${String(RUNS)} runs per op`, rows);
-  ratios.push(`${label}: ${rows[1]!.ratio.toFixed(2)}× (sampled out ${rows[2]!.ratio.toFixed(2)}×, recording ${rows[3]!.ratio.toFixed(2)}×)`);
+  ratios.push(
+    `${label}: ${rows[1]!.ratio.toFixed(2)}× (sampled out ${rows[2]!.ratio.toFixed(2)}×, recording ${rows[3]!.ratio.toFixed(2)}×)`,
+  );
 }
 console.log(`\notelSink vs the hub's per-event cost with 10 sinks (target ≤ 1.30 with the OTel API and no SDK):\n${ratios.join('\n')}`);
 if (hits === 0 || apiOnly.stats().events === 0 || sdk.stats().internalErrors > 0) throw new Error('the sinks did not run as expected');

@@ -29,7 +29,14 @@ function text(round: number, what: string): string {
 }
 
 function state(round: number): CheckpointState {
-  return { iteration: round, toolsUsed: ['file_read'], usage: { inputTokens: 1_200 * round, outputTokens: 90 * round }, spentUsd: 0.004 * round, providerCalls: round, tracker: { percent: Math.min(99, round) } };
+  return {
+    iteration: round,
+    toolsUsed: ['file_read'],
+    usage: { inputTokens: 1_200 * round, outputTokens: 90 * round },
+    spentUsd: 0.004 * round,
+    providerCalls: round,
+    tracker: { percent: Math.min(99, round) },
+  };
 }
 
 function median(values: number[]): number {
@@ -39,12 +46,31 @@ function median(values: number[]): number {
 }
 
 async function create(store: CheckpointStore, id: string): Promise<void> {
-  await store.create({ id, runId: `run-${id}`, sessionId: 's', taskId: 't', input: 'Summarize the repository', state: state(0), messages: [{ role: 'system', content: text(0, 'system') }, { role: 'user', content: 'Summarize the repository' }] });
+  await store.create({
+    id,
+    runId: `run-${id}`,
+    sessionId: 's',
+    taskId: 't',
+    input: 'Summarize the repository',
+    state: state(0),
+    messages: [
+      { role: 'system', content: text(0, 'system') },
+      { role: 'user', content: 'Summarize the repository' },
+    ],
+  });
 }
 
 async function round(store: CheckpointStore, id: string, r: number): Promise<void> {
   const call = { toolCallId: `c${r}`, name: 'file_read', args: { path: `src/file-${r}.ts` }, index: 0 };
-  await store.update(id, { appendMessages: [{ role: 'assistant', content: text(r, 'assistant'), toolCalls: [{ id: call.toolCallId, name: call.name, args: call.args }] }], clearToolCalls: true, toolCalls: [{ ...call, status: 'started' }], state: state(r - 1), lastSeq: r * 8 });
+  await store.update(id, {
+    appendMessages: [
+      { role: 'assistant', content: text(r, 'assistant'), toolCalls: [{ id: call.toolCallId, name: call.name, args: call.args }] },
+    ],
+    clearToolCalls: true,
+    toolCalls: [{ ...call, status: 'started' }],
+    state: state(r - 1),
+    lastSeq: r * 8,
+  });
   await store.update(id, {
     appendMessages: [{ role: 'tool', toolCallId: call.toolCallId, name: call.name, content: text(r, 'tool result') }],
     appendLog: [{ kind: 'tool', step: r, name: call.name, resultBrief: text(r, 'brief').slice(0, 500), ok: true, durationMs: 40 }],
@@ -52,7 +78,12 @@ async function round(store: CheckpointStore, id: string, r: number): Promise<voi
     state: state(r - 1),
     lastSeq: r * 8 + 3,
   });
-  await store.update(id, { appendMessages: [{ role: 'user', content: 'Has the done-criterion been met?' }], clearToolCalls: true, state: state(r), lastSeq: r * 8 + 6 });
+  await store.update(id, {
+    appendMessages: [{ role: 'user', content: 'Has the done-criterion been met?' }],
+    clearToolCalls: true,
+    state: state(r),
+    lastSeq: r * 8 + 6,
+  });
 }
 
 const bin = findPostgresBin();
@@ -73,11 +104,14 @@ try {
     await round(store, 'cp', r);
     times.set(r, performance.now() - t0);
   }
-  const at = ([from, to]: readonly [number, number]): number => median([...times].filter(([r]) => r >= from && r <= to).map(([, ms]) => ms));
+  const at = ([from, to]: readonly [number, number]): number =>
+    median([...times].filter(([r]) => r >= from && r <= to).map(([, ms]) => ms));
   const early = at(EARLY);
   const late = at(LATE);
   const growth = late / early;
-  console.log(`checkpoint write (3 transactions per round), median: round 10 ${early.toFixed(2)} ms, round 1,000 ${late.toFixed(2)} ms → ${growth.toFixed(2)}× (target ≤ 1.5×)`);
+  console.log(
+    `checkpoint write (3 transactions per round), median: round 10 ${early.toFixed(2)} ms, round 1,000 ${late.toFixed(2)} ms → ${growth.toFixed(2)}× (target ≤ 1.5×)`,
+  );
   if (growth > 1.5) failed = true;
   await pool.end();
 
@@ -96,13 +130,17 @@ try {
   const ids = Array.from({ length: CONCURRENT }, (_, i) => `run-${i}`);
   for (const id of ids) await create(pgStore, id);
   t0 = performance.now();
-  await Promise.all(ids.map(async (id) => {
-    for (let r = 1; r <= THROUGHPUT_ROUNDS; r++) await round(pgStore, id, r);
-  }));
+  await Promise.all(
+    ids.map(async (id) => {
+      for (let r = 1; r <= THROUGHPUT_ROUNDS; r++) await round(pgStore, id, r);
+    }),
+  );
   const pgRate = (CONCURRENT * THROUGHPUT_ROUNDS) / ((performance.now() - t0) / 1000);
   await shared.end();
   const ratio = pgRate / sqliteRate;
-  console.log(`rounds/s: SQLite single run ${sqliteRate.toFixed(0)}, Postgres ${CONCURRENT} concurrent runs on one pool ${pgRate.toFixed(0)} → ${ratio.toFixed(2)}× (target ≥ 0.5×)`);
+  console.log(
+    `rounds/s: SQLite single run ${sqliteRate.toFixed(0)}, Postgres ${CONCURRENT} concurrent runs on one pool ${pgRate.toFixed(0)} → ${ratio.toFixed(2)}× (target ≥ 0.5×)`,
+  );
   if (ratio < 0.5) failed = true;
 } finally {
   await server.stop();

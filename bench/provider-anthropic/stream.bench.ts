@@ -8,12 +8,27 @@ import { collectStream } from '@headway/runtime';
 import { Bench } from 'tinybench';
 
 const events: { type: string; [key: string]: unknown }[] = [
-  { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', content: [], model: 'claude-sonnet-4-6', stop_reason: null, usage: { input_tokens: 900, output_tokens: 1 } } },
+  {
+    type: 'message_start',
+    message: {
+      id: 'msg_1',
+      type: 'message',
+      role: 'assistant',
+      content: [],
+      model: 'claude-sonnet-4-6',
+      stop_reason: null,
+      usage: { input_tokens: 900, output_tokens: 1 },
+    },
+  },
   { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
   ...Array.from({ length: 300 }, (_, i) => ({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: `word${i} ` } })),
   { type: 'content_block_stop', index: 0 },
   { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'toolu_1', name: 'file_read', input: {} } },
-  ...Array.from({ length: 30 }, (_, i) => ({ type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: i === 0 ? '{"path":"' : i === 29 ? 'x.md"}' : 'dir/' } })),
+  ...Array.from({ length: 30 }, (_, i) => ({
+    type: 'content_block_delta',
+    index: 1,
+    delta: { type: 'input_json_delta', partial_json: i === 0 ? '{"path":"' : i === 29 ? 'x.md"}' : 'dir/' },
+  })),
   { type: 'content_block_stop', index: 1 },
   { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 340 } },
   { type: 'message_stop' },
@@ -21,15 +36,28 @@ const events: { type: string; [key: string]: unknown }[] = [
 const body = new TextEncoder().encode(events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join(''));
 
 /** An in-memory server: every request gets the same streamed answer. */
-const memoryFetch: typeof fetch = () => Promise.resolve(new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } }));
+const memoryFetch: typeof fetch = () =>
+  Promise.resolve(new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } }));
 
-const options = { apiKey: 'k', baseURL: 'http://127.0.0.1:1', maxRetries: 0, fetch: memoryFetch, openTelemetry: false as const, logLevel: 'off' as const };
+const options = {
+  apiKey: 'k',
+  baseURL: 'http://127.0.0.1:1',
+  maxRetries: 0,
+  fetch: memoryFetch,
+  openTelemetry: false as const,
+  logLevel: 'off' as const,
+};
 const sdk = new Anthropic(options);
 const provider = new AnthropicProvider({ apiKey: 'k', baseURL: 'http://127.0.0.1:1', fetch: memoryFetch, env: {} });
 const request = { messages: [{ role: 'user' as const, content: 'hi' }], tools: [] };
 
 async function bareSdk(): Promise<void> {
-  const stream = await sdk.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 8192, messages: [{ role: 'user', content: 'hi' }], stream: true });
+  const stream = await sdk.messages.create({
+    model: 'claude-sonnet-4-6',
+    max_tokens: 8192,
+    messages: [{ role: 'user', content: 'hi' }],
+    stream: true,
+  });
   let n = 0;
   for await (const _event of stream) n += 1;
   if (n !== events.length) throw new Error(`sdk: ${n} events`);

@@ -50,7 +50,8 @@ async function startWeb(redisUrl: string): Promise<{ child: ChildProcess; url: s
 
 function findRedisServer(): string {
   const found = findTestPart('HEADWAY_REDIS_SERVER', { warn: false });
-  if (found === undefined) throw new Error('redis-server not found: set HEADWAY_REDIS_SERVER or install it (Debian: apt-get install redis-server)');
+  if (found === undefined)
+    throw new Error('redis-server not found: set HEADWAY_REDIS_SERVER or install it (Debian: apt-get install redis-server)');
   return found;
 }
 
@@ -58,11 +59,17 @@ async function startRedis(): Promise<{ url: string; stop(): void }> {
   const probe = createNetServer();
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
   const port = (probe.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => probe.close(() => {
-    resolve();
-  }));
+  await new Promise<void>((resolve) =>
+    probe.close(() => {
+      resolve();
+    }),
+  );
   const dir = mkdtempSync(join(tmpdir(), 'headway-redis-bench-'));
-  const child = spawn(findRedisServer(), ['--bind', '127.0.0.1', '--port', String(port), '--dir', dir, '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    findRedisServer(),
+    ['--bind', '127.0.0.1', '--port', String(port), '--dir', dir, '--save', '', '--appendonly', 'no'],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   await new Promise<void>((resolve, reject) => {
     let out = '';
     child.stdout.setEncoding('utf8');
@@ -124,7 +131,6 @@ async function throughRedis(client: Awaited<ReturnType<typeof connectRedis>>, we
   return { urls: webs.map((w) => `${w.url}${runId}`), hub, sink, close: () => sink.close().then(() => undefined) };
 }
 
-
 /** Emits `events` as fast as the slowest client takes them (at most `window` in flight); deliveries/s. */
 async function throughput(clients: SseClients, source: Source, n: number, events: number, window: number): Promise<number> {
   const expect = events + 1;
@@ -148,10 +154,14 @@ async function latency(clients: SseClients, source: Source, n: number, perSecond
   const total = perSecond * seconds;
   const { done } = await clients.connect({ urls: source.urls, clients: n, expect: total + 1, latency: true });
   let sent = 0;
-  await emitPaced(() => {
-    source.hub.emit({ type: 'text.delta', text: PAYLOAD });
-    return (sent += 1);
-  }, perSecond, total);
+  await emitPaced(
+    () => {
+      source.hub.emit({ type: 'text.delta', text: PAYLOAD });
+      return (sent += 1);
+    },
+    perSecond,
+    total,
+  );
   const result = await done;
   source.hub.emit({ type: 'run.finished', durationMs: 0, outcome: 'completed' });
   await clients.close();
@@ -170,7 +180,9 @@ async function main(): Promise<void> {
   const webs = await Promise.all([startWeb(redis.url), startWeb(redis.url)]);
   try {
     if (only === undefined || only === 'throughput') {
-      console.log('Deliveries/s to 1,000 SSE clients: @headway/redis with 2 web processes vs the in-memory replay log in 1 process (loopback, clients in another process)');
+      console.log(
+        'Deliveries/s to 1,000 SSE clients: @headway/redis with 2 web processes vs the in-memory replay log in 1 process (loopback, clients in another process)',
+      );
       console.log('| round | redis (2 web processes) | in-memory (1 process) | × in-memory |');
       console.log('|---:|---:|---:|---:|');
       const ratios: number[] = [];
@@ -190,7 +202,10 @@ async function main(): Promise<void> {
     if (only === undefined || only === 'latency') {
       console.log('\nEmit-to-receive latency through Redis, 100 clients (50 per web process) x 1,000 events/s for 3 s');
       const l = await latency(clients, await throughRedis(client, webs), 100, 1000, 3);
-      if (l) console.log(`p50 ${l.p50.toFixed(1)} ms, p99 ${l.p99.toFixed(1)} ms (target < 100), max ${l.max.toFixed(1)} ms, samples ${fmt(l.samples)}`);
+      if (l)
+        console.log(
+          `p50 ${l.p50.toFixed(1)} ms, p99 ${l.p99.toFixed(1)} ms (target < 100), max ${l.max.toFixed(1)} ms, samples ${fmt(l.samples)}`,
+        );
     }
     if (only === undefined || only === 'memory') {
       const web = webs[0];
@@ -205,7 +220,9 @@ async function main(): Promise<void> {
       web.child.send({ cmd: 'memory' } satisfies ToWeb);
       const after = await nextMessage<FromWeb, 'memory'>(web.child, 'memory', PHASE_TIMEOUT_MS);
       const perClient = (after.bytes - before.bytes) / (after.readers - before.readers);
-      console.log(`\nMemory per idle subscribed client in a web process (heap + external after GC, ${fmt(after.readers - before.readers)} clients): ${(perClient / 1024).toFixed(1)} KiB (target <= 20 KiB)`);
+      console.log(
+        `\nMemory per idle subscribed client in a web process (heap + external after GC, ${fmt(after.readers - before.readers)} clients): ${(perClient / 1024).toFixed(1)} KiB (target <= 20 KiB)`,
+      );
       await clients.close();
       await source.close();
     }

@@ -24,7 +24,8 @@ const typical: Shape = {
   name: 'typical (2 KB results, note every 5th step)',
   args: (i) => ({ query: `symbol_${i}`, path: 'src/', maxResults: 20 }),
   result: (i) => `Found ${i % 40} matching records:\n`.padEnd(2_000, `src/module_${i}.ts:12: const x = ${i};\n`),
-  text: (i) => (i % 5 === 0 ? `Step ${i}: looked at module_${i}; the handler delegates to service_${i}.`.padEnd(300, ' more detail') : undefined),
+  text: (i) =>
+    i % 5 === 0 ? `Step ${i}: looked at module_${i}; the handler delegates to service_${i}.`.padEnd(300, ' more detail') : undefined,
 };
 
 // Worst case for the bound: every field over its cut, in two-byte characters (V8 stores
@@ -55,7 +56,14 @@ function headwayLog(shape: Shape, maxEntries?: number) {
       record: (i: number) => {
         const text = shape.text(i);
         if (text !== undefined) log.recordText({ step: i, text });
-        log.recordToolCall({ step: i, name: `tool_${i % 200}`, args: shape.args(i), result: shape.result(i), ok: i % 7 !== 0, durationMs: i % 100 });
+        log.recordToolCall({
+          step: i,
+          name: `tool_${i % 200}`,
+          args: shape.args(i),
+          result: shape.result(i),
+          ok: i % 7 !== 0,
+          durationMs: i % 100,
+        });
       },
       keep: () => log,
     };
@@ -107,10 +115,26 @@ for (const shape of [typical, worst]) {
 const worstLog = new ToolCallLog();
 for (let i = 1; i <= STEPS; i++) {
   worstLog.recordText({ step: i, text: worst.text(i) ?? '' });
-  worstLog.recordToolCall({ step: i, name: `tool_${i}`.padEnd(150, 'n'), args: worst.args(i), result: worst.result(i), ok: i % 7 !== 0, durationMs: 1 });
+  worstLog.recordToolCall({
+    step: i,
+    name: `tool_${i}`.padEnd(150, 'n'),
+    args: worst.args(i),
+    result: worst.result(i),
+    ok: i % 7 !== 0,
+    durationMs: 1,
+  });
 }
-const report = renderProgressReport(buildFallbackReport({ task: 'bench', log: worstLog, reason: 'max-iterations', stats: { iterations: STEPS, toolCalls: STEPS, elapsedMs: 1 } }));
-console.log(`\nworst-case default log: ${kb(Buffer.byteLength(JSON.stringify(worstLog)))} of JSON, ${worstLog.entries().length} entries kept, fallback report ${kb(Buffer.byteLength(report))} of Markdown`);
+const report = renderProgressReport(
+  buildFallbackReport({
+    task: 'bench',
+    log: worstLog,
+    reason: 'max-iterations',
+    stats: { iterations: STEPS, toolCalls: STEPS, elapsedMs: 1 },
+  }),
+);
+console.log(
+  `\nworst-case default log: ${kb(Buffer.byteLength(JSON.stringify(worstLog)))} of JSON, ${worstLog.entries().length} entries kept, fallback report ${kb(Buffer.byteLength(report))} of Markdown`,
+);
 
 // Recording cost: 1,000 typical steps per op, inputs made beforehand so only the logs are timed.
 const BATCH = 1000;
@@ -127,7 +151,15 @@ const rows = await compare(
         const entries: unknown[] = [];
         for (const { i, args, result, text } of inputs) {
           if (text !== undefined) entries.push({ kind: 'text', step: i, text: text.slice(0, 1000) });
-          entries.push({ kind: 'tool', step: i, name: 'search', args: JSON.stringify(args).slice(0, 200), resultBrief: result.slice(0, 500), ok: true, durationMs: 1 });
+          entries.push({
+            kind: 'tool',
+            step: i,
+            name: 'search',
+            args: JSON.stringify(args).slice(0, 200),
+            resultBrief: result.slice(0, 500),
+            ok: true,
+            durationMs: 1,
+          });
         }
       },
     },

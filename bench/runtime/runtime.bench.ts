@@ -40,7 +40,12 @@ function aiSdkRun(rounds: number): () => Promise<void> {
             warnings: [],
           });
         }
-        return Promise.resolve({ content: [{ type: 'text' as const, text: 'done' }], finishReason: { unified: 'stop' as const, raw: 'stop' }, usage, warnings: [] });
+        return Promise.resolve({
+          content: [{ type: 'text' as const, text: 'done' }],
+          finishReason: { unified: 'stop' as const, raw: 'stop' },
+          usage,
+          warnings: [],
+        });
       },
     });
     const result = await generateText({
@@ -59,16 +64,27 @@ const noop = defineTool({ name: 'noop', description: 'does nothing', parameters:
 /** headway: AgentRuntime with a ScriptedProvider doing the same rounds. */
 function headwayRun(rounds: number, reporters: 'null' | 'cli+json'): () => Promise<void> {
   const script = (_c: unknown, _r: unknown, call: number): ScriptedStep =>
-    call + 1 < rounds ? { toolCalls: [{ name: 'noop', args: {}, id: `call_${call}` }], usage: { inputTokens: 10, outputTokens: 5 } } : { content: 'done', usage: { inputTokens: 10, outputTokens: 5 } };
+    call + 1 < rounds
+      ? { toolCalls: [{ name: 'noop', args: {}, id: `call_${call}` }], usage: { inputTokens: 10, outputTokens: 5 } }
+      : { content: 'done', usage: { inputTokens: 10, outputTokens: 5 } };
   return async () => {
     const provider = new ScriptedProvider(script, { record: false });
     const deps =
       reporters === 'null'
         ? { provider, tools: [noop], progressReporter: new NullReporter() }
-        : { provider, tools: [noop], progressReporter: new CLIReporter({ stream: sink(), mode: 'plain' }), sinks: [new JSONReporter({ stream: sink() })] };
-    const runtime = new AgentRuntime({ provider: 'scripted', maxIterations: rounds + 1, systemPrompt: 'You are a helpful agent.', progress: { aiDriven: false } }, deps);
+        : {
+            provider,
+            tools: [noop],
+            progressReporter: new CLIReporter({ stream: sink(), mode: 'plain' }),
+            sinks: [new JSONReporter({ stream: sink() })],
+          };
+    const runtime = new AgentRuntime(
+      { provider: 'scripted', maxIterations: rounds + 1, systemPrompt: 'You are a helpful agent.', progress: { aiDriven: false } },
+      deps,
+    );
     const result = await runtime.run('Do the task');
-    if (result.status !== 'completed' || result.iterations !== rounds) throw new Error(`headway: ${result.status} after ${result.iterations}`);
+    if (result.status !== 'completed' || result.iterations !== rounds)
+      throw new Error(`headway: ${result.status} after ${result.iterations}`);
   };
 }
 
@@ -132,5 +148,7 @@ console.log(`\nAgent loop overhead: ${LONG}-round runs (scripted model, no-op to
 console.log('| variant | µs per run | µs per round (marginal) | × AI SDK per run | × AI SDK per round |');
 console.log('|---|---:|---:|---:|---:|');
 for (const r of rows) {
-  console.log(`| ${r.name} | ${(r.perRun * 1000).toFixed(0)} | ${(r.perRound * 1000).toFixed(1)} | ${r.ratioRun.toFixed(2)} | ${r.ratioRound.toFixed(2)} |`);
+  console.log(
+    `| ${r.name} | ${(r.perRun * 1000).toFixed(0)} | ${(r.perRound * 1000).toFixed(1)} | ${r.ratioRun.toFixed(2)} | ${r.ratioRound.toFixed(2)} |`,
+  );
 }

@@ -142,7 +142,13 @@ interface Throughput {
 /** Emits `events` as fast as the slowest healthy client takes them (at most `window` in flight). */
 async function throughput(clients: SseClients, variant: Variant, n: number, events: number, window: number): Promise<Throughput> {
   const server = await variant.start();
-  const { done } = await clients.connect({ urls: [server.url], clients: Math.min(n, MAX_CLIENTS), stalled: true, expect: events, latency: false });
+  const { done } = await clients.connect({
+    urls: [server.url],
+    clients: Math.min(n, MAX_CLIENTS),
+    stalled: true,
+    expect: events,
+    latency: false,
+  });
   const memory = sampleMemory(server.connections);
   const t0 = performance.now();
   let seq = 0;
@@ -158,13 +164,23 @@ async function throughput(clients: SseClients, variant: Variant, n: number, even
   server.end();
   await clients.close();
   await server.close();
-  return { perSec: result.deliveries / elapsed, ...mem, ...(extra ? { slowDisconnects: extra.slowDisconnects, logBytes: extra.log.bytes } : {}) };
+  return {
+    perSec: result.deliveries / elapsed,
+    ...mem,
+    ...(extra ? { slowDisconnects: extra.slowDisconnects, logBytes: extra.log.bytes } : {}),
+  };
 }
 
 async function latency(clients: SseClients, variant: Variant, n: number, perSecond: number, seconds: number) {
   const server = await variant.start();
   const total = perSecond * seconds;
-  const { done } = await clients.connect({ urls: [server.url], clients: Math.min(n, MAX_CLIENTS), stalled: true, expect: total, latency: true });
+  const { done } = await clients.connect({
+    urls: [server.url],
+    clients: Math.min(n, MAX_CLIENTS),
+    stalled: true,
+    expect: total,
+    latency: true,
+  });
   await emitPaced(() => server.emit(PAYLOAD), perSecond, total);
   const result = await done;
   server.end();
@@ -182,58 +198,62 @@ async function main(): Promise<void> {
   try {
     const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7); // throughput | memory | latency
     if (only === undefined || only === 'throughput') {
-    console.log('SSE deliveries/s to N clients (+1 stalled client), loopback, clients in a second process');
-    console.log('| clients | events | @headway/sse deliveries/s | raw node:http deliveries/s | × baseline (median of rounds) | peak bytes queued for one client (headway / raw) |');
-    console.log('|---:|---:|---:|---:|---:|---|');
-    const plans = [
-      { n: 1, events: 20_000, window: 2000, rounds: 3 },
-      { n: 100, events: 2_000, window: 500, rounds: 3 },
-      { n: 1000, events: 300, window: 100, rounds: 3 },
-    ];
-    for (const plan of plans) {
-      const ratios: number[] = [];
-      const ours: Throughput[] = [];
-      const base: Throughput[] = [];
-      for (let round = 0; round < plan.rounds; round++) {
-        // Alternate who goes first, so neither always runs on a warmer machine.
-        const order = round % 2 === 0 ? [headway, raw] : [raw, headway];
-        const got = new Map<string, Throughput>();
-        for (const v of order) got.set(v.name, await throughput(clients, v, plan.n, plan.events, plan.window));
-        const h = got.get(headway.name);
-        const r = got.get(raw.name);
-        if (h && r) {
-          ours.push(h);
-          base.push(r);
-          ratios.push(h.perSec / r.perSec);
-        }
-      }
-      const peak = (xs: Throughput[]): number => Math.max(...xs.map((x) => x.peakBuffered));
+      console.log('SSE deliveries/s to N clients (+1 stalled client), loopback, clients in a second process');
       console.log(
-        `| ${plan.n} | ${fmt(plan.events)} | ${fmt(median(ours.map((x) => x.perSec)))} | ${fmt(median(base.map((x) => x.perSec)))} | ${median(ratios).toFixed(2)} | ${mib(peak(ours))} / ${mib(peak(base))} |`,
+        '| clients | events | @headway/sse deliveries/s | raw node:http deliveries/s | × baseline (median of rounds) | peak bytes queued for one client (headway / raw) |',
       );
-    }
-
+      console.log('|---:|---:|---:|---:|---:|---|');
+      const plans = [
+        { n: 1, events: 20_000, window: 2000, rounds: 3 },
+        { n: 100, events: 2_000, window: 500, rounds: 3 },
+        { n: 1000, events: 300, window: 100, rounds: 3 },
+      ];
+      for (const plan of plans) {
+        const ratios: number[] = [];
+        const ours: Throughput[] = [];
+        const base: Throughput[] = [];
+        for (let round = 0; round < plan.rounds; round++) {
+          // Alternate who goes first, so neither always runs on a warmer machine.
+          const order = round % 2 === 0 ? [headway, raw] : [raw, headway];
+          const got = new Map<string, Throughput>();
+          for (const v of order) got.set(v.name, await throughput(clients, v, plan.n, plan.events, plan.window));
+          const h = got.get(headway.name);
+          const r = got.get(raw.name);
+          if (h && r) {
+            ours.push(h);
+            base.push(r);
+            ratios.push(h.perSec / r.perSec);
+          }
+        }
+        const peak = (xs: Throughput[]): number => Math.max(...xs.map((x) => x.peakBuffered));
+        console.log(
+          `| ${plan.n} | ${fmt(plan.events)} | ${fmt(median(ours.map((x) => x.perSec)))} | ${fmt(median(base.map((x) => x.perSec)))} | ${median(ratios).toFixed(2)} | ${mib(peak(ours))} / ${mib(peak(base))} |`,
+        );
+      }
     }
     // The stalled client with a lot of traffic: headway caps (then cuts) it; raw keeps queueing.
     if (only === undefined || only === 'memory') {
-    console.log(`\nServer memory with a stalled client: 10 clients, 60,000 events (~16 MiB each), maxBufferedBytes = ${mib(CAP)}`);
-    console.log('| server | peak bytes queued for one client | stalled client cut off | replay log held | heap+external retained (after GC, stalled client connected) |');
-    console.log('|---|---:|---|---:|---:|');
-    for (const v of [headway, raw]) {
-      const t = await throughput(clients, v, 10, 60_000, 2000);
-      const cut = t.slowDisconnects === undefined ? 'never' : `${t.slowDisconnects}x`;
-      console.log(`| ${v.name} | ${mib(t.peakBuffered)} | ${cut} | ${t.logBytes === undefined ? '-' : mib(t.logBytes)} | ${mib(t.retained)} |`);
-    }
-
+      console.log(`\nServer memory with a stalled client: 10 clients, 60,000 events (~16 MiB each), maxBufferedBytes = ${mib(CAP)}`);
+      console.log(
+        '| server | peak bytes queued for one client | stalled client cut off | replay log held | heap+external retained (after GC, stalled client connected) |',
+      );
+      console.log('|---|---:|---|---:|---:|');
+      for (const v of [headway, raw]) {
+        const t = await throughput(clients, v, 10, 60_000, 2000);
+        const cut = t.slowDisconnects === undefined ? 'never' : `${t.slowDisconnects}x`;
+        console.log(
+          `| ${v.name} | ${mib(t.peakBuffered)} | ${cut} | ${t.logBytes === undefined ? '-' : mib(t.logBytes)} | ${mib(t.retained)} |`,
+        );
+      }
     }
     if (only === undefined || only === 'latency') {
-    console.log('\nEmit-to-receive latency, 100 clients (+1 stalled) x 1,000 events/s for 3 s');
-    console.log('| server | p50 ms | p99 ms | max ms | samples |');
-    console.log('|---|---:|---:|---:|---:|');
-    for (const v of [headway, raw]) {
-      const l = await latency(clients, v, 100, 1000, 3);
-      if (l) console.log(`| ${v.name} | ${l.p50.toFixed(2)} | ${l.p99.toFixed(2)} | ${l.max.toFixed(2)} | ${fmt(l.samples)} |`);
-    }
+      console.log('\nEmit-to-receive latency, 100 clients (+1 stalled) x 1,000 events/s for 3 s');
+      console.log('| server | p50 ms | p99 ms | max ms | samples |');
+      console.log('|---|---:|---:|---:|---:|');
+      for (const v of [headway, raw]) {
+        const l = await latency(clients, v, 100, 1000, 3);
+        if (l) console.log(`| ${v.name} | ${l.p50.toFixed(2)} | ${l.p99.toFixed(2)} | ${l.max.toFixed(2)} | ${fmt(l.samples)} |`);
+      }
     }
     console.log(`\n(total ${((performance.now() - started) / 1000).toFixed(1)} s)`);
   } finally {

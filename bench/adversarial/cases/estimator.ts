@@ -2,7 +2,14 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ProgressTextFilter, ProgressTracker, extractModelProgress, loadProgressConfig, parseWorkflow, stripModelProgress } from '@headway/estimator';
+import {
+  ProgressTextFilter,
+  ProgressTracker,
+  extractModelProgress,
+  loadProgressConfig,
+  parseWorkflow,
+  stripModelProgress,
+} from '@headway/estimator';
 import type { AdversarialCase } from '../case.js';
 
 const fill = (unit: string, n: number): string => unit.repeat(Math.max(1, Math.ceil(n / unit.length))).slice(0, n);
@@ -87,7 +94,11 @@ export const cases: AdversarialCase[] = [
   {
     // Past MAX_STATE_STEPS the list is refused before validation.
     name: 'estimator: ProgressTracker restore — a state with many bad entries',
-    make: (n) => ({ ...new ProgressTracker({ maxRoundtrips: 5 }).toJSON(), message: 7, finishedSteps: Array.from({ length: Math.floor(n / 2) }, () => 7) }),
+    make: (n) => ({
+      ...new ProgressTracker({ maxRoundtrips: 5 }).toJSON(),
+      message: 7,
+      finishedSteps: Array.from({ length: Math.floor(n / 2) }, () => 7),
+    }),
     run: (input) => new ProgressTracker({ maxRoundtrips: 5, state: input }),
   },
 ];

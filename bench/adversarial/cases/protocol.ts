@@ -22,17 +22,30 @@ export const cases: AdversarialCase[] = [
   { name: 'redactString: password=" repeated', make: (n) => repeat('password="', n), run: (input) => redactString(text(input)) },
   { name: 'redactString: DB_PASSWORD repeated', make: (n) => repeat('DB_PASSWORD', n), run: (input) => redactString(text(input)) },
   { name: 'redactString: "token :" repeated', make: (n) => repeat('token :', n), run: (input) => redactString(text(input)) },
-  { name: 'redactString: PEM headers, no end', make: (n) => repeat('-----BEGIN RSA PRIVATE KEY-----\n', n), run: (input) => redactString(text(input)) },
+  {
+    name: 'redactString: PEM headers, no end',
+    make: (n) => repeat('-----BEGIN RSA PRIVATE KEY-----\n', n),
+    run: (input) => redactString(text(input)),
+  },
   { name: 'redactString: Bearer then spaces', make: (n) => `Bearer${repeat(' ', n - 7)}x`, run: (input) => redactString(text(input)) },
   {
     name: 'redact: object of secret-ish strings',
-    make: (n) => ({ args: Array.from({ length: Math.ceil(n / 1000) }, (_, i) => ({ [`DB_PASSWORD_${String(i)}`]: 'x', note: repeat('key a', 990) })) }),
+    make: (n) => ({
+      args: Array.from({ length: Math.ceil(n / 1000) }, (_, i) => ({ [`DB_PASSWORD_${String(i)}`]: 'x', note: repeat('key a', 990) })),
+    }),
     run: (input) => redact(input),
   },
   // A million problems in one line: 7.4 s and a 67 MB message before.
   {
     name: 'parseProgressEventJson: report of numbers',
-    make: (n) => JSON.stringify({ type: 'report.generated', runId: 'r', seq: 1, ts: 1, report: { completedWork: new Array<number>(Math.ceil(n / 2)).fill(1) } }),
+    make: (n) =>
+      JSON.stringify({
+        type: 'report.generated',
+        runId: 'r',
+        seq: 1,
+        ts: 1,
+        report: { completedWork: new Array<number>(Math.ceil(n / 2)).fill(1) },
+      }),
     run: (input) => {
       try {
         return parseProgressEventJson(text(input));
@@ -43,7 +56,15 @@ export const cases: AdversarialCase[] = [
   },
   {
     name: 'parseProgressEventJson: valid event, big args',
-    make: (n) => JSON.stringify({ type: 'tool.executing', runId: 'r', seq: 1, ts: 1, toolName: 't', args: Array.from({ length: Math.ceil(n / 20) }, () => ({ a: [1, 'b'] })) }),
+    make: (n) =>
+      JSON.stringify({
+        type: 'tool.executing',
+        runId: 'r',
+        seq: 1,
+        ts: 1,
+        toolName: 't',
+        args: Array.from({ length: Math.ceil(n / 20) }, () => ({ a: [1, 'b'] })),
+      }),
     run: (input) => parseProgressEventJson(text(input)),
   },
   {
@@ -58,5 +79,9 @@ export const cases: AdversarialCase[] = [
     },
   },
   { name: 'toolResultPreview: whitespace runs', make: (n) => repeat('a \t\n ', n), run: (input) => toolResultPreview(input) },
-  { name: 'safeStringify: wide array', make: (n) => new Array<string>(Math.ceil(n / 6)).fill('ab"\n'), run: (input) => safeStringify(input) },
+  {
+    name: 'safeStringify: wide array',
+    make: (n) => new Array<string>(Math.ceil(n / 6)).fill('ab"\n'),
+    run: (input) => safeStringify(input),
+  },
 ];

@@ -7,11 +7,27 @@ const parse = (input: unknown): unknown => parseProgressReport(input as string);
 
 export const cases: AdversarialCase[] = [
   { name: 'report: parseProgressReport — heading full of spaces', make: (n) => `## Task\nt\n# a${fill(' ', n - 15)}b`, run: parse },
-  { name: 'report: parseProgressReport — stats line of digits', make: (n) => `## Task\nt\n**Stats:** ${fill('1', n - 25)} iterations`, run: parse },
+  {
+    name: 'report: parseProgressReport — stats line of digits',
+    make: (n) => `## Task\nt\n**Stats:** ${fill('1', n - 25)} iterations`,
+    run: parse,
+  },
   { name: 'report: parseProgressReport — stats line of numbers, no keyword', make: (n) => `**Stats:** ${fill('1 ', n - 11)}`, run: parse },
-  { name: 'report: parseProgressReport — stats line of keywords, no numbers', make: (n) => `**Stats:** ${fill('iterations: tool calls = elapsed ', n - 11)}`, run: parse },
-  { name: 'report: parseProgressReport — stats line, spaces before "elapsed"', make: (n) => `**Stats:** 1${fill(' ', n - 20)}x elapsed`, run: parse },
-  { name: 'report: parseProgressReport — a "none" item with inner spaces', make: (n) => `## Completed Work\n- ___none${fill(' ', n - 30)}x`, run: parse },
+  {
+    name: 'report: parseProgressReport — stats line of keywords, no numbers',
+    make: (n) => `**Stats:** ${fill('iterations: tool calls = elapsed ', n - 11)}`,
+    run: parse,
+  },
+  {
+    name: 'report: parseProgressReport — stats line, spaces before "elapsed"',
+    make: (n) => `**Stats:** 1${fill(' ', n - 20)}x elapsed`,
+    run: parse,
+  },
+  {
+    name: 'report: parseProgressReport — a "none" item with inner spaces',
+    make: (n) => `## Completed Work\n- ___none${fill(' ', n - 30)}x`,
+    run: parse,
+  },
   { name: 'report: parseProgressReport — unclosed bold label', make: (n) => `## Task\nt\n- **${fill('a', n - 15)}`, run: parse },
   { name: 'report: parseProgressReport — long plain label', make: (n) => `## Task\nt\n${fill('A ', n - 12)}:`, run: parse },
   { name: 'report: parseProgressReport — many unknown sections', make: (n) => `## Task\nt\n${fill('## Other\nx\n', n - 10)}`, run: parse },
@@ -39,12 +55,21 @@ export const cases: AdversarialCase[] = [
       for (let i = 0; i * 1000 < n; i++) log.recordText({ step: i + 1, text: note });
       return log;
     },
-    run: (input) => buildFallbackReport({ task: 't', log: input as ToolCallLog, reason: 'max-iterations', stats: { iterations: 1, toolCalls: 0, elapsedMs: 1 } }),
+    run: (input) =>
+      buildFallbackReport({
+        task: 't',
+        log: input as ToolCallLog,
+        reason: 'max-iterations',
+        stats: { iterations: 1, toolCalls: 0, elapsedMs: 1 },
+      }),
   },
   {
     name: 'report: ToolCallLog.fromJSON — a state with many bad entries',
     // A bound large enough to let every entry through to validation.
-    make: (n) => ({ ...new ToolCallLog({ maxEntries: 1_000_000 }).toJSON(), recent: Array.from({ length: Math.floor(n / 40) }, () => ({ kind: 'text', step: -1, text: 7 })) }),
+    make: (n) => ({
+      ...new ToolCallLog({ maxEntries: 1_000_000 }).toJSON(),
+      recent: Array.from({ length: Math.floor(n / 40) }, () => ({ kind: 'text', step: -1, text: 7 })),
+    }),
     run: (input) => ToolCallLog.fromJSON(input),
   },
 ];

@@ -70,7 +70,15 @@ export const cases: AdversarialCase[] = [
     name: 'readAuditLog: one long line among valid ones',
     make: (n) => {
       const file = join(dir, `log-${String((files += 1))}.jsonl`);
-      const good = JSON.stringify({ eventType: 'agent.progress.start', category: 'agent', result: 'allow', sessionId: 's', taskId: 't', timestamp: 1, detail: { task: 'x' } });
+      const good = JSON.stringify({
+        eventType: 'agent.progress.start',
+        category: 'agent',
+        result: 'allow',
+        sessionId: 's',
+        taskId: 't',
+        timestamp: 1,
+        detail: { task: 'x' },
+      });
       writeFileSync(file, `${good}\n{"detail":"${repeat('a', n)}\n${good}\n`);
       return file;
     },

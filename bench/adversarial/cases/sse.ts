@@ -16,7 +16,11 @@ const options = { source: createReplayLog(), heartbeatMs: 0 };
 
 export const cases: AdversarialCase[] = [
   // Node's HTTP parser caps a request line at 16 KB; a fetch-style Request has no cap.
-  { name: 'sseResponse: a long run path', make: (n) => new Request(`http://127.0.0.1/runs/${repeat('a%2', n)}`), run: (input) => sseResponse(input as Request, options) },
+  {
+    name: 'sseResponse: a long run path',
+    make: (n) => new Request(`http://127.0.0.1/runs/${repeat('a%2', n)}`),
+    run: (input) => sseResponse(input as Request, options),
+  },
   {
     name: 'sseResponse: a long Last-Event-ID',
     make: (n) => new Request('http://127.0.0.1/runs/r1', { headers: { 'last-event-id': repeat('9', n) } }),

@@ -25,7 +25,15 @@ const readNote = defineTool({
 function scriptedModel(delayMs: number): ScriptedProvider {
   return new ScriptedProvider((conversation) => {
     const read = conversation.filter((m) => m.role === 'tool').length;
-    if (read === 0) return { delayMs, content: 'Reading the notes. ', toolCalls: [{ name: 'read_note', args: { name: 'goals.md' } }, { name: 'read_note', args: { name: 'packages.md' } }] };
+    if (read === 0)
+      return {
+        delayMs,
+        content: 'Reading the notes. ',
+        toolCalls: [
+          { name: 'read_note', args: { name: 'goals.md' } },
+          { name: 'read_note', args: { name: 'packages.md' } },
+        ],
+      };
     if (read === 2) return { delayMs, content: 'One more. ', toolCalls: [{ name: 'read_note', args: { name: 'ag-ui.md' } }] };
     return { delayMs, content: 'headway makes agent runs legible, and AG-UI pages show them as they go.' };
   });

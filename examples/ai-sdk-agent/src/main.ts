@@ -49,7 +49,10 @@ const tools = {
 /** The mock: lists the folder, reads one file a step, and answers the report prompt with what it read. */
 const read: string[] = [];
 let files: string[] = [];
-const usage = (n: number) => ({ inputTokens: { total: n, noCache: n, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 40, text: 40, reasoning: 0 } });
+const usage = (n: number) => ({
+  inputTokens: { total: n, noCache: n, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 40, text: 40, reasoning: 0 },
+});
 const mock = new MockLanguageModelV3({
   doGenerate: async (options) => {
     const last = options.prompt.at(-1);
@@ -71,13 +74,32 @@ const mock = new MockLanguageModelV3({
       return { content: [{ type: 'text', text }], finishReason: { unified: 'stop', raw: undefined }, usage: usage(500), warnings: [] };
     }
     if (files.length === 0) {
-      files = (await readdir(root, { withFileTypes: true })).filter((e) => e.isFile()).map((e) => e.name).sort();
-      return { content: [{ type: 'tool-call', toolCallId: 'list', toolName: 'listFiles', input: '{}' }], finishReason: { unified: 'tool-calls', raw: undefined }, usage: usage(200), warnings: [] };
+      files = (await readdir(root, { withFileTypes: true }))
+        .filter((e) => e.isFile())
+        .map((e) => e.name)
+        .sort();
+      return {
+        content: [{ type: 'tool-call', toolCallId: 'list', toolName: 'listFiles', input: '{}' }],
+        finishReason: { unified: 'tool-calls', raw: undefined },
+        usage: usage(200),
+        warnings: [],
+      };
     }
     const next = files.find((f) => !read.includes(f));
-    if (next === undefined) return { content: [{ type: 'text', text: `All ${String(files.length)} files read.` }], finishReason: { unified: 'stop', raw: undefined }, usage: usage(300), warnings: [] };
+    if (next === undefined)
+      return {
+        content: [{ type: 'text', text: `All ${String(files.length)} files read.` }],
+        finishReason: { unified: 'stop', raw: undefined },
+        usage: usage(300),
+        warnings: [],
+      };
     read.push(next);
-    return { content: [{ type: 'tool-call', toolCallId: `read-${next}`, toolName: 'readFile', input: JSON.stringify({ path: next }) }], finishReason: { unified: 'tool-calls', raw: undefined }, usage: usage(300), warnings: [] };
+    return {
+      content: [{ type: 'tool-call', toolCallId: `read-${next}`, toolName: 'readFile', input: JSON.stringify({ path: next }) }],
+      finishReason: { unified: 'tool-calls', raw: undefined },
+      usage: usage(300),
+      warnings: [],
+    };
   },
 });
 
@@ -85,7 +107,9 @@ const key = process.env.OPENAI_API_KEY;
 const model: LanguageModel =
   key === undefined || key === ''
     ? mock
-    : createOpenAI({ apiKey: key, ...(process.env.OPENAI_BASE_URL === undefined ? {} : { baseURL: process.env.OPENAI_BASE_URL }) })(process.env.OPENAI_MODEL ?? 'gpt-4.1-mini');
+    : createOpenAI({ apiKey: key, ...(process.env.OPENAI_BASE_URL === undefined ? {} : { baseURL: process.env.OPENAI_BASE_URL }) })(
+        process.env.OPENAI_MODEL ?? 'gpt-4.1-mini',
+      );
 
 const json = new JSONReporter({ stream: createWriteStream(values.events) });
 const run = withHeadway({

@@ -7,22 +7,43 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
-const usage = { inputTokens: { total: 120, noCache: 120, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 30, text: 30, reasoning: 0 } };
+const usage = {
+  inputTokens: { total: 120, noCache: 120, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 30, text: 30, reasoning: 0 },
+};
 
 describe('ai-sdk run traced with @headway/otel', () => {
   it('has an invoke_agent span with a chat span per step, carrying provider, model, tokens, finish reason and cost', async () => {
     const exporter = new InMemorySpanExporter();
     const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer('test');
-    const run = withHeadway({ task: 'Read a.txt', agentName: 'reader', sinks: [otelSink({ tracer })], maxIterations: 5, sessionId: 'chat-1', costOf: () => 0.25 });
+    const run = withHeadway({
+      task: 'Read a.txt',
+      agentName: 'reader',
+      sinks: [otelSink({ tracer })],
+      maxIterations: 5,
+      sessionId: 'chat-1',
+      costOf: () => 0.25,
+    });
     const model = new MockLanguageModelV3({
       provider: 'openai.chat',
       modelId: 'gpt-4.1-mini',
       doGenerate: [
-        { content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'read', input: '{"path":"a.txt"}' }], finishReason: { unified: 'tool-calls', raw: undefined }, usage, warnings: [] },
+        {
+          content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'read', input: '{"path":"a.txt"}' }],
+          finishReason: { unified: 'tool-calls', raw: undefined },
+          usage,
+          warnings: [],
+        },
         { content: [{ type: 'text', text: 'a.txt says hi' }], finishReason: { unified: 'stop', raw: undefined }, usage, warnings: [] },
       ],
     });
-    const tools = { read: tool({ description: 'reads a file', inputSchema: z.object({ path: z.string() }), execute: ({ path }) => Promise.resolve(`contents of ${path}`) }) };
+    const tools = {
+      read: tool({
+        description: 'reads a file',
+        inputSchema: z.object({ path: z.string() }),
+        execute: ({ path }) => Promise.resolve(`contents of ${path}`),
+      }),
+    };
     await generateText({ model, tools, prompt: 'Read a.txt', ...run.settings });
     await run.finish();
 
@@ -37,6 +58,10 @@ describe('ai-sdk run traced with @headway/otel', () => {
       'headway.cost.usd': 0.25,
     });
     const agent = spans.find((s) => s.name === 'invoke_agent reader');
-    expect(agent?.attributes).toMatchObject({ 'gen_ai.conversation.id': 'chat-1', 'headway.run.outcome': 'completed', 'gen_ai.usage.input_tokens': 240 });
+    expect(agent?.attributes).toMatchObject({
+      'gen_ai.conversation.id': 'chat-1',
+      'headway.run.outcome': 'completed',
+      'gen_ai.usage.input_tokens': 240,
+    });
   });
 });

@@ -20,10 +20,17 @@ interface Outcome {
   stderr: string;
 }
 
-function runDemo(args: string[], options: { onStderr?: (text: string, kill: (signal: NodeJS.Signals) => void) => void; env?: Record<string, string | undefined> } = {}): Promise<Outcome> {
+function runDemo(
+  args: string[],
+  options: { onStderr?: (text: string, kill: (signal: NodeJS.Signals) => void) => void; env?: Record<string, string | undefined> } = {},
+): Promise<Outcome> {
   return new Promise((done, fail) => {
     // Its own process group, so SIGKILL reaches the agent and not only tsx's launcher.
-    const child = spawn(tsx, [main, ...args], { cwd: repo, env: { ...process.env, CI: '1', NO_COLOR: '1', ...options.env }, detached: true });
+    const child = spawn(tsx, [main, ...args], {
+      cwd: repo,
+      env: { ...process.env, CI: '1', NO_COLOR: '1', ...options.env },
+      detached: true,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -161,7 +168,9 @@ describe('cli-agent demo', () => {
   });
 
   it('--provider anthropic without a key says to set ANTHROPIC_API_KEY', async () => {
-    const r = await runDemo(['--provider', 'anthropic', '--out', mkdtempSync(join(tmpdir(), 'headway-demo-'))], { env: { ANTHROPIC_API_KEY: '' } });
+    const r = await runDemo(['--provider', 'anthropic', '--out', mkdtempSync(join(tmpdir(), 'headway-demo-'))], {
+      env: { ANTHROPIC_API_KEY: '' },
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('cli-agent: --provider anthropic: set ANTHROPIC_API_KEY');
   });
@@ -177,7 +186,17 @@ describe('cli-agent demo', () => {
         seen.push({ auth: req.headers.authorization, model: body.model });
         // The demo calls the model without streaming: one whole message as JSON.
         res.writeHead(200, { 'content-type': 'application/json', 'request-id': 'req_local' });
-        res.end(JSON.stringify({ id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-haiku-4-5', content: [{ type: 'text', text: 'Headway makes agent runs legible.' }], stop_reason: 'end_turn', usage: { input_tokens: 900, output_tokens: 9 } }));
+        res.end(
+          JSON.stringify({
+            id: 'msg_1',
+            type: 'message',
+            role: 'assistant',
+            model: 'claude-haiku-4-5',
+            content: [{ type: 'text', text: 'Headway makes agent runs legible.' }],
+            stop_reason: 'end_turn',
+            usage: { input_tokens: 900, output_tokens: 9 },
+          }),
+        );
       });
     });
     await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));

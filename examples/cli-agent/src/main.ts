@@ -59,10 +59,12 @@ if (values.help === true) {
   process.exit(0);
 }
 const maxIterations = Number(values['max-iterations']);
-if (!Number.isInteger(maxIterations) || maxIterations < 1 || maxIterations > 200) fail('--max-iterations: expected a whole number from 1 to 200');
+if (!Number.isInteger(maxIterations) || maxIterations < 1 || maxIterations > 200)
+  fail('--max-iterations: expected a whole number from 1 to 200');
 const stepDelay = Number(values['step-delay']);
 if (!Number.isFinite(stepDelay) || stepDelay < 0) fail('--step-delay: expected milliseconds ≥ 0');
-if (values.provider !== 'scripted' && values.provider !== 'openai' && values.provider !== 'anthropic') fail(`--provider: expected scripted, openai or anthropic, got ${values.provider}`);
+if (values.provider !== 'scripted' && values.provider !== 'openai' && values.provider !== 'anthropic')
+  fail(`--provider: expected scripted, openai or anthropic, got ${values.provider}`);
 
 let task = positionals.join(' ').trim() || DEFAULT_TASK;
 if (values.continue !== undefined) {
@@ -93,7 +95,8 @@ const provider: Provider =
     : values.provider === 'anthropic'
       ? new AnthropicProvider({ ...(values.model === undefined ? {} : { model: values.model }) })
       : new ScriptedProvider(demoModel(stepDelay), { name: 'scripted' });
-if (provider instanceof AnthropicProvider && !provider.isAvailable()) fail('--provider anthropic: set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for a gateway)');
+if (provider instanceof AnthropicProvider && !provider.isAvailable())
+  fail('--provider anthropic: set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for a gateway)');
 
 const sessionId = `demo-${Date.now().toString(36)}`;
 // Without --verbose the reporter follows HEADWAY_VERBOSE.

@@ -16,7 +16,13 @@ interface PlannedCall {
 const PLAN: readonly PlannedCall[] = [
   { label: 'Listed the project root (list_dir .)', todo: 'List the project root', name: 'list_dir', args: { path: '.' }, percent: 15 },
   { label: 'Read README.md (read_file README.md)', todo: 'Read README.md', name: 'read_file', args: { path: 'README.md' }, percent: 35 },
-  { label: 'Listed the packages folder (list_dir packages)', todo: 'List the packages folder', name: 'list_dir', args: { path: 'packages' }, percent: 60 },
+  {
+    label: 'Listed the packages folder (list_dir packages)',
+    todo: 'List the packages folder',
+    name: 'list_dir',
+    args: { path: 'packages' },
+    percent: 60,
+  },
   {
     label: 'Collected package names and descriptions (grep in packages/*/package.json)',
     todo: 'Collect package names and descriptions from packages/*/package.json',
@@ -115,7 +121,11 @@ function report(known: { readme?: string; packages?: string[] }, done: PlannedCa
     '### Not Started / Remaining',
     bullets(remaining.map((p) => p.todo)),
     '### Suggested Next Steps',
-    bullets(remaining.map((p) => `${p.todo}: ${p.name} ${JSON.stringify(p.args)}`).concat('Write the final answer: the README summary and the package list')),
+    bullets(
+      remaining
+        .map((p) => `${p.todo}: ${p.name} ${JSON.stringify(p.args)}`)
+        .concat('Write the final answer: the README summary and the package list'),
+    ),
   ].join('\n');
 }
 
@@ -137,7 +147,10 @@ export function demoModel(delayMs: number): (conversation: readonly ChatMessage[
     if (asksForReport) {
       const done = PLAN.filter((_, i) => isDone(i));
       const remaining = PLAN.filter((_, i) => !isDone(i));
-      return { content: report({ ...(readme === undefined ? {} : { readme }), ...(packages === undefined ? {} : { packages }) }, done, remaining), delayMs };
+      return {
+        content: report({ ...(readme === undefined ? {} : { readme }), ...(packages === undefined ? {} : { packages }) }, done, remaining),
+        delayMs,
+      };
     }
 
     const next = PLAN.findIndex((_, i) => !isDone(i));

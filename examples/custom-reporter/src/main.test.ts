@@ -28,7 +28,14 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
 });
-afterAll(() => new Promise<void>((r) => server.close(() => { r(); })));
+afterAll(
+  () =>
+    new Promise<void>((r) =>
+      server.close(() => {
+        r();
+      }),
+    ),
+);
 
 function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done, fail) => {
@@ -38,7 +45,9 @@ function run(args: string[]): Promise<{ code: number | null; stdout: string; std
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', fail);
-    child.on('close', (code) => { done({ code, stdout, stderr }); });
+    child.on('close', (code) => {
+      done({ code, stdout, stderr });
+    });
   });
 }
 
@@ -58,7 +67,10 @@ describe('custom reporters', () => {
     received.length = 0;
     const r = await run(['--webhook', url]);
     expect(r.code).toBe(0);
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { event: string; tool?: string; summary?: string });
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { event: string; tool?: string; summary?: string });
     expect(lines.map((l) => l.event).filter((e) => e !== 'progress')).toEqual([
       'start',
       'iteration',
@@ -69,7 +81,10 @@ describe('custom reporters', () => {
       'iteration',
       'complete',
     ]);
-    expect(lines.filter((l) => l.event === 'tool_done').map((l) => `${l.tool ?? ''} ${l.summary ?? ''}`)).toEqual(['weather ok', 'weather ok']);
+    expect(lines.filter((l) => l.event === 'tool_done').map((l) => `${l.tool ?? ''} ${l.summary ?? ''}`)).toEqual([
+      'weather ok',
+      'weather ok',
+    ]);
     expect(r.stderr).toContain('Lisbon is warmer by 12 °C.');
     expect(received.map((e) => e.type)).toEqual(['run.started', 'run.finished']);
   });

@@ -27,7 +27,12 @@ const runtime = new AgentRuntime(
   { provider: 'scripted', agentName: 'weather-agent', maxIterations: 5 },
   {
     provider: new ScriptedProvider([
-      { toolCalls: [{ name: 'weather', args: { city: 'Lisbon' } }, { name: 'weather', args: { city: 'Oslo' } }] },
+      {
+        toolCalls: [
+          { name: 'weather', args: { city: 'Lisbon' } },
+          { name: 'weather', args: { city: 'Oslo' } },
+        ],
+      },
       { content: 'Lisbon is 19 °C and clear; Oslo is 7 °C and clear. Lisbon is warmer by 12 °C.' },
     ]),
     tools: [weather],

@@ -10,7 +10,14 @@ export interface WebhookReporterOptions {
   fetch?: typeof fetch;
 }
 
-const DEFAULT_TYPES: readonly ProgressEvent['type'][] = ['run.started', 'limit.reached', 'report.generated', 'run.finished', 'run.error', 'run.cancelled'];
+const DEFAULT_TYPES: readonly ProgressEvent['type'][] = [
+  'run.started',
+  'limit.reached',
+  'report.generated',
+  'run.finished',
+  'run.error',
+  'run.cancelled',
+];
 
 /**
  * A reporter that posts selected events to a webhook. It implements `handle(event)`, so a

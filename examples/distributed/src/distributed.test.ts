@@ -24,11 +24,15 @@ describe.skipIf(binary === undefined)('distributed example', () => {
     await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
     const address = probe.address();
     const port = typeof address === 'object' && address !== null ? address.port : 0;
-    await new Promise<void>((resolve) => probe.close(() => {
-      resolve();
-    }));
+    await new Promise<void>((resolve) =>
+      probe.close(() => {
+        resolve();
+      }),
+    );
     const dir = mkdtempSync(join(tmpdir(), 'headway-example-redis-'));
-    const child = spawn(binary ?? 'redis-server', ['--bind', '127.0.0.1', '--port', String(port), '--dir', dir, '--save', ''], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(binary ?? 'redis-server', ['--bind', '127.0.0.1', '--port', String(port), '--dir', dir, '--save', ''], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     await new Promise<void>((resolve) => {
       child.stdout.on('data', (chunk: Buffer) => {
         if (chunk.toString().includes('Ready to accept connections')) resolve();
@@ -51,7 +55,10 @@ describe.skipIf(binary === undefined)('distributed example', () => {
       const run = runAgent(client, { runId: 'example-run', steps: 3, stepDelayMs: 20 });
       const follow = (web: WebServer): Promise<string[]> => {
         const seen: string[] = [];
-        return subscribeToRun(`${web.url}api/runs/example-run/events`, { onEvent: (e) => seen.push(`${e.seq} ${e.type}`), retryMs: 20 }).then(() => seen);
+        return subscribeToRun(`${web.url}api/runs/example-run/events`, {
+          onEvent: (e) => seen.push(`${e.seq} ${e.type}`),
+          retryMs: 20,
+        }).then(() => seen);
       };
       // The run's first events reach Redis before anyone asks for it.
       const { result } = await run;
@@ -74,32 +81,39 @@ describe.skipIf(binary === undefined)('distributed example', () => {
     }
   });
 
-  it.skipIf(chromiumPath === undefined)('the page, on either web process, lists the run and follows it live to its end (headless Chromium)', async () => {
-    const client = await connectRedis(url);
-    const webs: WebServer[] = [await startWeb(client, { name: 'web-a' }), await startWeb(client, { name: 'web-b' })];
-    const scratch = mkdtempSync(join(tmpdir(), 'headway-distributed-page-'));
-    const context = await chromium.launchPersistentContext(scratch, { executablePath: chromiumPath ?? '', headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
-    try {
-      const run = runAgent(client, { runId: 'page-run', steps: 4, stepDelayMs: 300 });
-      const logs: string[] = [];
-      for (const web of webs) {
-        const page = context.pages()[0] ?? (await context.newPage());
-        await page.goto(web.url);
-        await page.getByText(/list served by web-[ab]/).waitFor();
-        expect(await page.locator('#served').textContent()).toBe(`(list served by ${web === webs[0] ? 'web-a' : 'web-b'})`);
-        await page.locator('#runs tr', { hasText: 'page-run'.slice(0, 8) }).click();
-        await page.locator('#log', { hasText: 'run.finished' }).waitFor({ timeout: 30_000 });
-        expect(await page.locator('#bar').evaluate((bar) => (bar as HTMLProgressElement).value)).toBe(100);
-        logs.push((await page.locator('#log').textContent()) ?? '');
+  it.skipIf(chromiumPath === undefined)(
+    'the page, on either web process, lists the run and follows it live to its end (headless Chromium)',
+    async () => {
+      const client = await connectRedis(url);
+      const webs: WebServer[] = [await startWeb(client, { name: 'web-a' }), await startWeb(client, { name: 'web-b' })];
+      const scratch = mkdtempSync(join(tmpdir(), 'headway-distributed-page-'));
+      const context = await chromium.launchPersistentContext(scratch, {
+        executablePath: chromiumPath ?? '',
+        headless: true,
+        args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
+      });
+      try {
+        const run = runAgent(client, { runId: 'page-run', steps: 4, stepDelayMs: 300 });
+        const logs: string[] = [];
+        for (const web of webs) {
+          const page = context.pages()[0] ?? (await context.newPage());
+          await page.goto(web.url);
+          await page.getByText(/list served by web-[ab]/).waitFor();
+          expect(await page.locator('#served').textContent()).toBe(`(list served by ${web === webs[0] ? 'web-a' : 'web-b'})`);
+          await page.locator('#runs tr', { hasText: 'page-run'.slice(0, 8) }).click();
+          await page.locator('#log', { hasText: 'run.finished' }).waitFor({ timeout: 30_000 });
+          expect(await page.locator('#bar').evaluate((bar) => (bar as HTMLProgressElement).value)).toBe(100);
+          logs.push((await page.locator('#log').textContent()) ?? '');
+        }
+        expect((await run).result.status).toBe('completed');
+        expect(logs[0]).toMatch(/^1 run\.started\n/);
+        expect(logs[1]).toBe(logs[0]);
+      } finally {
+        await context.close();
+        rmSync(scratch, { recursive: true, force: true });
+        for (const web of webs) await web.close();
+        client.destroy();
       }
-      expect((await run).result.status).toBe('completed');
-      expect(logs[0]).toMatch(/^1 run\.started\n/);
-      expect(logs[1]).toBe(logs[0]);
-    } finally {
-      await context.close();
-      rmSync(scratch, { recursive: true, force: true });
-      for (const web of webs) await web.close();
-      client.destroy();
-    }
-  });
+    },
+  );
 });

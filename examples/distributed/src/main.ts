@@ -29,9 +29,11 @@ async function freePort(): Promise<number> {
   const probe = createServer();
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
   const address = probe.address();
-  await new Promise<void>((resolve) => probe.close(() => {
-    resolve();
-  }));
+  await new Promise<void>((resolve) =>
+    probe.close(() => {
+      resolve();
+    }),
+  );
   return typeof address === 'object' && address !== null ? address.port : 0;
 }
 
@@ -39,7 +41,9 @@ async function localRedis(): Promise<{ url: string; stop(): void }> {
   const binary = process.env.HEADWAY_REDIS_SERVER ?? 'redis-server';
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'headway-distributed-'));
-  const child = spawn(binary, ['--bind', '127.0.0.1', '--port', String(port), '--dir', dir, '--save', '', '--appendonly', 'yes'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(binary, ['--bind', '127.0.0.1', '--port', String(port), '--dir', dir, '--save', '', '--appendonly', 'yes'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   await new Promise<void>((resolve, reject) => {
     child.on('error', () => {
       reject(new Error(`could not start ${binary}: install redis-server (Debian: apt-get install redis-server) or pass --redis URL`));

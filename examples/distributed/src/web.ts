@@ -53,9 +53,11 @@ export async function startWeb(client: RedisDuplicableClient, options: { port?: 
     log,
     async close() {
       server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => {
-        resolve();
-      }));
+      await new Promise<void>((resolve) =>
+        server.close(() => {
+          resolve();
+        }),
+      );
       await log.close();
     },
   };

@@ -36,7 +36,11 @@ export async function runAgent(client: RedisCommandClient, options: RunAgentOpti
   const provider = new ScriptedProvider((conversation) => {
     const done = conversation.filter((m) => m.role === 'tool').length;
     if (done >= steps) return { content: `Measured ${steps} samples.`, delayMs };
-    return { toolCalls: [{ name: 'measure', args: { sample: done + 1 } }], content: `_progress: ${Math.round((done / steps) * 90)}`, delayMs };
+    return {
+      toolCalls: [{ name: 'measure', args: { sample: done + 1 } }],
+      content: `_progress: ${Math.round((done / steps) * 90)}`,
+      delayMs,
+    };
   });
   let ids = 0;
   const runtime = new AgentRuntime(

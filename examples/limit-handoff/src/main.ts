@@ -44,7 +44,9 @@ async function agent(name: string, config: Partial<AgentConfigInput>, input: str
 //    (wind-down.started), gets a few bonus steps to finish what is in hand and write its
 //    progress report, and ends as a handoff — not "unable to complete".
 const first = await agent('researcher', { timeBudgetMs: budgetMs, timeoutBehavior: 'graceful', gracefulBonusSteps: 2 }, TASK);
-process.stdout.write(`\nFirst run: ${first.status}${first.report === undefined ? '' : ` (${first.report.reason}, report by the ${first.report.generatedBy})`}\n`);
+process.stdout.write(
+  `\nFirst run: ${first.status}${first.report === undefined ? '' : ` (${first.report.reason}, report by the ${first.report.generatedBy})`}\n`,
+);
 if (first.report === undefined) {
   process.stdout.write(`${first.text}\n`);
   process.exit(first.status === 'completed' ? 0 : 1);

@@ -5,7 +5,8 @@ import { defineTool, type ChatMessage, type CompletionRequest, type ScriptedStep
 import { z } from 'zod';
 
 /** The research task both runs work on. */
-export const TASK = 'Compare eight open-source licenses (MIT, Apache-2.0, GPL-3.0, MPL-2.0, BSD-3-Clause, LGPL-3.0, AGPL-3.0, EPL-2.0) for a commercial library';
+export const TASK =
+  'Compare eight open-source licenses (MIT, Apache-2.0, GPL-3.0, MPL-2.0, BSD-3-Clause, LGPL-3.0, AGPL-3.0, EPL-2.0) for a commercial library';
 
 export const LICENSES = ['MIT', 'Apache-2.0', 'GPL-3.0', 'MPL-2.0', 'BSD-3-Clause', 'LGPL-3.0', 'AGPL-3.0', 'EPL-2.0'] as const;
 type License = (typeof LICENSES)[number];
@@ -48,7 +49,8 @@ function knownTerms(conversation: readonly ChatMessage[]): Map<string, string> {
   const known = new Map<string, string>();
   for (const m of conversation) {
     if (m.role !== 'tool' && m.role !== 'user') continue;
-    for (const match of m.content.matchAll(FINDING)) if (match[1] !== undefined && match[2] !== undefined) known.set(match[1], match[2].trim());
+    for (const match of m.content.matchAll(FINDING))
+      if (match[1] !== undefined && match[2] !== undefined) known.set(match[1], match[2].trim());
   }
   return known;
 }
@@ -86,7 +88,11 @@ export function researchModel(thinkMs: number): (conversation: readonly ChatMess
       // Winding down: finish the lookup in hand (one bonus step), then hand over.
       const answeredSince = conversation.slice(reportAsk).filter((m) => m.role === 'assistant').length;
       if (canCall && answeredSince === 0) {
-        return { content: `Finishing the lookup in hand before I report.`, toolCalls: [{ name: 'lookup_license', args: { id: remaining[0] } }], delayMs: thinkMs };
+        return {
+          content: `Finishing the lookup in hand before I report.`,
+          toolCalls: [{ name: 'lookup_license', args: { id: remaining[0] } }],
+          delayMs: thinkMs,
+        };
       }
       return { content: report(known, [...remaining]), delayMs: thinkMs };
     }
@@ -97,7 +103,13 @@ export function researchModel(thinkMs: number): (conversation: readonly ChatMess
     }
     const rows = LICENSES.map((id) => `| ${id} | ${known.get(id) ?? 'unknown'} |`);
     return {
-      content: ['| license | key terms |', '|---|---|', ...rows, '', 'For a commercial library: MIT, BSD-3-Clause or Apache-2.0 (Apache adds a patent grant).'].join('\n'),
+      content: [
+        '| license | key terms |',
+        '|---|---|',
+        ...rows,
+        '',
+        'For a commercial library: MIT, BSD-3-Clause or Apache-2.0 (Apache adds a patent grant).',
+      ].join('\n'),
       delayMs: thinkMs,
     };
   };

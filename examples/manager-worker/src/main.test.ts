@@ -18,7 +18,9 @@ function run(args: string[]): Promise<{ code: number | null; stdout: string; std
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', fail);
-    child.on('close', (code) => { done({ code, stdout, stderr }); });
+    child.on('close', (code) => {
+      done({ code, stdout, stderr });
+    });
   });
 }
 

@@ -51,12 +51,23 @@ for (const step of steps) {
       // Each worker's own 0–100 lands in this step's slice; parallel members count as their mean.
       const slice = manager.child(step.title);
       const forward = (event: ProgressEvent): void => {
-        if (event.type === 'progress') slice.reportModelProgress(event.message === undefined ? { percent: event.percent } : { percent: event.percent, message: `${call.call}: ${event.message}` });
+        if (event.type === 'progress')
+          slice.reportModelProgress(
+            event.message === undefined
+              ? { percent: event.percent }
+              : { percent: event.percent, message: `${call.call}: ${event.message}` },
+          );
         // Tool activity is shown under the manager's run, named after the worker that did it.
         const toolName = 'toolName' in event ? `${call.call} › ${event.toolName}` : '';
         if (event.type === 'tool.executing') hub.emit({ type: 'tool.executing', toolName });
         if (event.type === 'tool.completed') {
-          hub.emit({ type: 'tool.completed', toolName, durationMs: event.durationMs, ok: event.ok, ...(event.preview === undefined ? {} : { preview: event.preview }) });
+          hub.emit({
+            type: 'tool.completed',
+            toolName,
+            durationMs: event.durationMs,
+            ok: event.ok,
+            ...(event.preview === undefined ? {} : { preview: event.preview }),
+          });
         }
       };
       const text = await runWorker(call.call, { stepDelayMs, sinks: [forward] });
@@ -69,7 +80,12 @@ for (const step of steps) {
   hub.emit({ type: 'step.finished', step: step.title, durationMs: Date.now() - stepStart });
 }
 manager.complete();
-hub.emit({ type: 'run.finished', durationMs: Date.now() - startedAt, outcome: 'completed', summary: `ran ${steps.length} workflow step(s)` });
+hub.emit({
+  type: 'run.finished',
+  durationMs: Date.now() - startedAt,
+  outcome: 'completed',
+  summary: `ran ${steps.length} workflow step(s)`,
+});
 await hub.flush({ timeoutMs: 2000 });
 await json?.close();
 eventsFile?.end();

@@ -70,14 +70,23 @@ const WORKERS: Record<string, WorkerSpec> = {
   'workers/planner': {
     reportsProgress: false,
     tools: [listChanges],
-    steps: [{ toolCalls: [{ name: 'list_changes', args: {} }] }, { content: 'Plan: one section "What is new" with one bullet per change.' }],
+    steps: [
+      { toolCalls: [{ name: 'list_changes', args: {} }] },
+      { content: 'Plan: one section "What is new" with one bullet per change.' },
+    ],
   },
   'workers/generator': {
     reportsProgress: true,
     tools: [draftSection, wordCount],
     steps: [
-      { content: progress(25, 'Drafting the first half'), toolCalls: [{ name: 'draft_section', args: { title: 'What is new', bullets: NOTES.slice(0, 2) } }] },
-      { content: progress(55, 'Drafting the second half'), toolCalls: [{ name: 'draft_section', args: { title: 'Also new', bullets: NOTES.slice(2) } }] },
+      {
+        content: progress(25, 'Drafting the first half'),
+        toolCalls: [{ name: 'draft_section', args: { title: 'What is new', bullets: NOTES.slice(0, 2) } }],
+      },
+      {
+        content: progress(55, 'Drafting the second half'),
+        toolCalls: [{ name: 'draft_section', args: { title: 'Also new', bullets: NOTES.slice(2) } }],
+      },
       { content: progress(85, 'Counting words'), toolCalls: [{ name: 'word_count', args: { text: draft } }] },
       { content: `## headway 0.1\n### What is new\n${NOTES.map((n) => `- ${n}`).join('\n')}` },
     ],
@@ -85,7 +94,10 @@ const WORKERS: Record<string, WorkerSpec> = {
   'workers/validator': {
     reportsProgress: false,
     tools: [checkLength],
-    steps: [{ toolCalls: [{ name: 'check_length', args: { text: draft, maxWords: 120 } }] }, { content: 'The release note is within 120 words.' }],
+    steps: [
+      { toolCalls: [{ name: 'check_length', args: { text: draft, maxWords: 120 } }] },
+      { content: 'The release note is within 120 words.' },
+    ],
   },
 };
 

@@ -16,7 +16,12 @@ export interface Agent {
 export async function createAgent(reporter: ProgressReporter, docStepMs: number): Promise<Agent> {
   const docs = await mcpTools(
     // tsx runs the TypeScript server; a published server would be `{ command: 'npx', args: [...] }`.
-    { command: process.execPath, args: ['--import', import.meta.resolve('tsx'), toolServer], env: { ...process.env, DOC_STEP_MS: String(docStepMs) }, stderr: 'inherit' },
+    {
+      command: process.execPath,
+      args: ['--import', import.meta.resolve('tsx'), toolServer],
+      env: { ...process.env, DOC_STEP_MS: String(docStepMs) },
+      stderr: 'inherit',
+    },
     { timeoutMs: 5_000 },
   );
   const runtime = new AgentRuntime(

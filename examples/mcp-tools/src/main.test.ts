@@ -39,12 +39,16 @@ describe('mcp-tools example', () => {
     const toolDone = lines.indexOf('  [progress] Tool: index_docs done — ok');
     const nested = lines.slice(toolStart, toolDone).filter((l) => l.includes('indexed handbook/doc-'));
     // Every document the tool reported, in order (the bar may also creep on its own, repeating the current one).
-    expect([...new Set(nested.map((l) => /indexed (handbook\/doc-\d+\.md)/u.exec(l)?.[1]))]).toEqual([1, 2, 3, 4, 5].map((i) => `handbook/doc-${String(i)}.md`));
+    expect([...new Set(nested.map((l) => /indexed (handbook\/doc-\d+\.md)/u.exec(l)?.[1]))]).toEqual(
+      [1, 2, 3, 4, 5].map((i) => `handbook/doc-${String(i)}.md`),
+    );
     expect(nested[0]).toMatch(/^ {2}\[progress\] \d+% indexed handbook\/doc-1\.md$/u);
     const all = percents(lines, /\[progress\] (\d+)%/u);
     for (let i = 1; i < all.length; i++) expect(all[i]).toBeGreaterThanOrEqual(all[i - 1] ?? 0);
     expect(all.at(-1)).toBe(100);
-    expect(lines.filter((l) => l.startsWith('  [progress] Complete:'))).toEqual([expect.stringMatching(/^ {2}\[progress\] Complete: finished after 2 iteration\(s\)( \(.*\))?$/u)]);
+    expect(lines.filter((l) => l.startsWith('  [progress] Complete:'))).toEqual([
+      expect.stringMatching(/^ {2}\[progress\] Complete: finished after 2 iteration\(s\)( \(.*\))?$/u),
+    ]);
   });
 
   it('the same agent as an MCP tool sends the official client rising progress out of 100, nested tool included', async () => {

@@ -11,7 +11,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { createAgent } from './agent.js';
 
-const { values } = parseArgs({ options: { 'via-mcp': { type: 'boolean', default: false }, 'doc-step-ms': { type: 'string', default: '300' } } });
+const { values } = parseArgs({
+  options: { 'via-mcp': { type: 'boolean', default: false }, 'doc-step-ms': { type: 'string', default: '300' } },
+});
 const docStepMs = Number(values['doc-step-ms']);
 if (!Number.isFinite(docStepMs) || docStepMs < 0) {
   process.stderr.write('mcp-tools: --doc-step-ms: expected milliseconds ≥ 0\n');
@@ -34,7 +36,8 @@ if (values['via-mcp']) {
     timeout: 5_000,
     resetTimeoutOnProgress: true,
   });
-  for (const block of result.content as { type: string; text?: string }[]) if (block.type === 'text') process.stdout.write(`${block.text ?? ''}\n`);
+  for (const block of result.content as { type: string; text?: string }[])
+    if (block.type === 'text') process.stdout.write(`${block.text ?? ''}\n`);
   process.stdout.write(`${JSON.stringify(result.structuredContent)}\n`);
   await client.close();
 } else {

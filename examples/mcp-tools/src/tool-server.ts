@@ -9,7 +9,10 @@ const server = new McpServer({ name: 'docs', version: '1.0.0' });
 
 server.registerTool(
   'index_docs',
-  { description: 'Index the documents of a folder for search', inputSchema: { folder: z.string(), documents: z.number().int().min(1).max(1000) } },
+  {
+    description: 'Index the documents of a folder for search',
+    inputSchema: { folder: z.string(), documents: z.number().int().min(1).max(1000) },
+  },
   async ({ folder, documents }, extra) => {
     const token = extra._meta?.progressToken;
     for (let i = 1; i <= documents; i++) {
@@ -22,7 +25,10 @@ server.registerTool(
         });
       }
     }
-    return { content: [{ type: 'text', text: `Indexed ${String(documents)} documents in ${folder}.` }], structuredContent: { folder, documents } };
+    return {
+      content: [{ type: 'text', text: `Indexed ${String(documents)} documents in ${folder}.` }],
+      structuredContent: { folder, documents },
+    };
   },
 );
 

@@ -156,8 +156,17 @@ describe.skipIf(chromiumPath === undefined)('web dashboard in Chromium', () => {
     const completedCalls = events.flatMap((e) => (e.type === 'tool.completed' ? [e.toolCallId] : []));
     expect(shownCalls).toEqual(completedCalls);
     expect(new Set(shownCalls).size).toBe(shownCalls.length);
-    expect(await page.locator('#tools li .name').allInnerTexts()).toEqual(['search_library', 'read_document', 'read_document', 'read_document', 'read_document', 'compute_stats']);
-    expect(await page.locator('#tools li .duration').allInnerTexts()).toEqual(expect.arrayContaining([expect.stringMatching(/^\d+(\.\d)? m?s$/)]));
+    expect(await page.locator('#tools li .name').allInnerTexts()).toEqual([
+      'search_library',
+      'read_document',
+      'read_document',
+      'read_document',
+      'read_document',
+      'compute_stats',
+    ]);
+    expect(await page.locator('#tools li .duration').allInnerTexts()).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^\d+(\.\d)? m?s$/)]),
+    );
     expect(await page.locator('#tools li').first().locator('.preview').innerText()).toContain('merge-sort');
     expect(await page.locator('#running li').count()).toBe(0);
     expect(await page.locator('#text .text-block p').allInnerTexts()).toEqual(textBlocks(events));
@@ -188,8 +197,15 @@ describe.skipIf(chromiumPath === undefined)('web dashboard in Chromium', () => {
     await page.reload();
     await page.waitForSelector('#run[data-status="completed"]');
     expect(Number(await page.getAttribute('#run', 'data-event-count'))).toBe(events.length);
-    expect(await page.locator('#tools li').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.callId))).toEqual(completedCalls);
-    expect(readings.filter((r) => r.load === 3).map((r) => r.value).at(-1)).toBe(100);
+    expect(await page.locator('#tools li').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.callId))).toEqual(
+      completedCalls,
+    );
+    expect(
+      readings
+        .filter((r) => r.load === 3)
+        .map((r) => r.value)
+        .at(-1),
+    ).toBe(100);
   });
 
   it('stops a run at its iteration limit with warnings and the PROGRESS REPORT', async () => {

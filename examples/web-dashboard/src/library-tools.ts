@@ -59,8 +59,15 @@ export function libraryTools(options: LibraryToolOptions = {}): Tool[] {
     safe: true,
     async execute({ query }, ctx) {
       await sleep(clock, delayMs, ctx.signal);
-      const words = query.toLowerCase().split(/\s+/).filter((w) => w !== '');
-      return LIBRARY.filter((d) => words.every((w) => `${d.title} ${d.text}`.toLowerCase().includes(w))).map(({ id, title, year }) => ({ id, title, year }));
+      const words = query
+        .toLowerCase()
+        .split(/\s+/)
+        .filter((w) => w !== '');
+      return LIBRARY.filter((d) => words.every((w) => `${d.title} ${d.text}`.toLowerCase().includes(w))).map(({ id, title, year }) => ({
+        id,
+        title,
+        year,
+      }));
     },
   });
   const read = defineTool({

@@ -1,4 +1,13 @@
-import { sleep, systemClock, type Clock, type CompletionRequest, type CompletionResponse, type Provider, type ProviderCallOptions, type StreamChunk } from '@headway/runtime';
+import {
+  sleep,
+  systemClock,
+  type Clock,
+  type CompletionRequest,
+  type CompletionResponse,
+  type Provider,
+  type ProviderCallOptions,
+  type StreamChunk,
+} from '@headway/runtime';
 
 /**
  * Wraps a provider so its streamed text arrives piece by piece, `chunkDelayMs` apart, the

@@ -15,7 +15,14 @@ beforeAll(async () => {
   mkdirSync(join(scratch, 'page'));
   writeFileSync(join(scratch, 'page', 'index.html'), '<!doctype html><title>dashboard</title>');
   writeFileSync(join(scratch, 'secret.txt'), 'not served');
-  server = await startDashboardServer({ pageDir: join(scratch, 'page'), port: 0, modelDelayMs: 20, toolDelayMs: 10, chunkDelayMs: 0, env: {} });
+  server = await startDashboardServer({
+    pageDir: join(scratch, 'page'),
+    port: 0,
+    modelDelayMs: 20,
+    toolDelayMs: 10,
+    chunkDelayMs: 0,
+    env: {},
+  });
 });
 
 afterAll(async () => {
@@ -62,7 +69,12 @@ describe('dashboard server', () => {
     expect(created.status).toBe(201);
     const info = (await created.json()) as { runId: string; steps: { name: string; start: number; end: number }[]; status: string };
     expect(info.status).toBe('running');
-    expect(info.steps.map((s) => s.name)).toEqual(['Search the library', 'Read the documents', 'Compare the algorithms', 'Write the recommendation']);
+    expect(info.steps.map((s) => s.name)).toEqual([
+      'Search the library',
+      'Read the documents',
+      'Compare the algorithms',
+      'Write the recommendation',
+    ]);
     expect(info.steps[0]).toMatchObject({ start: 10 });
     expect(info.steps.at(-1)).toMatchObject({ end: 90 });
 

@@ -126,7 +126,10 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
 
   function providerFor(kind: 'scripted' | 'openai'): Provider {
     if (kind === 'openai') return new OpenAIProvider({ env, ...(options.openaiModel === undefined ? {} : { model: options.openaiModel }) });
-    return pacedProvider(new ScriptedProvider(researchModel(options.modelDelayMs ?? 600), { name: 'scripted', record: false }), options.chunkDelayMs ?? 25);
+    return pacedProvider(
+      new ScriptedProvider(researchModel(options.modelDelayMs ?? 600), { name: 'scripted', record: false }),
+      options.chunkDelayMs ?? 25,
+    );
   }
 
   function startRun(request: RunRequest): RunInfo {
@@ -211,7 +214,12 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
       return;
     }
     if (parts.length === 2 && parts[1] === 'config' && method === 'GET') {
-      sendJson(res, 200, { providers: openaiAvailable ? ['scripted', 'openai'] : ['scripted'], task: DEFAULT_TASK, maxIterations: 10, steps: computeStepRanges(TASK_STEPS.map((s) => ({ ...s }))) });
+      sendJson(res, 200, {
+        providers: openaiAvailable ? ['scripted', 'openai'] : ['scripted'],
+        task: DEFAULT_TASK,
+        maxIterations: 10,
+        steps: computeStepRanges(TASK_STEPS.map((s) => ({ ...s }))),
+      });
       return;
     }
     if (parts.length === 2 && parts[1] === 'runs') {

@@ -75,7 +75,12 @@ export async function withClientWarnings<T>(body: () => Promise<T>): Promise<{ v
 /** Applies the events with the client's full pipeline (schemas, chunk transform, verifier, state). */
 export async function replayThroughClient(events: readonly AGUIEvent[]): Promise<ClientView> {
   const agent = new ReplayAgent(events);
-  const view = { steps: [] as string[], custom: [] as ClientView['custom'], outcome: undefined as string | undefined, runError: undefined as string | undefined };
+  const view = {
+    steps: [] as string[],
+    custom: [] as ClientView['custom'],
+    outcome: undefined as string | undefined,
+    runError: undefined as string | undefined,
+  };
   const { warnings } = await withClientWarnings(() => agent.runAgent({}, recordingSubscriber(view)));
   return { ...view, messages: agent.messages, warnings };
 }

@@ -13,9 +13,23 @@ function attempt(options: unknown): unknown {
 
 describe('withHeadway options', () => {
   it('names every offending field', () => {
-    const error = attempt({ task: 't', maxIterations: 1.5, hardStopAfterMs: -1, sinks: [42], steps: [{ name: '', weight: 0 }], extra: true });
+    const error = attempt({
+      task: 't',
+      maxIterations: 1.5,
+      hardStopAfterMs: -1,
+      sinks: [42],
+      steps: [{ name: '', weight: 0 }],
+      extra: true,
+    });
     expect(HeadwayError.isInstance(error, 'AI_SDK_INVALID_OPTIONS')).toBe(true);
-    expect((error as HeadwayError).issues.map((i) => i.path)).toEqual(['sinks[0]', 'maxIterations', 'hardStopAfterMs', 'steps[0].name', 'steps[0].weight', '']);
+    expect((error as HeadwayError).issues.map((i) => i.path)).toEqual([
+      'sinks[0]',
+      'maxIterations',
+      'hardStopAfterMs',
+      'steps[0].name',
+      'steps[0].weight',
+      '',
+    ]);
     expect((error as HeadwayError).message).toContain('(root): unrecognized key: "extra"');
   });
 
@@ -32,10 +46,19 @@ describe('withHeadway options', () => {
       expect(HeadwayError.isInstance(attempt(hostile), 'AI_SDK_INVALID_OPTIONS')).toBe(true);
     }
     fc.assert(
-      fc.property(fc.oneof(fc.anything(), fc.record({ task: fc.string(), maxIterations: fc.anything(), timeBudgetMs: fc.anything(), costOf: fc.anything() }, { requiredKeys: [] })), (options) => {
-        const result = attempt(options);
-        expect(HeadwayError.isInstance(result) ? (result).code : 'run').toMatch(/^(run|AI_SDK_INVALID_OPTIONS)$/);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.anything(),
+          fc.record(
+            { task: fc.string(), maxIterations: fc.anything(), timeBudgetMs: fc.anything(), costOf: fc.anything() },
+            { requiredKeys: [] },
+          ),
+        ),
+        (options) => {
+          const result = attempt(options);
+          expect(HeadwayError.isInstance(result) ? result.code : 'run').toMatch(/^(run|AI_SDK_INVALID_OPTIONS)$/);
+        },
+      ),
       { numRuns: 300, timeout: 1_000 },
     );
   });

@@ -60,8 +60,14 @@ const schema = z
   .strictObject({
     task: z.string().min(1, 'must be a non-empty string').max(100_000),
     agentName: z.string().min(1).max(200).optional(),
-    hub: z.custom<ProgressHub>((v) => isObject(v) && isFunction((v as { emit?: unknown }).emit), 'must be a progress hub (createProgressHub)').optional(),
-    sinks: z.array(z.custom<SinkLike>((v) => isFunction(v) || isObject(v), 'must be a function, an object with handle(event), or a ProgressReporter')).optional(),
+    hub: z
+      .custom<ProgressHub>((v) => isObject(v) && isFunction((v as { emit?: unknown }).emit), 'must be a progress hub (createProgressHub)')
+      .optional(),
+    sinks: z
+      .array(
+        z.custom<SinkLike>((v) => isFunction(v) || isObject(v), 'must be a function, an object with handle(event), or a ProgressReporter'),
+      )
+      .optional(),
     runId: z.string().min(1).max(200).optional(),
     sessionId: z.string().min(1).max(200).optional(),
     maxIterations: z.number().int('must be an integer').positive('must be at least 1').optional(),
@@ -80,8 +86,10 @@ const schema = z
     onInternalError: z.custom<(error: unknown, context: string) => void>(isFunction, 'must be a function').optional(),
   })
   .superRefine((o, ctx) => {
-    if (o.maxSpendUsd !== undefined && o.costOf === undefined) ctx.addIssue({ code: 'custom', path: ['costOf'], message: 'is required with maxSpendUsd' });
-    if (o.hub !== undefined && o.sinks !== undefined) ctx.addIssue({ code: 'custom', path: ['sinks'], message: 'cannot be given with hub: add them to the hub' });
+    if (o.maxSpendUsd !== undefined && o.costOf === undefined)
+      ctx.addIssue({ code: 'custom', path: ['costOf'], message: 'is required with maxSpendUsd' });
+    if (o.hub !== undefined && o.sinks !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['sinks'], message: 'cannot be given with hub: add them to the hub' });
   });
 
 /**

@@ -5,18 +5,24 @@ import { MockLanguageModelV3, convertArrayToReadableStream } from 'ai/test';
 import { z } from 'zod';
 
 /** One model answer: tool calls (the loop goes on) or text (it ends). */
-export type ScriptStep = { calls: { tool: string; input: unknown }[]; text?: string; usage?: [number, number] } | { text: string; usage?: [number, number] };
+export type ScriptStep =
+  { calls: { tool: string; input: unknown }[]; text?: string; usage?: [number, number] } | { text: string; usage?: [number, number] };
 
 /** What the script is asked: the step's call options (its prompt is what the model saw). */
 export type Script = (call: number, options: LanguageModelV3CallOptions) => ScriptStep | Promise<ScriptStep>;
 
 function result(step: ScriptStep, call: number): LanguageModelV3GenerateResult {
   const [input, output] = step.usage ?? [10, 5];
-  const usage = { inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: output, text: output, reasoning: 0 } };
+  const usage = {
+    inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 },
+    outputTokens: { total: output, text: output, reasoning: 0 },
+  };
   const content: LanguageModelV3GenerateResult['content'] = [];
   if (step.text !== undefined) content.push({ type: 'text', text: step.text });
   const calls = 'calls' in step ? step.calls : [];
-  calls.forEach((c, i) => content.push({ type: 'tool-call', toolCallId: `call_${String(call)}_${String(i)}`, toolName: c.tool, input: JSON.stringify(c.input) }));
+  calls.forEach((c, i) =>
+    content.push({ type: 'tool-call', toolCallId: `call_${String(call)}_${String(i)}`, toolName: c.tool, input: JSON.stringify(c.input) }),
+  );
   return { content, finishReason: { unified: calls.length > 0 ? 'tool-calls' : 'stop', raw: undefined }, usage, warnings: [] };
 }
 
@@ -31,7 +37,8 @@ export function scriptedModel(script: Script): MockLanguageModelV3 {
       const r = result(await script(call++, options), call);
       const parts: LanguageModelV3StreamPart[] = [{ type: 'stream-start', warnings: [] }];
       for (const c of r.content) {
-        if (c.type === 'text') parts.push({ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: c.text }, { type: 'text-end', id: 't' });
+        if (c.type === 'text')
+          parts.push({ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: c.text }, { type: 'text-end', id: 't' });
         else if (c.type === 'tool-call') parts.push(c);
       }
       parts.push({ type: 'finish', finishReason: r.finishReason, usage: r.usage });
@@ -47,7 +54,11 @@ export function userTexts(options: LanguageModelV3CallOptions): string[] {
 
 /** Two small tools: `read` answers, `fail` throws. */
 export const tools: { read: Tool<{ path: string }, string>; fail: Tool<Record<string, never>, string> } = {
-  read: tool({ description: 'reads a file', inputSchema: z.object({ path: z.string() }), execute: ({ path }) => Promise.resolve(`contents of ${path}`) }),
+  read: tool({
+    description: 'reads a file',
+    inputSchema: z.object({ path: z.string() }),
+    execute: ({ path }) => Promise.resolve(`contents of ${path}`),
+  }),
   fail: tool({
     description: 'always fails',
     inputSchema: z.object({}),
@@ -56,7 +67,12 @@ export const tools: { read: Tool<{ path: string }, string>; fail: Tool<Record<st
 };
 
 /** A clock the test moves by hand; timers fire when `advance` passes them. */
-export function manualClock(start = 1_000): { now: () => number; setTimeout: (fn: () => void, ms: number) => unknown; clearTimeout: (h: unknown) => void; advance: (ms: number) => void } {
+export function manualClock(start = 1_000): {
+  now: () => number;
+  setTimeout: (fn: () => void, ms: number) => unknown;
+  clearTimeout: (h: unknown) => void;
+  advance: (ms: number) => void;
+} {
   let t = start;
   let timers: { at: number; fn: () => void; id: number }[] = [];
   let next = 0;

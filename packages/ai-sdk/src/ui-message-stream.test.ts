@@ -7,10 +7,18 @@ import { withHeadway } from './with-headway.js';
 type Message = UIMessage<unknown, HeadwayDataTypes>;
 
 /** Runs a two-step (or limited) streamText agent into a UI message stream and reads it back with the AI SDK. */
-async function readBack(options: { maxIterations: number; transientProgress?: boolean }): Promise<{ messages: Message[]; final: Message | undefined }> {
+async function readBack(options: {
+  maxIterations: number;
+  transientProgress?: boolean;
+}): Promise<{ messages: Message[]; final: Message | undefined }> {
   const stream = createUIMessageStream<Message>({
     execute: async ({ writer }) => {
-      const run = withHeadway({ task: 'Read a.txt', sinks: [uiMessageStreamSink(writer, { transientProgress: options.transientProgress ?? false })], maxIterations: options.maxIterations, clock: manualClock() });
+      const run = withHeadway({
+        task: 'Read a.txt',
+        sinks: [uiMessageStreamSink(writer, { transientProgress: options.transientProgress ?? false })],
+        maxIterations: options.maxIterations,
+        clock: manualClock(),
+      });
       const model = scriptedModel((call, o) => {
         if (userTexts(o).some((t) => t.startsWith('STOP:'))) return { text: 'no report today' };
         return call === 0 ? { calls: [{ tool: 'read', input: { path: 'a.txt' } }] } : { text: 'a.txt says hi' };

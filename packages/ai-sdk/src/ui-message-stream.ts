@@ -67,7 +67,9 @@ export function uiMessageStreamSink(writer: DataChunkWriter, options: UIMessageS
   let last: ProgressData = { percent: 0, status: 'running' };
   const progress = (data: ProgressData): void => {
     last = data;
-    writer.write(transient ? { type: 'data-progress', id: progressId, data, transient: true } : { type: 'data-progress', id: progressId, data });
+    writer.write(
+      transient ? { type: 'data-progress', id: progressId, data, transient: true } : { type: 'data-progress', id: progressId, data },
+    );
   };
   return (event: ProgressEvent) => {
     switch (event.type) {

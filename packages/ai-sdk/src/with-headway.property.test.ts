@@ -6,9 +6,16 @@ import { manualClock, scriptedModel, tools, userTexts, type ScriptStep } from '.
 import { withHeadway } from './with-headway.js';
 
 const step: fc.Arbitrary<ScriptStep> = fc.oneof(
-  fc.record({ calls: fc.array(fc.record({ tool: fc.constantFrom('read', 'fail'), input: fc.constant({ path: 'x' }) }), { minLength: 1, maxLength: 3 }) }).map((s) => ({
-    calls: s.calls.map((c) => (c.tool === 'fail' ? { tool: 'fail', input: {} } : c)),
-  })),
+  fc
+    .record({
+      calls: fc.array(fc.record({ tool: fc.constantFrom('read', 'fail'), input: fc.constant({ path: 'x' }) }), {
+        minLength: 1,
+        maxLength: 3,
+      }),
+    })
+    .map((s) => ({
+      calls: s.calls.map((c) => (c.tool === 'fail' ? { tool: 'fail', input: {} } : c)),
+    })),
   fc.string({ maxLength: 40 }).map((text) => ({ text })),
 );
 

@@ -1,4 +1,12 @@
-import { HeadwayError, NullReporter, createProgressHub, isTerminalEvent, progressEventSchema, type ProgressEvent, type ProgressReporter } from '@headway/protocol';
+import {
+  HeadwayError,
+  NullReporter,
+  createProgressHub,
+  isTerminalEvent,
+  progressEventSchema,
+  type ProgressEvent,
+  type ProgressReporter,
+} from '@headway/protocol';
 import { generateText, streamText } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
@@ -54,7 +62,9 @@ describe('withHeadway', () => {
       onError: (error) => calls.push(`error ${error}`),
     };
     const run = withHeadway({ task: 'Read a.txt', sinks: [reporter], maxIterations: 5, runId: 'r1', clock: manualClock() });
-    const model = scriptedModel((call) => (call === 0 ? { calls: [{ tool: 'read', input: { path: 'a.txt' } }] } : { text: 'a.txt says hi' }));
+    const model = scriptedModel((call) =>
+      call === 0 ? { calls: [{ tool: 'read', input: { path: 'a.txt' } }] } : { text: 'a.txt says hi' },
+    );
     const result = await generateText({ model, tools, prompt: 'Read a.txt', ...run.settings });
     const end = await run.finish();
     expect(result.text).toBe('a.txt says hi');
@@ -77,8 +87,23 @@ describe('withHeadway', () => {
 
   it('emits model-call facts and tool previews as the runtime does', async () => {
     const { events, sink } = collect();
-    const run = withHeadway({ task: 'Read', sinks: [sink], maxIterations: 5, costOf: (u) => (u.inputTokens + u.outputTokens) / 1000, sessionId: 's1' });
-    const model = scriptedModel((call) => (call === 0 ? { calls: [{ tool: 'read', input: { path: 'a.txt' } }, { tool: 'fail', input: {} }] } : { text: 'done' }));
+    const run = withHeadway({
+      task: 'Read',
+      sinks: [sink],
+      maxIterations: 5,
+      costOf: (u) => (u.inputTokens + u.outputTokens) / 1000,
+      sessionId: 's1',
+    });
+    const model = scriptedModel((call) =>
+      call === 0
+        ? {
+            calls: [
+              { tool: 'read', input: { path: 'a.txt' } },
+              { tool: 'fail', input: {} },
+            ],
+          }
+        : { text: 'done' },
+    );
     await generateText({ model, tools, prompt: 'Read', ...run.settings });
     await run.finish();
     expectOneTerminal(events);
@@ -104,16 +129,26 @@ describe('withHeadway', () => {
     `);
     expect(events.find((e) => e.type === 'run.started')).toMatchObject({ task: 'Read', sessionId: 's1', limits: { iterations: 5 } });
     expect(events.find((e) => e.type === 'step.started')).toMatchObject({ step: 'llm-1', provider: 'mock-provider', model: 'mock-model' });
-    expect(events.find((e) => e.type === 'step.finished')).toMatchObject({ step: 'llm-1', usage: { inputTokens: 10, outputTokens: 5 }, finishReason: 'tool_calls', costUsd: 0.015 });
+    expect(events.find((e) => e.type === 'step.finished')).toMatchObject({
+      step: 'llm-1',
+      usage: { inputTokens: 10, outputTokens: 5 },
+      finishReason: 'tool_calls',
+      costUsd: 0.015,
+    });
     // The AI SDK runs a step's tools in parallel: compare them in name order.
-    expect(events.filter((e) => e.type === 'tool.completed').map((e) => [e.toolName, e.ok, e.preview]).sort()).toEqual([
+    expect(
+      events
+        .filter((e) => e.type === 'tool.completed')
+        .map((e) => [e.toolName, e.ok, e.preview])
+        .sort(),
+    ).toEqual([
       ['fail', false, 'disk on fire'],
       ['read', true, 'contents of a.txt'],
     ]);
     expect(events.filter((e) => e.type === 'progress').at(-1)).toMatchObject({ percent: 100 });
   });
 
-  it('reads the model\'s _progress and reasoning, and keeps the _progress JSON out of the log', async () => {
+  it("reads the model's _progress and reasoning, and keeps the _progress JSON out of the log", async () => {
     const { events, sink } = collect();
     const run = withHeadway({ task: 'Read', sinks: [sink], maxIterations: 2, clock: manualClock() });
     const model = new MockLanguageModelV3({
@@ -162,26 +197,41 @@ describe('withHeadway', () => {
 
     expect(end.outcome).toBe('limit');
     expect(end.reason).toBe('max-iterations');
-    expect(end.report).toMatchObject({ generatedBy: 'model', keyFindings: ['a.txt holds the token'], remaining: ['read b.txt'], stats: { iterations: 3, toolCalls: 2 } });
+    expect(end.report).toMatchObject({
+      generatedBy: 'model',
+      keyFindings: ['a.txt holds the token'],
+      remaining: ['read b.txt'],
+      stats: { iterations: 3, toolCalls: 2 },
+    });
     expectOneTerminal(events);
-    expect(events.filter((e) => e.type.startsWith('limit') || e.type === 'report.generated' || isTerminalEvent(e)).map((e) => e.type)).toEqual([
-      'limit.approaching',
-      'limit.reached',
-      'report.generated',
-      'run.finished',
-    ]);
+    expect(
+      events.filter((e) => e.type.startsWith('limit') || e.type === 'report.generated' || isTerminalEvent(e)).map((e) => e.type),
+    ).toEqual(['limit.approaching', 'limit.reached', 'report.generated', 'run.finished']);
     // One iteration before the last, as headway's runtime warns.
     expect(events.find((e) => e.type === 'limit.approaching')).toMatchObject({ limit: 'iterations', used: 2, max: 3 });
     const approachingAt = events.findIndex((e) => e.type === 'limit.approaching');
-    expect(events.slice(0, approachingAt).filter((e) => e.type === 'iteration').map((e) => e.index)).toEqual([0, 1]);
+    expect(
+      events
+        .slice(0, approachingAt)
+        .filter((e) => e.type === 'iteration')
+        .map((e) => e.index),
+    ).toEqual([0, 1]);
   });
 
   it('a model that answers the report prompt with garbage still yields a fallback report and a warning', async () => {
     const run = withHeadway({ task: 'Find the config', maxIterations: 2 });
-    const model = scriptedModel((call, options) => (userTexts(options).some((t) => t.startsWith('STOP:')) ? { text: '\u0000<<<garbage>>>' } : { calls: [{ tool: 'read', input: { path: `${String(call)}.txt` } }] }));
+    const model = scriptedModel((call, options) =>
+      userTexts(options).some((t) => t.startsWith('STOP:'))
+        ? { text: '\u0000<<<garbage>>>' }
+        : { calls: [{ tool: 'read', input: { path: `${String(call)}.txt` } }] },
+    );
     await generateText({ model, tools, prompt: 'Find the config', ...run.settings });
     const end = await run.finish();
-    expect(end.report).toMatchObject({ generatedBy: 'fallback', reason: 'max-iterations', keyFindings: ['read({"path":"0.txt"}) → contents of 0.txt'] });
+    expect(end.report).toMatchObject({
+      generatedBy: 'fallback',
+      reason: 'max-iterations',
+      keyFindings: ['read({"path":"0.txt"}) → contents of 0.txt'],
+    });
     expect(end.warnings).toEqual(["the model's report was not usable (no report sections found); built the report from the tool-call log"]);
   });
 
@@ -191,7 +241,9 @@ describe('withHeadway', () => {
     const model = scriptedModel((call) => ({ calls: [{ tool: 'read', input: { path: `${String(call)}.txt` } }] }));
     const tracked = await run.track(generateText({ model, tools, prompt: 'Find the config', ...run.settings }));
     expect(tracked).toMatchObject({ outcome: 'limit', reason: 'max-iterations', report: { generatedBy: 'fallback' } });
-    expect(tracked.warnings[0]).toMatch(/^the model's report step failed \(Model response contained a tool call even though tool choice was none\.\)/);
+    expect(tracked.warnings[0]).toMatch(
+      /^the model's report step failed \(Model response contained a tool call even though tool choice was none\.\)/,
+    );
     expectOneTerminal(events);
   });
 
@@ -233,7 +285,11 @@ describe('withHeadway', () => {
       });
     });
     const tracked = await run.track(generateText({ model, tools, prompt: 'Find the config', maxRetries: 0, ...run.settings }));
-    expect(tracked).toMatchObject({ outcome: 'limit', reason: 'time-budget', report: { generatedBy: 'fallback', stats: { toolCalls: 2 } } });
+    expect(tracked).toMatchObject({
+      outcome: 'limit',
+      reason: 'time-budget',
+      report: { generatedBy: 'fallback', stats: { toolCalls: 2 } },
+    });
     expect(HeadwayError.isInstance(tracked.error, 'AI_SDK_HARD_STOP')).toBe(true);
     expectOneTerminal(events);
     expect(events.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'limit' });
@@ -327,8 +383,14 @@ describe('withHeadway', () => {
   });
 
   it('rejects bad options with an error naming the field', () => {
-    expect(() => withHeadway({ task: 't', maxIterations: 0 })).toThrowErrorMatchingInlineSnapshot(`[AiSdkError: withHeadway: invalid options: maxIterations: must be at least 1]`);
-    expect(() => withHeadway({ task: 't', maxSpendUsd: 1 })).toThrowErrorMatchingInlineSnapshot(`[AiSdkError: withHeadway: invalid options: costOf: is required with maxSpendUsd]`);
-    expect(() => withHeadway({ task: '', timeBudgetMs: Number.NaN })).toThrowErrorMatchingInlineSnapshot(`[AiSdkError: withHeadway: invalid options: task: must be a non-empty string; timeBudgetMs: invalid input: expected number, received NaN]`);
+    expect(() => withHeadway({ task: 't', maxIterations: 0 })).toThrowErrorMatchingInlineSnapshot(
+      `[AiSdkError: withHeadway: invalid options: maxIterations: must be at least 1]`,
+    );
+    expect(() => withHeadway({ task: 't', maxSpendUsd: 1 })).toThrowErrorMatchingInlineSnapshot(
+      `[AiSdkError: withHeadway: invalid options: costOf: is required with maxSpendUsd]`,
+    );
+    expect(() => withHeadway({ task: '', timeBudgetMs: Number.NaN })).toThrowErrorMatchingInlineSnapshot(
+      `[AiSdkError: withHeadway: invalid options: task: must be a non-empty string; timeBudgetMs: invalid input: expected number, received NaN]`,
+    );
   });
 });

@@ -43,7 +43,9 @@ export interface ToolCallFacts {
 }
 
 /** The tool-finished hook's event: `success` with `output`, or not with `error`. */
-export type ToolCallFinishFacts = ToolCallFacts & { readonly durationMs: number } & ({ readonly success: true; readonly output: unknown } | { readonly success: false; readonly error: unknown });
+export type ToolCallFinishFacts = ToolCallFacts & { readonly durationMs: number } & (
+    { readonly success: true; readonly output: unknown } | { readonly success: false; readonly error: unknown }
+  );
 
 /**
  * The options to spread into `generateText` / `streamText`. They replace the AI SDK's
@@ -53,7 +55,10 @@ export type ToolCallFinishFacts = ToolCallFacts & { readonly durationMs: number 
 export interface HeadwaySettings {
   prepareStep: (options: PrepareStepInput) => ReportStepSettings | undefined;
   stopWhen: (options: { steps: readonly unknown[] }) => boolean;
-  experimental_onStepStart: (event: { readonly stepNumber: number; readonly model: { readonly provider: string; readonly modelId: string } }) => void;
+  experimental_onStepStart: (event: {
+    readonly stepNumber: number;
+    readonly model: { readonly provider: string; readonly modelId: string };
+  }) => void;
   onStepFinish: (step: StepFacts) => void;
   experimental_onToolCallStart: (event: ToolCallFacts) => void;
   experimental_onToolCallFinish: (event: ToolCallFinishFacts) => void;
@@ -189,7 +194,13 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
     const limits: Partial<Record<LimitKind, number>> = { iterations: maxIterations };
     if (o.timeBudgetMs !== undefined) limits.time = o.timeBudgetMs;
     if (o.maxSpendUsd !== undefined) limits.cost = o.maxSpendUsd;
-    emit({ type: 'run.started', agentName: o.agentName ?? 'ai-sdk-agent', task: o.task, ...(o.sessionId === undefined ? {} : { sessionId: o.sessionId }), limits });
+    emit({
+      type: 'run.started',
+      agentName: o.agentName ?? 'ai-sdk-agent',
+      task: o.task,
+      ...(o.sessionId === undefined ? {} : { sessionId: o.sessionId }),
+      limits,
+    });
     const budget = o.timeBudgetMs;
     if (budget !== undefined) {
       schedule(budget * APPROACHING, () => {
@@ -210,7 +221,13 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
     stop = { reason, mode: 'pending' };
     emit({ type: 'wind-down.started', reason, bonusSteps: 1 });
     schedule(hardStopAfterMs, () => {
-      if (ending === undefined) hardStop.abort(new AiSdkError('AI_SDK_HARD_STOP', `hard stop: the time budget of ${String(budget)} ms and ${String(hardStopAfterMs)} ms of grace are used up`));
+      if (ending === undefined)
+        hardStop.abort(
+          new AiSdkError(
+            'AI_SDK_HARD_STOP',
+            `hard stop: the time budget of ${String(budget)} ms and ${String(hardStopAfterMs)} ms of grace are used up`,
+          ),
+        );
     });
   };
 
@@ -254,7 +271,13 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
       stepStartedAt = clock.now();
       toolsStarted = false;
       const reporting = stop?.mode === 'asked';
-      emit({ type: 'step.started', step: `llm-${stepNumber + 1}`, description: reporting ? 'model call (no tools)' : 'model call', provider: model.provider, model: model.modelId });
+      emit({
+        type: 'step.started',
+        step: `llm-${stepNumber + 1}`,
+        description: reporting ? 'model call (no tools)' : 'model call',
+        provider: model.provider,
+        model: model.modelId,
+      });
     },
 
     experimental_onToolCallStart({ toolCall }) {
@@ -262,14 +285,30 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
         toolsStarted = true;
         tracker?.toolsStarted();
       }
-      if (!quiet) emit({ type: 'tool.executing', toolName: toolCall.toolName, toolCallId: toolCall.toolCallId, args: redact(toolCall.input) });
+      if (!quiet)
+        emit({ type: 'tool.executing', toolName: toolCall.toolName, toolCallId: toolCall.toolCallId, args: redact(toolCall.input) });
     },
 
     experimental_onToolCallFinish(event) {
       const result = event.success ? event.output : errorMessage(event.error);
-      log.recordToolCall({ step: iterations, name: event.toolCall.toolName, args: event.toolCall.input, result, ok: event.success, durationMs: event.durationMs });
+      log.recordToolCall({
+        step: iterations,
+        name: event.toolCall.toolName,
+        args: event.toolCall.input,
+        result,
+        ok: event.success,
+        durationMs: event.durationMs,
+      });
       tracker?.toolCallFinished(event.toolCall.toolName, event.success);
-      if (!quiet) emit({ type: 'tool.completed', toolName: event.toolCall.toolName, toolCallId: event.toolCall.toolCallId, durationMs: Math.max(0, event.durationMs), ok: event.success, preview: toolResultPreview(result) });
+      if (!quiet)
+        emit({
+          type: 'tool.completed',
+          toolName: event.toolCall.toolName,
+          toolCallId: event.toolCall.toolCallId,
+          durationMs: Math.max(0, event.durationMs),
+          ok: event.success,
+          preview: toolResultPreview(result),
+        });
     },
 
     onStepFinish(step) {
@@ -338,7 +377,11 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
     return result;
   };
 
-  const limitResult = (reason: StopReason, text: string | undefined, useModel: boolean): HeadwayRunResult & { terminal: ProgressEventBody } => {
+  const limitResult = (
+    reason: StopReason,
+    text: string | undefined,
+    useModel: boolean,
+  ): HeadwayRunResult & { terminal: ProgressEventBody } => {
     const { report, warnings } = useModel
       ? reportFromModel(text, { task: o.task, reason, stats: stats(), log })
       : { report: buildFallbackReport({ task: o.task, log, reason, stats: stats() }), warnings: [] };
@@ -365,7 +408,16 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
       ending ??= end(() => {
         if (stop !== undefined) return limitResult(stop.reason, reportText, stop.mode === 'answered');
         tracker?.complete();
-        return { outcome: 'completed', warnings: [], terminal: { type: 'run.finished', durationMs: elapsed(), outcome: 'completed', summary: `finished after ${String(iterations)} iteration(s)` } };
+        return {
+          outcome: 'completed',
+          warnings: [],
+          terminal: {
+            type: 'run.finished',
+            durationMs: elapsed(),
+            outcome: 'completed',
+            summary: `finished after ${String(iterations)} iteration(s)`,
+          },
+        };
       });
       return ending;
     },
@@ -382,7 +434,9 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
         const reason: StopReason = cancelled ? 'cancelled' : 'error';
         const report = buildFallbackReport({ task: o.task, log, reason, stats: stats() });
         const message = errorMessage(error);
-        const terminal: ProgressEventBody = cancelled ? { type: 'run.cancelled', reason: errorMessage(o.abortSignal?.reason ?? 'aborted') } : { type: 'run.error', error: message };
+        const terminal: ProgressEventBody = cancelled
+          ? { type: 'run.cancelled', reason: errorMessage(o.abortSignal?.reason ?? 'aborted') }
+          : { type: 'run.error', error: message };
         return { outcome: cancelled ? 'cancelled' : 'error', reason, report, warnings: [], terminal };
       });
       return ending;

@@ -16,7 +16,12 @@ export interface ParsedCommand {
  */
 export function parseCommand(args: readonly string[], options: OptionSpec, usage: string): ParsedCommand {
   try {
-    const { values, positionals } = parseArgs({ args: [...args], options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+    const { values, positionals } = parseArgs({
+      args: [...args],
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    });
     return { values: values, positionals };
   } catch (error) {
     const message = error instanceof Error ? error.message.replace(/\. To specify a positional argument.*$/s, '') : String(error);
@@ -35,6 +40,7 @@ export function numberOption(values: ParsedCommand['values'], name: string, fall
   const text = stringOption(values, name);
   if (text === undefined) return fallback;
   const n = Number(text);
-  if (!Number.isFinite(n) || n < min || text.trim() === '') throw new CliError('CLI_USAGE', `--${name}: expected a number ≥ ${min}, got ${JSON.stringify(text)}`);
+  if (!Number.isFinite(n) || n < min || text.trim() === '')
+    throw new CliError('CLI_USAGE', `--${name}: expected a number ≥ ${min}, got ${JSON.stringify(text)}`);
   return n;
 }

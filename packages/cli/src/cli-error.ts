@@ -2,13 +2,7 @@ import { HeadwayError, type HeadwayErrorOptions } from '@headway/protocol';
 
 /** Codes a {@link CliError} can carry. */
 export type CliErrorCode =
-  | 'CLI_USAGE'
-  | 'CLI_FILE_NOT_FOUND'
-  | 'CLI_FILE_UNREADABLE'
-  | 'CLI_CORRUPT_FILE'
-  | 'CLI_STORE_URL'
-  | 'CLI_STORE_MISSING'
-  | 'CLI_NOT_FOUND';
+  'CLI_USAGE' | 'CLI_FILE_NOT_FOUND' | 'CLI_FILE_UNREADABLE' | 'CLI_CORRUPT_FILE' | 'CLI_STORE_URL' | 'CLI_STORE_MISSING' | 'CLI_NOT_FOUND';
 
 /** Exit codes of `headway`: documented in the README and in every `--help`. */
 export const EXIT = {

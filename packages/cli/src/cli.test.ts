@@ -15,13 +15,16 @@ afterAll(() => {
 });
 
 describe('every command', () => {
-  it.each(['watch', 'convert', 'replay', 'report', 'runs', 'cost', 'audit'])('%s --help shows usage, exit codes and examples', async (command) => {
-    const { code, stdout } = await runCli([command, '--help']);
-    expect(code).toBe(0);
-    expect(stdout).toMatch(new RegExp(`^headway ${command}`));
-    expect(stdout).toContain('Exit codes:');
-    expect(stdout).toContain('Examples:');
-  });
+  it.each(['watch', 'convert', 'replay', 'report', 'runs', 'cost', 'audit'])(
+    '%s --help shows usage, exit codes and examples',
+    async (command) => {
+      const { code, stdout } = await runCli([command, '--help']);
+      expect(code).toBe(0);
+      expect(stdout).toMatch(new RegExp(`^headway ${command}`));
+      expect(stdout).toContain('Exit codes:');
+      expect(stdout).toContain('Examples:');
+    },
+  );
 
   it('answers bad usage with exit 2 and the usage line', async () => {
     expect(await runCli([])).toMatchObject({ code: 2 });
@@ -38,7 +41,12 @@ describe('every command', () => {
   });
 
   it('names a missing file and exits 1', async () => {
-    for (const args of [['watch', 'nope.jsonl'], ['replay', 'nope.jsonl'], ['report', 'render', 'nope.json'], ['audit', 'verify', 'nope.jsonl']]) {
+    for (const args of [
+      ['watch', 'nope.jsonl'],
+      ['replay', 'nope.jsonl'],
+      ['report', 'render', 'nope.json'],
+      ['audit', 'verify', 'nope.jsonl'],
+    ]) {
       const { code, stderr } = await runCli(args);
       expect(code, args.join(' ')).toBe(1);
       expect(stderr).toBe(`headway ${args[0] ?? ''}: nope.json${args[0] === 'report' ? '' : 'l'}: no such file\n`);
@@ -55,7 +63,11 @@ describe('headway watch', () => {
     expect(lines[0]).toBe('  [progress] Starting: claude-code');
     expect(lines).toContain('  [progress] Plan: 1/3 done — now: Fix the bug in sum()');
     // The tool's duration is the time between reading its call and its result: 0 ms on a quiet machine, more on a busy one.
-    expect(lines.filter((l) => /^ {2}\[progress\] Tool: Bash done — error in \S+: Exit code 1 FAIL src\/sum\.test\.js expected 6, received 5$/.test(l))).toHaveLength(1);
+    expect(
+      lines.filter((l) =>
+        /^ {2}\[progress\] Tool: Bash done — error in \S+: Exit code 1 FAIL src\/sum\.test\.js expected 6, received 5$/.test(l),
+      ),
+    ).toHaveLength(1);
     expect(lines).toContain('  [progress] 100%');
     expect(lines.at(-2)).toBe(
       '  [progress] Complete: Fixed the off-by-one in sum(): the loop started at 1. All 3 tests pass. (17 turns, $0.0874) (48s, 122092 tokens)',
@@ -71,7 +83,12 @@ describe('headway watch', () => {
   });
 
   it('warns once about lines it does not understand, counts them, and goes on', async () => {
-    const input = ['garbage', ...readFileSync(fixture('codex-todo.jsonl'), 'utf8').split('\n').flatMap((l) => [l, '{"type":"mystery"}'])].join('\n');
+    const input = [
+      'garbage',
+      ...readFileSync(fixture('codex-todo.jsonl'), 'utf8')
+        .split('\n')
+        .flatMap((l) => [l, '{"type":"mystery"}']),
+    ].join('\n');
     const { code, stderr } = await runCli(['watch', '-'], { stdin: input });
     expect(code).toBe(0);
     expect(stderr.match(/not understood|skipped/g)).toHaveLength(2);
@@ -105,9 +122,12 @@ describe('headway watch', () => {
       child.stdin.write(`${line}\n`);
       const expected = shown.get(i);
       if (expected !== undefined) {
-        await vi.waitFor(() => {
-          expect(stderr).toContain(expected);
-        }, { timeout: 20_000, interval: 20 });
+        await vi.waitFor(
+          () => {
+            expect(stderr).toContain(expected);
+          },
+          { timeout: 20_000, interval: 20 },
+        );
       }
     }
     child.stdin.end();
@@ -121,9 +141,12 @@ describe('headway watch', () => {
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     const exit = new Promise<number | null>((resolve) => child.on('close', resolve));
     child.stdin.write(readFileSync(fixture('claude-code-todo.jsonl'), 'utf8').split('\n').slice(0, 4).join('\n') + '\n');
-    await vi.waitFor(() => {
-      expect(stderr).toContain('Plan: 0/3 done');
-    }, { timeout: 20_000, interval: 20 });
+    await vi.waitFor(
+      () => {
+        expect(stderr).toContain('Plan: 0/3 done');
+      },
+      { timeout: 20_000, interval: 20 },
+    );
     child.kill('SIGINT');
     expect(await exit).toBe(130);
     expect(stderr).not.toContain('Premature close');
@@ -137,9 +160,12 @@ describe('headway watch', () => {
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     const exit = new Promise<number | null>((resolve) => child.on('close', resolve));
-    await vi.waitFor(() => {
-      expect(stderr).toContain('Plan: 0/3 done');
-    }, { timeout: 20_000, interval: 20 });
+    await vi.waitFor(
+      () => {
+        expect(stderr).toContain('Plan: 0/3 done');
+      },
+      { timeout: 20_000, interval: 20 },
+    );
     writeFileSync(file, `${lines.join('\n')}\n`, { flag: 'w' });
     expect(await exit).toBe(0);
     expect(stderr).toContain('Complete');
@@ -148,11 +174,18 @@ describe('headway watch', () => {
 
 describe('headway convert and replay', () => {
   it('writes valid headway events that replay to the same end', async () => {
-    for (const [name, expected] of [['claude-code-todo.jsonl', 0], ['claude-code-max-turns.jsonl', 3], ['codex-failed.jsonl', 1]] as const) {
+    for (const [name, expected] of [
+      ['claude-code-todo.jsonl', 0],
+      ['claude-code-max-turns.jsonl', 3],
+      ['codex-failed.jsonl', 1],
+    ] as const) {
       const out = join(dir, `${name}.events.jsonl`);
       const converted = await runCli(['convert', fixture(name), '--out', out]);
       expect(converted.code).toBe(0);
-      const events = readFileSync(out, 'utf8').trimEnd().split('\n').map((l) => parseProgressEventJson(l));
+      const events = readFileSync(out, 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((l) => parseProgressEventJson(l));
       expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
       const replayed = await runCli(['replay', out, '--speed', '0']);
       expect(replayed.code, name).toBe(expected);
@@ -185,10 +218,15 @@ describe('headway convert and replay', () => {
 
   it('stops at a corrupt line of a log, naming it', async () => {
     const file = join(dir, 'corrupt.jsonl');
-    writeFileSync(file, '{"runId":"r","seq":1,"ts":0,"type":"run.started","agentName":"a"}\n{"runId":"r","seq":2,"ts":1,"type":"progress"}\n{}\n');
+    writeFileSync(
+      file,
+      '{"runId":"r","seq":1,"ts":0,"type":"run.started","agentName":"a"}\n{"runId":"r","seq":2,"ts":1,"type":"progress"}\n{}\n',
+    );
     const { code, stderr } = await runCli(['replay', file]);
     expect(code).toBe(1);
-    expect(stderr).toBe(`headway replay: ${file}:2: Invalid progress event (type "progress"): percent: invalid input: expected number, received undefined\n`);
+    expect(stderr).toBe(
+      `headway replay: ${file}:2: Invalid progress event (type "progress"): percent: invalid input: expected number, received undefined\n`,
+    );
   });
 });
 
@@ -215,7 +253,11 @@ describe('headway report', () => {
     writeFileSync(mdFile, md.stdout);
     const parsed = await runCli(['report', 'parse', mdFile]);
     expect(parsed.code).toBe(0);
-    expect(JSON.parse(parsed.stdout)).toMatchObject({ task: 'Fix the failing test', remaining: ['Fix sum()'], keyFindings: ['sum() starts its loop at 1'] });
+    expect(JSON.parse(parsed.stdout)).toMatchObject({
+      task: 'Fix the failing test',
+      remaining: ['Fix sum()'],
+      keyFindings: ['sum() starts its loop at 1'],
+    });
     const prompt = await runCli(['report', 'continue', json, '--json']);
     expect(prompt.code).toBe(0);
     expect((JSON.parse(prompt.stdout) as { prompt: string }).prompt).toContain('Change the loop start to 0');
@@ -237,9 +279,24 @@ describe('headway runs and cost', () => {
   const now = Date.now();
   {
     const store = new SqliteCheckpointStore(db, { now: () => now - 120_000 });
-    const state = { iteration: 2, toolsUsed: ['read'], usage: { inputTokens: 1200, outputTokens: 300 }, spentUsd: 0.0123, providerCalls: 3 };
+    const state = {
+      iteration: 2,
+      toolsUsed: ['read'],
+      usage: { inputTokens: 1200, outputTokens: 300 },
+      spentUsd: 0.0123,
+      providerCalls: 3,
+    };
     store.create({ id: 'cp-live', runId: 'run-1', sessionId: 's-1', taskId: 't-1', input: 'task', state, messages: [], log: [] });
-    store.create({ id: 'cp-done', runId: 'run-2', sessionId: 's-1', taskId: 't-2', input: 'task', state: { ...state, spentUsd: 0.5 }, messages: [], log: [] });
+    store.create({
+      id: 'cp-done',
+      runId: 'run-2',
+      sessionId: 's-1',
+      taskId: 't-2',
+      input: 'task',
+      state: { ...state, spentUsd: 0.5 },
+      messages: [],
+      log: [],
+    });
     store.complete('cp-done');
     const sessions = new SqliteSessionStore(store.database);
     sessions.create('s-1');
@@ -265,7 +322,10 @@ describe('headway runs and cost', () => {
     const { code, stdout } = await runCli(['cost', '--store', `sqlite:${db}`]);
     expect(code).toBe(0);
     expect(stdout).toMatch(/^SESSION +RUNS +CALLS +SPENT\ns-1 +1 +6 +\$0\.5123\ntotal \$0\.5123 over 1 session\n$/);
-    const one = JSON.parse((await runCli(['cost', '--session', 's-1', '--budget', '1', '--json', '--store', `sqlite:${db}`])).stdout) as { leftUsd: number; runs: unknown[] };
+    const one = JSON.parse((await runCli(['cost', '--session', 's-1', '--budget', '1', '--json', '--store', `sqlite:${db}`])).stdout) as {
+      leftUsd: number;
+      runs: unknown[];
+    };
     expect(one.leftUsd).toBeCloseTo(0.4877);
     expect(one.runs).toHaveLength(2);
   });
@@ -273,7 +333,10 @@ describe('headway runs and cost', () => {
   it('abandons a run, and rejects wrong store URLs clearly', async () => {
     expect((await runCli(['runs', 'abandon', 'cp-live', '--store', `sqlite:${db}`])).stdout).toBe('abandoned 1 run\n');
     expect((await runCli(['runs', 'list', '--store', `sqlite:${db}`])).stdout).toBe('no unfinished runs (--all lists finished ones too)\n');
-    expect(await runCli(['runs', 'list', '--store', 'mysql://h/db'])).toMatchObject({ code: 2, stderr: 'headway runs: mysql://h/db: not a store URL; expected sqlite:PATH or postgres://…\n' });
+    expect(await runCli(['runs', 'list', '--store', 'mysql://h/db'])).toMatchObject({
+      code: 2,
+      stderr: 'headway runs: mysql://h/db: not a store URL; expected sqlite:PATH or postgres://…\n',
+    });
     expect(await runCli(['runs', 'list'])).toMatchObject({ code: 2 });
     const none = await runCli(['cost', '--store', `sqlite:${join(dir, 'none.db')}`]);
     expect(none.code).toBe(1);
@@ -283,7 +346,15 @@ describe('headway runs and cost', () => {
 
 describe('headway audit verify', () => {
   function ev(i: number, sessionId: string): AuditEvent {
-    return { eventType: 'agent.progress.update', category: 'agent', result: 'allow', sessionId, taskId: 't', timestamp: 1000 + i, detail: { pct: i } };
+    return {
+      eventType: 'agent.progress.update',
+      category: 'agent',
+      result: 'allow',
+      sessionId,
+      taskId: 't',
+      timestamp: 1000 + i,
+      detail: { pct: i },
+    };
   }
 
   it('passes a whole JSONL log and names the first tampered line of each kind', async () => {
@@ -295,7 +366,11 @@ describe('headway audit verify', () => {
       return { file, lines: readFileSync(file, 'utf8').trimEnd().split('\n') };
     };
     const whole = write();
-    expect(await runCli(['audit', 'verify', whole.file])).toEqual({ code: 0, stdout: 'OK: 6 records in 2 sessions, hash chain whole\n', stderr: '' });
+    expect(await runCli(['audit', 'verify', whole.file])).toEqual({
+      code: 0,
+      stdout: 'OK: 6 records in 2 sessions, hash chain whole\n',
+      stderr: '',
+    });
     const cases: [string, (l: string[]) => string[], string][] = [
       ['edited', (l) => l.map((x, i) => (i === 2 ? x.replace('"pct":3', '"pct":4') : x)), ':3: record of session "a" was edited'],
       ['removed', (l) => l.filter((_, i) => i !== 2), ':4: the record before this one (session "a") was removed'],

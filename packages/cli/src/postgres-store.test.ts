@@ -13,9 +13,33 @@ if (server !== undefined) {
     it('lists runs, shows cost and verifies the audit chain from the server', async () => {
       const { pool, url } = await freshPool(pgServer);
       const stores = createPostgresStores(url);
-      const state = { iteration: 2, toolsUsed: ['read'], usage: { inputTokens: 1200, outputTokens: 300 }, spentUsd: 0.0123, providerCalls: 3 };
-      await stores.checkpoints.create({ id: 'cp-live', runId: 'run-1', sessionId: 's-1', taskId: 't-1', input: 'task', state, messages: [], log: [] });
-      await stores.checkpoints.create({ id: 'cp-done', runId: 'run-2', sessionId: 's-1', taskId: 't-2', input: 'task', state, messages: [], log: [] });
+      const state = {
+        iteration: 2,
+        toolsUsed: ['read'],
+        usage: { inputTokens: 1200, outputTokens: 300 },
+        spentUsd: 0.0123,
+        providerCalls: 3,
+      };
+      await stores.checkpoints.create({
+        id: 'cp-live',
+        runId: 'run-1',
+        sessionId: 's-1',
+        taskId: 't-1',
+        input: 'task',
+        state,
+        messages: [],
+        log: [],
+      });
+      await stores.checkpoints.create({
+        id: 'cp-done',
+        runId: 'run-2',
+        sessionId: 's-1',
+        taskId: 't-2',
+        input: 'task',
+        state,
+        messages: [],
+        log: [],
+      });
       await stores.checkpoints.complete('cp-done');
       await stores.sessions.create('s-1');
       await stores.sessions.recordRun('s-1', { messages: [], spentUsd: 0.5123, calls: 6 });
@@ -34,9 +58,21 @@ if (server !== undefined) {
 
       const bus = new PostgresAuditBus(pool);
       for (const tool of ['read', 'write', 'test']) {
-        await bus.publish({ eventType: 'agent.progress.tool_start', category: 'agent', result: 'allow', sessionId: 's-1', taskId: 't-1', timestamp: 1, detail: { tool } });
+        await bus.publish({
+          eventType: 'agent.progress.tool_start',
+          category: 'agent',
+          result: 'allow',
+          sessionId: 's-1',
+          taskId: 't-1',
+          timestamp: 1,
+          detail: { tool },
+        });
       }
-      expect(await runCli(['audit', 'verify', url])).toEqual({ code: 0, stdout: 'OK: 3 records in 1 session, hash chain whole\n', stderr: '' });
+      expect(await runCli(['audit', 'verify', url])).toEqual({
+        code: 0,
+        stdout: 'OK: 3 records in 1 session, hash chain whole\n',
+        stderr: '',
+      });
       await pool.query("UPDATE headway_audit_events SET body = replace(body, 'write', 'rm -rf') WHERE id = 2");
       const broken = await runCli(['audit', 'verify', url]);
       expect(broken.code).toBe(1);

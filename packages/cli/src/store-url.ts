@@ -44,7 +44,10 @@ export async function openStores(url: string | undefined): Promise<OpenedStores>
     } catch (error) {
       throw new CliError('CLI_CORRUPT_FILE', `${path}: not a headway store (${errorMessage(error)})`, { cause: error });
     }
-    return { checkpoints, sessions: checkpoints.sessionStore(), close: () => {
+    return {
+      checkpoints,
+      sessions: checkpoints.sessionStore(),
+      close: () => {
         checkpoints.close();
       },
     };

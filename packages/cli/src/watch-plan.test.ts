@@ -31,7 +31,14 @@ function todoWrite(id: string, statuses: readonly Status[]): string[] {
       message: { id: `msg_${id}`, role: 'assistant', content: [{ type: 'tool_use', id: `t_${id}`, name: 'TodoWrite', input: { todos } }] },
       session_id: SESSION,
     }),
-    JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `t_${id}`, content: 'Todos have been modified successfully.' }] }, session_id: SESSION }),
+    JSON.stringify({
+      type: 'user',
+      message: {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: `t_${id}`, content: 'Todos have been modified successfully.' }],
+      },
+      session_id: SESSION,
+    }),
   ];
 }
 
@@ -39,22 +46,44 @@ function bash(id: string): string[] {
   return [
     JSON.stringify({
       type: 'assistant',
-      message: { id: `msg_${id}`, role: 'assistant', content: [{ type: 'tool_use', id: `t_${id}`, name: 'Bash', input: { command: 'npm test' } }] },
+      message: {
+        id: `msg_${id}`,
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: `t_${id}`, name: 'Bash', input: { command: 'npm test' } }],
+      },
       session_id: SESSION,
     }),
-    JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `t_${id}`, content: 'ok' }] }, session_id: SESSION }),
+    JSON.stringify({
+      type: 'user',
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `t_${id}`, content: 'ok' }] },
+      session_id: SESSION,
+    }),
   ];
 }
 
 /** A Claude Code stream whose todo list goes 0/3 → 1/3 → 2/3 completed, a command run between updates. */
 function claudeStream(plans: readonly (readonly Status[])[]): string {
-  const lines = [JSON.stringify({ type: 'system', subtype: 'init', session_id: SESSION, model: 'claude-sonnet-4-5', tools: ['TodoWrite', 'Bash'] })];
+  const lines = [
+    JSON.stringify({ type: 'system', subtype: 'init', session_id: SESSION, model: 'claude-sonnet-4-5', tools: ['TodoWrite', 'Bash'] }),
+  ];
   plans.forEach((statuses, i) => {
     lines.push(...todoWrite(`p${i}`, statuses), ...bash(`b${i}`));
   });
   lines.push(
-    JSON.stringify({ type: 'assistant', message: { id: 'msg_end', role: 'assistant', content: [{ type: 'text', text: 'Done.' }] }, session_id: SESSION }),
-    JSON.stringify({ type: 'result', subtype: 'success', is_error: false, num_turns: 7, result: 'Done.', session_id: SESSION, total_cost_usd: 0.01 }),
+    JSON.stringify({
+      type: 'assistant',
+      message: { id: 'msg_end', role: 'assistant', content: [{ type: 'text', text: 'Done.' }] },
+      session_id: SESSION,
+    }),
+    JSON.stringify({
+      type: 'result',
+      subtype: 'success',
+      is_error: false,
+      num_turns: 7,
+      result: 'Done.',
+      session_id: SESSION,
+      total_cost_usd: 0.01,
+    }),
   );
   return `${lines.join('\n')}\n`;
 }
@@ -118,6 +147,8 @@ describe('headway watch with a plan', () => {
     );
     expect(code).toBe(0);
     // A plan that never completes an item says what the agent meant to do, not how far it got: +10 a tool call.
-    expect(lines.filter((l) => PERCENT.test(l))).toEqual(['10%', '20%', '30%', '40%', '50%', '60%', '100%'].map((p) => `  [progress] ${p}`));
+    expect(lines.filter((l) => PERCENT.test(l))).toEqual(
+      ['10%', '20%', '30%', '40%', '50%', '60%', '100%'].map((p) => `  [progress] ${p}`),
+    );
   });
 });

@@ -14,7 +14,10 @@ const dir = mkdtempSync(join(tmpdir(), 'headway-watch-tmux-'));
 const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;
 
 function tmux(...args: string[]): string {
-  return execFileSync(tmuxPath ?? 'tmux', ['-L', socket, ...args], { encoding: 'utf8', env: { ...process.env, TERM: process.env.TERM ?? 'xterm-256color' } });
+  return execFileSync(tmuxPath ?? 'tmux', ['-L', socket, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, TERM: process.env.TERM ?? 'xterm-256color' },
+  });
 }
 
 function visibleLines(session: string): string[] {

@@ -32,7 +32,10 @@ function ids(): () => string {
 describe('createContextPipeline in a run', () => {
   it('a 300-iteration run that would overflow an 8,000-token window finishes with consolidations and a correct progress report', async () => {
     const clock = new ManualClock({ autoAdvance: true, start: 1_000_000 });
-    const provider = new ScriptedProvider((_c, _r, call) => ({ toolCalls: [{ name: 'search', args: { query: `topic ${call + 1}` } }], delayMs: 1000 }), { clock });
+    const provider = new ScriptedProvider(
+      (_c, _r, call) => ({ toolCalls: [{ name: 'search', args: { query: `topic ${call + 1}` } }], delayMs: 1000 }),
+      { clock },
+    );
     const events: ContextEvent[] = [];
     const errors: string[] = [];
     const runtime = new AgentRuntime(
@@ -84,7 +87,15 @@ describe('createContextPipeline in a run', () => {
         : parts.filter((p) => p.name !== 'attention');
       const result = await new AgentRuntime(
         { provider: 'scripted', maxIterations: 10 },
-        { provider, tools: [search, readPage], clock, generateId: ids(), sinks: [(e) => void seen.push(e)], context, onInternalError: (e, where) => errors.push(`${where}: ${String(e)}`) },
+        {
+          provider,
+          tools: [search, readPage],
+          clock,
+          generateId: ids(),
+          sinks: [(e) => void seen.push(e)],
+          context,
+          onInternalError: (e, where) => errors.push(`${where}: ${String(e)}`),
+        },
       ).run('Research vendor pricing');
       return { result, seen, errors, requests: provider.requests };
     };
@@ -101,7 +112,10 @@ describe('createContextPipeline in a run', () => {
     const playbook = new Playbook({ store: new MemoryContextStore(), now: () => clock.now() });
     const runOnce = async (rounds: number) => {
       const steps: ScriptedStep[] = [
-        ...Array.from({ length: rounds - 1 }, (_, i): ScriptedStep => ({ toolCalls: [{ name: 'search', args: { query: `vendor ${i}` } }], delayMs: 2000 })),
+        ...Array.from({ length: rounds - 1 }, (_, i): ScriptedStep => ({
+          toolCalls: [{ name: 'search', args: { query: `vendor ${i}` } }],
+          delayMs: 2000,
+        })),
         { content: 'Vendor A is cheapest.', delayMs: 2000 },
       ];
       const provider = new ScriptedProvider(steps, { clock });
@@ -109,7 +123,14 @@ describe('createContextPipeline in a run', () => {
       const startedAt = clock.now();
       const result = await new AgentRuntime(
         { provider: 'scripted', maxIterations: 30, progress: { aiDriven: false } },
-        { provider, tools: [search], clock, generateId: ids(), sinks: [(e) => void seen.push(e)], context: createContextPipeline({ playbook }) },
+        {
+          provider,
+          tools: [search],
+          clock,
+          generateId: ids(),
+          sinks: [(e) => void seen.push(e)],
+          context: createContextPipeline({ playbook }),
+        },
       ).run('Research the pricing of our vendors');
       expect(result.status).toBe('completed');
       return { seen, durationMs: clock.now() - startedAt, startedAt };
@@ -136,8 +157,14 @@ describe('createContextPipeline options', () => {
     [{ attention: 'yes' }, 'Invalid createContextPipeline options: attention: invalid input: expected boolean, received string'],
     [{ playbook: {} }, 'Invalid createContextPipeline options: playbook: expected a Playbook'],
     [{ window: { maxTokens: 10 } }, 'Invalid contextWindow options: maxTokens: too small: expected number to be >=256'],
-    [{ memory: { weights: { summaries: -0.1 } } }, 'Invalid MemorySynthesizer options: weights.summaries: too small: expected number to be >=0'],
-    [{ rateLimits: { limits: { openai: { requestsPerMinute: -1 } } } }, 'Invalid RateLimiter options: limits.openai.requestsPerMinute: too small: expected number to be >0'],
+    [
+      { memory: { weights: { summaries: -0.1 } } },
+      'Invalid MemorySynthesizer options: weights.summaries: too small: expected number to be >=0',
+    ],
+    [
+      { rateLimits: { limits: { openai: { requestsPerMinute: -1 } } } },
+      'Invalid RateLimiter options: limits.openai.requestsPerMinute: too small: expected number to be >0',
+    ],
   ])('refuses %j at construction, naming the field', (options, message) => {
     expect(() => createContextPipeline(options as never)).toThrow(message);
   });

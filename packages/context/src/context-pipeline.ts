@@ -50,7 +50,12 @@ const schema = z.strictObject({
   playbook: z.custom((v) => hasMethods(v, ['record', 'getRelevant', 'stats']), 'expected a Playbook').optional(),
   learnings: z.custom((v) => hasMethods(v, ['all']), 'expected a Learnings').optional(),
   memory: z.union([z.literal(false), object]).optional(),
-  counter: z.custom((v) => typeof v === 'object' && v !== null && typeof (v as TokenCounter).countText === 'function', 'expected { countText(text) }').optional(),
+  counter: z
+    .custom(
+      (v) => typeof v === 'object' && v !== null && typeof (v as TokenCounter).countText === 'function',
+      'expected { countText(text) }',
+    )
+    .optional(),
   onEvent: z.custom((v) => typeof v === 'function', 'expected a function').optional(),
   clock: object.optional(),
 });
@@ -120,10 +125,17 @@ export function createContextPipeline(options: ContextPipelineOptions = {}): Con
         const names = n.favoured.names;
         const lines: string[] = [];
         if (attention.urgency === 'high') lines.push('The user marked this as urgent: act on it at once, with the most relevant tool.');
-        if (attention.focus.continued && attention.focus.topic !== undefined) lines.push(`The user is still on "${attention.focus.topic}" (turn ${attention.focus.turns} on it).`);
+        if (attention.focus.continued && attention.focus.topic !== undefined)
+          lines.push(`The user is still on "${attention.focus.topic}" (turn ${attention.focus.turns} on it).`);
         if (names.length > 0) lines.push(`Tools likely to help: ${names.slice(0, 5).join(', ')}.`);
-        const favoured = names.length === 0 ? undefined : [...names.flatMap((name) => a.tools.filter((t) => t.name === name)), ...a.tools.filter((t) => !names.includes(t.name))];
-        return { ...(lines.length === 0 ? {} : { system: `Attention: ${lines.join(' ')}` }), ...(favoured === undefined ? {} : { tools: favoured }) };
+        const favoured =
+          names.length === 0
+            ? undefined
+            : [...names.flatMap((name) => a.tools.filter((t) => t.name === name)), ...a.tools.filter((t) => !names.includes(t.name))];
+        return {
+          ...(lines.length === 0 ? {} : { system: `Attention: ${lines.join(' ')}` }),
+          ...(favoured === undefined ? {} : { tools: favoured }),
+        };
       },
     });
   }
@@ -138,7 +150,13 @@ export function createContextPipeline(options: ContextPipelineOptions = {}): Con
         return stats === undefined ? undefined : { history: stats.history };
       },
       async afterRun(outcome) {
-        await playbook.record({ task: outcome.task, status: outcome.status, toolCalls: outcome.toolCalls, iterations: outcome.iterations, durationMs: outcome.durationMs });
+        await playbook.record({
+          task: outcome.task,
+          status: outcome.status,
+          toolCalls: outcome.toolCalls,
+          iterations: outcome.iterations,
+          durationMs: outcome.durationMs,
+        });
       },
     });
   }
@@ -185,8 +203,17 @@ export function createContextPipeline(options: ContextPipelineOptions = {}): Con
   }
 
   if (options.rateLimits !== undefined) {
-    const limiter = options.rateLimits instanceof RateLimiter ? options.rateLimits : new RateLimiter({ ...options.rateLimits, ...(options.clock === undefined ? {} : { clock: options.clock }) });
-    parts.push(rateLimiter(limiter, { counter, ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }), ...(options.clock === undefined ? {} : { clock: options.clock }) }));
+    const limiter =
+      options.rateLimits instanceof RateLimiter
+        ? options.rateLimits
+        : new RateLimiter({ ...options.rateLimits, ...(options.clock === undefined ? {} : { clock: options.clock }) });
+    parts.push(
+      rateLimiter(limiter, {
+        counter,
+        ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
+        ...(options.clock === undefined ? {} : { clock: options.clock }),
+      }),
+    );
   }
 
   parts.push({

@@ -19,7 +19,13 @@ export { classifyTask } from './playbook/classify-task.js';
 export { Learnings } from './memory/learnings.js';
 export type { LearningsOptions } from './memory/learnings.js';
 export { DEFAULT_MEMORY_WEIGHTS, MEMORY_BUDGET_TOKENS, MemorySynthesizer, NEAR_DUPLICATE_SIMILARITY } from './memory/memory-synthesizer.js';
-export type { MemoryFragment, MemorySource, MemorySynthesizerOptions, RankedFragment, SynthesizedMemory } from './memory/memory-synthesizer.js';
+export type {
+  MemoryFragment,
+  MemorySource,
+  MemorySynthesizerOptions,
+  RankedFragment,
+  SynthesizedMemory,
+} from './memory/memory-synthesizer.js';
 export { MemoryContextStore } from './storage/context-store.js';
 export type { LearningsStore, PlaybookStore } from './storage/context-store.js';
 export { SqliteContextStore } from './storage/sqlite-context-store.js';

@@ -12,7 +12,10 @@ export function parseOptions<T>(what: string, schema: z.ZodType<T>, input: unkno
   try {
     result = schema.safeParse(input);
   } catch (cause) {
-    throw new ContextError('CONTEXT_INVALID_CONFIG', `Invalid ${what} options: could not be read`, { cause, issues: [{ path: '', message: 'could not be read' }] });
+    throw new ContextError('CONTEXT_INVALID_CONFIG', `Invalid ${what} options: could not be read`, {
+      cause,
+      issues: [{ path: '', message: 'could not be read' }],
+    });
   }
   if (result.success) return result.data;
   const issues = toValidationIssues(result.error);

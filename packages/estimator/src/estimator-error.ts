@@ -6,7 +6,8 @@ import { describeThrown, toErrorOptions } from '@headway/protocol/internal';
  * agent.json, a WORKFLOW.md, a saved tracker state) or an invalid argument (a weight, a
  * range, a tracker option).
  */
-export type EstimatorErrorCode = 'ESTIMATOR_INVALID_CONFIG' | 'ESTIMATOR_INVALID_WORKFLOW' | 'ESTIMATOR_INVALID_STATE' | 'ESTIMATOR_INVALID_ARGUMENT';
+export type EstimatorErrorCode =
+  'ESTIMATOR_INVALID_CONFIG' | 'ESTIMATOR_INVALID_WORKFLOW' | 'ESTIMATOR_INVALID_STATE' | 'ESTIMATOR_INVALID_ARGUMENT';
 
 /**
  * Thrown when estimator input is invalid; the message names the file or line, or the
@@ -18,7 +19,12 @@ export class EstimatorError extends HeadwayError {
   constructor(code: EstimatorErrorCode, message: string, options?: HeadwayErrorOptions);
   /** @deprecated pass `{ issues, cause }` as the third argument: `new EstimatorError(code, message, { issues })`. */
   constructor(code: EstimatorErrorCode, message: string, issues: readonly ValidationIssue[], options?: ErrorOptions);
-  constructor(code: EstimatorErrorCode, message: string, issuesOrOptions?: readonly ValidationIssue[] | HeadwayErrorOptions, options?: ErrorOptions) {
+  constructor(
+    code: EstimatorErrorCode,
+    message: string,
+    issuesOrOptions?: readonly ValidationIssue[] | HeadwayErrorOptions,
+    options?: ErrorOptions,
+  ) {
     super(code, message, toErrorOptions(issuesOrOptions, options));
     this.name = 'EstimatorError';
   }

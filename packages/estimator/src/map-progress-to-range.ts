@@ -17,7 +17,8 @@ export interface ProgressRange {
  * ```
  */
 export function mapProgressToRange(local: number, range: ProgressRange): number {
-  if (typeof local !== 'number' || Number.isNaN(local)) throw invalidArgument('mapProgressToRange: local', `must be a number, got ${shown(local)}`);
+  if (typeof local !== 'number' || Number.isNaN(local))
+    throw invalidArgument('mapProgressToRange: local', `must be a number, got ${shown(local)}`);
   if (!Number.isFinite(range.start)) throw invalidArgument('mapProgressToRange: range.start', `must be finite, got ${shown(range.start)}`);
   if (!Number.isFinite(range.end)) throw invalidArgument('mapProgressToRange: range.end', `must be finite, got ${shown(range.end)}`);
   const clamped = Math.min(100, Math.max(0, local));

@@ -104,8 +104,26 @@ describe('ProgressTextFilter on hostile streams', () => {
 
   it('shows the same text for any split of text full of _progress objects, spaces and fences (property)', () => {
     const parts = [
-      '{"_progress":1}', '{"_progress":{"percent":5}}', '{"a":1,"_progress":2}', '{"_progress":', '"_progress"', ' ', '  ', 'x', '\n',
-      '```json\n', '```', '```\n', '`', '{', '}', '"', ':', ',', '1', '\\',
+      '{"_progress":1}',
+      '{"_progress":{"percent":5}}',
+      '{"a":1,"_progress":2}',
+      '{"_progress":',
+      '"_progress"',
+      ' ',
+      '  ',
+      'x',
+      '\n',
+      '```json\n',
+      '```',
+      '```\n',
+      '`',
+      '{',
+      '}',
+      '"',
+      ':',
+      ',',
+      '1',
+      '\\',
     ];
     const text = fc.array(fc.constantFrom(...parts), { maxLength: 30 }).map((a) => a.join(''));
     const sizes = fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 10 });
@@ -126,18 +144,22 @@ describe('ProgressTextFilter on hostile streams', () => {
     );
   });
 
-  it('shows the same text for any split of any hostile text, and never throws (property, time-limited)', async () => {
-    await fc.assert(
-      fc.asyncProperty(hostileString, fc.integer({ min: 1, max: 64 }), async (text, size) => {
-        const whole = new ProgressTextFilter();
-        const once = whole.push(text) + whole.flush();
-        const { out, maxHeld } = stream(text, size);
-        expect(out).toBe(once);
-        expect(maxHeld).toBeLessThanOrEqual(MAX_PROGRESS_CANDIDATE + size);
-        expect(typeof stripModelProgress(text)).toBe('string');
-        await Promise.resolve();
-      }),
-      HOSTILE_RUN,
-    );
-  }, HOSTILE_TEST_TIMEOUT);
+  it(
+    'shows the same text for any split of any hostile text, and never throws (property, time-limited)',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(hostileString, fc.integer({ min: 1, max: 64 }), async (text, size) => {
+          const whole = new ProgressTextFilter();
+          const once = whole.push(text) + whole.flush();
+          const { out, maxHeld } = stream(text, size);
+          expect(out).toBe(once);
+          expect(maxHeld).toBeLessThanOrEqual(MAX_PROGRESS_CANDIDATE + size);
+          expect(typeof stripModelProgress(text)).toBe('string');
+          await Promise.resolve();
+        }),
+        HOSTILE_RUN,
+      );
+    },
+    HOSTILE_TEST_TIMEOUT,
+  );
 });

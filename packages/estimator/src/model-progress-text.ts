@@ -27,7 +27,10 @@ function tidy(text: string): string {
     while (end > 0 && (line[end - 1] === ' ' || line[end - 1] === '\t')) end--;
     if (end !== line.length) lines[i] = line.slice(0, end);
   }
-  return lines.join('\n').replace(/\n{3,}/g, '\n\n').trim();
+  return lines
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 /**

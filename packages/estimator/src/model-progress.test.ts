@@ -21,10 +21,14 @@ describe('extractModelProgress', () => {
 
   it('reads it from JSON text, a fenced block in prose, or an object inside prose', () => {
     expect(extractModelProgress('{"_progress":{"percent":50,"message":"Halfway"}}')).toEqual({ percent: 50, message: 'Halfway' });
-    expect(extractModelProgress('Done with step one.\n\n```json\n{ "_progress": { "percent": 25 }, "notes": "x" }\n```\nNext I will…')).toEqual({
+    expect(
+      extractModelProgress('Done with step one.\n\n```json\n{ "_progress": { "percent": 25 }, "notes": "x" }\n```\nNext I will…'),
+    ).toEqual({
       percent: 25,
     });
-    expect(extractModelProgress('Status: {"summary": "a } brace in a string", "_progress": {"percent": 75, "message": "Refining"}} — more soon')).toEqual({
+    expect(
+      extractModelProgress('Status: {"summary": "a } brace in a string", "_progress": {"percent": 75, "message": "Refining"}} — more soon'),
+    ).toEqual({
       percent: 75,
       message: 'Refining',
     });
@@ -38,7 +42,9 @@ describe('extractModelProgress', () => {
   it('rejects garbage with a reason, without throwing', () => {
     expect(rejected({ _progress: { percent: '50' } })).toEqual(['_progress.percent: expected a number, got string']);
     expect(rejected({ _progress: { percent: Number.NaN } })).toEqual(['_progress.percent: expected a finite number, got NaN']);
-    expect(rejected({ _progress: { percent: Number.POSITIVE_INFINITY } })).toEqual(['_progress.percent: expected a finite number, got Infinity']);
+    expect(rejected({ _progress: { percent: Number.POSITIVE_INFINITY } })).toEqual([
+      '_progress.percent: expected a finite number, got Infinity',
+    ]);
     expect(rejected({ _progress: [50] })).toEqual(['_progress: expected an object, got an array']);
     expect(rejected({ _progress: { percent: { value: 50 } } })).toEqual(['_progress.percent: expected a number, got object']);
     expect(rejected({ _progress: { percent: 50, message: ['a'] } })).toEqual(['_progress.message: expected a string, got an array']);
@@ -72,15 +78,25 @@ describe('extractModelProgress', () => {
   });
 
   it('never throws and only ever returns a finite percent in 0–100', () => {
-    const progressish = fc.record({ _progress: fc.oneof(fc.anything(), fc.record({ percent: fc.oneof(fc.double(), fc.anything()), message: fc.anything() })) });
+    const progressish = fc.record({
+      _progress: fc.oneof(fc.anything(), fc.record({ percent: fc.oneof(fc.double(), fc.anything()), message: fc.anything() })),
+    });
     fc.assert(
-      fc.property(fc.oneof(fc.anything(), progressish, progressish.map((v) => `prose ${JSON.stringify(v)} more`), fc.string()), (input) => {
-        const out = extractModelProgress(input, { onReject: () => undefined });
-        if (out !== undefined) {
-          expect(Number.isFinite(out.percent) && out.percent >= 0 && out.percent <= 100).toBe(true);
-          expect(out.message === undefined || typeof out.message === 'string').toBe(true);
-        }
-      }),
+      fc.property(
+        fc.oneof(
+          fc.anything(),
+          progressish,
+          progressish.map((v) => `prose ${JSON.stringify(v)} more`),
+          fc.string(),
+        ),
+        (input) => {
+          const out = extractModelProgress(input, { onReject: () => undefined });
+          if (out !== undefined) {
+            expect(Number.isFinite(out.percent) && out.percent >= 0 && out.percent <= 100).toBe(true);
+            expect(out.message === undefined || typeof out.message === 'string').toBe(true);
+          }
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -95,8 +111,10 @@ describe('PROGRESS_PROMPT_INSTRUCTIONS', () => {
 });
 
 describe('extractModelProgress on hostile text', () => {
-  it('returns for a reply cut off by max_tokens, and for unclosed braces anywhere (in a child process, so a hang fails)', () => {
-    const run = runIsolated(`
+  it(
+    'returns for a reply cut off by max_tokens, and for unclosed braces anywhere (in a child process, so a hang fails)',
+    () => {
+      const run = runIsolated(`
       import { extractModelProgress } from '${srcUrl('model-progress.ts')}';
       const inputs = [
         '{"_progress": {"percent": 50}',
@@ -106,9 +124,11 @@ describe('extractModelProgress on hostile text', () => {
       ];
       console.log(JSON.stringify(inputs.map((input) => extractModelProgress(input) ?? null)));
     `);
-    expect(run.signal).toBeNull();
-    expect(run.stdout.trim()).toBe('[null,null,null,null]');
-  }, HOSTILE_TEST_TIMEOUT);
+      expect(run.signal).toBeNull();
+      expect(run.stdout.trim()).toBe('[null,null,null,null]');
+    },
+    HOSTILE_TEST_TIMEOUT,
+  );
 
   it('still reads a _progress object that follows an unclosed brace or a cut-off one', () => {
     expect(extractModelProgress('Use { to open. {"_progress": {"percent": 30}}')).toEqual({ percent: 30 });
@@ -122,14 +142,18 @@ describe('extractModelProgress on hostile text', () => {
     expect(extractModelProgress(`{"notes": "${padding}", "_progress": {"percent": 60}}`)).toEqual({ percent: 60 });
   });
 
-  it('never throws, whatever the input (property, hostile generators, time-limited)', async () => {
-    await fc.assert(
-      fc.asyncProperty(hostileValue, async (input) => {
-        const out = extractModelProgress(input(), { onReject: () => undefined });
-        await Promise.resolve();
-        if (out !== undefined) expect(Number.isFinite(out.percent) && out.percent >= 0 && out.percent <= 100).toBe(true);
-      }),
-      HOSTILE_RUN,
-    );
-  }, HOSTILE_TEST_TIMEOUT);
+  it(
+    'never throws, whatever the input (property, hostile generators, time-limited)',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(hostileValue, async (input) => {
+          const out = extractModelProgress(input(), { onReject: () => undefined });
+          await Promise.resolve();
+          if (out !== undefined) expect(Number.isFinite(out.percent) && out.percent >= 0 && out.percent <= 100).toBe(true);
+        }),
+        HOSTILE_RUN,
+      );
+    },
+    HOSTILE_TEST_TIMEOUT,
+  );
 });

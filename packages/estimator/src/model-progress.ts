@@ -46,13 +46,19 @@ function readProgressField(container: unknown): Found {
   if (!Object.prototype.hasOwnProperty.call(container, '_progress')) return { kind: 'absent' };
   const raw: unknown = (container as Record<string, unknown>)._progress;
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    return { kind: 'rejected', reason: `_progress: expected an object, got ${Array.isArray(raw) ? 'an array' : raw === null ? 'null' : typeof raw}` };
+    return {
+      kind: 'rejected',
+      reason: `_progress: expected an object, got ${Array.isArray(raw) ? 'an array' : raw === null ? 'null' : typeof raw}`,
+    };
   }
   const { percent, message } = raw as Record<string, unknown>;
   if (typeof percent !== 'number') return { kind: 'rejected', reason: `_progress.percent: expected a number, got ${typeof percent}` };
   if (!Number.isFinite(percent)) return { kind: 'rejected', reason: `_progress.percent: expected a finite number, got ${String(percent)}` };
   if (message !== undefined && typeof message !== 'string') {
-    return { kind: 'rejected', reason: `_progress.message: expected a string, got ${Array.isArray(message) ? 'an array' : message === null ? 'null' : typeof message}` };
+    return {
+      kind: 'rejected',
+      reason: `_progress.message: expected a string, got ${Array.isArray(message) ? 'an array' : message === null ? 'null' : typeof message}`,
+    };
   }
   const value: ModelProgress = { percent: Math.min(100, Math.max(0, percent)) };
   const trimmed = message?.trim();

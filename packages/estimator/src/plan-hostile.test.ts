@@ -32,7 +32,11 @@ describe('plan input that fights back', () => {
   it('replayProgress skips events it cannot read and never throws on a list (property, time-limited)', async () => {
     const event = fc.oneof(
       planUpdate.map((e) => ({ ...e, ts: 5 })),
-      fc.constantFrom({ type: 'step.started', ts: 1 }, { type: 'step.finished', ts: 2 }, { type: 'plan.updated', ts: 3, total: 1e9, completed: -1, inProgress: 2 }),
+      fc.constantFrom(
+        { type: 'step.started', ts: 1 },
+        { type: 'step.finished', ts: 2 },
+        { type: 'plan.updated', ts: 3, total: 1e9, completed: -1, inProgress: 2 },
+      ),
     );
     await fc.assert(
       fc.asyncProperty(fc.array(withHostileHoles(event), { maxLength: 8 }), async (events) => {

@@ -132,7 +132,12 @@ describe('ProgressTracker with the agent plan', () => {
     const tooMany = { items: Array.from({ length: 10_000 }, (_, i) => ({ text: `t${i}`, status: 'completed' as const })) };
     const bad: unknown[] = [
       { items: [] },
-      { items: [{ id: 'a', text: 'x', status: 'completed' }, { id: 'a', text: 'y', status: 'completed' }] },
+      {
+        items: [
+          { id: 'a', text: 'x', status: 'completed' },
+          { id: 'a', text: 'y', status: 'completed' },
+        ],
+      },
       { items: [{ text: 'x', status: 'done' }] },
       tooMany,
       { items: 'not a list' },
@@ -217,10 +222,21 @@ describe('ProgressTracker saved state with the agent plan', () => {
 
   it('rejects a saved plan that counts more items than it has, naming the path', () => {
     const state = { ...new ProgressTracker({ maxRoundtrips: 5 }).toJSON() };
-    const plan = { total: 2, completed: 2, inProgress: 1, maintained: true, restarted: false, changedAtRoundtrip: 0, declaredAtMs: 0, completedAtMs: 0 };
+    const plan = {
+      total: 2,
+      completed: 2,
+      inProgress: 1,
+      maintained: true,
+      restarted: false,
+      changedAtRoundtrip: 0,
+      declaredAtMs: 0,
+      completedAtMs: 0,
+    };
     expect(() => new ProgressTracker({ maxRoundtrips: 5, state: { ...state, plan } })).toThrow(
       /^Invalid progress tracker state: plan: completed and in-progress items exceed the total$/,
     );
-    expect(() => new ProgressTracker({ maxRoundtrips: 5, state: { ...state, plan: { ...plan, total: 201, extra: 1 } } })).toThrow(/plan\.total/);
+    expect(() => new ProgressTracker({ maxRoundtrips: 5, state: { ...state, plan: { ...plan, total: 201, extra: 1 } } })).toThrow(
+      /plan\.total/,
+    );
   });
 });

@@ -116,7 +116,11 @@ export class PlanProgress {
 
   /** Continues from a saved (validated) state in a run that started at `startedAt`. */
   restore(state: PlanProgressState, startedAt: number): void {
-    this.counts = { total: state.total, completed: Math.min(state.completed, state.total), inProgress: Math.min(state.inProgress, state.total) };
+    this.counts = {
+      total: state.total,
+      completed: Math.min(state.completed, state.total),
+      inProgress: Math.min(state.inProgress, state.total),
+    };
     this.maintained = state.maintained;
     this.restarted = state.restarted;
     this.changedAtRoundtrip = state.changedAtRoundtrip;

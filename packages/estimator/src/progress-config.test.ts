@@ -60,7 +60,16 @@ describe('loadProgressConfig', () => {
   });
 
   it('names the file and the JSON path of a bad weight', async () => {
-    const path = agentJson(JSON.stringify({ progress: { fallbackSteps: [{ name: 'a', weight: 30 }, { name: 'b', weight: -5 }] } }));
+    const path = agentJson(
+      JSON.stringify({
+        progress: {
+          fallbackSteps: [
+            { name: 'a', weight: 30 },
+            { name: 'b', weight: -5 },
+          ],
+        },
+      }),
+    );
     const error = await errorOf(loadProgressConfig(path));
     expect(error.code).toBe('ESTIMATOR_INVALID_CONFIG');
     expect(error.message).toBe('agent.json: progress.fallbackSteps[1].weight: expected a positive number');
@@ -90,7 +99,10 @@ describe('loadProgressConfig on hostile input', () => {
 
   it('rejects a path that is not a string with the typed error, not a TypeError', async () => {
     const error = await errorOf(loadProgressConfig(42 as unknown as string));
-    expect([error.code, error.message]).toEqual(['ESTIMATOR_INVALID_CONFIG', 'loadProgressConfig: expected the path of an agent.json, got 42']);
+    expect([error.code, error.message]).toEqual([
+      'ESTIMATOR_INVALID_CONFIG',
+      'loadProgressConfig: expected the path of an agent.json, got 42',
+    ]);
   });
 
   it('refuses a file over MAX_CONFIG_BYTES before reading it', async () => {
@@ -107,22 +119,41 @@ describe('loadProgressConfig on hostile input', () => {
     expect(tooMany.message).toBe('agent.json: progress.fallbackSteps: expected at most 1000 steps, got 2000');
   });
 
-  it('parses any text to a config or ESTIMATOR_INVALID_CONFIG (property, hostile generators, time-limited)', async () => {
-    const configish = fc
-      .record({ progress: fc.record({ aiDriven: fc.anything(), fallbackSteps: fc.array(fc.record({ name: fc.anything(), weight: fc.oneof(fc.double(), fc.anything()) })) }) }, { requiredKeys: [] })
-      .map((v) => JSON.stringify(v));
-    await fc.assert(
-      fc.asyncProperty(fc.oneof(configish, hostileString, hostileString.map((s) => `\uFEFF${s}`)), async (text) => {
-        try {
-          const config = parseProgressConfigText(text, 'agent.json');
-          expect(typeof config.aiDriven).toBe('boolean');
-        } catch (e) {
-          expect(HeadwayError.isInstance(e, 'ESTIMATOR_INVALID_CONFIG')).toBe(true);
-          expect((e as HeadwayError).issues.length).toBeLessThanOrEqual(21);
-        }
-        await Promise.resolve();
-      }),
-      HOSTILE_RUN,
-    );
-  }, HOSTILE_TEST_TIMEOUT);
+  it(
+    'parses any text to a config or ESTIMATOR_INVALID_CONFIG (property, hostile generators, time-limited)',
+    async () => {
+      const configish = fc
+        .record(
+          {
+            progress: fc.record({
+              aiDriven: fc.anything(),
+              fallbackSteps: fc.array(fc.record({ name: fc.anything(), weight: fc.oneof(fc.double(), fc.anything()) })),
+            }),
+          },
+          { requiredKeys: [] },
+        )
+        .map((v) => JSON.stringify(v));
+      await fc.assert(
+        fc.asyncProperty(
+          fc.oneof(
+            configish,
+            hostileString,
+            hostileString.map((s) => `\uFEFF${s}`),
+          ),
+          async (text) => {
+            try {
+              const config = parseProgressConfigText(text, 'agent.json');
+              expect(typeof config.aiDriven).toBe('boolean');
+            } catch (e) {
+              expect(HeadwayError.isInstance(e, 'ESTIMATOR_INVALID_CONFIG')).toBe(true);
+              expect((e as HeadwayError).issues.length).toBeLessThanOrEqual(21);
+            }
+            await Promise.resolve();
+          },
+        ),
+        HOSTILE_RUN,
+      );
+    },
+    HOSTILE_TEST_TIMEOUT,
+  );
 });

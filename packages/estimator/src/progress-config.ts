@@ -60,21 +60,26 @@ const agentFileSchema = z.looseObject({ progress: progressConfigSchema.optional(
  */
 export async function loadProgressConfig(path: string): Promise<ProgressConfig> {
   if (typeof path !== 'string' || path === '') {
-    throw new EstimatorError('ESTIMATOR_INVALID_CONFIG', `loadProgressConfig: expected the path of an agent.json, got ${shown(path)}`, { issues: [
-      { path: '', message: 'expected a file path' },
-    ] });
+    throw new EstimatorError('ESTIMATOR_INVALID_CONFIG', `loadProgressConfig: expected the path of an agent.json, got ${shown(path)}`, {
+      issues: [{ path: '', message: 'expected a file path' }],
+    });
   }
   const file = basename(path);
   let text: string;
   try {
     const { size } = await stat(path);
     if (size > MAX_CONFIG_BYTES) {
-      throw new EstimatorError('ESTIMATOR_INVALID_CONFIG', `${file}: the file is ${size} bytes; the limit is ${MAX_CONFIG_BYTES}`, { issues: [{ path: '', message: 'too large' }] });
+      throw new EstimatorError('ESTIMATOR_INVALID_CONFIG', `${file}: the file is ${size} bytes; the limit is ${MAX_CONFIG_BYTES}`, {
+        issues: [{ path: '', message: 'too large' }],
+      });
     }
     text = await readFile(path, 'utf8');
   } catch (cause) {
     if (cause instanceof EstimatorError) throw cause;
-    throw new EstimatorError('ESTIMATOR_INVALID_CONFIG', `${file}: cannot be read (${errorMessage(cause, 300)})`, { issues: [{ path: '', message: 'cannot be read' }], cause });
+    throw new EstimatorError('ESTIMATOR_INVALID_CONFIG', `${file}: cannot be read (${errorMessage(cause, 300)})`, {
+      issues: [{ path: '', message: 'cannot be read' }],
+      cause,
+    });
   }
   return parseProgressConfigText(text, file);
 }
@@ -88,19 +93,26 @@ export function parseProgressConfigText(text: string, file: string): ProgressCon
   try {
     value = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
   } catch (cause) {
-    throw new EstimatorError('ESTIMATOR_INVALID_CONFIG', `${file}: not valid JSON (${errorMessage(cause, 300)})`, { issues: [{ path: '', message: 'not valid JSON' }], cause });
+    throw new EstimatorError('ESTIMATOR_INVALID_CONFIG', `${file}: not valid JSON (${errorMessage(cause, 300)})`, {
+      issues: [{ path: '', message: 'not valid JSON' }],
+      cause,
+    });
   }
   // Refused before validation: zod would make issues for every bad entry of a huge list.
   const steps = (value as { progress?: { fallbackSteps?: unknown } } | null)?.progress?.fallbackSteps;
   if (Array.isArray(steps) && steps.length > MAX_FALLBACK_STEPS) {
     const message = `expected at most ${MAX_FALLBACK_STEPS} steps, got ${steps.length}`;
-    throw new EstimatorError('ESTIMATOR_INVALID_CONFIG', `${file}: progress.fallbackSteps: ${message}`, { issues: [{ path: 'progress.fallbackSteps', message }] });
+    throw new EstimatorError('ESTIMATOR_INVALID_CONFIG', `${file}: progress.fallbackSteps: ${message}`, {
+      issues: [{ path: 'progress.fallbackSteps', message }],
+    });
   }
   const result = agentFileSchema.safeParse(value);
   if (!result.success) {
     const issues: ValidationIssue[] = limitIssues(
       toValidationIssues(result.error, Number.POSITIVE_INFINITY).map((i) =>
-        i.path === '' && (typeof value !== 'object' || value === null || Array.isArray(value)) ? { path: '', message: 'expected a JSON object' } : i,
+        i.path === '' && (typeof value !== 'object' || value === null || Array.isArray(value))
+          ? { path: '', message: 'expected a JSON object' }
+          : i,
       ),
     );
     throw new EstimatorError('ESTIMATOR_INVALID_CONFIG', `${file}: ${describeIssues(issues)}`, { issues });

@@ -50,21 +50,44 @@ type Op =
 const target = fc.nat(20);
 const ms = fc.nat(60_000);
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 25, arbitrary: fc.record({ kind: fc.constantFrom('roundtripStarted' as const, 'toolsStarted' as const, 'roundtripFinished' as const, 'tick' as const), target, ms }) },
+  {
+    weight: 25,
+    arbitrary: fc.record({
+      kind: fc.constantFrom('roundtripStarted' as const, 'toolsStarted' as const, 'roundtripFinished' as const, 'tick' as const),
+      target,
+      ms,
+    }),
+  },
   { weight: 15, arbitrary: fc.record({ kind: fc.constant('toolCallFinished' as const), target, ms, ok: fc.boolean() }) },
   {
     weight: 2,
     arbitrary: fc.record(
-      { kind: fc.constant('model' as const), target, ms, percent: fc.oneof(fc.double({ min: -50, max: 200, noNaN: true }), fc.integer({ min: 0, max: 100 })), message: fc.string({ maxLength: 8 }) },
+      {
+        kind: fc.constant('model' as const),
+        target,
+        ms,
+        percent: fc.oneof(fc.double({ min: -50, max: 200, noNaN: true }), fc.integer({ min: 0, max: 100 })),
+        message: fc.string({ maxLength: 8 }),
+      },
       { requiredKeys: ['kind', 'target', 'ms', 'percent'] },
     ),
   },
-  { weight: 10, arbitrary: fc.record({ kind: fc.constantFrom('stepStarted' as const, 'stepFinished' as const), target, ms, step: fc.nat(3) }) },
+  {
+    weight: 10,
+    arbitrary: fc.record({ kind: fc.constantFrom('stepStarted' as const, 'stepFinished' as const), target, ms, step: fc.nat(3) }),
+  },
   { weight: 5, arbitrary: fc.record({ kind: fc.constant('message' as const), target, ms, message: fc.string({ maxLength: 8 }) }) },
   {
     weight: 1,
     arbitrary: fc.record(
-      { kind: fc.constant('childRange' as const), target, ms, start: fc.integer({ min: 0, max: 90 }), width: fc.integer({ min: 0, max: 100 }), cap: fc.integer({ min: 1, max: 40 }) },
+      {
+        kind: fc.constant('childRange' as const),
+        target,
+        ms,
+        start: fc.integer({ min: 0, max: 90 }),
+        width: fc.integer({ min: 0, max: 100 }),
+        cap: fc.integer({ min: 1, max: 40 }),
+      },
       { requiredKeys: ['kind', 'target', 'ms', 'start', 'width'] },
     ),
   },
@@ -78,7 +101,11 @@ const optionsArb = fc.record({
   steps: fc.oneof(fc.constant(undefined), fc.constant(SEED_STEPS)),
   history: fc.oneof(
     fc.constant(undefined),
-    fc.record({ runs: fc.array(fc.record({ roundtrips: fc.integer({ min: 1, max: 200 }), durationMs: fc.integer({ min: 0, max: 3_600_000 }) }), { maxLength: 12 }) }),
+    fc.record({
+      runs: fc.array(fc.record({ roundtrips: fc.integer({ min: 1, max: 200 }), durationMs: fc.integer({ min: 0, max: 3_600_000 }) }), {
+        maxLength: 12,
+      }),
+    }),
   ),
 });
 
@@ -96,7 +123,9 @@ describe('ProgressTracker invariants (random event sequences)', () => {
           ...(options.steps === undefined ? {} : { steps: options.steps }),
           ...(options.history === undefined ? {} : { history: options.history }),
         });
-        const trackers: { tracker: ProgressTracker; steps: boolean; done: boolean; last: number }[] = [{ tracker: root, steps: options.steps !== undefined, done: false, last: 0 }];
+        const trackers: { tracker: ProgressTracker; steps: boolean; done: boolean; last: number }[] = [
+          { tracker: root, steps: options.steps !== undefined, done: false, last: 0 },
+        ];
         const run = (op: Op): void => {
           clock.advance(op.ms);
           const slot = trackers[op.target % trackers.length]!;
@@ -126,12 +155,16 @@ describe('ProgressTracker invariants (random event sequences)', () => {
               t.setMessage(op.message);
               break;
             case 'childRange': {
-              const child = t.child({ start: op.start, end: Math.min(100, op.start + op.width) }, op.cap === undefined ? {} : { maxRoundtrips: op.cap });
+              const child = t.child(
+                { start: op.start, end: Math.min(100, op.start + op.width) },
+                op.cap === undefined ? {} : { maxRoundtrips: op.cap },
+              );
               trackers.push({ tracker: child, steps: false, done: false, last: 0 });
               break;
             }
             case 'childStep':
-              if (slot.steps) trackers.push({ tracker: t.child(SEED_STEPS[op.step]!.name, { steps: SEED_STEPS }), steps: true, done: false, last: 0 });
+              if (slot.steps)
+                trackers.push({ tracker: t.child(SEED_STEPS[op.step]!.name, { steps: SEED_STEPS }), steps: true, done: false, last: 0 });
               break;
           }
           for (const s of trackers) {
@@ -173,7 +206,20 @@ describe('ProgressTracker invariants (random event sequences)', () => {
       fc.property(fc.integer({ min: 1, max: 40 }), fc.array(fc.tuple(fc.nat(3), fc.nat(30_000)), { maxLength: 60 }), (cap, events) => {
         const clock = fakeClock();
         const a = new ProgressTracker({ maxRoundtrips: cap, now: clock.now, steps: SEED_STEPS });
-        const ops = [() => { a.roundtripStarted(); }, () => { a.toolsStarted(); }, () => { a.toolCallFinished('x', true); }, () => { a.roundtripFinished(); }];
+        const ops = [
+          () => {
+            a.roundtripStarted();
+          },
+          () => {
+            a.toolsStarted();
+          },
+          () => {
+            a.toolCallFinished('x', true);
+          },
+          () => {
+            a.roundtripFinished();
+          },
+        ];
         for (const [op, wait] of events) {
           clock.advance(wait);
           ops[op]!();
@@ -379,7 +425,10 @@ describe('ProgressTracker', () => {
     ]);
     expect(() => new ProgressTracker({ maxRoundtrips: Number.NaN })).toThrow(/maxRoundtrips/);
     const t = new ProgressTracker({ maxRoundtrips: 5, steps: SEED_STEPS });
-    expect(codeAndMessage(() => t.child('Nope'))).toEqual(['ESTIMATOR_INVALID_ARGUMENT', 'ProgressTracker.child: step names no step: "Nope"']);
+    expect(codeAndMessage(() => t.child('Nope'))).toEqual([
+      'ESTIMATOR_INVALID_ARGUMENT',
+      'ProgressTracker.child: step names no step: "Nope"',
+    ]);
     expect(codeAndMessage(() => t.child({ start: 60, end: 30 }))).toEqual([
       'ESTIMATOR_INVALID_ARGUMENT',
       'ProgressTracker.child: range must satisfy 0 <= start <= end <= 100, got 60–30',
@@ -391,9 +440,9 @@ describe('ProgressTracker', () => {
       'ESTIMATOR_INVALID_ARGUMENT',
       'ProgressTracker: options.history: invalid input: expected object, received array',
     ]);
-    expect(codeAndMessage(() => new ProgressTracker({ maxRoundtrips: 5, history: { runs: [{ roundtrips: 0, durationMs: 1 }] } }))[1]).toMatch(
-      /^ProgressTracker: options\.history\.runs\[0\]\.roundtrips: /,
-    );
+    expect(
+      codeAndMessage(() => new ProgressTracker({ maxRoundtrips: 5, history: { runs: [{ roundtrips: 0, durationMs: 1 }] } }))[1],
+    ).toMatch(/^ProgressTracker: options\.history\.runs\[0\]\.roundtrips: /);
   });
 
   it('rejects options and state that fight back (a revoked proxy, throwing getters) with typed errors', () => {
@@ -401,8 +450,13 @@ describe('ProgressTracker', () => {
     revoke();
     expect(codeAndMessage(() => new ProgressTracker(proxy as ProgressTrackerOptions))[0]).toBe('ESTIMATOR_INVALID_ARGUMENT');
     expect(codeAndMessage(() => new ProgressTracker({ maxRoundtrips: 5, state: proxy }))[0]).toBe('ESTIMATOR_INVALID_STATE');
-    expect(codeAndMessage(() => new ProgressTracker({ maxRoundtrips: 5, steps: [proxy as WeightedStep] }))[0]).toBe('ESTIMATOR_INVALID_ARGUMENT');
-    expect(codeAndMessage(() => new ProgressTracker(null as unknown as ProgressTrackerOptions))).toEqual(['ESTIMATOR_INVALID_ARGUMENT', 'ProgressTracker: options must be an object, got null']);
+    expect(codeAndMessage(() => new ProgressTracker({ maxRoundtrips: 5, steps: [proxy as WeightedStep] }))[0]).toBe(
+      'ESTIMATOR_INVALID_ARGUMENT',
+    );
+    expect(codeAndMessage(() => new ProgressTracker(null as unknown as ProgressTrackerOptions))).toEqual([
+      'ESTIMATOR_INVALID_ARGUMENT',
+      'ProgressTracker: options must be an object, got null',
+    ]);
   });
 
   it('lists at most 20 issues of an invalid state, and says how many more', () => {
@@ -416,30 +470,44 @@ describe('ProgressTracker', () => {
       expect(error.issues[20]).toEqual({ path: '', message: 'and 980 more issues' });
       expect(error.message.length).toBeLessThan(2_000);
     }
-    expect(codeAndMessage(() => new ProgressTracker({ maxRoundtrips: 5, state: { ...state, finishedSteps: Array.from({ length: 100_000 }, () => 7) } }))).toEqual([
-      'ESTIMATOR_INVALID_STATE',
-      'Invalid progress tracker state: finishedSteps: has 100000 entries; the limit is 1000',
-    ]);
+    expect(
+      codeAndMessage(
+        () => new ProgressTracker({ maxRoundtrips: 5, state: { ...state, finishedSteps: Array.from({ length: 100_000 }, () => 7) } }),
+      ),
+    ).toEqual(['ESTIMATOR_INVALID_STATE', 'Invalid progress tracker state: finishedSteps: has 100000 entries; the limit is 1000']);
   });
 
-  it('restores from any saved state or throws ESTIMATOR_INVALID_STATE (property, hostile generators, time-limited)', async () => {
-    const saved = fc
-      .record({ percent: fc.integer({ min: -5, max: 120 }), roundtrips: fc.integer({ min: -1, max: 50 }), message: fc.option(hostileString, { nil: undefined }) })
-      .map(({ percent, roundtrips, message }) => ({ ...new ProgressTracker({ maxRoundtrips: 5 }).toJSON(), percent, roundtrips, ...(message === undefined ? {} : { message }) }));
-    await fc.assert(
-      fc.asyncProperty(withHostileHoles(saved), async (state) => {
-        try {
-          const t = new ProgressTracker({ maxRoundtrips: 10, state: state() });
-          t.roundtripStarted();
-          expect(t.percent >= 0 && t.percent <= 100).toBe(true);
-        } catch (e) {
-          expect(HeadwayError.isInstance(e, 'ESTIMATOR_INVALID_STATE')).toBe(true);
-        }
-        await Promise.resolve();
-      }),
-      HOSTILE_RUN,
-    );
-  }, HOSTILE_TEST_TIMEOUT);
+  it(
+    'restores from any saved state or throws ESTIMATOR_INVALID_STATE (property, hostile generators, time-limited)',
+    async () => {
+      const saved = fc
+        .record({
+          percent: fc.integer({ min: -5, max: 120 }),
+          roundtrips: fc.integer({ min: -1, max: 50 }),
+          message: fc.option(hostileString, { nil: undefined }),
+        })
+        .map(({ percent, roundtrips, message }) => ({
+          ...new ProgressTracker({ maxRoundtrips: 5 }).toJSON(),
+          percent,
+          roundtrips,
+          ...(message === undefined ? {} : { message }),
+        }));
+      await fc.assert(
+        fc.asyncProperty(withHostileHoles(saved), async (state) => {
+          try {
+            const t = new ProgressTracker({ maxRoundtrips: 10, state: state() });
+            t.roundtripStarted();
+            expect(t.percent >= 0 && t.percent <= 100).toBe(true);
+          } catch (e) {
+            expect(HeadwayError.isInstance(e, 'ESTIMATOR_INVALID_STATE')).toBe(true);
+          }
+          await Promise.resolve();
+        }),
+        HOSTILE_RUN,
+      );
+    },
+    HOSTILE_TEST_TIMEOUT,
+  );
 
   it('rejects an invalid saved state, naming the path', () => {
     try {

@@ -1,4 +1,12 @@
-import { describeIssues, limitIssues, planItemsSchema, toValidationIssues, type PlanItem, type ProgressEventBody, type ValidationIssue } from '@headway/protocol';
+import {
+  describeIssues,
+  limitIssues,
+  planItemsSchema,
+  toValidationIssues,
+  type PlanItem,
+  type ProgressEventBody,
+  type ValidationIssue,
+} from '@headway/protocol';
 import { errorMessage } from '@headway/protocol/internal';
 import { EstimatorError, invalidArgument, shown } from './estimator-error.js';
 import type { ProgressRange } from './map-progress-to-range.js';
@@ -59,7 +67,10 @@ interface ChildSlot {
 }
 
 /** Validates a schema against a value that may fight back (a throwing getter, a revoked proxy). */
-function validate<T>(schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: Parameters<typeof toValidationIssues>[0] } }, value: unknown): { data: T } | { issues: ValidationIssue[] } {
+function validate<T>(
+  schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: Parameters<typeof toValidationIssues>[0] } },
+  value: unknown,
+): { data: T } | { issues: ValidationIssue[] } {
   try {
     const result = schema.safeParse(value);
     return result.success ? { data: result.data } : { issues: toValidationIssues(result.error, Number.POSITIVE_INFINITY) };
@@ -70,20 +81,25 @@ function validate<T>(schema: { safeParse(value: unknown): { success: true; data:
 
 /** The options, read once and checked, so a hostile options object fails with a typed error. */
 function readOptions(options: unknown): ProgressTrackerOptions {
-  if (typeof options !== 'object' || options === null) throw invalidArgument('ProgressTracker: options', `must be an object, got ${shown(options)}`);
+  if (typeof options !== 'object' || options === null)
+    throw invalidArgument('ProgressTracker: options', `must be an object, got ${shown(options)}`);
   let read: ProgressTrackerOptions;
   try {
     const { maxRoundtrips, emit, now, aiDriven, steps, history, state } = options as ProgressTrackerOptions;
     read = { maxRoundtrips, emit, now, aiDriven, steps, history, state } as ProgressTrackerOptions;
   } catch (cause) {
-    throw new EstimatorError('ESTIMATOR_INVALID_ARGUMENT', `ProgressTracker: options could not be read (${errorMessage(cause, 200)})`, { issues: [{ path: 'options', message: 'could not be read' }], cause });
+    throw new EstimatorError('ESTIMATOR_INVALID_ARGUMENT', `ProgressTracker: options could not be read (${errorMessage(cause, 200)})`, {
+      issues: [{ path: 'options', message: 'could not be read' }],
+      cause,
+    });
   }
   const cap: unknown = read.maxRoundtrips;
   if (typeof cap !== 'number' || Number.isNaN(cap) || cap < 1) {
     throw invalidArgument('ProgressTracker: options.maxRoundtrips', `must be a number >= 1 (or Infinity), got ${shown(cap)}`);
   }
   for (const key of ['emit', 'now'] as const) {
-    if (read[key] !== undefined && typeof read[key] !== 'function') throw invalidArgument(`ProgressTracker: options.${key}`, `must be a function, got ${shown(read[key])}`);
+    if (read[key] !== undefined && typeof read[key] !== 'function')
+      throw invalidArgument(`ProgressTracker: options.${key}`, `must be a function, got ${shown(read[key])}`);
   }
   if (read.aiDriven !== undefined && typeof read.aiDriven !== 'boolean') {
     throw invalidArgument('ProgressTracker: options.aiDriven', `must be true or false, got ${shown(read.aiDriven)}`);
@@ -91,7 +107,9 @@ function readOptions(options: unknown): ProgressTrackerOptions {
   if (read.history !== undefined) {
     const history = validate(taskHistorySchema, read.history);
     if ('issues' in history) {
-      const issues = limitIssues(history.issues.map((i) => ({ path: i.path === '' ? 'history' : `history.${i.path}`, message: i.message })));
+      const issues = limitIssues(
+        history.issues.map((i) => ({ path: i.path === '' ? 'history' : `history.${i.path}`, message: i.message })),
+      );
       throw new EstimatorError('ESTIMATOR_INVALID_ARGUMENT', `ProgressTracker: options.${describeIssues(issues)}`, { issues });
     }
     read.history = history.data;
@@ -114,7 +132,11 @@ function stepsOf(steps: unknown): StepRange[] {
     return computeStepRanges(steps as WeightedStep[]);
   } catch (cause) {
     if (cause instanceof EstimatorError) throw cause;
-    throw new EstimatorError('ESTIMATOR_INVALID_ARGUMENT', `ProgressTracker: options.steps could not be read (${errorMessage(cause, 200)})`, { issues: [{ path: 'steps', message: 'could not be read' }], cause });
+    throw new EstimatorError(
+      'ESTIMATOR_INVALID_ARGUMENT',
+      `ProgressTracker: options.steps could not be read (${errorMessage(cause, 200)})`,
+      { issues: [{ path: 'steps', message: 'could not be read' }], cause },
+    );
   }
 }
 
@@ -421,7 +443,9 @@ export class ProgressTracker {
     const steps = readFinishedSteps(input);
     if (Array.isArray(steps) && steps.length > MAX_STATE_STEPS) {
       const message = `has ${steps.length} entries; the limit is ${MAX_STATE_STEPS}`;
-      throw new EstimatorError('ESTIMATOR_INVALID_STATE', `Invalid progress tracker state: finishedSteps: ${message}`, { issues: [{ path: 'finishedSteps', message }] });
+      throw new EstimatorError('ESTIMATOR_INVALID_STATE', `Invalid progress tracker state: finishedSteps: ${message}`, {
+        issues: [{ path: 'finishedSteps', message }],
+      });
     }
     const result = validate(progressTrackerStateSchema, input);
     if ('issues' in result) {
@@ -486,7 +510,8 @@ export class ProgressTracker {
     if (this.ranges.length > 0) value = this.stepValue(estimate);
     // The agent is not far past where its plan says it is, trusted or not (the early-run overshoot).
     const ceiling = this.plan.ceiling(this.roundtrips);
-    if (ceiling !== undefined && value > 100 * ceiling.fraction) value = ceiling.weight * 100 * ceiling.fraction + (1 - ceiling.weight) * value;
+    if (ceiling !== undefined && value > 100 * ceiling.fraction)
+      value = ceiling.weight * 100 * ceiling.fraction + (1 - ceiling.weight) * value;
     const trust = this.plan.trust(this.roundtrips);
     const planFraction = this.plan.fraction(t);
     if (trust > 0 && planFraction !== undefined) value = trust * 100 * planFraction + (1 - trust) * value;
@@ -507,7 +532,10 @@ export class ProgressTracker {
     const current = this.ranges.find((s) => s.name === this.currentStep);
     if (current !== undefined) {
       const slot = this.slots.get(`step:${current.name}`);
-      const local = Math.max(slot === undefined ? 0 : mean(slot.members.values()), Math.min(TOOL_CALL_CAP, PER_TOOL_CALL * this.stepToolCalls));
+      const local = Math.max(
+        slot === undefined ? 0 : mean(slot.members.values()),
+        Math.min(TOOL_CALL_CAP, PER_TOOL_CALL * this.stepToolCalls),
+      );
       return Math.max(this.finishedFloor(), current.start + (Math.min(100, local) / 100) * (current.end - current.start));
     }
     if (this.finishedSteps.size === 0) {
@@ -564,7 +592,10 @@ export class ProgressTracker {
     if (trust > 0 && fraction !== undefined && fraction > 0 && elapsed > 0) {
       // The plan's pace: the time the done share took, stretched over the share left.
       const fromPlan = (elapsed * (1 - fraction)) / fraction;
-      point = fromRoundtrips === undefined ? fromPlan : Math.exp(trust * Math.log(Math.max(1, fromPlan)) + (1 - trust) * Math.log(Math.max(1, fromRoundtrips)));
+      point =
+        fromRoundtrips === undefined
+          ? fromPlan
+          : Math.exp(trust * Math.log(Math.max(1, fromPlan)) + (1 - trust) * Math.log(Math.max(1, fromRoundtrips)));
     }
     if (point === undefined || !Number.isFinite(point)) return;
     const range = etaRange(point);

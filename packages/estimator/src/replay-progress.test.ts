@@ -44,7 +44,14 @@ describe('replayProgress', () => {
       { ...envelope(2, 0), type: 'step.started', step: 'model' },
       { ...envelope(3, 10), type: 'text.delta', text: 'hi' },
       { ...envelope(4, 1000), type: 'tool.executing', toolName: 'update_plan' },
-      { ...envelope(5, 1000), type: 'plan.updated', items: [{ text: 'a', status: 'completed' }, { text: 'b', status: 'in_progress' }] },
+      {
+        ...envelope(5, 1000),
+        type: 'plan.updated',
+        items: [
+          { text: 'a', status: 'completed' },
+          { text: 'b', status: 'in_progress' },
+        ],
+      },
       { ...envelope(6, 1100), type: 'tool.completed', toolName: 'update_plan', durationMs: 100, ok: true },
       { ...envelope(7, 1100), type: 'step.finished', step: 'model', durationMs: 1100 },
       { ...envelope(8, 1200), type: 'run.finished', durationMs: 1200, outcome: 'completed' },

@@ -59,7 +59,12 @@ function itemsOf(total: number, completed: number, inProgress: number): PlanItem
 }
 
 /** The items of a `plan.updated` line: its own, or stand-ins for `{ total, completed, inProgress }`. */
-function planItemsOf(e: { items?: unknown; total?: number | undefined; completed?: number | undefined; inProgress?: number | undefined }): PlanItem[] {
+function planItemsOf(e: {
+  items?: unknown;
+  total?: number | undefined;
+  completed?: number | undefined;
+  inProgress?: number | undefined;
+}): PlanItem[] {
   if (e.items !== undefined || e.total === undefined) return e.items as PlanItem[];
   const total = Math.min(e.total, MAX_PLAN_ITEMS);
   return itemsOf(total, Math.min(e.completed ?? 0, total), e.inProgress ?? 0);
@@ -83,7 +88,8 @@ function planItemsOf(e: { items?: unknown; total?: number | undefined; completed
  */
 export function replayProgress(events: readonly unknown[], options: ReplayProgressOptions = {}): ReplayedProgress[] {
   if (!Array.isArray(events)) throw invalidArgument('replayProgress: events', `must be an array, got ${shown(events)}`);
-  if (events.length > MAX_REPLAY_EVENTS) throw invalidArgument('replayProgress: events', `holds ${events.length} events, more than ${MAX_REPLAY_EVENTS}`);
+  if (events.length > MAX_REPLAY_EVENTS)
+    throw invalidArgument('replayProgress: events', `holds ${events.length} events, more than ${MAX_REPLAY_EVENTS}`);
   const at = options.at ?? [];
   const usePlan = options.plan ?? true;
   const out: ReplayedProgress[] = [];

@@ -27,19 +27,28 @@ describe('RoundtripPosterior', () => {
   });
 
   it('gives a fraction in 0–1 that grows with position, and a positive remaining count', () => {
-    const historyArb = fc.option(fc.record({ runs: fc.array(fc.record({ roundtrips: fc.integer({ min: 1, max: 300 }), durationMs: fc.nat() }), { maxLength: 30 }) }), {
-      nil: undefined,
-    });
+    const historyArb = fc.option(
+      fc.record({ runs: fc.array(fc.record({ roundtrips: fc.integer({ min: 1, max: 300 }), durationMs: fc.nat() }), { maxLength: 30 }) }),
+      {
+        nil: undefined,
+      },
+    );
     fc.assert(
-      fc.property(fc.option(fc.integer({ min: 1, max: 200 }), { nil: undefined }), historyArb, fc.integer({ min: 1, max: 400 }), fc.double({ min: 0, max: 1, noNaN: true }), (cap, history, r, share) => {
-        const p = new RoundtripPosterior(cap, history);
-        const low = p.fractionDone(r - 1 + share * 0.5, r);
-        const high = p.fractionDone(r - 1 + share, r);
-        expect(low).toBeGreaterThanOrEqual(0);
-        expect(high).toBeLessThanOrEqual(1);
-        expect(high).toBeGreaterThanOrEqual(low);
-        expect(p.remaining(r - 1 + share, r)).toBeGreaterThan(0);
-      }),
+      fc.property(
+        fc.option(fc.integer({ min: 1, max: 200 }), { nil: undefined }),
+        historyArb,
+        fc.integer({ min: 1, max: 400 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (cap, history, r, share) => {
+          const p = new RoundtripPosterior(cap, history);
+          const low = p.fractionDone(r - 1 + share * 0.5, r);
+          const high = p.fractionDone(r - 1 + share, r);
+          expect(low).toBeGreaterThanOrEqual(0);
+          expect(high).toBeLessThanOrEqual(1);
+          expect(high).toBeGreaterThanOrEqual(low);
+          expect(p.remaining(r - 1 + share, r)).toBeGreaterThan(0);
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -30,11 +30,24 @@ describe('computeStepRanges', () => {
   });
 
   it('uses the total when weights do not sum to 100, and honours custom bounds', () => {
-    expect(computeStepRanges([{ name: 'a', weight: 1 }, { name: 'b', weight: 3 }])).toEqual([
+    expect(
+      computeStepRanges([
+        { name: 'a', weight: 1 },
+        { name: 'b', weight: 3 },
+      ]),
+    ).toEqual([
       { name: 'a', weight: 1, start: 10, end: 30 },
       { name: 'b', weight: 3, start: 30, end: 90 },
     ]);
-    expect(computeStepRanges([{ name: 'a', weight: 5 }, { name: 'b', weight: 5 }], { start: 0, end: 100 })).toEqual([
+    expect(
+      computeStepRanges(
+        [
+          { name: 'a', weight: 5 },
+          { name: 'b', weight: 5 },
+        ],
+        { start: 0, end: 100 },
+      ),
+    ).toEqual([
       { name: 'a', weight: 5, start: 0, end: 50 },
       { name: 'b', weight: 5, start: 50, end: 100 },
     ]);
@@ -42,25 +55,46 @@ describe('computeStepRanges', () => {
   });
 
   it('rejects zero, negative or non-finite weights with ESTIMATOR_INVALID_ARGUMENT, naming the step', () => {
-    expect(errorOf(() => computeStepRanges([{ name: 'ok', weight: 1 }, { name: 'Search', weight: 0 }]))).toEqual({
+    expect(
+      errorOf(() =>
+        computeStepRanges([
+          { name: 'ok', weight: 1 },
+          { name: 'Search', weight: 0 },
+        ]),
+      ),
+    ).toEqual({
       code: 'ESTIMATOR_INVALID_ARGUMENT',
       message: 'computeStepRanges: steps[1].weight is 0 (step "Search"); expected a positive finite number',
     });
     expect(errorOf(() => computeStepRanges([{ name: 'Parse', weight: -2 }])).message).toMatch(/steps\[0\]\.weight is -2 \(step "Parse"\)/);
     expect(errorOf(() => computeStepRanges([{ name: 'Rank', weight: Number.NaN }])).code).toBe('ESTIMATOR_INVALID_ARGUMENT');
-    expect(errorOf(() => computeStepRanges([{ name: 'Rank', weight: Number.POSITIVE_INFINITY }])).message).toMatch(/weight is Infinity \(step "Rank"\)/);
+    expect(errorOf(() => computeStepRanges([{ name: 'Rank', weight: Number.POSITIVE_INFINITY }])).message).toMatch(
+      /weight is Infinity \(step "Rank"\)/,
+    );
     expect(errorOf(() => computeStepRanges([{ name: 'a', weight: 1 }], { start: 50, end: 10 })).message).toBe(
       'computeStepRanges: end must be finite and >= start, got 10',
     );
-    expect(errorOf(() => computeStepRanges([{ name: 'a', weight: '5' as unknown as number }])).message).toMatch(/weight is 5 \(step "a"\); expected a positive finite number/);
+    expect(errorOf(() => computeStepRanges([{ name: 'a', weight: '5' as unknown as number }])).message).toMatch(
+      /weight is 5 \(step "a"\); expected a positive finite number/,
+    );
   });
 
   it('lays out huge and tiny weights without overflow: two weights of 1e308 split 10–90 in half', () => {
-    expect(computeStepRanges([{ name: 'a', weight: 1e308 }, { name: 'b', weight: 1e308 }]).map((r) => [r.start, r.end])).toEqual([
+    expect(
+      computeStepRanges([
+        { name: 'a', weight: 1e308 },
+        { name: 'b', weight: 1e308 },
+      ]).map((r) => [r.start, r.end]),
+    ).toEqual([
       [10, 50],
       [50, 90],
     ]);
-    expect(computeStepRanges([{ name: 'a', weight: Number.MAX_VALUE }, { name: 'b', weight: Number.MIN_VALUE }]).map((r) => [r.start, r.end])).toEqual([
+    expect(
+      computeStepRanges([
+        { name: 'a', weight: Number.MAX_VALUE },
+        { name: 'b', weight: Number.MIN_VALUE },
+      ]).map((r) => [r.start, r.end]),
+    ).toEqual([
       [10, 90],
       [90, 90],
     ]);
@@ -93,20 +127,29 @@ describe('mapProgressToRange', () => {
   });
 
   it('rejects NaN and non-finite bounds', () => {
-    expect(errorOf(() => mapProgressToRange(Number.NaN, { start: 0, end: 10 }))).toEqual({ code: 'ESTIMATOR_INVALID_ARGUMENT', message: 'mapProgressToRange: local must be a number, got NaN' });
+    expect(errorOf(() => mapProgressToRange(Number.NaN, { start: 0, end: 10 }))).toEqual({
+      code: 'ESTIMATOR_INVALID_ARGUMENT',
+      message: 'mapProgressToRange: local must be a number, got NaN',
+    });
     expect(() => mapProgressToRange(1, { start: Number.NaN, end: 10 })).toThrow(/range.start/);
     expect(() => mapProgressToRange(1, { start: 0, end: Number.POSITIVE_INFINITY })).toThrow(/range.end/);
   });
 
   it('stays inside the slice and never decreases as local grows', () => {
     fc.assert(
-      fc.property(fc.double({ min: -50, max: 150, noNaN: true }), fc.double({ min: 0, max: 50, noNaN: true }), fc.nat(50), fc.nat(20), (local, start, width, step) => {
-        const range = { start, end: start + width };
-        const p = mapProgressToRange(local, range);
-        expect(p).toBeGreaterThanOrEqual(Math.round(start));
-        expect(p).toBeLessThanOrEqual(Math.round(start + width));
-        expect(mapProgressToRange(local + step, range)).toBeGreaterThanOrEqual(p);
-      }),
+      fc.property(
+        fc.double({ min: -50, max: 150, noNaN: true }),
+        fc.double({ min: 0, max: 50, noNaN: true }),
+        fc.nat(50),
+        fc.nat(20),
+        (local, start, width, step) => {
+          const range = { start, end: start + width };
+          const p = mapProgressToRange(local, range);
+          expect(p).toBeGreaterThanOrEqual(Math.round(start));
+          expect(p).toBeLessThanOrEqual(Math.round(start + width));
+          expect(mapProgressToRange(local + step, range)).toBeGreaterThanOrEqual(p);
+        },
+      ),
     );
   });
 });

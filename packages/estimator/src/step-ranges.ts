@@ -36,17 +36,22 @@ export interface StepRangeOptions {
 export function computeStepRanges(steps: readonly WeightedStep[], options: StepRangeOptions = {}): StepRange[] {
   const start = options.start ?? 10;
   const end = options.end ?? 90;
-  if (typeof start !== 'number' || !Number.isFinite(start)) throw invalidArgument('computeStepRanges: start', `must be finite, got ${shown(start)}`);
+  if (typeof start !== 'number' || !Number.isFinite(start))
+    throw invalidArgument('computeStepRanges: start', `must be finite, got ${shown(start)}`);
   if (typeof end !== 'number' || !Number.isFinite(end) || end < start) {
     throw invalidArgument('computeStepRanges: end', `must be finite and >= start, got ${shown(end)}`);
   }
   // Callers from plain JavaScript can pass anything.
   const given: unknown = steps;
-  if (!Array.isArray(given)) throw invalidArgument('computeStepRanges: steps', `expected an array of { name, weight }, got ${shown(given)}`);
+  if (!Array.isArray(given))
+    throw invalidArgument('computeStepRanges: steps', `expected an array of { name, weight }, got ${shown(given)}`);
   const read: WeightedStep[] = steps.map((step, i) => {
     const { name, weight } = step as { name: string; weight: unknown };
     if (typeof weight !== 'number' || !Number.isFinite(weight) || weight <= 0) {
-      throw invalidArgument(`computeStepRanges: steps[${i}].weight`, `is ${shown(weight)} (step "${shown(name)}"); expected a positive finite number`);
+      throw invalidArgument(
+        `computeStepRanges: steps[${i}].weight`,
+        `is ${shown(weight)} (step "${shown(name)}"); expected a positive finite number`,
+      );
     }
     return { name, weight };
   });

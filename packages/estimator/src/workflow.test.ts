@@ -2,7 +2,15 @@ import { readFileSync } from 'node:fs';
 import { HeadwayError } from '@headway/protocol';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { HOSTILE_RUN, HOSTILE_TEST_TIMEOUT, hostileFragmentString, hostileString, hostileValue, runIsolated, srcUrl } from './hostile.test-util.js';
+import {
+  HOSTILE_RUN,
+  HOSTILE_TEST_TIMEOUT,
+  hostileFragmentString,
+  hostileString,
+  hostileValue,
+  runIsolated,
+  srcUrl,
+} from './hostile.test-util.js';
 import { MAX_WORKFLOW_BLOCK, MAX_WORKFLOW_LENGTH, parseWorkflow, workflowStepPercent } from './workflow.js';
 
 const seedExample = readFileSync(new URL('../test/fixtures/WORKFLOW.md', import.meta.url), 'utf8');
@@ -43,7 +51,16 @@ describe('parseWorkflow', () => {
         calls: [{ call: 'workers/generator', start: 26, end: 74 }],
         line: 15,
       },
-      { number: 3, title: 'Validate', weight: 20, start: 74, end: 90, parallel: false, calls: [{ call: 'workers/validator', start: 74, end: 90 }], line: 22 },
+      {
+        number: 3,
+        title: 'Validate',
+        weight: 20,
+        start: 74,
+        end: 90,
+        parallel: false,
+        calls: [{ call: 'workers/validator', start: 74, end: 90 }],
+        line: 22,
+      },
     ]);
   });
 
@@ -72,7 +89,9 @@ describe('parseWorkflow', () => {
     const md = '# W\n\n## 1. Analyze\n\n```yaml\ncall: workers/a\nweight: -3\n```\n';
     expect(errorOf(md).message).toBe('WORKFLOW.md line 6: step 1 ("Analyze"): weight: expected a positive number');
     const parallel = '## 1. Fan out\n```yaml\nparallel:\n  weight: 20\n  steps:\n    - call: 7\n```\n';
-    expect(errorOf(parallel).message).toBe('WORKFLOW.md line 3: step 1 ("Fan out"): parallel.steps[0].call: expected a worker name such as workers/x');
+    expect(errorOf(parallel).message).toBe(
+      'WORKFLOW.md line 3: step 1 ("Fan out"): parallel.steps[0].call: expected a worker name such as workers/x',
+    );
     expect(errorOf('## 1. X\n```yaml\nfoo: bar\n```\n').message).toBe(
       'WORKFLOW.md line 3: step 1 ("X"): expected either { call, weight } or { parallel: { weight, steps } }',
     );
@@ -82,7 +101,9 @@ describe('parseWorkflow', () => {
     expect(errorOf('## 1. Analyze\n\nJust prose.\n\n## 2. Next\n```yaml\ncall: a\nweight: 1\n```').message).toBe(
       'WORKFLOW.md line 1: step 1 ("Analyze") has no fenced yaml block',
     );
-    expect(errorOf('## 1. A\n```yaml\ncall: a\nweight: 1\n').message).toBe('WORKFLOW.md line 2: step 1 ("A"): the yaml block is never closed');
+    expect(errorOf('## 1. A\n```yaml\ncall: a\nweight: 1\n').message).toBe(
+      'WORKFLOW.md line 2: step 1 ("A"): the yaml block is never closed',
+    );
     expect(errorOf('## 1. A\n```yaml\ncall: a\nweight: 1\n```\n## 3. C\n```yaml\ncall: c\nweight: 1\n```\n').message).toBe(
       'WORKFLOW.md line 6: expected step number 2, found 3',
     );
@@ -94,33 +115,41 @@ describe('parseWorkflow', () => {
 describe('parseWorkflow on hostile input', () => {
   const block = '```yaml\ncall: workers/x\nweight: 5\n```\n';
 
-  it('reads a heading full of spaces in linear time (in a child process, so a hang fails)', () => {
-    const run = runIsolated(`
+  it(
+    'reads a heading full of spaces in linear time (in a child process, so a hang fails)',
+    () => {
+      const run = runIsolated(`
       import { parseWorkflow } from '${srcUrl('workflow.ts')}';
       const steps = parseWorkflow('## 1. a' + ' '.repeat(1_000_000) + 'b ##\\n${block.replaceAll('\n', '\\n')}');
       console.log(steps[0].title.length, steps[0].title.startsWith('a '), steps[0].title.endsWith(' b'));
     `);
-    expect(run.signal).toBeNull();
-    expect(run.stdout.trim()).toBe('1000002 true true');
-  }, HOSTILE_TEST_TIMEOUT);
+      expect(run.signal).toBeNull();
+      expect(run.stdout.trim()).toBe('1000002 true true');
+    },
+    HOSTILE_TEST_TIMEOUT,
+  );
 
-  it('refuses deeply nested yaml with a typed error naming the cap, every time (in a child process: the yaml parser can abort it)', () => {
-    const run = runIsolated(`
+  it(
+    'refuses deeply nested yaml with a typed error naming the cap, every time (in a child process: the yaml parser can abort it)',
+    () => {
+      const run = runIsolated(`
       import { parseWorkflow } from '${srcUrl('workflow.ts')}';
       const nested = (open, close, n) => '## 1. Deep\\n\`\`\`yaml\\n' + open.repeat(n) + close.repeat(n) + '\\n\`\`\`\\n';
       for (const md of [nested('[', ']', 5_000), nested('[', ']', 5_000), nested('- ', '', 2_000), nested('{a: ', '}', 2_000)]) {
         try { parseWorkflow(md); console.log('parsed'); } catch (e) { console.log(e.code, e.message); }
       }
     `);
-    expect(run.signal).toBeNull();
-    expect(run.stderr).toBe('');
-    expect(run.stdout.trim().split('\n')).toEqual([
-      'ESTIMATOR_INVALID_WORKFLOW WORKFLOW.md line 3: step 1 ("Deep"): the yaml block nests 5001 levels deep; the limit is 32',
-      'ESTIMATOR_INVALID_WORKFLOW WORKFLOW.md line 3: step 1 ("Deep"): the yaml block nests 5001 levels deep; the limit is 32',
-      'ESTIMATOR_INVALID_WORKFLOW WORKFLOW.md line 3: step 1 ("Deep"): the yaml block nests 2001 levels deep; the limit is 32',
-      'ESTIMATOR_INVALID_WORKFLOW WORKFLOW.md line 3: step 1 ("Deep"): the yaml block nests 2001 levels deep; the limit is 32',
-    ]);
-  }, HOSTILE_TEST_TIMEOUT);
+      expect(run.signal).toBeNull();
+      expect(run.stderr).toBe('');
+      expect(run.stdout.trim().split('\n')).toEqual([
+        'ESTIMATOR_INVALID_WORKFLOW WORKFLOW.md line 3: step 1 ("Deep"): the yaml block nests 5001 levels deep; the limit is 32',
+        'ESTIMATOR_INVALID_WORKFLOW WORKFLOW.md line 3: step 1 ("Deep"): the yaml block nests 5001 levels deep; the limit is 32',
+        'ESTIMATOR_INVALID_WORKFLOW WORKFLOW.md line 3: step 1 ("Deep"): the yaml block nests 2001 levels deep; the limit is 32',
+        'ESTIMATOR_INVALID_WORKFLOW WORKFLOW.md line 3: step 1 ("Deep"): the yaml block nests 2001 levels deep; the limit is 32',
+      ]);
+    },
+    HOSTILE_TEST_TIMEOUT,
+  );
 
   it('turns a billion-laughs block into the typed error, not a raw ReferenceError', () => {
     const lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
@@ -133,7 +162,9 @@ describe('parseWorkflow on hostile input', () => {
   });
 
   it('refuses a file or a block over its cap, and a value that is not text, with the typed error', () => {
-    expect(errorOf('x'.repeat(MAX_WORKFLOW_LENGTH + 1)).message).toBe(`WORKFLOW.md line 1: the file is ${MAX_WORKFLOW_LENGTH + 1} characters; the limit is 1048576`);
+    expect(errorOf('x'.repeat(MAX_WORKFLOW_LENGTH + 1)).message).toBe(
+      `WORKFLOW.md line 1: the file is ${MAX_WORKFLOW_LENGTH + 1} characters; the limit is 1048576`,
+    );
     expect(errorOf(`## 1. Big\n\`\`\`yaml\n# ${'x'.repeat(MAX_WORKFLOW_BLOCK)}\n\`\`\`\n`).message).toBe(
       `WORKFLOW.md line 3: step 1 ("Big"): the yaml block is ${MAX_WORKFLOW_BLOCK + 2} characters; the limit is 16384`,
     );
@@ -145,21 +176,31 @@ describe('parseWorkflow on hostile input', () => {
     expect(message).toBe(`WORKFLOW.md line 1: step 1 ("${'t'.repeat(80)}…") has no fenced yaml block`);
   });
 
-  it('either returns steps or throws ESTIMATOR_INVALID_WORKFLOW, whatever the input (property, time-limited)', async () => {
-    const workflowish = fc
-      .array(fc.tuple(hostileFragmentString, fc.constantFrom('', 'yaml', 'json', 'yml'), hostileString), { maxLength: 5 })
-      .map((steps) => steps.map(([title, lang, body], i) => `## ${i + 1}. ${title}\n\`\`\`${lang}\n${body}\n\`\`\`\n`).join(''));
-    await fc.assert(
-      fc.asyncProperty(fc.oneof(workflowish.map((md) => () => md), hostileValue), async (input) => {
-        try {
-          const steps = parseWorkflow(input() as string);
-          for (const s of steps) expect(s.start >= 10 && s.end <= 90 && s.start <= s.end).toBe(true);
-        } catch (e) {
-          expect(HeadwayError.isInstance(e, 'ESTIMATOR_INVALID_WORKFLOW')).toBe(true);
-        }
-        await Promise.resolve();
-      }),
-      HOSTILE_RUN,
-    );
-  }, HOSTILE_TEST_TIMEOUT);
+  it(
+    'either returns steps or throws ESTIMATOR_INVALID_WORKFLOW, whatever the input (property, time-limited)',
+    async () => {
+      const workflowish = fc
+        .array(fc.tuple(hostileFragmentString, fc.constantFrom('', 'yaml', 'json', 'yml'), hostileString), { maxLength: 5 })
+        .map((steps) => steps.map(([title, lang, body], i) => `## ${i + 1}. ${title}\n\`\`\`${lang}\n${body}\n\`\`\`\n`).join(''));
+      await fc.assert(
+        fc.asyncProperty(
+          fc.oneof(
+            workflowish.map((md) => () => md),
+            hostileValue,
+          ),
+          async (input) => {
+            try {
+              const steps = parseWorkflow(input() as string);
+              for (const s of steps) expect(s.start >= 10 && s.end <= 90 && s.start <= s.end).toBe(true);
+            } catch (e) {
+              expect(HeadwayError.isInstance(e, 'ESTIMATOR_INVALID_WORKFLOW')).toBe(true);
+            }
+            await Promise.resolve();
+          },
+        ),
+        HOSTILE_RUN,
+      );
+    },
+    HOSTILE_TEST_TIMEOUT,
+  );
 });

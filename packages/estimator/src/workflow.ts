@@ -29,18 +29,27 @@ export interface WorkflowStep {
   line: number;
 }
 
-interface CallBlock { call: string; weight: number }
-interface ParallelBlock { parallel: { weight: number; steps: { call: string }[] } }
+interface CallBlock {
+  call: string;
+  weight: number;
+}
+interface ParallelBlock {
+  parallel: { weight: number; steps: { call: string }[] };
+}
 
 const positive = z.number({ error: 'expected a positive number' }).refine((n) => n > 0, { error: 'expected a positive number' });
-const callName = z.string({ error: 'expected a worker name such as workers/x' }).min(1, { error: 'expected a worker name such as workers/x' });
+const callName = z
+  .string({ error: 'expected a worker name such as workers/x' })
+  .min(1, { error: 'expected a worker name such as workers/x' });
 const blockSchema: z.ZodType<CallBlock | ParallelBlock> = z.union(
   [
     z.strictObject({ call: callName, weight: positive }),
     z.strictObject({
       parallel: z.strictObject({
         weight: positive,
-        steps: z.array(z.strictObject({ call: callName }), { error: 'expected a list of { call }' }).min(1, { error: 'expected at least one member' }),
+        steps: z
+          .array(z.strictObject({ call: callName }), { error: 'expected a list of { call }' })
+          .min(1, { error: 'expected at least one member' }),
       }),
     }),
   ],
@@ -132,14 +141,19 @@ function nestingBound(yaml: string): number {
 }
 
 function fail(line: number, message: string, cause?: unknown): never {
-  throw new EstimatorError('ESTIMATOR_INVALID_WORKFLOW', `WORKFLOW.md line ${line}: ${message}`, { ...cause === undefined ? undefined : { cause }, issues: [{ path: `line ${line}`, message }] });
+  throw new EstimatorError('ESTIMATOR_INVALID_WORKFLOW', `WORKFLOW.md line ${line}: ${message}`, {
+    ...(cause === undefined ? undefined : { cause }),
+    issues: [{ path: `line ${line}`, message }],
+  });
 }
 
 /** Parses one step's yaml block with the yaml package's own limits; every failure names its line. */
 function readBlock(body: string, bodyStart: number, step: string): unknown {
-  if (body.length > MAX_WORKFLOW_BLOCK) fail(bodyStart + 1, `${step}: the yaml block is ${body.length} characters; the limit is ${MAX_WORKFLOW_BLOCK}`);
+  if (body.length > MAX_WORKFLOW_BLOCK)
+    fail(bodyStart + 1, `${step}: the yaml block is ${body.length} characters; the limit is ${MAX_WORKFLOW_BLOCK}`);
   const depth = nestingBound(body);
-  if (depth > MAX_WORKFLOW_DEPTH) fail(bodyStart + 1, `${step}: the yaml block nests ${depth} levels deep; the limit is ${MAX_WORKFLOW_DEPTH}`);
+  if (depth > MAX_WORKFLOW_DEPTH)
+    fail(bodyStart + 1, `${step}: the yaml block nests ${depth} levels deep; the limit is ${MAX_WORKFLOW_DEPTH}`);
   let doc: ReturnType<typeof parseDocument>;
   try {
     doc = parseDocument(body, { prettyErrors: false, uniqueKeys: true, merge: false });
@@ -164,7 +178,11 @@ function blockIssues(value: unknown): string {
   const isObject = typeof value === 'object' && value !== null && !Array.isArray(value);
   const meantParallel = isObject && 'parallel' in value;
   const meantCall = isObject && ('call' in value || 'weight' in value);
-  const schema = meantParallel ? (blockSchema as z.ZodUnion<[z.ZodType, z.ZodType]>).options[1] : meantCall ? (blockSchema as z.ZodUnion<[z.ZodType, z.ZodType]>).options[0] : undefined;
+  const schema = meantParallel
+    ? (blockSchema as z.ZodUnion<[z.ZodType, z.ZodType]>).options[1]
+    : meantCall
+      ? (blockSchema as z.ZodUnion<[z.ZodType, z.ZodType]>).options[0]
+      : undefined;
   if (schema === undefined) return 'expected either { call, weight } or { parallel: { weight, steps } }';
   const result = schema.safeParse(value);
   return result.success ? '' : describeIssues(toValidationIssues(result.error));

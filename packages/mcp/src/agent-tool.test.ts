@@ -8,7 +8,12 @@ import { z } from 'zod';
 import { agentTool, type AgentRunFn } from './agent-tool.js';
 import { serveHttp } from './fixture-server.test-util.js';
 
-const lookup = defineTool({ name: 'lookup', description: 'Look a word up', parameters: z.object({ word: z.string() }), execute: ({ word }) => `${word}: a word` });
+const lookup = defineTool({
+  name: 'lookup',
+  description: 'Look a word up',
+  parameters: z.object({ word: z.string() }),
+  execute: ({ word }) => `${word}: a word`,
+});
 
 function researcher(maxIterations: number, script: ConstructorParameters<typeof ScriptedProvider>[0]): AgentRuntime {
   return new AgentRuntime({ provider: 'scripted', maxIterations }, { provider: new ScriptedProvider(script), tools: [lookup] });
@@ -33,10 +38,17 @@ async function clientFor(register: (server: McpServer) => void): Promise<Client>
 
 describe('agentTool, called by the official MCP client over Streamable HTTP', () => {
   it('runs the agent, sends rising progress out of 100 with the current step, answers with its text', async () => {
-    const runtime = researcher(5, [{ toolCalls: [{ name: 'lookup', args: { word: 'bar' } }] }, { content: 'A bar is a unit of pressure.' }]);
-    const client = await clientFor((server) => agentTool(runtime, { server, name: 'research', description: 'Research a question', progressIntervalMs: 0 }));
+    const runtime = researcher(5, [
+      { toolCalls: [{ name: 'lookup', args: { word: 'bar' } }] },
+      { content: 'A bar is a unit of pressure.' },
+    ]);
+    const client = await clientFor((server) =>
+      agentTool(runtime, { server, name: 'research', description: 'Research a question', progressIntervalMs: 0 }),
+    );
     const progress: Progress[] = [];
-    const result = await client.callTool({ name: 'research', arguments: { task: 'What is a bar?' } }, undefined, { onprogress: (p) => progress.push(p) });
+    const result = await client.callTool({ name: 'research', arguments: { task: 'What is a bar?' } }, undefined, {
+      onprogress: (p) => progress.push(p),
+    });
     expect(result.content).toEqual([{ type: 'text', text: 'A bar is a unit of pressure.' }]);
     expect(result.structuredContent).toMatchObject({ status: 'completed', iterations: 2 });
     expect(progress.length).toBeGreaterThan(1);
@@ -58,10 +70,20 @@ describe('agentTool, called by the official MCP client over Streamable HTTP', ()
 
   it('sends at most one notification per interval, the latest before the answer', async () => {
     const run: AgentRunFn = (task, { onEvent }) => {
-      for (let percent = 1; percent <= 50; percent++) onEvent({ type: 'progress', percent, message: `at ${String(percent)}`, runId: 'r', seq: percent, ts: 0 });
-      return Promise.resolve({ text: task, status: 'completed', usage: { inputTokens: 0, outputTokens: 0 }, iterations: 1, runId: 'r', sessionId: 's' });
+      for (let percent = 1; percent <= 50; percent++)
+        onEvent({ type: 'progress', percent, message: `at ${String(percent)}`, runId: 'r', seq: percent, ts: 0 });
+      return Promise.resolve({
+        text: task,
+        status: 'completed',
+        usage: { inputTokens: 0, outputTokens: 0 },
+        iterations: 1,
+        runId: 'r',
+        sessionId: 's',
+      });
     };
-    const client = await clientFor((server) => agentTool(run, { server, name: 'burst', description: 'Bursts progress', progressIntervalMs: 60_000 }));
+    const client = await clientFor((server) =>
+      agentTool(run, { server, name: 'burst', description: 'Bursts progress', progressIntervalMs: 60_000 }),
+    );
     const progress: Progress[] = [];
     await client.callTool({ name: 'burst', arguments: { task: 'go' } }, undefined, { onprogress: (p) => progress.push(p) });
     // The SDK may settle the call before it hands over a notification sent just before the answer.
@@ -75,14 +97,21 @@ describe('agentTool, called by the official MCP client over Streamable HTTP', ()
     const run: AgentRunFn = (_task, { signal }) =>
       new Promise((_resolve, reject) => {
         started = true;
-        signal.addEventListener('abort', () => {
-          aborted = true;
-          reject(new Error('cancelled'));
-        }, { once: true });
+        signal.addEventListener(
+          'abort',
+          () => {
+            aborted = true;
+            reject(new Error('cancelled'));
+          },
+          { once: true },
+        );
       });
     const client = await clientFor((server) => agentTool(run, { server, name: 'wait', description: 'Waits' }));
     const controller = new AbortController();
-    const call = client.callTool({ name: 'wait', arguments: { task: 'wait' } }, undefined, { signal: controller.signal }).then(() => undefined, (e: unknown) => e);
+    const call = client.callTool({ name: 'wait', arguments: { task: 'wait' } }, undefined, { signal: controller.signal }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     await vi.waitFor(() => {
       expect(started).toBe(true);
     });

@@ -99,17 +99,22 @@ export function agentTool(agent: AgentRuntime | AgentRunFn, options: AgentToolOp
       : typeof (agent as Partial<AgentRuntime>).runStream === 'function'
         ? runtimeRunFn(agent)
         : (() => {
-            throw new McpError('MCP_INVALID_OPTIONS', `agentTool "${options.name}": expected an AgentRuntime or a run function`, { tool: options.name });
+            throw new McpError('MCP_INVALID_OPTIONS', `agentTool "${options.name}": expected an AgentRuntime or a run function`, {
+              tool: options.name,
+            });
           })();
   const interval = Math.max(0, options.progressIntervalMs ?? 250);
   const timers = options.timers ?? defaultTimers;
   const taskOf =
-    options.task ??
-    ((args: Record<string, unknown>): string => (typeof args.task === 'string' ? args.task : JSON.stringify(args)));
+    options.task ?? ((args: Record<string, unknown>): string => (typeof args.task === 'string' ? args.task : JSON.stringify(args)));
   const inputSchema = options.inputSchema ?? z.object({ task: z.string().describe('What the agent should do') });
   return options.server.registerTool(options.name, { description: options.description, inputSchema }, (async (
     args: Record<string, unknown>,
-    extra: { signal: AbortSignal; _meta?: { progressToken?: string | number }; sendNotification: (n: { method: 'notifications/progress'; params: Record<string, unknown> }) => Promise<void> },
+    extra: {
+      signal: AbortSignal;
+      _meta?: { progressToken?: string | number };
+      sendNotification: (n: { method: 'notifications/progress'; params: Record<string, unknown> }) => Promise<void>;
+    },
   ): Promise<CallToolResult> => {
     const token = extra._meta?.progressToken;
     let percent = 0;

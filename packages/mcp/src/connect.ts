@@ -37,7 +37,12 @@ export interface Connection {
 }
 
 function isClient(source: McpServerSource): source is Client {
-  return typeof source === 'object' && (source as unknown) !== null && typeof (source as Partial<Client>).callTool === 'function' && typeof (source as Partial<Client>).listTools === 'function';
+  return (
+    typeof source === 'object' &&
+    (source as unknown) !== null &&
+    typeof (source as Partial<Client>).callTool === 'function' &&
+    typeof (source as Partial<Client>).listTools === 'function'
+  );
 }
 
 function describeSource(source: StdioServer | HttpServer): string {
@@ -84,7 +89,11 @@ export async function connect(source: McpServerSource, name: string | undefined,
     deliverNotificationsFirst(source);
     return { client: source, server: name ?? source.getServerVersion()?.name ?? 'mcp', close: () => Promise.resolve() };
   }
-  if (typeof source !== 'object' || (source as unknown) === null || (!('url' in source) && typeof (source as Partial<StdioServer>).command !== 'string')) {
+  if (
+    typeof source !== 'object' ||
+    (source as unknown) === null ||
+    (!('url' in source) && typeof (source as Partial<StdioServer>).command !== 'string')
+  ) {
     throw new McpError('MCP_INVALID_OPTIONS', 'mcpTools: expected an MCP Client, { command, args } or { url }');
   }
   const label = name ?? describeSource(source);
@@ -97,15 +106,16 @@ export async function connect(source: McpServerSource, name: string | undefined,
     }
   }
   const transport =
-    url !== undefined
-      ? new StreamableHTTPClientTransport(url, httpOptions(source as HttpServer))
-      : stdioTransport(source as StdioServer);
+    url !== undefined ? new StreamableHTTPClientTransport(url, httpOptions(source as HttpServer)) : stdioTransport(source as StdioServer);
   const client = new Client({ name: clientName, version: '1.0.0' });
   try {
     await client.connect(transport);
   } catch (error) {
     await client.close().catch(() => undefined);
-    throw new McpError('MCP_CONNECT_FAILED', `MCP server "${label}": could not connect: ${errorMessage(error)}`, { cause: error, server: label });
+    throw new McpError('MCP_CONNECT_FAILED', `MCP server "${label}": could not connect: ${errorMessage(error)}`, {
+      cause: error,
+      server: label,
+    });
   }
   deliverNotificationsFirst(client);
   return {

@@ -17,10 +17,14 @@ export interface FixtureLog {
 const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
   new Promise((resolve) => {
     const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(t);
-      resolve();
-    }, { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(t);
+        resolve();
+      },
+      { once: true },
+    );
   });
 
 export function createFixtureServer(log: FixtureLog = { cancelled: [] }): McpServer {
@@ -29,7 +33,10 @@ export function createFixtureServer(log: FixtureLog = { cancelled: [] }): McpSer
     content: [{ type: 'text', text }],
     structuredContent: { length: text.length },
   }));
-  server.registerTool('fail', { description: 'Always fails', inputSchema: {} }, () => ({ content: [{ type: 'text', text: 'disk on fire' }], isError: true }));
+  server.registerTool('fail', { description: 'Always fails', inputSchema: {} }, () => ({
+    content: [{ type: 'text', text: 'disk on fire' }],
+    isError: true,
+  }));
   server.registerTool(
     'slow',
     {
@@ -46,7 +53,12 @@ export function createFixtureServer(log: FixtureLog = { cancelled: [] }): McpSer
         if (token !== undefined) {
           await extra.sendNotification({
             method: 'notifications/progress',
-            params: { progressToken: token, progress, ...(withTotal === false ? {} : { total: steps }), message: `step ${String(i)}\u0007 of ${String(steps)}` },
+            params: {
+              progressToken: token,
+              progress,
+              ...(withTotal === false ? {} : { total: steps }),
+              message: `step ${String(i)}\u0007 of ${String(steps)}`,
+            },
           });
         }
       }
@@ -56,16 +68,21 @@ export function createFixtureServer(log: FixtureLog = { cancelled: [] }): McpSer
   server.registerTool('hang', { description: 'Waits until cancelled', inputSchema: {} }, async (_args, extra) => {
     log.started?.push(String(extra.requestId));
     await new Promise<void>((resolve) => {
-      extra.signal.addEventListener('abort', () => {
-        log.cancelled.push(String(extra.requestId));
-        resolve();
-      }, { once: true });
+      extra.signal.addEventListener(
+        'abort',
+        () => {
+          log.cancelled.push(String(extra.requestId));
+          resolve();
+        },
+        { once: true },
+      );
     });
     return { content: [{ type: 'text', text: 'cancelled' }] };
   });
   server.registerTool('die', { description: 'Exits the process mid-call', inputSchema: {} }, async (_args, extra) => {
     const token = extra._meta?.progressToken;
-    if (token !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: 1, total: 2 } });
+    if (token !== undefined)
+      await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: 1, total: 2 } });
     setTimeout(() => process.exit(3), 10);
     return new Promise(() => undefined);
   });

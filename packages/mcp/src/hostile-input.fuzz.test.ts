@@ -29,10 +29,28 @@ const hostile: fc.Arbitrary<() => unknown> = fc.oneof(
   fc.constant(() => revoked()),
   fc.constant(() => ({ content: revoked() })),
   fc.constant(() => ({ content: [revoked(), { type: 'text', text: 'ok' }] })),
-  fc.constant(() => ({ get content(): unknown { return throwing(); } })),
-  fc.constant(() => ({ content: [{ type: 'text', get text(): string { return throwing(); } }] })),
+  fc.constant(() => ({
+    get content(): unknown {
+      return throwing();
+    },
+  })),
+  fc.constant(() => ({
+    content: [
+      {
+        type: 'text',
+        get text(): string {
+          return throwing();
+        },
+      },
+    ],
+  })),
   fc.constant(() => ({ content: [], structuredContent: revoked() })),
-  fc.constant(() => ({ content: [], get isError(): boolean { return throwing(); } })),
+  fc.constant(() => ({
+    content: [],
+    get isError(): boolean {
+      return throwing();
+    },
+  })),
   fc.constant(() => ({ content: Array.from({ length: 200_000 }, () => ({ type: 'text', text: 'x' })) })),
   fc.constant(() => ({ content: [{ type: 'text', text: 'y'.repeat(3_000_000) }] })),
   fc.constant(() => deep(5_000)),
@@ -65,16 +83,26 @@ describe('hostile MCP answers and arguments (property)', () => {
   });
 
   it('argument checks never throw: hostile arguments are invalid with a reason', () => {
-    const check = compileArgumentsCheck({ type: 'object', properties: { path: { type: 'string' }, n: { type: 'integer', minimum: 0 } }, required: ['path'] });
+    const check = compileArgumentsCheck({
+      type: 'object',
+      properties: { path: { type: 'string' }, n: { type: 'integer', minimum: 0 } },
+      required: ['path'],
+    });
     const schema = argumentsSchema(check);
     fc.assert(
-      fc.property(fc.oneof(hostile, fc.record({ path: fc.string(), n: fc.integer() }).map((v) => () => v)), (make) => {
-        const value = make();
-        const issues = check(value);
-        expect(Array.isArray(issues)).toBe(true);
-        for (const issue of issues) expect(typeof issue).toBe('string');
-        expect(schema.safeParse(value).success).toBe(issues.length === 0);
-      }),
+      fc.property(
+        fc.oneof(
+          hostile,
+          fc.record({ path: fc.string(), n: fc.integer() }).map((v) => () => v),
+        ),
+        (make) => {
+          const value = make();
+          const issues = check(value);
+          expect(Array.isArray(issues)).toBe(true);
+          for (const issue of issues) expect(typeof issue).toBe('string');
+          expect(schema.safeParse(value).success).toBe(issues.length === 0);
+        },
+      ),
       limits,
     );
   });
@@ -82,18 +110,23 @@ describe('hostile MCP answers and arguments (property)', () => {
   it('mapped progress stays inside the slice and never goes back, whatever numbers the server sends', () => {
     const number = fc.oneof(fc.double(), fc.integer(), fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, -1, 0));
     fc.assert(
-      fc.property(fc.double({ min: 0, max: 100, noNaN: true }), fc.double({ min: 0, max: 100, noNaN: true }), fc.array(fc.tuple(number, fc.option(number, { nil: undefined }))), (a, b, notes) => {
-        const [lo, hi] = a <= b ? [a, b] : [b, a];
-        const mapper = new SliceMapper({ lo, hi });
-        let last = lo;
-        for (const [progress, total] of notes) {
-          const percent = mapper.map(progress, total);
-          if (percent === undefined) continue;
-          expect(percent).toBeGreaterThanOrEqual(last);
-          expect(percent).toBeLessThanOrEqual(hi);
-          last = percent;
-        }
-      }),
+      fc.property(
+        fc.double({ min: 0, max: 100, noNaN: true }),
+        fc.double({ min: 0, max: 100, noNaN: true }),
+        fc.array(fc.tuple(number, fc.option(number, { nil: undefined }))),
+        (a, b, notes) => {
+          const [lo, hi] = a <= b ? [a, b] : [b, a];
+          const mapper = new SliceMapper({ lo, hi });
+          let last = lo;
+          for (const [progress, total] of notes) {
+            const percent = mapper.map(progress, total);
+            if (percent === undefined) continue;
+            expect(percent).toBeGreaterThanOrEqual(last);
+            expect(percent).toBeLessThanOrEqual(hi);
+            last = percent;
+          }
+        },
+      ),
       limits,
     );
   });

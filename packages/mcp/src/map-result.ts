@@ -66,7 +66,8 @@ export function mapCallToolResult(value: unknown, origin: ResultOrigin): McpTool
   let structured: Record<string, unknown> | undefined;
   let isError: boolean;
   try {
-    if (!isPlainObject(value)) throw new TypeError(`expected an object, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`);
+    if (!isPlainObject(value))
+      throw new TypeError(`expected an object, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`);
     const content = read(value, 'content') ?? [];
     if (!Array.isArray(content)) throw new TypeError('content: expected an array');
     const parts: string[] = [];
@@ -86,7 +87,10 @@ export function mapCallToolResult(value: unknown, origin: ResultOrigin): McpTool
     });
   }
   if (isError) {
-    throw new McpError('MCP_TOOL_ERROR', `${where} reported an error: ${text === '' ? '(no text)' : text}`, { server: origin.server, tool: origin.tool });
+    throw new McpError('MCP_TOOL_ERROR', `${where} reported an error: ${text === '' ? '(no text)' : text}`, {
+      server: origin.server,
+      tool: origin.tool,
+    });
   }
   return structured === undefined ? text : { text, structuredContent: structured };
 }

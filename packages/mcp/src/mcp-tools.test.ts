@@ -9,7 +9,11 @@ import { mcpTools, type McpToolSet } from './mcp-tools.js';
 import type { NestedProgress } from './progress-slice.js';
 
 const tsx = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
-const stdioFixture = { command: tsx, args: [fileURLToPath(new URL('./fixture-stdio.test-util.ts', import.meta.url))], stderr: 'ignore' as const };
+const stdioFixture = {
+  command: tsx,
+  args: [fileURLToPath(new URL('./fixture-stdio.test-util.ts', import.meta.url))],
+  stderr: 'ignore' as const,
+};
 
 /** What the tool reported through the context, in order. */
 const reported: ToolProgressUpdate[] = [];
@@ -56,7 +60,10 @@ describe('mcpTools over stdio (a child process)', () => {
   });
 
   it('turns isError into a typed error naming server and tool', async () => {
-    const error: unknown = await Promise.resolve(tool(set, 'fail').execute({}, ctx())).then(() => undefined, (e: unknown) => e);
+    const error: unknown = await Promise.resolve(tool(set, 'fail').execute({}, ctx())).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(HeadwayError.isInstance(error, 'MCP_TOOL_ERROR')).toBe(true);
     expect((error as Error).message).toBe('MCP server "fixture", tool "fail" reported an error: disk on fire');
   });
@@ -69,7 +76,15 @@ describe('mcpTools over stdio (a child process)', () => {
     expect(reported.map((u) => u.percent)).toEqual([25, 12.5, 75, 100]);
     expect(reported[0]).toEqual({ percent: 25, message: 'step 1 of 4' });
     expect(updates.map((u) => u.percent)).toEqual([45, 45, 55, 60]);
-    expect(updates[0]).toMatchObject({ server: 'fixture', tool: 'slow', runId: 'r', toolCallId: 'c', progress: 1, total: 4, message: 'step 1 of 4' });
+    expect(updates[0]).toMatchObject({
+      server: 'fixture',
+      tool: 'slow',
+      runId: 'r',
+      toolCallId: 'c',
+      progress: 1,
+      total: 4,
+      message: 'step 1 of 4',
+    });
   });
 
   it('many calls under one run signal leave no listeners on it', async () => {
@@ -80,7 +95,10 @@ describe('mcpTools over stdio (a child process)', () => {
 
   it('a server that dies mid-call gives a typed error naming server and tool', async () => {
     const dying = await mcpTools(stdioFixture);
-    const error: unknown = await Promise.resolve(tool(dying, 'die').execute({}, ctx())).then(() => undefined, (e: unknown) => e);
+    const error: unknown = await Promise.resolve(tool(dying, 'die').execute({}, ctx())).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(HeadwayError.isInstance(error, 'MCP_CALL_FAILED')).toBe(true);
     expect((error as Error).message).toMatch(/^MCP server "fixture", tool "die": the call failed: .*Connection closed/u);
     await dying.close();
@@ -118,7 +136,10 @@ describe('mcpTools over Streamable HTTP on 127.0.0.1', () => {
   it('cancelling the run sends MCP cancellation for the call in flight', async () => {
     const controller = new AbortController();
     log.started = [];
-    const call = Promise.resolve(tool(patient, 'hang').execute({}, ctx(controller.signal))).then(() => undefined, (e: unknown) => e);
+    const call = Promise.resolve(tool(patient, 'hang').execute({}, ctx(controller.signal))).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     await vi.waitFor(() => {
       expect(log.started).toHaveLength(1);
     });
@@ -154,14 +175,20 @@ describe('mcpTools over Streamable HTTP on 127.0.0.1', () => {
   });
 
   it('without progress the per-request timeout ends the call with a typed error', async () => {
-    const error: unknown = await Promise.resolve(tool(set, 'hang').execute({}, ctx())).then(() => undefined, (e: unknown) => e);
+    const error: unknown = await Promise.resolve(tool(set, 'hang').execute({}, ctx())).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(HeadwayError.isInstance(error, 'MCP_CALL_FAILED')).toBe(true);
     expect((error as Error).message).toMatch(/^MCP server "fixture", tool "hang": the call failed: .*timed out/iu);
   });
 
   it('progress does not keep a call alive past the overall cap', async () => {
     const capped = await mcpTools({ url: http.url }, { timeoutMs: 300, maxTotalTimeoutMs: 400 });
-    const error: unknown = await Promise.resolve(tool(capped, 'slow').execute({ steps: 30, delayMs: 50 }, ctx())).then(() => undefined, (e: unknown) => e);
+    const error: unknown = await Promise.resolve(tool(capped, 'slow').execute({ steps: 30, delayMs: 50 }, ctx())).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(HeadwayError.isInstance(error, 'MCP_CALL_FAILED')).toBe(true);
     await capped.close();
   });
@@ -181,7 +208,10 @@ describe('mcpTools over Streamable HTTP on 127.0.0.1', () => {
     const runtime = new AgentRuntime(
       { provider: 'scripted', maxIterations: 5 },
       {
-        provider: new ScriptedProvider([{ toolCalls: [{ name: 'slow', args: { steps: 5, delayMs: 5 }, id: 'call_slow' }] }, { content: 'All done.' }]),
+        provider: new ScriptedProvider([
+          { toolCalls: [{ name: 'slow', args: { steps: 5, delayMs: 5 }, id: 'call_slow' }] },
+          { content: 'All done.' },
+        ]),
         tools: [watched],
         sinks: [
           (e) => {
@@ -216,7 +246,10 @@ describe('a server that lists tools wrongly', () => {
       server.registerTool('read file', { description: 'A name no model provider accepts' }, () => ({ content: [] }));
       return server;
     });
-    const error: unknown = await mcpTools({ url: http.url }).then(() => undefined, (e: unknown) => e);
+    const error: unknown = await mcpTools({ url: http.url }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     await http.close();
     expect(HeadwayError.isInstance(error, 'MCP_INVALID_TOOL_LIST')).toBe(true);
     expect((error as Error).message).toBe('MCP server "sloppy", tool "read file": its name is not 1–64 letters, digits, "_" or "-"');
@@ -232,11 +265,16 @@ describe('a server that answers wrongly', () => {
       return server;
     });
     const set = await mcpTools({ url: http.url });
-    const error: unknown = await Promise.resolve(tool(set, 'lie').execute({}, ctx())).then(() => undefined, (e: unknown) => e);
+    const error: unknown = await Promise.resolve(tool(set, 'lie').execute({}, ctx())).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     await set.close();
     await http.close();
     expect(HeadwayError.isInstance(error, 'MCP_INVALID_RESULT')).toBe(true);
-    expect((error as Error).message).toMatch(/^MCP server "liar", tool "lie" answered with an invalid result: .*Invalid tools\/call result/u);
+    expect((error as Error).message).toMatch(
+      /^MCP server "liar", tool "lie" answered with an invalid result: .*Invalid tools\/call result/u,
+    );
   });
 });
 

@@ -40,7 +40,8 @@ export interface McpToolSet {
 const TOOL_NAME = /^[\w-]{1,64}$/u;
 const MAX_PAGES = 100;
 /** How the SDK's client words an answer that is not a valid tool result. */
-const INVALID_ANSWER = /Invalid tools\/call result|Structured content does not match|has an output schema but did not return structured content/u;
+const INVALID_ANSWER =
+  /Invalid tools\/call result|Structured content does not match|has an output schema but did not return structured content/u;
 
 function invalidList(server: string, message: string, tool?: string, cause?: unknown): McpError {
   return new McpError('MCP_INVALID_TOOL_LIST', `MCP server "${server}"${tool === undefined ? '' : `, tool "${tool}"`}: ${message}`, {
@@ -50,7 +51,10 @@ function invalidList(server: string, message: string, tool?: string, cause?: unk
   });
 }
 
-async function listAll(client: Client, server: string): Promise<{ name: string; description?: string | undefined; inputSchema: Record<string, unknown> }[]> {
+async function listAll(
+  client: Client,
+  server: string,
+): Promise<{ name: string; description?: string | undefined; inputSchema: Record<string, unknown> }[]> {
   const tools = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
@@ -174,11 +178,15 @@ function mcpTool(
         const message = errorMessage(error);
         // The SDK checks the answer against the protocol's schema (and the tool's outputSchema) itself.
         if (INVALID_ANSWER.test(message)) {
-          throw new McpError('MCP_INVALID_RESULT', `MCP server "${server}", tool "${remoteName}" answered with an invalid result: ${message}`, {
-            cause: error,
-            server,
-            tool: remoteName,
-          });
+          throw new McpError(
+            'MCP_INVALID_RESULT',
+            `MCP server "${server}", tool "${remoteName}" answered with an invalid result: ${message}`,
+            {
+              cause: error,
+              server,
+              tool: remoteName,
+            },
+          );
         }
         throw new McpError('MCP_CALL_FAILED', `MCP server "${server}", tool "${remoteName}": the call failed: ${message}`, {
           cause: error,

@@ -24,8 +24,12 @@ const MAX_MESSAGE_CHARS = 200;
 /** A server's message made safe for one line of a terminal: no control characters, bounded. */
 export function cleanMessage(message: unknown): string | undefined {
   if (typeof message !== 'string') return undefined;
-  // eslint-disable-next-line no-control-regex -- stripping control characters is the point
-  const text = message.replace(/[\u0000-\u001F\u007F-\u009F]+/gu, ' ').replace(/ {2,}/gu, ' ').trim().slice(0, MAX_MESSAGE_CHARS);
+  const text = message
+    // eslint-disable-next-line no-control-regex -- stripping control characters is the point
+    .replace(/[\u0000-\u001F\u007F-\u009F]+/gu, ' ')
+    .replace(/ {2,}/gu, ' ')
+    .trim()
+    .slice(0, MAX_MESSAGE_CHARS);
   return text === '' ? undefined : text;
 }
 

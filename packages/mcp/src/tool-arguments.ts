@@ -11,7 +11,10 @@ export type ArgumentsCheck = (value: unknown) => string[];
  *
  * @throws whatever the validator throws for a schema it cannot compile; the caller names the tool.
  */
-export function compileArgumentsCheck(schema: Record<string, unknown>, validator: AjvJsonSchemaValidator = new AjvJsonSchemaValidator()): ArgumentsCheck {
+export function compileArgumentsCheck(
+  schema: Record<string, unknown>,
+  validator: AjvJsonSchemaValidator = new AjvJsonSchemaValidator(),
+): ArgumentsCheck {
   const validate = validator.getValidator(schema);
   return (value) => {
     try {

@@ -30,7 +30,25 @@ import { ATTR_ERROR_TYPE, ERROR_TYPE_VALUE_OTHER } from '@opentelemetry/semantic
 
 type Names<K extends string> = Readonly<Record<K, string>>;
 
-export const GEN_AI: Names<'operation' | 'agentName' | 'conversationId' | 'providerName' | 'requestModel' | 'finishReasons' | 'inputTokens' | 'outputTokens' | 'tokenType' | 'toolName' | 'toolCallId' | 'toolType' | 'toolArguments' | 'toolResult' | 'inputMessages' | 'outputMessages' | 'errorType'> = {
+export const GEN_AI: Names<
+  | 'operation'
+  | 'agentName'
+  | 'conversationId'
+  | 'providerName'
+  | 'requestModel'
+  | 'finishReasons'
+  | 'inputTokens'
+  | 'outputTokens'
+  | 'tokenType'
+  | 'toolName'
+  | 'toolCallId'
+  | 'toolType'
+  | 'toolArguments'
+  | 'toolResult'
+  | 'inputMessages'
+  | 'outputMessages'
+  | 'errorType'
+> = {
   operation: ATTR_GEN_AI_OPERATION_NAME,
   agentName: ATTR_GEN_AI_AGENT_NAME,
   conversationId: ATTR_GEN_AI_CONVERSATION_ID,
@@ -60,7 +78,25 @@ export const TOKEN_TYPE: Names<'input' | 'output'> = { input: GEN_AI_TOKEN_TYPE_
 export const ERROR_TYPE_OTHER: string = ERROR_TYPE_VALUE_OTHER;
 
 /** headway's own attribute names (the GenAI conventions have none for these). */
-export const HEADWAY: Names<'runId' | 'outcome' | 'stopReason' | 'limit' | 'resumed' | 'firstSeq' | 'iterationsUsed' | 'iterationsMax' | 'timeUsedMs' | 'timeBudgetMs' | 'costUsedUsd' | 'costMaxUsd' | 'percent' | 'iteration' | 'step' | 'costUsd' | 'toolOutcome'> = {
+export const HEADWAY: Names<
+  | 'runId'
+  | 'outcome'
+  | 'stopReason'
+  | 'limit'
+  | 'resumed'
+  | 'firstSeq'
+  | 'iterationsUsed'
+  | 'iterationsMax'
+  | 'timeUsedMs'
+  | 'timeBudgetMs'
+  | 'costUsedUsd'
+  | 'costMaxUsd'
+  | 'percent'
+  | 'iteration'
+  | 'step'
+  | 'costUsd'
+  | 'toolOutcome'
+> = {
   runId: 'headway.run.id',
   outcome: 'headway.run.outcome',
   stopReason: 'headway.run.stop_reason',
@@ -81,7 +117,19 @@ export const HEADWAY: Names<'runId' | 'outcome' | 'stopReason' | 'limit' | 'resu
 };
 
 /** Span event names, one per headway event type that becomes a span event. */
-export const SPAN_EVENT: Names<'progress' | 'limitApproaching' | 'limitReached' | 'windDown' | 'timeoutExtended' | 'checkpoint' | 'report' | 'toolFlagged' | 'strategyRotated' | 'thinking' | 'intermediateResult'> = {
+export const SPAN_EVENT: Names<
+  | 'progress'
+  | 'limitApproaching'
+  | 'limitReached'
+  | 'windDown'
+  | 'timeoutExtended'
+  | 'checkpoint'
+  | 'report'
+  | 'toolFlagged'
+  | 'strategyRotated'
+  | 'thinking'
+  | 'intermediateResult'
+> = {
   progress: 'headway.progress',
   limitApproaching: 'headway.limit.approaching',
   limitReached: 'headway.limit.reached',

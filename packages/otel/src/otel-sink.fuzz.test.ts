@@ -52,7 +52,14 @@ const HOSTILE: (() => unknown)[] = [
       throw new Error('usage getter');
     },
   }),
-  () => ({ runId: 'r3', seq: 1, ts: 1, type: 'tool.executing', toolName: 'deep', args: JSON.parse('['.repeat(2000) + ']'.repeat(2000)) as unknown }),
+  () => ({
+    runId: 'r3',
+    seq: 1,
+    ts: 1,
+    type: 'tool.executing',
+    toolName: 'deep',
+    args: JSON.parse('['.repeat(2000) + ']'.repeat(2000)) as unknown,
+  }),
   () => ({ runId: 'r3', seq: 2, ts: 2, type: 'text.delta', text: 'x'.repeat(200_000) }),
 ];
 /** Hostile values, built fresh in the property (fast-check cannot copy a revoked proxy). */
@@ -62,7 +69,14 @@ const arbitraries = progressEventArbitraries({ text: fc.string({ maxLength: 20, 
 const runIds = fc.constantFrom('r1', 'r2', 'r3', 'r4');
 /** A stream of events over a few runs: valid bodies in any order (including after a terminal), random events, hostile values. */
 const stream: fc.Arbitrary<unknown[]> = fc
-  .array(fc.oneof({ weight: 6, arbitrary: fc.tuple(runIds, arbitraries.body) }, { weight: 1, arbitrary: arbitraries.event }, { weight: 1, arbitrary: hostile }), { maxLength: 60 })
+  .array(
+    fc.oneof(
+      { weight: 6, arbitrary: fc.tuple(runIds, arbitraries.body) },
+      { weight: 1, arbitrary: arbitraries.event },
+      { weight: 1, arbitrary: hostile },
+    ),
+    { maxLength: 60 },
+  )
   .map((items) => {
     let seq = 0;
     return items.map((item) => {
@@ -80,9 +94,16 @@ describe('otelSink under arbitrary and hostile events', () => {
         const counter = new OpenSpanCounter();
         const provider = new BasicTracerProvider({ spanProcessors: [counter] });
         const t = telemetry();
-        const sink = otelSink({ tracer: provider.getTracer('fuzz'), meter: t.meterProvider.getMeter('fuzz'), captureContent, maxRuns: 3, maxOpenSpansPerRun: 4 });
+        const sink = otelSink({
+          tracer: provider.getTracer('fuzz'),
+          meter: t.meterProvider.getMeter('fuzz'),
+          captureContent,
+          maxRuns: 3,
+          maxOpenSpansPerRun: 4,
+        });
         for (const item of events) {
-          const event = typeof item === 'object' && item !== null && 'hostile' in item ? HOSTILE[(item as { hostile: number }).hostile]!() : item;
+          const event =
+            typeof item === 'object' && item !== null && 'hostile' in item ? HOSTILE[(item as { hostile: number }).hostile]!() : item;
           expect(() => {
             sink.handle(event as ProgressEvent);
           }).not.toThrow();
@@ -99,21 +120,32 @@ describe('otelSink under arbitrary and hostile events', () => {
 
   it('closes every run that gets its terminal event without close(): no span left open', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(arbitraries.body, { maxLength: 40 }), fc.constantFrom('run.finished', 'run.error', 'run.cancelled'), async (bodies, end) => {
-        const counter = new OpenSpanCounter();
-        const sink = otelSink({ tracer: new BasicTracerProvider({ spanProcessors: [counter] }).getTracer('fuzz'), meter: false });
-        let seq = 0;
-        const feed = (body: ProgressEventBody): void => {
-          seq += 1;
-          sink.handle({ ...body, runId: 'only', seq, ts: 1000 + seq });
-        };
-        feed({ type: 'run.started', agentName: 'a' });
-        for (const body of bodies.filter((b) => b.type !== 'run.finished' && b.type !== 'run.error' && b.type !== 'run.cancelled')) feed(body);
-        feed(end === 'run.finished' ? { type: end, durationMs: 1, outcome: 'completed' } : end === 'run.error' ? { type: end, error: 'x' } : { type: end });
-        expect(sink.openRuns).toBe(0);
-        expect(counter.open.size).toBe(0);
-        return Promise.resolve();
-      }),
+      fc.asyncProperty(
+        fc.array(arbitraries.body, { maxLength: 40 }),
+        fc.constantFrom('run.finished', 'run.error', 'run.cancelled'),
+        async (bodies, end) => {
+          const counter = new OpenSpanCounter();
+          const sink = otelSink({ tracer: new BasicTracerProvider({ spanProcessors: [counter] }).getTracer('fuzz'), meter: false });
+          let seq = 0;
+          const feed = (body: ProgressEventBody): void => {
+            seq += 1;
+            sink.handle({ ...body, runId: 'only', seq, ts: 1000 + seq });
+          };
+          feed({ type: 'run.started', agentName: 'a' });
+          for (const body of bodies.filter((b) => b.type !== 'run.finished' && b.type !== 'run.error' && b.type !== 'run.cancelled'))
+            feed(body);
+          feed(
+            end === 'run.finished'
+              ? { type: end, durationMs: 1, outcome: 'completed' }
+              : end === 'run.error'
+                ? { type: end, error: 'x' }
+                : { type: end },
+          );
+          expect(sink.openRuns).toBe(0);
+          expect(counter.open.size).toBe(0);
+          return Promise.resolve();
+        },
+      ),
       { numRuns: 300, timeout: 5_000 },
     );
   });

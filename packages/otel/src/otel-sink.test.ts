@@ -59,12 +59,24 @@ describe('otelSink: one trace per run, from real runtime events', () => {
     const s = setup();
     const provider = model(s.clock, 400, (call) =>
       call === 0
-        ? { toolCalls: [{ id: 'call-search', name: 'search', args: { q: 'otel' } }, { id: 'call-read', name: 'read', args: { q: 'README.md' } }], usage: { inputTokens: 120, outputTokens: 24 } }
+        ? {
+            toolCalls: [
+              { id: 'call-search', name: 'search', args: { q: 'otel' } },
+              { id: 'call-read', name: 'read', args: { q: 'README.md' } },
+            ],
+            usage: { inputTokens: 120, outputTokens: 24 },
+          }
         : { content: 'The README explains headway.', usage: { inputTokens: 300, outputTokens: 12 } },
     );
     const runtime = new AgentRuntime(
       { provider: 'scripted', model: 'gpt-4o-mini', agentName: 'researcher', maxIterations: 5 },
-      { provider, tools: [timedTool(s.clock, 'search', 150), timedTool(s.clock, 'read', 50)], sinks: [s.sink], clock: s.clock, generateId: ids() },
+      {
+        provider,
+        tools: [timedTool(s.clock, 'search', 150), timedTool(s.clock, 'read', 50)],
+        sinks: [s.sink],
+        clock: s.clock,
+        generateId: ids(),
+      },
     );
     const result = await runtime.run('What does the README say?', { sessionId: 'session-7' });
     expect(result.status).toBe('completed');
@@ -127,8 +139,16 @@ describe('otelSink: one trace per run, from real runtime events', () => {
       events: [],
       children: [],
     });
-    expect(read).toMatchObject({ startMs: 550, endMs: 600, attributes: { 'gen_ai.tool.call.id': 'call-read', 'headway.tool.outcome': 'ok' } });
-    expect(chat2).toMatchObject({ startMs: 600, endMs: 1000, attributes: { 'gen_ai.response.finish_reasons': ['stop'], 'headway.iteration': 1, 'headway.step': 'llm-2' } });
+    expect(read).toMatchObject({
+      startMs: 550,
+      endMs: 600,
+      attributes: { 'gen_ai.tool.call.id': 'call-read', 'headway.tool.outcome': 'ok' },
+    });
+    expect(chat2).toMatchObject({
+      startMs: 600,
+      endMs: 1000,
+      attributes: { 'gen_ai.response.finish_reasons': ['stop'], 'headway.iteration': 1, 'headway.step': 'llm-2' },
+    });
     // Message contents are off by default: no task, arguments, results or text anywhere.
     const everything = JSON.stringify(s.trees());
     for (const secret of ['What does the README', 'otel"', 'README.md', 'explains']) expect(everything).not.toContain(secret);
@@ -138,17 +158,46 @@ describe('otelSink: one trace per run, from real runtime events', () => {
     expect([...progress].sort((a, b) => Number(a) - Number(b))).toEqual(progress);
 
     expect(await metricPoints(s.reader, 'gen_ai.client.token.usage')).toEqual([
-      [{ 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'scripted', 'gen_ai.request.model': 'gpt-4o-mini', 'gen_ai.token.type': 'input' }, { count: 2, sum: 420 }],
-      [{ 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'scripted', 'gen_ai.request.model': 'gpt-4o-mini', 'gen_ai.token.type': 'output' }, { count: 2, sum: 36 }],
+      [
+        {
+          'gen_ai.operation.name': 'chat',
+          'gen_ai.provider.name': 'scripted',
+          'gen_ai.request.model': 'gpt-4o-mini',
+          'gen_ai.token.type': 'input',
+        },
+        { count: 2, sum: 420 },
+      ],
+      [
+        {
+          'gen_ai.operation.name': 'chat',
+          'gen_ai.provider.name': 'scripted',
+          'gen_ai.request.model': 'gpt-4o-mini',
+          'gen_ai.token.type': 'output',
+        },
+        { count: 2, sum: 36 },
+      ],
     ]);
     expect(await metricPoints(s.reader, 'gen_ai.client.operation.duration')).toEqual([
-      [{ 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'scripted', 'gen_ai.request.model': 'gpt-4o-mini' }, { count: 2, sum: 0.8 }],
+      [
+        { 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'scripted', 'gen_ai.request.model': 'gpt-4o-mini' },
+        { count: 2, sum: 0.8 },
+      ],
     ]);
     expect(await metricPoints(s.reader, 'gen_ai.execute_tool.duration')).toEqual([
-      [{ 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'search', 'headway.tool.outcome': 'ok' }, { count: 1, sum: 0.15 }],
-      [{ 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'read', 'headway.tool.outcome': 'ok' }, { count: 1, sum: 0.05 }],
+      [
+        { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'search', 'headway.tool.outcome': 'ok' },
+        { count: 1, sum: 0.15 },
+      ],
+      [
+        { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'read', 'headway.tool.outcome': 'ok' },
+        { count: 1, sum: 0.05 },
+      ],
     ]);
-    const runAttributes = { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'researcher', 'headway.run.outcome': 'completed' };
+    const runAttributes = {
+      'gen_ai.operation.name': 'invoke_agent',
+      'gen_ai.agent.name': 'researcher',
+      'headway.run.outcome': 'completed',
+    };
     expect(await metricPoints(s.reader, 'gen_ai.invoke_agent.duration')).toEqual([[runAttributes, { count: 1, sum: 1 }]]);
     expect(await metricPoints(s.reader, 'headway.run.iterations')).toEqual([[runAttributes, { count: 1, sum: 2 }]]);
     expect(await metricPoints(s.reader, 'headway.runs')).toEqual([[runAttributes, 1]]);
@@ -157,12 +206,25 @@ describe('otelSink: one trace per run, from real runtime events', () => {
   it('the iteration limit: the last call has no tools, the run span says limit, with the limit events and the report', async () => {
     const s = setup();
     const provider = model(s.clock, 100, (call, tools) =>
-      tools > 0 ? { toolCalls: [{ id: `c${String(call)}`, name: 'search', args: { q: String(call) } }], usage: { inputTokens: 10, outputTokens: 5 } } : { content: 'Out of iterations.', usage: { inputTokens: 10, outputTokens: 5 } },
+      tools > 0
+        ? {
+            toolCalls: [{ id: `c${String(call)}`, name: 'search', args: { q: String(call) } }],
+            usage: { inputTokens: 10, outputTokens: 5 },
+          }
+        : { content: 'Out of iterations.', usage: { inputTokens: 10, outputTokens: 5 } },
     );
-    const runtime = new AgentRuntime({ provider: 'scripted', agentName: 'looper', maxIterations: 2 }, { provider, tools: [timedTool(s.clock, 'search', 10)], sinks: [s.sink], clock: s.clock, generateId: ids() });
+    const runtime = new AgentRuntime(
+      { provider: 'scripted', agentName: 'looper', maxIterations: 2 },
+      { provider, tools: [timedTool(s.clock, 'search', 10)], sinks: [s.sink], clock: s.clock, generateId: ids() },
+    );
     expect((await runtime.run('Loop')).status).toBe('limit');
     const run = runSpanOf(s.trees());
-    expect(outline([run])).toEqual(['invoke_agent looper [INTERNAL] ERROR: stopped at the iterations limit', '  chat [CLIENT] UNSET', '  execute_tool search [INTERNAL] UNSET', '  chat [CLIENT] UNSET']);
+    expect(outline([run])).toEqual([
+      'invoke_agent looper [INTERNAL] ERROR: stopped at the iterations limit',
+      '  chat [CLIENT] UNSET',
+      '  execute_tool search [INTERNAL] UNSET',
+      '  chat [CLIENT] UNSET',
+    ]);
     expect(run.attributes).toMatchObject({
       'headway.run.outcome': 'limit',
       'headway.run.limit': 'iterations',
@@ -173,21 +235,42 @@ describe('otelSink: one trace per run, from real runtime events', () => {
     });
     expect(run.attributes).not.toHaveProperty('gen_ai.request.model');
     expect(run.events.filter((e) => e.name !== 'headway.progress')).toEqual([
-      { name: 'headway.limit.approaching', atMs: 0, attributes: { 'headway.limit': 'iterations', 'headway.limit.used': 1, 'headway.limit.max': 2 } },
-      { name: 'headway.limit.reached', atMs: 110, attributes: { 'headway.limit': 'iterations', 'headway.limit.used': 2, 'headway.limit.max': 2 } },
+      {
+        name: 'headway.limit.approaching',
+        atMs: 0,
+        attributes: { 'headway.limit': 'iterations', 'headway.limit.used': 1, 'headway.limit.max': 2 },
+      },
+      {
+        name: 'headway.limit.reached',
+        atMs: 110,
+        attributes: { 'headway.limit': 'iterations', 'headway.limit.used': 2, 'headway.limit.max': 2 },
+      },
       {
         name: 'headway.report.generated',
         atMs: 210,
         // "Out of iterations." is no report: the fallback one is built from the tool-call log.
-        attributes: { 'headway.report.reason': 'max-iterations', 'headway.report.generated_by': 'fallback', 'headway.report.completed_work': 1, 'headway.report.remaining': 0, 'headway.report.suggested_next_steps': 1 },
+        attributes: {
+          'headway.report.reason': 'max-iterations',
+          'headway.report.generated_by': 'fallback',
+          'headway.report.completed_work': 1,
+          'headway.report.remaining': 0,
+          'headway.report.suggested_next_steps': 1,
+        },
       },
     ]);
-    expect(await metricPoints(s.reader, 'headway.runs')).toEqual([[{ 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'looper', 'headway.run.outcome': 'limit', 'error.type': 'limit' }, 1]]);
+    expect(await metricPoints(s.reader, 'headway.runs')).toEqual([
+      [
+        { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'looper', 'headway.run.outcome': 'limit', 'error.type': 'limit' },
+        1,
+      ],
+    ]);
   });
 
   it('the time limit: approaching at 80%, reached, wind-down, then the report round', async () => {
     const s = setup();
-    const provider = model(s.clock, 1_000, (call, tools) => (tools > 0 ? { toolCalls: [{ id: `c${String(call)}`, name: 'work', args: { q: 'x' } }] } : { content: 'Report: ran out of time.' }));
+    const provider = model(s.clock, 1_000, (call, tools) =>
+      tools > 0 ? { toolCalls: [{ id: `c${String(call)}`, name: 'work', args: { q: 'x' } }] } : { content: 'Report: ran out of time.' },
+    );
     const runtime = new AgentRuntime(
       { provider: 'scripted', agentName: 'slow', maxIterations: 10, timeBudgetMs: 60_000, gracefulBonusSteps: 1 },
       { provider, tools: [timedTool(s.clock, 'work', 30_000)], sinks: [s.sink], clock: s.clock, generateId: ids() },
@@ -202,7 +285,13 @@ describe('otelSink: one trace per run, from real runtime events', () => {
       '  execute_tool work [INTERNAL] UNSET',
       '  chat [CLIENT] UNSET',
     ]);
-    expect(run.attributes).toMatchObject({ 'headway.run.outcome': 'limit', 'headway.run.limit': 'time', 'headway.run.stop_reason': 'time-budget', 'headway.time.budget_ms': 60_000, 'headway.time.used_ms': 63_000 });
+    expect(run.attributes).toMatchObject({
+      'headway.run.outcome': 'limit',
+      'headway.run.limit': 'time',
+      'headway.run.stop_reason': 'time-budget',
+      'headway.time.budget_ms': 60_000,
+      'headway.time.used_ms': 63_000,
+    });
     expect(run.events.filter((e) => e.name !== 'headway.progress').map((e) => [e.name, e.atMs, e.attributes])).toEqual([
       ['headway.limit.approaching', 48_000, { 'headway.limit': 'time', 'headway.limit.used': 48_000, 'headway.limit.max': 60_000 }],
       ['headway.limit.reached', 60_000, { 'headway.limit': 'time', 'headway.limit.used': 60_000, 'headway.limit.max': 60_000 }],
@@ -213,19 +302,35 @@ describe('otelSink: one trace per run, from real runtime events', () => {
 
   it('the cost limit: the spend crosses the cap, the next call is refused, the run span has spend used and max', async () => {
     const s = setup();
-    const provider = model(s.clock, 200, (call) => ({ toolCalls: [{ id: `c${String(call)}`, name: 'search', args: { q: 'x' } }], usage: { inputTokens: 10_000, outputTokens: 100 } }));
+    const provider = model(s.clock, 200, (call) => ({
+      toolCalls: [{ id: `c${String(call)}`, name: 'search', args: { q: 'x' } }],
+      usage: { inputTokens: 10_000, outputTokens: 100 },
+    }));
     const runtime = new AgentRuntime(
       { provider: 'scripted', model: 'gpt-4o-mini', agentName: 'spender', maxIterations: 10, maxSpendUsd: 0.001 },
       { provider, tools: [timedTool(s.clock, 'search', 10)], sinks: [s.sink], clock: s.clock, generateId: ids() },
     );
     expect((await runtime.run('Spend')).status).toBe('limit');
     const run = runSpanOf(s.trees());
-    expect(outline([run])).toEqual(['invoke_agent spender [INTERNAL] ERROR: stopped at the cost limit', '  chat gpt-4o-mini [CLIENT] UNSET', '  execute_tool search [INTERNAL] UNSET']);
+    expect(outline([run])).toEqual([
+      'invoke_agent spender [INTERNAL] ERROR: stopped at the cost limit',
+      '  chat gpt-4o-mini [CLIENT] UNSET',
+      '  execute_tool search [INTERNAL] UNSET',
+    ]);
     const spent = (10_000 * 0.15 + 100 * 0.6) / 1e6;
-    expect(run.attributes).toMatchObject({ 'headway.run.outcome': 'limit', 'headway.run.limit': 'cost', 'headway.run.stop_reason': 'cost-budget', 'headway.cost.max_usd': 0.001 });
+    expect(run.attributes).toMatchObject({
+      'headway.run.outcome': 'limit',
+      'headway.run.limit': 'cost',
+      'headway.run.stop_reason': 'cost-budget',
+      'headway.cost.max_usd': 0.001,
+    });
     expect(run.attributes['headway.cost.used_usd']).toBeCloseTo(spent, 12);
     expect(run.children[0]!.attributes['headway.cost.usd']).toBeCloseTo(spent, 12);
-    expect(run.events.filter((e) => e.name.startsWith('headway.limit')).map((e) => [e.name, e.attributes['headway.limit'], e.attributes['headway.limit.max']])).toEqual([
+    expect(
+      run.events
+        .filter((e) => e.name.startsWith('headway.limit'))
+        .map((e) => [e.name, e.attributes['headway.limit'], e.attributes['headway.limit.max']]),
+    ).toEqual([
       ['headway.limit.approaching', 'cost', 0.001],
       ['headway.limit.reached', 'cost', 0.001],
     ]);
@@ -245,7 +350,10 @@ describe('otelSink: one trace per run, from real runtime events', () => {
       },
     });
     const provider = model(s.clock, 100, () => ({ toolCalls: [{ id: 'c-stop', name: 'stop', args: {} }] }));
-    const runtime = new AgentRuntime({ provider: 'scripted', agentName: 'stoppable' }, { provider, tools: [stop], sinks: [s.sink], clock: s.clock, generateId: ids() });
+    const runtime = new AgentRuntime(
+      { provider: 'scripted', agentName: 'stoppable' },
+      { provider, tools: [stop], sinks: [s.sink], clock: s.clock, generateId: ids() },
+    );
     expect((await runtime.run('Go', { signal: controller.signal })).status).toBe('cancelled');
     const run = runSpanOf(s.trees());
     expect(outline([run])).toEqual([
@@ -253,14 +361,24 @@ describe('otelSink: one trace per run, from real runtime events', () => {
       '  chat [CLIENT] UNSET',
       '  execute_tool stop [INTERNAL] ERROR: the run ended (cancelled) before this finished',
     ]);
-    expect(run.attributes).toMatchObject({ 'headway.run.outcome': 'cancelled', 'error.type': 'cancelled', 'headway.run.stop_reason': 'cancelled' });
-    expect(run.children[1]).toMatchObject({ startMs: 100, endMs: 105, attributes: { 'error.type': 'interrupted', 'gen_ai.tool.call.id': 'c-stop' } });
+    expect(run.attributes).toMatchObject({
+      'headway.run.outcome': 'cancelled',
+      'error.type': 'cancelled',
+      'headway.run.stop_reason': 'cancelled',
+    });
+    expect(run.children[1]).toMatchObject({
+      startMs: 100,
+      endMs: 105,
+      attributes: { 'error.type': 'interrupted', 'gen_ai.tool.call.id': 'c-stop' },
+    });
   });
 
   it('an errored run: the failed model call ends with an error status, the run span carries the (redacted) error', async () => {
     const s = setup();
     const provider = model(s.clock, 100, (call) =>
-      call === 0 ? { toolCalls: [{ id: 'c1', name: 'search', args: { q: 'x' } }] } : { error: new Error('upstream said no (key sk-abcdefghijklmnopqrstuvwxyz123456)') },
+      call === 0
+        ? { toolCalls: [{ id: 'c1', name: 'search', args: { q: 'x' } }] }
+        : { error: new Error('upstream said no (key sk-abcdefghijklmnopqrstuvwxyz123456)') },
     );
     const runtime = new AgentRuntime(
       { provider: 'scripted', agentName: 'fragile' },
@@ -288,7 +406,13 @@ describe('otelSink: a run resumed from a checkpoint', () => {
     hub.emit({ type: 'run.started', agentName: 'resumable', sessionId: 's-1', limits: { iterations: 10 } });
     hub.emit({ type: 'iteration', index: 0, max: 10 });
     hub.emit({ type: 'step.started', step: 'llm-1', provider: 'openai', model: 'gpt-4o' });
-    hub.emit({ type: 'step.finished', step: 'llm-1', durationMs: 0, usage: { inputTokens: 10, outputTokens: 2 }, finishReason: 'tool_calls' });
+    hub.emit({
+      type: 'step.finished',
+      step: 'llm-1',
+      durationMs: 0,
+      usage: { inputTokens: 10, outputTokens: 2 },
+      finishReason: 'tool_calls',
+    });
     hub.emit({ type: 'checkpoint.saved', checkpointId: 'cp-1', iteration: 1 });
     hub.emit({ type: 'tool.executing', toolName: 'work', toolCallId: 'c2' });
     // ... and the process dies here.
@@ -313,7 +437,12 @@ describe('otelSink: a run resumed from a checkpoint', () => {
     const lastSeq = firstProcess(first);
     const stored = first.spanContext('run-r'); // what an app keeps with its checkpoint
     expect(stored).toBeDefined();
-    const second = otelSink({ tracer, meter: false, agentName: 'resumable', linkResumed: (runId) => (runId === 'run-r' ? stored : undefined) });
+    const second = otelSink({
+      tracer,
+      meter: false,
+      agentName: 'resumable',
+      linkResumed: (runId) => (runId === 'run-r' ? stored : undefined),
+    });
     secondProcess(second, lastSeq);
     expect(second.openRuns).toBe(0);
     const spans = t.exporter.getFinishedSpans();
@@ -325,8 +454,16 @@ describe('otelSink: a run resumed from a checkpoint', () => {
     ]);
     const resumed = spans.find((sp) => sp.name === 'invoke_agent resumable')!;
     expect(resumed.spanContext().traceId).not.toBe(stored!.traceId);
-    expect(resumed.links.map((l) => [l.context.traceId, l.context.spanId, l.attributes])).toEqual([[stored!.traceId, stored!.spanId, { 'headway.link': 'resumed_from' }]]);
-    expect(trees[1]!.attributes).toMatchObject({ 'headway.run.id': 'run-r', 'headway.run.resumed': true, 'headway.run.first_seq': lastSeq + 1, 'gen_ai.agent.name': 'resumable', 'headway.run.outcome': 'completed' });
+    expect(resumed.links.map((l) => [l.context.traceId, l.context.spanId, l.attributes])).toEqual([
+      [stored!.traceId, stored!.spanId, { 'headway.link': 'resumed_from' }],
+    ]);
+    expect(trees[1]!.attributes).toMatchObject({
+      'headway.run.id': 'run-r',
+      'headway.run.resumed': true,
+      'headway.run.first_seq': lastSeq + 1,
+      'gen_ai.agent.name': 'resumable',
+      'headway.run.outcome': 'completed',
+    });
     expect(trees[0]!.attributes['headway.step']).toBe('llm-1');
   });
 
@@ -342,7 +479,11 @@ describe('otelSink: a run resumed from a checkpoint', () => {
       '  execute_tool work [INTERNAL] UNSET',
       '  chat gpt-4o [CLIENT] UNSET',
     ]);
-    expect(run.attributes).toMatchObject({ 'gen_ai.usage.input_tokens': 30, 'gen_ai.conversation.id': 's-1', 'headway.iterations.used': 2 });
+    expect(run.attributes).toMatchObject({
+      'gen_ai.usage.input_tokens': 30,
+      'gen_ai.conversation.id': 's-1',
+      'headway.iterations.used': 2,
+    });
     expect(run.attributes).not.toHaveProperty('headway.run.resumed');
   });
 });
@@ -351,18 +492,32 @@ describe('otelSink: message contents', () => {
   it('are recorded only when asked, and redacted', async () => {
     const s = setup({ captureContent: true });
     const provider = model(s.clock, 10, (call) =>
-      call === 0 ? { toolCalls: [{ id: 'c1', name: 'search', args: { q: 'docs', apiKey: 'hunter2' } }] } : { content: 'Found it. Bearer abcdefghijklmnopqrstuvwxyz' },
+      call === 0
+        ? { toolCalls: [{ id: 'c1', name: 'search', args: { q: 'docs', apiKey: 'hunter2' } }] }
+        : { content: 'Found it. Bearer abcdefghijklmnopqrstuvwxyz' },
     );
-    const lenient = defineTool({ name: 'search', description: 'Search', parameters: z.object({ q: z.string() }).loose(), execute: ({ q }) => `result for ${q}, password=swordfish` });
-    const runtime = new AgentRuntime({ provider: 'scripted', agentName: 'talker' }, { provider, tools: [lenient], sinks: [s.sink], clock: s.clock, generateId: ids() });
+    const lenient = defineTool({
+      name: 'search',
+      description: 'Search',
+      parameters: z.object({ q: z.string() }).loose(),
+      execute: ({ q }) => `result for ${q}, password=swordfish`,
+    });
+    const runtime = new AgentRuntime(
+      { provider: 'scripted', agentName: 'talker' },
+      { provider, tools: [lenient], sinks: [s.sink], clock: s.clock, generateId: ids() },
+    );
     await runtime.run('Find the docs with token=abc123', { stream: true });
     const run = runSpanOf(s.trees());
-    expect(JSON.parse(run.attributes['gen_ai.input.messages'] as string)).toEqual([{ role: 'user', parts: [{ type: 'text', content: 'Find the docs with token=[REDACTED]' }] }]);
+    expect(JSON.parse(run.attributes['gen_ai.input.messages'] as string)).toEqual([
+      { role: 'user', parts: [{ type: 'text', content: 'Find the docs with token=[REDACTED]' }] },
+    ]);
     const tool = run.children.find((c) => c.name === 'execute_tool search')!;
     expect(JSON.parse(tool.attributes['gen_ai.tool.call.arguments'] as string)).toEqual({ q: 'docs', apiKey: '[REDACTED]' });
     expect(tool.attributes['gen_ai.tool.call.result']).toBe('result for docs, password=[REDACTED]');
     const lastChat = run.children.at(-1)!;
-    expect(JSON.parse(lastChat.attributes['gen_ai.output.messages'] as string)).toEqual([{ role: 'assistant', parts: [{ type: 'text', content: 'Found it. Bearer [REDACTED]' }] }]);
+    expect(JSON.parse(lastChat.attributes['gen_ai.output.messages'] as string)).toEqual([
+      { role: 'assistant', parts: [{ type: 'text', content: 'Found it. Bearer [REDACTED]' }] },
+    ]);
     expect(JSON.stringify(run)).not.toMatch(/hunter2|swordfish|abc123|abcdefghijklmnopqrstuvwxyz/);
   });
 });
@@ -376,7 +531,9 @@ describe('otelSink: never breaks the run', () => {
       throw new Error('exporter down');
     };
     // A span processor that throws on every span start and end, as a broken exporter behind it would.
-    const broken = new BasicTracerProvider({ spanProcessors: [{ onStart: boom, onEnd: boom, forceFlush: () => Promise.resolve(), shutdown: () => Promise.resolve() }] });
+    const broken = new BasicTracerProvider({
+      spanProcessors: [{ onStart: boom, onEnd: boom, forceFlush: () => Promise.resolve(), shutdown: () => Promise.resolve() }],
+    });
     const sinks = [
       otelSink({ tracer: broken.getTracer('x'), meter: t.meterProvider.getMeter('x'), onInternalError: (_e, c) => errors.push(c) }),
       otelSink({
@@ -389,11 +546,20 @@ describe('otelSink: never breaks the run', () => {
       },
     ];
     const clock = new FakeClock(START);
-    const provider = model(clock, 10, (call) => (call === 0 ? { toolCalls: [{ id: 'c1', name: 'search', args: { q: 'x' } }] } : { content: 'ok' }));
+    const provider = model(clock, 10, (call) =>
+      call === 0 ? { toolCalls: [{ id: 'c1', name: 'search', args: { q: 'x' } }] } : { content: 'ok' },
+    );
     const internal: string[] = [];
     const result = await new AgentRuntime(
       { provider: 'scripted' },
-      { provider, tools: [timedTool(clock, 'search', 1)], sinks, clock, generateId: ids(), onInternalError: (_e, where) => internal.push(where) },
+      {
+        provider,
+        tools: [timedTool(clock, 'search', 1)],
+        sinks,
+        clock,
+        generateId: ids(),
+        onInternalError: (_e, where) => internal.push(where),
+      },
     ).run('t');
     expect(result.status).toBe('completed');
     expect(seen.at(-1)?.type).toBe('run.finished');
@@ -443,7 +609,10 @@ describe('otelSink: where the run span hangs', () => {
       const s = setup({ meter: false });
       const tracer = s.tracerProvider.getTracer('app');
       const provider = model(s.clock, 10, () => ({ content: 'hi' }));
-      const runtime = new AgentRuntime({ provider: 'scripted', agentName: 'nested' }, { provider, sinks: [s.sink], clock: s.clock, generateId: ids() });
+      const runtime = new AgentRuntime(
+        { provider: 'scripted', agentName: 'nested' },
+        { provider, sinks: [s.sink], clock: s.clock, generateId: ids() },
+      );
       await tracer.startActiveSpan('POST /chat', { startTime: [1_767_225_600, 0] }, async (request) => {
         await runtime.run('hello');
         request.end([1_767_225_601, 0]);
@@ -475,13 +644,29 @@ describe('otelSink: span events with their values', () => {
     hub.emit({ type: 'run.cancelled' });
     const run = runSpanOf(s.trees());
     expect(run.events).toEqual([
-      { name: 'headway.timeout.extended', atMs: 100, attributes: { 'headway.timeout.by_ms': 500, 'headway.timeout.total_budget_ms': 1_500 } },
+      {
+        name: 'headway.timeout.extended',
+        atMs: 100,
+        attributes: { 'headway.timeout.by_ms': 500, 'headway.timeout.total_budget_ms': 1_500 },
+      },
       { name: 'headway.checkpoint.saved', atMs: 100, attributes: { 'headway.checkpoint.id': 'cp-9', 'headway.iteration': 1 } },
-      { name: 'headway.tool.flagged', atMs: 100, attributes: { 'gen_ai.tool.name': 'fetch', 'gen_ai.tool.call.id': 't1', 'headway.findings.count': 1 } },
+      {
+        name: 'headway.tool.flagged',
+        atMs: 100,
+        attributes: { 'gen_ai.tool.name': 'fetch', 'gen_ai.tool.call.id': 't1', 'headway.findings.count': 1 },
+      },
       { name: 'headway.strategy.rotated', atMs: 100, attributes: { 'gen_ai.tool.name': 'fetch', 'headway.failures': 3 } },
     ]);
-    expect(run.attributes).toMatchObject({ 'headway.time.budget_ms': 1_500, 'headway.iterations.max': 5, 'headway.run.outcome': 'cancelled', 'headway.time.used_ms': 200 });
-    expect(outline([run])).toEqual(['invoke_agent negotiator [INTERNAL] ERROR: cancelled', '  execute_tool fetch [INTERNAL] ERROR: fetch failed']);
+    expect(run.attributes).toMatchObject({
+      'headway.time.budget_ms': 1_500,
+      'headway.iterations.max': 5,
+      'headway.run.outcome': 'cancelled',
+      'headway.time.used_ms': 200,
+    });
+    expect(outline([run])).toEqual([
+      'invoke_agent negotiator [INTERNAL] ERROR: cancelled',
+      '  execute_tool fetch [INTERNAL] ERROR: fetch failed',
+    ]);
     expect(run.children[0]!.attributes).toMatchObject({ 'error.type': 'tool_error', 'headway.tool.outcome': 'error' });
   });
 });
@@ -507,7 +692,11 @@ describe('otelSink: with the OpenTelemetry API alone', () => {
     const s = setup({ meter: false });
     const tracer = s.tracerProvider.getTracer('app');
     const job = tracer.startSpan('job', { startTime: [1_767_225_600, 0] });
-    const sink = otelSink({ tracer: s.tracerProvider.getTracer('test'), meter: false, parentContext: () => trace.setSpan(ROOT_CONTEXT, job) });
+    const sink = otelSink({
+      tracer: s.tracerProvider.getTracer('test'),
+      meter: false,
+      parentContext: () => trace.setSpan(ROOT_CONTEXT, job),
+    });
     sink.handle({ type: 'run.started', runId: 'p', seq: 1, ts: START, agentName: 'child' });
     sink.handle({ type: 'run.finished', runId: 'p', seq: 2, ts: START + 5, durationMs: 5, outcome: 'completed' });
     job.end([1_767_225_601, 0]);

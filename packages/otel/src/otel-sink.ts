@@ -1,4 +1,15 @@
-import { ROOT_CONTEXT, context, createNoopMeter, metrics, trace, type Context, type Link, type Meter, type SpanContext, type Tracer } from '@opentelemetry/api';
+import {
+  ROOT_CONTEXT,
+  context,
+  createNoopMeter,
+  metrics,
+  trace,
+  type Context,
+  type Link,
+  type Meter,
+  type SpanContext,
+  type Tracer,
+} from '@opentelemetry/api';
 import { type ProgressEvent, type RedactOptions, type TerminalEvent } from '@headway/protocol';
 import { contentCapture, type ContentCapture } from './content.js';
 import { RunTrace, type TraceDeps } from './run-trace.js';

@@ -2,7 +2,13 @@
 // meter provider with a reader the test collects on demand, and a fake clock for the runtime.
 import type { Attributes, HrTime } from '@opentelemetry/api';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import { AggregationTemporality, MeterProvider, MetricReader, type DataPoint, type Histogram as HistogramPoint } from '@opentelemetry/sdk-metrics';
+import {
+  AggregationTemporality,
+  MeterProvider,
+  MetricReader,
+  type DataPoint,
+  type Histogram as HistogramPoint,
+} from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import type { Clock } from '@headway/runtime';
 
@@ -47,7 +53,13 @@ export interface SpanView {
   children: SpanView[];
 }
 
-const KIND = { [SpanKind.INTERNAL]: 'INTERNAL', [SpanKind.SERVER]: 'SERVER', [SpanKind.CLIENT]: 'CLIENT', [SpanKind.PRODUCER]: 'PRODUCER', [SpanKind.CONSUMER]: 'CONSUMER' };
+const KIND = {
+  [SpanKind.INTERNAL]: 'INTERNAL',
+  [SpanKind.SERVER]: 'SERVER',
+  [SpanKind.CLIENT]: 'CLIENT',
+  [SpanKind.PRODUCER]: 'PRODUCER',
+  [SpanKind.CONSUMER]: 'CONSUMER',
+};
 
 function ms(t: HrTime): number {
   return t[0] * 1000 + t[1] / 1e6;

@@ -8,7 +8,13 @@ import { otelSink } from './otel-sink.js';
 
 interface OtlpAttribute {
   key: string;
-  value: { stringValue?: string; intValue?: string | number; boolValue?: boolean; doubleValue?: number; arrayValue?: { values: { stringValue?: string }[] } };
+  value: {
+    stringValue?: string;
+    intValue?: string | number;
+    boolValue?: boolean;
+    doubleValue?: number;
+    arrayValue?: { values: { stringValue?: string }[] };
+  };
 }
 interface OtlpSpan {
   traceId: string;
@@ -77,7 +83,13 @@ describe('OTLP/HTTP JSON export', () => {
     hub.emit({ type: 'iteration', index: 0, max: 4 });
     hub.emit({ type: 'step.started', step: 'llm-1', provider: 'openai', model: 'gpt-4o' });
     now += 250;
-    hub.emit({ type: 'step.finished', step: 'llm-1', durationMs: 250, usage: { inputTokens: 50, outputTokens: 7 }, finishReason: 'tool_calls' });
+    hub.emit({
+      type: 'step.finished',
+      step: 'llm-1',
+      durationMs: 250,
+      usage: { inputTokens: 50, outputTokens: 7 },
+      finishReason: 'tool_calls',
+    });
     hub.emit({ type: 'tool.executing', toolName: 'grep', toolCallId: 'call-1', args: { pattern: 'TODO' } });
     now += 40;
     hub.emit({ type: 'tool.completed', toolName: 'grep', toolCallId: 'call-1', durationMs: 40, ok: false, preview: 'no such file' });
@@ -105,21 +117,26 @@ describe('OTLP/HTTP JSON export', () => {
     expect(String(chat.endTimeUnixNano)).toBe('1767225600250000000');
     expect(run.status?.code).toBe(1); // OK
     expect(tool.status).toEqual({ code: 2, message: 'grep failed' }); // ERROR
-    expect([attr(run, 'gen_ai.operation.name'), attr(run, 'gen_ai.agent.name'), attr(run, 'gen_ai.conversation.id'), attr(run, 'headway.run.id'), attr(run, 'headway.run.outcome')]).toEqual([
-      'invoke_agent',
-      'exporter',
-      'conv-1',
-      'run-otlp',
-      'completed',
-    ]);
-    expect([attr(chat, 'gen_ai.provider.name'), attr(chat, 'gen_ai.request.model'), attr(chat, 'gen_ai.usage.input_tokens'), attr(chat, 'gen_ai.usage.output_tokens'), attr(chat, 'gen_ai.response.finish_reasons')]).toEqual([
-      'openai',
-      'gpt-4o',
-      50,
-      7,
-      ['tool_calls'],
-    ]);
-    expect([attr(tool, 'gen_ai.tool.name'), attr(tool, 'gen_ai.tool.call.id'), attr(tool, 'error.type'), attr(tool, 'gen_ai.tool.call.arguments')]).toEqual(['grep', 'call-1', 'tool_error', undefined]);
+    expect([
+      attr(run, 'gen_ai.operation.name'),
+      attr(run, 'gen_ai.agent.name'),
+      attr(run, 'gen_ai.conversation.id'),
+      attr(run, 'headway.run.id'),
+      attr(run, 'headway.run.outcome'),
+    ]).toEqual(['invoke_agent', 'exporter', 'conv-1', 'run-otlp', 'completed']);
+    expect([
+      attr(chat, 'gen_ai.provider.name'),
+      attr(chat, 'gen_ai.request.model'),
+      attr(chat, 'gen_ai.usage.input_tokens'),
+      attr(chat, 'gen_ai.usage.output_tokens'),
+      attr(chat, 'gen_ai.response.finish_reasons'),
+    ]).toEqual(['openai', 'gpt-4o', 50, 7, ['tool_calls']]);
+    expect([
+      attr(tool, 'gen_ai.tool.name'),
+      attr(tool, 'gen_ai.tool.call.id'),
+      attr(tool, 'error.type'),
+      attr(tool, 'gen_ai.tool.call.arguments'),
+    ]).toEqual(['grep', 'call-1', 'tool_error', undefined]);
     expect(run.events?.map((e) => [e.name, e.attributes.map((a) => a.key)])).toEqual([['headway.progress', ['headway.progress.percent']]]);
   });
 });

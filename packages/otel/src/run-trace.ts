@@ -38,7 +38,6 @@ interface OpenSpan {
   output: string;
 }
 
-
 /** Spans of one run, from its first event to its terminal one. */
 export class RunTrace {
   readonly runId: string;
@@ -183,7 +182,8 @@ export class RunTrace {
           this.#outputTokens += event.usage.outputTokens;
         }
         if (event.costUsd !== undefined) this.#costUsd = (this.#costUsd ?? 0) + event.costUsd;
-        if (call !== undefined || event.usage !== undefined || event.finishReason !== undefined) this.#recordCall(call?.provider, call?.model, event);
+        if (call !== undefined || event.usage !== undefined || event.finishReason !== undefined)
+          this.#recordCall(call?.provider, call?.model, event);
         return;
       }
       case 'tool.completed':
@@ -234,15 +234,27 @@ export class RunTrace {
     } else {
       name = `step ${event.step}`;
     }
-    const span = this.#deps.tracer.startSpan(name, options(isModelCall ? SpanKind.CLIENT : SpanKind.INTERNAL, attributes, event.ts), this.#context);
-    this.#track(`step:${event.step}`, { span, kind: isModelCall ? 'chat' : 'step', name: event.step, provider: event.provider, model: event.model, output: '' });
+    const span = this.#deps.tracer.startSpan(
+      name,
+      options(isModelCall ? SpanKind.CLIENT : SpanKind.INTERNAL, attributes, event.ts),
+      this.#context,
+    );
+    this.#track(`step:${event.step}`, {
+      span,
+      kind: isModelCall ? 'chat' : 'step',
+      name: event.step,
+      provider: event.provider,
+      model: event.model,
+      output: '',
+    });
   }
 
   #stepFinished(event: ProgressEventOf<'step.finished'>): void {
     const key = `step:${event.step}`;
     let open = this.#open.get(key);
     this.#open.delete(key);
-    const isModelCall = event.usage !== undefined || event.finishReason !== undefined || event.costUsd !== undefined || open?.kind === 'chat';
+    const isModelCall =
+      event.usage !== undefined || event.finishReason !== undefined || event.costUsd !== undefined || open?.kind === 'chat';
     if (open === undefined) {
       // The sink missed the start (added late): the span is rebuilt from the duration.
       const attributes: Attributes = { [HEADWAY.step]: event.step };
@@ -271,7 +283,9 @@ export class RunTrace {
     }
     const content = this.#deps.content;
     if (content !== undefined && open.kind === 'chat' && open.output !== '') {
-      attributes[GEN_AI.outputMessages] = JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: content.text(open.output) }] }]);
+      attributes[GEN_AI.outputMessages] = JSON.stringify([
+        { role: 'assistant', parts: [{ type: 'text', content: content.text(open.output) }] },
+      ]);
     }
     span.setAttributes(attributes);
     span.end(hrTime(event.ts));
@@ -304,7 +318,11 @@ export class RunTrace {
   }
 
   #toolStarted(event: ProgressEventOf<'tool.executing'>): void {
-    const attributes: Attributes = { [GEN_AI.operation]: OPERATION.executeTool, [GEN_AI.toolName]: event.toolName, [GEN_AI.toolType]: 'function' };
+    const attributes: Attributes = {
+      [GEN_AI.operation]: OPERATION.executeTool,
+      [GEN_AI.toolName]: event.toolName,
+      [GEN_AI.toolType]: 'function',
+    };
     if (event.toolCallId !== undefined) attributes[GEN_AI.toolCallId] = event.toolCallId;
     if (this.#iteration !== undefined) attributes[HEADWAY.iteration] = this.#iteration;
     const content = this.#deps.content;
@@ -316,7 +334,11 @@ export class RunTrace {
       this.#open.delete(key);
       endInterrupted(previous.span, 'the call was started again', event.ts);
     }
-    const span = this.#deps.tracer.startSpan(`${OPERATION.executeTool} ${event.toolName}`, options(SpanKind.INTERNAL, attributes, event.ts), this.#context);
+    const span = this.#deps.tracer.startSpan(
+      `${OPERATION.executeTool} ${event.toolName}`,
+      options(SpanKind.INTERNAL, attributes, event.ts),
+      this.#context,
+    );
     this.#track(key, { span, kind: 'tool', name: event.toolName, provider: undefined, model: undefined, output: '' });
   }
 
@@ -335,9 +357,17 @@ export class RunTrace {
     let open = key === undefined ? undefined : this.#open.get(key);
     if (key !== undefined) this.#open.delete(key);
     if (open === undefined) {
-      const attributes: Attributes = { [GEN_AI.operation]: OPERATION.executeTool, [GEN_AI.toolName]: event.toolName, [GEN_AI.toolType]: 'function' };
+      const attributes: Attributes = {
+        [GEN_AI.operation]: OPERATION.executeTool,
+        [GEN_AI.toolName]: event.toolName,
+        [GEN_AI.toolType]: 'function',
+      };
       if (event.toolCallId !== undefined) attributes[GEN_AI.toolCallId] = event.toolCallId;
-      const span = this.#deps.tracer.startSpan(`${OPERATION.executeTool} ${event.toolName}`, options(SpanKind.INTERNAL, attributes, event.ts - event.durationMs), this.#context);
+      const span = this.#deps.tracer.startSpan(
+        `${OPERATION.executeTool} ${event.toolName}`,
+        options(SpanKind.INTERNAL, attributes, event.ts - event.durationMs),
+        this.#context,
+      );
       open = { span, kind: 'tool', name: event.toolName, provider: undefined, model: undefined, output: '' };
     }
     const { span } = open;
@@ -410,7 +440,10 @@ export class RunTrace {
           span.setStatus({ code: SpanStatusCode.OK });
         } else {
           errorType = 'limit';
-          span.setStatus({ code: SpanStatusCode.ERROR, message: this.#limit === undefined ? 'stopped at a limit' : `stopped at the ${this.#limit} limit` });
+          span.setStatus({
+            code: SpanStatusCode.ERROR,
+            message: this.#limit === undefined ? 'stopped at a limit' : `stopped at the ${this.#limit} limit`,
+          });
         }
         break;
       case 'run.error':
@@ -419,7 +452,10 @@ export class RunTrace {
         break;
       case 'run.cancelled':
         errorType = 'cancelled';
-        span.setStatus({ code: SpanStatusCode.ERROR, message: event.reason === undefined ? 'cancelled' : `cancelled: ${this.#errorText(event.reason)}` });
+        span.setStatus({
+          code: SpanStatusCode.ERROR,
+          message: event.reason === undefined ? 'cancelled' : `cancelled: ${this.#errorText(event.reason)}`,
+        });
         break;
     }
     if (errorType !== undefined) attributes[GEN_AI.errorType] = errorType;

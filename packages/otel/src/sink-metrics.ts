@@ -81,7 +81,11 @@ export function metricAttributes(limit = 1000): MetricAttributes {
         const base: Attributes = { [GEN_AI.operation]: OPERATION.chat };
         if (provider !== undefined) base[GEN_AI.providerName] = provider;
         if (model !== undefined) base[GEN_AI.requestModel] = model;
-        found = { base, input: { ...base, [GEN_AI.tokenType]: TOKEN_TYPE.input }, output: { ...base, [GEN_AI.tokenType]: TOKEN_TYPE.output } };
+        found = {
+          base,
+          input: { ...base, [GEN_AI.tokenType]: TOKEN_TYPE.input },
+          output: { ...base, [GEN_AI.tokenType]: TOKEN_TYPE.output },
+        };
         if (callCount < limit) {
           callCount += 1;
           if (byModel === undefined) calls.set(provider, (byModel = new Map<string | undefined, CallAttributes>()));

@@ -29,11 +29,20 @@ export function runSpanEvent(event: ProgressEvent, content: ContentCapture | und
         attributes: { 'headway.limit': event.limit, 'headway.limit.used': event.used, 'headway.limit.max': event.max },
       };
     case 'wind-down.started':
-      return { name: SPAN_EVENT.windDown, attributes: { 'headway.wind_down.reason': event.reason, 'headway.wind_down.bonus_steps': event.bonusSteps } };
+      return {
+        name: SPAN_EVENT.windDown,
+        attributes: { 'headway.wind_down.reason': event.reason, 'headway.wind_down.bonus_steps': event.bonusSteps },
+      };
     case 'timeout.extended':
-      return { name: SPAN_EVENT.timeoutExtended, attributes: { 'headway.timeout.by_ms': event.byMs, 'headway.timeout.total_budget_ms': event.totalBudgetMs } };
+      return {
+        name: SPAN_EVENT.timeoutExtended,
+        attributes: { 'headway.timeout.by_ms': event.byMs, 'headway.timeout.total_budget_ms': event.totalBudgetMs },
+      };
     case 'checkpoint.saved':
-      return { name: SPAN_EVENT.checkpoint, attributes: { 'headway.checkpoint.id': event.checkpointId, [HEADWAY.iteration]: event.iteration } };
+      return {
+        name: SPAN_EVENT.checkpoint,
+        attributes: { 'headway.checkpoint.id': event.checkpointId, [HEADWAY.iteration]: event.iteration },
+      };
     case 'report.generated': {
       const { report } = event;
       return {
@@ -58,7 +67,10 @@ export function runSpanEvent(event: ProgressEvent, content: ContentCapture | und
     case 'thinking':
     case 'intermediate.result':
       if (content === undefined) return undefined;
-      return { name: event.type === 'thinking' ? SPAN_EVENT.thinking : SPAN_EVENT.intermediateResult, attributes: { 'headway.content': content.text(event.content) } };
+      return {
+        name: event.type === 'thinking' ? SPAN_EVENT.thinking : SPAN_EVENT.intermediateResult,
+        attributes: { 'headway.content': content.text(event.content) },
+      };
     default:
       return undefined;
   }

@@ -64,7 +64,9 @@ if (server !== undefined) {
         caught = error;
       }
       expect(HeadwayError.isInstance(caught, 'POSTGRES_CONNECTION_LOST')).toBe(true);
-      expect((caught as Error).message).toMatch(/^postgres 127\.0\.0\.1:\d+\/t_\d+_\d+: the connection dropped during COMMIT; the write may or may not have been stored$/);
+      expect((caught as Error).message).toMatch(
+        /^postgres 127\.0\.0\.1:\d+\/t_\d+_\d+: the connection dropped during COMMIT; the write may or may not have been stored$/,
+      );
       expect((await store.load('cp-1'))?.messages).toEqual(['m0']);
       await pool.end();
     });
@@ -78,7 +80,9 @@ if (server !== undefined) {
         {
           provider: new ScriptedProvider((conversation: readonly ChatMessage[]) => {
             const done = conversation.filter((m) => m.role === 'assistant').length;
-            return done >= 3 ? { content: 'Finished.' } : { content: `Step ${done + 1}.`, toolCalls: [{ id: `c${done + 1}`, name: 'step', args: { n: done + 1 } }] };
+            return done >= 3
+              ? { content: 'Finished.' }
+              : { content: `Step ${done + 1}.`, toolCalls: [{ id: `c${done + 1}`, name: 'step', args: { n: done + 1 } }] };
           }),
           tools: [
             defineTool({
@@ -103,7 +107,9 @@ if (server !== undefined) {
       const [summary] = await store.list();
       expect(summary?.status).toBe('completed');
       const cp = await store.load(summary?.id ?? '');
-      expect(cp?.messages.filter((m) => (m as { role?: string }).role === 'tool').map((m) => (m as { content?: unknown }).content)).toEqual(['step 1 done', 'step 2 done', 'step 3 done']);
+      expect(cp?.messages.filter((m) => (m as { role?: string }).role === 'tool').map((m) => (m as { content?: unknown }).content)).toEqual(
+        ['step 1 done', 'step 2 done', 'step 3 done'],
+      );
       await pool.end();
     }, 60_000);
   });

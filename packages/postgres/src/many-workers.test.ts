@@ -109,7 +109,9 @@ if (server !== undefined) {
       expect(await second.waitFor((l) => l.startsWith('RESUMED ') || l.startsWith('SKIPPED '))).toMatch(/^RESUMED \S+ completed$/);
       await second.exited();
       expect(blocked).toMatch(/^BLOCKED /);
-      const calls = readEffects(effects).map((e) => e.call).sort();
+      const calls = readEffects(effects)
+        .map((e) => e.call)
+        .sort();
       expect(calls).toEqual(CALLS);
     }, 120_000);
   });

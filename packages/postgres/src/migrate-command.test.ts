@@ -17,7 +17,10 @@ if (server !== undefined) {
       };
       expect(await runCli(['migrate'], { DATABASE_URL: url }, push, push)).toBe(0);
       expect(await runCli(['migrate', '--url', url], {}, push, push)).toBe(0);
-      expect(lines).toEqual([`headway schema migrated from version 0 to ${SCHEMA_VERSION}`, `headway schema is up to date (version ${SCHEMA_VERSION})`]);
+      expect(lines).toEqual([
+        `headway schema migrated from version 0 to ${SCHEMA_VERSION}`,
+        `headway schema is up to date (version ${SCHEMA_VERSION})`,
+      ]);
       lines.length = 0;
       expect(await runCli(['migrate', '--url', url.replace(TEST_PASSWORD, 'wrong')], {}, push, push)).toBe(1);
       expect(lines[0]).toMatch(new RegExp(`^postgres 127\\.0\\.0\\.1:${pgServer.port}/cli: login refused: `));

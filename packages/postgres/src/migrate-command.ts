@@ -8,7 +8,12 @@ const USAGE = 'usage: headway-postgres migrate [--url postgres://user:password@h
  * The `headway-postgres` command: `migrate` creates or upgrades the stores' tables. Returns the
  * exit code; writes one line to `out` (or `err` on failure, naming the server, never the password).
  */
-export async function runCli(argv: readonly string[], env: Record<string, string | undefined>, out: (line: string) => void, err: (line: string) => void): Promise<number> {
+export async function runCli(
+  argv: readonly string[],
+  env: Record<string, string | undefined>,
+  out: (line: string) => void,
+  err: (line: string) => void,
+): Promise<number> {
   const [command, ...rest] = argv;
   let url = env.DATABASE_URL;
   for (let i = 0; i < rest.length; i++) {

@@ -18,7 +18,8 @@ function sqlState(error: unknown): string | undefined {
 /** True when `error` says the connection (not the statement) failed: a statement on a fresh connection may succeed. */
 function isConnectionError(error: unknown): boolean {
   const code = sqlState(error);
-  if (code !== undefined && (CONNECT_CODES.has(code) || code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03')) return true;
+  if (code !== undefined && (CONNECT_CODES.has(code) || code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03'))
+    return true;
   const message = errorMessage(error);
   return /Connection terminated|connection timeout|Client has encountered a connection error|server closed the connection/i.test(message);
 }
@@ -31,7 +32,7 @@ function isLoginError(error: unknown): boolean {
 
 /** The pool's server as `host:port/database`, never with user or password. */
 export function describeServer(pool: Pool): string {
-  const o = ((pool as unknown as { options?: Record<string, unknown> }).options ?? {});
+  const o = (pool as unknown as { options?: Record<string, unknown> }).options ?? {};
   let host = typeof o.host === 'string' ? o.host : undefined;
   let port = typeof o.port === 'number' || typeof o.port === 'string' ? String(o.port) : undefined;
   let database = typeof o.database === 'string' ? o.database : undefined;
@@ -57,7 +58,10 @@ function scrub(message: string): string {
 function connectFailed(pool: Pool, error: unknown): PostgresError {
   const host = describeServer(pool);
   const why = isLoginError(error) ? 'login refused' : 'cannot connect';
-  return new PostgresError('POSTGRES_CONNECT_FAILED', `postgres ${host}: ${why}: ${scrub(errorMessage(error))}`, { cause: safeCause(error), host });
+  return new PostgresError('POSTGRES_CONNECT_FAILED', `postgres ${host}: ${why}: ${scrub(errorMessage(error))}`, {
+    cause: safeCause(error),
+    host,
+  });
 }
 
 /**
@@ -112,16 +116,24 @@ export async function transaction<T>(pool: Pool, fn: (client: PoolClient) => Pro
       if (!broken) throw error;
       const host = describeServer(pool);
       if (committing) {
-        throw new PostgresError('POSTGRES_CONNECTION_LOST', `postgres ${host}: the connection dropped during COMMIT; the write may or may not have been stored`, {
-          cause: safeCause(error),
-          host,
-        });
+        throw new PostgresError(
+          'POSTGRES_CONNECTION_LOST',
+          `postgres ${host}: the connection dropped during COMMIT; the write may or may not have been stored`,
+          {
+            cause: safeCause(error),
+            host,
+          },
+        );
       }
       if (attempt >= ATTEMPTS) {
-        throw new PostgresError('POSTGRES_CONNECTION_LOST', `postgres ${host}: the connection dropped ${ATTEMPTS} times; nothing was written: ${scrub(errorMessage(error))}`, {
-          cause: safeCause(error),
-          host,
-        });
+        throw new PostgresError(
+          'POSTGRES_CONNECTION_LOST',
+          `postgres ${host}: the connection dropped ${ATTEMPTS} times; nothing was written: ${scrub(errorMessage(error))}`,
+          {
+            cause: safeCause(error),
+            host,
+          },
+        );
       }
     }
   }

@@ -30,7 +30,15 @@ function make(kind: 'getter' | 'revoked' | 'deep'): unknown {
 const hostile = fc.oneof(
   fc.anything({ maxDepth: 3 }).map((v) => () => v),
   fc.constantFrom('getter' as const, 'revoked' as const, 'deep' as const).map((k) => () => make(k)),
-  fc.string({ unit: 'binary', maxLength: 50 }).map((s) => () => ({ eventType: s, category: 'agent', result: 'allow', sessionId: `\u0000${s}`, taskId: 'x'.repeat(100_000), timestamp: 1, detail: { s } })),
+  fc.string({ unit: 'binary', maxLength: 50 }).map((s) => () => ({
+    eventType: s,
+    category: 'agent',
+    result: 'allow',
+    sessionId: `\u0000${s}`,
+    taskId: 'x'.repeat(100_000),
+    timestamp: 1,
+    detail: { s },
+  })),
 );
 
 if (server !== undefined) {

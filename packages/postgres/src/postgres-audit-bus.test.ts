@@ -30,10 +30,20 @@ if (server !== undefined) {
     it('refuses an invalid event or query, and names a hand-edited row', async () => {
       const { pool } = await freshPool(pgServer);
       const bus = new PostgresAuditBus(pool);
-      await expect(bus.publish({ eventType: 'x', sessionId: 's' } as unknown as AuditEvent)).rejects.toSatisfy((e) => HeadwayError.isInstance(e, 'AUDIT_INVALID_EVENT'));
+      await expect(bus.publish({ eventType: 'x', sessionId: 's' } as unknown as AuditEvent)).rejects.toSatisfy((e) =>
+        HeadwayError.isInstance(e, 'AUDIT_INVALID_EVENT'),
+      );
       await expect(bus.query({ limit: -1 })).rejects.toSatisfy((e) => HeadwayError.isInstance(e, 'AUDIT_INVALID_QUERY'));
-      await bus.publish({ eventType: 'agent.progress.start', category: 'agent', result: 'allow', sessionId: 's', taskId: 't', timestamp: 5, detail: { task: 'x' } });
-      await pool.query("UPDATE headway_audit_events SET body = '{\"eventType\":3}'");
+      await bus.publish({
+        eventType: 'agent.progress.start',
+        category: 'agent',
+        result: 'allow',
+        sessionId: 's',
+        taskId: 't',
+        timestamp: 5,
+        detail: { task: 'x' },
+      });
+      await pool.query('UPDATE headway_audit_events SET body = \'{"eventType":3}\'');
       await expect(bus.query()).rejects.toThrow(new RegExp(`^127\\.0\\.0\\.1:${pgServer.port}/t_\\d+_\\d+#1: not an audit event: `));
       await pool.end();
     });

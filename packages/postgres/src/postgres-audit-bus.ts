@@ -62,7 +62,10 @@ export class PostgresAuditBus implements AuditBus {
     const e = parsed.data;
     for (const field of ['eventType', 'sessionId', 'taskId'] as const) {
       // Indexed text columns cannot hold U+0000 in PostgreSQL (the JSON body escapes it).
-      if (e[field].includes('\u0000')) throw new AuditError('AUDIT_INVALID_EVENT', `Invalid audit event: ${field}: contains U+0000`, { issues: [{ path: field, message: 'contains U+0000' }] });
+      if (e[field].includes('\u0000'))
+        throw new AuditError('AUDIT_INVALID_EVENT', `Invalid audit event: ${field}: contains U+0000`, {
+          issues: [{ path: field, message: 'contains U+0000' }],
+        });
     }
     await ensureMigrated(this.pool);
     const json = JSON.stringify(e);

@@ -108,9 +108,10 @@ if (server !== undefined) {
 
     it('a row written before the chain existed is unchained', async () => {
       const pool = await chained();
-      await pool.query("INSERT INTO headway_audit_events (event_type, session_id, task_id, timestamp, body) VALUES ('x', 's3', 't', 1, $1)", [
-        JSON.stringify(event('s3', 1)),
-      ]);
+      await pool.query(
+        "INSERT INTO headway_audit_events (event_type, session_id, task_id, timestamp, body) VALUES ('x', 's3', 't', 1, $1)",
+        [JSON.stringify(event('s3', 1))],
+      );
       expect(await verify(pool)).toEqual({ kind: 'unchained', at: '#7' });
     });
   });

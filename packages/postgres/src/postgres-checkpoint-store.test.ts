@@ -41,12 +41,22 @@ if (server !== undefined) {
       const store = new PostgresCheckpointStore(pool);
       await store.create(init('cp-1'));
       for (let i = 1; i <= 20; i++) {
-        await store.update('cp-1', { appendMessages: [{ role: 'assistant', i }, { role: 'tool', i }], appendLog: [{ i }], state: state({ iteration: i }), clearToolCalls: true });
+        await store.update('cp-1', {
+          appendMessages: [
+            { role: 'assistant', i },
+            { role: 'tool', i },
+          ],
+          appendLog: [{ i }],
+          state: state({ iteration: i }),
+          clearToolCalls: true,
+        });
       }
       expect((await store.load('cp-1'))?.messages).toHaveLength(40);
       expect((await store.load('cp-1'))?.iteration).toBe(20);
       // Every row keeps the transaction id (xmin) of the round that inserted it: nothing earlier is rewritten.
-      const xmins = (await pool.query<{ seq: number; xmin: string }>('SELECT seq, xmin::text FROM headway_checkpoint_messages ORDER BY seq')).rows;
+      const xmins = (
+        await pool.query<{ seq: number; xmin: string }>('SELECT seq, xmin::text FROM headway_checkpoint_messages ORDER BY seq')
+      ).rows;
       expect(new Set(xmins.map((r) => r.xmin)).size).toBe(20);
       for (let i = 0; i < 40; i += 2) expect(xmins[i]?.xmin).toBe(xmins[i + 1]?.xmin);
       await pool.end();
@@ -63,7 +73,9 @@ if (server !== undefined) {
       const store = new PostgresCheckpointStore(fresh);
       const error = await codeOf(() => store.create(init('cp-1')));
       expect(HeadwayError.isInstance(error, 'POSTGRES_SCHEMA_NEWER')).toBe(true);
-      expect((error as Error).message).toContain(`schema is version 99, newer than this package supports (${SCHEMA_VERSION}); upgrade @headway/postgres. Nothing was written.`);
+      expect((error as Error).message).toContain(
+        `schema is version 99, newer than this package supports (${SCHEMA_VERSION}); upgrade @headway/postgres. Nothing was written.`,
+      );
       expect((await pool.query('SELECT count(*)::int AS n FROM headway_checkpoints')).rows[0]).toEqual({ n: 0 });
       await Promise.all([pool.end(), other.end(), fresh.end()]);
     });
@@ -106,11 +118,17 @@ if (server !== undefined) {
       const error = await codeOf(() => store.load('cp-1'));
       expect(HeadwayError.isInstance(error, 'CHECKPOINT_CORRUPT')).toBe(true);
       expect((error as Error).message).toBe('checkpoint cp-1 (run run-cp-1): messages[1]: invalid JSON');
-      await pool.query("UPDATE headway_checkpoint_messages SET body = '\"m1\"' WHERE seq = 1");
+      await pool.query('UPDATE headway_checkpoint_messages SET body = \'"m1"\' WHERE seq = 1');
       await pool.query('DELETE FROM headway_checkpoint_messages WHERE seq = 2');
-      expect(await codeOf(() => store.load('cp-1'))).toMatchObject({ code: 'CHECKPOINT_CORRUPT', message: 'checkpoint cp-1 (run run-cp-1): messages: expected 3 row(s), found 2' });
+      expect(await codeOf(() => store.load('cp-1'))).toMatchObject({
+        code: 'CHECKPOINT_CORRUPT',
+        message: 'checkpoint cp-1 (run run-cp-1): messages: expected 3 row(s), found 2',
+      });
       await pool.query(`UPDATE headway_checkpoints SET state = '{"iteration":"x"}', message_count = 2`);
-      expect(await codeOf(() => store.load('cp-1'))).toMatchObject({ code: 'CHECKPOINT_CORRUPT', message: expect.stringMatching(/run run-cp-1.*state\.iteration/) as unknown });
+      expect(await codeOf(() => store.load('cp-1'))).toMatchObject({
+        code: 'CHECKPOINT_CORRUPT',
+        message: expect.stringMatching(/run run-cp-1.*state\.iteration/) as unknown,
+      });
       // The damaged run is still listed, so it can be abandoned rather than resumed.
       expect((await store.list({ status: 'running' })).map((c) => c.id)).toEqual(['cp-1']);
       await store.abandon('cp-1');

@@ -147,7 +147,8 @@ export class PostgresCheckpointStore implements CheckpointStore {
     this.#now = options.now ?? Date.now;
     this.workerId = options.worker === undefined ? undefined : (options.worker.id ?? `worker-${randomUUID()}`);
     this.#leaseMs = options.worker?.leaseMs ?? 30_000;
-    if (!(this.#leaseMs > 0)) throw new CheckpointError('CHECKPOINT_INVALID', `worker.leaseMs must be positive, got ${String(this.#leaseMs)}`);
+    if (!(this.#leaseMs > 0))
+      throw new CheckpointError('CHECKPOINT_INVALID', `worker.leaseMs must be positive, got ${String(this.#leaseMs)}`);
   }
 
   /** Session history in the same database: the runtime's default when it is given no `sessionStore`. */
@@ -161,7 +162,11 @@ export class PostgresCheckpointStore implements CheckpointStore {
     for (const field of ['id', 'runId', 'sessionId', 'taskId'] as const) {
       // PostgreSQL text cannot hold U+0000; contents are JSON-escaped, ids must do without it.
       if (init[field].includes('\u0000')) {
-        throw new CheckpointError('CHECKPOINT_INVALID', `checkpoint ${init.id.replaceAll('\u0000', '\\0')}: init.${field} contains U+0000`, { issues: [{ path: `init.${field}`, message: 'contains U+0000' }] });
+        throw new CheckpointError(
+          'CHECKPOINT_INVALID',
+          `checkpoint ${init.id.replaceAll('\u0000', '\\0')}: init.${field} contains U+0000`,
+          { issues: [{ path: `init.${field}`, message: 'contains U+0000' }] },
+        );
       }
     }
     const input = encodeJson(init.input, 'init.input', init.id);
@@ -174,7 +179,21 @@ export class PostgresCheckpointStore implements CheckpointStore {
         `INSERT INTO headway_checkpoints (id, run_id, session_id, task_id, input, status, iteration, state, message_count, log_count, last_seq, created_at, updated_at, lease_owner, lease_expires)
          VALUES ($1, $2, $3, $4, $5, 'running', $6, $7, $8, $9, $10, $11, $11, $12::text, CASE WHEN $12::text IS NULL THEN NULL ELSE ${DB_NOW} + $13 END)
          ON CONFLICT (id) DO NOTHING RETURNING pk`,
-        [init.id, init.runId, init.sessionId, init.taskId, input, init.state.iteration, state, messages.length, log.length, init.lastSeq ?? 0, now, this.workerId ?? null, this.#leaseMs],
+        [
+          init.id,
+          init.runId,
+          init.sessionId,
+          init.taskId,
+          input,
+          init.state.iteration,
+          state,
+          messages.length,
+          log.length,
+          init.lastSeq ?? 0,
+          now,
+          this.workerId ?? null,
+          this.#leaseMs,
+        ],
       );
       const pk = inserted.rows[0]?.pk;
       if (pk === undefined) throw new CheckpointError('CHECKPOINT_EXISTS', `checkpoint ${init.id} exists already`);
@@ -261,13 +280,29 @@ export class PostgresCheckpointStore implements CheckpointStore {
         const where = typeof row.run_id === 'string' ? `${id} (run ${row.run_id})` : id;
         const summary = toSummary(row);
         const counts = checkRow(countsSchema, row, where);
-        const messages = readRows((await c.query('SELECT seq, body FROM headway_checkpoint_messages WHERE checkpoint = $1 ORDER BY seq', [row.pk])).rows, counts.message_count, 'messages', where);
-        const log = readRows((await c.query('SELECT seq, body FROM headway_checkpoint_log WHERE checkpoint = $1 ORDER BY seq', [row.pk])).rows, counts.log_count, 'log', where);
-        const toolCalls = (await c.query<{ body: unknown }>('SELECT body FROM headway_checkpoint_tool_calls WHERE checkpoint = $1 ORDER BY idx, tool_call_id', [row.pk])).rows.map(
-          (r, i) => decodeToolCall(r.body, `toolCalls[${i}]`, where),
+        const messages = readRows(
+          (await c.query('SELECT seq, body FROM headway_checkpoint_messages WHERE checkpoint = $1 ORDER BY seq', [row.pk])).rows,
+          counts.message_count,
+          'messages',
+          where,
         );
+        const log = readRows(
+          (await c.query('SELECT seq, body FROM headway_checkpoint_log WHERE checkpoint = $1 ORDER BY seq', [row.pk])).rows,
+          counts.log_count,
+          'log',
+          where,
+        );
+        const toolCalls = (
+          await c.query<{ body: unknown }>(
+            'SELECT body FROM headway_checkpoint_tool_calls WHERE checkpoint = $1 ORDER BY idx, tool_call_id',
+            [row.pk],
+          )
+        ).rows.map((r, i) => decodeToolCall(r.body, `toolCalls[${i}]`, where));
         const input = decodeJson(counts.input, 'input', where);
-        if (typeof input !== 'string') throw new CheckpointError('CHECKPOINT_CORRUPT', `checkpoint ${where}: input: expected text`, { issues: [{ path: 'input', message: 'expected text' }] });
+        if (typeof input !== 'string')
+          throw new CheckpointError('CHECKPOINT_CORRUPT', `checkpoint ${where}: input: expected text`, {
+            issues: [{ path: 'input', message: 'expected text' }],
+          });
         return { ...summary, input, state: decodeState(row.state, where), messages, log, toolCalls, lastSeq: counts.last_seq };
       },
       'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
@@ -308,7 +343,10 @@ export class PostgresCheckpointStore implements CheckpointStore {
       const pk = (await c.query<{ pk: string }>('SELECT pk FROM headway_checkpoints WHERE id = $1', [id])).rows[0]?.pk;
       if (pk === undefined) throw notFound(id);
       // JSON text: a tool result may hold U+0000, which PostgreSQL text cannot.
-      await c.query('INSERT INTO headway_checkpoint_blobs (checkpoint, ref, content) VALUES ($1, $2, $3) ON CONFLICT (checkpoint, ref) DO NOTHING', [pk, ref, JSON.stringify(content)]);
+      await c.query(
+        'INSERT INTO headway_checkpoint_blobs (checkpoint, ref, content) VALUES ($1, $2, $3) ON CONFLICT (checkpoint, ref) DO NOTHING',
+        [pk, ref, JSON.stringify(content)],
+      );
     });
     return ref;
   }
@@ -338,7 +376,11 @@ export class PostgresCheckpointStore implements CheckpointStore {
     const held = [...this.#held];
     this.#held.clear();
     if (this.workerId === undefined || held.length === 0) return;
-    await execute(this.pool, 'UPDATE headway_checkpoints SET lease_owner = NULL, lease_expires = NULL WHERE id = ANY($1::text[]) AND lease_owner = $2 RETURNING 1', [held, this.workerId]);
+    await execute(
+      this.pool,
+      'UPDATE headway_checkpoints SET lease_owner = NULL, lease_expires = NULL WHERE id = ANY($1::text[]) AND lease_owner = $2 RETURNING 1',
+      [held, this.workerId],
+    );
   }
 
   async #write<T>(fn: (c: PoolClient) => Promise<T>): Promise<T> {
@@ -362,7 +404,11 @@ export class PostgresCheckpointStore implements CheckpointStore {
         throw claimedElsewhere(id, head.lease_owner);
       }
       if (head.lease_owner !== this.workerId) {
-        await c.query(`UPDATE headway_checkpoints SET lease_owner = $2, lease_expires = ${DB_NOW} + $3 WHERE pk = $1`, [head.pk, this.workerId, this.#leaseMs]);
+        await c.query(`UPDATE headway_checkpoints SET lease_owner = $2, lease_expires = ${DB_NOW} + $3 WHERE pk = $1`, [
+          head.pk,
+          this.workerId,
+          this.#leaseMs,
+        ]);
         this.#hold(id);
       }
     }
@@ -372,12 +418,10 @@ export class PostgresCheckpointStore implements CheckpointStore {
   async #finish(id: string, status: Exclude<CheckpointStatus, 'running'>, error: string | null): Promise<void> {
     await this.#write(async (c) => {
       const head = await this.#running(c, id);
-      await c.query('UPDATE headway_checkpoints SET status = $1, error = $2, updated_at = $3, lease_owner = NULL, lease_expires = NULL WHERE pk = $4', [
-        status,
-        error,
-        this.#now(),
-        head.pk,
-      ]);
+      await c.query(
+        'UPDATE headway_checkpoints SET status = $1, error = $2, updated_at = $3, lease_owner = NULL, lease_expires = NULL WHERE pk = $4',
+        [status, error, this.#now(), head.pk],
+      );
     });
     this.#held.delete(id);
   }
@@ -402,7 +446,11 @@ export class PostgresCheckpointStore implements CheckpointStore {
       }
       if (row.status !== 'running') return 'not-running';
       if (row.lease_owner !== null && row.lease_owner !== this.workerId && row.lease_live) return { owner: row.lease_owner };
-      await c.query(`UPDATE headway_checkpoints SET lease_owner = $2, lease_expires = ${DB_NOW} + $3 WHERE id = $1`, [id, this.workerId, this.#leaseMs]);
+      await c.query(`UPDATE headway_checkpoints SET lease_owner = $2, lease_expires = ${DB_NOW} + $3 WHERE id = $1`, [
+        id,
+        this.workerId,
+        this.#leaseMs,
+      ]);
       return 'claimed';
     });
     if (typeof outcome === 'object') throw claimedElsewhere(id, outcome.owner);
@@ -413,9 +461,12 @@ export class PostgresCheckpointStore implements CheckpointStore {
     if (this.workerId === undefined) return;
     this.#held.add(id);
     if (this.#renewal !== undefined) return;
-    this.#renewal = setInterval(() => {
-      void this.#renew();
-    }, Math.max(10, Math.floor(this.#leaseMs / 3)));
+    this.#renewal = setInterval(
+      () => {
+        void this.#renew();
+      },
+      Math.max(10, Math.floor(this.#leaseMs / 3)),
+    );
     this.#renewal.unref();
   }
 
@@ -444,18 +495,23 @@ export class PostgresCheckpointStore implements CheckpointStore {
 /** Appends `bodies` at `from`, `from + 1`, … in one statement. */
 async function appendRows(c: PoolClient, table: string, pk: string, from: number, bodies: readonly string[]): Promise<void> {
   if (bodies.length === 0) return;
-  await c.query(`INSERT INTO ${table} (checkpoint, seq, body) SELECT $1, $2 + o - 1, b FROM unnest($3::text[]) WITH ORDINALITY AS t(b, o)`, [pk, from, bodies]);
+  await c.query(
+    `INSERT INTO ${table} (checkpoint, seq, body) SELECT $1, $2 + o - 1, b FROM unnest($3::text[]) WITH ORDINALITY AS t(b, o)`,
+    [pk, from, bodies],
+  );
 }
 
 function readRows(rows: unknown[], expected: number, where: 'messages' | 'log', id: string): unknown[] {
   if (rows.length !== expected) {
-    throw new CheckpointError('CHECKPOINT_CORRUPT', `checkpoint ${id}: ${where}: expected ${expected} row(s), found ${rows.length}`, { issues: [
-      { path: where, message: `expected ${expected} row(s), found ${rows.length}` },
-    ] });
+    throw new CheckpointError('CHECKPOINT_CORRUPT', `checkpoint ${id}: ${where}: expected ${expected} row(s), found ${rows.length}`, {
+      issues: [{ path: where, message: `expected ${expected} row(s), found ${rows.length}` }],
+    });
   }
   return (rows as { seq: unknown; body: unknown }[]).map((r, i) => {
     if (r.seq !== i) {
-      throw new CheckpointError('CHECKPOINT_CORRUPT', `checkpoint ${id}: ${where}[${i}]: missing (found seq ${String(r.seq)})`, { issues: [{ path: `${where}[${i}]`, message: 'missing' }] });
+      throw new CheckpointError('CHECKPOINT_CORRUPT', `checkpoint ${id}: ${where}[${i}]: missing (found seq ${String(r.seq)})`, {
+        issues: [{ path: `${where}[${i}]`, message: 'missing' }],
+      });
     }
     return decodeJson(r.body, `${where}[${i}]`, id);
   });

@@ -1,4 +1,11 @@
-import { SessionError, type SessionRecord, type SessionRunRecord, type SessionStore, type SessionStoreOptions, type SessionSummary } from '@headway/runtime';
+import {
+  SessionError,
+  type SessionRecord,
+  type SessionRunRecord,
+  type SessionStore,
+  type SessionStoreOptions,
+  type SessionSummary,
+} from '@headway/runtime';
 import {
   SESSION_SUMMARY_COLUMNS as COLUMNS,
   decodeSessionMessage as decodeMessage,
@@ -43,11 +50,17 @@ export class PostgresSessionStore implements SessionStore {
         const row = (await c.query<{ pk: string }>(`SELECT pk, ${COLUMNS} FROM headway_sessions WHERE id = $1`, [id])).rows[0];
         if (row === undefined) return undefined;
         const summary = toSummary(row);
-        const rows = (await c.query<{ seq: unknown; body: unknown }>('SELECT seq, body FROM headway_session_messages WHERE session = $1 ORDER BY seq', [row.pk])).rows;
+        const rows = (
+          await c.query<{ seq: unknown; body: unknown }>('SELECT seq, body FROM headway_session_messages WHERE session = $1 ORDER BY seq', [
+            row.pk,
+          ])
+        ).rows;
         if (rows.length !== summary.messageCount || rows.some((r, i) => r.seq !== i)) {
-          throw new SessionError('SESSION_CORRUPT', `session ${id}: messages: expected ${summary.messageCount} row(s) in sequence, found ${rows.length}`, { issues: [
-            { path: 'messages', message: 'rows missing' },
-          ] });
+          throw new SessionError(
+            'SESSION_CORRUPT',
+            `session ${id}: messages: expected ${summary.messageCount} row(s) in sequence, found ${rows.length}`,
+            { issues: [{ path: 'messages', message: 'rows missing' }] },
+          );
         }
         return { ...summary, messages: rows.map((r, i) => decodeMessage(id, r.body, i)) };
       },
@@ -57,7 +70,8 @@ export class PostgresSessionStore implements SessionStore {
 
   async create(id: string): Promise<SessionRecord> {
     validateSessionId(id);
-    if (id.includes('\u0000')) throw new SessionError('SESSION_INVALID', 'session id contains U+0000', { issues: [{ path: 'id', message: 'contains U+0000' }] });
+    if (id.includes('\u0000'))
+      throw new SessionError('SESSION_INVALID', 'session id contains U+0000', { issues: [{ path: 'id', message: 'contains U+0000' }] });
     return this.#write(async (c) => {
       const now = this.#now();
       const inserted = await c.query(
@@ -72,28 +86,30 @@ export class PostgresSessionStore implements SessionStore {
   async recordRun(id: string, run: SessionRunRecord): Promise<void> {
     const messages = encodeRun(id, run);
     await this.#write(async (c) => {
-      const row = (await c.query<{ pk: string; message_count: number }>('SELECT pk, message_count FROM headway_sessions WHERE id = $1 FOR UPDATE', [id])).rows[0];
+      const row = (
+        await c.query<{ pk: string; message_count: number }>('SELECT pk, message_count FROM headway_sessions WHERE id = $1 FOR UPDATE', [
+          id,
+        ])
+      ).rows[0];
       if (row === undefined) throw sessionNotFound(id);
       if (messages.length > 0) {
-        await c.query('INSERT INTO headway_session_messages (session, seq, body) SELECT $1, $2 + o - 1, b FROM unnest($3::text[]) WITH ORDINALITY AS t(b, o)', [
-          row.pk,
-          row.message_count,
-          messages,
-        ]);
+        await c.query(
+          'INSERT INTO headway_session_messages (session, seq, body) SELECT $1, $2 + o - 1, b FROM unnest($3::text[]) WITH ORDINALITY AS t(b, o)',
+          [row.pk, row.message_count, messages],
+        );
       }
-      await c.query('UPDATE headway_sessions SET message_count = message_count + $1, spent_usd = spent_usd + $2, calls = calls + $3, runs = runs + 1, updated_at = $4 WHERE pk = $5', [
-        messages.length,
-        run.spentUsd,
-        run.calls,
-        this.#now(),
-        row.pk,
-      ]);
+      await c.query(
+        'UPDATE headway_sessions SET message_count = message_count + $1, spent_usd = spent_usd + $2, calls = calls + $3, runs = runs + 1, updated_at = $4 WHERE pk = $5',
+        [messages.length, run.spentUsd, run.calls, this.#now(), row.pk],
+      );
     });
   }
 
   async list(): Promise<SessionSummary[]> {
     await ensureMigrated(this.pool);
-    return (await query(this.pool, `SELECT ${COLUMNS} FROM headway_sessions ORDER BY updated_at, created_at, id`)).map((row) => toSummary(row));
+    return (await query(this.pool, `SELECT ${COLUMNS} FROM headway_sessions ORDER BY updated_at, created_at, id`)).map((row) =>
+      toSummary(row),
+    );
   }
 
   async delete(id: string): Promise<boolean> {

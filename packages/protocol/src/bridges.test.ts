@@ -55,7 +55,7 @@ describe('reporterSink', () => {
     ]);
   });
 
-  it('hands an async reporter\'s rejection to the hub instead of leaving it unhandled', async () => {
+  it("hands an async reporter's rejection to the hub instead of leaving it unhandled", async () => {
     const errors: unknown[] = [];
     const hub = createProgressHub({ runId: 'r', onInternalError: (e) => errors.push(e) });
     const { reporter } = recorder();

@@ -56,9 +56,17 @@ export interface StepFinishedEvent extends EventEnvelope {
   costUsd?: number;
 }
 /** Reasoning text the model shared. */
-export interface ThinkingEvent extends EventEnvelope { type: 'thinking'; content: string }
+export interface ThinkingEvent extends EventEnvelope {
+  type: 'thinking';
+  content: string;
+}
 /** A tool call started. */
-export interface ToolExecutingEvent extends EventEnvelope { type: 'tool.executing'; toolName: string; toolCallId?: string; args?: unknown }
+export interface ToolExecutingEvent extends EventEnvelope {
+  type: 'tool.executing';
+  toolName: string;
+  toolCallId?: string;
+  args?: unknown;
+}
 /** A tool call ended. */
 export interface ToolCompletedEvent extends EventEnvelope {
   type: 'tool.completed';
@@ -69,7 +77,10 @@ export interface ToolCompletedEvent extends EventEnvelope {
   preview?: string;
 }
 /** A piece of streamed text. */
-export interface TextDeltaEvent extends EventEnvelope { type: 'text.delta'; text: string }
+export interface TextDeltaEvent extends EventEnvelope {
+  type: 'text.delta';
+  text: string;
+}
 /** The overall percent (0–100) changed. */
 export interface ProgressUpdateEvent extends EventEnvelope {
   type: 'progress';
@@ -83,7 +94,10 @@ export interface ProgressUpdateEvent extends EventEnvelope {
   etaHighMs?: number;
 }
 /** A partial result worth showing before the run ends. */
-export interface IntermediateResultEvent extends EventEnvelope { type: 'intermediate.result'; content: string }
+export interface IntermediateResultEvent extends EventEnvelope {
+  type: 'intermediate.result';
+  content: string;
+}
 /** Terminal: the run ended, either done or stopped at a limit (with a report). */
 export interface RunFinishedEvent extends EventEnvelope {
   type: 'run.finished';
@@ -93,21 +107,53 @@ export interface RunFinishedEvent extends EventEnvelope {
   summary?: string;
 }
 /** Terminal: the run failed. */
-export interface RunErrorEvent extends EventEnvelope { type: 'run.error'; error: string }
+export interface RunErrorEvent extends EventEnvelope {
+  type: 'run.error';
+  error: string;
+}
 /** Terminal: the run was cancelled. */
-export interface RunCancelledEvent extends EventEnvelope { type: 'run.cancelled'; reason?: string }
+export interface RunCancelledEvent extends EventEnvelope {
+  type: 'run.cancelled';
+  reason?: string;
+}
 /** A new round of the loop began (`index` is zero-based). */
-export interface IterationEvent extends EventEnvelope { type: 'iteration'; index: number; max: number }
+export interface IterationEvent extends EventEnvelope {
+  type: 'iteration';
+  index: number;
+  max: number;
+}
 /** A limit is 80% used. */
-export interface LimitApproachingEvent extends EventEnvelope { type: 'limit.approaching'; limit: LimitKind; used: number; max: number }
+export interface LimitApproachingEvent extends EventEnvelope {
+  type: 'limit.approaching';
+  limit: LimitKind;
+  used: number;
+  max: number;
+}
 /** A limit was reached. */
-export interface LimitReachedEvent extends EventEnvelope { type: 'limit.reached'; limit: LimitKind; used: number; max: number }
+export interface LimitReachedEvent extends EventEnvelope {
+  type: 'limit.reached';
+  limit: LimitKind;
+  used: number;
+  max: number;
+}
 /** The run is winding down: it has `bonusSteps` more rounds to write its report. */
-export interface WindDownStartedEvent extends EventEnvelope { type: 'wind-down.started'; reason: string; bonusSteps: number }
+export interface WindDownStartedEvent extends EventEnvelope {
+  type: 'wind-down.started';
+  reason: string;
+  bonusSteps: number;
+}
 /** The time budget was extended. */
-export interface TimeoutExtendedEvent extends EventEnvelope { type: 'timeout.extended'; byMs: number; totalBudgetMs: number }
+export interface TimeoutExtendedEvent extends EventEnvelope {
+  type: 'timeout.extended';
+  byMs: number;
+  totalBudgetMs: number;
+}
 /** The run's state was saved and can be resumed from here. */
-export interface CheckpointSavedEvent extends EventEnvelope { type: 'checkpoint.saved'; checkpointId: string; iteration: number }
+export interface CheckpointSavedEvent extends EventEnvelope {
+  type: 'checkpoint.saved';
+  checkpointId: string;
+  iteration: number;
+}
 /**
  * A tool's output looked like a prompt injection (instructions aimed at the model, role
  * markers, hidden unicode). It was passed on to the model wrapped as untrusted data.
@@ -120,7 +166,11 @@ export interface ToolFlaggedEvent extends EventEnvelope {
   findings: string[];
 }
 /** A tool failed several times in a row; the model was asked to change strategy. */
-export interface StrategyRotatedEvent extends EventEnvelope { type: 'strategy.rotated'; toolName: string; failures: number }
+export interface StrategyRotatedEvent extends EventEnvelope {
+  type: 'strategy.rotated';
+  toolName: string;
+  failures: number;
+}
 /** Where one item of an agent's plan stands. */
 export type PlanItemStatus = 'pending' | 'in_progress' | 'completed';
 
@@ -136,10 +186,16 @@ export interface PlanItem {
  * The agent's own plan changed: the whole list, as it stands now (each update replaces the
  * previous one). Texts are redacted like every other event text.
  */
-export interface PlanUpdatedEvent extends EventEnvelope { type: 'plan.updated'; items: PlanItem[] }
+export interface PlanUpdatedEvent extends EventEnvelope {
+  type: 'plan.updated';
+  items: PlanItem[];
+}
 
 /** A structured progress report was produced for a run that stopped short. */
-export interface ReportGeneratedEvent extends EventEnvelope { type: 'report.generated'; report: ProgressReport }
+export interface ReportGeneratedEvent extends EventEnvelope {
+  type: 'report.generated';
+  report: ProgressReport;
+}
 
 /**
  * The canonical progress data of a run: a union discriminated on `type`. This is what is
@@ -222,7 +278,6 @@ const runLimits = z.object({
   time: z.number().nonnegative().exactOptional(),
   cost: z.number().nonnegative().exactOptional(),
 });
-
 
 /** zod schema of one {@link PlanItem}. Unknown keys are dropped. */
 export const planItemSchema: z.ZodType<PlanItem> = z.object({

@@ -73,12 +73,10 @@ export function hugeStringArb(options: HugeStringOptions = {}): fc.Arbitrary<str
   const minLength = options.minLength ?? 0;
   const maxLength = options.maxLength ?? 100_000;
   const piece = fc.constantFrom(...(options.pieces ?? HOSTILE_PIECES));
-  return fc
-    .tuple(piece, piece, fc.boolean(), fc.integer({ min: minLength, max: maxLength }))
-    .map(([a, b, both, length]) => {
-      const unit = both ? a + b : a;
-      return unit.repeat(Math.ceil(length / unit.length)).slice(0, length);
-    });
+  return fc.tuple(piece, piece, fc.boolean(), fc.integer({ min: minLength, max: maxLength })).map(([a, b, both, length]) => {
+    const unit = both ? a + b : a;
+    return unit.repeat(Math.ceil(length / unit.length)).slice(0, length);
+  });
 }
 
 /**
@@ -155,27 +153,58 @@ function cyclic(): object {
  * proxy with an explicit case.
  */
 export function hostileObjectArb(): fc.Arbitrary<unknown> {
-  return fc.constantFrom<(() => unknown)[]>(
-    throwingGetter,
-    () => [revokedProxy()],
-    () => ({ value: revokedProxy() }),
-    () => [throwingTraps()],
-    () => ({ value: throwingTraps(), args: { nested: revokedProxy() } }),
-    cyclic,
-    () => ({ toJSON: () => { throw new Error('toJSON throws'); } }),
-    () => ({ toJSON: () => undefined, toString: () => { throw new Error('toString throws'); } }),
-    () => ({ valueOf: () => { throw new Error('valueOf throws'); }, [Symbol.toPrimitive]: () => { throw new Error('toPrimitive throws'); } }),
-    () => ({ then: () => { throw new Error('then throws'); } }),
-    () => Object.assign(() => undefined, { toString: () => { throw new Error('toString throws'); } }),
-    () => Object.assign(Object.create(null) as object, { a: 1 }),
-    () => ({ big: 10n ** 30n, sym: Symbol('s'), [Symbol('key')]: 1 }),
-    () => Object.assign(new Error('message'), { cause: revokedProxy() }),
-    () => {
-      const error = new Error('x');
-      Object.defineProperty(error, 'message', { get: () => { throw new Error('message getter throws'); } });
-      return error;
-    },
-  ).map((make) => make());
+  return fc
+    .constantFrom<(() => unknown)[]>(
+      throwingGetter,
+      () => [revokedProxy()],
+      () => ({ value: revokedProxy() }),
+      () => [throwingTraps()],
+      () => ({ value: throwingTraps(), args: { nested: revokedProxy() } }),
+      cyclic,
+      () => ({
+        toJSON: () => {
+          throw new Error('toJSON throws');
+        },
+      }),
+      () => ({
+        toJSON: () => undefined,
+        toString: () => {
+          throw new Error('toString throws');
+        },
+      }),
+      () => ({
+        valueOf: () => {
+          throw new Error('valueOf throws');
+        },
+        [Symbol.toPrimitive]: () => {
+          throw new Error('toPrimitive throws');
+        },
+      }),
+      () => ({
+        then: () => {
+          throw new Error('then throws');
+        },
+      }),
+      () =>
+        Object.assign(() => undefined, {
+          toString: () => {
+            throw new Error('toString throws');
+          },
+        }),
+      () => Object.assign(Object.create(null) as object, { a: 1 }),
+      () => ({ big: 10n ** 30n, sym: Symbol('s'), [Symbol('key')]: 1 }),
+      () => Object.assign(new Error('message'), { cause: revokedProxy() }),
+      () => {
+        const error = new Error('x');
+        Object.defineProperty(error, 'message', {
+          get: () => {
+            throw new Error('message getter throws');
+          },
+        });
+        return error;
+      },
+    )
+    .map((make) => make());
 }
 
 /** Options of {@link hostileValueArb}. */
@@ -206,7 +235,14 @@ export function hostileValueArb(options: HostileValueOptions = {}): fc.Arbitrary
   );
   return fc.oneof(
     { weight: 3, arbitrary: leaf },
-    { weight: 1, arbitrary: fc.dictionary(fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('type', 'runId', 'args', 'report', 'password', 'toJSON', '__proto__')), leaf, { maxKeys: 4 }) },
+    {
+      weight: 1,
+      arbitrary: fc.dictionary(
+        fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('type', 'runId', 'args', 'report', 'password', 'toJSON', '__proto__')),
+        leaf,
+        { maxKeys: 4 },
+      ),
+    },
     { weight: 1, arbitrary: fc.array(leaf, { maxLength: 4 }) },
   );
 }
@@ -219,7 +255,12 @@ export function hostileValueArb(options: HostileValueOptions = {}): fc.Arbitrary
  * super-linear receiver on these inputs takes minutes. Pair it with a vitest test timeout a
  * little above `interruptAfterTimeLimit`.
  */
-export const HOSTILE_RUN_PARAMETERS: { numRuns: number; timeout: number; interruptAfterTimeLimit: number; markInterruptAsFailure: boolean } = {
+export const HOSTILE_RUN_PARAMETERS: {
+  numRuns: number;
+  timeout: number;
+  interruptAfterTimeLimit: number;
+  markInterruptAsFailure: boolean;
+} = {
   numRuns: 100,
   timeout: 2000,
   interruptAfterTimeLimit: 30_000,
@@ -231,7 +272,11 @@ export const HOSTILE_RUN_PARAMETERS: { numRuns: number; timeout: number; interru
  * for the whole run, so a hang fails. Such properties take 1–4 s on an idle machine and up to
  * 11 s on a 2-core machine at load 30, while a super-linear parser on these inputs takes minutes.
  */
-export const HOSTILE_PARSER_RUN_PARAMETERS: typeof HOSTILE_RUN_PARAMETERS = { ...HOSTILE_RUN_PARAMETERS, numRuns: 150, interruptAfterTimeLimit: 60_000 };
+export const HOSTILE_PARSER_RUN_PARAMETERS: typeof HOSTILE_RUN_PARAMETERS = {
+  ...HOSTILE_RUN_PARAMETERS,
+  numRuns: 150,
+  interruptAfterTimeLimit: 60_000,
+};
 
 /**
  * Vitest timeout for a test that runs {@link HOSTILE_PARSER_RUN_PARAMETERS} or `runIsolated`: above
@@ -256,7 +301,13 @@ export interface HostileTextOptions {
 export function fragmentTextArb(pieces: readonly string[]): fc.Arbitrary<string> {
   const unit = fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c));
   return fc
-    .array(fc.oneof(fc.constantFrom(...pieces), fc.array(unit, { maxLength: 8 }).map((units) => units.join(''))), { maxLength: 60 })
+    .array(
+      fc.oneof(
+        fc.constantFrom(...pieces),
+        fc.array(unit, { maxLength: 8 }).map((units) => units.join('')),
+      ),
+      { maxLength: 60 },
+    )
     .map((parts) => parts.join(''));
 }
 
@@ -276,7 +327,10 @@ export function hostileTextArb(options: HostileTextOptions): fc.Arbitrary<string
   const huge = fc
     .tuple(fc.constantFrom(...options.pieces, ...(options.repeat ?? [' ', 'a', '1'])), fc.integer({ min: 1_000, max: 60_000 }), fragment)
     .map(([piece, n, tail]) => piece.repeat(Math.ceil(n / Math.max(1, piece.length))) + tail);
-  const pairs = options.nesting ?? [['{', '}'], ['[', ']']];
+  const pairs = options.nesting ?? [
+    ['{', '}'],
+    ['[', ']'],
+  ];
   const nested = fc
     .tuple(fc.constantFrom(...pairs), fc.integer({ min: 100, max: 20_000 }), fc.boolean(), fragment)
     .map(([[open, close], n, closed, middle]) => open.repeat(n) + middle + (closed ? close.repeat(n) : ''));
@@ -313,12 +367,24 @@ export function hostileThunkArb(options: HostileThunkOptions = {}): fc.Arbitrary
  * with a revoked proxy inside, sometimes behind a proxy whose reads throw. As thunks, like
  * {@link hostileThunkArb}.
  */
-export function withHostileHoles(shape: fc.Arbitrary<unknown>, hostile: fc.Arbitrary<() => unknown> = hostileThunkArb()): fc.Arbitrary<() => unknown> {
+export function withHostileHoles(
+  shape: fc.Arbitrary<unknown>,
+  hostile: fc.Arbitrary<() => unknown> = hostileThunkArb(),
+): fc.Arbitrary<() => unknown> {
   const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
   return fc.oneof(
     shape.map((value) => () => value),
     hostile,
     shape.map((value) => () => (isObject(value) ? { ...value, extra: revokedProxy() } : value)),
-    shape.map((value) => () => (isObject(value) ? new Proxy(value, { get: () => { throw new Error('get says no'); } }) : value)),
+    shape.map(
+      (value) => () =>
+        isObject(value)
+          ? new Proxy(value, {
+              get: () => {
+                throw new Error('get says no');
+              },
+            })
+          : value,
+    ),
   );
 }

@@ -20,12 +20,24 @@ function errorOf(fn: () => unknown): ProtocolError {
 describe('parseProgressEvent', () => {
   it('accepts a plan and refuses an empty one, duplicate ids, unknown statuses and over-long plans, naming where', () => {
     const base = { type: 'plan.updated', runId: 'r', seq: 1, ts: 0 };
-    const plan = { ...base, items: [{ id: 'a', text: 'Read the spec', status: 'completed' }, { text: 'Write the parser', status: 'in_progress', extra: 1 }] };
+    const plan = {
+      ...base,
+      items: [
+        { id: 'a', text: 'Read the spec', status: 'completed' },
+        { text: 'Write the parser', status: 'in_progress', extra: 1 },
+      ],
+    };
     expect(parseProgressEvent(plan)).toEqual({ ...base, items: [plan.items[0], { text: 'Write the parser', status: 'in_progress' }] });
     expect(checkProgressEventLite(plan)).toEqual({ success: true, data: parseProgressEvent(plan) });
     const bad: [unknown[], string][] = [
       [[], 'items'],
-      [[{ id: 'a', text: 'x', status: 'pending' }, { id: 'a', text: 'y', status: 'pending' }], 'items.1.id'],
+      [
+        [
+          { id: 'a', text: 'x', status: 'pending' },
+          { id: 'a', text: 'y', status: 'pending' },
+        ],
+        'items.1.id',
+      ],
       [[{ text: 'x', status: 'done' }], 'items.0.status'],
       [[{ text: '', status: 'pending' }], 'items.0.text'],
       [Array.from({ length: MAX_PLAN_ITEMS + 1 }, (_, i) => ({ text: `step ${i}`, status: 'pending' })), 'items'],
@@ -39,15 +51,37 @@ describe('parseProgressEvent', () => {
   });
 
   it('keeps the model-call facts of step events and the budgets of run.started', () => {
-    const started = { type: 'run.started', runId: 'r', seq: 1, ts: 0, agentName: 'a', sessionId: 's', limits: { iterations: 10, time: 60_000, cost: 0.5 } };
+    const started = {
+      type: 'run.started',
+      runId: 'r',
+      seq: 1,
+      ts: 0,
+      agentName: 'a',
+      sessionId: 's',
+      limits: { iterations: 10, time: 60_000, cost: 0.5 },
+    };
     expect(parseProgressEvent(started)).toEqual(started);
     const call = { type: 'step.started', runId: 'r', seq: 2, ts: 1, step: 'llm-1', provider: 'openai', model: 'gpt-4o' };
     expect(parseProgressEvent(call)).toEqual(call);
-    const done = { type: 'step.finished', runId: 'r', seq: 3, ts: 2, step: 'llm-1', durationMs: 1, usage: { inputTokens: 12, outputTokens: 3 }, finishReason: 'tool_calls', costUsd: 0.001 };
+    const done = {
+      type: 'step.finished',
+      runId: 'r',
+      seq: 3,
+      ts: 2,
+      step: 'llm-1',
+      durationMs: 1,
+      usage: { inputTokens: 12, outputTokens: 3 },
+      finishReason: 'tool_calls',
+      costUsd: 0.001,
+    };
     expect(parseProgressEvent(done)).toEqual(done);
     // Old events without them still parse: the fields are optional.
-    expect(parseProgressEvent({ type: 'step.finished', runId: 'r', seq: 3, ts: 2, step: 'llm-1', durationMs: 1 })).not.toHaveProperty('usage');
-    expect(errorOf(() => parseProgressEvent({ ...done, usage: { inputTokens: -1, outputTokens: 3 } })).message).toContain('usage.inputTokens');
+    expect(parseProgressEvent({ type: 'step.finished', runId: 'r', seq: 3, ts: 2, step: 'llm-1', durationMs: 1 })).not.toHaveProperty(
+      'usage',
+    );
+    expect(errorOf(() => parseProgressEvent({ ...done, usage: { inputTokens: -1, outputTokens: 3 } })).message).toContain(
+      'usage.inputTokens',
+    );
   });
 
   it('returns a JSON round-tripped event equal to the original', () => {
@@ -62,13 +96,19 @@ describe('parseProgressEvent', () => {
 
   it('throws nothing but ProtocolError, whatever the input', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.anything(), eventArb.map((e) => ({ ...e, seq: -1 }))), (input) => {
-        try {
-          parseProgressEvent(input);
-        } catch (e) {
-          expect(HeadwayError.isInstance(e, 'PROTOCOL_INVALID_EVENT')).toBe(true);
-        }
-      }),
+      fc.property(
+        fc.oneof(
+          fc.anything(),
+          eventArb.map((e) => ({ ...e, seq: -1 })),
+        ),
+        (input) => {
+          try {
+            parseProgressEvent(input);
+          } catch (e) {
+            expect(HeadwayError.isInstance(e, 'PROTOCOL_INVALID_EVENT')).toBe(true);
+          }
+        },
+      ),
       { numRuns: 1000 },
     );
   });
@@ -78,7 +118,9 @@ describe('parseProgressEvent', () => {
       parseProgressEvent({ type: 'tool.completed', runId: 'r', seq: 3, ts: 1, toolName: 'grep', durationMs: '12', ok: true }),
     );
     expect(error.code).toBe('PROTOCOL_INVALID_EVENT');
-    expect(error.message).toBe('Invalid progress event (type "tool.completed"): durationMs: invalid input: expected number, received string');
+    expect(error.message).toBe(
+      'Invalid progress event (type "tool.completed"): durationMs: invalid input: expected number, received string',
+    );
     expect(error.issues).toEqual([{ path: 'durationMs', message: 'invalid input: expected number, received string' }]);
   });
 
@@ -107,12 +149,13 @@ describe('parseProgressEvent', () => {
 
   it('rejects an unknown type, a bad envelope and non-objects', () => {
     expect(errorOf(() => parseProgressEvent({ type: 'run.exploded', runId: 'r', seq: 1, ts: 1 })).issues[0]?.path).toBe('type');
-    expect(errorOf(() => parseProgressEvent({ type: 'thinking', runId: '', seq: 0, ts: 1, content: '' })).issues.map((i) => i.path)).toEqual([
-      'runId',
-      'seq',
-    ]);
+    expect(
+      errorOf(() => parseProgressEvent({ type: 'thinking', runId: '', seq: 0, ts: 1, content: '' })).issues.map((i) => i.path),
+    ).toEqual(['runId', 'seq']);
     expect(errorOf(() => parseProgressEvent(null)).message).toMatch(/^Invalid progress event: \(root\): /);
-    expect(errorOf(() => parseProgressEvent({ type: 'progress', runId: 'r', seq: 1, ts: 1, percent: 101 })).issues[0]?.path).toBe('percent');
+    expect(errorOf(() => parseProgressEvent({ type: 'progress', runId: 'r', seq: 1, ts: 1, percent: 101 })).issues[0]?.path).toBe(
+      'percent',
+    );
     expect(errorOf(() => parseProgressEvent({ type: 'progress', runId: 'r', seq: 1, ts: 1, percent: Number.NaN })).issues[0]?.path).toBe(
       'percent',
     );
@@ -162,7 +205,9 @@ describe('parseProgressEventJson: bounded', () => {
     const error = errorOf(() => parseProgressEventJson(`"${'a'.repeat(4 * 1024 * 1024)}"`));
     expect(error.code).toBe('PROTOCOL_INPUT_TOO_LARGE');
     expect(error.message).toBe('Progress event JSON is 4194306 characters, over the limit of 4194304 (maxLength); not parsed');
-    const small = errorOf(() => parseProgressEventJson('{"type":"thinking","runId":"r","seq":1,"ts":1,"content":"abc"}', { maxLength: 20 }));
+    const small = errorOf(() =>
+      parseProgressEventJson('{"type":"thinking","runId":"r","seq":1,"ts":1,"content":"abc"}', { maxLength: 20 }),
+    );
     expect(small.code).toBe('PROTOCOL_INPUT_TOO_LARGE');
     expect(small.message).toContain('over the limit of 20 (maxLength)');
   });
@@ -179,13 +224,17 @@ describe('parseProgressEventJson: bounded', () => {
     const error = errorOf(() => parseProgressEventJson(line));
     expect(error.code).toBe('PROTOCOL_INVALID_EVENT');
     expect(error.message.length).toBeLessThan(3000);
-    expect(error.message).toMatch(/^Invalid progress event \(type "report\.generated"\): report\.completedWork\[0\]: invalid input: expected string, received number; /);
+    expect(error.message).toMatch(
+      /^Invalid progress event \(type "report\.generated"\): report\.completedWork\[0\]: invalid input: expected string, received number; /,
+    );
     expect(error.message).toMatch(/; and 999980 more$/);
     expect(error.issues).toHaveLength(100);
   }, 30_000);
 
   it('counts the rest of a handful of problems too', () => {
-    const error = errorOf(() => parseProgressEvent({ type: 'report.generated', runId: '', seq: 0, ts: -1, report: { completedWork: new Array(30).fill(1) } }));
+    const error = errorOf(() =>
+      parseProgressEvent({ type: 'report.generated', runId: '', seq: 0, ts: -1, report: { completedWork: new Array(30).fill(1) } }),
+    );
     expect(error.message).toMatch(/; and \d+ more$/);
     expect(error.issues.length).toBeGreaterThan(20);
   });

@@ -100,7 +100,9 @@ export function parseProgressEvent(input: unknown): ProgressEvent {
   if (result?.success === true) return result.data;
   const issues = many?.issues ?? (result === undefined ? [] : toValidationIssues(result.error));
   const total = many?.total ?? result?.error.issues.length ?? issues.length;
-  throw new ProtocolError('PROTOCOL_INVALID_EVENT', `Invalid progress event${typeLabel(input)}: ${describeIssues(issues, { total })}`, { issues });
+  throw new ProtocolError('PROTOCOL_INVALID_EVENT', `Invalid progress event${typeLabel(input)}: ${describeIssues(issues, { total })}`, {
+    issues,
+  });
 }
 
 /**
@@ -115,7 +117,9 @@ export function parseProgressEvent(input: unknown): ProgressEvent {
 export function parseProgressEventJson(text: string, options: ParseProgressEventJsonOptions = {}): ProgressEvent {
   const maxLength = options.maxLength ?? DEFAULT_MAX_EVENT_JSON_LENGTH;
   if (typeof text !== 'string') {
-    throw new ProtocolError('PROTOCOL_INVALID_EVENT', `Invalid progress event: expected JSON text, got ${kindOf(text)}`, { issues: [{ path: '', message: 'not a string' }] });
+    throw new ProtocolError('PROTOCOL_INVALID_EVENT', `Invalid progress event: expected JSON text, got ${kindOf(text)}`, {
+      issues: [{ path: '', message: 'not a string' }],
+    });
   }
   if (text.length > maxLength) {
     throw new ProtocolError(
@@ -129,7 +133,10 @@ export function parseProgressEventJson(text: string, options: ParseProgressEvent
     value = JSON.parse(text);
   } catch (cause) {
     const reason = cause instanceof Error ? cause.message.slice(0, 200) : 'unreadable';
-    throw new ProtocolError('PROTOCOL_INVALID_EVENT', `Invalid progress event: not JSON (${reason})`, { issues: [{ path: '', message: 'not JSON' }], cause });
+    throw new ProtocolError('PROTOCOL_INVALID_EVENT', `Invalid progress event: not JSON (${reason})`, {
+      issues: [{ path: '', message: 'not JSON' }],
+      cause,
+    });
   }
   return parseProgressEvent(value);
 }

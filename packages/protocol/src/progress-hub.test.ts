@@ -44,23 +44,29 @@ describe('createProgressHub', () => {
 
   it('delivers every event to every sink in emit order, whatever the sequence', () => {
     fc.assert(
-      fc.property(fc.array(bodyArb.filter((b) => !['run.finished', 'run.error', 'run.cancelled'].includes(b.type)), { maxLength: 50 }), (bodies) => {
-        const hub = createProgressHub({ runId: 'r' });
-        const a: number[] = [];
-        const b: number[] = [];
-        hub.add((e) => {
-          a.push(e.seq);
-        });
-        hub.add({
-          handle: (e) => {
-            b.push(e.seq);
-          },
-        });
-        for (const body of bodies) hub.emit(body);
-        const expected = bodies.map((_, i) => i + 1);
-        expect(a).toEqual(expected);
-        expect(b).toEqual(expected);
-      }),
+      fc.property(
+        fc.array(
+          bodyArb.filter((b) => !['run.finished', 'run.error', 'run.cancelled'].includes(b.type)),
+          { maxLength: 50 },
+        ),
+        (bodies) => {
+          const hub = createProgressHub({ runId: 'r' });
+          const a: number[] = [];
+          const b: number[] = [];
+          hub.add((e) => {
+            a.push(e.seq);
+          });
+          hub.add({
+            handle: (e) => {
+              b.push(e.seq);
+            },
+          });
+          for (const body of bodies) hub.emit(body);
+          const expected = bodies.map((_, i) => i + 1);
+          expect(a).toEqual(expected);
+          expect(b).toEqual(expected);
+        },
+      ),
     );
   });
 

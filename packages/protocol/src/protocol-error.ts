@@ -21,7 +21,12 @@ export class ProtocolError extends HeadwayError {
   constructor(code: ProtocolErrorCode, message: string, options?: HeadwayErrorOptions);
   /** @deprecated pass `{ issues, cause }` as the third argument: `new ProtocolError(code, message, { issues })`. */
   constructor(code: ProtocolErrorCode, message: string, issues: readonly ValidationIssue[], options?: ErrorOptions);
-  constructor(code: ProtocolErrorCode, message: string, issuesOrOptions?: readonly ValidationIssue[] | HeadwayErrorOptions, options?: ErrorOptions) {
+  constructor(
+    code: ProtocolErrorCode,
+    message: string,
+    issuesOrOptions?: readonly ValidationIssue[] | HeadwayErrorOptions,
+    options?: ErrorOptions,
+  ) {
     super(code, message, toErrorOptions(issuesOrOptions, options));
     this.name = 'ProtocolError';
   }

@@ -5,7 +5,8 @@ import { isSecretName } from './secret-names.js';
  * `password: str`, `apiKey: string | undefined` stay readable. Anchored at both ends and tried
  * once per value, so it is linear in the value.
  */
-const TYPE_LIKE = /^(?:string|number|boolean|bigint|symbol|any|unknown|never|void|object|null|undefined|true|false|str|bytes|int|float|bool|String|Number|Boolean|Optional\[.*|Secret\w*)$/;
+const TYPE_LIKE =
+  /^(?:string|number|boolean|bigint|symbol|any|unknown|never|void|object|null|undefined|true|false|str|bytes|int|float|bool|String|Number|Boolean|Optional\[.*|Secret\w*)$/;
 
 const EQUALS = 0x3d;
 const COLON = 0x3a;

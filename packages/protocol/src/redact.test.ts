@@ -5,8 +5,13 @@ import { ProtocolError } from './protocol-error.js';
 import { createRedactor, redact, redactString } from './redact.js';
 
 const alnum = (min: number, max: number): fc.Arbitrary<string> =>
-  fc.string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'.split('')), minLength: min, maxLength: max });
-const upper = (n: number): fc.Arbitrary<string> => fc.string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'.split('')), minLength: n, maxLength: n });
+  fc.string({
+    unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'.split('')),
+    minLength: min,
+    maxLength: max,
+  });
+const upper = (n: number): fc.Arbitrary<string> =>
+  fc.string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'.split('')), minLength: n, maxLength: n });
 
 /** Secret-shaped values as they appear in real tool args and results. */
 const secretArb: fc.Arbitrary<{ secret: string; text: string }> = fc.oneof(
@@ -30,13 +35,21 @@ const filler = fc.string({ maxLength: 30 });
 describe('redact', () => {
   it('lets no generated secret survive, wherever it sits in a value', () => {
     fc.assert(
-      fc.property(secretArb, filler, separator, separator, filler, fc.constantFrom('string', 'object', 'array', 'deep'), (s, before, sep1, sep2, after, where) => {
-        const line = `${before}${sep1}${s.text}${sep2}${after}`;
-        const value =
-          where === 'string' ? line : where === 'object' ? { note: line } : where === 'array' ? [1, line] : { a: { b: [{ c: line }] } };
-        const out = JSON.stringify(redact(value));
-        expect(out).not.toContain(s.secret);
-      }),
+      fc.property(
+        secretArb,
+        filler,
+        separator,
+        separator,
+        filler,
+        fc.constantFrom('string', 'object', 'array', 'deep'),
+        (s, before, sep1, sep2, after, where) => {
+          const line = `${before}${sep1}${s.text}${sep2}${after}`;
+          const value =
+            where === 'string' ? line : where === 'object' ? { note: line } : where === 'array' ? [1, line] : { a: { b: [{ c: line }] } };
+          const out = JSON.stringify(redact(value));
+          expect(out).not.toContain(s.secret);
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -64,13 +77,19 @@ describe('redact', () => {
   it('replaces configured key paths with wildcards, and secret-named keys', () => {
     const input = {
       detail: { args: { apiKey: 'plain-looking', query: 'auth' }, headers: { 'x-custom-auth': 'abc' } },
-      users: [{ name: 'a', ssn: '123' }, { name: 'b', ssn: '456' }],
+      users: [
+        { name: 'a', ssn: '123' },
+        { name: 'b', ssn: '456' },
+      ],
       password: 'pw',
       nested: { token: { value: 'x' } },
     };
     expect(redact(input, { paths: ['detail.headers["x-custom-auth"]', 'users[*].ssn', 'users.*.nothing'] })).toEqual({
       detail: { args: { apiKey: '[REDACTED]', query: 'auth' }, headers: { 'x-custom-auth': '[REDACTED]' } },
-      users: [{ name: 'a', ssn: '[REDACTED]' }, { name: 'b', ssn: '[REDACTED]' }],
+      users: [
+        { name: 'a', ssn: '[REDACTED]' },
+        { name: 'b', ssn: '[REDACTED]' },
+      ],
       password: '[REDACTED]',
       nested: { token: '[REDACTED]' },
     });
@@ -153,7 +172,8 @@ describe('redact: secret names with any prefix or suffix', () => {
   it('keeps token usage, operators and type annotations readable', () => {
     const usage = { tokenCount: 1500, max_tokens: 4096, prompt_tokens: 12, tokenizer: 'cl100k', token_type: 'bearer', keyFindings: ['x'] };
     expect(redact(usage)).toEqual(usage);
-    const text = 'max_tokens=4096 tokenCount: 12 token_count=3 if (token == other) token => token.trim() Token::Kind apiKey: string | undefined';
+    const text =
+      'max_tokens=4096 tokenCount: 12 token_count=3 if (token == other) token => token.trim() Token::Kind apiKey: string | undefined';
     expect(redactString(text)).toBe(text);
   });
 });
@@ -174,9 +194,13 @@ describe('redact: linear time on hostile input', () => {
     ['key and letters', `key ${'a'.repeat(n)}`],
     ['type-like values with separators', `token: Optional[${'token=Optional['.repeat(n / 15)}`],
   ];
-  it.each(hostile)('redactString on %s', (_name, text) => {
-    expect(typeof redactString(text)).toBe('string');
-  }, 15_000);
+  it.each(hostile)(
+    'redactString on %s',
+    (_name, text) => {
+      expect(typeof redactString(text)).toBe('string');
+    },
+    15_000,
+  );
 
   it('redact on a deep object of huge strings', () => {
     const out = redact({ a: { b: ['a'.repeat(n), `api_key=${'x'.repeat(n)}`] } });

@@ -86,7 +86,9 @@ export function redactString(text: string, censor = '[REDACTED]'): string {
   if (!mayContainSecret(text)) return text;
   let out = text;
   for (const { pattern, replace } of DETECTORS) {
-    out = out.replace(pattern, (match: string, ...rest: unknown[]) => replace(censor, match, ...rest.filter((r): r is string => typeof r === 'string')));
+    out = out.replace(pattern, (match: string, ...rest: unknown[]) =>
+      replace(censor, match, ...rest.filter((r): r is string => typeof r === 'string')),
+    );
   }
   return redactAssignments(out, censor);
 }
@@ -106,7 +108,8 @@ function parsePath(path: string): Segment[] {
     const bare = m[1];
     const bracket = m[2];
     if (bare !== undefined) segments.push(bare);
-    else if (bracket !== undefined) segments.push(/^["']/.test(bracket) ? (JSON.parse(`"${bracket.slice(1, -1).replace(/"/g, '\\"')}"`) as string) : bracket);
+    else if (bracket !== undefined)
+      segments.push(/^["']/.test(bracket) ? (JSON.parse(`"${bracket.slice(1, -1).replace(/"/g, '\\"')}"`) as string) : bracket);
     index = re.lastIndex;
   }
   if (segments.length === 0) throw new ProtocolError('REDACT_INVALID_PATH', `redact: empty path "${path}"`);

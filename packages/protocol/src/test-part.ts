@@ -52,7 +52,14 @@ export function findTestPart(variable: string, options: FindTestPartOptions = {}
       ? given === ''
         ? undefined
         : given
-      : names.flatMap((name) => (env.PATH ?? '').split(delimiter).filter((d) => d !== '').map((dir) => join(dir, name))).find(executable);
+      : names
+          .flatMap((name) =>
+            (env.PATH ?? '')
+              .split(delimiter)
+              .filter((d) => d !== '')
+              .map((dir) => join(dir, name)),
+          )
+          .find(executable);
   if (found === undefined && options.warn !== false) {
     const what = names.length > 0 ? names.join(' or ') : variable;
     console.warn(

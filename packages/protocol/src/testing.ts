@@ -42,7 +42,7 @@ export interface ProgressEventArbitraries {
  */
 export function progressEventArbitraries(options: ProgressEventArbitraryOptions = {}): ProgressEventArbitraries {
   const text = options.text ?? fc.string({ maxLength: 40 });
-  const json = options.json ?? (fc.jsonValue());
+  const json = options.json ?? fc.jsonValue();
   const report: fc.Arbitrary<ProgressReport> = fc.record({
     task: text,
     reason: fc.constantFrom('max-iterations', 'time-budget', 'negotiated-timeout', 'cost-budget', 'cancelled', 'error'),
@@ -84,10 +84,17 @@ export function progressEventArbitraries(options: ProgressEventArbitraryOptions 
       'ok',
     ]),
     rec({ type: fc.constant('text.delta'), text }, ['type', 'text']),
-    rec({ type: fc.constant('progress'), percent: fc.double({ min: 0, max: 100, noNaN: true }), message: text, etaMs: ms, etaLowMs: ms, etaHighMs: ms }, [
-      'type',
-      'percent',
-    ]),
+    rec(
+      {
+        type: fc.constant('progress'),
+        percent: fc.double({ min: 0, max: 100, noNaN: true }),
+        message: text,
+        etaMs: ms,
+        etaLowMs: ms,
+        etaHighMs: ms,
+      },
+      ['type', 'percent'],
+    ),
     rec({ type: fc.constant('intermediate.result'), content: text }, ['type', 'content']),
     rec(
       {
@@ -104,7 +111,11 @@ export function progressEventArbitraries(options: ProgressEventArbitraryOptions 
     rec({ type: fc.constant('iteration'), index: count, max: fc.integer({ min: 1, max: 200 }) }, ['type', 'index', 'max']),
     rec({ type: fc.constant('limit.approaching'), limit, used: ms, max: ms }, ['type', 'limit', 'used', 'max']),
     rec({ type: fc.constant('limit.reached'), limit, used: ms, max: ms }, ['type', 'limit', 'used', 'max']),
-    rec({ type: fc.constant('wind-down.started'), reason: text, bonusSteps: fc.integer({ min: 1, max: 20 }) }, ['type', 'reason', 'bonusSteps']),
+    rec({ type: fc.constant('wind-down.started'), reason: text, bonusSteps: fc.integer({ min: 1, max: 20 }) }, [
+      'type',
+      'reason',
+      'bonusSteps',
+    ]),
     rec({ type: fc.constant('timeout.extended'), byMs: ms, totalBudgetMs: ms }, ['type', 'byMs', 'totalBudgetMs']),
     rec({ type: fc.constant('checkpoint.saved'), checkpointId: text.filter((s) => s.length > 0), iteration: count }, [
       'type',
@@ -112,8 +123,16 @@ export function progressEventArbitraries(options: ProgressEventArbitraryOptions 
       'iteration',
     ]),
     rec({ type: fc.constant('report.generated'), report }, ['type', 'report']),
-    rec({ type: fc.constant('tool.flagged'), toolName: text, toolCallId: text, findings: fc.array(text, { maxLength: 3 }) }, ['type', 'toolName', 'findings']),
-    rec({ type: fc.constant('strategy.rotated'), toolName: text, failures: fc.integer({ min: 1, max: 20 }) }, ['type', 'toolName', 'failures']),
+    rec({ type: fc.constant('tool.flagged'), toolName: text, toolCallId: text, findings: fc.array(text, { maxLength: 3 }) }, [
+      'type',
+      'toolName',
+      'findings',
+    ]),
+    rec({ type: fc.constant('strategy.rotated'), toolName: text, failures: fc.integer({ min: 1, max: 20 }) }, [
+      'type',
+      'toolName',
+      'failures',
+    ]),
     rec(
       {
         type: fc.constant('plan.updated'),
@@ -137,7 +156,6 @@ export function progressEventArbitraries(options: ProgressEventArbitraryOptions 
     .map(([b, runId, seq, ts]) => ({ ...b, runId, seq, ts }));
   return { report, body, event };
 }
-
 
 export {
   HOSTILE_PARSER_RUN_PARAMETERS,

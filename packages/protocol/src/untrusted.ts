@@ -37,7 +37,7 @@ export function describeThrown(value: unknown, maxLength: number = DEFAULT_MAX_L
       case 'undefined':
         return 'undefined';
       case 'symbol':
-        return tryRead(() => value.toString()) as string | undefined ?? 'Symbol()';
+        return (tryRead(() => value.toString()) as string | undefined) ?? 'Symbol()';
       case 'function': {
         const name = tryRead(() => (value as { name?: unknown }).name);
         return typeof name === 'string' && name !== '' ? `[function ${clip(name, 200)}]` : '[function]';

@@ -7,7 +7,25 @@ import { checkProgressEventLite, parseProgressEventJsonLite } from './validate-l
 const { event } = progressEventArbitraries();
 
 /** Values a field may be replaced with: wrong kinds, edge numbers, empty strings, undefined. */
-const odd = fc.constantFrom<unknown>(undefined, null, '', 'x', -1, 0, 0.5, 1, 100, 101, Number.NaN, Number.POSITIVE_INFINITY, true, [], ['a', 1], {}, { nested: 1 });
+const odd = fc.constantFrom<unknown>(
+  undefined,
+  null,
+  '',
+  'x',
+  -1,
+  0,
+  0.5,
+  1,
+  100,
+  101,
+  Number.NaN,
+  Number.POSITIVE_INFINITY,
+  true,
+  [],
+  ['a', 1],
+  {},
+  { nested: 1 },
+);
 
 /** An event with one field (at any depth) replaced, removed or added. */
 const mutated = fc.tuple(event, fc.nat(), odd, fc.constantFrom('replace', 'delete', 'add')).map(([e, pick, value, how]) => {
@@ -38,15 +56,30 @@ function agree(input: unknown): void {
 
 describe('checkProgressEventLite agrees with progressEventSchema', () => {
   it('accepts every generated event with the same value', () => {
-    fc.assert(fc.property(event, (e) => { agree(e); }), { numRuns: 500 });
+    fc.assert(
+      fc.property(event, (e) => {
+        agree(e);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('gives the same verdict on events with one field replaced, removed or added', () => {
-    fc.assert(fc.property(mutated, (e) => { agree(e); }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(mutated, (e) => {
+        agree(e);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('gives the same verdict on arbitrary JSON and on unknown types', () => {
-    fc.assert(fc.property(fc.jsonValue(), (v) => { agree(v); }), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => {
+        agree(v);
+      }),
+      { numRuns: 300 },
+    );
     agree({ type: 'run.paused', runId: 'r', seq: 1, ts: 0 });
     agree({ type: 'toString', runId: 'r', seq: 1, ts: 0 });
   });
@@ -78,6 +111,8 @@ describe('parseProgressEventJsonLite', () => {
       'Invalid progress event (type "progress"): percent: expected a number <= 100',
     );
     expect(() => parseProgressEventJsonLite('{')).toThrow(expect.objectContaining({ code: 'PROTOCOL_INVALID_EVENT' }) as Error);
-    expect(() => parseProgressEventJsonLite('"x"'.padEnd(20), { maxLength: 10 })).toThrow(expect.objectContaining({ code: 'PROTOCOL_INPUT_TOO_LARGE' }) as Error);
+    expect(() => parseProgressEventJsonLite('"x"'.padEnd(20), { maxLength: 10 })).toThrow(
+      expect.objectContaining({ code: 'PROTOCOL_INPUT_TOO_LARGE' }) as Error,
+    );
   });
 });

@@ -119,12 +119,15 @@ function checkPlanItems(value: unknown, at: string, issues: ValidationIssue[]): 
     if (Object.hasOwn(item, 'id')) {
       const id = item.id;
       if (typeof id !== 'string') issues.push({ path: `${here}.id`, message: `invalid input: expected string, received ${kindOf(id)}` });
-      else if (id.length < 1 || id.length > MAX_PLAN_ITEM_ID) issues.push({ path: `${here}.id`, message: `expected 1 to ${MAX_PLAN_ITEM_ID} characters` });
+      else if (id.length < 1 || id.length > MAX_PLAN_ITEM_ID)
+        issues.push({ path: `${here}.id`, message: `expected 1 to ${MAX_PLAN_ITEM_ID} characters` });
       else kept.id = id;
     }
     const text = item.text;
-    if (typeof text !== 'string') issues.push({ path: `${here}.text`, message: `invalid input: expected string, received ${kindOf(text)}` });
-    else if (text.length < 1 || text.length > MAX_PLAN_ITEM_TEXT) issues.push({ path: `${here}.text`, message: `expected 1 to ${MAX_PLAN_ITEM_TEXT} characters` });
+    if (typeof text !== 'string')
+      issues.push({ path: `${here}.text`, message: `invalid input: expected string, received ${kindOf(text)}` });
+    else if (text.length < 1 || text.length > MAX_PLAN_ITEM_TEXT)
+      issues.push({ path: `${here}.text`, message: `expected 1 to ${MAX_PLAN_ITEM_TEXT} characters` });
     else kept.text = text;
     const status = item.status;
     if (typeof status !== 'string' || !PLAN_STATUSES.includes(status)) {
@@ -167,7 +170,11 @@ function checkScalar(kind: Exclude<Kind, Shape | 'planItems'>, value: unknown): 
     case 'string':
       return typeof value === 'string' ? undefined : `invalid input: expected string, received ${kindOf(value)}`;
     case 'nonEmpty':
-      return typeof value !== 'string' ? `invalid input: expected string, received ${kindOf(value)}` : value === '' ? 'expected a non-empty string' : undefined;
+      return typeof value !== 'string'
+        ? `invalid input: expected string, received ${kindOf(value)}`
+        : value === ''
+          ? 'expected a non-empty string'
+          : undefined;
     case 'boolean':
       return typeof value === 'boolean' ? undefined : `invalid input: expected boolean, received ${kindOf(value)}`;
     case 'number':
@@ -185,7 +192,9 @@ function checkScalar(kind: Exclude<Kind, Shape | 'planItems'>, value: unknown): 
     case 'strings':
       return undefined; // checked item by item by the caller
     default:
-      return typeof value === 'string' && kind.includes(value) ? undefined : `expected one of ${kind.map((k) => JSON.stringify(k)).join('|')}`;
+      return typeof value === 'string' && kind.includes(value)
+        ? undefined
+        : `expected one of ${kind.map((k) => JSON.stringify(k)).join('|')}`;
   }
 }
 
@@ -203,7 +212,10 @@ function checkShape(shape: Shape, input: Record<string, unknown>, path: string, 
     }
     const value = input[key];
     if (value === undefined && kind !== 'unknown') {
-      issues.push({ path: at, message: optional === undefined ? 'required' : 'expected a value (an optional key must be absent, not undefined)' });
+      issues.push({
+        path: at,
+        message: optional === undefined ? 'required' : 'expected a value (an optional key must be absent, not undefined)',
+      });
       continue;
     }
     if (typeof kind === 'object' && !Array.isArray(kind)) {
@@ -226,7 +238,8 @@ function checkShape(shape: Shape, input: Record<string, unknown>, path: string, 
       }
       const items = value as unknown[];
       for (let i = 0; i < items.length && issues.length < MAX_ISSUES; i++) {
-        if (typeof items[i] !== 'string') issues.push({ path: `${at}.${i}`, message: `invalid input: expected string, received ${kindOf(items[i])}` });
+        if (typeof items[i] !== 'string')
+          issues.push({ path: `${at}.${i}`, message: `invalid input: expected string, received ${kindOf(items[i])}` });
       }
       out[key] = items.slice();
       continue;
@@ -278,20 +291,30 @@ const MAX_JSON_LENGTH = 4 * 1024 * 1024;
  */
 export function parseProgressEventJsonLite(text: string, options: { maxLength?: number } = {}): ProgressEvent {
   const maxLength = options.maxLength ?? MAX_JSON_LENGTH;
-  if (typeof text !== 'string') throw new ProtocolError('PROTOCOL_INVALID_EVENT', `Invalid progress event: expected JSON text, got ${kindOf(text)}`);
+  if (typeof text !== 'string')
+    throw new ProtocolError('PROTOCOL_INVALID_EVENT', `Invalid progress event: expected JSON text, got ${kindOf(text)}`);
   if (text.length > maxLength) {
-    throw new ProtocolError('PROTOCOL_INPUT_TOO_LARGE', `Progress event JSON is ${text.length} characters, over the limit of ${maxLength} (maxLength); not parsed`);
+    throw new ProtocolError(
+      'PROTOCOL_INPUT_TOO_LARGE',
+      `Progress event JSON is ${text.length} characters, over the limit of ${maxLength} (maxLength); not parsed`,
+    );
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (cause) {
-    throw new ProtocolError('PROTOCOL_INVALID_EVENT', 'Invalid progress event: not JSON', { issues: [{ path: '', message: 'not JSON' }], cause });
+    throw new ProtocolError('PROTOCOL_INVALID_EVENT', 'Invalid progress event: not JSON', {
+      issues: [{ path: '', message: 'not JSON' }],
+      cause,
+    });
   }
   const checked = checkProgressEventLite(value);
   if (checked.success) return checked.data;
   const shown = checked.issues.map((i) => `${i.path === '' ? '(root)' : i.path}: ${i.message}`).join('; ');
-  const type = isRecord(value) && typeof value.type === 'string' ? ` (type ${JSON.stringify(value.type.length > 60 ? `${value.type.slice(0, 60)}…` : value.type)})` : '';
+  const type =
+    isRecord(value) && typeof value.type === 'string'
+      ? ` (type ${JSON.stringify(value.type.length > 60 ? `${value.type.slice(0, 60)}…` : value.type)})`
+      : '';
   throw new ProtocolError('PROTOCOL_INVALID_EVENT', `Invalid progress event${type}: ${shown}`, { issues: checked.issues });
 }
 

@@ -49,7 +49,10 @@ async function failure(promise: Promise<unknown>): Promise<ProviderError> {
   return error as ProviderError;
 }
 
-async function streamed(p: AnthropicProvider, request = hi): Promise<{ chunks: StreamChunk[]; response: Awaited<ReturnType<typeof collectStream>> }> {
+async function streamed(
+  p: AnthropicProvider,
+  request = hi,
+): Promise<{ chunks: StreamChunk[]; response: Awaited<ReturnType<typeof collectStream>> }> {
   const chunks: StreamChunk[] = [];
   const response = await collectStream(p.stream(request), (c) => chunks.push(c));
   return { chunks, response };
@@ -77,7 +80,11 @@ describe('AnthropicProvider: configuration', () => {
     server.reply(json(200, message([{ type: 'text', text: 'hello', citations: null }], 'end_turn')));
     const p = new AnthropicProvider({ env: { ANTHROPIC_API_KEY: 'sk-ant-env', ANTHROPIC_BASE_URL: server.baseURL } });
     expect((await p.complete(hi)).content).toBe('hello');
-    expect(server.received[0]).toMatchObject({ method: 'POST', path: '/v1/messages', headers: { authorization: 'Bearer sk-ant-env', 'anthropic-version': '2026-10-21' } });
+    expect(server.received[0]).toMatchObject({
+      method: 'POST',
+      path: '/v1/messages',
+      headers: { authorization: 'Bearer sk-ant-env', 'anthropic-version': '2026-10-21' },
+    });
   });
 });
 
@@ -100,12 +107,25 @@ describe('AnthropicProvider against a local Messages API server', () => {
       messages: [
         { role: 'system', content: 'sys' },
         { role: 'user', content: 'hi' },
-        { role: 'assistant', content: '', toolCalls: [{ id: 'call:1', name: 'search', args: { q: 'x' } }, { id: 'toolu_b', name: 'search', args: '{"q":"y"}' }] },
+        {
+          role: 'assistant',
+          content: '',
+          toolCalls: [
+            { id: 'call:1', name: 'search', args: { q: 'x' } },
+            { id: 'toolu_b', name: 'search', args: '{"q":"y"}' },
+          ],
+        },
         { role: 'tool', toolCallId: 'call:1', name: 'search', content: 'found' },
         { role: 'tool', toolCallId: 'toolu_b', name: 'search', content: '' },
         { role: 'user', content: 'go on' },
       ],
-      tools: [{ name: 'file_read', description: 'read', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } }],
+      tools: [
+        {
+          name: 'file_read',
+          description: 'read',
+          parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+        },
+      ],
       temperature: 0.2,
     });
     expect(response).toEqual({
@@ -137,13 +157,28 @@ describe('AnthropicProvider against a local Messages API server', () => {
           ],
         },
       ],
-      tools: [{ name: 'file_read', description: 'read', input_schema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } }],
+      tools: [
+        {
+          name: 'file_read',
+          description: 'read',
+          input_schema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+        },
+      ],
       cache_control: { type: 'ephemeral' },
     });
   });
 
   it('streams a text answer: deltas in order, pings skipped, usage from message_start and message_delta', async () => {
-    server.reply(sse([messageStart({ input_tokens: 25 }), ping, ...textBlock(0, 'Hello', ', wor', 'ld!'), ping, messageDelta('end_turn', { output_tokens: 15 }), messageStop]));
+    server.reply(
+      sse([
+        messageStart({ input_tokens: 25 }),
+        ping,
+        ...textBlock(0, 'Hello', ', wor', 'ld!'),
+        ping,
+        messageDelta('end_turn', { output_tokens: 15 }),
+        messageStop,
+      ]),
+    );
     const { chunks, response } = await streamed(provider());
     expect(chunks).toEqual([
       { type: 'text-delta', text: 'Hello' },
@@ -156,7 +191,14 @@ describe('AnthropicProvider against a local Messages API server', () => {
   });
 
   it('assembles a streamed tool call whose JSON arrives in several partial deltas', async () => {
-    server.reply(sse([messageStart(), ...toolUseBlock(0, 'toolu_01', 'file_read', '', '{"pa', 'th": "REA', 'DME.md"', '}'), messageDelta('tool_use'), messageStop]));
+    server.reply(
+      sse([
+        messageStart(),
+        ...toolUseBlock(0, 'toolu_01', 'file_read', '', '{"pa', 'th": "REA', 'DME.md"', '}'),
+        messageDelta('tool_use'),
+        messageStop,
+      ]),
+    );
     const { chunks } = await streamed(provider());
     expect(chunks).toEqual([
       { type: 'tool-call', toolCall: { id: 'toolu_01', name: 'file_read', args: { path: 'README.md' } } },
@@ -198,18 +240,37 @@ describe('AnthropicProvider against a local Messages API server', () => {
         messageDelta('tool_use'),
         messageStop,
       ]),
-      sse([messageStart(), ...thinkingBlock(0, 'sig-2', 'Done.'), ...textBlock(1, 'It is about progress.'), messageDelta('end_turn'), messageStop]),
+      sse([
+        messageStart(),
+        ...thinkingBlock(0, 'sig-2', 'Done.'),
+        ...textBlock(1, 'It is about progress.'),
+        messageDelta('end_turn'),
+        messageStop,
+      ]),
     );
     const events: ProgressEvent[] = [];
     const runtime = new AgentRuntime(
       { provider: 'anthropic', model: 'claude-sonnet-4-6' },
-      { provider: provider({ thinking: { type: 'enabled', budget_tokens: 2048 } }), tools: [fileRead], sinks: [{ handle: (e) => { events.push(e); } }] },
+      {
+        provider: provider({ thinking: { type: 'enabled', budget_tokens: 2048 } }),
+        tools: [fileRead],
+        sinks: [
+          {
+            handle: (e) => {
+              events.push(e);
+            },
+          },
+        ],
+      },
     );
     const stream = runtime.runStream('What is the README about?');
     let next = await stream.next();
     while (next.done !== true) next = await stream.next();
     expect(next.value).toMatchObject({ status: 'completed', text: 'It is about progress.' });
-    expect(events.filter((e) => e.type === 'thinking').map((e) => (e as { content: string }).content)).toEqual(['The user wants the README.', 'Done.']);
+    expect(events.filter((e) => e.type === 'thinking').map((e) => (e as { content: string }).content)).toEqual([
+      'The user wants the README.',
+      'Done.',
+    ]);
     expect(server.body(0)).toMatchObject({ thinking: { type: 'enabled', budget_tokens: 2048 } });
     const second = server.body(1) as { thinking: unknown; messages: { role: string; content: unknown[] }[] };
     expect(second.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
@@ -234,15 +295,27 @@ describe('AnthropicProvider against a local Messages API server', () => {
       ],
       tools: [],
     });
-    expect(server.body(0)).toMatchObject({ tools: [{ name: 'file_read', description: 'Not available in this request.', input_schema: { type: 'object' } }], tool_choice: { type: 'none' } });
+    expect(server.body(0)).toMatchObject({
+      tools: [{ name: 'file_read', description: 'Not available in this request.', input_schema: { type: 'object' } }],
+      tool_choice: { type: 'none' },
+    });
   });
 
   it('on its last iteration the runtime calls without tools; the request, which carries tool_use blocks, is still valid', async () => {
     server.reply(
-      json(200, message([{ type: 'tool_use', id: 'toolu_1', name: 'file_read', input: { path: 'README.md' }, caller: { type: 'direct' } }], 'tool_use')),
+      json(
+        200,
+        message(
+          [{ type: 'tool_use', id: 'toolu_1', name: 'file_read', input: { path: 'README.md' }, caller: { type: 'direct' } }],
+          'tool_use',
+        ),
+      ),
       json(200, message([{ type: 'text', text: 'Report: the README was read.', citations: null }], 'end_turn')),
     );
-    const runtime = new AgentRuntime({ provider: 'anthropic', model: 'claude-sonnet-4-6', maxIterations: 2 }, { provider: provider(), tools: [fileRead] });
+    const runtime = new AgentRuntime(
+      { provider: 'anthropic', model: 'claude-sonnet-4-6', maxIterations: 2 },
+      { provider: provider(), tools: [fileRead] },
+    );
     const result = await runtime.run('What is the README about?');
     expect(result.status).not.toBe('error');
     expect(server.received).toHaveLength(2);
@@ -307,7 +380,11 @@ describe('AnthropicProvider against a local Messages API server', () => {
     });
     // The tool result comes first in the user turn; the runtime's own follow-up text, if any, after it.
     expect(user?.role).toBe('user');
-    expect(user?.content[0]).toEqual({ type: 'tool_result', tool_use_id: 'toolu_1', content: '# README.md\nheadway makes agent runs legible' });
+    expect(user?.content[0]).toEqual({
+      type: 'tool_result',
+      tool_use_id: 'toolu_1',
+      content: '# README.md\nheadway makes agent runs legible',
+    });
     expect(user?.content.slice(1).every((b) => (b as { type: string }).type === 'text')).toBe(true);
     // claude-sonnet-4-6: $3 input, $3.75 cache write, $0.30 cache read, $15 output per million tokens.
     const expected = ((100 + 50) * 3 + 2150 * 3.75 + 2000 * 0.3 + 50 * 15) / 1_000_000;
@@ -322,7 +399,14 @@ describe('AnthropicProvider against a local Messages API server', () => {
   });
 
   it('says so when max_tokens cut a tool call short', async () => {
-    server.reply(sse([messageStart(), ...toolUseBlock(0, 'toolu_c', 'file_read', '{"path": "READ'), messageDelta('max_tokens', { output_tokens: 16 }), messageStop]));
+    server.reply(
+      sse([
+        messageStart(),
+        ...toolUseBlock(0, 'toolu_c', 'file_read', '{"path": "READ'),
+        messageDelta('max_tokens', { output_tokens: 16 }),
+        messageStop,
+      ]),
+    );
     const error = await failure(streamed(provider()));
     expect(error).toMatchObject({ code: 'PROVIDER_INVALID_RESPONSE', retryable: false });
     expect(error.message).toContain('tool call "file_read" (toolu_c) arguments are not valid JSON');
@@ -330,12 +414,19 @@ describe('AnthropicProvider against a local Messages API server', () => {
   });
 
   it('a 429 carries retry-after and is retryable; the registry waits that long and tries again', async () => {
-    server.reply(apiError(429, 'rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit', { 'retry-after': '7' }));
+    server.reply(
+      apiError(429, 'rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit', { 'retry-after': '7' }),
+    );
     const direct = await failure(provider().complete(hi));
     expect(direct).toMatchObject({ code: 'PROVIDER_REQUEST_FAILED', status: 429, retryable: true, retryAfterMs: 7000 });
-    expect(direct.message).toMatch(/HTTP 429: rate_limit_error: Number of request tokens has exceeded your per-minute rate limit \(request-id req_test\d+\)/);
+    expect(direct.message).toMatch(
+      /HTTP 429: rate_limit_error: Number of request tokens has exceeded your per-minute rate limit \(request-id req_test\d+\)/,
+    );
 
-    server.reply(apiError(429, 'rate_limit_error', 'slow down', { 'retry-after': '2' }), sse([messageStart(), ...textBlock(0, 'hello'), messageDelta('end_turn'), messageStop]));
+    server.reply(
+      apiError(429, 'rate_limit_error', 'slow down', { 'retry-after': '2' }),
+      sse([messageStart(), ...textBlock(0, 'hello'), messageDelta('end_turn'), messageStop]),
+    );
     const clock = recordingClock();
     const registry = new ProviderRegistry([provider()], { clock, random: () => 0 });
     const response = await collectStream(registry.stream(hi));
@@ -386,7 +477,9 @@ describe('AnthropicProvider: answers that break the wire format', () => {
     server.reply(sse([messageStart(), ...textBlock(0, 'Hello').slice(0, 2)]));
     const error = await failure(streamed(provider()));
     expect(error).toMatchObject({ code: 'PROVIDER_INVALID_RESPONSE', retryable: true });
-    expect(error.message).toBe('Provider "anthropic" answered with a broken stream: the stream ended after event #3 content_block_delta without message_stop (open: content[0] text)');
+    expect(error.message).toBe(
+      'Provider "anthropic" answered with a broken stream: the stream ended after event #3 content_block_delta without message_stop (open: content[0] text)',
+    );
   });
 
   it('a stream cut in the middle of an event line is a ProviderError, not a crash', async () => {
@@ -397,46 +490,76 @@ describe('AnthropicProvider: answers that break the wire format', () => {
   });
 
   it('an unknown block type names the type and the block', async () => {
-    server.reply(sse([messageStart(), { type: 'content_block_start', index: 0, content_block: { type: 'hologram', frames: [] } }, messageStop]));
+    server.reply(
+      sse([messageStart(), { type: 'content_block_start', index: 0, content_block: { type: 'hologram', frames: [] } }, messageStop]),
+    );
     const error = await failure(streamed(provider()));
-    expect(error.message).toBe('Provider "anthropic" answered with a broken stream: unknown content block type "hologram" (at event #2 content_block_start, content[0])');
+    expect(error.message).toBe(
+      'Provider "anthropic" answered with a broken stream: unknown content block type "hologram" (at event #2 content_block_start, content[0])',
+    );
   });
 
   it('an unknown block type in a whole message names the block', async () => {
     server.reply(json(200, message([{ type: 'text', text: 'a', citations: null }, { type: 'hologram' }], 'end_turn')));
     const error = await failure(provider().complete(hi));
-    expect(error.message).toBe('Provider "anthropic" answered with an invalid message: unknown content block type "hologram" (at content[1])');
+    expect(error.message).toBe(
+      'Provider "anthropic" answered with an invalid message: unknown content block type "hologram" (at content[1])',
+    );
   });
 
   it('invalid JSON in tool arguments names the call and the block, and yields no tool call', async () => {
-    server.reply(sse([messageStart(), ...toolUseBlock(0, 'toolu_x', 'file_read', '{"path": README.md}'), messageDelta('tool_use'), messageStop]));
+    server.reply(
+      sse([messageStart(), ...toolUseBlock(0, 'toolu_x', 'file_read', '{"path": README.md}'), messageDelta('tool_use'), messageStop]),
+    );
     const chunks: StreamChunk[] = [];
     const error = await failure(collectStream(provider().stream(hi), (c) => chunks.push(c)));
     expect(error).toMatchObject({ code: 'PROVIDER_INVALID_RESPONSE', retryable: true });
-    expect(error.message).toMatch(/^Provider "anthropic" answered with a broken stream: tool call "file_read" \(toolu_x\) arguments are not valid JSON \(.+\): "\{\\"path\\": README\.md\}" \(at event #6 message_stop, content\[0\]\)$/);
+    expect(error.message).toMatch(
+      /^Provider "anthropic" answered with a broken stream: tool call "file_read" \(toolu_x\) arguments are not valid JSON \(.+\): "\{\\"path\\": README\.md\}" \(at event #6 message_stop, content\[0\]\)$/,
+    );
     expect(chunks).toEqual([]);
   });
 
   it('an error event mid-stream is a ProviderError with its type, retryable when overloaded', async () => {
-    server.reply(sse([messageStart(), ...textBlock(0, 'Hel').slice(0, 2), { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }]));
+    server.reply(
+      sse([
+        messageStart(),
+        ...textBlock(0, 'Hel').slice(0, 2),
+        { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } },
+      ]),
+    );
     const texts: string[] = [];
-    const error = await failure(collectStream(provider().stream(hi), (c) => {
-      if (c.type === 'text-delta') texts.push(c.text);
-    }));
+    const error = await failure(
+      collectStream(provider().stream(hi), (c) => {
+        if (c.type === 'text-delta') texts.push(c.text);
+      }),
+    );
     expect(texts).toEqual(['Hel']);
     expect(error).toMatchObject({ code: 'PROVIDER_REQUEST_FAILED', retryable: true });
-    expect(error.message).toMatch(/^Provider "anthropic" sent an error event after event #3 content_block_delta: overloaded_error: Overloaded/);
+    expect(error.message).toMatch(
+      /^Provider "anthropic" sent an error event after event #3 content_block_delta: overloaded_error: Overloaded/,
+    );
   });
 
   it('a delta for a block that never started, and events out of order, are ProviderErrors', async () => {
     server.reply(
       sse([messageStart(), { type: 'content_block_delta', index: 4, delta: { type: 'text_delta', text: 'x' } }]),
       sse([...textBlock(0, 'x'), messageStop]),
-      sse([messageStart(), ...textBlock(0, 'x').slice(0, 1), { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{' } }]),
+      sse([
+        messageStart(),
+        ...textBlock(0, 'x').slice(0, 1),
+        { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{' } },
+      ]),
     );
-    expect((await failure(streamed(provider()))).message).toContain('content_block_delta for a block that never started (at event #2 content_block_delta, content[4])');
-    expect((await failure(streamed(provider()))).message).toContain('content_block_start before message_start (at event #1 content_block_start)');
-    expect((await failure(streamed(provider()))).message).toContain('a input_json_delta for a text block (at event #3 content_block_delta, content[0])');
+    expect((await failure(streamed(provider()))).message).toContain(
+      'content_block_delta for a block that never started (at event #2 content_block_delta, content[4])',
+    );
+    expect((await failure(streamed(provider()))).message).toContain(
+      'content_block_start before message_start (at event #1 content_block_start)',
+    );
+    expect((await failure(streamed(provider()))).message).toContain(
+      'a input_json_delta for a text block (at event #3 content_block_delta, content[0])',
+    );
   });
 
   it('a 200 whose body is not a message is a ProviderError', async () => {

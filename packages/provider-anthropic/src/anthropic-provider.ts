@@ -151,7 +151,11 @@ export class AnthropicProvider implements Provider {
         }
         if (next.done === true) break;
         const chunks = assembler.push(next.value);
-        if (assembler.stopped) this.#memory.remember(assembler.toolCalls.map((c) => c.id), assembler.thinkingBlocks);
+        if (assembler.stopped)
+          this.#memory.remember(
+            assembler.toolCalls.map((c) => c.id),
+            assembler.thinkingBlocks,
+          );
         yield* chunks;
       }
     } finally {
@@ -173,14 +177,21 @@ export class AnthropicProvider implements Provider {
     }
     const assembler = new MessageAssembler(this.name, 'message');
     for (const event of messageEvents(this.name, message)) yield* assembler.push(event);
-    this.#memory.remember(assembler.toolCalls.map((c) => c.id), assembler.thinkingBlocks);
+    this.#memory.remember(
+      assembler.toolCalls.map((c) => c.id),
+      assembler.thinkingBlocks,
+    );
   }
 
   #requireClient(): Anthropic {
     if (this.#client === undefined || !this.#enabled) {
-      throw new ProviderError('PROVIDER_UNAVAILABLE', `Provider "${this.name}" has no API key (set ANTHROPIC_API_KEY or pass apiKey)${this.#enabled ? '' : ' or is disabled'}`, {
-        provider: this.name,
-      });
+      throw new ProviderError(
+        'PROVIDER_UNAVAILABLE',
+        `Provider "${this.name}" has no API key (set ANTHROPIC_API_KEY or pass apiKey)${this.#enabled ? '' : ' or is disabled'}`,
+        {
+          provider: this.name,
+        },
+      );
     }
     return this.#client;
   }

@@ -40,7 +40,10 @@ export function sseEvent(event: WireEvent): string {
 /** An SSE stream of `events`, or of raw text (for broken streams). */
 export function sse(events: readonly (WireEvent | string)[]): Reply {
   return (res, req) => {
-    sseReply(events.map((e) => (typeof e === 'string' ? e : sseEvent(e))), { 'request-id': requestId() })(res, req);
+    sseReply(
+      events.map((e) => (typeof e === 'string' ? e : sseEvent(e))),
+      { 'request-id': requestId() },
+    )(res, req);
   };
 }
 

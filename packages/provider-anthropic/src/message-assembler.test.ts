@@ -4,7 +4,16 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_MESSAGE_CHARS, MessageAssembler } from './message-assembler.js';
 import { messageEvents } from './wire-mapping.js';
-import { messageDelta, messageStart, messageStop, ping, textBlock, thinkingBlock, toolUseBlock, type WireEvent } from './anthropic-server.test-util.js';
+import {
+  messageDelta,
+  messageStart,
+  messageStop,
+  ping,
+  textBlock,
+  thinkingBlock,
+  toolUseBlock,
+  type WireEvent,
+} from './anthropic-server.test-util.js';
 
 // A hang guard per case on a loaded two-core machine, not a timing assertion.
 const CASE_TIMEOUT_MS = 2_000;
@@ -27,7 +36,11 @@ function split(text: string, cuts: number[]): string[] {
   return pieces;
 }
 
-function eventsOf(blocks: ModelBlock[], stopReason: string, usage: { input: number; output: number; read: number; write: number }): WireEvent[] {
+function eventsOf(
+  blocks: ModelBlock[],
+  stopReason: string,
+  usage: { input: number; output: number; read: number; write: number },
+): WireEvent[] {
   return [
     messageStart({ input_tokens: usage.input, cache_read_input_tokens: usage.read, cache_creation_input_tokens: usage.write }),
     ...blocks.flatMap((b, i) => {
@@ -94,7 +107,20 @@ const hostile: unknown[] = [
       throw new Error('getter');
     },
   }),
-  { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'x', name: 'y', input: { get z(): never { throw new Error('input getter'); } } } },
+  {
+    type: 'content_block_start',
+    index: 0,
+    content_block: {
+      type: 'tool_use',
+      id: 'x',
+      name: 'y',
+      input: {
+        get z(): never {
+          throw new Error('input getter');
+        },
+      },
+    },
+  },
   deep,
   { type: 'content_block_delta', index: -1, delta: { type: 'text_delta', text: 'x' } },
   { type: 'content_block_delta', index: 1.5, delta: { type: 'text_delta', text: 'x' } },
@@ -115,20 +141,34 @@ describe('MessageAssembler', () => {
   it('reads back any well-formed message exactly: text, thinking, tool calls from any JSON split, finish reason and usage (property)', async () => {
     await fc.assert(
       fc.asyncProperty(modelArb, async ({ blocks, stopReason, usage }) => {
-          const { chunks, error } = await assemble(eventsOf(blocks, stopReason, usage));
-          expect(error).toBeUndefined();
-          const text = blocks.flatMap((b) => (b.kind === 'text' ? b.pieces : [])).join('');
-          const reasoning = blocks.flatMap((b) => (b.kind === 'thinking' ? b.pieces : [])).join('');
-          expect(chunks.flatMap((c) => (c.type === 'text-delta' ? [c.text] : [])).join('')).toBe(text);
-          expect(chunks.flatMap((c) => (c.type === 'reasoning-delta' ? [c.text] : [])).join('')).toBe(reasoning);
-          const tools = blocks.filter((b) => b.kind === 'tool');
-          expect(chunks.flatMap((c) => (c.type === 'tool-call' ? [c.toolCall] : []))).toEqual(tools.map((t) => ({ id: t.id, name: t.name, args: t.args })));
-          expect(chunks.at(-1)).toEqual({
-            type: 'finish',
-            finishReason: { end_turn: 'stop', stop_sequence: 'stop', tool_use: 'tool_calls', max_tokens: 'length', refusal: 'content_filter', pause_turn: 'other' }[stopReason],
-            usage: { inputTokens: usage.input + usage.read + usage.write, outputTokens: usage.output, cacheReadTokens: usage.read, cacheWriteTokens: usage.write },
-          });
-        }),
+        const { chunks, error } = await assemble(eventsOf(blocks, stopReason, usage));
+        expect(error).toBeUndefined();
+        const text = blocks.flatMap((b) => (b.kind === 'text' ? b.pieces : [])).join('');
+        const reasoning = blocks.flatMap((b) => (b.kind === 'thinking' ? b.pieces : [])).join('');
+        expect(chunks.flatMap((c) => (c.type === 'text-delta' ? [c.text] : [])).join('')).toBe(text);
+        expect(chunks.flatMap((c) => (c.type === 'reasoning-delta' ? [c.text] : [])).join('')).toBe(reasoning);
+        const tools = blocks.filter((b) => b.kind === 'tool');
+        expect(chunks.flatMap((c) => (c.type === 'tool-call' ? [c.toolCall] : []))).toEqual(
+          tools.map((t) => ({ id: t.id, name: t.name, args: t.args })),
+        );
+        expect(chunks.at(-1)).toEqual({
+          type: 'finish',
+          finishReason: {
+            end_turn: 'stop',
+            stop_sequence: 'stop',
+            tool_use: 'tool_calls',
+            max_tokens: 'length',
+            refusal: 'content_filter',
+            pause_turn: 'other',
+          }[stopReason],
+          usage: {
+            inputTokens: usage.input + usage.read + usage.write,
+            outputTokens: usage.output,
+            cacheReadTokens: usage.read,
+            cacheWriteTokens: usage.write,
+          },
+        });
+      }),
       { numRuns: 300, timeout: CASE_TIMEOUT_MS },
     );
   });
@@ -136,12 +176,12 @@ describe('MessageAssembler', () => {
   it('a stream cut at any point is a ProviderError and never yields a tool call (property)', async () => {
     await fc.assert(
       fc.asyncProperty(modelArb, fc.nat(), async ({ blocks, stopReason, usage }, cut) => {
-          const events = eventsOf(blocks, stopReason, usage);
-          const { chunks, error } = await assemble(events.slice(0, cut % events.length));
-          expectProviderError(error);
-          expect((error as HeadwayError).code).toBe('PROVIDER_INVALID_RESPONSE');
-          expect(chunks.some((c) => c.type === 'tool-call' || c.type === 'finish')).toBe(false);
-        }),
+        const events = eventsOf(blocks, stopReason, usage);
+        const { chunks, error } = await assemble(events.slice(0, cut % events.length));
+        expectProviderError(error);
+        expect((error as HeadwayError).code).toBe('PROVIDER_INVALID_RESPONSE');
+        expect(chunks.some((c) => c.type === 'tool-call' || c.type === 'finish')).toBe(false);
+      }),
       { numRuns: 300, timeout: CASE_TIMEOUT_MS },
     );
   });
@@ -151,11 +191,39 @@ describe('MessageAssembler', () => {
       fc.anything({ maxDepth: 3 }),
       // An index, not the value: fast-check itself cannot hold a revoked proxy.
       fc.nat(hostile.length - 1).map((i) => ({ hostileIndex: i })),
-      fc.record({ type: fc.constantFrom('message_start', 'content_block_start', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop', 'error', 'ping', 'future_event'), index: fc.integer({ min: -1, max: 8 }), delta: fc.anything({ maxDepth: 2 }), content_block: fc.anything({ maxDepth: 2 }) }),
-      fc.record({ type: fc.constant('content_block_delta'), index: fc.nat(6), delta: fc.record({ type: fc.constantFrom('text_delta', 'input_json_delta', 'thinking_delta', 'signature_delta', 'citations_delta', 'hologram_delta'), text: fc.string(), partial_json: fc.string(), thinking: fc.string(), signature: fc.string() }) }),
+      fc.record({
+        type: fc.constantFrom(
+          'message_start',
+          'content_block_start',
+          'content_block_delta',
+          'content_block_stop',
+          'message_delta',
+          'message_stop',
+          'error',
+          'ping',
+          'future_event',
+        ),
+        index: fc.integer({ min: -1, max: 8 }),
+        delta: fc.anything({ maxDepth: 2 }),
+        content_block: fc.anything({ maxDepth: 2 }),
+      }),
+      fc.record({
+        type: fc.constant('content_block_delta'),
+        index: fc.nat(6),
+        delta: fc.record({
+          type: fc.constantFrom('text_delta', 'input_json_delta', 'thinking_delta', 'signature_delta', 'citations_delta', 'hologram_delta'),
+          text: fc.string(),
+          partial_json: fc.string(),
+          thinking: fc.string(),
+          signature: fc.string(),
+        }),
+      }),
     );
     await fc.assert(
-      fc.asyncProperty(modelArb, fc.array(fc.tuple(fc.nat(), garbage), { minLength: 1, maxLength: 4 }), async ({ blocks, stopReason, usage }, inserts) => {
+      fc.asyncProperty(
+        modelArb,
+        fc.array(fc.tuple(fc.nat(), garbage), { minLength: 1, maxLength: 4 }),
+        async ({ blocks, stopReason, usage }, inserts) => {
           const events: unknown[] = eventsOf(blocks, stopReason, usage);
           for (const [at, event] of inserts) {
             const hostileIndex = (event as { hostileIndex?: unknown } | null)?.hostileIndex;
@@ -163,13 +231,22 @@ describe('MessageAssembler', () => {
           }
           const { error } = await assemble(events);
           if (error !== undefined) expectProviderError(error);
-        }),
+        },
+      ),
       { numRuns: 400, timeout: CASE_TIMEOUT_MS },
     );
   });
 
   it('skips pings and event types it does not know, as the API versioning policy asks', async () => {
-    const { chunks, error } = await assemble([ping, messageStart(), { type: 'content_block_hint', index: 0 }, ...textBlock(0, 'ok'), ping, messageDelta('end_turn'), messageStop]);
+    const { chunks, error } = await assemble([
+      ping,
+      messageStart(),
+      { type: 'content_block_hint', index: 0 },
+      ...textBlock(0, 'ok'),
+      ping,
+      messageDelta('end_turn'),
+      messageStop,
+    ]);
     expect(error).toBeUndefined();
     expect(chunks.map((c) => c.type)).toEqual(['text-delta', 'finish']);
   });
@@ -178,7 +255,9 @@ describe('MessageAssembler', () => {
     const big = 'x'.repeat(MAX_MESSAGE_CHARS / 2 + 1);
     const { error } = await assemble([messageStart(), ...textBlock(0, big, big)]);
     expectProviderError(error);
-    expect((error as Error).message).toContain(`the message is larger than ${MAX_MESSAGE_CHARS} characters (at event #4 content_block_delta, content[0])`);
+    expect((error as Error).message).toContain(
+      `the message is larger than ${MAX_MESSAGE_CHARS} characters (at event #4 content_block_delta, content[0])`,
+    );
   });
 
   it('reads hostile values as broken events, saying which', async () => {
@@ -187,13 +266,23 @@ describe('MessageAssembler', () => {
       'Provider "anthropic" answered with a broken stream: content_block_delta does not match the wire format (unreadable: TypeError: Cannot perform \'IsArray\' on a proxy that has been revoked) (at event #2 content_block_delta)',
     );
     const getter = await assemble([hostile[2]]);
-    expect((getter.error as Error).message).toBe('Provider "anthropic" answered with a broken stream: the event is not an object with a string "type" (unreadable: getter) (at event #1)');
+    expect((getter.error as Error).message).toBe(
+      'Provider "anthropic" answered with a broken stream: the event is not an object with a string "type" (unreadable: getter) (at event #1)',
+    );
   });
 
   it('reads a whole message through the same checks', () => {
     const assembler = new MessageAssembler('anthropic', 'message');
-    const events = messageEvents('anthropic', { content: [{ type: 'tool_use', id: 'toolu_1', name: 'f', input: [1] }], stop_reason: 'tool_use', usage: { input_tokens: 1, output_tokens: 1 } });
-    expect(() => { events.forEach((e) => assembler.push(e)); }).toThrow('Provider "anthropic" answered with an invalid message: tool call "f" (toolu_1) arguments are not a JSON object (at content[0])');
+    const events = messageEvents('anthropic', {
+      content: [{ type: 'tool_use', id: 'toolu_1', name: 'f', input: [1] }],
+      stop_reason: 'tool_use',
+      usage: { input_tokens: 1, output_tokens: 1 },
+    });
+    expect(() => {
+      events.forEach((e) => assembler.push(e));
+    }).toThrow(
+      'Provider "anthropic" answered with an invalid message: tool call "f" (toolu_1) arguments are not a JSON object (at content[0])',
+    );
     expect(() => messageEvents('anthropic', { content: [], usage: { input_tokens: -1, output_tokens: 0 } })).toThrow(/usage\.input_tokens/);
   });
 });

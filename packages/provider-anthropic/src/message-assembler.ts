@@ -109,10 +109,14 @@ export class MessageAssembler {
       case 'error': {
         const parsed = this.#parse(errorEventSchema, event);
         const errorType = clip(parsed.error.type ?? 'error', 60);
-        throw new ProviderError('PROVIDER_REQUEST_FAILED', `Provider "${this.#provider}" sent an error event (event #${this.#events}): ${errorType}: ${clip(parsed.error.message ?? '')}`, {
-          provider: this.#provider,
-          retryable: isRetryableErrorType(errorType),
-        });
+        throw new ProviderError(
+          'PROVIDER_REQUEST_FAILED',
+          `Provider "${this.#provider}" sent an error event (event #${this.#events}): ${errorType}: ${clip(parsed.error.message ?? '')}`,
+          {
+            provider: this.#provider,
+            retryable: isRetryableErrorType(errorType),
+          },
+        );
       }
       default:
         break;
@@ -130,7 +134,8 @@ export class MessageAssembler {
       }
       case 'message_delta': {
         const parsed = this.#parse(messageDeltaSchema, event);
-        if (parsed.delta.stop_reason !== undefined && parsed.delta.stop_reason !== null) this.#stopReason = clip(parsed.delta.stop_reason, 60);
+        if (parsed.delta.stop_reason !== undefined && parsed.delta.stop_reason !== null)
+          this.#stopReason = clip(parsed.delta.stop_reason, 60);
         if (parsed.usage !== undefined && parsed.usage !== null) this.#usage = mergeUsage(this.#usage, parsed.usage);
         return [];
       }
@@ -148,10 +153,14 @@ export class MessageAssembler {
     if (this.#stopped) return;
     const open = [...this.#blocks].filter(([, b]) => b.open).map(([i, b]) => `content[${i}] ${b.kind}`);
     const what = this.#events === 0 ? 'the stream ended without any event' : `the stream ended ${this.position} without message_stop`;
-    throw new ProviderError('PROVIDER_INVALID_RESPONSE', `Provider "${this.#provider}" answered with a broken stream: ${what}${open.length > 0 ? ` (open: ${open.join(', ')})` : ''}`, {
-      provider: this.#provider,
-      retryable: true,
-    });
+    throw new ProviderError(
+      'PROVIDER_INVALID_RESPONSE',
+      `Provider "${this.#provider}" answered with a broken stream: ${what}${open.length > 0 ? ` (open: ${open.join(', ')})` : ''}`,
+      {
+        provider: this.#provider,
+        retryable: true,
+      },
+    );
   }
 
   #start(event: { index: number; content_block: Typed }): StreamChunk[] {
@@ -166,7 +175,12 @@ export class MessageAssembler {
       }
       case 'thinking': {
         const block = this.#parse(thinkingBlockSchema, event.content_block, index);
-        this.#blocks.set(index, { kind: 'thinking', open: true, thinking: this.#grow(block.thinking, index), signature: block.signature ?? '' });
+        this.#blocks.set(index, {
+          kind: 'thinking',
+          open: true,
+          thinking: this.#grow(block.thinking, index),
+          signature: block.signature ?? '',
+        });
         return block.thinking === '' ? [] : [{ type: 'reasoning-delta', text: block.thinking }];
       }
       case 'redacted_thinking': {
@@ -176,7 +190,14 @@ export class MessageAssembler {
       }
       case 'tool_use': {
         const block = this.#parse(toolUseBlockSchema, event.content_block, index);
-        this.#blocks.set(index, { kind: 'tool_use', open: true, id: clip(block.id, 200), name: clip(block.name, 200), json: '', input: block.input });
+        this.#blocks.set(index, {
+          kind: 'tool_use',
+          open: true,
+          id: clip(block.id, 200),
+          name: clip(block.name, 200),
+          json: '',
+          input: block.input,
+        });
         return [];
       }
       default:
@@ -239,19 +260,30 @@ export class MessageAssembler {
       }
     }
     this.#stopped = true;
-    chunks.push({ type: 'finish', finishReason: toFinishReason(this.#stopReason, this.#toolCalls.length > 0), usage: toUsage(this.#usage) });
+    chunks.push({
+      type: 'finish',
+      finishReason: toFinishReason(this.#stopReason, this.#toolCalls.length > 0),
+      usage: toUsage(this.#usage),
+    });
     return chunks;
   }
 
   #toolInput(block: Extract<Block, { kind: 'tool_use' }>, index: number): Record<string, unknown> {
     const name = `tool call "${block.name}" (${block.id})`;
-    const cutOff = this.#stopReason === 'max_tokens' ? ` — the answer was cut off at max_tokens (${this.#usage.output_tokens} output tokens); raise maxTokens` : '';
+    const cutOff =
+      this.#stopReason === 'max_tokens'
+        ? ` — the answer was cut off at max_tokens (${this.#usage.output_tokens} output tokens); raise maxTokens`
+        : '';
     let input: unknown = block.input ?? {};
     if (block.json.trim() !== '') {
       try {
         input = JSON.parse(block.json) as unknown;
       } catch (error) {
-        throw this.#invalid(`${name} arguments are not valid JSON (${clip(error instanceof Error ? error.message : 'unparsable', 120)}): ${JSON.stringify(clip(block.json, 120))}${cutOff}`, index, cutOff === '');
+        throw this.#invalid(
+          `${name} arguments are not valid JSON (${clip(error instanceof Error ? error.message : 'unparsable', 120)}): ${JSON.stringify(clip(block.json, 120))}${cutOff}`,
+          index,
+          cutOff === '',
+        );
       }
     }
     if (!isPlainObject(input)) throw this.#invalid(`${name} arguments are not a JSON object${cutOff}`, index, cutOff === '');
@@ -293,6 +325,9 @@ export class MessageAssembler {
           ? 'the message'
           : `content[${index}]`;
     const kind = this.#source === 'stream' ? 'a broken stream' : 'an invalid message';
-    return new ProviderError('PROVIDER_INVALID_RESPONSE', `Provider "${this.#provider}" answered with ${kind}: ${what} (at ${where})`, { provider: this.#provider, retryable });
+    return new ProviderError('PROVIDER_INVALID_RESPONSE', `Provider "${this.#provider}" answered with ${kind}: ${what} (at ${where})`, {
+      provider: this.#provider,
+      retryable,
+    });
   }
 }

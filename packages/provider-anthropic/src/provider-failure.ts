@@ -32,7 +32,11 @@ export function toProviderError(error: unknown, provider: string, signal: AbortS
   if (ProviderError.isInstance(error)) return error;
   const at = where === undefined ? '' : ` ${where}`;
   if (error instanceof APIConnectionError) {
-    return new ProviderError('PROVIDER_REQUEST_FAILED', `Provider "${provider}" could not be reached${at}: ${clip(error.message, 500)}`, { provider, retryable: true, cause: error });
+    return new ProviderError('PROVIDER_REQUEST_FAILED', `Provider "${provider}" could not be reached${at}: ${clip(error.message, 500)}`, {
+      provider,
+      retryable: true,
+      cause: error,
+    });
   }
   if (error instanceof APIError) {
     // instanceof leaves the class's generics as any: read the fields as what they are.
@@ -44,7 +48,12 @@ export function toProviderError(error: unknown, provider: string, signal: AbortS
     const after = retryAfterMs(h);
     const shouldRetry = h?.get('x-should-retry');
     if (typeof status === 'number') {
-      const retryable = shouldRetry === 'true' ? true : shouldRetry === 'false' ? false : status === 408 || status === 409 || status === 429 || status >= 500;
+      const retryable =
+        shouldRetry === 'true'
+          ? true
+          : shouldRetry === 'false'
+            ? false
+            : status === 408 || status === 409 || status === 429 || status >= 500;
       return new ProviderError('PROVIDER_REQUEST_FAILED', `Provider "${provider}" answered HTTP ${status}${at}: ${detail}`, {
         provider,
         status,
@@ -61,14 +70,22 @@ export function toProviderError(error: unknown, provider: string, signal: AbortS
     });
   }
   if (error instanceof SyntaxError) {
-    return new ProviderError('PROVIDER_INVALID_RESPONSE', `Provider "${provider}" answered with a broken stream: an event's data is not JSON${at}: ${clip(error.message, 200)}`, {
-      provider,
-      retryable: true,
-      cause: error,
-    });
+    return new ProviderError(
+      'PROVIDER_INVALID_RESPONSE',
+      `Provider "${provider}" answered with a broken stream: an event's data is not JSON${at}: ${clip(error.message, 200)}`,
+      {
+        provider,
+        retryable: true,
+        cause: error,
+      },
+    );
   }
   if (error instanceof AnthropicError) {
-    return new ProviderError('PROVIDER_REQUEST_FAILED', `Provider "${provider}" failed${at}: ${clip(error.message, 500)}`, { provider, retryable: false, cause: error });
+    return new ProviderError('PROVIDER_REQUEST_FAILED', `Provider "${provider}" failed${at}: ${clip(error.message, 500)}`, {
+      provider,
+      retryable: false,
+      cause: error,
+    });
   }
   // The connection dropped mid-body (undici's "terminated"), or something else the SDK let through.
   return new ProviderError('PROVIDER_REQUEST_FAILED', `Provider "${provider}" failed${at}: ${describeThrown(error, 500)}`, {

@@ -40,7 +40,11 @@ function toolInput(args: unknown): Record<string, unknown> {
   return {};
 }
 
-function assistantBlocks(content: string, toolCalls: readonly ToolCall[], thinkingFor: MessagesRequestOptions['thinkingFor']): ContentBlockParam[] {
+function assistantBlocks(
+  content: string,
+  toolCalls: readonly ToolCall[],
+  thinkingFor: MessagesRequestOptions['thinkingFor'],
+): ContentBlockParam[] {
   const first = toolCalls[0];
   const thinking = first === undefined ? [] : (thinkingFor(first.id) ?? []);
   const blocks: ContentBlockParam[] = thinking.map((b) => ({ ...b }));
@@ -60,7 +64,10 @@ function userOrder(blocks: ContentBlockParam[]): ContentBlockParam[] {
  * tool results become `tool_result` blocks of a user turn; consecutive turns of one role are
  * merged (tool results first); empty turns are dropped.
  */
-function toMessages(messages: readonly ChatMessage[], thinkingFor: MessagesRequestOptions['thinkingFor']): { system: string; messages: MessageParam[] } {
+function toMessages(
+  messages: readonly ChatMessage[],
+  thinkingFor: MessagesRequestOptions['thinkingFor'],
+): { system: string; messages: MessageParam[] } {
   const system: string[] = [];
   const turns: { role: 'user' | 'assistant'; blocks: ContentBlockParam[] }[] = [];
   const add = (role: 'user' | 'assistant', blocks: ContentBlockParam[]): void => {
@@ -103,7 +110,8 @@ function toMessages(messages: readonly ChatMessage[], thinkingFor: MessagesReque
 function lostThinking(messages: readonly MessageParam[]): boolean {
   const last = messages.at(-1);
   const assistant = messages.at(-2);
-  if (last?.role !== 'user' || assistant?.role !== 'assistant' || typeof last.content === 'string' || typeof assistant.content === 'string') return false;
+  if (last?.role !== 'user' || assistant?.role !== 'assistant' || typeof last.content === 'string' || typeof assistant.content === 'string')
+    return false;
   if (!last.content.some((b) => b.type === 'tool_result')) return false;
   const first = assistant.content[0];
   return first === undefined || (first.type !== 'thinking' && first.type !== 'redacted_thinking');
@@ -118,13 +126,23 @@ export function toMessagesRequest(request: CompletionRequest, options: MessagesR
   const params: MessageCreateParamsNonStreaming = { model: request.model ?? options.model, max_tokens: options.maxTokens, messages };
   if (system !== '') params.system = system;
   if (request.tools.length > 0) {
-    params.tools = request.tools.map((t): Tool => ({ name: t.name, description: t.description, input_schema: { ...t.parameters, type: 'object' } }));
+    params.tools = request.tools.map((t): Tool => ({
+      name: t.name,
+      description: t.description,
+      input_schema: { ...t.parameters, type: 'object' },
+    }));
   } else {
     // The API rejects tool_use blocks in a request that defines no tools (the runtime asks for
     // its report without tools): the tools the conversation used are declared, and none may be called.
-    const used = new Set(messages.flatMap((m) => (typeof m.content === 'string' ? [] : m.content.flatMap((b) => (b.type === 'tool_use' ? [b.name] : [])))));
+    const used = new Set(
+      messages.flatMap((m) => (typeof m.content === 'string' ? [] : m.content.flatMap((b) => (b.type === 'tool_use' ? [b.name] : [])))),
+    );
     if (used.size > 0) {
-      params.tools = [...used].map((name): Tool => ({ name, description: 'Not available in this request.', input_schema: { type: 'object' } }));
+      params.tools = [...used].map((name): Tool => ({
+        name,
+        description: 'Not available in this request.',
+        input_schema: { type: 'object' },
+      }));
       params.tool_choice = { type: 'none' };
     }
   }

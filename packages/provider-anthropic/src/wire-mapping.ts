@@ -46,7 +46,6 @@ export function toFinishReason(stopReason: string | undefined, hasToolCalls: boo
   }
 }
 
-
 /**
  * The runtime's usage for the API's: the API counts uncached input apart from cache reads and
  * writes, the runtime's `inputTokens` counts all input.
@@ -65,8 +64,10 @@ export function mergeUsage(usage: WireUsage, delta: WireDeltaUsage): WireUsage {
   const next = { ...usage };
   if (delta.input_tokens !== undefined && delta.input_tokens !== null) next.input_tokens = delta.input_tokens;
   if (delta.output_tokens !== undefined && delta.output_tokens !== null) next.output_tokens = delta.output_tokens;
-  if (delta.cache_read_input_tokens !== undefined && delta.cache_read_input_tokens !== null) next.cache_read_input_tokens = delta.cache_read_input_tokens;
-  if (delta.cache_creation_input_tokens !== undefined && delta.cache_creation_input_tokens !== null) next.cache_creation_input_tokens = delta.cache_creation_input_tokens;
+  if (delta.cache_read_input_tokens !== undefined && delta.cache_read_input_tokens !== null)
+    next.cache_read_input_tokens = delta.cache_read_input_tokens;
+  if (delta.cache_creation_input_tokens !== undefined && delta.cache_creation_input_tokens !== null)
+    next.cache_creation_input_tokens = delta.cache_creation_input_tokens;
   return next;
 }
 
@@ -79,7 +80,11 @@ export function mergeUsage(usage: WireUsage, delta: WireDeltaUsage): WireUsage {
 export function messageEvents(provider: string, message: unknown): unknown[] {
   const parsed = messageSchema.safeParse(message);
   if (!parsed.success) {
-    throw new ProviderError('PROVIDER_INVALID_RESPONSE', `Provider "${provider}" answered with an invalid message: ${issuesOf(parsed.error)}`, { provider });
+    throw new ProviderError(
+      'PROVIDER_INVALID_RESPONSE',
+      `Provider "${provider}" answered with an invalid message: ${issuesOf(parsed.error)}`,
+      { provider },
+    );
   }
   const { content, stop_reason: stopReason, usage } = parsed.data;
   return [

@@ -48,9 +48,16 @@ export const typedSchema: z.ZodType<Typed> = z.looseObject({ type: z.string() })
 
 /** Fields of each content block type, after its `type` was read. */
 export const textBlockSchema: z.ZodType<{ text: string }> = z.object({ text: z.string() });
-export const thinkingBlockSchema: z.ZodType<{ thinking: string; signature?: string | null | undefined }> = z.object({ thinking: z.string(), signature: z.string().nullish() });
+export const thinkingBlockSchema: z.ZodType<{ thinking: string; signature?: string | null | undefined }> = z.object({
+  thinking: z.string(),
+  signature: z.string().nullish(),
+});
 export const redactedThinkingBlockSchema: z.ZodType<{ data: string }> = z.object({ data: z.string() });
-export const toolUseBlockSchema: z.ZodType<{ id: string; name: string; input?: unknown }> = z.object({ id: z.string().min(1), name: z.string().min(1), input: z.unknown() });
+export const toolUseBlockSchema: z.ZodType<{ id: string; name: string; input?: unknown }> = z.object({
+  id: z.string().min(1),
+  name: z.string().min(1),
+  input: z.unknown(),
+});
 
 /** Fields of each delta type, after its `type` was read. */
 export const textDeltaSchema: z.ZodType<{ text: string }> = z.object({ text: z.string() });
@@ -65,7 +72,10 @@ export const messageStartSchema: z.ZodType<{ message: { usage: WireUsage } }> = 
 export const blockStartSchema: z.ZodType<{ index: number; content_block: Typed }> = z.object({ index, content_block: typedSchema });
 export const blockDeltaSchema: z.ZodType<{ index: number; delta: Typed }> = z.object({ index, delta: typedSchema });
 export const blockStopSchema: z.ZodType<{ index: number }> = z.object({ index });
-export const messageDeltaSchema: z.ZodType<{ delta: { stop_reason?: string | null | undefined }; usage?: WireDeltaUsage | null | undefined }> = z.object({
+export const messageDeltaSchema: z.ZodType<{
+  delta: { stop_reason?: string | null | undefined };
+  usage?: WireDeltaUsage | null | undefined;
+}> = z.object({
   delta: z.object({ stop_reason: z.string().nullish() }),
   usage: deltaUsageSchema.nullish(),
 });

@@ -25,7 +25,14 @@ function sse(chunks: unknown[]): ScriptedReply {
 }
 
 function chunk(delta: Record<string, unknown>, finish: string | null = null, usage?: unknown) {
-  return { id: 'chatcmpl-2', object: 'chat.completion.chunk', created: 1_700_000_000, model: 'test-model', choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }], ...(usage ? { usage } : {}) };
+  return {
+    id: 'chatcmpl-2',
+    object: 'chat.completion.chunk',
+    created: 1_700_000_000,
+    model: 'test-model',
+    choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
+    ...(usage ? { usage } : {}),
+  };
 }
 
 beforeAll(async () => {
@@ -66,7 +73,18 @@ describe('OpenAIProvider against a local OpenAI-compatible server', () => {
   });
 
   it('sends messages and tools in the wire format and reads tool calls and usage', async () => {
-    server.reply(jsonReply(200, completion({ content: null, tool_calls: [{ id: 'call_9', type: 'function', function: { name: 'file_read', arguments: '{"path":"README.md"}' } }] }, 'tool_calls')));
+    server.reply(
+      jsonReply(
+        200,
+        completion(
+          {
+            content: null,
+            tool_calls: [{ id: 'call_9', type: 'function', function: { name: 'file_read', arguments: '{"path":"README.md"}' } }],
+          },
+          'tool_calls',
+        ),
+      ),
+    );
     const provider = new OpenAIProvider({ apiKey: 'sk-test', baseURL, model: 'test-model' });
     const response = await provider.complete({
       messages: [
@@ -91,15 +109,25 @@ describe('OpenAIProvider against a local OpenAI-compatible server', () => {
       messages: [
         { role: 'system', content: 'sys' },
         { role: 'user', content: 'hi' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'search', arguments: '{"q":"x"}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'search', arguments: '{"q":"x"}' } }],
+        },
         { role: 'tool', tool_call_id: 'call_1', content: 'found' },
       ],
-      tools: [{ type: 'function', function: { name: 'file_read', description: 'read', parameters: { type: 'object', properties: { path: { type: 'string' } } } } }],
+      tools: [
+        {
+          type: 'function',
+          function: { name: 'file_read', description: 'read', parameters: { type: 'object', properties: { path: { type: 'string' } } } },
+        },
+      ],
     });
   });
 
   it('streams text deltas and assembles tool calls from argument deltas', async () => {
-    server.reply(sse([
+    server.reply(
+      sse([
         chunk({ role: 'assistant', content: '' }),
         chunk({ reasoning_content: 'Need the file.' }),
         chunk({ content: 'Let me ' }),
@@ -110,8 +138,16 @@ describe('OpenAIProvider against a local OpenAI-compatible server', () => {
         chunk({ tool_calls: [{ index: 0, function: { arguments: 'th":"README.md"}' } }] }),
         chunk({ tool_calls: [{ index: 1, function: { arguments: '"auth"}' } }] }),
         chunk({}, 'tool_calls'),
-        { id: 'chatcmpl-2', object: 'chat.completion.chunk', created: 1, model: 'test-model', choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } },
-      ]));
+        {
+          id: 'chatcmpl-2',
+          object: 'chat.completion.chunk',
+          created: 1,
+          model: 'test-model',
+          choices: [],
+          usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+        },
+      ]),
+    );
     const provider = new OpenAIProvider({ apiKey: 'k', baseURL });
     const deltas: string[] = [];
     const response = await collectStream(provider.stream({ messages: [{ role: 'user', content: 'hi' }], tools: [] }), (c) => {
@@ -145,7 +181,11 @@ describe('OpenAIProvider against a local OpenAI-compatible server', () => {
   it('a 500 is retried with backoff; persistent 500s end in a ProviderError with the status', async () => {
     for (let i = 0; i < 3; i++) server.reply(jsonReply(500, { error: { message: 'upstream exploded', type: 'server_error' } }));
     const clock = recordingClock();
-    const registry = new ProviderRegistry([new OpenAIProvider({ apiKey: 'k', baseURL })], { clock, random: () => 0.5, retry: { maxRetries: 2, baseDelayMs: 100 } });
+    const registry = new ProviderRegistry([new OpenAIProvider({ apiKey: 'k', baseURL })], {
+      clock,
+      random: () => 0.5,
+      retry: { maxRetries: 2, baseDelayMs: 100 },
+    });
     const error = await registry.complete({ messages: [{ role: 'user', content: 'hi' }], tools: [] }).catch((e: unknown) => e);
     expect(HeadwayError.isInstance(error, 'PROVIDER_REQUEST_FAILED')).toBe(true);
     expect((error as ProviderError).status).toBe(500);
@@ -163,14 +203,30 @@ describe('OpenAIProvider against a local OpenAI-compatible server', () => {
   });
 
   it('drives a whole agent run, streamed, through the runtime', async () => {
-    server.reply(sse([
+    server.reply(
+      sse([
         chunk({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'file_read', arguments: '{"path":' } }] }),
         chunk({ tool_calls: [{ index: 0, function: { arguments: '"README.md"}' } }] }),
         chunk({}, 'tool_calls', { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 }),
-      ]));
-    server.reply(sse([chunk({ content: 'It is about ' }), chunk({ content: 'progress.' }), chunk({}, 'stop', { prompt_tokens: 150, completion_tokens: 5, total_tokens: 155 })]));
-    const fileRead = defineTool({ name: 'file_read', description: 'read', parameters: z.object({ path: z.string() }), execute: ({ path }) => `# ${path}\nheadway` });
-    const runtime = new AgentRuntime({ provider: 'openai', model: 'test-model' }, { provider: new OpenAIProvider({ apiKey: 'k', baseURL }), tools: [fileRead] });
+      ]),
+    );
+    server.reply(
+      sse([
+        chunk({ content: 'It is about ' }),
+        chunk({ content: 'progress.' }),
+        chunk({}, 'stop', { prompt_tokens: 150, completion_tokens: 5, total_tokens: 155 }),
+      ]),
+    );
+    const fileRead = defineTool({
+      name: 'file_read',
+      description: 'read',
+      parameters: z.object({ path: z.string() }),
+      execute: ({ path }) => `# ${path}\nheadway`,
+    });
+    const runtime = new AgentRuntime(
+      { provider: 'openai', model: 'test-model' },
+      { provider: new OpenAIProvider({ apiKey: 'k', baseURL }), tools: [fileRead] },
+    );
     const types: string[] = [];
     const stream = runtime.runStream('What is the README about?');
     let next = await stream.next();
@@ -178,7 +234,12 @@ describe('OpenAIProvider against a local OpenAI-compatible server', () => {
       types.push(next.value.type);
       next = await stream.next();
     }
-    expect(next.value).toMatchObject({ status: 'completed', text: 'It is about progress.', usage: { inputTokens: 250, outputTokens: 15 }, iterations: 2 });
+    expect(next.value).toMatchObject({
+      status: 'completed',
+      text: 'It is about progress.',
+      usage: { inputTokens: 250, outputTokens: 15 },
+      iterations: 2,
+    });
     expect(types.filter((t) => t === 'text.delta')).toHaveLength(2);
     const second = server.received[1]?.body as { messages: { role: string; content: string | null }[] };
     expect(second.messages.find((m) => m.role === 'tool')?.content).toBe('# README.md\nheadway');

@@ -166,13 +166,19 @@ export class OpenAIProvider implements Provider {
     const client = this.#requireClient();
     let completion;
     try {
-      completion = await client.chat.completions.create(this.#params(request), options.signal === undefined ? {} : { signal: options.signal });
+      completion = await client.chat.completions.create(
+        this.#params(request),
+        options.signal === undefined ? {} : { signal: options.signal },
+      );
     } catch (error) {
       throw this.#toError(error);
     }
     const choice = completion.choices[0];
     if (choice === undefined) {
-      throw new ProviderError('PROVIDER_INVALID_RESPONSE', `Provider "${this.name}" returned no choices`, { provider: this.name, retryable: true });
+      throw new ProviderError('PROVIDER_INVALID_RESPONSE', `Provider "${this.name}" returned no choices`, {
+        provider: this.name,
+        retryable: true,
+      });
     }
     const toolCalls: ToolCall[] = [];
     for (const call of choice.message.tool_calls ?? []) {
@@ -212,7 +218,8 @@ export class OpenAIProvider implements Provider {
         if (choice === undefined) continue;
         const reasoning = reasoningOf(choice.delta);
         if (reasoning !== undefined) yield { type: 'reasoning-delta', text: reasoning };
-        if (typeof choice.delta.content === 'string' && choice.delta.content !== '') yield { type: 'text-delta', text: choice.delta.content };
+        if (typeof choice.delta.content === 'string' && choice.delta.content !== '')
+          yield { type: 'text-delta', text: choice.delta.content };
         for (const delta of choice.delta.tool_calls ?? []) {
           const entry = pending.get(delta.index) ?? { id: '', name: '', args: '' };
           if (delta.id !== undefined) entry.id = delta.id;
@@ -230,18 +237,29 @@ export class OpenAIProvider implements Provider {
       const entry = pending.get(index);
       if (entry === undefined) continue;
       if (entry.name === '') {
-        throw new ProviderError('PROVIDER_INVALID_RESPONSE', `Provider "${this.name}" streamed a tool call without a name (index ${index})`, { provider: this.name });
+        throw new ProviderError(
+          'PROVIDER_INVALID_RESPONSE',
+          `Provider "${this.name}" streamed a tool call without a name (index ${index})`,
+          { provider: this.name },
+        );
       }
-      yield { type: 'tool-call', toolCall: { id: entry.id === '' ? `call_${index}` : entry.id, name: entry.name, args: parseArgs(entry.args) } };
+      yield {
+        type: 'tool-call',
+        toolCall: { id: entry.id === '' ? `call_${index}` : entry.id, name: entry.name, args: parseArgs(entry.args) },
+      };
     }
     yield { type: 'finish', finishReason: toFinishReason(finish, pending.size > 0), usage };
   }
 
   #requireClient(): OpenAI {
     if (this.#client === undefined || !this.#enabled) {
-      throw new ProviderError('PROVIDER_UNAVAILABLE', `Provider "${this.name}" has no API key (set OPENAI_API_KEY or pass apiKey)${this.#enabled ? '' : ' or is disabled'}`, {
-        provider: this.name,
-      });
+      throw new ProviderError(
+        'PROVIDER_UNAVAILABLE',
+        `Provider "${this.name}" has no API key (set OPENAI_API_KEY or pass apiKey)${this.#enabled ? '' : ' or is disabled'}`,
+        {
+          provider: this.name,
+        },
+      );
     }
     return this.#client;
   }
@@ -253,9 +271,10 @@ export class OpenAIProvider implements Provider {
     };
     if (request.temperature !== undefined) params.temperature = request.temperature;
     if (request.tools.length > 0) {
-      params.tools = request.tools.map(
-        (t): ChatCompletionTool => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }),
-      );
+      params.tools = request.tools.map((t): ChatCompletionTool => ({
+        type: 'function',
+        function: { name: t.name, description: t.description, parameters: t.parameters },
+      }));
     }
     return params;
   }

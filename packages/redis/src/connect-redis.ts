@@ -73,9 +73,13 @@ export async function connectRedis(url: string, options: ConnectRedisOptions = {
     client.destroy();
     const reason = lastCause instanceof Error ? lastCause.message : error instanceof Error ? error.message : 'connection failed';
     // The reason comes from the socket (ECONNREFUSED 127.0.0.1:6379 …), never from the URL's credentials.
-    throw new RedisError('REDIS_UNREACHABLE', `Redis at ${shown} could not be reached after ${attempts} attempt(s): ${reason.replaceAll(url, shown)}`, {
-      cause: lastCause ?? error,
-    });
+    throw new RedisError(
+      'REDIS_UNREACHABLE',
+      `Redis at ${shown} could not be reached after ${attempts} attempt(s): ${reason.replaceAll(url, shown)}`,
+      {
+        cause: lastCause ?? error,
+      },
+    );
   }
   connected = true;
   return client;

@@ -65,14 +65,19 @@ describe.skipIf(binary === undefined)('@headway/redis across processes', { timeo
     const events = 160;
     const [{ urls }, w1, w2] = await Promise.all([webServers(2), worker('dist-a', events, 10), worker('dist-b', events, 10)]);
     const clients = Array.from({ length: 200 }, (_, i) =>
-      follow(i % 2 === 0 ? 'dist-a' : 'dist-b', () => urls[random(urls.length)] ?? '', () => 20 + random(80)),
+      follow(
+        i % 2 === 0 ? 'dist-a' : 'dist-b',
+        () => urls[random(urls.length)] ?? '',
+        () => 20 + random(80),
+      ),
     );
     w1.send('go');
     w2.send('go');
     const records = await Promise.all(clients);
     for (const record of records) expectComplete(record, events);
     expect(records.reduce((n, r) => n + r.connections, 0)).toBeGreaterThan(400); // they really did hop
-    for (const w of [w1, w2]) expect(await w.waitFor((m) => m.done === true)).toMatchObject({ emitted: events, stats: { dropped: 0, failed: 0, written: events } });
+    for (const w of [w1, w2])
+      expect(await w.waitFor((m) => m.done === true)).toMatchObject({ emitted: events, stats: { dropped: 0, failed: 0, written: events } });
   });
 
   it('kill -9 of one web process mid-run: its clients resume on the other with no gap', async () => {
@@ -100,7 +105,13 @@ describe.skipIf(binary === undefined)('@headway/redis across processes', { timeo
     const events = 300;
     const [{ urls }, w] = await Promise.all([webServers(1), worker('restart', events, 10)]);
     const url = urls[0] ?? '';
-    const clients = Array.from({ length: 20 }, () => follow('restart', () => url, () => Number.POSITIVE_INFINITY));
+    const clients = Array.from({ length: 20 }, () =>
+      follow(
+        'restart',
+        () => url,
+        () => Number.POSITIVE_INFINITY,
+      ),
+    );
     w.send('go');
     const before = await w.waitFor((m) => typeof m.emitted === 'number' && m.emitted >= 80);
     const acknowledged = (before.stats as { written: number }).written;
@@ -111,7 +122,9 @@ describe.skipIf(binary === undefined)('@headway/redis across processes', { timeo
     const stats = done.stats as { written: number; duplicates: number; retries: number };
     expect(stats.written + stats.duplicates).toBe(events);
     expect(acknowledged).toBeGreaterThan(0);
-    const ids = (await client.sendCommand<[string, unknown][]>(['XRANGE', runKeys('headway:', 'restart').stream, '-', '+'])).map(([id]) => id);
+    const ids = (await client.sendCommand<[string, unknown][]>(['XRANGE', runKeys('headway:', 'restart').stream, '-', '+'])).map(
+      ([id]) => id,
+    );
     expect(ids).toEqual(range(events).map((seq) => `${seq}-0`));
     for (const record of await Promise.all(clients)) expectComplete(record, events);
   });
@@ -119,7 +132,13 @@ describe.skipIf(binary === undefined)('@headway/redis across processes', { timeo
   it('a worker killed mid-run: the run is marked abandoned once its lease lapses, and its clients end', async () => {
     const [{ urls }, w] = await Promise.all([webServers(1, 200), worker('orphan', 10_000, 10, 1000)]);
     const url = urls[0] ?? '';
-    const clients = Array.from({ length: 10 }, () => follow('orphan', () => url, () => Number.POSITIVE_INFINITY).catch((e: unknown) => e));
+    const clients = Array.from({ length: 10 }, () =>
+      follow(
+        'orphan',
+        () => url,
+        () => Number.POSITIVE_INFINITY,
+      ).catch((e: unknown) => e),
+    );
     w.send('go');
     await w.waitFor((m) => typeof m.emitted === 'number' && m.emitted >= 30);
     await w.kill('SIGKILL');

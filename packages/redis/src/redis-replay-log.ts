@@ -84,7 +84,8 @@ interface Mirror {
 
 function positive(name: string, value: number | undefined, fallback: number, min = 1): number {
   if (value === undefined) return fallback;
-  if (!(value >= min) || !Number.isFinite(value)) throw new RedisError('REDIS_INVALID_OPTIONS', `${name} must be a number >= ${min}, got ${String(value)}`);
+  if (!(value >= min) || !Number.isFinite(value))
+    throw new RedisError('REDIS_INVALID_OPTIONS', `${name} must be a number >= ${min}, got ${String(value)}`);
   return Math.floor(value);
 }
 
@@ -270,7 +271,12 @@ export function createRedisReplayLog(client: RedisDuplicableClient, options: Red
           readSet = new Set(live);
           const idReply = blocking.sendCommand(['CLIENT', 'ID']);
           const readReply = blocking.sendCommand([
-            'XREAD', 'COUNT', String(maxEventsPerRun), 'BLOCK', String(blockMs), 'STREAMS',
+            'XREAD',
+            'COUNT',
+            String(maxEventsPerRun),
+            'BLOCK',
+            String(blockMs),
+            'STREAMS',
             ...live.map((m) => m.keys.stream),
             ...live.map((m) => m.lastId),
           ]);
@@ -355,16 +361,18 @@ export function createRedisReplayLog(client: RedisDuplicableClient, options: Red
   function reap(): void {
     reapTimer = undefined;
     if (closed) return;
-    reapAbandonedRuns(client, { prefix, finishedRunTtlMs, now }).then(
-      (marked) => {
-        counters.reaped += marked.length;
-      },
-      (error: unknown) => {
-        report(error, { operation: 'reap' });
-      },
-    ).finally(() => {
-      if (!closed) reapTimer = timers.setTimeout(reap, reapIntervalMs);
-    });
+    reapAbandonedRuns(client, { prefix, finishedRunTtlMs, now })
+      .then(
+        (marked) => {
+          counters.reaped += marked.length;
+        },
+        (error: unknown) => {
+          report(error, { operation: 'reap' });
+        },
+      )
+      .finally(() => {
+        if (!closed) reapTimer = timers.setTimeout(reap, reapIntervalMs);
+      });
   }
 
   sweepTimer = timers.setTimeout(sweep, Math.max(1, Math.floor(idleRunMs / 2)));

@@ -90,7 +90,8 @@ const TERMINAL_STATE: Record<string, string> = { 'run.finished': 'finished', 'ru
 
 function positive(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!(value > 0) || !Number.isFinite(value)) throw new RedisError('REDIS_INVALID_OPTIONS', `${name} must be a positive number, got ${String(value)}`);
+  if (!(value > 0) || !Number.isFinite(value))
+    throw new RedisError('REDIS_INVALID_OPTIONS', `${name} must be a positive number, got ${String(value)}`);
   return Math.floor(value);
 }
 
@@ -198,8 +199,22 @@ export function redisSink(client: RedisCommandClient, options: RedisSinkOptions 
     }
     const terminal = last !== undefined && isTerminalEvent(last) ? (TERMINAL_STATE[last.type] ?? 'finished') : '';
     const args = [
-      'EVAL', WRITE_BATCH_SCRIPT, '4', keys.stream, keys.meta, keys.lease, index,
-      runId, String(now()), String(leaseMs), String(maxLength), ageTrimId(run), String(ttlMs), terminal, workerId, run.agentName,
+      'EVAL',
+      WRITE_BATCH_SCRIPT,
+      '4',
+      keys.stream,
+      keys.meta,
+      keys.lease,
+      index,
+      runId,
+      String(now()),
+      String(leaseMs),
+      String(maxLength),
+      ageTrimId(run),
+      String(ttlMs),
+      terminal,
+      workerId,
+      run.agentName,
     ];
     for (const item of items) args.push(String(item.event.seq), item.json);
     let reply: unknown;
@@ -220,10 +235,15 @@ export function redisSink(client: RedisCommandClient, options: RedisSinkOptions 
     const statuses = Array.isArray(reply) ? reply : [];
     if (statuses[0] === -1) {
       counters.failed += items.length;
-      report(new RedisError('REDIS_WRITE_FAILED', `Run ${runId} was marked abandoned (its lease lapsed); its later events are refused`, { runId }), {
-        operation: 'write',
-        runId,
-      });
+      report(
+        new RedisError('REDIS_WRITE_FAILED', `Run ${runId} was marked abandoned (its lease lapsed); its later events are refused`, {
+          runId,
+        }),
+        {
+          operation: 'write',
+          runId,
+        },
+      );
       runs.delete(runId);
       return 'done';
     }
@@ -251,7 +271,9 @@ export function redisSink(client: RedisCommandClient, options: RedisSinkOptions 
           else list.push(item);
         }
         // Runs are written side by side (one pipeline); a run's own events stay in order.
-        const outcomes = await Promise.all([...byRun].map(([runId, items]) => writeRun(runId, items).then((outcome) => [runId, outcome] as const)));
+        const outcomes = await Promise.all(
+          [...byRun].map(([runId, items]) => writeRun(runId, items).then((outcome) => [runId, outcome] as const)),
+        );
         const retry = new Set(outcomes.filter(([, outcome]) => outcome === 'retry').map(([runId]) => runId));
         const kept = queue.slice(0, batch.length).filter((item) => retry.has(item.event.runId));
         queue = [...kept, ...queue.slice(batch.length)];
@@ -291,7 +313,9 @@ export function redisSink(client: RedisCommandClient, options: RedisSinkOptions 
     }
     if (!isValidRunId(runId)) {
       counters.refused += 1;
-      report(new RedisError('REDIS_INVALID_RUN_ID', `Event refused: run id ${describeThrown(runId, 60)} would escape the key prefix`), { operation: 'refused' });
+      report(new RedisError('REDIS_INVALID_RUN_ID', `Event refused: run id ${describeThrown(runId, 60)} would escape the key prefix`), {
+        operation: 'refused',
+      });
       return;
     }
     runOf(runId);
@@ -316,9 +340,13 @@ export function redisSink(client: RedisCommandClient, options: RedisSinkOptions 
     if (!overflowing) {
       overflowing = true;
       report(
-        new RedisError('REDIS_QUEUE_FULL', `The Redis sink's queue is full (${maxQueue} events): event ${event.seq} of run ${runId} and the next ones are dropped until it drains`, {
-          runId,
-        }),
+        new RedisError(
+          'REDIS_QUEUE_FULL',
+          `The Redis sink's queue is full (${maxQueue} events): event ${event.seq} of run ${runId} and the next ones are dropped until it drains`,
+          {
+            runId,
+          },
+        ),
         { operation: 'overflow', runId, seq: event.seq },
       );
     }

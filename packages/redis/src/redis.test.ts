@@ -49,7 +49,10 @@ describe.skipIf(binary === undefined)('@headway/redis against a real redis-serve
   }
 
   it('connectRedis refuses an unreachable Redis with REDIS_UNREACHABLE naming the URL, never its password', async () => {
-    const error: unknown = await connectRedis(`redis://app:s3cret@127.0.0.1:${server.port + 1}/0`, { attempts: 2, connectTimeoutMs: 500 }).catch((e: unknown) => e);
+    const error: unknown = await connectRedis(`redis://app:s3cret@127.0.0.1:${server.port + 1}/0`, {
+      attempts: 2,
+      connectTimeoutMs: 500,
+    }).catch((e: unknown) => e);
     expect(HeadwayError.isInstance(error, 'REDIS_UNREACHABLE')).toBe(true);
     const message = (error as Error).message;
     expect(message).toContain(`redis://app:***@127.0.0.1:${server.port + 1}/0`);
@@ -106,7 +109,7 @@ describe.skipIf(binary === undefined)('@headway/redis against a real redis-serve
     const log = createRedisReplayLog(client, { reapIntervalMs: 0 });
     const url = await serve(log);
     await vi.waitFor(async () => {
-      expect((await client.sendCommand(['XLEN', runKeys('headway:', 'serve-1').stream]))).toBe(21);
+      expect(await client.sendCommand(['XLEN', runKeys('headway:', 'serve-1').stream])).toBe(21);
     });
     const all = await get(`${url}/runs/serve-1`);
     expect(all.status).toBe(200);
@@ -119,7 +122,9 @@ describe.skipIf(binary === undefined)('@headway/redis against a real redis-serve
     expect((await get(`${url}/runs/nope`)).status).toBe(404);
     // A run id that would escape the key prefix is never looked up.
     expect((await get(`${url}/runs/${encodeURIComponent('x}:*')}`)).status).toBe(404);
-    expect(await log.listRuns()).toContainEqual(expect.objectContaining({ runId: 'serve-1', state: 'finished', lastSeq: 21, agentName: 'demo' }));
+    expect(await log.listRuns()).toContainEqual(
+      expect.objectContaining({ runId: 'serve-1', state: 'finished', lastSeq: 21, agentName: 'demo' }),
+    );
     // A finished run expires with its TTL (1 hour by default); its lease is gone.
     const keys = runKeys('headway:', 'serve-1');
     for (const key of [keys.stream, keys.meta]) expect(Number(await client.sendCommand(['PTTL', key]))).toBeGreaterThan(3_500_000);
@@ -129,7 +134,9 @@ describe.skipIf(binary === undefined)('@headway/redis against a real redis-serve
   it('a client that stops reading is cut off (slow) as with the in-memory log', async () => {
     const log = createRedisReplayLog(client, { reapIntervalMs: 0 });
     const reasons: string[] = [];
-    const http = await listen(createSseHandler({ source: log, heartbeatMs: 0, maxBufferedBytes: 64 * 1024, onDisconnect: ({ reason }) => reasons.push(reason) }));
+    const http = await listen(
+      createSseHandler({ source: log, heartbeatMs: 0, maxBufferedBytes: 64 * 1024, onDisconnect: ({ reason }) => reasons.push(reason) }),
+    );
     closers.push(http.close, () => log.close());
     const hub = createProgressHub({ runId: 'slow-1' });
     const sink = redisSink(client);
@@ -188,7 +195,11 @@ describe.skipIf(binary === undefined)('@headway/redis against a real redis-serve
     const url = await serve(log);
     const key = runKeys('headway:', 'bad-1').stream;
     const good = (seq: number, type = 'progress'): string =>
-      JSON.stringify(type === 'progress' ? { type, percent: seq, runId: 'bad-1', seq, ts: seq } : { type, durationMs: 1, outcome: 'completed', runId: 'bad-1', seq, ts: seq });
+      JSON.stringify(
+        type === 'progress'
+          ? { type, percent: seq, runId: 'bad-1', seq, ts: seq }
+          : { type, durationMs: 1, outcome: 'completed', runId: 'bad-1', seq, ts: seq },
+      );
     await client.sendCommand(['XADD', key, '1-0', 'e', good(1)]);
     await client.sendCommand(['XADD', key, '2-0', 'e', '{"type":"progress","perc']); // a partial write
     await client.sendCommand(['XADD', key, '3-0', 'e', JSON.stringify({ type: 'progress', percent: 3, runId: 'other', seq: 3, ts: 3 })]);

@@ -95,7 +95,10 @@ export const ABANDONED_MESSAGE = 'abandoned: the worker stopped renewing its lea
  * run from many processes at once (each run is checked and marked atomically). Returns
  * the runs it marked.
  */
-export async function reapAbandonedRuns(client: RedisCommandClient, options: { prefix?: string; finishedRunTtlMs?: number; now?: () => number } = {}): Promise<string[]> {
+export async function reapAbandonedRuns(
+  client: RedisCommandClient,
+  options: { prefix?: string; finishedRunTtlMs?: number; now?: () => number } = {},
+): Promise<string[]> {
   const prefix = checkPrefix(options.prefix);
   const now = options.now ?? Date.now;
   const ttl = Math.max(1, Math.floor(options.finishedRunTtlMs ?? 3_600_000));
@@ -106,7 +109,19 @@ export async function reapAbandonedRuns(client: RedisCommandClient, options: { p
   const marked = await Promise.all(
     candidates.map(async (runId) => {
       const keys = runKeys(prefix, runId);
-      const seq = await client.sendCommand(['EVAL', ABANDON_SCRIPT, '4', keys.stream, keys.meta, keys.lease, indexKey(prefix), runId, String(now()), String(ttl), ABANDONED_MESSAGE]);
+      const seq = await client.sendCommand([
+        'EVAL',
+        ABANDON_SCRIPT,
+        '4',
+        keys.stream,
+        keys.meta,
+        keys.lease,
+        indexKey(prefix),
+        runId,
+        String(now()),
+        String(ttl),
+        ABANDONED_MESSAGE,
+      ]);
       return typeof seq === 'number' && seq > 0 ? runId : undefined;
     }),
   );

@@ -33,7 +33,9 @@ const throwingGetter = Object.defineProperty(['', ''], 0, {
 const deep = (depth: number): string => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 
 // Values fast-check itself cannot inspect are made inside the property, from a wrapper.
-interface Made { make: () => unknown }
+interface Made {
+  make: () => unknown;
+}
 const unreadable = fc.constantFrom<Made>(
   { make: revokedProxy },
   { make: () => throwingGetter },
@@ -47,8 +49,21 @@ const hostile = fc.oneof(
   fc.anything(),
   unreadable,
   fc.tuple(fc.string(), fc.array(fc.string(), { maxLength: 6 })),
-  fc.tuple(fc.constantFrom('1-0', '7-0', '0-1', '99999999999999999999-0', '1-1'), fc.tuple(fc.constant('e'), fc.oneof(fc.string(), fc.json()))),
-  fc.tuple(fc.constant('1-0'), fc.tuple(fc.constant('e'), fc.constantFrom(deep(100_000), '"'.repeat(200_000), `{"type":"progress","percent":1,"runId":"r","seq":1,"ts":1,"message":"${'\u0000\u001b\u2028'.repeat(10_000)}"}`))),
+  fc.tuple(
+    fc.constantFrom('1-0', '7-0', '0-1', '99999999999999999999-0', '1-1'),
+    fc.tuple(fc.constant('e'), fc.oneof(fc.string(), fc.json())),
+  ),
+  fc.tuple(
+    fc.constant('1-0'),
+    fc.tuple(
+      fc.constant('e'),
+      fc.constantFrom(
+        deep(100_000),
+        '"'.repeat(200_000),
+        `{"type":"progress","percent":1,"runId":"r","seq":1,"ts":1,"message":"${'\u0000\u001b\u2028'.repeat(10_000)}"}`,
+      ),
+    ),
+  ),
   eventArb.map((e) => ['1-0', ['e', JSON.stringify({ ...e, seq: 1, runId: 'someone-else' })]]),
   eventArb.map((e) => ['1-0', ['e', encodeEvent({ ...e, runId: 'r', seq: 1 }).slice(0, -3)]]),
 );

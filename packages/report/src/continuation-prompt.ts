@@ -27,7 +27,8 @@ export function continuationPrompt(report: ProgressReport): string {
   if (report.completedWork.length > 0 || report.keyFindings.length > 0) {
     out.push('', '## What is already known', '');
     if (report.completedWork.length > 0) out.push('Done so far:', ...bullets(report.completedWork), '');
-    if (report.keyFindings.length > 0) out.push('Findings (use them as they are, no need to look them up again):', ...bullets(report.keyFindings), '');
+    if (report.keyFindings.length > 0)
+      out.push('Findings (use them as they are, no need to look them up again):', ...bullets(report.keyFindings), '');
     out.pop();
   }
   out.push('', '## What to do next', '');
@@ -35,12 +36,19 @@ export function continuationPrompt(report: ProgressReport): string {
   if (todo.length > 0) {
     if (report.remaining.length > 0) out.push('Still to do:', ...bullets(report.remaining));
     if (report.remaining.length > 0 && report.suggestedNextSteps.length > 0) out.push('');
-    if (report.suggestedNextSteps.length > 0) out.push('Suggested next steps, most important first:', ...bullets(report.suggestedNextSteps));
+    if (report.suggestedNextSteps.length > 0)
+      out.push('Suggested next steps, most important first:', ...bullets(report.suggestedNextSteps));
   } else {
     out.push('Check what is known above against the task, fill any gap, and give the final answer.');
   }
   if (report.attemptedInconclusive.length > 0) {
-    out.push('', '## Do not repeat', '', 'These were tried and failed or gave nothing; only retry one with a different approach:', ...bullets(report.attemptedInconclusive));
+    out.push(
+      '',
+      '## Do not repeat',
+      '',
+      'These were tried and failed or gave nothing; only retry one with a different approach:',
+      ...bullets(report.attemptedInconclusive),
+    );
   }
   return out.join('\n');
 }

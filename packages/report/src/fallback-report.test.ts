@@ -155,9 +155,21 @@ describe('buildFallbackReport', () => {
     const log = new ToolCallLog({ maxEntries: 8, keepFirst: 2 });
     for (let step = 1; step <= 10_000; step++) {
       const ok = step % 1000 !== 0;
-      log.recordToolCall({ step, name: step % 2 === 0 ? 'read_file' : 'search', args: { n: step }, result: ok ? `line ${step}` : 'timeout', ok, durationMs: 1 });
+      log.recordToolCall({
+        step,
+        name: step % 2 === 0 ? 'read_file' : 'search',
+        args: { n: step },
+        result: ok ? `line ${step}` : 'timeout',
+        ok,
+        durationMs: 1,
+      });
     }
-    const report = buildFallbackReport({ task: 'Index the corpus', log, reason: 'max-iterations', stats: { iterations: 10_000, toolCalls: 10_000, elapsedMs: 1 } });
+    const report = buildFallbackReport({
+      task: 'Index the corpus',
+      log,
+      reason: 'max-iterations',
+      stats: { iterations: 10_000, toolCalls: 10_000, elapsedMs: 1 },
+    });
     expect(report.completedWork).toContain('Steps 3–9994 (summarised): 9,992 tool calls — search ×4,996, read_file ×4,996 (9 failed)');
     expect(report.attemptedInconclusive.slice(0, 3)).toEqual([
       'read_file({"n":10000}) failed (step 10000): timeout',
@@ -169,19 +181,34 @@ describe('buildFallbackReport', () => {
 
   it('caps each section and says how much it left out', () => {
     const log = new ToolCallLog({ maxEntries: 1000 });
-    for (let step = 1; step <= 500; step++) log.recordToolCall({ step, name: 'read', args: { n: step }, result: `value ${step}`, ok: true, durationMs: 1 });
-    const report = buildFallbackReport({ task: 't', log, reason: 'max-iterations', stats: { iterations: 1, toolCalls: 500, elapsedMs: 1 }, maxItemsPerSection: 10 });
+    for (let step = 1; step <= 500; step++)
+      log.recordToolCall({ step, name: 'read', args: { n: step }, result: `value ${step}`, ok: true, durationMs: 1 });
+    const report = buildFallbackReport({
+      task: 't',
+      log,
+      reason: 'max-iterations',
+      stats: { iterations: 1, toolCalls: 500, elapsedMs: 1 },
+      maxItemsPerSection: 10,
+    });
     expect(report.keyFindings).toEqual([
       'read({"n":1}) → value 1',
       'read({"n":2}) → value 2',
       '(491 more items left out; see the tool-call log)',
       ...Array.from({ length: 7 }, (_, i) => `read({"n":${494 + i}}) → value ${494 + i}`),
     ]);
-    expect(buildFallbackReport({ task: 't', log, reason: 'max-iterations', stats: { iterations: 1, toolCalls: 500, elapsedMs: 1 } }).completedWork).toHaveLength(100);
+    expect(
+      buildFallbackReport({ task: 't', log, reason: 'max-iterations', stats: { iterations: 1, toolCalls: 500, elapsedMs: 1 } })
+        .completedWork,
+    ).toHaveLength(100);
   });
 
   it('suggests starting the task when the log is empty', () => {
-    const report = buildFallbackReport({ task: 'Write the changelog', log: new ToolCallLog(), reason: 'cancelled', stats: { iterations: 0, toolCalls: 0, elapsedMs: 0 } });
+    const report = buildFallbackReport({
+      task: 'Write the changelog',
+      log: new ToolCallLog(),
+      reason: 'cancelled',
+      stats: { iterations: 0, toolCalls: 0, elapsedMs: 0 },
+    });
     expect(report).toEqual({
       task: 'Write the changelog',
       reason: 'cancelled',
@@ -204,7 +231,10 @@ describe('buildFallbackReport', () => {
         result: fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('', '[]', 'No results found', null)),
         ok: fc.boolean(),
       }),
-      fc.record({ kind: fc.constant('text' as const), text: fc.oneof(fc.string({ maxLength: 60 }), fc.constantFrom('Plan:\n1. a\n2. b', 'Step 1 done.', '- [x] a\n- [ ] b')) }),
+      fc.record({
+        kind: fc.constant('text' as const),
+        text: fc.oneof(fc.string({ maxLength: 60 }), fc.constantFrom('Plan:\n1. a\n2. b', 'Step 1 done.', '- [x] a\n- [ ] b')),
+      }),
     );
     fc.assert(
       fc.property(fc.array(entry, { minLength: 1, maxLength: 30 }), fc.integer({ min: 2, max: 10 }), (entries, maxEntries) => {
@@ -214,12 +244,18 @@ describe('buildFallbackReport', () => {
             if (e.kind === 'tool') log.recordToolCall({ step, name: e.name, args: e.args, result: e.result, ok: e.ok, durationMs: 1 });
             else log.recordText({ step, text: e.text });
           });
-          return buildFallbackReport({ task: 't', log, reason: 'max-iterations', stats: { iterations: 1, toolCalls: log.toolCallCount, elapsedMs: 1 } });
+          return buildFallbackReport({
+            task: 't',
+            log,
+            reason: 'max-iterations',
+            stats: { iterations: 1, toolCalls: log.toolCallCount, elapsedMs: 1 },
+          });
         };
         const report = build();
         expect(build()).toEqual(report);
         const hasContent = entries.some((e) => e.kind === 'tool' || e.text.trim() !== '');
-        const items = report.completedWork.length + report.keyFindings.length + report.attemptedInconclusive.length + report.remaining.length;
+        const items =
+          report.completedWork.length + report.keyFindings.length + report.attemptedInconclusive.length + report.remaining.length;
         if (hasContent) expect(items).toBeGreaterThan(0);
         expect(report.suggestedNextSteps.length).toBeGreaterThan(0);
       }),

@@ -26,7 +26,8 @@ interface CallGroup {
   empty: ToolCallEntry[];
 }
 
-const EMPTY_RESULT = /^(?:\[\s*\]|\{\s*\}|null|undefined|""|''|none|n\/a|no (?:results?|matches?|files?|records?|data)(?: found)?\.?|nothing found\.?|not found\.?|0 (?:results?|matches?|files?|records?)(?: found)?\.?)$/i;
+const EMPTY_RESULT =
+  /^(?:\[\s*\]|\{\s*\}|null|undefined|""|''|none|n\/a|no (?:results?|matches?|files?|records?|data)(?: found)?\.?|nothing found\.?|not found\.?|0 (?:results?|matches?|files?|records?)(?: found)?\.?)$/i;
 
 /** True for a result that carries no information: blank, `[]`, `{}`, `null`, "No results found". */
 function isEmptyResult(brief: string): boolean {
@@ -135,17 +136,22 @@ export function buildFallbackReport(ctx: FallbackReportContext): ProgressReport 
     if (last !== undefined) {
       const times = g.failed.length === 1 ? '' : ` ${g.failed.length} times`;
       const why = oneLine(last.resultBrief);
-      lists.attemptedInconclusive.push(`${g.call} failed${times} (${stepList(g.failed.map((c) => c.step))})${why === '' ? '' : `: ${cutText(why, 200)}`}`);
+      lists.attemptedInconclusive.push(
+        `${g.call} failed${times} (${stepList(g.failed.map((c) => c.step))})${why === '' ? '' : `: ${cutText(why, 200)}`}`,
+      );
     }
     if (g.empty.length > 0) lists.attemptedInconclusive.push(`${g.call} returned nothing (${stepList(g.empty.map((c) => c.step))})`);
     // A call that failed every time is already listed as failed; repeating it is news only otherwise.
-    if (g.steps.length > 1 && g.failed.length < g.steps.length) lists.attemptedInconclusive.push(`${g.call} was called ${g.steps.length} times with the same arguments (${stepList(g.steps)})`);
+    if (g.steps.length > 1 && g.failed.length < g.steps.length)
+      lists.attemptedInconclusive.push(`${g.call} was called ${g.steps.length} times with the same arguments (${stepList(g.steps)})`);
   }
   const middleFailures = omitted?.tools.reduce((n, t) => n + t.failures, omitted.otherTools?.failures ?? 0) ?? 0;
   if (omitted !== undefined && middleFailures > 0) {
     const failing = omitted.tools.filter((t) => t.failures > 0).map((t) => `${t.name} ×${formatCount(t.failures)}`);
     if ((omitted.otherTools?.failures ?? 0) > 0) failing.push(`other tools ×${formatCount(omitted.otherTools?.failures ?? 0)}`);
-    lists.attemptedInconclusive.push(`${formatCount(middleFailures)} failed calls in the summarised steps ${omitted.firstStep}–${omitted.lastStep}: ${failing.join(', ')}`);
+    lists.attemptedInconclusive.push(
+      `${formatCount(middleFailures)} failed calls in the summarised steps ${omitted.firstStep}–${omitted.lastStep}: ${failing.join(', ')}`,
+    );
     for (const f of omitted.failureSamples) {
       const why = oneLine(f.resultBrief);
       lists.attemptedInconclusive.push(`${describeCall(f)} failed (step ${f.step})${why === '' ? '' : `: ${cutText(why, 200)}`}`);
@@ -156,7 +162,9 @@ export function buildFallbackReport(ctx: FallbackReportContext): ProgressReport 
   const open =
     kept === undefined
       ? (plan?.steps ?? []).filter((s) => !s.done)
-      : kept.flatMap((item, i) => (item.status === 'completed' ? [] : [{ number: i + 1, text: oneLine(item.text), current: item.status === 'in_progress' }]));
+      : kept.flatMap((item, i) =>
+          item.status === 'completed' ? [] : [{ number: i + 1, text: oneLine(item.text), current: item.status === 'in_progress' }],
+        );
   for (const s of open) lists.remaining.push('current' in s && s.current ? `${s.text} (in progress)` : s.text);
 
   // Suggested Next Steps
@@ -164,29 +172,41 @@ export function buildFallbackReport(ctx: FallbackReportContext): ProgressReport 
   const [first, ...others] = open;
   if (first !== undefined) {
     next.push(`Resume the plan at ${kept === undefined ? 'step' : 'item'} ${first.number}: ${first.text}`);
-    if (others.length > 0) next.push(`Then do the other ${others.length} remaining plan step${others.length === 1 ? '' : 's'} (${others.map((s) => s.number).join(', ')})`);
+    if (others.length > 0)
+      next.push(
+        `Then do the other ${others.length} remaining plan step${others.length === 1 ? '' : 's'} (${others.map((s) => s.number).join(', ')})`,
+      );
   }
   const failedTools = new Map<string, ToolCallEntry[]>();
   for (const g of groups) if (g.failed.length > 0) failedTools.set(g.name, [...(failedTools.get(g.name) ?? []), ...g.failed]);
   for (const [name, failures] of failedTools) {
     const why = oneLine(failures.at(-1)?.resultBrief ?? '');
     const times = failures.length === 1 ? 'once' : `${failures.length} times`;
-    next.push(`Find out why ${name} failed (${times}${why === '' ? '' : `, last error: ${cutText(why, 100)}`}) and retry with corrected arguments or another tool`);
+    next.push(
+      `Find out why ${name} failed (${times}${why === '' ? '' : `, last error: ${cutText(why, 100)}`}) and retry with corrected arguments or another tool`,
+    );
   }
   const empties = groups.filter((g) => g.empty.length > 0 && g.ok.length === 0).map((g) => g.call);
   if (empties.length > 0) {
     const shown = empties.slice(0, 3).join('; ');
-    next.push(`Rephrase or broaden the calls that returned nothing: ${shown}${empties.length > 3 ? `; and ${empties.length - 3} more` : ''}`);
+    next.push(
+      `Rephrase or broaden the calls that returned nothing: ${shown}${empties.length > 3 ? `; and ${empties.length - 3} more` : ''}`,
+    );
   }
   for (const g of groups.filter((x) => x.steps.length > 1 && x.ok.length > 0).slice(0, 3)) {
     next.push(`Do not call ${g.call} again: its result is under Key Findings`);
   }
   if (first === undefined) {
     const task = cutText(oneLine(ctx.task), 200);
-    next.push(lists.keyFindings.length > 0 || lists.completedWork.length > 0 ? `Check the Key Findings against the task and finish it: ${task}` : `Start the task: ${task}`);
+    next.push(
+      lists.keyFindings.length > 0 || lists.completedWork.length > 0
+        ? `Check the Key Findings against the task and finish it: ${task}`
+        : `Start the task: ${task}`,
+    );
   }
 
-  const max = ctx.maxItemsPerSection !== undefined && Number.isFinite(ctx.maxItemsPerSection) ? Math.max(3, Math.floor(ctx.maxItemsPerSection)) : 100;
+  const max =
+    ctx.maxItemsPerSection !== undefined && Number.isFinite(ctx.maxItemsPerSection) ? Math.max(3, Math.floor(ctx.maxItemsPerSection)) : 100;
   for (const key of LIST_KEYS) lists[key] = capList(lists[key], max);
   return { task: ctx.task, reason: ctx.reason, ...lists, stats: { ...ctx.stats }, generatedBy: 'fallback' };
 }

@@ -79,7 +79,10 @@ describe('parseProgressReport on reports models wrote', () => {
     const { report, warnings } = parseProgressReport(md, defaults);
     expect(report.task).toBe('Compare the pricing of three vector databases for 10M embeddings.');
     expect(report.completedWork).toEqual(['Fetched the Pinecone pricing page', 'Fetched the Qdrant Cloud pricing page']);
-    expect(report.keyFindings).toEqual(['Pinecone serverless: $0.33/GB/month storage, $8.25 per 1M read units', 'Qdrant Cloud: 1 node (4 GB RAM) ≈ $65/month']);
+    expect(report.keyFindings).toEqual([
+      'Pinecone serverless: $0.33/GB/month storage, $8.25 per 1M read units',
+      'Qdrant Cloud: 1 node (4 GB RAM) ≈ $65/month',
+    ]);
     expect(report.attemptedInconclusive).toEqual(['Weaviate pricing page returned HTTP 403 twice']);
     expect(report.remaining).toEqual([]);
     expect(report.suggestedNextSteps).toEqual(['Try the Weaviate docs mirror']);
@@ -141,7 +144,10 @@ describe('parseProgressReport on reports models wrote', () => {
     const { report, warnings } = parseProgressReport(md, defaults);
     expect(warnings).toEqual([]);
     expect(report.task).toBe('Summarise open security advisories for our dependencies');
-    expect(report.keyFindings).toEqual(['lodash 4.17.20: prototype pollution (CVE-2021-23337)\n- fixed in 4.17.21', 'minimist 1.2.5: prototype pollution\nupgrade to 1.2.8']);
+    expect(report.keyFindings).toEqual([
+      'lodash 4.17.20: prototype pollution (CVE-2021-23337)\n- fixed in 4.17.21',
+      'minimist 1.2.5: prototype pollution\nupgrade to 1.2.8',
+    ]);
     expect(report.attemptedInconclusive).toEqual([]);
     expect(report.remaining).toEqual(['Check transitive deps of `webpack`']);
     expect(report.suggestedNextSteps).toEqual(['`npm ls minimist` to see who pulls it in']);
@@ -169,8 +175,14 @@ describe('parseProgressReport on reports models wrote', () => {
       '+ `CREATE INDEX CONCURRENTLY ON documents (tenant_id)`',
     ].join('\n');
     const { report, warnings } = parseProgressReport(md, defaults);
-    expect(report.completedWork).toEqual(['I added timing logs around the database query and the ranking step.', 'I ran 20 requests against staging.']);
-    expect(report.keyFindings).toEqual(['p95 latency 2.4 s, of which the DB query is 2.1 s', 'The query does a sequential scan on `documents` (no index on `tenant_id`)']);
+    expect(report.completedWork).toEqual([
+      'I added timing logs around the database query and the ranking step.',
+      'I ran 20 requests against staging.',
+    ]);
+    expect(report.keyFindings).toEqual([
+      'p95 latency 2.4 s, of which the DB query is 2.1 s',
+      'The query does a sequential scan on `documents` (no index on `tenant_id`)',
+    ]);
     expect(report.attemptedInconclusive).toEqual([]);
     expect(report.suggestedNextSteps).toEqual(['`CREATE INDEX CONCURRENTLY ON documents (tenant_id)`']);
     expect(warnings).toEqual([
@@ -181,7 +193,12 @@ describe('parseProgressReport on reports models wrote', () => {
   });
 
   it('reads a stats line a model wrote in its own words', () => {
-    const md = ['## Progress report', '**Stats:** Iterations: 12/12 | Tool calls: 1,034 | Elapsed: 4m 12s | Cost: $0.87 | stopped: cost-budget', '### Task', 'x'].join('\n');
+    const md = [
+      '## Progress report',
+      '**Stats:** Iterations: 12/12 | Tool calls: 1,034 | Elapsed: 4m 12s | Cost: $0.87 | stopped: cost-budget',
+      '### Task',
+      'x',
+    ].join('\n');
     const { report } = parseProgressReport(md);
     expect(report.stats).toEqual({ iterations: 12, toolCalls: 1034, elapsedMs: 252_000, costUsd: 0.87 });
     expect(report.reason).toBe('cost-budget');
@@ -190,7 +207,11 @@ describe('parseProgressReport on reports models wrote', () => {
 
 describe('parseProgressReport defaults and warnings', () => {
   it('fills what the Markdown lacks from the defaults, silently', () => {
-    const { report, warnings } = parseProgressReport('### Key Findings\n- 42', { ...defaults, stats: { ...stats, costUsd: 0.5 }, generatedBy: 'fallback' });
+    const { report, warnings } = parseProgressReport('### Key Findings\n- 42', {
+      ...defaults,
+      stats: { ...stats, costUsd: 0.5 },
+      generatedBy: 'fallback',
+    });
     expect(report.task).toBe('the task as given');
     expect(report.stats).toEqual({ ...stats, costUsd: 0.5 });
     expect(report.generatedBy).toBe('fallback');
@@ -240,7 +261,17 @@ describe('parseProgressReport defaults and warnings', () => {
   it('never throws and always returns a valid report, whatever the text', () => {
     const line = fc.oneof(
       fc.string(),
-      fc.constantFrom('## Task', '**Key Findings:**', '- item', '  continued', '1. **Completed Work**', '```', '---', 'None.', '**Stats:** 1 iterations'),
+      fc.constantFrom(
+        '## Task',
+        '**Key Findings:**',
+        '- item',
+        '  continued',
+        '1. **Completed Work**',
+        '```',
+        '---',
+        'None.',
+        '**Stats:** 1 iterations',
+      ),
     );
     fc.assert(
       fc.property(fc.array(line, { maxLength: 20 }), (lines) => {
@@ -254,8 +285,10 @@ describe('parseProgressReport defaults and warnings', () => {
 });
 
 describe('parseProgressReport on hostile text', () => {
-  it('reads lines of a million characters in linear time: a heading full of spaces, a long stats number, a long "none" item (in a child process, so a hang fails)', () => {
-    const run = runIsolated(`
+  it(
+    'reads lines of a million characters in linear time: a heading full of spaces, a long stats number, a long "none" item (in a child process, so a hang fails)',
+    () => {
+      const run = runIsolated(`
       import { parseProgressReport } from '${srcUrl('index.ts')}';
       const spaces = ' '.repeat(1_000_000);
       const heading = parseProgressReport('## Task\\nt\\n# a' + spaces + 'b');
@@ -263,12 +296,20 @@ describe('parseProgressReport on hostile text', () => {
       const none = parseProgressReport('## Completed Work\\n- ___none' + spaces + 'x');
       console.log(JSON.stringify([heading.warnings[0], stats.report.stats, none.report.completedWork[0].length]));
     `);
-    expect(run.signal).toBeNull();
-    expect(JSON.parse(run.stdout) as unknown).toEqual([`unknown section "a${' '.repeat(78)}…" ignored`, { iterations: 0, toolCalls: 0, elapsedMs: 12 }, 1_000_008]);
-  }, HOSTILE_TEST_TIMEOUT);
+      expect(run.signal).toBeNull();
+      expect(JSON.parse(run.stdout) as unknown).toEqual([
+        `unknown section "a${' '.repeat(78)}…" ignored`,
+        { iterations: 0, toolCalls: 0, elapsedMs: 12 },
+        1_000_008,
+      ]);
+    },
+    HOSTILE_TEST_TIMEOUT,
+  );
 
   it('reads the stats a model wrote even when they are buried in long runs', () => {
-    const { report } = parseProgressReport(`## Task\nt\n**Stats:** ${'x '.repeat(50_000)}3 iterations · tool calls:${' '.repeat(50_000)}7 · 5 ms elapsed`);
+    const { report } = parseProgressReport(
+      `## Task\nt\n**Stats:** ${'x '.repeat(50_000)}3 iterations · tool calls:${' '.repeat(50_000)}7 · 5 ms elapsed`,
+    );
     expect(report.stats).toEqual({ iterations: 3, toolCalls: 7, elapsedMs: 5 });
   });
 
@@ -284,15 +325,19 @@ describe('parseProgressReport on hostile text', () => {
     expect(warnings[MAX_REPORT_WARNINGS]).toMatch(/^and \d+ more warnings$/);
   });
 
-  it('returns a valid report for any text and never throws (property, hostile generators, time-limited)', async () => {
-    await fc.assert(
-      fc.asyncProperty(hostileValue, async (input) => {
-        const { report, warnings } = parseProgressReport(input() as string, defaults);
-        expect(progressReportSchema.safeParse(report).success).toBe(true);
-        expect(warnings.length).toBeLessThanOrEqual(MAX_REPORT_WARNINGS + 1);
-        await Promise.resolve();
-      }),
-      HOSTILE_RUN,
-    );
-  }, HOSTILE_TEST_TIMEOUT);
+  it(
+    'returns a valid report for any text and never throws (property, hostile generators, time-limited)',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(hostileValue, async (input) => {
+          const { report, warnings } = parseProgressReport(input() as string, defaults);
+          expect(progressReportSchema.safeParse(report).success).toBe(true);
+          expect(warnings.length).toBeLessThanOrEqual(MAX_REPORT_WARNINGS + 1);
+          await Promise.resolve();
+        }),
+        HOSTILE_RUN,
+      );
+    },
+    HOSTILE_TEST_TIMEOUT,
+  );
 });

@@ -8,7 +8,14 @@ function logWithPlan(): ToolCallLog {
   // Model text with a plan of its own: the plan kept with update_plan wins over it.
   log.recordText({ step: 1, text: 'Plan:\n1. Something else\n2. And more' });
   expect(log.recordPlan([{ text: 'Old list', status: 'pending' }])).toBe(true);
-  log.recordToolCall({ step: 2, name: 'read_file', args: { path: 'src/auth.ts' }, result: 'export function login() {}', ok: true, durationMs: 5 });
+  log.recordToolCall({
+    step: 2,
+    name: 'read_file',
+    args: { path: 'src/auth.ts' },
+    result: 'export function login() {}',
+    ok: true,
+    durationMs: 5,
+  });
   expect(
     log.recordPlan([
       { id: 'a', text: 'Find the login code', status: 'completed' },
@@ -21,7 +28,12 @@ function logWithPlan(): ToolCallLog {
 
 describe('the agent plan in the progress report', () => {
   it('fills Completed Work and Not Started / Remaining from the latest plan', () => {
-    const report = buildFallbackReport({ task: 'Fix login', log: logWithPlan(), reason: 'max-iterations', stats: { iterations: 2, toolCalls: 1, elapsedMs: 1000 } });
+    const report = buildFallbackReport({
+      task: 'Fix login',
+      log: logWithPlan(),
+      reason: 'max-iterations',
+      stats: { iterations: 2, toolCalls: 1, elapsedMs: 1000 },
+    });
     expect(report.completedWork[0]).toBe('Plan item done: Find the login code');
     expect(report.remaining).toEqual(['Fix the token check (in progress)', 'Add a test']);
     expect(report.suggestedNextSteps.slice(0, 2)).toEqual([

@@ -26,7 +26,8 @@ const DONE_MARK = /(?:[✓✅✔☑]|\((?:done|completed|finished)\)|[-–—]\s
 const DONE_LEAD = /^(?:[✓✅✔☑]|(?:done|completed)\s*[:-])\s*/i;
 const PLAN_WORDS = /\b(?:plan|steps?|todo|to-do|next|will|going to|approach|then)\b/i;
 const DONE_WORDS = /\b(?:done|complete|completed|finished|accomplished|covered)\b|[✓✅✔]/i;
-const MOVE_WORDS = /\b(?:now|next|moving on|move on|starting|start|begin|beginning|proceed|proceeding|working on|on to|onto|continue with|continuing with)\b/i;
+const MOVE_WORDS =
+  /\b(?:now|next|moving on|move on|starting|start|begin|beginning|proceed|proceeding|working on|on to|onto|continue with|continuing with)\b/i;
 const STEP_REF = /\bsteps?\s+(\d{1,3})(?:\s*(?:[-–&]|to|and)\s*(\d{1,3}))?/gi;
 
 /** `1. text`, `- text`, `Step 2: text` (after up to three spaces) → the explicit number and the text. */

@@ -14,7 +14,12 @@ export class ReportError extends HeadwayError {
   constructor(code: ReportErrorCode, message: string, options?: HeadwayErrorOptions);
   /** @deprecated pass `{ issues, cause }` as the third argument: `new ReportError(code, message, { issues })`. */
   constructor(code: ReportErrorCode, message: string, issues: readonly ValidationIssue[], options?: ErrorOptions);
-  constructor(code: ReportErrorCode, message: string, issuesOrOptions?: readonly ValidationIssue[] | HeadwayErrorOptions, options?: ErrorOptions) {
+  constructor(
+    code: ReportErrorCode,
+    message: string,
+    issuesOrOptions?: readonly ValidationIssue[] | HeadwayErrorOptions,
+    options?: ErrorOptions,
+  ) {
     super(code, message, toErrorOptions(issuesOrOptions, options));
     this.name = 'ReportError';
   }

@@ -5,8 +5,13 @@ import { ToolCallLog } from './tool-call-log.js';
 
 describe('buildReportPrompt', () => {
   it('tells the model why it must stop, the six sections, to include data inline, and what it did', () => {
-    expect(buildReportPrompt('cost-budget', { task: 'Add health checks to every service', log: midPlanLog(), limits: { costUsd: 1.02, costBudgetUsd: 1 } }))
-      .toMatchInlineSnapshot(`
+    expect(
+      buildReportPrompt('cost-budget', {
+        task: 'Add health checks to every service',
+        log: midPlanLog(),
+        limits: { costUsd: 1.02, costBudgetUsd: 1 },
+      }),
+    ).toMatchInlineSnapshot(`
         "STOP: Your cost budget is used up ($1.02 of $1.00). You cannot call any more tools, and the task is not finished.
 
         Do not answer that you were unable to complete the task. Instead, write a progress report that lets another agent (or a person) continue from exactly where you stopped, without starting over.
@@ -56,15 +61,20 @@ describe('buildReportPrompt', () => {
     expect(first('max-iterations', { iterations: 30, maxIterations: 30 })).toBe(
       'STOP: You have reached the iteration limit (30 of 30). You cannot call any more tools, and the task is not finished.',
     );
-    expect(first('time-budget', { elapsedMs: 600_000, timeBudgetMs: 600_000 })).toContain('Your time budget is used up (10m 0s of 10m 0s).');
-    expect(first('negotiated-timeout', { elapsedMs: 1_800_000 })).toContain('Your time budget is used up (30m 0s used) and the request for more time was declined.');
+    expect(first('time-budget', { elapsedMs: 600_000, timeBudgetMs: 600_000 })).toContain(
+      'Your time budget is used up (10m 0s of 10m 0s).',
+    );
+    expect(first('negotiated-timeout', { elapsedMs: 1_800_000 })).toContain(
+      'Your time budget is used up (30m 0s used) and the request for more time was declined.',
+    );
     expect(first('cancelled')).toContain('The run was cancelled.');
     expect(first('error')).toContain('The run hit an error it cannot recover from.');
   });
 
   it('shortens a long activity log to its first and most recent lines', () => {
     const log = new ToolCallLog({ maxEntries: 1000 });
-    for (let step = 1; step <= 300; step++) log.recordToolCall({ step, name: 'read', args: { n: step }, result: 'ok', ok: true, durationMs: 1 });
+    for (let step = 1; step <= 300; step++)
+      log.recordToolCall({ step, name: 'read', args: { n: step }, result: 'ok', ok: true, durationMs: 1 });
     const lines = buildReportPrompt('max-iterations', { task: 't', log, maxActivityLines: 10 }).split('\n');
     const activity = lines.slice(lines.indexOf('Your activity so far (oldest first):') + 1);
     expect(activity).toEqual([
@@ -78,7 +88,9 @@ describe('buildReportPrompt', () => {
 
   it('carries the research log with its failures', () => {
     const prompt = buildReportPrompt('time-budget', { task: 'Compare Postgres prices', log: researchLog() });
-    expect(prompt).toContain('[step 3] fetch_url({"url":"https://cloud.google.com/sql/pricing","apiKey":"[REDACTED]"}) → failed: HTTP 403 Forbidden');
+    expect(prompt).toContain(
+      '[step 3] fetch_url({"url":"https://cloud.google.com/sql/pricing","apiKey":"[REDACTED]"}) → failed: HTTP 403 Forbidden',
+    );
     expect(prompt).toContain('include X');
   });
 });

@@ -73,7 +73,8 @@ function activity(log: ToolCallLog, maxLines: number): string[] {
  * ```
  */
 export function buildReportPrompt(reason: StopReason, ctx: ReportPromptContext): string {
-  const maxLines = ctx.maxActivityLines !== undefined && Number.isFinite(ctx.maxActivityLines) ? Math.max(3, Math.floor(ctx.maxActivityLines)) : 100;
+  const maxLines =
+    ctx.maxActivityLines !== undefined && Number.isFinite(ctx.maxActivityLines) ? Math.max(3, Math.floor(ctx.maxActivityLines)) : 100;
   const t = SECTION_TITLES;
   return [
     `STOP: ${stopSentence(reason, ctx.limits ?? {})} You cannot call any more tools, and the task is not finished.`,

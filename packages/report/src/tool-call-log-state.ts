@@ -140,11 +140,19 @@ export const toolCallLogStateSchema: z.ZodType<ToolCallLogState> = z
       ctx.addIssue({ code: 'custom', path: ['keepFirst'], message: `must be less than maxEntries (${state.maxEntries})` });
     }
     if (state.head.length > state.keepFirst) {
-      ctx.addIssue({ code: 'custom', path: ['head'], message: `has ${state.head.length} entries, more than keepFirst (${state.keepFirst})` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['head'],
+        message: `has ${state.head.length} entries, more than keepFirst (${state.keepFirst})`,
+      });
     }
     const room = state.maxEntries - state.keepFirst;
     if (state.recent.length > room) {
-      ctx.addIssue({ code: 'custom', path: ['recent'], message: `has ${state.recent.length} entries, more than maxEntries - keepFirst (${room})` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['recent'],
+        message: `has ${state.recent.length} entries, more than maxEntries - keepFirst (${room})`,
+      });
     }
     if (state.recent.length > 0 && state.head.length < state.keepFirst) {
       ctx.addIssue({ code: 'custom', path: ['head'], message: 'must be full before recent entries are kept' });

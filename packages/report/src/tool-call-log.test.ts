@@ -40,7 +40,9 @@ describe('ToolCallLog recording', () => {
     expect(entry).toMatchObject({ kind: 'tool', step: 3, name: 'http_get', ok: true, durationMs: 120 });
     if (entry?.kind !== 'tool') throw new Error('expected a tool entry');
     expect(entry.args).toHaveLength(200);
-    expect(entry.args.startsWith('{"url":"https://api.example.com/v1/items","headers":{"authorization":"[REDACTED]"},"note":"xxx')).toBe(true);
+    expect(entry.args.startsWith('{"url":"https://api.example.com/v1/items","headers":{"authorization":"[REDACTED]"},"note":"xxx')).toBe(
+      true,
+    );
     expect(entry.args.endsWith('x…')).toBe(true);
     expect(entry.resultBrief).toHaveLength(500);
     expect(entry.resultBrief.startsWith('token=sk-aaa')).toBe(true);
@@ -81,7 +83,15 @@ describe('ToolCallLog recording', () => {
       log.recordText({ step: 3, text: undefined as unknown as string });
     }).not.toThrow();
     expect(log.entries()).toEqual([
-      { kind: 'tool', step: 0, name: '42', args: '{"a":1,"self":"[Circular]"}', resultBrief: '"[unserializable]"', ok: false, durationMs: 0 },
+      {
+        kind: 'tool',
+        step: 0,
+        name: '42',
+        args: '{"a":1,"self":"[Circular]"}',
+        resultBrief: '"[unserializable]"',
+        ok: false,
+        durationMs: 0,
+      },
       { kind: 'tool', step: 2, name: 'search', args: '{"n":"10"}', resultBrief: 'ENOENT: no such file', ok: false, durationMs: 10 },
       { kind: 'text', step: 3, text: 'undefined' },
     ]);
@@ -94,7 +104,9 @@ describe('ToolCallLog bounds', () => {
     log.recordText({ step: 0, text: 'Plan: 1. search 2. read' });
     for (let step = 1; step <= 20; step++) {
       const name = step % 3 === 0 ? 'read_file' : 'search';
-      log.recordToolCall(call(step, { name, ok: step % 5 !== 0, result: step % 5 === 0 ? `timeout after 30s (step ${step})` : `ok ${step}` }));
+      log.recordToolCall(
+        call(step, { name, ok: step % 5 !== 0, result: step % 5 === 0 ? `timeout after 30s (step ${step})` : `ok ${step}` }),
+      );
     }
     expect(log.toolCallCount).toBe(20);
     expect(log.entries().map((e) => e.step)).toEqual([0, 1, 17, 18, 19, 20]);
@@ -155,7 +167,12 @@ describe('ToolCallLog bounds', () => {
 
 describe('ToolCallLog JSON', () => {
   const op = fc.oneof(
-    fc.record({ kind: fc.constant('tool' as const), name: fc.constantFrom('search', 'read', 'fetch'), q: fc.string({ maxLength: 300 }), ok: fc.boolean() }),
+    fc.record({
+      kind: fc.constant('tool' as const),
+      name: fc.constantFrom('search', 'read', 'fetch'),
+      q: fc.string({ maxLength: 300 }),
+      ok: fc.boolean(),
+    }),
     fc.record({ kind: fc.constant('text' as const), text: fc.string({ maxLength: 1200 }) }),
   );
   type Op = typeof op extends fc.Arbitrary<infer T> ? T : never;
@@ -205,40 +222,57 @@ describe('ToolCallLog JSON', () => {
   });
 
   it('lists at most 20 issues of a bad state, then how many more', () => {
-    const state = { ...new ToolCallLog({ maxEntries: 400 }).toJSON(), recent: Array.from({ length: 300 }, () => ({ kind: 'text', step: -1, text: 7 })) };
+    const state = {
+      ...new ToolCallLog({ maxEntries: 400 }).toJSON(),
+      recent: Array.from({ length: 300 }, () => ({ kind: 'text', step: -1, text: 7 })),
+    };
     const error = errorOf(() => ToolCallLog.fromJSON(state));
     expect(error.issues).toHaveLength(21);
     expect(error.issues[20]?.message).toMatch(/^and \d+ more issues$/);
     expect(error.message.length).toBeLessThan(3_000);
-    expect(errorOf(() => ToolCallLog.fromJSON({ ...state, maxEntries: 4 })).message).toBe('Invalid tool-call log state: recent: head and recent hold 300 entries, more than 4');
+    expect(errorOf(() => ToolCallLog.fromJSON({ ...state, maxEntries: 4 })).message).toBe(
+      'Invalid tool-call log state: recent: head and recent hold 300 entries, more than 4',
+    );
   });
 
-  it('restores any saved state or throws REPORT_INVALID_LOG_STATE, with hostile values inside (property, time-limited)', async () => {
-    const saved = fc
-      // Short hostile text: long arguments would measure the redactor of @headway/protocol, not this parser.
-      .array(fc.tuple(fc.nat(3), hostileFragmentString), { maxLength: 6 })
-      .map((parts) => {
-        const log = new ToolCallLog({ maxEntries: 4 });
-        for (const [i, [kind, text]] of parts.entries()) {
-          if (kind === 0) log.recordText({ step: i + 1, text });
-          else log.recordToolCall({ step: i + 1, name: text.slice(0, 50) || 'tool', args: { text }, result: text, ok: kind === 1, durationMs: i });
-        }
-        return JSON.parse(JSON.stringify(log)) as unknown;
-      });
-    await fc.assert(
-      fc.asyncProperty(withHostileHoles(saved), async (state) => {
-        try {
-          const log = ToolCallLog.fromJSON(state());
-          expect(ToolCallLog.fromJSON(log.toJSON()).toJSON()).toEqual(log.toJSON());
-        } catch (e) {
-          expect(HeadwayError.isInstance(e, 'REPORT_INVALID_LOG_STATE')).toBe(true);
-          expect((e as HeadwayError).issues.length).toBeLessThanOrEqual(21);
-        }
-        await Promise.resolve();
-      }),
-      { ...HOSTILE_RUN, numRuns: 60 },
-    );
-  }, HOSTILE_TEST_TIMEOUT);
+  it(
+    'restores any saved state or throws REPORT_INVALID_LOG_STATE, with hostile values inside (property, time-limited)',
+    async () => {
+      const saved = fc
+        // Short hostile text: long arguments would measure the redactor of @headway/protocol, not this parser.
+        .array(fc.tuple(fc.nat(3), hostileFragmentString), { maxLength: 6 })
+        .map((parts) => {
+          const log = new ToolCallLog({ maxEntries: 4 });
+          for (const [i, [kind, text]] of parts.entries()) {
+            if (kind === 0) log.recordText({ step: i + 1, text });
+            else
+              log.recordToolCall({
+                step: i + 1,
+                name: text.slice(0, 50) || 'tool',
+                args: { text },
+                result: text,
+                ok: kind === 1,
+                durationMs: i,
+              });
+          }
+          return JSON.parse(JSON.stringify(log)) as unknown;
+        });
+      await fc.assert(
+        fc.asyncProperty(withHostileHoles(saved), async (state) => {
+          try {
+            const log = ToolCallLog.fromJSON(state());
+            expect(ToolCallLog.fromJSON(log.toJSON()).toJSON()).toEqual(log.toJSON());
+          } catch (e) {
+            expect(HeadwayError.isInstance(e, 'REPORT_INVALID_LOG_STATE')).toBe(true);
+            expect((e as HeadwayError).issues.length).toBeLessThanOrEqual(21);
+          }
+          await Promise.resolve();
+        }),
+        { ...HOSTILE_RUN, numRuns: 60 },
+      );
+    },
+    HOSTILE_TEST_TIMEOUT,
+  );
 
   it('throws nothing but REPORT_INVALID_LOG_STATE, whatever the input', () => {
     fc.assert(

@@ -104,13 +104,20 @@ function badEntries(state: unknown): ValidationIssue[] {
   try {
     if (typeof state !== 'object' || state === null) return [];
     const { head, recent } = state as { head?: unknown; recent?: unknown };
-    for (const [name, list] of [['head', head], ['recent', recent]] as const) {
+    for (const [name, list] of [
+      ['head', head],
+      ['recent', recent],
+    ] as const) {
       if (!Array.isArray(list)) continue;
       for (const [i, entry] of (list as unknown[]).entries()) {
         const result = entrySchema.safeParse(entry);
         if (result.success) continue;
         for (const issue of toValidationIssues(result.error)) {
-          if (kept.length < MAX_REPORTED_ISSUES) kept.push({ path: `${name}[${i}]${issue.path === '' || issue.path.startsWith('[') ? '' : '.'}${issue.path}`, message: issue.message });
+          if (kept.length < MAX_REPORTED_ISSUES)
+            kept.push({
+              path: `${name}[${i}]${issue.path === '' || issue.path.startsWith('[') ? '' : '.'}${issue.path}`,
+              message: issue.message,
+            });
           else more++;
         }
       }
@@ -131,7 +138,10 @@ function oversizedState(state: unknown): { path: string; message: string } | und
     if (typeof state !== 'object' || state === null) return undefined;
     const { maxEntries, head, recent } = state as { maxEntries?: unknown; head?: unknown; recent?: unknown };
     const held = (Array.isArray(head) ? head.length : 0) + (Array.isArray(recent) ? recent.length : 0);
-    const bound = typeof maxEntries === 'number' && Number.isInteger(maxEntries) && maxEntries > 0 ? Math.min(maxEntries, MAX_STATE_ENTRIES) : MAX_STATE_ENTRIES;
+    const bound =
+      typeof maxEntries === 'number' && Number.isInteger(maxEntries) && maxEntries > 0
+        ? Math.min(maxEntries, MAX_STATE_ENTRIES)
+        : MAX_STATE_ENTRIES;
     return held > bound ? { path: 'recent', message: `head and recent hold ${held} entries, more than ${bound}` } : undefined;
   } catch {
     return undefined;
@@ -184,15 +194,19 @@ export class ToolCallLog {
   constructor(options: ToolCallLogOptions = {}) {
     const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
     if (!Number.isInteger(maxEntries) || maxEntries < 2) {
-      throw new ReportError('REPORT_INVALID_OPTIONS', `ToolCallLog: maxEntries must be an integer of at least 2, got ${String(maxEntries)}`, { issues: [
-        { path: 'maxEntries', message: 'must be an integer of at least 2' },
-      ] });
+      throw new ReportError(
+        'REPORT_INVALID_OPTIONS',
+        `ToolCallLog: maxEntries must be an integer of at least 2, got ${String(maxEntries)}`,
+        { issues: [{ path: 'maxEntries', message: 'must be an integer of at least 2' }] },
+      );
     }
     const keepFirst = options.keepFirst ?? Math.max(1, Math.floor(maxEntries / 4));
     if (!Number.isInteger(keepFirst) || keepFirst < 1 || keepFirst >= maxEntries) {
-      throw new ReportError('REPORT_INVALID_OPTIONS', `ToolCallLog: keepFirst must be an integer from 1 to ${maxEntries - 1}, got ${String(keepFirst)}`, { issues: [
-        { path: 'keepFirst', message: `must be an integer from 1 to ${maxEntries - 1}` },
-      ] });
+      throw new ReportError(
+        'REPORT_INVALID_OPTIONS',
+        `ToolCallLog: keepFirst must be an integer from 1 to ${maxEntries - 1}, got ${String(keepFirst)}`,
+        { issues: [{ path: 'keepFirst', message: `must be an integer from 1 to ${maxEntries - 1}` }] },
+      );
     }
     this.maxEntries = maxEntries;
     this.keepFirst = keepFirst;
@@ -348,11 +362,17 @@ export class ToolCallLog {
   static fromJSON(state: unknown): ToolCallLog {
     // Refused before validation: zod would make issues for every bad entry of a huge list.
     const oversized = oversizedState(state);
-    if (oversized !== undefined) throw new ReportError('REPORT_INVALID_LOG_STATE', `Invalid tool-call log state: ${describeIssues([oversized])}`, { issues: [oversized] });
+    if (oversized !== undefined)
+      throw new ReportError('REPORT_INVALID_LOG_STATE', `Invalid tool-call log state: ${describeIssues([oversized])}`, {
+        issues: [oversized],
+      });
     // Entries one by one, keeping only the first issues: validating a list of 50,000 bad
     // entries at once would build and hold 100,000 issue objects.
     const entryIssues = badEntries(state);
-    if (entryIssues.length > 0) throw new ReportError('REPORT_INVALID_LOG_STATE', `Invalid tool-call log state: ${describeIssues(entryIssues)}`, { issues: entryIssues });
+    if (entryIssues.length > 0)
+      throw new ReportError('REPORT_INVALID_LOG_STATE', `Invalid tool-call log state: ${describeIssues(entryIssues)}`, {
+        issues: entryIssues,
+      });
     let result;
     try {
       result = toolCallLogStateSchema.safeParse(state);
@@ -473,9 +493,12 @@ function activityLine(entry: ToolCallLogEntry): string {
 
 /** Tool counts of a summarised middle: `search ×5,000 (12 failed), read ×4,800`. */
 export function describeTallies(omitted: OmittedSummary): string {
-  const parts = omitted.tools.map((t) => `${t.name} ×${formatCount(t.calls)}${t.failures > 0 ? ` (${formatCount(t.failures)} failed)` : ''}`);
+  const parts = omitted.tools.map(
+    (t) => `${t.name} ×${formatCount(t.calls)}${t.failures > 0 ? ` (${formatCount(t.failures)} failed)` : ''}`,
+  );
   const other = omitted.otherTools;
-  if (other !== undefined) parts.push(`other tools ×${formatCount(other.calls)}${other.failures > 0 ? ` (${formatCount(other.failures)} failed)` : ''}`);
+  if (other !== undefined)
+    parts.push(`other tools ×${formatCount(other.calls)}${other.failures > 0 ? ` (${formatCount(other.failures)} failed)` : ''}`);
   return parts.join(', ');
 }
 

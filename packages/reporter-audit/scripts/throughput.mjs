@@ -17,8 +17,26 @@ const dir = mkdtempSync(join(tmpdir(), 'headway-audit-throughput-'));
 function feed(sink, count) {
   for (let i = 0; i < count; i += 4) {
     sink.onIteration(i, count);
-    sink.handle({ runId: 'r', seq: i + 1, ts: Date.now(), type: 'tool.executing', toolName: 'file_read', toolCallId: `c${i}`, args: { path: `src/file-${i}.ts`, limit: 200 } });
-    sink.handle({ runId: 'r', seq: i + 2, ts: Date.now(), type: 'tool.completed', toolName: 'file_read', toolCallId: `c${i}`, durationMs: 3, ok: true, preview: 'export function main() { return 42 }' });
+    sink.handle({
+      runId: 'r',
+      seq: i + 1,
+      ts: Date.now(),
+      type: 'tool.executing',
+      toolName: 'file_read',
+      toolCallId: `c${i}`,
+      args: { path: `src/file-${i}.ts`, limit: 200 },
+    });
+    sink.handle({
+      runId: 'r',
+      seq: i + 2,
+      ts: Date.now(),
+      type: 'tool.completed',
+      toolName: 'file_read',
+      toolCallId: `c${i}`,
+      durationMs: 3,
+      ok: true,
+      preview: 'export function main() { return 42 }',
+    });
     sink.onProgress((i / count) * 100, 'Reading files');
   }
 }
@@ -27,7 +45,10 @@ function feed(sink, count) {
 function handWritten(file) {
   const fd = openSync(file, 'a');
   const write = (eventType, detail, timestamp) =>
-    writeSync(fd, `${JSON.stringify({ eventType, category: 'agent', result: 'allow', sessionId: 's1', taskId: 't1', timestamp, detail })}\n`);
+    writeSync(
+      fd,
+      `${JSON.stringify({ eventType, category: 'agent', result: 'allow', sessionId: 's1', taskId: 't1', timestamp, detail })}\n`,
+    );
   return {
     sink: {
       onIteration: (iteration, max) => write('agent.progress.iteration', { iteration, max }, Date.now()),

@@ -18,7 +18,15 @@ afterAll(() => {
 });
 
 function ev(i: number, sessionId = 's1'): AuditEvent {
-  return { eventType: 'agent.progress.update', category: 'agent', result: 'allow', sessionId, taskId: 't1', timestamp: 1000 + i, detail: { pct: i } };
+  return {
+    eventType: 'agent.progress.update',
+    category: 'agent',
+    result: 'allow',
+    sessionId,
+    taskId: 't1',
+    timestamp: 1000 + i,
+    detail: { pct: i },
+  };
 }
 
 async function jsonlRecords(file: string): Promise<LocatedAuditEvent[]> {
@@ -52,7 +60,11 @@ describe('the hash chain', () => {
     expect(b?.prevHash).toBe(AUDIT_GENESIS_HASH);
     expect(c?.prevHash).toBe(a?.hash);
     expect(a && auditRecordHash(a)).toBe(a?.hash);
-    expect(verifyAuditChain(bus.events.map((event, i) => ({ event, location: `memory#${i}` })))).toEqual({ ok: true, records: 3, sessions: 2 });
+    expect(verifyAuditChain(bus.events.map((event, i) => ({ event, location: `memory#${i}` })))).toEqual({
+      ok: true,
+      records: 3,
+      sessions: 2,
+    });
   });
 
   it('continues the chain when a JSONL log is reopened', async () => {
@@ -99,7 +111,14 @@ describe('the hash chain', () => {
     const cases: [string, (db: Database.Database) => void, string][] = [
       ['edited', (db) => db.exec(`UPDATE audit_events SET detail = '{"pct":30}' WHERE id = 3`), '#3'],
       ['removed', (db) => db.exec('DELETE FROM audit_events WHERE id = 3'), '#5'],
-      ['reordered', (db) => db.exec('UPDATE audit_events SET id = 99 WHERE id = 3; UPDATE audit_events SET id = 3 WHERE id = 5; UPDATE audit_events SET id = 5 WHERE id = 99'), '#3'],
+      [
+        'reordered',
+        (db) =>
+          db.exec(
+            'UPDATE audit_events SET id = 99 WHERE id = 3; UPDATE audit_events SET id = 3 WHERE id = 5; UPDATE audit_events SET id = 5 WHERE id = 99',
+          ),
+        '#3',
+      ],
       [
         'inserted',
         (db) =>
@@ -126,6 +145,9 @@ describe('the hash chain', () => {
   });
 
   it('calls records written before the chain existed unchained', () => {
-    expect(verifyAuditChain([{ event: ev(1), location: 'old.jsonl:1' }]).break).toMatchObject({ kind: 'unchained', location: 'old.jsonl:1' });
+    expect(verifyAuditChain([{ event: ev(1), location: 'old.jsonl:1' }]).break).toMatchObject({
+      kind: 'unchained',
+      location: 'old.jsonl:1',
+    });
   });
 });

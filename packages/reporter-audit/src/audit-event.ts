@@ -107,8 +107,14 @@ const auditEventShape = z.object({
   taskId: z.string(),
   timestamp: z.number().nonnegative(),
   detail: z.record(z.string(), z.unknown()),
-  prevHash: z.string().regex(/^[0-9a-f]{64}$/).exactOptional(),
-  hash: z.string().regex(/^[0-9a-f]{64}$/).exactOptional(),
+  prevHash: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .exactOptional(),
+  hash: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .exactOptional(),
 });
 
 /**

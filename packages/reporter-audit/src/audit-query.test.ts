@@ -15,8 +15,15 @@ describe('normalizeAuditQuery', () => {
   it('turns a query that throws when read into AUDIT_INVALID_QUERY, not a crash', () => {
     const { proxy, revoke } = Proxy.revocable({}, {});
     revoke();
-    expect(() => normalizeAuditQuery(proxy)).toThrow(expect.objectContaining({ code: 'AUDIT_INVALID_QUERY', message: 'Invalid audit query: input could not be read' }));
-    const getter = Object.defineProperty({}, 'sessionId', { enumerable: true, get: () => { throw new Error('boom'); } }) as AuditQuery;
+    expect(() => normalizeAuditQuery(proxy)).toThrow(
+      expect.objectContaining({ code: 'AUDIT_INVALID_QUERY', message: 'Invalid audit query: input could not be read' }),
+    );
+    const getter = Object.defineProperty({}, 'sessionId', {
+      enumerable: true,
+      get: () => {
+        throw new Error('boom');
+      },
+    }) as AuditQuery;
     expect(() => normalizeAuditQuery(getter)).toThrow(expect.objectContaining({ code: 'AUDIT_INVALID_QUERY' }));
   });
 });

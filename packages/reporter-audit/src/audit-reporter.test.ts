@@ -26,14 +26,78 @@ describe('AuditReporter: the seven methods', () => {
     reporter.onComplete('finished after 2 iteration(s)');
     reporter.onError('Provider timeout');
     expect(unchain(bus.events)).toEqual([
-      { eventType: 'agent.progress.start', category: 'agent', result: 'allow', sessionId: 'abc-123', taskId: 'task-456', timestamp: 1005, detail: { task: 'Summarize the README file' } },
-      { eventType: 'agent.progress.iteration', category: 'agent', result: 'allow', sessionId: 'abc-123', taskId: 'task-456', timestamp: 1010, detail: { iteration: 0, max: 10 } },
-      { eventType: 'agent.progress.update', category: 'agent', result: 'allow', sessionId: 'abc-123', taskId: 'task-456', timestamp: 1015, detail: { pct: 45, label: 'Analyzing input' } },
-      { eventType: 'agent.progress.tool_start', category: 'agent', result: 'allow', sessionId: 'abc-123', taskId: 'task-456', timestamp: 1020, detail: { tool: 'file_read' } },
-      { eventType: 'agent.progress.tool_done', category: 'agent', result: 'allow', sessionId: 'abc-123', taskId: 'task-456', timestamp: 1025, detail: { tool: 'file_read', summary: 'ok' } },
-      { eventType: 'agent.progress.iteration', category: 'agent', result: 'allow', sessionId: 'abc-123', taskId: 'task-456', timestamp: 1030, detail: { iteration: 1, max: 10 } },
-      { eventType: 'agent.progress.complete', category: 'agent', result: 'allow', sessionId: 'abc-123', taskId: 'task-456', timestamp: 1035, detail: { summary: 'finished after 2 iteration(s)' } },
-      { eventType: 'agent.progress.error', category: 'agent', result: 'allow', sessionId: 'abc-123', taskId: 'task-456', timestamp: 1040, detail: { error: 'Provider timeout' } },
+      {
+        eventType: 'agent.progress.start',
+        category: 'agent',
+        result: 'allow',
+        sessionId: 'abc-123',
+        taskId: 'task-456',
+        timestamp: 1005,
+        detail: { task: 'Summarize the README file' },
+      },
+      {
+        eventType: 'agent.progress.iteration',
+        category: 'agent',
+        result: 'allow',
+        sessionId: 'abc-123',
+        taskId: 'task-456',
+        timestamp: 1010,
+        detail: { iteration: 0, max: 10 },
+      },
+      {
+        eventType: 'agent.progress.update',
+        category: 'agent',
+        result: 'allow',
+        sessionId: 'abc-123',
+        taskId: 'task-456',
+        timestamp: 1015,
+        detail: { pct: 45, label: 'Analyzing input' },
+      },
+      {
+        eventType: 'agent.progress.tool_start',
+        category: 'agent',
+        result: 'allow',
+        sessionId: 'abc-123',
+        taskId: 'task-456',
+        timestamp: 1020,
+        detail: { tool: 'file_read' },
+      },
+      {
+        eventType: 'agent.progress.tool_done',
+        category: 'agent',
+        result: 'allow',
+        sessionId: 'abc-123',
+        taskId: 'task-456',
+        timestamp: 1025,
+        detail: { tool: 'file_read', summary: 'ok' },
+      },
+      {
+        eventType: 'agent.progress.iteration',
+        category: 'agent',
+        result: 'allow',
+        sessionId: 'abc-123',
+        taskId: 'task-456',
+        timestamp: 1030,
+        detail: { iteration: 1, max: 10 },
+      },
+      {
+        eventType: 'agent.progress.complete',
+        category: 'agent',
+        result: 'allow',
+        sessionId: 'abc-123',
+        taskId: 'task-456',
+        timestamp: 1035,
+        detail: { summary: 'finished after 2 iteration(s)' },
+      },
+      {
+        eventType: 'agent.progress.error',
+        category: 'agent',
+        result: 'allow',
+        sessionId: 'abc-123',
+        taskId: 'task-456',
+        timestamp: 1040,
+        detail: { error: 'Provider timeout' },
+      },
     ]);
     expect(reporter.published).toBe(8);
     expect(reporter.failures).toBe(0);
@@ -45,7 +109,10 @@ describe('AuditReporter: the seven methods', () => {
         const { bus, reporter } = setup();
         reporter.onIteration(i, max);
         reporter.onProgress(pct, label);
-        expect(bus.events.map((e) => e.detail)).toEqual([{ iteration: i, max }, { pct: Object.is(pct, -0) ? 0 : pct, label }]);
+        expect(bus.events.map((e) => e.detail)).toEqual([
+          { iteration: i, max },
+          { pct: Object.is(pct, -0) ? 0 : pct, label },
+        ]);
       }),
     );
   });
@@ -76,28 +143,68 @@ describe('AuditReporter: handle(event)', () => {
   const run = { runId: 'r', seq: 7, ts: 99 };
   const cases: [ProgressEvent, string, Record<string, unknown>][] = [
     [{ ...run, type: 'run.started', agentName: 'bot' }, 'agent.progress.start', { task: 'bot', agentName: 'bot' }],
-    [{ ...run, type: 'step.started', step: 'llm-1', description: 'ask' }, 'agent.progress.step_start', { step: 'llm-1', description: 'ask' }],
+    [
+      { ...run, type: 'step.started', step: 'llm-1', description: 'ask' },
+      'agent.progress.step_start',
+      { step: 'llm-1', description: 'ask' },
+    ],
     [{ ...run, type: 'step.finished', step: 'llm-1', durationMs: 30 }, 'agent.progress.step_done', { step: 'llm-1', durationMs: 30 }],
     [{ ...run, type: 'thinking', content: 'hm' }, 'agent.progress.thinking', { content: 'hm' }],
     [{ ...run, type: 'progress', percent: 45, etaMs: 1200 }, 'agent.progress.update', { pct: 45, label: '', etaMs: 1200 }],
-    [{ ...run, type: 'tool.completed', toolName: 'x', durationMs: 3, ok: false }, 'agent.progress.tool_done', { tool: 'x', summary: 'error', ok: false, durationMs: 3 }],
+    [
+      { ...run, type: 'tool.completed', toolName: 'x', durationMs: 3, ok: false },
+      'agent.progress.tool_done',
+      { tool: 'x', summary: 'error', ok: false, durationMs: 3 },
+    ],
     [{ ...run, type: 'intermediate.result', content: 'half' }, 'agent.progress.intermediate_result', { content: 'half' }],
     [{ ...run, type: 'iteration', index: 0, max: 10 }, 'agent.progress.iteration', { iteration: 0, max: 10 }],
-    [{ ...run, type: 'run.finished', durationMs: 5, outcome: 'limit', tokenCount: 900 }, 'agent.progress.complete', { summary: 'stopped at a limit', outcome: 'limit', durationMs: 5, tokenCount: 900 }],
+    [
+      { ...run, type: 'run.finished', durationMs: 5, outcome: 'limit', tokenCount: 900 },
+      'agent.progress.complete',
+      { summary: 'stopped at a limit', outcome: 'limit', durationMs: 5, tokenCount: 900 },
+    ],
     [{ ...run, type: 'run.error', error: 'boom' }, 'agent.progress.error', { error: 'boom' }],
     [{ ...run, type: 'run.cancelled', reason: 'user' }, 'agent.progress.cancelled', { reason: 'user' }],
-    [{ ...run, type: 'limit.approaching', limit: 'iterations', used: 8, max: 10 }, 'agent.progress.limit_approaching', { limit: 'iterations', used: 8, max: 10 }],
-    [{ ...run, type: 'limit.reached', limit: 'time', used: 60_000, max: 60_000 }, 'agent.progress.limit_reached', { limit: 'time', used: 60_000, max: 60_000 }],
-    [{ ...run, type: 'wind-down.started', reason: 'time budget', bonusSteps: 2 }, 'agent.progress.wind_down', { reason: 'time budget', bonusSteps: 2 }],
-    [{ ...run, type: 'timeout.extended', byMs: 1000, totalBudgetMs: 61_000 }, 'agent.progress.timeout_extended', { byMs: 1000, totalBudgetMs: 61_000 }],
-    [{ ...run, type: 'checkpoint.saved', checkpointId: 'cp-3', iteration: 3 }, 'agent.progress.checkpoint', { checkpointId: 'cp-3', iteration: 3 }],
+    [
+      { ...run, type: 'limit.approaching', limit: 'iterations', used: 8, max: 10 },
+      'agent.progress.limit_approaching',
+      { limit: 'iterations', used: 8, max: 10 },
+    ],
+    [
+      { ...run, type: 'limit.reached', limit: 'time', used: 60_000, max: 60_000 },
+      'agent.progress.limit_reached',
+      { limit: 'time', used: 60_000, max: 60_000 },
+    ],
+    [
+      { ...run, type: 'wind-down.started', reason: 'time budget', bonusSteps: 2 },
+      'agent.progress.wind_down',
+      { reason: 'time budget', bonusSteps: 2 },
+    ],
+    [
+      { ...run, type: 'timeout.extended', byMs: 1000, totalBudgetMs: 61_000 },
+      'agent.progress.timeout_extended',
+      { byMs: 1000, totalBudgetMs: 61_000 },
+    ],
+    [
+      { ...run, type: 'checkpoint.saved', checkpointId: 'cp-3', iteration: 3 },
+      'agent.progress.checkpoint',
+      { checkpointId: 'cp-3', iteration: 3 },
+    ],
   ];
 
   it.each(cases)('maps %o', (event, eventType, detail) => {
     const { bus, reporter } = setup();
     reporter.handle(event);
     expect(unchain(bus.events)).toEqual([
-      { eventType, category: 'agent', result: 'allow', sessionId: 'abc-123', taskId: 'task-456', timestamp: 99, detail: { ...detail, runId: 'r', seq: 7 } },
+      {
+        eventType,
+        category: 'agent',
+        result: 'allow',
+        sessionId: 'abc-123',
+        taskId: 'task-456',
+        timestamp: 99,
+        detail: { ...detail, runId: 'r', seq: 7 },
+      },
     ]);
   });
 
@@ -130,10 +237,27 @@ describe('AuditReporter: handle(event)', () => {
 
   it('carries the whole plan and the ETA range', () => {
     const { bus, reporter } = setup();
-    reporter.handle({ ...run, type: 'plan.updated', items: [{ id: 'a', text: 'Read', status: 'completed' }, { text: 'Fix', status: 'in_progress' }] });
+    reporter.handle({
+      ...run,
+      type: 'plan.updated',
+      items: [
+        { id: 'a', text: 'Read', status: 'completed' },
+        { text: 'Fix', status: 'in_progress' },
+      ],
+    });
     reporter.handle({ ...run, type: 'progress', percent: 40, etaMs: 120_000, etaLowMs: 60_000, etaHighMs: 300_000 });
     expect(bus.events.map((e) => [e.eventType, e.detail])).toEqual([
-      ['agent.progress.plan', { items: [{ id: 'a', text: 'Read', status: 'completed' }, { text: 'Fix', status: 'in_progress' }], runId: 'r', seq: 7 }],
+      [
+        'agent.progress.plan',
+        {
+          items: [
+            { id: 'a', text: 'Read', status: 'completed' },
+            { text: 'Fix', status: 'in_progress' },
+          ],
+          runId: 'r',
+          seq: 7,
+        },
+      ],
       ['agent.progress.update', { pct: 40, label: '', etaMs: 120_000, etaLowMs: 60_000, etaHighMs: 300_000, runId: 'r', seq: 7 }],
     ]);
   });
@@ -205,12 +329,11 @@ describe('AuditReporter: never throws into or stalls the caller', () => {
       sessionId: 's',
       taskId: 't',
       bus: {
-        publish: () =>
-          ({
-            then: () => {
-              throw new Error('hostile');
-            },
-          }),
+        publish: () => ({
+          then: () => {
+            throw new Error('hostile');
+          },
+        }),
       },
       now: () => {
         throw new Error('no clock');
@@ -233,9 +356,33 @@ describe('AuditReporter: never throws into or stalls the caller', () => {
   });
 
   it.each([
-    ['a then getter that throws', () => Object.defineProperty({}, 'then', { get: () => { throw new Error('getter'); } })],
-    ['a revoked proxy', () => { const { proxy, revoke } = Proxy.revocable({}, {}); revoke(); return proxy; }],
-    ['a then that calls back twice', () => ({ then: (ok: () => void, fail: (e: unknown) => void) => { ok(); fail(new Error('late')); ok(); } })],
+    [
+      'a then getter that throws',
+      () =>
+        Object.defineProperty({}, 'then', {
+          get: () => {
+            throw new Error('getter');
+          },
+        }),
+    ],
+    [
+      'a revoked proxy',
+      () => {
+        const { proxy, revoke } = Proxy.revocable({}, {});
+        revoke();
+        return proxy;
+      },
+    ],
+    [
+      'a then that calls back twice',
+      () => ({
+        then: (ok: () => void, fail: (e: unknown) => void) => {
+          ok();
+          fail(new Error('late'));
+          ok();
+        },
+      }),
+    ],
   ])('takes %s from a bus without throwing, and keeps publishing', async (_name, make) => {
     const errors: unknown[] = [];
     let calls = 0;
@@ -271,7 +418,11 @@ describe('AuditReporter: never throws into or stalls the caller', () => {
 
   it('describes a hostile value from now() without running its code', () => {
     const errors: unknown[] = [];
-    const hostile = { toString: () => { throw new Error('toString throws'); } };
+    const hostile = {
+      toString: () => {
+        throw new Error('toString throws');
+      },
+    };
     const { bus, reporter } = setup({ now: () => hostile as unknown as number, onInternalError: (e) => errors.push(e) });
     reporter.onStart('x');
     expect(bus.events).toEqual([]);
@@ -416,7 +567,12 @@ describe('AuditReporter: redaction and isolation', () => {
       ts: 1,
       type: 'tool.executing',
       toolName: 'http',
-      args: { customerSsn: '123-45-6789', apiKey: 'plain', url: 'https://admin:hunter2hunter2@example.com/x', note: 'use sk-abcdefghijklmnopqrstuvwx' },
+      args: {
+        customerSsn: '123-45-6789',
+        apiKey: 'plain',
+        url: 'https://admin:hunter2hunter2@example.com/x',
+        note: 'use sk-abcdefghijklmnopqrstuvwx',
+      },
     });
     reporter.onToolDone('http', 'Authorization: Bearer abcdefghijklmnopqrstuvwxyz123456');
     expect(received.map((e) => e.detail)).toEqual([
@@ -432,7 +588,12 @@ describe('AuditReporter: redaction and isolation', () => {
 
   it('redacts the ids it writes with every event', () => {
     const bus = new MemoryAuditBus();
-    const reporter = new AuditReporter({ sessionId: 'sess-sk-abcdefghijklmnopqrstuvwx', taskId: 'customer-7', bus, redact: { paths: ['taskId'] } });
+    const reporter = new AuditReporter({
+      sessionId: 'sess-sk-abcdefghijklmnopqrstuvwx',
+      taskId: 'customer-7',
+      bus,
+      redact: { paths: ['taskId'] },
+    });
     reporter.onStart('x');
     expect(bus.events.map((e) => [e.sessionId, e.taskId])).toEqual([['sess-[REDACTED]', '[REDACTED]']]);
   });
@@ -465,6 +626,8 @@ describe('AuditReporter: redaction and isolation', () => {
       expect(e).toBeInstanceOf(AuditError);
       expect((e as AuditError).issues).toEqual([{ path: 'queueLimit', message: 'expected a positive integer' }]);
     }
-    expect(() => new AuditReporter({ sessionId: 's', taskId: 't', bus: new MemoryAuditBus(), redact: { paths: ['a..b'] } })).toThrow(/invalid path/);
+    expect(() => new AuditReporter({ sessionId: 's', taskId: 't', bus: new MemoryAuditBus(), redact: { paths: ['a..b'] } })).toThrow(
+      /invalid path/,
+    );
   });
 });

@@ -53,7 +53,8 @@ function checkOptions(options: AuditReporterOptions): void {
   const given = options as Partial<AuditReporterOptions> | undefined;
   if (typeof given?.sessionId !== 'string') problems.push('sessionId: expected a string');
   if (typeof given?.taskId !== 'string') problems.push('taskId: expected a string');
-  if (typeof (given?.bus as Partial<AuditBus> | undefined)?.publish !== 'function') problems.push('bus: expected an object with publish(event)');
+  if (typeof (given?.bus as Partial<AuditBus> | undefined)?.publish !== 'function')
+    problems.push('bus: expected an object with publish(event)');
   const limit = given?.queueLimit;
   if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) problems.push('queueLimit: expected a positive integer');
   if (problems.length > 0) {
@@ -210,7 +211,8 @@ export class AuditReporter implements ProgressReporter {
     let timestamp: number;
     try {
       timestamp = this.#now();
-      if (!isTimestamp(timestamp)) throw new AuditError('AUDIT_INVALID_OPTIONS', `now() returned ${describeThrown(timestamp)}, not epoch milliseconds`);
+      if (!isTimestamp(timestamp))
+        throw new AuditError('AUDIT_INVALID_OPTIONS', `now() returned ${describeThrown(timestamp)}, not epoch milliseconds`);
     } catch (error) {
       this.#fail(error, { stage: 'build', eventType });
       return;
@@ -226,7 +228,15 @@ export class AuditReporter implements ProgressReporter {
       // detail varies per event; the ids were redacted once, in the constructor.
       const redacted = this.#redact({ detail });
       const plain = JSON.parse(toJson(redacted.detail)) as Record<string, unknown>;
-      event = sealBuiltEvent({ eventType, category: 'agent', result: 'allow', sessionId: this.#ids.sessionId, taskId: this.#ids.taskId, timestamp, detail: plain });
+      event = sealBuiltEvent({
+        eventType,
+        category: 'agent',
+        result: 'allow',
+        sessionId: this.#ids.sessionId,
+        taskId: this.#ids.taskId,
+        timestamp,
+        detail: plain,
+      });
     } catch (error) {
       this.#fail(error, { stage: 'build', eventType });
       return;

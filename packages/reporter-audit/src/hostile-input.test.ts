@@ -23,25 +23,29 @@ afterAll(() => {
 });
 
 describe('AuditReporter on hostile input', () => {
-  it('handle() and the seven methods never throw, whatever they are given', () => {
-    const bus = new MemoryAuditBus();
-    const reporter = new AuditReporter({ sessionId: 's', taskId: 't', bus });
-    fc.assert(
-      fc.property(hostileValueArb(), eventArb, (value, event) => {
-        const before = reporter.published + reporter.failures;
-        expect(() => {
-          reporter.handle(value as ProgressEvent);
-          reporter.handle({ ...event, args: value, content: value } as unknown as ProgressEvent);
-          reporter.onToolDone(value as string, value as string);
-          reporter.onProgress(value as number, value as string);
-        }).not.toThrow();
-        // Every call is accounted for: published, counted as a failure, or (handle of a
-        // non-event or an event type with no audit record) skipped.
-        expect(reporter.published + reporter.failures).toBeGreaterThanOrEqual(before + 2);
-      }),
-      HOSTILE_RUN_PARAMETERS,
-    );
-  }, TEST_TIMEOUT);
+  it(
+    'handle() and the seven methods never throw, whatever they are given',
+    () => {
+      const bus = new MemoryAuditBus();
+      const reporter = new AuditReporter({ sessionId: 's', taskId: 't', bus });
+      fc.assert(
+        fc.property(hostileValueArb(), eventArb, (value, event) => {
+          const before = reporter.published + reporter.failures;
+          expect(() => {
+            reporter.handle(value as ProgressEvent);
+            reporter.handle({ ...event, args: value, content: value } as unknown as ProgressEvent);
+            reporter.onToolDone(value as string, value as string);
+            reporter.onProgress(value as number, value as string);
+          }).not.toThrow();
+          // Every call is accounted for: published, counted as a failure, or (handle of a
+          // non-event or an event type with no audit record) skipped.
+          expect(reporter.published + reporter.failures).toBeGreaterThanOrEqual(before + 2);
+        }),
+        HOSTILE_RUN_PARAMETERS,
+      );
+    },
+    TEST_TIMEOUT,
+  );
 
   it('redacts and publishes a 2 MB string containing "key" (quadratic before)', () => {
     const bus = new MemoryAuditBus();
@@ -54,43 +58,77 @@ describe('AuditReporter on hostile input', () => {
 });
 
 describe('audit read-back on hostile input', () => {
-  it('a SQLite and a JSONL bus give back every event published, however long or strange its text', async () => {
-    const text = fc.oneof(hugeStringArb({ maxLength: 50_000 }), controlTextArb());
-    const sqlite = new SqliteAuditBus(join(root, 'rt', 'audit.db'));
-    const jsonlFile = join(root, 'rt', 'audit.jsonl');
-    const jsonl = new JsonlAuditBus(jsonlFile);
-    const published: unknown[] = [];
-    fc.assert(
-      fc.property(text, text, (a, b) => {
-        const event = { eventType: 'agent.progress.update', category: 'agent', result: 'allow', sessionId: a.slice(0, 100), taskId: 't', timestamp: 1, detail: { label: a, pct: 1, nested: { b } } } as const;
-        sqlite.publish(event);
-        jsonl.publish(event);
-        published.push(event);
-      }),
-      { ...HOSTILE_RUN_PARAMETERS, numRuns: 30 },
-    );
-    expect(sqlite.query({ limit: 1000 })).toHaveLength(published.length);
-    jsonl.close();
-    sqlite.close();
-    const { events } = await readAuditLog(jsonlFile);
-    expect(events).toHaveLength(published.length);
-  }, TEST_TIMEOUT);
+  it(
+    'a SQLite and a JSONL bus give back every event published, however long or strange its text',
+    async () => {
+      const text = fc.oneof(hugeStringArb({ maxLength: 50_000 }), controlTextArb());
+      const sqlite = new SqliteAuditBus(join(root, 'rt', 'audit.db'));
+      const jsonlFile = join(root, 'rt', 'audit.jsonl');
+      const jsonl = new JsonlAuditBus(jsonlFile);
+      const published: unknown[] = [];
+      fc.assert(
+        fc.property(text, text, (a, b) => {
+          const event = {
+            eventType: 'agent.progress.update',
+            category: 'agent',
+            result: 'allow',
+            sessionId: a.slice(0, 100),
+            taskId: 't',
+            timestamp: 1,
+            detail: { label: a, pct: 1, nested: { b } },
+          } as const;
+          sqlite.publish(event);
+          jsonl.publish(event);
+          published.push(event);
+        }),
+        { ...HOSTILE_RUN_PARAMETERS, numRuns: 30 },
+      );
+      expect(sqlite.query({ limit: 1000 })).toHaveLength(published.length);
+      jsonl.close();
+      sqlite.close();
+      const { events } = await readAuditLog(jsonlFile);
+      expect(events).toHaveLength(published.length);
+    },
+    TEST_TIMEOUT,
+  );
 
-  it('readAuditLog reports hostile lines as problems and never throws', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(fc.oneof(hugeStringArb({ maxLength: 20_000 }), controlTextArb(), fc.jsonValue().map((v) => JSON.stringify(v))), { maxLength: 5 }), async (lines) => {
-        const file = join(root, `lines-${(n += 1)}.jsonl`);
-        writeFileSync(file, lines.join('\n'));
-        const { problems } = await readAuditLog(file);
-        expect(Array.isArray(problems)).toBe(true);
-      }),
-      { ...HOSTILE_RUN_PARAMETERS, numRuns: 40 },
-    );
-  }, TEST_TIMEOUT);
+  it(
+    'readAuditLog reports hostile lines as problems and never throws',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(
+            fc.oneof(
+              hugeStringArb({ maxLength: 20_000 }),
+              controlTextArb(),
+              fc.jsonValue().map((v) => JSON.stringify(v)),
+            ),
+            { maxLength: 5 },
+          ),
+          async (lines) => {
+            const file = join(root, `lines-${(n += 1)}.jsonl`);
+            writeFileSync(file, lines.join('\n'));
+            const { problems } = await readAuditLog(file);
+            expect(Array.isArray(problems)).toBe(true);
+          },
+        ),
+        { ...HOSTILE_RUN_PARAMETERS, numRuns: 40 },
+      );
+    },
+    TEST_TIMEOUT,
+  );
 
   it('readAuditLog skips a line over maxLineLength without holding it, and reads on', async () => {
     const file = join(root, 'long.jsonl');
-    const good = JSON.stringify({ eventType: 'agent.progress.start', category: 'agent', result: 'allow', sessionId: 's', taskId: 't', timestamp: 1, detail: { task: 'x' } });
+    const good = JSON.stringify({
+      eventType: 'agent.progress.start',
+      category: 'agent',
+      result: 'allow',
+      sessionId: 's',
+      taskId: 't',
+      timestamp: 1,
+      detail: { task: 'x' },
+    });
     writeFileSync(file, `${good}\n`);
     for (let i = 0; i < 8; i++) appendFileSync(file, 'a'.repeat(64 * 1024));
     appendFileSync(file, `\n${good}\n${'b'.repeat(300_000)}`);

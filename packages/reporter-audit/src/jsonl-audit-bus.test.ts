@@ -20,7 +20,15 @@ afterAll(() => {
 });
 
 function ev(i: number, detail: Record<string, unknown> = { i, text: `event number ${i} — ünïcode` }): AuditEvent {
-  return { eventType: 'agent.progress.update', category: 'agent', result: 'allow', sessionId: 's1', taskId: 't1', timestamp: 1000 + i, detail };
+  return {
+    eventType: 'agent.progress.update',
+    category: 'agent',
+    result: 'allow',
+    sessionId: 's1',
+    taskId: 't1',
+    timestamp: 1000 + i,
+    detail,
+  };
 }
 
 describe('JsonlAuditBus', () => {
@@ -128,7 +136,10 @@ describe('JsonlAuditBus', () => {
     const bus = new JsonlAuditBus(file);
     bus.publish(ev(1));
     bus.close();
-    appendFileSync(file, 'not json at all\n\n{"eventType":"","category":"agent","result":"deny","sessionId":"s","taskId":"t","timestamp":1,"detail":{}}\n');
+    appendFileSync(
+      file,
+      'not json at all\n\n{"eventType":"","category":"agent","result":"deny","sessionId":"s","taskId":"t","timestamp":1,"detail":{}}\n',
+    );
     const { events, problems } = await readAuditLog(file);
     expect(unchain(events)).toEqual([ev(1)]);
     expect(problems.map((p) => p.message)).toEqual([

@@ -37,9 +37,9 @@ export class MemoryAuditBus implements QueryableAuditBus {
   constructor(options: MemoryAuditBusOptions = {}) {
     const max = options.maxEvents ?? 10_000;
     if (!Number.isInteger(max) || max <= 0) {
-      throw new AuditError('AUDIT_INVALID_OPTIONS', 'Invalid MemoryAuditBus options: maxEvents: expected a positive integer', { issues: [
-        { path: 'maxEvents', message: 'expected a positive integer' },
-      ] });
+      throw new AuditError('AUDIT_INVALID_OPTIONS', 'Invalid MemoryAuditBus options: maxEvents: expected a positive integer', {
+        issues: [{ path: 'maxEvents', message: 'expected a positive integer' }],
+      });
     }
     this.#maxEvents = max;
   }

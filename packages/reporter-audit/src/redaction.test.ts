@@ -175,7 +175,11 @@ describe('redaction before every bus', () => {
   });
 
   it('lets no generated secret through to the SQLite file', () => {
-    const alnum = fc.string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'.split('')), minLength: 24, maxLength: 40 });
+    const alnum = fc.string({
+      unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'.split('')),
+      minLength: 24,
+      maxLength: 40,
+    });
     const secretArb = fc.oneof(
       alnum.map((s) => ({ secret: s, text: `sk-${s}` })),
       alnum.map((s) => ({ secret: s, text: `Authorization: Bearer ${s}` })),
@@ -188,8 +192,10 @@ describe('redaction before every bus', () => {
         const bus = new SqliteAuditBus(file);
         const reporter = new AuditReporter(options(bus));
         if (where === 'summary') reporter.onToolDone('t', s.text);
-        else if (where === 'args') reporter.handle({ runId: 'r', seq: 1, ts: 1, type: 'tool.executing', toolName: 't', args: { q: s.text } });
-        else reporter.handle({ runId: 'r', seq: 1, ts: 1, type: 'tool.completed', toolName: 't', durationMs: 1, ok: true, preview: s.text });
+        else if (where === 'args')
+          reporter.handle({ runId: 'r', seq: 1, ts: 1, type: 'tool.executing', toolName: 't', args: { q: s.text } });
+        else
+          reporter.handle({ runId: 'r', seq: 1, ts: 1, type: 'tool.completed', toolName: 't', durationMs: 1, ok: true, preview: s.text });
         expect(reporter.published).toBe(1);
         bus.close();
         expect(sqliteBytes(file).includes(s.secret)).toBe(false);

@@ -18,7 +18,13 @@ afterAll(() => {
   rmSync(root, { recursive: true, force: true });
 });
 
-function ev(eventType: string, timestamp: number, sessionId = 's1', taskId = 't1', detail: Record<string, unknown> = { at: timestamp }): AuditEvent {
+function ev(
+  eventType: string,
+  timestamp: number,
+  sessionId = 's1',
+  taskId = 't1',
+  detail: Record<string, unknown> = { at: timestamp },
+): AuditEvent {
   return { eventType, category: 'agent', result: 'allow', sessionId, taskId, timestamp, detail };
 }
 
@@ -32,9 +38,33 @@ describe('SqliteAuditBus', () => {
     reporter.onIteration(0, 10);
     expect(reporter.failures).toBe(0);
     expect(unchain(bus.query({ sessionId: 'abc-123' }))).toEqual([
-      { eventType: 'agent.progress.start', category: 'agent', result: 'allow', sessionId: 'abc-123', taskId: 'task-456', timestamp: 1_700_000_000_000, detail: { task: 'Summarize the README file' } },
-      { eventType: 'agent.progress.tool_done', category: 'agent', result: 'allow', sessionId: 'abc-123', taskId: 'task-456', timestamp: 1_700_000_000_000, detail: { tool: 'file_read', summary: 'ok' } },
-      { eventType: 'agent.progress.iteration', category: 'agent', result: 'allow', sessionId: 'abc-123', taskId: 'task-456', timestamp: 1_700_000_000_000, detail: { iteration: 0, max: 10 } },
+      {
+        eventType: 'agent.progress.start',
+        category: 'agent',
+        result: 'allow',
+        sessionId: 'abc-123',
+        taskId: 'task-456',
+        timestamp: 1_700_000_000_000,
+        detail: { task: 'Summarize the README file' },
+      },
+      {
+        eventType: 'agent.progress.tool_done',
+        category: 'agent',
+        result: 'allow',
+        sessionId: 'abc-123',
+        taskId: 'task-456',
+        timestamp: 1_700_000_000_000,
+        detail: { tool: 'file_read', summary: 'ok' },
+      },
+      {
+        eventType: 'agent.progress.iteration',
+        category: 'agent',
+        result: 'allow',
+        sessionId: 'abc-123',
+        taskId: 'task-456',
+        timestamp: 1_700_000_000_000,
+        detail: { iteration: 0, max: 10 },
+      },
     ]);
     expect(existsSync(`${file}-wal`)).toBe(true);
     bus.close();
@@ -58,10 +88,27 @@ describe('SqliteAuditBus', () => {
     bus.publish(ev('a', 20, 's1', 't1'));
     bus.publish(ev('a', 20.5, 's1', 't1'));
     const ts = (events: AuditEvent[]): [number, string][] => events.map((e) => [e.timestamp, e.sessionId]);
-    expect(ts(bus.query())).toEqual([[10, 's1'], [20, 's2'], [20, 's1'], [20.5, 's1'], [30, 's1']]);
-    expect(ts(bus.query({ sessionId: 's1', eventType: 'a' }))).toEqual([[20, 's1'], [20.5, 's1'], [30, 's1']]);
-    expect(ts(bus.query({ taskId: 't1', since: 20, until: 30 }))).toEqual([[20, 's2'], [20, 's1'], [20.5, 's1']]);
-    expect(ts(bus.query({ order: 'desc', limit: 2 }))).toEqual([[30, 's1'], [20.5, 's1']]);
+    expect(ts(bus.query())).toEqual([
+      [10, 's1'],
+      [20, 's2'],
+      [20, 's1'],
+      [20.5, 's1'],
+      [30, 's1'],
+    ]);
+    expect(ts(bus.query({ sessionId: 's1', eventType: 'a' }))).toEqual([
+      [20, 's1'],
+      [20.5, 's1'],
+      [30, 's1'],
+    ]);
+    expect(ts(bus.query({ taskId: 't1', since: 20, until: 30 }))).toEqual([
+      [20, 's2'],
+      [20, 's1'],
+      [20.5, 's1'],
+    ]);
+    expect(ts(bus.query({ order: 'desc', limit: 2 }))).toEqual([
+      [30, 's1'],
+      [20.5, 's1'],
+    ]);
     expect(ts(bus.query({ since: new Date(25) }))).toEqual([[30, 's1']]);
     expect(bus.query({ taskId: 'nobody' })).toEqual([]);
     expect(() => bus.query({ limit: 2.5 })).toThrow('Invalid audit query: limit: invalid input: expected int, received number');
@@ -88,8 +135,12 @@ describe('SqliteAuditBus', () => {
     const bus = new SqliteAuditBus(file);
     bus.publish(ev('a', 1));
     const db = new Database(file);
-    db.prepare("INSERT INTO audit_events (event_type, category, result, session_id, task_id, timestamp, detail) VALUES ('b', 'agent', 'allow', 's1', 't1', 2, '{oops')").run();
-    db.prepare("INSERT INTO audit_events (event_type, category, result, session_id, task_id, timestamp, detail) VALUES ('c', 'agent', 'deny', 's2', 't1', 3, '{}')").run();
+    db.prepare(
+      "INSERT INTO audit_events (event_type, category, result, session_id, task_id, timestamp, detail) VALUES ('b', 'agent', 'allow', 's1', 't1', 2, '{oops')",
+    ).run();
+    db.prepare(
+      "INSERT INTO audit_events (event_type, category, result, session_id, task_id, timestamp, detail) VALUES ('c', 'agent', 'deny', 's2', 't1', 3, '{}')",
+    ).run();
     db.close();
     expect(() => bus.query({ sessionId: 's1' })).toThrow(`${file}#2: detail is not JSON`);
     try {

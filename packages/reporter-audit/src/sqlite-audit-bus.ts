@@ -134,12 +134,15 @@ export class SqliteAuditBus implements QueryableAuditBus {
       db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
       const version = db.pragma('user_version', { simple: true }) as number;
       if (version > SCHEMA_VERSION) {
-        throw new AuditError('AUDIT_INVALID_OPTIONS', `${path} holds audit schema version ${version}; this version reads up to ${SCHEMA_VERSION}`);
+        throw new AuditError(
+          'AUDIT_INVALID_OPTIONS',
+          `${path} holds audit schema version ${version}; this version reads up to ${SCHEMA_VERSION}`,
+        );
       }
       if (version < SCHEMA_VERSION) {
         db.transaction(() => {
           db.exec(SCHEMA);
-          const columns = db.prepare<[], { name: string }>('SELECT name FROM pragma_table_info(\'audit_events\')').all();
+          const columns = db.prepare<[], { name: string }>("SELECT name FROM pragma_table_info('audit_events')").all();
           if (!columns.some((c) => c.name === 'hash')) db.exec(CHAIN_COLUMNS);
           db.exec(CHAIN_INDEX);
           db.pragma(`user_version = ${SCHEMA_VERSION}`);
@@ -176,7 +179,17 @@ export class SqliteAuditBus implements QueryableAuditBus {
         const last = this.#lastHash.get(event.sessionId)?.hash;
         if (typeof last === 'string') chain.seed(event.sessionId, last);
         const e = chain.link(event, json);
-        this.#insert.run(e.eventType, e.category, e.result, e.sessionId, e.taskId, e.timestamp, toJson(e.detail), e.prevHash ?? '', e.hash ?? '');
+        this.#insert.run(
+          e.eventType,
+          e.category,
+          e.result,
+          e.sessionId,
+          e.taskId,
+          e.timestamp,
+          toJson(e.detail),
+          e.prevHash ?? '',
+          e.hash ?? '',
+        );
       })
       .immediate();
   }

@@ -50,7 +50,14 @@ hub.emit({ type: 'iteration', index: 0, max: 10 });
 hub.emit({ type: 'progress', percent: 10, message: 'Reading files' });
 hub.emit({ type: 'tool.executing', toolName: 'file_read', toolCallId: 'c1', args: { path: 'README.md' } });
 await pause(1500);
-hub.emit({ type: 'tool.completed', toolName: 'file_read', toolCallId: 'c1', durationMs: 1234, ok: true, preview: '# headway makes long-running agent loops legible' });
+hub.emit({
+  type: 'tool.completed',
+  toolName: 'file_read',
+  toolCallId: 'c1',
+  durationMs: 1234,
+  ok: true,
+  preview: '# headway makes long-running agent loops legible',
+});
 reporter.log('host: cache warm');
 hub.emit({ type: 'iteration', index: 1, max: 10 });
 hub.emit({ type: 'progress', percent: 45, message: 'Analyzing input', etaMs: 20_000 });

@@ -10,10 +10,22 @@ const sink = () => Object.assign(new Writable({ write: (_c, _e, cb) => cb() }), 
 const events = Array.from({ length: N }, (_, i) => {
   const base = { runId: 'r', seq: i + 1, ts: 0 };
   switch (i % 4) {
-    case 0: return { ...base, type: 'tool.executing', toolName: 'file_read', toolCallId: `c${i}` };
-    case 1: return { ...base, type: 'tool.completed', toolName: 'file_read', toolCallId: `c${i - 1}`, durationMs: 120, ok: true, preview: '# headway makes agent loops legible' };
-    case 2: return { ...base, type: 'progress', percent: (i / N) * 100, message: 'Analyzing input', etaMs: 20_000 };
-    default: return { ...base, type: 'iteration', index: i % 10, max: 10 };
+    case 0:
+      return { ...base, type: 'tool.executing', toolName: 'file_read', toolCallId: `c${i}` };
+    case 1:
+      return {
+        ...base,
+        type: 'tool.completed',
+        toolName: 'file_read',
+        toolCallId: `c${i - 1}`,
+        durationMs: 120,
+        ok: true,
+        preview: '# headway makes agent loops legible',
+      };
+    case 2:
+      return { ...base, type: 'progress', percent: (i / N) * 100, message: 'Analyzing input', etaMs: 20_000 };
+    default:
+      return { ...base, type: 'iteration', index: i % 10, max: 10 };
   }
 });
 
@@ -27,12 +39,24 @@ const rounds = 5;
 const results = { baseline: [], plain: [], live: [] };
 for (let r = 0; r < rounds; r++) {
   const s0 = sink();
-  results.baseline.push(time(() => { for (const e of events) s0.write(`  [progress] ${e.type} ${e.seq}\n`); }));
+  results.baseline.push(
+    time(() => {
+      for (const e of events) s0.write(`  [progress] ${e.type} ${e.seq}\n`);
+    }),
+  );
   const plain = new CLIReporter({ stream: sink(), mode: 'plain', env: {} });
-  results.plain.push(time(() => { for (const e of events) plain.handle(e); }));
+  results.plain.push(
+    time(() => {
+      for (const e of events) plain.handle(e);
+    }),
+  );
   const live = new CLIReporter({ stream: sink(), mode: 'live', env: {} });
   live.onStart('Summarize the README file');
-  results.live.push(time(() => { for (const e of events) live.handle(e); }));
+  results.live.push(
+    time(() => {
+      for (const e of events) live.handle(e);
+    }),
+  );
   live.onComplete('done');
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -46,7 +70,13 @@ console.log(`  live handle()       ${us(median(results.live))} µs  (bursts coal
 // A full redraw: what each tick costs while a run is live.
 let now = 0;
 const ticks = [];
-const timers = { setInterval: (fn) => { ticks.push(fn); return 1; }, clearInterval: () => {} };
+const timers = {
+  setInterval: (fn) => {
+    ticks.push(fn);
+    return 1;
+  },
+  clearInterval: () => {},
+};
 const live = new CLIReporter({ stream: sink(), mode: 'live', env: {}, now: () => now, timers });
 live.onStart('Summarize the README file');
 live.onIteration(1, 10);
@@ -54,6 +84,13 @@ live.onProgress(45, 'Analyzing input');
 live.handle({ ...events[1], seq: 1 });
 live.onToolStart('web_search');
 const frames = 5_000;
-const ms = time(() => { for (let i = 0; i < frames; i++) { now += 80; ticks[0](); } });
-console.log(`  live redraw (tick)  ${((ms * 1000) / frames).toFixed(1)} µs per frame, ${((ms / frames) * 12.5 / 10).toFixed(3)}% of one core at 12.5 frames/s`);
+const ms = time(() => {
+  for (let i = 0; i < frames; i++) {
+    now += 80;
+    ticks[0]();
+  }
+});
+console.log(
+  `  live redraw (tick)  ${((ms * 1000) / frames).toFixed(1)} µs per frame, ${(((ms / frames) * 12.5) / 10).toFixed(3)}% of one core at 12.5 frames/s`,
+);
 live.onComplete('done');

@@ -74,23 +74,27 @@ describe.each(['plain', 'live'] as const)('CLIReporter (%s) redacts what it prin
     expect(leaked(stream.text).length).toBeGreaterThan(0);
   });
 
-  it('never throws, whatever handle() and the seven methods get', () => {
-    const stream = new RecordingStream({ isTTY: true, columns: 120, rows: 30 });
-    const reporter = new CLIReporter({ stream, mode, env: {}, timers: new ManualTimers(), now: new FakeClock().now });
-    fc.assert(
-      fc.property(hostileValueArb({ maxStringLength: 50_000 }), (value) => {
-        expect(() => {
-          reporter.handle(value as ProgressEvent);
-          reporter.handle({ type: 'progress', runId: 'r', seq: 1, ts: 1, percent: 5, message: value } as unknown as ProgressEvent);
-          reporter.onStart(value as string);
-          reporter.onProgress(value as number, value as string);
-          reporter.onToolDone(value as string, value as string);
-          reporter.log(value);
-        }).not.toThrow();
-      }),
-      HOSTILE_RUN_PARAMETERS,
-    );
-  }, HOSTILE_RUN_PARAMETERS.interruptAfterTimeLimit + 5000);
+  it(
+    'never throws, whatever handle() and the seven methods get',
+    () => {
+      const stream = new RecordingStream({ isTTY: true, columns: 120, rows: 30 });
+      const reporter = new CLIReporter({ stream, mode, env: {}, timers: new ManualTimers(), now: new FakeClock().now });
+      fc.assert(
+        fc.property(hostileValueArb({ maxStringLength: 50_000 }), (value) => {
+          expect(() => {
+            reporter.handle(value as ProgressEvent);
+            reporter.handle({ type: 'progress', runId: 'r', seq: 1, ts: 1, percent: 5, message: value } as unknown as ProgressEvent);
+            reporter.onStart(value as string);
+            reporter.onProgress(value as number, value as string);
+            reporter.onToolDone(value as string, value as string);
+            reporter.log(value);
+          }).not.toThrow();
+        }),
+        HOSTILE_RUN_PARAMETERS,
+      );
+    },
+    HOSTILE_RUN_PARAMETERS.interruptAfterTimeLimit + 5000,
+  );
 });
 
 describe('CLIReporter live block with a huge task', () => {

@@ -59,7 +59,8 @@ describe('CLIReporter live mode', () => {
   });
 
   it('notes the latest saved checkpoint only when verbose', () => {
-    const checkpoint = (id: string, seq: number) => ({ type: 'checkpoint.saved', runId: 'r', seq, ts: 0, checkpointId: id, iteration: seq }) as const;
+    const checkpoint = (id: string, seq: number) =>
+      ({ type: 'checkpoint.saved', runId: 'r', seq, ts: 0, checkpointId: id, iteration: seq }) as const;
     for (const verbose of [false, true]) {
       const { stream, reporter } = live({ color: false, verbose });
       reporter.onStart('task');
@@ -127,7 +128,17 @@ describe('CLIReporter live mode', () => {
     reporter.handle({ type: 'tool.executing', runId: 'r', seq: 2, ts: 0, toolName: 'grep', toolCallId: 'x' });
     reporter.handle({ type: 'tool.executing', runId: 'r', seq: 3, ts: 0, toolName: 'grep', toolCallId: 'y' });
     clock.advance(1000);
-    reporter.handle({ type: 'tool.completed', runId: 'r', seq: 4, ts: 0, toolName: 'grep', toolCallId: 'y', durationMs: 2500, ok: true, preview: '3 matches' });
+    reporter.handle({
+      type: 'tool.completed',
+      runId: 'r',
+      seq: 4,
+      ts: 0,
+      toolName: 'grep',
+      toolCallId: 'y',
+      durationMs: 2500,
+      ok: true,
+      preview: '3 matches',
+    });
     expect(stripAnsi(stream.text)).toContain('✓ grep 2.5s  3 matches');
   });
 
@@ -172,7 +183,9 @@ describe('CLIReporter live mode', () => {
     reporter.onStart('x'.repeat(60)); // title: 62 columns
     clock.advance(100);
     reporter.onToolStart('t'); // the block: title, bar line, tool line
-    const bar = stripAnsi(stream.text).split('\n').find((l) => l.includes('%'))!;
+    const bar = stripAnsi(stream.text)
+      .split('\n')
+      .find((l) => l.includes('%'))!;
     stream.columns = 30;
     const from = stream.chunks.length;
     stream.emit('resize');
@@ -186,7 +199,9 @@ describe('CLIReporter live mode', () => {
     const { stream, reporter } = live({ color: false });
     Object.assign(stream, { getWindowSize: (): [number, number] => [20, 30] });
     reporter.onStart('a task longer than twenty columns');
-    const lines = stripAnsi(stream.text).split('\n').filter((l) => l.trim() !== '');
+    const lines = stripAnsi(stream.text)
+      .split('\n')
+      .filter((l) => l.trim() !== '');
     for (const line of lines) expect(stringWidth(line)).toBeLessThanOrEqual(19);
   });
 

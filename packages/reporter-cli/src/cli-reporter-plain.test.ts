@@ -66,10 +66,7 @@ describe('CLIReporter plain mode', () => {
     const { stream, reporter } = plain();
     reporter.onToolStart('evil\u001b[2J\u001b]0;pwned\u0007');
     reporter.onError('line one\nline two');
-    expect(stream.chunks).toEqual([
-      '  [progress] Tool: evil\uFFFD[2J\uFFFD]0;pwned\uFFFD...\n',
-      '  [progress] Error: line one line two\n',
-    ]);
+    expect(stream.chunks).toEqual(['  [progress] Tool: evil\uFFFD[2J\uFFFD]0;pwned\uFFFD...\n', '  [progress] Error: line one line two\n']);
   });
 
   it('adds durations, previews, ETA, limits and the report from the event stream', () => {
@@ -80,7 +77,14 @@ describe('CLIReporter plain mode', () => {
     hub.emit({ type: 'iteration', index: 0, max: 10 });
     hub.emit({ type: 'thinking', content: 'hmm' });
     hub.emit({ type: 'tool.executing', toolName: 'file_read', toolCallId: 'c1', args: { path: 'README.md' } });
-    hub.emit({ type: 'tool.completed', toolName: 'file_read', toolCallId: 'c1', durationMs: 1234, ok: true, preview: '# headway\n\nmakes agent loops legible' });
+    hub.emit({
+      type: 'tool.completed',
+      toolName: 'file_read',
+      toolCallId: 'c1',
+      durationMs: 1234,
+      ok: true,
+      preview: '# headway\n\nmakes agent loops legible',
+    });
     hub.emit({ type: 'tool.completed', toolName: 'shell', durationMs: 80, ok: false });
     hub.emit({ type: 'progress', percent: 45, message: 'Analyzing input', etaMs: 20_000 });
     hub.emit({ type: 'intermediate.result', content: 'draft: three sections' });
@@ -163,7 +167,15 @@ describe('CLIReporter plain mode', () => {
 
   it('ends with the same lines as the seven methods for success, errors and cancellation', () => {
     const { stream, reporter } = plain();
-    reporter.handle({ type: 'run.finished', runId: 'r', seq: 1, ts: 0, durationMs: 2500, outcome: 'completed', summary: 'finished after 2 iteration(s)' });
+    reporter.handle({
+      type: 'run.finished',
+      runId: 'r',
+      seq: 1,
+      ts: 0,
+      durationMs: 2500,
+      outcome: 'completed',
+      summary: 'finished after 2 iteration(s)',
+    });
     reporter.handle({ type: 'run.error', runId: 'r', seq: 1, ts: 0, error: 'Provider timeout' });
     reporter.handle({ type: 'run.cancelled', runId: 'r', seq: 1, ts: 0 });
     expect(stream.chunks).toEqual([

@@ -147,18 +147,20 @@ export class CLIReporter implements ProgressReporter {
   onProgress(pct: number, label: string): void {
     this.guard(() => {
       if (this.view === undefined) this.line(plainLine.progress(pct, label));
-      else this.live((s) => {
-        s.progress(pct, this.clean(label), this.now());
-      });
+      else
+        this.live((s) => {
+          s.progress(pct, this.clean(label), this.now());
+        });
     });
   }
 
   onToolStart(name: string): void {
     this.guard(() => {
       if (this.view === undefined) this.line(plainLine.toolStart(name));
-      else this.live((s) => {
-        s.toolStarted(this.clean(name), undefined, this.now());
-      });
+      else
+        this.live((s) => {
+          s.toolStarted(this.clean(name), undefined, this.now());
+        });
     });
   }
 
@@ -179,9 +181,10 @@ export class CLIReporter implements ProgressReporter {
   onIteration(i: number, maxIterations: number): void {
     this.guard(() => {
       if (this.view === undefined) this.line(plainLine.iteration(i, maxIterations));
-      else this.live((s) => {
-        s.iteration = { index: i, max: maxIterations };
-      });
+      else
+        this.live((s) => {
+          s.iteration = { index: i, max: maxIterations };
+        });
     });
   }
 
@@ -300,7 +303,8 @@ export class CLIReporter implements ProgressReporter {
         return;
       case 'run.finished': {
         const tokens = event.tokenCount === undefined ? '' : ` (${event.tokenCount} tokens)`;
-        if (event.outcome === 'limit') this.finish('limit', `${this.clean(event.summary ?? 'see the progress report')}${tokens}`, event.durationMs);
+        if (event.outcome === 'limit')
+          this.finish('limit', `${this.clean(event.summary ?? 'see the progress report')}${tokens}`, event.durationMs);
         else this.finish('completed', `${this.clean(event.summary ?? 'finished')}${tokens}`, event.durationMs);
         return;
       }

@@ -61,17 +61,23 @@ describe('renderLiveFrame', () => {
 
   it('never draws a line wider than the terminal (the final outcome excepted), colours or not', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'grapheme' }), fc.string(), fc.integer({ min: 1, max: 200 }), fc.boolean(), (task, tool, width, color) => {
-        const s = new LiveState(T0, 3, 3);
-        s.task = task;
-        s.progress(33, tool, T0);
-        s.toolStarted(tool, undefined, T0);
-        s.toolFinished(tool, undefined, true, T0 + 5, undefined, task);
-        s.toolStarted(`${tool}2`, undefined, T0);
-        s.notice('limit', task);
-        const frame = renderLiveFrame(s, { now: T0 + 10, width, colors: pc.createColors(color), maxRunning: 3 });
-        for (const line of frame.split('\n')) expect(stringWidth(line)).toBeLessThanOrEqual(width);
-      }),
+      fc.property(
+        fc.string({ unit: 'grapheme' }),
+        fc.string(),
+        fc.integer({ min: 1, max: 200 }),
+        fc.boolean(),
+        (task, tool, width, color) => {
+          const s = new LiveState(T0, 3, 3);
+          s.task = task;
+          s.progress(33, tool, T0);
+          s.toolStarted(tool, undefined, T0);
+          s.toolFinished(tool, undefined, true, T0 + 5, undefined, task);
+          s.toolStarted(`${tool}2`, undefined, T0);
+          s.notice('limit', task);
+          const frame = renderLiveFrame(s, { now: T0 + 10, width, colors: pc.createColors(color), maxRunning: 3 });
+          for (const line of frame.split('\n')) expect(stringWidth(line)).toBeLessThanOrEqual(width);
+        },
+      ),
     );
   });
 

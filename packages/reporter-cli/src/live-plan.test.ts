@@ -33,7 +33,9 @@ describe('the plan in the live view', () => {
 
   it('keeps a long plan to a bounded window around the current item', () => {
     const s = new LiveState(T0, 3, 3);
-    s.plan = items(...Array.from({ length: 40 }, (_, i): LivePlanItem['status'] => (i < 20 ? 'completed' : i === 20 ? 'in_progress' : 'pending')));
+    s.plan = items(
+      ...Array.from({ length: 40 }, (_, i): LivePlanItem['status'] => (i < 20 ? 'completed' : i === 20 ? 'in_progress' : 'pending')),
+    );
     const lines = frame(s).split('\n');
     const planPart = lines.slice(lines.findIndex((l) => l.includes('Plan')));
     expect(planPart).toEqual([
@@ -53,12 +55,12 @@ describe('the plan in the live view', () => {
 
 describe('the ETA range', () => {
   it('reads in the unit of its high end', () => {
-    expect([formatEtaRange(20_000, 45_000), formatEtaRange(120_000, 300_000), formatEtaRange(10_000, 300_000), formatEtaRange(3_600_000, 9_000_000)]).toEqual([
-      '20–45s',
-      '2–5 min',
-      '<1–5 min',
-      '1–3 h',
-    ]);
+    expect([
+      formatEtaRange(20_000, 45_000),
+      formatEtaRange(120_000, 300_000),
+      formatEtaRange(10_000, 300_000),
+      formatEtaRange(3_600_000, 9_000_000),
+    ]).toEqual(['20–45s', '2–5 min', '<1–5 min', '1–3 h']);
   });
 
   it('is what the plain lines show when the event has one', () => {
@@ -80,8 +82,20 @@ describe('CLIReporter with plan.updated', () => {
     const hub = createProgressHub({ runId: 'r' });
     hub.add(reporter);
     hub.emit({ type: 'run.started', agentName: 'demo', task: 'Fix login' });
-    hub.emit({ type: 'plan.updated', items: [{ text: 'Read the code', status: 'in_progress' }, { text: 'Fix it', status: 'pending' }] });
-    hub.emit({ type: 'plan.updated', items: [{ text: 'Read the code', status: 'completed' }, { text: 'Fix \u001b[31mit', status: 'in_progress' }] });
+    hub.emit({
+      type: 'plan.updated',
+      items: [
+        { text: 'Read the code', status: 'in_progress' },
+        { text: 'Fix it', status: 'pending' },
+      ],
+    });
+    hub.emit({
+      type: 'plan.updated',
+      items: [
+        { text: 'Read the code', status: 'completed' },
+        { text: 'Fix \u001b[31mit', status: 'in_progress' },
+      ],
+    });
     hub.emit({ type: 'progress', percent: 69, etaMs: 90_000, etaLowMs: 20_000, etaHighMs: 600_000 });
     clock.advance(80);
     timers.fire();

@@ -63,7 +63,13 @@ export class LiveState {
     this.startedAt = now;
   }
 
-  progress(percent: number, label: string, now: number, etaMs?: number, range?: { lowMs?: number | undefined; highMs?: number | undefined }): void {
+  progress(
+    percent: number,
+    label: string,
+    now: number,
+    etaMs?: number,
+    range?: { lowMs?: number | undefined; highMs?: number | undefined },
+  ): void {
     if (Number.isFinite(percent)) this.percent = Math.min(100, Math.max(0, percent));
     this.label = label;
     this.eta = etaMs === undefined || !Number.isFinite(etaMs) ? undefined : { ms: Math.max(0, etaMs), at: now };

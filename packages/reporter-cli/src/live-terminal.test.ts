@@ -16,7 +16,10 @@ const SGR_COLOUR = /\u001b\[[0-9;]*m/;
 
 function tmux(...args: string[]): string {
   // tmux wants some TERM even for a detached session; CI may have none.
-  return execFileSync(tmuxPath ?? 'tmux', ['-L', socket, ...args], { encoding: 'utf8', env: { ...process.env, TERM: process.env.TERM ?? 'xterm-256color' } });
+  return execFileSync(tmuxPath ?? 'tmux', ['-L', socket, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, TERM: process.env.TERM ?? 'xterm-256color' },
+  });
 }
 
 let sessions = 0;
@@ -117,8 +120,18 @@ describe.skipIf(tmuxPath === undefined)('live mode in a real terminal (tmux)', {
     await waitFor(s, (t) => /web_search \d/.test(t), 'the running web_search');
     press(s);
     await waitFor(s, (t) => t.includes('[demo exited 0]'), 'the demo to exit');
-    const all = screen(s, '-S', '-').split('\n').map((l) => l.trimEnd());
-    const headings = ['## PROGRESS REPORT', '### Task', '### Completed Work', '### Key Findings', '### Attempted but Inconclusive', '### Not Started / Remaining', '### Suggested Next Steps'];
+    const all = screen(s, '-S', '-')
+      .split('\n')
+      .map((l) => l.trimEnd());
+    const headings = [
+      '## PROGRESS REPORT',
+      '### Task',
+      '### Completed Work',
+      '### Key Findings',
+      '### Attempted but Inconclusive',
+      '### Not Started / Remaining',
+      '### Suggested Next Steps',
+    ];
     const at = headings.map((h) => all.indexOf(h));
     expect(at.every((i) => i >= 0)).toBe(true);
     expect([...at].sort((a, b) => a - b)).toEqual(at);

@@ -34,7 +34,8 @@ export function plainEventText(event: ProgressEvent, previewLength: number): str
       return plainLine.iteration(event.index, event.max);
     case 'progress': {
       const line = plainLine.progress(event.percent, event.message ?? '');
-      if (event.etaLowMs !== undefined && event.etaHighMs !== undefined) return `${line} (ETA ${formatEtaRange(event.etaLowMs, event.etaHighMs)})`;
+      if (event.etaLowMs !== undefined && event.etaHighMs !== undefined)
+        return `${line} (ETA ${formatEtaRange(event.etaLowMs, event.etaHighMs)})`;
       return event.etaMs === undefined ? line : `${line} (ETA ${formatDuration(event.etaMs)})`;
     }
     case 'tool.executing':
@@ -66,7 +67,8 @@ export function plainEventText(event: ProgressEvent, previewLength: number): str
       return `\n${renderReportMarkdown(event.report)}\n`;
     case 'run.finished': {
       const facts = [formatDuration(event.durationMs), ...(event.tokenCount === undefined ? [] : [`${event.tokenCount} tokens`])];
-      if (event.outcome === 'limit') return `${PREFIX}Stopped at a limit: ${oneLine(event.summary ?? 'see the progress report')} (${facts.join(', ')})`;
+      if (event.outcome === 'limit')
+        return `${PREFIX}Stopped at a limit: ${oneLine(event.summary ?? 'see the progress report')} (${facts.join(', ')})`;
       return `${plainLine.complete(event.summary ?? 'finished')} (${facts.join(', ')})`;
     }
     case 'run.error':
@@ -86,4 +88,3 @@ export function plainEventText(event: ProgressEvent, previewLength: number): str
       return undefined;
   }
 }
-

@@ -4,7 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { untrustedText } from './fake-terminal.test-util.js';
 import { renderReportMarkdown } from './report-markdown.js';
 
-const HEADINGS = ['### Task', '### Completed Work', '### Key Findings', '### Attempted but Inconclusive', '### Not Started / Remaining', '### Suggested Next Steps'];
+const HEADINGS = [
+  '### Task',
+  '### Completed Work',
+  '### Key Findings',
+  '### Attempted but Inconclusive',
+  '### Not Started / Remaining',
+  '### Suggested Next Steps',
+];
 
 const base: ProgressReport = {
   task: 'Find the flaky test',

@@ -11,10 +11,13 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 describe('oneLine and safeLines', () => {
   it('leave printable text exactly as it is', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'grapheme' }).filter((s) => !CONTROL.test(s) && !/[\u2028\u2029]/.test(s)), (s) => {
-        expect(oneLine(s)).toBe(s);
-        expect(safeLines(s)).toBe(s);
-      }),
+      fc.property(
+        fc.string({ unit: 'grapheme' }).filter((s) => !CONTROL.test(s) && !/[\u2028\u2029]/.test(s)),
+        (s) => {
+          expect(oneLine(s)).toBe(s);
+          expect(safeLines(s)).toBe(s);
+        },
+      ),
     );
   });
 

@@ -5,7 +5,11 @@ import { progressEventArbitraries } from '@headway/protocol/testing';
 import fc from 'fast-check';
 
 const alnum = (min: number, max: number): fc.Arbitrary<string> =>
-  fc.string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'.split('')), minLength: min, maxLength: max });
+  fc.string({
+    unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'.split('')),
+    minLength: min,
+    maxLength: max,
+  });
 const upper = (n: number): fc.Arbitrary<string> =>
   fc.string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'.split('')), minLength: n, maxLength: n });
 
@@ -35,7 +39,24 @@ export const textArb: fc.Arbitrary<string> = fc.oneof(
     .array(
       fc.oneof(
         fc.string({ maxLength: 6 }),
-        fc.constantFrom('\n', '"', '\\', '\u2028', '\ud800', 'key', 'Token ', 'sk-', '://', 'eyJ', 'AKIA', 'pwd=', 'secret:', 'ghp_', 'xox', '-----BEGIN '),
+        fc.constantFrom(
+          '\n',
+          '"',
+          '\\',
+          '\u2028',
+          '\ud800',
+          'key',
+          'Token ',
+          'sk-',
+          '://',
+          'eyJ',
+          'AKIA',
+          'pwd=',
+          'secret:',
+          'ghp_',
+          'xox',
+          '-----BEGIN ',
+        ),
         secretArb.map((s) => s.text),
       ),
       { maxLength: 6 },
@@ -51,6 +72,9 @@ export const wildEventArb: fc.Arbitrary<ProgressEvent> = progressEventArbitrarie
   text: textArb,
   json: fc.oneof(
     fc.jsonValue(),
-    fc.dictionary(fc.constantFrom('apiKey', 'password', 'query', 'token', 'headers', 'Authorization', 'url'), fc.oneof(textArb, fc.jsonValue())),
+    fc.dictionary(
+      fc.constantFrom('apiKey', 'password', 'query', 'token', 'headers', 'Authorization', 'url'),
+      fc.oneof(textArb, fc.jsonValue()),
+    ),
   ),
 }).event;

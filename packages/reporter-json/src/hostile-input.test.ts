@@ -13,22 +13,26 @@ import { memoryStream } from './stream.test-util.js';
 const TEST_TIMEOUT = HOSTILE_RUN_PARAMETERS.interruptAfterTimeLimit + 5000;
 
 describe('JSONReporter on hostile input', () => {
-  it('writes only whole JSON lines and never throws, whatever handle() and the methods get', () => {
-    const { stream, lines } = memoryStream();
-    const reporter = new JSONReporter({ stream, maxBufferedBytes: 64 * 1024 * 1024 });
-    fc.assert(
-      fc.property(hostileValueArb(), eventArb, (value, event) => {
-        expect(() => {
-          reporter.handle(value as ProgressEvent);
-          reporter.handle({ ...event, args: value } as unknown as ProgressEvent);
-          reporter.onToolDone(value as string, value as string);
-          reporter.onProgress(value as number, value as string);
-        }).not.toThrow();
-      }),
-      HOSTILE_RUN_PARAMETERS,
-    );
-    for (const line of lines()) expect(() => JSON.parse(line) as unknown).not.toThrow();
-  }, TEST_TIMEOUT);
+  it(
+    'writes only whole JSON lines and never throws, whatever handle() and the methods get',
+    () => {
+      const { stream, lines } = memoryStream();
+      const reporter = new JSONReporter({ stream, maxBufferedBytes: 64 * 1024 * 1024 });
+      fc.assert(
+        fc.property(hostileValueArb(), eventArb, (value, event) => {
+          expect(() => {
+            reporter.handle(value as ProgressEvent);
+            reporter.handle({ ...event, args: value } as unknown as ProgressEvent);
+            reporter.onToolDone(value as string, value as string);
+            reporter.onProgress(value as number, value as string);
+          }).not.toThrow();
+        }),
+        HOSTILE_RUN_PARAMETERS,
+      );
+      for (const line of lines()) expect(() => JSON.parse(line) as unknown).not.toThrow();
+    },
+    TEST_TIMEOUT,
+  );
 
   it('redacts an 80 KB string containing "key" (quadratic before) and a 2 MB one', () => {
     const { stream, lines } = memoryStream();
@@ -40,7 +44,10 @@ describe('JSONReporter on hostile input', () => {
   it('redacts prefixed secret names in text and in keys', () => {
     const { stream, lines } = memoryStream();
     const reporter = new JSONReporter({ stream });
-    reporter.onToolDone('shell', 'DB_PASSWORD=hunter2hunter2 POSTGRES_PASSWORD: pgpass AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI GITHUB_TOKEN=tok123');
+    reporter.onToolDone(
+      'shell',
+      'DB_PASSWORD=hunter2hunter2 POSTGRES_PASSWORD: pgpass AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI GITHUB_TOKEN=tok123',
+    );
     reporter.handle({
       type: 'tool.executing',
       runId: 'r',

@@ -29,6 +29,12 @@ describe('JSONReporter types', () => {
     expectTypeOf<JSONReporterOptions['redact']>().toEqualTypeOf<RedactOptions | false | undefined>();
     expectTypeOf<Parameters<NonNullable<JSONReporterOptions['onInternalError']>>[0]>().toEqualTypeOf<JSONReporterError>();
     expectTypeOf<JSONReporterError['code']>().toEqualTypeOf<JSONReporterErrorCode>();
-    expectTypeOf<JSONReporterStats>().toEqualTypeOf<{ written: number; dropped: number; buffered: number; bufferedBytes: number; stopped: boolean }>();
+    expectTypeOf<JSONReporterStats>().toEqualTypeOf<{
+      written: number;
+      dropped: number;
+      buffered: number;
+      bufferedBytes: number;
+      stopped: boolean;
+    }>();
   });
 });

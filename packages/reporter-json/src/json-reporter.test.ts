@@ -54,7 +54,13 @@ describe('JSONReporter', () => {
       hub.emit({ type: 'iteration', index: 0, max: 10 }),
       hub.emit({ type: 'tool.executing', toolName: 'file_read', toolCallId: 'c1', args: { path: 'README.md' } }),
       hub.emit({ type: 'tool.completed', toolName: 'file_read', toolCallId: 'c1', durationMs: 12, ok: true, preview: '# headway' }),
-      hub.emit({ type: 'plan.updated', items: [{ id: 'a', text: 'Read the README', status: 'completed' }, { text: 'Summarize', status: 'in_progress' }] }),
+      hub.emit({
+        type: 'plan.updated',
+        items: [
+          { id: 'a', text: 'Read the README', status: 'completed' },
+          { text: 'Summarize', status: 'in_progress' },
+        ],
+      }),
       hub.emit({ type: 'progress', percent: 45, message: 'Analyzing input', etaMs: 3000, etaLowMs: 1000, etaHighMs: 9000 }),
       hub.emit({ type: 'run.finished', durationMs: 1200, outcome: 'completed', summary: 'finished after 1 iteration(s)' }),
     ];
@@ -76,8 +82,20 @@ describe('JSONReporter', () => {
         reporter.onComplete(a.text);
         reporter.onError(`failed: ${b.text}`);
         reporter.handle(noise);
-        reporter.handle({ ...envelope, type: 'tool.executing', toolName: 'http', args: { apiKey: 'plainlooking', customerId: 'cust-4711', headers: { Authorization: a.text }, body: `x ${b.text}` } });
-        reporter.handle({ ...envelope, type: 'tool.completed', toolName: 'http', durationMs: 3, ok: true, preview: `{"token": "${a.secret}"} ${b.text}` });
+        reporter.handle({
+          ...envelope,
+          type: 'tool.executing',
+          toolName: 'http',
+          args: { apiKey: 'plainlooking', customerId: 'cust-4711', headers: { Authorization: a.text }, body: `x ${b.text}` },
+        });
+        reporter.handle({
+          ...envelope,
+          type: 'tool.completed',
+          toolName: 'http',
+          durationMs: 3,
+          ok: true,
+          preview: `{"token": "${a.secret}"} ${b.text}`,
+        });
         reporter.handle({ ...envelope, type: 'thinking', content: `use ${a.text} then ${b.text}` });
         reporter.handle({ ...envelope, type: 'run.error', error: b.text });
         const bytes = text();

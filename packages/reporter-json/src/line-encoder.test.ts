@@ -60,14 +60,18 @@ describe('createLineEncoder', () => {
     expect(e.toolDone('http', 'GET https://x with Bearer abcdefghijklmnop1234')).toBe(
       '{"event":"tool_done","tool":"http","summary":"GET https://x with Bearer [REDACTED]"}',
     );
-    expect(createLineEncoder(false).toolStart('sk-abcdefghijklmnopqrstuvwx')).toBe('{"event":"tool_start","tool":"sk-abcdefghijklmnopqrstuvwx"}');
+    expect(createLineEncoder(false).toolStart('sk-abcdefghijklmnopqrstuvwx')).toBe(
+      '{"event":"tool_start","tool":"sk-abcdefghijklmnopqrstuvwx"}',
+    );
   });
 
   it('applies configured key paths, also to the reporter shapes', () => {
     const e = createLineEncoder({ paths: ['task', 'args.query'] });
     expect(e.start('private task')).toBe('{"event":"start","task":"[REDACTED]"}');
     const event: ProgressEvent = { type: 'tool.executing', toolName: 'search', args: { query: 'q', n: 1 }, runId: 'r', seq: 1, ts: 2 };
-    expect(e.event(event)).toBe('{"type":"tool.executing","toolName":"search","args":{"query":"[REDACTED]","n":1},"runId":"r","seq":1,"ts":2}');
+    expect(e.event(event)).toBe(
+      '{"type":"tool.executing","toolName":"search","args":{"query":"[REDACTED]","n":1},"runId":"r","seq":1,"ts":2}',
+    );
   });
 
   it('writes every reporter call exactly as JSON.stringify of the redacted object would', () => {
@@ -114,9 +118,30 @@ describe('createLineEncoder', () => {
       { ...base, args: { toJSON: () => 'custom', apiKey: null, token: undefined, password: () => 1 } },
       { ...base, args: JSON.parse('{"__proto__": {"polluted": true}, "a": 1}') as unknown },
       { ...base, args: { when: new Date(0), map: new Map([['apiKey', 'x']]), list: sparse } },
-      { ...base, args: (() => { const a: Record<string, unknown> = { name: 'loop' }; a.self = { a }; return a; })() },
-      { ...base, args: new (class Point { x = 1; y = 2 })() },
-      { ...base, args: Object.defineProperty({}, 'boom', { enumerable: true, get: () => { throw new Error('getter'); } }) },
+      {
+        ...base,
+        args: (() => {
+          const a: Record<string, unknown> = { name: 'loop' };
+          a.self = { a };
+          return a;
+        })(),
+      },
+      {
+        ...base,
+        args: new (class Point {
+          x = 1;
+          y = 2;
+        })(),
+      },
+      {
+        ...base,
+        args: Object.defineProperty({}, 'boom', {
+          enumerable: true,
+          get: () => {
+            throw new Error('getter');
+          },
+        }),
+      },
       { ...base, args: Array.from({ length: 100 }).reduce<unknown>((inner) => ({ inner }), 'deep') },
     ];
     for (const config of configs) {

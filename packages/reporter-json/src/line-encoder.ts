@@ -95,11 +95,12 @@ export function createLineEncoder(redact: RedactOptions | false): LineEncoder {
 
   const reference = (value: object): string => stringify(redactValue === undefined ? value : redactValue(value)) ?? '';
   const str =
-    redactValue === undefined
-      ? (s: string): string => JSON.stringify(s)
-      : (s: string): string => JSON.stringify(redactString(s, censor));
+    redactValue === undefined ? (s: string): string => JSON.stringify(s) : (s: string): string => JSON.stringify(redactString(s, censor));
   // Throws where the whole event must take the reference path (see createNestedEncoder).
-  const nested = redactValue === undefined ? (v: unknown): string | undefined => JSON.stringify(v) : createNestedEncoder(redactValue, str, JSON.stringify(censor));
+  const nested =
+    redactValue === undefined
+      ? (v: unknown): string | undefined => JSON.stringify(v)
+      : createNestedEncoder(redactValue, str, JSON.stringify(censor));
   const cached = new Map<string, string>();
   const strRepeating = (s: string): string => {
     let text = cached.get(s);
@@ -201,7 +202,11 @@ export function createLineEncoder(redact: RedactOptions | false): LineEncoder {
  * with the redactor instead. Which keys name a secret is asked of the redactor itself,
  * once per key.
  */
-function createNestedEncoder(redactValue: Redactor, str: (s: string) => string, censorJson: string): (value: unknown) => string | undefined {
+function createNestedEncoder(
+  redactValue: Redactor,
+  str: (s: string) => string,
+  censorJson: string,
+): (value: unknown) => string | undefined {
   /** `"key":` for ordinary keys, `null` for secret-named ones. */
   const keys = new Map<string, string | null>();
   const keyPrefix = (key: string): string | null => {

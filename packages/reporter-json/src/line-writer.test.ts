@@ -117,7 +117,9 @@ describe('JSONReporter when the consumer goes away', () => {
   });
 
   it('stops quietly once a child process reading its lines exits early', async () => {
-    const child = spawn(process.execPath, ['-e', 'process.stdin.once("data", () => process.exit(0))'], { stdio: ['pipe', 'ignore', 'inherit'] });
+    const child = spawn(process.execPath, ['-e', 'process.stdin.once("data", () => process.exit(0))'], {
+      stdio: ['pipe', 'ignore', 'inherit'],
+    });
     const reports: JSONReporterError[] = [];
     const reporter = new JSONReporter({ stream: child.stdin, onWriteError: (e) => reports.push(e) });
     reporter.onStart('the first line wakes the child, which exits');

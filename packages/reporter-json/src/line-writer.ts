@@ -85,9 +85,13 @@ export class LineWriter {
   };
   readonly #onError = (error?: unknown): void => {
     this.#stop(
-      new JSONReporterError('REPORTER_JSON_WRITE_FAILED', `JSONReporter: the stream failed (${describe(error)}); no more lines will be written`, {
-        cause: error,
-      }),
+      new JSONReporterError(
+        'REPORTER_JSON_WRITE_FAILED',
+        `JSONReporter: the stream failed (${describe(error)}); no more lines will be written`,
+        {
+          cause: error,
+        },
+      ),
     );
   };
   readonly #onClose = (): void => {

@@ -61,13 +61,7 @@ export type { SessionErrorCode } from './session/session-error.js';
 export { DEFAULT_MODEL_PRICES, PriceTable } from './cost/price-table.js';
 export type { ModelPrice, PriceTableOptions } from './cost/price-table.js';
 export { CostTracker } from './cost/cost-tracker.js';
-export type {
-  BudgetStatus,
-  CostSummary,
-  CostTrackerOptions,
-  RecordedCost,
-  SessionCost,
-} from './cost/cost-tracker.js';
+export type { BudgetStatus, CostSummary, CostTrackerOptions, RecordedCost, SessionCost } from './cost/cost-tracker.js';
 export { CostError } from './cost/cost-error.js';
 export type { CostErrorCode } from './cost/cost-error.js';
 export { BUILT_IN_CAPABILITY_MODES } from './context/capability-modes.js';

@@ -50,7 +50,8 @@ describe('npm install @headway/runtime from its packed tarball', () => {
   it('compiles nothing native and adds fewer than 10 packages', () => {
     const tarballs = join(work, 'tarballs');
     mkdirSync(tarballs);
-    for (const name of ['protocol', 'estimator', 'report', 'runtime']) run('pnpm', ['pack', '--pack-destination', tarballs], join(packages, name));
+    for (const name of ['protocol', 'estimator', 'report', 'runtime'])
+      run('pnpm', ['pack', '--pack-destination', tarballs], join(packages, name));
     const files = readdirSync(tarballs).map((f) => join(tarballs, f));
     expect(files).toHaveLength(4);
     const app = join(work, 'app');

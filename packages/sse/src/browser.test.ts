@@ -28,14 +28,25 @@ describe('browser entry', () => {
   it('bundles for the browser with nothing Node-only in it', async () => {
     const { code, inputs } = await bundleBrowserEntry();
     expect(inputs.some((i) => i.endsWith('src/browser.ts'))).toBe(true);
-    expect(inputs.filter((i) => i.startsWith('node:') || /(?:^|\/)(?:node_modules\/)?(?:eventsource-parser|socket\.io)/.test(i))).toEqual([]);
+    expect(inputs.filter((i) => i.startsWith('node:') || /(?:^|\/)(?:node_modules\/)?(?:eventsource-parser|socket\.io)/.test(i))).toEqual(
+      [],
+    );
     expect(code).not.toMatch(/from\s*["']node:|require\(\s*["']node:|["'](http|net|stream|buffer|fs)["']/);
     expect(code).toContain('EventSource');
   });
 
   it('stays under its 16 KB minified budget, with no zod in it (validation is @headway/protocol/validate-lite)', async () => {
     // Measured: 461,677 bytes minified with zod's schemas, 7,188 bytes with the lite check.
-    const result = await build({ entryPoints: [entry], bundle: true, minify: true, platform: 'browser', format: 'esm', write: false, metafile: true, logLevel: 'silent' });
+    const result = await build({
+      entryPoints: [entry],
+      bundle: true,
+      minify: true,
+      platform: 'browser',
+      format: 'esm',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+    });
     const shipped = Object.entries(Object.values(result.metafile.outputs)[0]?.inputs ?? {}).filter(([, v]) => v.bytesInOutput > 0);
     expect(shipped.map(([i]) => i).filter((i) => /(?:^|\/)zod\//.test(i))).toEqual([]);
     expect(result.outputFiles[0]?.contents.byteLength).toBeLessThan(16 * 1024);
@@ -44,7 +55,15 @@ describe('browser entry', () => {
 
 const chromiumPath = findTestPart('HEADWAY_CHROMIUM_PATH');
 
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 describe.skipIf(chromiumPath === undefined)('browser subscribeToRun in headless Chromium', { timeout: 60_000 }, () => {
   let browser: Browser;
@@ -88,7 +107,8 @@ describe.skipIf(chromiumPath === undefined)('browser subscribeToRun in headless 
       }).then((t) => { window.result.terminal = t.type; }, (e) => { window.result.terminal = 'rejected: ' + e.message; });
     </script>`;
     await tab.goto(server.url);
-    const seenAtLeast = (n: number) => tab.waitForFunction((k) => (globalThis as unknown as { result: { seqs: number[] } }).result.seqs.length >= k, n);
+    const seenAtLeast = (n: number) =>
+      tab.waitForFunction((k) => (globalThis as unknown as { result: { seqs: number[] } }).result.seqs.length >= k, n);
     for (let round = 0; round < 4; round++) {
       for (let i = 0; i < 10; i++) hub.emit({ type: 'progress', percent: round * 20 + i });
       await seenAtLeast(round * 10 + 1);
@@ -99,7 +119,11 @@ describe.skipIf(chromiumPath === undefined)('browser subscribeToRun in headless 
     hub.emit({ type: 'text.delta', text: 'after the bad one' }); // seq 41 from the hub: the log ignores it as a repeat
     const { seq } = hub.emit({ type: 'run.finished', durationMs: 1, outcome: 'completed' });
     await tab.waitForFunction(() => (globalThis as unknown as { result: { terminal?: string } }).result.terminal !== undefined);
-    const result = (await tab.evaluate(() => (globalThis as unknown as { result: unknown }).result)) as { seqs: number[]; invalid: string[]; terminal: string };
+    const result = (await tab.evaluate(() => (globalThis as unknown as { result: unknown }).result)) as {
+      seqs: number[];
+      invalid: string[];
+      terminal: string;
+    };
     expect(result.terminal).toBe('run.finished');
     expect(result.seqs).toEqual([...Array.from({ length: 40 }, (_, i) => i + 1), seq]);
     expect(result.invalid).toEqual(['Invalid progress event (type "progress"): percent: invalid input: expected number, received string']);
@@ -117,7 +141,10 @@ describe.skipIf(chromiumPath === undefined)('browser subscribeToRun in headless 
     </script>`;
     await tab.goto(server.url);
     await tab.waitForFunction(() => (globalThis as unknown as { result: { terminal?: string } }).result.terminal !== undefined);
-    const result = (await tab.evaluate(() => (globalThis as unknown as { result: unknown }).result)) as { seqs: number[]; terminal: string };
+    const result = (await tab.evaluate(() => (globalThis as unknown as { result: unknown }).result)) as {
+      seqs: number[];
+      terminal: string;
+    };
     expect(result).toMatchObject({ seqs: [39, 40, 42], terminal: 'run.finished' });
     await tab.close();
   });
@@ -132,7 +159,9 @@ describe.skipIf(chromiumPath === undefined)('browser subscribeToRun in headless 
     </script>`;
     await tab.goto(server.url);
     await tab.waitForFunction(() => (globalThis as unknown as { result: { terminal?: string } }).result.terminal !== undefined);
-    expect(await tab.evaluate(() => (globalThis as unknown as { result: { terminal: string } }).result.terminal)).toBe('rejected: SSE_CONNECTION_FAILED');
+    expect(await tab.evaluate(() => (globalThis as unknown as { result: { terminal: string } }).result.terminal)).toBe(
+      'rejected: SSE_CONNECTION_FAILED',
+    );
     await tab.close();
   });
 });

@@ -74,8 +74,7 @@ export type ReplayRefusal = 'unknown-run' | 'ahead' | 'expired' | 'ended';
 
 /** What {@link ReplayLog.open} returns. */
 export type ReplayOpenResult =
-  | { ok: true; cursor: ReplayCursor }
-  | { ok: false; reason: ReplayRefusal; /** The run's last `seq` (0 if unknown). */ lastSeq: number };
+  { ok: true; cursor: ReplayCursor } | { ok: false; reason: ReplayRefusal; /** The run's last `seq` (0 if unknown). */ lastSeq: number };
 
 /**
  * A bounded in-memory log of recent events per run, so a reconnecting client can get

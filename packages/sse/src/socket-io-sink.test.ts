@@ -75,7 +75,10 @@ describe('socketIoSink', () => {
     sink({ type: 'progress', runId: 'a', seq: 1, ts: 0, percent: 10 });
     sink({ type: 'progress', runId: 'b', seq: 1, ts: 0, percent: 50 });
     sink({ type: 'progress', runId: 'a', seq: 2, ts: 0, percent: 20 });
-    expect((await gotA).map((e) => [e.runId, e.seq])).toEqual([['a', 1], ['a', 2]]);
+    expect((await gotA).map((e) => [e.runId, e.seq])).toEqual([
+      ['a', 1],
+      ['a', 2],
+    ]);
     expect((await gotB).map((e) => [e.runId, e.seq])).toEqual([['b', 1]]);
     // A room target from io.to() works the same.
     const toRoom = socketIoSink(io.of('/runs').to('b'));

@@ -55,7 +55,9 @@ describe('formatSseFrame', () => {
     const args: Record<string, unknown> = { n: 10n };
     args.self = args;
     const frame = formatProgressFrame({ type: 'tool.executing', runId: 'r', seq: 1, ts: 0, toolName: 't', args });
-    expect(frame).toBe('id: 1\nevent: progress\ndata: {"type":"tool.executing","runId":"r","seq":1,"ts":0,"toolName":"t","args":{"n":"10","self":"[Circular]"}}\n\n');
+    expect(frame).toBe(
+      'id: 1\nevent: progress\ndata: {"type":"tool.executing","runId":"r","seq":1,"ts":0,"toolName":"t","args":{"n":"10","self":"[Circular]"}}\n\n',
+    );
   });
 
   it('refuses ids and names that would break the framing', () => {

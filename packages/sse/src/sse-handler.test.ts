@@ -85,7 +85,13 @@ describe('createSseHandler', () => {
     const received: ProgressEvent[] = [];
     const done = subscribeToRun(url, { onEvent: (e) => received.push(e) });
     hub.emit({ type: 'run.started', agentName: 'a' });
-    const plan = hub.emit({ type: 'plan.updated', items: [{ id: 'a', text: 'Read', status: 'completed' }, { text: 'Fix', status: 'in_progress' }] });
+    const plan = hub.emit({
+      type: 'plan.updated',
+      items: [
+        { id: 'a', text: 'Read', status: 'completed' },
+        { text: 'Fix', status: 'in_progress' },
+      ],
+    });
     const progress = hub.emit({ type: 'progress', percent: 69, etaMs: 90_000, etaLowMs: 20_000, etaHighMs: 600_000 });
     hub.emit({ type: 'run.finished', durationMs: 1, outcome: 'completed' });
     await done;
@@ -111,8 +117,12 @@ describe('createSseHandler', () => {
     const { url } = await serve({ source: log });
     const bad = await get(`${url}/r`, { 'last-event-id': 'abc' });
     expect(bad.status).toBe(400);
-    expect(JSON.parse(bad.body)).toEqual({ code: 'SSE_BAD_LAST_EVENT_ID', message: 'Last-Event-ID must be a non-negative integer (an event\'s seq), got "abc"' });
-    for (const id of ['-1', '1.5', '1e3', '0x3', '99999999999999999']) expect((await get(`${url}/r`, { 'last-event-id': id })).status).toBe(400);
+    expect(JSON.parse(bad.body)).toEqual({
+      code: 'SSE_BAD_LAST_EVENT_ID',
+      message: 'Last-Event-ID must be a non-negative integer (an event\'s seq), got "abc"',
+    });
+    for (const id of ['-1', '1.5', '1e3', '0x3', '99999999999999999'])
+      expect((await get(`${url}/r`, { 'last-event-id': id })).status).toBe(400);
     const ahead = await get(`${url}/r`, { 'last-event-id': '11' });
     expect([ahead.status, (JSON.parse(ahead.body) as { code: string }).code]).toEqual([400, 'SSE_LAST_EVENT_ID_AHEAD']);
     const expired = await get(`${url}/r`, { 'last-event-id': '3' });
@@ -152,59 +162,63 @@ describe('createSseHandler', () => {
     expect(seqs(received)).toEqual(range(1, terminal?.seq ?? 0));
   });
 
-  it('disconnects a client that stops reading once its unsent data passes maxBufferedBytes; others are unaffected and it can resume', { timeout: 30_000 }, async () => {
-    const log = createReplayLog({ maxBytesPerRun: 64 * 1024 * 1024 });
-    log.register('big');
-    const ends: DisconnectReason[] = [];
-    let cutOff: () => void = () => undefined;
-    const slow = new Promise<void>((resolve) => (cutOff = resolve));
-    const maxBufferedBytes = 256 * 1024;
-    const { url } = await serve({
-      source: log,
-      maxBufferedBytes,
-      onDisconnect: ({ reason }) => {
-        ends.push(reason);
-        if (reason === 'slow') cutOff();
-      },
-    });
-    // The stalled client: connects, reads the headers, then never reads again.
-    const stalled = request(`${url}/big`, (res) => {
-      res.pause();
-      res.socket.pause();
-    });
-    stalled.on('error', () => undefined);
-    stalled.end();
-    let healthy = 0;
-    let caughtUp: (() => void) | undefined;
-    let waitFor = 0;
-    const healthyDone = subscribeToRun(`${url}/big`, {
-      onEvent: () => {
-        healthy += 1;
-        if (healthy >= waitFor) caughtUp?.();
-      },
-    });
-    // Bursts well under the cap, each sent once the healthy client has what came before:
-    // the stalled client falls behind by ~16 MiB (more than the kernel's socket buffers).
-    const text = 'z'.repeat(16 * 1024);
-    for (let s = 1; s <= 1000; s++) {
-      log.append(ev('big', s, { type: 'text.delta', text }));
-      if (s % 8 === 0) {
-        waitFor = s;
-        if (healthy < s) await new Promise<void>((resolve) => (caughtUp = resolve));
+  it(
+    'disconnects a client that stops reading once its unsent data passes maxBufferedBytes; others are unaffected and it can resume',
+    { timeout: 30_000 },
+    async () => {
+      const log = createReplayLog({ maxBytesPerRun: 64 * 1024 * 1024 });
+      log.register('big');
+      const ends: DisconnectReason[] = [];
+      let cutOff: () => void = () => undefined;
+      const slow = new Promise<void>((resolve) => (cutOff = resolve));
+      const maxBufferedBytes = 256 * 1024;
+      const { url } = await serve({
+        source: log,
+        maxBufferedBytes,
+        onDisconnect: ({ reason }) => {
+          ends.push(reason);
+          if (reason === 'slow') cutOff();
+        },
+      });
+      // The stalled client: connects, reads the headers, then never reads again.
+      const stalled = request(`${url}/big`, (res) => {
+        res.pause();
+        res.socket.pause();
+      });
+      stalled.on('error', () => undefined);
+      stalled.end();
+      let healthy = 0;
+      let caughtUp: (() => void) | undefined;
+      let waitFor = 0;
+      const healthyDone = subscribeToRun(`${url}/big`, {
+        onEvent: () => {
+          healthy += 1;
+          if (healthy >= waitFor) caughtUp?.();
+        },
+      });
+      // Bursts well under the cap, each sent once the healthy client has what came before:
+      // the stalled client falls behind by ~16 MiB (more than the kernel's socket buffers).
+      const text = 'z'.repeat(16 * 1024);
+      for (let s = 1; s <= 1000; s++) {
+        log.append(ev('big', s, { type: 'text.delta', text }));
+        if (s % 8 === 0) {
+          waitFor = s;
+          if (healthy < s) await new Promise<void>((resolve) => (caughtUp = resolve));
+        }
       }
-    }
-    log.append(finished('big', 1001));
-    await slow;
-    await healthyDone;
-    stalled.destroy();
-    expect(healthy).toBe(1001);
-    expect(ends.filter((r) => r === 'slow')).toHaveLength(1);
-    expect(ends.filter((r) => r === 'done')).toHaveLength(1);
-    // It can resume from where it was cut off.
-    const resumed: number[] = [];
-    await subscribeToRun(`${url}/big`, { lastEventId: 900, onEvent: (e) => resumed.push(e.seq) });
-    expect(resumed).toEqual(range(901, 1001));
-  });
+      log.append(finished('big', 1001));
+      await slow;
+      await healthyDone;
+      stalled.destroy();
+      expect(healthy).toBe(1001);
+      expect(ends.filter((r) => r === 'slow')).toHaveLength(1);
+      expect(ends.filter((r) => r === 'done')).toHaveLength(1);
+      // It can resume from where it was cut off.
+      const resumed: number[] = [];
+      await subscribeToRun(`${url}/big`, { lastEventId: 900, onEvent: (e) => resumed.push(e.seq) });
+      expect(resumed).toEqual(range(901, 1001));
+    },
+  );
 
   it('asks authorize before anything else: 401, 403, a throwing check is a 500', async () => {
     const calls: string[] = [];
@@ -242,8 +256,12 @@ describe('createSseHandler', () => {
 
   it('refuses a wildcard with credentials, and anything that is not exactly an origin', () => {
     const source = createReplayLog();
-    expect(() => createSseHandler({ source, cors: { origins: ['*'], credentials: true } })).toThrow(/'\*' cannot be combined with credentials/);
-    expect(() => createSseHandler({ source, cors: { origins: ['https://a.example.com/'] } })).toThrow(/cors.origins\[0\].*is not an origin/);
+    expect(() => createSseHandler({ source, cors: { origins: ['*'], credentials: true } })).toThrow(
+      /'\*' cannot be combined with credentials/,
+    );
+    expect(() => createSseHandler({ source, cors: { origins: ['https://a.example.com/'] } })).toThrow(
+      /cors.origins\[0\].*is not an origin/,
+    );
     expect(() => createSseHandler({ source, cors: { origins: ['a.example.com'] } })).toThrow(/is not an origin/);
     expect(() => createSseHandler({ source, maxBufferedBytes: 0 })).toThrow(/maxBufferedBytes/);
   });

@@ -60,22 +60,26 @@ describe('createSseHandler on hostile requests', () => {
     expect(next.body).toContain('event: progress');
   });
 
-  it('answers any request target with an HTTP status line', async () => {
-    const { url } = await serveFinishedRun();
-    const target = fc.oneof(
-      fc.constantFrom('http://[/runs/run-1', '//', 'http://', '/%zz', '/runs/%E0%A4%A', '*', 'http://a:b@[::1/x', '/?runId=%', 'a:b'),
-      fc.string({ unit: fc.constantFrom(...'/?#%[]:@!$&\'()*+,;=abc-._~19'.split('')), minLength: 1, maxLength: 60 }),
-      hugeStringArb({ maxLength: 8000, pieces: ['/', 'a', '%', '[', ':', '?runId=', '%zz'] }).filter((s) => s.length > 0),
-    );
-    await fc.assert(
-      fc.asyncProperty(target, async (t) => {
-        const answer = await raw(url, `GET ${t} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
-        expect(answer).toMatch(/^HTTP\/1\.1 \d{3} /);
-      }),
-      { ...HOSTILE_RUN_PARAMETERS, numRuns: 60 },
-    );
-    expect((await get(`${url}/runs/run-1`)).status).toBe(200);
-  }, HOSTILE_RUN_PARAMETERS.interruptAfterTimeLimit + 5000);
+  it(
+    'answers any request target with an HTTP status line',
+    async () => {
+      const { url } = await serveFinishedRun();
+      const target = fc.oneof(
+        fc.constantFrom('http://[/runs/run-1', '//', 'http://', '/%zz', '/runs/%E0%A4%A', '*', 'http://a:b@[::1/x', '/?runId=%', 'a:b'),
+        fc.string({ unit: fc.constantFrom(..."/?#%[]:@!$&'()*+,;=abc-._~19".split('')), minLength: 1, maxLength: 60 }),
+        hugeStringArb({ maxLength: 8000, pieces: ['/', 'a', '%', '[', ':', '?runId=', '%zz'] }).filter((s) => s.length > 0),
+      );
+      await fc.assert(
+        fc.asyncProperty(target, async (t) => {
+          const answer = await raw(url, `GET ${t} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+          expect(answer).toMatch(/^HTTP\/1\.1 \d{3} /);
+        }),
+        { ...HOSTILE_RUN_PARAMETERS, numRuns: 60 },
+      );
+      expect((await get(`${url}/runs/run-1`)).status).toBe(200);
+    },
+    HOSTILE_RUN_PARAMETERS.interruptAfterTimeLimit + 5000,
+  );
 
   it('survives an onDisconnect and a runId that throw', async () => {
     const log = createReplayLog();
@@ -128,13 +132,17 @@ describe('subscribeToRun against a hostile server', () => {
     });
     servers.push(server);
     const seen: number[] = [];
-    const error = await subscribeToRun(`${server.url}/runs/run-1`, { onEvent: (e) => seen.push(e.seq), maxEventLength: 200_000, maxRetries: 0 }).catch(
-      (e: unknown) => e,
-    );
+    const error = await subscribeToRun(`${server.url}/runs/run-1`, {
+      onEvent: (e) => seen.push(e.seq),
+      maxEventLength: 200_000,
+      maxRetries: 0,
+    }).catch((e: unknown) => e);
     expect(seen).toEqual([1]);
     expect(error).toBeInstanceOf(SseError);
     expect((error as SseError).code).toBe('SSE_FRAME_TOO_LARGE');
-    expect((error as SseError).message).toBe('The SSE server sent more than 200000 characters without completing an event (maxEventLength)');
+    expect((error as SseError).message).toBe(
+      'The SSE server sent more than 200000 characters without completing an event (maxEventLength)',
+    );
     expect(written).toBeLessThan(64 * 1024 * 1024);
   });
 });

@@ -172,7 +172,12 @@ export async function decide<Req>(settings: ServeSettings<Req>, req: Req, facts:
     return plain(204, preflight);
   }
   if (facts.method !== 'GET' && facts.method !== 'HEAD') {
-    return plain(405, { ...corsHeaders, allow: cors === undefined ? 'GET, HEAD' : 'GET, HEAD, OPTIONS' }, 'SSE_METHOD_NOT_ALLOWED', 'Use GET');
+    return plain(
+      405,
+      { ...corsHeaders, allow: cors === undefined ? 'GET, HEAD' : 'GET, HEAD, OPTIONS' },
+      'SSE_METHOD_NOT_ALLOWED',
+      'Use GET',
+    );
   }
   let runId: string | undefined;
   try {
@@ -197,7 +202,12 @@ export async function decide<Req>(settings: ServeSettings<Req>, req: Req, facts:
   if (rawId !== undefined) {
     afterSeq = /^(?:0|[1-9]\d{0,15})$/.test(rawId) ? Number(rawId) : Number.NaN;
     if (!Number.isSafeInteger(afterSeq)) {
-      return plain(400, corsHeaders, 'SSE_BAD_LAST_EVENT_ID', `Last-Event-ID must be a non-negative integer (an event's seq), got ${JSON.stringify(rawId.slice(0, 40))}`);
+      return plain(
+        400,
+        corsHeaders,
+        'SSE_BAD_LAST_EVENT_ID',
+        `Last-Event-ID must be a non-negative integer (an event's seq), got ${JSON.stringify(rawId.slice(0, 40))}`,
+      );
     }
   }
   let wake: () => void = () => undefined;
@@ -207,16 +217,26 @@ export async function decide<Req>(settings: ServeSettings<Req>, req: Req, facts:
       wake();
     });
   } catch {
-    return plain(503, corsHeaders, 'SSE_SOURCE_UNAVAILABLE', 'The run\'s events cannot be read right now; retry');
+    return plain(503, corsHeaders, 'SSE_SOURCE_UNAVAILABLE', "The run's events cannot be read right now; retry");
   }
   if (!opened.ok) {
     switch (opened.reason) {
       case 'unknown-run':
         return plain(404, corsHeaders, 'SSE_UNKNOWN_RUN', `Unknown run ${JSON.stringify(runId)}`);
       case 'ahead':
-        return plain(400, corsHeaders, 'SSE_LAST_EVENT_ID_AHEAD', `Last-Event-ID ${String(afterSeq)} is ahead of the run (last seq ${opened.lastSeq})`);
+        return plain(
+          400,
+          corsHeaders,
+          'SSE_LAST_EVENT_ID_AHEAD',
+          `Last-Event-ID ${String(afterSeq)} is ahead of the run (last seq ${opened.lastSeq})`,
+        );
       case 'expired':
-        return plain(410, corsHeaders, 'SSE_EVENTS_EXPIRED', `Events after ${String(afterSeq)} are no longer retained; start over without Last-Event-ID`);
+        return plain(
+          410,
+          corsHeaders,
+          'SSE_EVENTS_EXPIRED',
+          `Events after ${String(afterSeq)} are no longer retained; start over without Last-Event-ID`,
+        );
       case 'ended':
         return plain(204, corsHeaders);
     }

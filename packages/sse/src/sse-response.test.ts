@@ -47,7 +47,12 @@ describe('sseResponse', () => {
     const log = createReplayLog();
     log.register('r');
     const ends: DisconnectReason[] = [];
-    const options = { source: log, heartbeatMs: 0, maxBufferedBytes: 8 * 1024, onDisconnect: ({ reason }: { reason: DisconnectReason }) => ends.push(reason) };
+    const options = {
+      source: log,
+      heartbeatMs: 0,
+      maxBufferedBytes: 8 * 1024,
+      onDisconnect: ({ reason }: { reason: DisconnectReason }) => ends.push(reason),
+    };
     const response = await sseResponse(new Request('http://h/r'), options);
     // Nobody reads response.body.
     for (let s = 1; s <= 100; s++) {

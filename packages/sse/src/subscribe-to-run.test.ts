@@ -14,7 +14,12 @@ afterEach(async () => {
   servers = [];
 });
 
-const instant = { setTimeout: (fn: () => void) => setImmediate(fn), clearTimeout: (h: unknown) => { clearImmediate(h as NodeJS.Immediate); } };
+const instant = {
+  setTimeout: (fn: () => void) => setImmediate(fn),
+  clearTimeout: (h: unknown) => {
+    clearImmediate(h as NodeJS.Immediate);
+  },
+};
 
 describe('subscribeToRun (fetch + eventsource-parser)', () => {
   it('reports invalid events to onInvalid without delivering them, and ignores other event names and repeats', async () => {
@@ -30,7 +35,10 @@ describe('subscribeToRun (fetch + eventsource-parser)', () => {
     servers.push(server);
     const delivered: ProgressEvent[] = [];
     const invalid: [ProtocolError, string][] = [];
-    const terminal = await subscribeToRun(server.url, { onEvent: (e) => delivered.push(e), onInvalid: (e, data) => invalid.push([e, data]) });
+    const terminal = await subscribeToRun(server.url, {
+      onEvent: (e) => delivered.push(e),
+      onInvalid: (e, data) => invalid.push([e, data]),
+    });
     expect(delivered.map((e) => e.seq)).toEqual([1, 5]);
     expect(terminal?.type).toBe('run.finished');
     expect(invalid.map(([e]) => e.message)).toEqual([
@@ -100,9 +108,12 @@ describe('subscribeToRun (fetch + eventsource-parser)', () => {
     log.append(ev('r', 1));
     await expect(pending).rejects.toThrow('user left');
     // The server learns of the close when the socket's close reaches it: wait for that, not a fixed time.
-    await vi.waitFor(() => {
-      expect(closed).toBe(1);
-    }, { timeout: 10_000 });
+    await vi.waitFor(
+      () => {
+        expect(closed).toBe(1);
+      },
+      { timeout: 10_000 },
+    );
   });
 
   it('rejects with what onEvent throws', async () => {
@@ -120,7 +131,9 @@ describe('subscribeToRun (fetch + eventsource-parser)', () => {
   });
 
   it('refuses a lastEventId that is not a non-negative integer', async () => {
-    await expect(subscribeToRun('http://127.0.0.1:9/r', { lastEventId: 'x', onEvent: () => undefined })).rejects.toThrow(/lastEventId must be a non-negative integer/);
+    await expect(subscribeToRun('http://127.0.0.1:9/r', { lastEventId: 'x', onEvent: () => undefined })).rejects.toThrow(
+      /lastEventId must be a non-negative integer/,
+    );
     await expect(subscribeToRun('http://127.0.0.1:9/r', { lastEventId: -1, onEvent: () => undefined })).rejects.toMatchObject({
       name: 'SseError',
       code: 'SSE_INVALID_OPTIONS',

@@ -79,7 +79,9 @@ export async function subscribeToRun(url: string | URL, options: SubscribeOption
   const maxEventLength = options.maxEventLength ?? DEFAULT_MAX_EVENT_LENGTH;
   let retryMs = options.retryMs ?? 1000;
   const { signal } = options;
-  const gate = createEventGate(parseLastEventId(options.lastEventId), options.onEvent, options.onInvalid, (data) => parseProgressEventJson(data));
+  const gate = createEventGate(parseLastEventId(options.lastEventId), options.onEvent, options.onInvalid, (data) =>
+    parseProgressEventJson(data),
+  );
   let failures = 0;
 
   for (;;) {
@@ -107,9 +109,13 @@ export async function subscribeToRun(url: string | URL, options: SubscribeOption
       if (response?.status === 204) return undefined;
       if (response !== undefined && PERMANENT.has(response.status)) {
         const text = await response.text().catch(() => '');
-        throw new SseError('SSE_HTTP_STATUS', `SSE subscription refused with HTTP ${response.status}${text === '' ? '' : `: ${text.slice(0, 300)}`}`, {
-          status: response.status,
-        });
+        throw new SseError(
+          'SSE_HTTP_STATUS',
+          `SSE subscription refused with HTTP ${response.status}${text === '' ? '' : `: ${text.slice(0, 300)}`}`,
+          {
+            status: response.status,
+          },
+        );
       }
       if (response?.ok === true && response.body !== null) {
         const parser = createParser({
@@ -139,7 +145,10 @@ export async function subscribeToRun(url: string | URL, options: SubscribeOption
             parser.feed(value);
             if (pending > maxEventLength) {
               callbackFailure = {
-                error: new SseError('SSE_FRAME_TOO_LARGE', `The SSE server sent more than ${String(maxEventLength)} characters without completing an event (maxEventLength)`),
+                error: new SseError(
+                  'SSE_FRAME_TOO_LARGE',
+                  `The SSE server sent more than ${String(maxEventLength)} characters without completing an event (maxEventLength)`,
+                ),
               };
             }
           }

@@ -26,14 +26,18 @@ describe('AgentRuntime with a SqliteCheckpointStore', () => {
     dirs.push(dir);
     const path = join(dir, 'agent.db');
     const store = new SqliteCheckpointStore(path);
-    await new AgentRuntime({ provider: 'scripted' }, { provider: echo(), checkpointStore: store, generateId: ids('a') }).run('remember 42', { sessionId: 'chat' });
+    await new AgentRuntime({ provider: 'scripted' }, { provider: echo(), checkpointStore: store, generateId: ids('a') }).run(
+      'remember 42',
+      { sessionId: 'chat' },
+    );
     store.close();
     const provider = echo();
     const again = new SqliteCheckpointStore(path);
-    await new AgentRuntime({ provider: 'scripted' }, { provider, checkpointStore: again, generateId: ids('b') }).run('what was it?', { sessionId: 'chat' });
+    await new AgentRuntime({ provider: 'scripted' }, { provider, checkpointStore: again, generateId: ids('b') }).run('what was it?', {
+      sessionId: 'chat',
+    });
     expect(provider.requests[0]!.messages.map((m) => m.content).slice(1)).toEqual(['remember 42', 'answer to remember 42', 'what was it?']);
     expect(new SqliteSessionStore(again.database).get('chat')?.runs).toBe(2);
     again.close();
   });
-
 });

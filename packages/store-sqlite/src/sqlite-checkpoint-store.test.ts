@@ -51,7 +51,10 @@ describe('SqliteCheckpointStore', () => {
     let before = changes();
     const round = (i: number): void => {
       store.update('cp-1', {
-        appendMessages: [{ role: 'assistant', i }, { role: 'tool', i }],
+        appendMessages: [
+          { role: 'assistant', i },
+          { role: 'tool', i },
+        ],
         appendLog: [{ i }],
         state: state({ iteration: i }),
         clearToolCalls: true,
@@ -73,7 +76,7 @@ describe('SqliteCheckpointStore', () => {
     const db = store.database;
     db.prepare("UPDATE headway_checkpoint_messages SET body = '{oops' WHERE key % 16777216 = 1").run();
     expect(() => store.load('cp-1')).toThrow(/checkpoint cp-1: messages\[1\]: invalid JSON/);
-    db.prepare("UPDATE headway_checkpoint_messages SET body = '\"m1\"' WHERE key % 16777216 = 1").run();
+    db.prepare('UPDATE headway_checkpoint_messages SET body = \'"m1"\' WHERE key % 16777216 = 1').run();
     db.prepare('DELETE FROM headway_checkpoint_messages WHERE key % 16777216 = 2').run();
     expect(() => store.load('cp-1')).toThrow(/messages: expected 3 row\(s\), found 2/);
     db.prepare('UPDATE headway_checkpoints SET message_count = 2').run();

@@ -190,7 +190,8 @@ export class SqliteCheckpointStore implements CheckpointStore {
           now,
         );
         const pk = Number(lastInsertRowid);
-        if (pk >= MAX_PK) throw new CheckpointError('CHECKPOINT_INVALID', `checkpoint ${init.id}: the database has used all ${MAX_PK} checkpoint keys`);
+        if (pk >= MAX_PK)
+          throw new CheckpointError('CHECKPOINT_INVALID', `checkpoint ${init.id}: the database has used all ${MAX_PK} checkpoint keys`);
         const base = pk * ROW_SPAN;
         messages.forEach((body, i) => s.insertMessage.run(base + i, body));
         log.forEach((body, i) => s.insertLog.run(base + i, body));
@@ -264,7 +265,12 @@ export class SqliteCheckpointStore implements CheckpointStore {
       if (row === undefined) return undefined;
       const summary = toSummary(row);
       const counts = checkRow(
-        z.object({ message_count: z.number().int().nonnegative(), log_count: z.number().int().nonnegative(), last_seq: z.number().int().nonnegative(), input: z.string() }),
+        z.object({
+          message_count: z.number().int().nonnegative(),
+          log_count: z.number().int().nonnegative(),
+          last_seq: z.number().int().nonnegative(),
+          input: z.string(),
+        }),
         row,
         id,
       );
@@ -358,15 +364,15 @@ export class SqliteCheckpointStore implements CheckpointStore {
 
   #rows(rows: unknown[], expected: number, where: 'messages' | 'log', id: string): unknown[] {
     if (rows.length !== expected) {
-      throw new CheckpointError('CHECKPOINT_CORRUPT', `checkpoint ${id}: ${where}: expected ${expected} row(s), found ${rows.length}`, { issues: [
-        { path: where, message: `expected ${expected} row(s), found ${rows.length}` },
-      ] });
+      throw new CheckpointError('CHECKPOINT_CORRUPT', `checkpoint ${id}: ${where}: expected ${expected} row(s), found ${rows.length}`, {
+        issues: [{ path: where, message: `expected ${expected} row(s), found ${rows.length}` }],
+      });
     }
     return (rows as { seq: unknown; body: unknown }[]).map((r, i) => {
       if (r.seq !== i) {
-        throw new CheckpointError('CHECKPOINT_CORRUPT', `checkpoint ${id}: ${where}[${i}]: missing (found seq ${String(r.seq)})`, { issues: [
-          { path: `${where}[${i}]`, message: 'missing' },
-        ] });
+        throw new CheckpointError('CHECKPOINT_CORRUPT', `checkpoint ${id}: ${where}[${i}]: missing (found seq ${String(r.seq)})`, {
+          issues: [{ path: `${where}[${i}]`, message: 'missing' }],
+        });
       }
       return decodeJson(r.body, `${where}[${i}]`, id);
     });
@@ -376,7 +382,9 @@ export class SqliteCheckpointStore implements CheckpointStore {
 function prepare(db: SqliteDatabase) {
   return {
     head: db.prepare('SELECT pk, status, message_count, log_count FROM headway_checkpoints WHERE id = ?'),
-    full: db.prepare(`SELECT pk, ${SUMMARY_COLUMNS}, input, state, message_count, log_count, last_seq FROM headway_checkpoints WHERE id = ?`),
+    full: db.prepare(
+      `SELECT pk, ${SUMMARY_COLUMNS}, input, state, message_count, log_count, last_seq FROM headway_checkpoints WHERE id = ?`,
+    ),
     insert: db.prepare(
       `INSERT INTO headway_checkpoints (id, run_id, session_id, task_id, input, status, iteration, state, message_count, log_count, last_seq, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?)`,
@@ -406,7 +414,9 @@ function prepare(db: SqliteDatabase) {
     deleteLog: db.prepare('DELETE FROM headway_checkpoint_log WHERE key >= ? AND key < ?'),
     deleteBlobs: db.prepare('DELETE FROM headway_checkpoint_blobs WHERE checkpoint = ?'),
     deleteHead: db.prepare('DELETE FROM headway_checkpoints WHERE pk = ?'),
-    putBlob: db.prepare('INSERT INTO headway_checkpoint_blobs (checkpoint, ref, content) VALUES (?, ?, ?) ON CONFLICT (checkpoint, ref) DO NOTHING'),
+    putBlob: db.prepare(
+      'INSERT INTO headway_checkpoint_blobs (checkpoint, ref, content) VALUES (?, ?, ?) ON CONFLICT (checkpoint, ref) DO NOTHING',
+    ),
     getBlob: db.prepare(
       'SELECT b.content FROM headway_checkpoint_blobs b JOIN headway_checkpoints c ON c.pk = b.checkpoint WHERE c.id = ? AND b.ref = ?',
     ),

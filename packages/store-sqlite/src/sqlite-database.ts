@@ -24,7 +24,13 @@ export function openSqliteDatabase(pathOrDatabase: string | SqliteDatabase): { d
  * Creates a component's tables once and records its schema version; refuses a database
  * written by a newer version of the component.
  */
-export function migrate(db: SqliteDatabase, component: string, version: number, ddl: string, makeError: (message: string) => HeadwayError): void {
+export function migrate(
+  db: SqliteDatabase,
+  component: string,
+  version: number,
+  ddl: string,
+  makeError: (message: string) => HeadwayError,
+): void {
   const row = db.prepare('SELECT version FROM headway_schema WHERE component = ?').get(component) as { version: number } | undefined;
   if (row !== undefined && row.version > version) {
     throw makeError(`database schema of ${component} is version ${row.version}, newer than this package supports (${version})`);
@@ -32,9 +38,8 @@ export function migrate(db: SqliteDatabase, component: string, version: number, 
   if (row?.version === version) return;
   db.transaction(() => {
     db.exec(ddl);
-    db.prepare('INSERT INTO headway_schema (component, version) VALUES (?, ?) ON CONFLICT (component) DO UPDATE SET version = excluded.version').run(
-      component,
-      version,
-    );
+    db.prepare(
+      'INSERT INTO headway_schema (component, version) VALUES (?, ?) ON CONFLICT (component) DO UPDATE SET version = excluded.version',
+    ).run(component, version);
   }).immediate();
 }

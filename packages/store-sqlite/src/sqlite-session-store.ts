@@ -1,4 +1,11 @@
-import { SessionError, type SessionRecord, type SessionRunRecord, type SessionStore, type SessionStoreOptions, type SessionSummary } from '@headway/runtime';
+import {
+  SessionError,
+  type SessionRecord,
+  type SessionRunRecord,
+  type SessionStore,
+  type SessionStoreOptions,
+  type SessionSummary,
+} from '@headway/runtime';
 import {
   SESSION_SUMMARY_COLUMNS as COLUMNS,
   decodeSessionMessage as decodeMessage,
@@ -65,11 +72,16 @@ export class SqliteSessionStore implements SessionStore {
       const row = db.prepare(`SELECT pk, ${COLUMNS} FROM headway_sessions WHERE id = ?`).get(id) as { pk: number } | undefined;
       if (row === undefined) return undefined;
       const summary = toSummary(row);
-      const rows = db.prepare('SELECT seq, body FROM headway_session_messages WHERE session = ? ORDER BY seq').all(row.pk) as { seq: unknown; body: unknown }[];
+      const rows = db.prepare('SELECT seq, body FROM headway_session_messages WHERE session = ? ORDER BY seq').all(row.pk) as {
+        seq: unknown;
+        body: unknown;
+      }[];
       if (rows.length !== summary.messageCount || rows.some((r, i) => r.seq !== i)) {
-        throw new SessionError('SESSION_CORRUPT', `session ${id}: messages: expected ${summary.messageCount} row(s) in sequence, found ${rows.length}`, { issues: [
-          { path: 'messages', message: 'rows missing' },
-        ] });
+        throw new SessionError(
+          'SESSION_CORRUPT',
+          `session ${id}: messages: expected ${summary.messageCount} row(s) in sequence, found ${rows.length}`,
+          { issues: [{ path: 'messages', message: 'rows missing' }] },
+        );
       }
       return { ...summary, messages: rows.map((r, i) => decodeMessage(id, r.body, i)) };
     })();
@@ -82,7 +94,9 @@ export class SqliteSessionStore implements SessionStore {
       .transaction((): SessionRecord => {
         if (db.prepare('SELECT 1 FROM headway_sessions WHERE id = ?').get(id) !== undefined) throw sessionExists(id);
         const now = this.#now();
-        db.prepare('INSERT INTO headway_sessions (id, created_at, updated_at, message_count, spent_usd, calls, runs) VALUES (?, ?, ?, 0, 0, 0, 0)').run(id, now, now);
+        db.prepare(
+          'INSERT INTO headway_sessions (id, created_at, updated_at, message_count, spent_usd, calls, runs) VALUES (?, ?, ?, 0, 0, 0, 0)',
+        ).run(id, now, now);
         return { id, createdAt: now, updatedAt: now, messageCount: 0, spentUsd: 0, calls: 0, runs: 0, messages: [] };
       })
       .immediate();
@@ -92,7 +106,8 @@ export class SqliteSessionStore implements SessionStore {
     const messages = encodeRun(id, run);
     const db = this.database;
     db.transaction(() => {
-      const row = db.prepare('SELECT pk, message_count FROM headway_sessions WHERE id = ?').get(id) as { pk: number; message_count: number } | undefined;
+      const row = db.prepare('SELECT pk, message_count FROM headway_sessions WHERE id = ?').get(id) as
+        { pk: number; message_count: number } | undefined;
       if (row === undefined) throw sessionNotFound(id);
       const insert = db.prepare('INSERT INTO headway_session_messages (session, seq, body) VALUES (?, ?, ?)');
       messages.forEach((body, i) => insert.run(row.pk, row.message_count + i, body));

@@ -39,7 +39,10 @@ function render(messages: readonly Message[]): void {
       const li = document.createElement('li');
       const result = results.get(call.id);
       li.className = result === undefined ? 'running' : 'done';
-      li.textContent = result === undefined ? `${call.function.name} ${call.function.arguments}` : `${call.function.name} ${call.function.arguments} → ${result}`;
+      li.textContent =
+        result === undefined
+          ? `${call.function.name} ${call.function.arguments}`
+          : `${call.function.name} ${call.function.arguments} → ${result}`;
       tools.append(li);
     }
   }

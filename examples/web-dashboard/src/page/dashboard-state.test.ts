@@ -21,7 +21,14 @@ describe('dashboard state', () => {
     expect(state.lastSeq).toBe(completed.at(-1)?.seq);
     expect(state.percent).toBe(100);
     expect(state.running).toEqual([]);
-    expect(state.finished.map((t) => t.name)).toEqual(['search_library', 'read_document', 'read_document', 'read_document', 'read_document', 'compute_stats']);
+    expect(state.finished.map((t) => t.name)).toEqual([
+      'search_library',
+      'read_document',
+      'read_document',
+      'read_document',
+      'read_document',
+      'compute_stats',
+    ]);
     expect(state.finished.every((t) => t.ok === true && t.preview !== undefined && t.durationMs !== undefined)).toBe(true);
     expect(state.outcome?.kind).toBe('completed');
     expect(state.outcome?.text).toMatch(/^I read 4 documents about sorting algorithms\./);
@@ -49,7 +56,9 @@ describe('dashboard state', () => {
     const state = replay(await recordRun({ timeBudgetMs: 500 }, { modelDelayMs: 150, toolDelayMs: 100 }));
     expect(state.outcome?.kind).toBe('limit');
     expect(state.warnings.map((w) => w.kind)).toEqual(expect.arrayContaining(['limit.reached', 'wind-down.started']));
-    expect(state.warnings.find((w) => w.kind === 'wind-down.started')?.text).toBe('Winding down (time-budget): 4 more round(s) to wrap up and report');
+    expect(state.warnings.find((w) => w.kind === 'wind-down.started')?.text).toBe(
+      'Winding down (time-budget): 4 more round(s) to wrap up and report',
+    );
     expect(state.report?.reason).toBe('time-budget');
   });
 
@@ -94,8 +103,26 @@ describe('dashboard state', () => {
     let state = replay(completed.slice(0, 1));
     const runId = state.runId;
     state = applyEvent(state, { type: 'plan.updated', runId, seq: 100, ts: 0, items: [{ text: 'Search', status: 'in_progress' }] });
-    state = applyEvent(state, { type: 'plan.updated', runId, seq: 101, ts: 0, items: [{ text: 'Search', status: 'completed' }, { text: 'Read', status: 'in_progress' }] });
-    state = applyEvent(state, { type: 'progress', runId, seq: 102, ts: 0, percent: 60, etaMs: 90_000, etaLowMs: 20_000, etaHighMs: 600_000 });
+    state = applyEvent(state, {
+      type: 'plan.updated',
+      runId,
+      seq: 101,
+      ts: 0,
+      items: [
+        { text: 'Search', status: 'completed' },
+        { text: 'Read', status: 'in_progress' },
+      ],
+    });
+    state = applyEvent(state, {
+      type: 'progress',
+      runId,
+      seq: 102,
+      ts: 0,
+      percent: 60,
+      etaMs: 90_000,
+      etaLowMs: 20_000,
+      etaHighMs: 600_000,
+    });
     expect(state.plan?.map((i) => i.status)).toEqual(['completed', 'in_progress']);
     expect([state.etaMs, state.etaLowMs, state.etaHighMs]).toEqual([90_000, 20_000, 600_000]);
     state = applyEvent(state, { type: 'progress', runId, seq: 103, ts: 0, percent: 70, etaMs: 30_000 });

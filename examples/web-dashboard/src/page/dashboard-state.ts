@@ -117,7 +117,10 @@ export function applyEvent(state: DashboardState, event: ProgressEvent): Dashboa
       break;
     case 'text.delta': {
       const block = currentText(state);
-      next.texts = block === undefined ? [{ step: 'llm', text: event.text }] : [...state.texts.slice(0, -1), { ...block, text: block.text + event.text }];
+      next.texts =
+        block === undefined
+          ? [{ step: 'llm', text: event.text }]
+          : [...state.texts.slice(0, -1), { ...block, text: block.text + event.text }];
       break;
     }
     case 'tool.executing': {
@@ -127,7 +130,9 @@ export function applyEvent(state: DashboardState, event: ProgressEvent): Dashboa
       break;
     }
     case 'tool.completed': {
-      const index = state.running.findIndex((r) => (event.toolCallId === undefined ? r.name === event.toolName : r.callId === event.toolCallId));
+      const index = state.running.findIndex((r) =>
+        event.toolCallId === undefined ? r.name === event.toolName : r.callId === event.toolCallId,
+      );
       const started = state.running[index];
       const row: ToolRow = {
         callId: started?.callId ?? event.toolCallId ?? `seq-${event.seq}`,
@@ -145,20 +150,38 @@ export function applyEvent(state: DashboardState, event: ProgressEvent): Dashboa
     case 'limit.approaching':
       next.warnings = [
         ...state.warnings,
-        { seq: event.seq, kind: event.type, text: `Approaching the ${LIMIT_NAMES[event.limit]} limit: ${amount(event.limit, event.used)} of ${amount(event.limit, event.max)} used` },
+        {
+          seq: event.seq,
+          kind: event.type,
+          text: `Approaching the ${LIMIT_NAMES[event.limit]} limit: ${amount(event.limit, event.used)} of ${amount(event.limit, event.max)} used`,
+        },
       ];
       break;
     case 'limit.reached':
       next.warnings = [
         ...state.warnings,
-        { seq: event.seq, kind: event.type, text: `Reached the ${LIMIT_NAMES[event.limit]} limit (${amount(event.limit, event.max)}): the agent writes a progress report` },
+        {
+          seq: event.seq,
+          kind: event.type,
+          text: `Reached the ${LIMIT_NAMES[event.limit]} limit (${amount(event.limit, event.max)}): the agent writes a progress report`,
+        },
       ];
       break;
     case 'wind-down.started':
-      next.warnings = [...state.warnings, { seq: event.seq, kind: event.type, text: `Winding down (${event.reason}): ${event.bonusSteps} more round(s) to wrap up and report` }];
+      next.warnings = [
+        ...state.warnings,
+        {
+          seq: event.seq,
+          kind: event.type,
+          text: `Winding down (${event.reason}): ${event.bonusSteps} more round(s) to wrap up and report`,
+        },
+      ];
       break;
     case 'timeout.extended':
-      next.warnings = [...state.warnings, { seq: event.seq, kind: event.type, text: `Time budget extended by ${(event.byMs / 1000).toFixed(0)} s` }];
+      next.warnings = [
+        ...state.warnings,
+        { seq: event.seq, kind: event.type, text: `Time budget extended by ${(event.byMs / 1000).toFixed(0)} s` },
+      ];
       break;
     case 'report.generated':
       next.report = event.report;

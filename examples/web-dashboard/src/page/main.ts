@@ -146,7 +146,11 @@ async function start(event: SubmitEvent): Promise<void> {
   const button = field('start-button', HTMLButtonElement);
   button.disabled = true;
   try {
-    const view = await getJson('api/runs', runViewSchema, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const view = await getJson('api/runs', runViewSchema, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     history.pushState(null, '', `#run=${view.runId}`);
     void follow(view);
   } catch (error) {
@@ -162,7 +166,9 @@ async function init(): Promise<void> {
     const config = await getJson('api/config', configSchema);
     field('task-input', HTMLTextAreaElement).placeholder = config.task;
     field('max-iterations', HTMLInputElement).value = String(config.maxIterations);
-    field('provider', HTMLSelectElement).replaceChildren(...config.providers.map((p) => new Option(p === 'openai' ? 'OpenAI (OPENAI_API_KEY)' : 'scripted model', p)));
+    field('provider', HTMLSelectElement).replaceChildren(
+      ...config.providers.map((p) => new Option(p === 'openai' ? 'OpenAI (OPENAI_API_KEY)' : 'scripted model', p)),
+    );
   } catch (error) {
     showError(`Cannot reach the server: ${(error as Error).message}`);
   }

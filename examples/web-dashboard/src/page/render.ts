@@ -13,7 +13,11 @@ export interface RunView {
   steps: StepRange[];
 }
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: { className?: string; text?: string; data?: Record<string, string> } = {}, ...children: Node[]): HTMLElementTagNameMap[K] {
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: { className?: string; text?: string; data?: Record<string, string> } = {},
+  ...children: Node[]
+): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   if (props.className !== undefined) node.className = props.className;
   if (props.text !== undefined) node.textContent = props.text;
@@ -83,7 +87,9 @@ export function renderRun(view: RunView, state: DashboardState): void {
   status.textContent = state.outcome === undefined ? 'running' : state.outcome.kind === 'limit' ? 'stopped at limit' : state.outcome.kind;
   status.className = `badge ${state.outcome?.kind ?? 'running'}`;
   byId('iteration').textContent =
-    state.iteration === undefined ? '' : `iteration ${Math.min(state.iteration.index + 1, state.iteration.max)}/${state.iteration.max} · ${view.provider}`;
+    state.iteration === undefined
+      ? ''
+      : `iteration ${Math.min(state.iteration.index + 1, state.iteration.max)}/${state.iteration.max} · ${view.provider}`;
 
   const percent = Math.round(state.percent * 10) / 10;
   const bar = byId('bar');
@@ -117,11 +123,17 @@ export function renderRun(view: RunView, state: DashboardState): void {
 
   const plan = state.plan ?? [];
   const planClass = { completed: 'done', in_progress: 'active', pending: 'pending' } as const;
-  byId('plan').replaceChildren(...plan.map((item) => el('li', { className: planClass[item.status], text: item.text, data: { status: item.status } })));
+  byId('plan').replaceChildren(
+    ...plan.map((item) => el('li', { className: planClass[item.status], text: item.text, data: { status: item.status } })),
+  );
   byId('plan-count').textContent = `${plan.filter((i) => i.status === 'completed').length}/${plan.length}`;
   byId('plan-panel').hidden = plan.length === 0;
 
-  byId('warnings').replaceChildren(...state.warnings.map((w) => el('li', { className: `warning ${w.kind.replace('.', '-')}`, text: w.text, data: { seq: String(w.seq) } })));
+  byId('warnings').replaceChildren(
+    ...state.warnings.map((w) =>
+      el('li', { className: `warning ${w.kind.replace('.', '-')}`, text: w.text, data: { seq: String(w.seq) } }),
+    ),
+  );
   byId('running').replaceChildren(
     ...state.running.map((r) =>
       el(
@@ -141,7 +153,12 @@ export function renderRun(view: RunView, state: DashboardState): void {
   const blocks = state.texts.filter((b) => b.text.trim() !== '');
   texts.replaceChildren(
     ...blocks.map((b, i) =>
-      el('div', { className: `text-block${i === blocks.length - 1 && state.outcome === undefined ? ' streaming' : ''}`, data: { step: b.step } }, el('span', { className: 'step', text: b.step }), el('p', { text: b.text.trim() })),
+      el(
+        'div',
+        { className: `text-block${i === blocks.length - 1 && state.outcome === undefined ? ' streaming' : ''}`, data: { step: b.step } },
+        el('span', { className: 'step', text: b.step }),
+        el('p', { text: b.text.trim() }),
+      ),
     ),
   );
   texts.scrollTop = texts.scrollHeight;

@@ -46,8 +46,15 @@ describe('saved events', () => {
   it('a full storage costs only the saved copy', () => {
     const storage = memoryStorage();
     storage.setItem('headway-dashboard:events:r1', '[]');
-    const full: StorageLike = { ...storage, setItem: () => { throw new Error('QuotaExceededError'); } };
-    expect(() => { saveEvents(full, 'r1', events); }).not.toThrow();
+    const full: StorageLike = {
+      ...storage,
+      setItem: () => {
+        throw new Error('QuotaExceededError');
+      },
+    };
+    expect(() => {
+      saveEvents(full, 'r1', events);
+    }).not.toThrow();
     expect(storage.map.has('headway-dashboard:events:r1')).toBe(false);
   });
 });

@@ -160,7 +160,11 @@ describe('toAgUiEvents', () => {
       },
     });
     const finished = out.at(-1);
-    expect(finished).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' }, result: { outcome: 'limit', summary: 'stopped at the iteration limit' } });
+    expect(finished).toMatchObject({
+      type: 'RUN_FINISHED',
+      outcome: { type: 'success' },
+      result: { outcome: 'limit', summary: 'stopped at the iteration limit' },
+    });
   });
 
   it('ends a stream cut short with RUN_ERROR HEADWAY_STREAM_ENDED, and maps nothing after the end', () => {

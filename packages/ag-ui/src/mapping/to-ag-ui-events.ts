@@ -206,7 +206,13 @@ export function toAgUiEvents(options: ToAgUiEventsOptions = {}): AgUiEventMapper
     out.push(stamp({ type: EventType.STEP_FINISHED, stepName: name }, timestamp));
   }
 
-  function toolResult(out: AGUIEvent[], tool: RunningTool, content: string, meta: Record<string, unknown>, timestamp: number | undefined): void {
+  function toolResult(
+    out: AGUIEvent[],
+    tool: RunningTool,
+    content: string,
+    meta: Record<string, unknown>,
+    timestamp: number | undefined,
+  ): void {
     const messageId = `${tool.toolCallId}:result`;
     const message: ToolMessage = { id: messageId, role: 'tool', toolCallId: tool.toolCallId, content, metadata: { headway: meta } };
     // Where a client puts it: after the assistant message holding the call and its earlier results.
@@ -233,7 +239,13 @@ export function toAgUiEvents(options: ToAgUiEventsOptions = {}): AgUiEventMapper
     turnMessageId = undefined;
   }
 
-  function startTool(out: AGUIEvent[], toolName: string, sourceId: string | undefined, args: unknown, timestamp: number | undefined): RunningTool {
+  function startTool(
+    out: AGUIEvent[],
+    toolName: string,
+    sourceId: string | undefined,
+    args: unknown,
+    timestamp: number | undefined,
+  ): RunningTool {
     closeText(out, timestamp);
     let toolCallId = sourceId !== undefined && sourceId !== '' && !usedToolIds.has(sourceId) ? sourceId : nextId('t');
     while (usedToolIds.has(toolCallId)) toolCallId = nextId('t');
@@ -241,7 +253,10 @@ export function toAgUiEvents(options: ToAgUiEventsOptions = {}): AgUiEventMapper
     turnMessageId ??= nextId('m');
     const parent = assistantMessage(turnMessageId);
     const argText = stringifyArgs(args);
-    parent.toolCalls = [...(parent.toolCalls ?? []), { id: toolCallId, type: 'function', function: { name: toolName, arguments: argText ?? '' } }];
+    parent.toolCalls = [
+      ...(parent.toolCalls ?? []),
+      { id: toolCallId, type: 'function', function: { name: toolName, arguments: argText ?? '' } },
+    ];
     out.push(stamp({ type: EventType.TOOL_CALL_START, toolCallId, toolCallName: toolName, parentMessageId: turnMessageId }, timestamp));
     if (argText !== undefined && argText !== '') out.push(stamp({ type: EventType.TOOL_CALL_ARGS, toolCallId, delta: argText }, timestamp));
     out.push(stamp({ type: EventType.TOOL_CALL_END, toolCallId }, timestamp));
@@ -264,7 +279,8 @@ export function toAgUiEvents(options: ToAgUiEventsOptions = {}): AgUiEventMapper
     closeText(out, timestamp);
     if (running.length > 0) {
       const unfinished = running.splice(0);
-      for (const tool of unfinished) toolResult(out, tool, `did not finish: ${reason}`, { ok: false, finished: false, toolName: tool.toolName }, timestamp);
+      for (const tool of unfinished)
+        toolResult(out, tool, `did not finish: ${reason}`, { ok: false, finished: false, toolName: tool.toolName }, timestamp);
     }
     for (const name of [...openSteps].reverse()) finishStep(out, name, timestamp);
   }
@@ -375,20 +391,32 @@ export function toAgUiEvents(options: ToAgUiEventsOptions = {}): AgUiEventMapper
         const result: Record<string, unknown> = { outcome: event.outcome, durationMs: event.durationMs };
         if (event.summary !== undefined) result.summary = event.summary;
         if (event.tokenCount !== undefined) result.tokenCount = event.tokenCount;
-        finish(out, { type: EventType.RUN_FINISHED, threadId: threadId ?? '', runId: runId ?? '', outcome: { type: 'success' }, result }, timestamp);
+        finish(
+          out,
+          { type: EventType.RUN_FINISHED, threadId: threadId ?? '', runId: runId ?? '', outcome: { type: 'success' }, result },
+          timestamp,
+        );
         return;
       }
       case 'run.cancelled':
         closeAll(out, 'the run was cancelled', timestamp);
         set('status', 'cancelled');
         set('stopReason', event.reason ?? 'cancelled');
-        finish(out, { type: EventType.RUN_FINISHED, threadId: threadId ?? '', runId: runId ?? '', outcome: { type: 'cancelled' } }, timestamp);
+        finish(
+          out,
+          { type: EventType.RUN_FINISHED, threadId: threadId ?? '', runId: runId ?? '', outcome: { type: 'cancelled' } },
+          timestamp,
+        );
         return;
       case 'run.error':
         closeAll(out, 'the run failed', timestamp);
         set('status', 'error');
         set('stopReason', event.error);
-        finish(out, { type: EventType.RUN_ERROR, message: event.error === '' ? 'The run failed' : event.error, code: 'HEADWAY_RUN_ERROR' }, timestamp);
+        finish(
+          out,
+          { type: EventType.RUN_ERROR, message: event.error === '' ? 'The run failed' : event.error, code: 'HEADWAY_RUN_ERROR' },
+          timestamp,
+        );
         return;
     }
   }

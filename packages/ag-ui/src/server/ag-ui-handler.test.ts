@@ -34,12 +34,20 @@ const fileRead = defineTool({
 /** A run function driving the real runtime, recording the events the endpoint received. */
 type RuntimeTools = ConstructorParameters<typeof AgentRuntime>[1]['tools'];
 
-function runtimeRun(script: ConstructorParameters<typeof ScriptedProvider>[0], events: ProgressEvent[], maxIterations = 10, tools: RuntimeTools = [fileRead]) {
+function runtimeRun(
+  script: ConstructorParameters<typeof ScriptedProvider>[0],
+  events: ProgressEvent[],
+  maxIterations = 10,
+  tools: RuntimeTools = [fileRead],
+) {
   return async ({ input, signal, sink, hub }: AgUiRunContext): Promise<void> => {
     hub.add((event) => {
       events.push(event);
     });
-    const runtime = new AgentRuntime({ provider: 'scripted', maxIterations }, { provider: new ScriptedProvider(script), sinks: [sink], tools });
+    const runtime = new AgentRuntime(
+      { provider: 'scripted', maxIterations },
+      { provider: new ScriptedProvider(script), sinks: [sink], tools },
+    );
     await runtime.run(userText(input), { signal, stream: true });
   };
 }
@@ -124,7 +132,11 @@ describe('createAgUiHandler with the official HttpAgent', () => {
         }),
     });
     const { url, handler } = await serve({ run: runtimeRun([{ toolCalls: [{ name: 'slow', args: {} }] }], events, 5, [slow]) });
-    const run = await runHttpAgent(url, { runId: 'run-cancel' }, { onToolCallStart: () => void setImmediate(() => handler.cancel('run-cancel', 'user pressed stop')) });
+    const run = await runHttpAgent(
+      url,
+      { runId: 'run-cancel' },
+      { onToolCallStart: () => void setImmediate(() => handler.cancel('run-cancel', 'user pressed stop')) },
+    );
     expect(release).toBeDefined();
     expect(run.outcome).toBe('cancelled');
     expect(events.at(-1)?.type).toBe('run.cancelled');
@@ -164,7 +176,15 @@ describe('createAgUiHandler with the official HttpAgent', () => {
     expect(ok.outcome).toBe('success');
     const bad = await runHttpAgent(url, { runId: 'bad' });
     expect(bad.runError).toBe('TypeError: nope');
-    expect(bad.wire.map((e) => e.type)).toEqual(['RUN_STARTED', 'ACTIVITY_SNAPSHOT', 'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END', 'ACTIVITY_DELTA', 'RUN_ERROR']);
+    expect(bad.wire.map((e) => e.type)).toEqual([
+      'RUN_STARTED',
+      'ACTIVITY_SNAPSHOT',
+      'TEXT_MESSAGE_START',
+      'TEXT_MESSAGE_CONTENT',
+      'TEXT_MESSAGE_END',
+      'ACTIVITY_DELTA',
+      'RUN_ERROR',
+    ]);
   });
 });
 
@@ -335,9 +355,15 @@ describe('createAgUiHandler: bad input and disconnects', () => {
     expect(await post(url, JSON.stringify(input))).toMatchObject({ status: 404, json: { code: 'AG_UI_UNKNOWN_RUN' } });
     expect((await fetch(`${url}?runId=nope`)).status).toBe(404);
     await runHttpAgent(url, { runId: 'taken' });
-    expect(await post(url, JSON.stringify({ threadId: 't', runId: 'taken', messages: [] }))).toMatchObject({ status: 409, json: { code: 'AG_UI_RUN_EXISTS' } });
+    expect(await post(url, JSON.stringify({ threadId: 't', runId: 'taken', messages: [] }))).toMatchObject({
+      status: 409,
+      json: { code: 'AG_UI_RUN_EXISTS' },
+    });
     const badReattach = { ...input, forwardedProps: { headway: { reattach: { lastSeq: -1 } } } };
-    expect(await post(url, JSON.stringify(badReattach))).toMatchObject({ status: 400, json: { issues: [{ path: 'forwardedProps.headway.reattach' }] } });
+    expect(await post(url, JSON.stringify(badReattach))).toMatchObject({
+      status: 400,
+      json: { issues: [{ path: 'forwardedProps.headway.reattach' }] },
+    });
   });
 
   it('a client that disconnects aborts the run signal', async () => {
@@ -412,7 +438,11 @@ describe('reattach', () => {
     expect(b.outcome).toBe('success');
     expect(b.messages).toEqual(a.messages);
     // A page that reloads after the end gets the whole run and its end.
-    const after = await runHttpAgent(url, { runId: 'shared', forwardedProps: { headway: { reattach: { lastSeq: 3 } } } }, { initialMessages: [] });
+    const after = await runHttpAgent(
+      url,
+      { runId: 'shared', forwardedProps: { headway: { reattach: { lastSeq: 3 } } } },
+      { initialMessages: [] },
+    );
     expect(after.messages).toEqual(a.messages);
     expect(after.wire.map((e) => e.type)).toEqual(['RUN_STARTED', 'MESSAGES_SNAPSHOT', 'RUN_FINISHED']);
   });

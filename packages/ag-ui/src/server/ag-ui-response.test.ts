@@ -31,7 +31,10 @@ describe('agUiResponse (fetch-style)', () => {
 
     const bad = await agUiResponse(new Request('http://app.test/agent', { method: 'POST', body: '{"runId": 1}' }), options);
     expect(bad.status).toBe(400);
-    expect(await bad.json()).toMatchObject({ code: 'AG_UI_INVALID_INPUT', issues: expect.arrayContaining([{ path: 'runId', message: expect.any(String) as string }]) as unknown });
+    expect(await bad.json()).toMatchObject({
+      code: 'AG_UI_INVALID_INPUT',
+      issues: expect.arrayContaining([{ path: 'runId', message: expect.any(String) as string }]) as unknown,
+    });
     expect(agUiServerFor(options).activeRuns()).toEqual([]);
   });
 });
@@ -72,7 +75,16 @@ describe('reattach to a run from the replay log', () => {
     const ready = new Promise<void>((resolve) => {
       attached = resolve;
     });
-    const running = runHttpAgent(server.url, { runId: 'elsewhere', forwardedProps: { headway: { reattach: true } } }, { initialMessages: [], onRunStarted: () => { attached(); } });
+    const running = runHttpAgent(
+      server.url,
+      { runId: 'elsewhere', forwardedProps: { headway: { reattach: true } } },
+      {
+        initialMessages: [],
+        onRunStarted: () => {
+          attached();
+        },
+      },
+    );
     await ready;
     hub.emit({ type: 'text.delta', text: 'found it' });
     hub.emit({ type: 'step.finished', step: 'crawl', durationMs: 5 });
@@ -90,7 +102,11 @@ describe('reattach to a run from the replay log', () => {
       'RUN_FINISHED',
     ]);
     expect(run.outcome).toBe('success');
-    expect(run.messages.find((m) => m.role === 'activity')?.content).toMatchObject({ percent: 20, status: 'completed', agentName: 'worker' });
+    expect(run.messages.find((m) => m.role === 'activity')?.content).toMatchObject({
+      percent: 20,
+      status: 'completed',
+      agentName: 'worker',
+    });
   });
 
   it('410 when the log no longer holds the start of the run', async () => {

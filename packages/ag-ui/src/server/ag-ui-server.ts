@@ -125,7 +125,13 @@ const STREAM_HEADERS: Record<string, string> = {
 
 const HEARTBEAT = ': keep-alive\n\n';
 
-function plain(status: number, code: AgUiErrorCode, message: string, issues?: readonly ValidationIssue[], headers: Record<string, string> = {}): AgUiPlainAnswer {
+function plain(
+  status: number,
+  code: AgUiErrorCode,
+  message: string,
+  issues?: readonly ValidationIssue[],
+  headers: Record<string, string> = {},
+): AgUiPlainAnswer {
   const body = issues === undefined ? { code, message } : { code, message, issues };
   return {
     kind: 'plain',
@@ -279,7 +285,14 @@ export function createAgUiServer(options: AgUiServerOptions): AgUiServer {
       },
     });
     const mapper = toAgUiEvents({ threadId: input.threadId, runId: input.runId, input });
-    const record: RunRecord = { runId: input.runId, hub, mapper, controller: new AbortController(), clients: new Set(), graceTimer: undefined };
+    const record: RunRecord = {
+      runId: input.runId,
+      hub,
+      mapper,
+      controller: new AbortController(),
+      clients: new Set(),
+      graceTimer: undefined,
+    };
     runs.set(input.runId, record);
     hub.add(
       (event) => {
@@ -373,7 +386,11 @@ export function createAgUiServer(options: AgUiServerOptions): AgUiServer {
   }
 
   function ahead(request: ReattachRequest, lastSeq: number): AgUiPlainAnswer {
-    return plain(400, 'AG_UI_LAST_SEQ_AHEAD', `lastSeq ${String(request.lastSeq)} is ahead of run ${JSON.stringify(request.runId)} (last seq ${lastSeq})`);
+    return plain(
+      400,
+      'AG_UI_LAST_SEQ_AHEAD',
+      `lastSeq ${String(request.lastSeq)} is ahead of run ${JSON.stringify(request.runId)} (last seq ${lastSeq})`,
+    );
   }
 
   /** A run this endpoint did not start, rebuilt from the log (which must hold it from its first event). */
@@ -434,7 +451,8 @@ export function createAgUiServer(options: AgUiServerOptions): AgUiServer {
     try {
       text = await request.readBody(maxBodyBytes);
     } catch (error) {
-      if (error instanceof BodyTooLargeError) return { ok: false, answer: plain(413, 'AG_UI_BODY_TOO_LARGE', `The request body is larger than ${maxBodyBytes} bytes`) };
+      if (error instanceof BodyTooLargeError)
+        return { ok: false, answer: plain(413, 'AG_UI_BODY_TOO_LARGE', `The request body is larger than ${maxBodyBytes} bytes`) };
       return { ok: false, answer: plain(400, 'AG_UI_INVALID_JSON', `The request body could not be read: ${describeThrown(error, 200)}`) };
     }
     try {
@@ -454,11 +472,14 @@ export function createAgUiServer(options: AgUiServerOptions): AgUiServer {
         const rawSeq = request.url.searchParams.get('lastSeq');
         const lastSeq = rawSeq === null ? undefined : /^(?:0|[1-9]\d{0,15})$/.test(rawSeq) ? Number(rawSeq) : Number.NaN;
         if (lastSeq !== undefined && !Number.isSafeInteger(lastSeq)) {
-          return plain(400, 'AG_UI_INVALID_INPUT', 'lastSeq must be a non-negative integer', [{ path: 'lastSeq', message: 'expected a non-negative integer' }]);
+          return plain(400, 'AG_UI_INVALID_INPUT', 'lastSeq must be a non-negative integer', [
+            { path: 'lastSeq', message: 'expected a non-negative integer' },
+          ]);
         }
         return reattach({ runId, lastSeq });
       }
-      if (request.method !== 'POST') return plain(405, 'AG_UI_METHOD_NOT_ALLOWED', 'Use POST (or GET ?runId= to reattach)', undefined, { allow: 'GET, POST' });
+      if (request.method !== 'POST')
+        return plain(405, 'AG_UI_METHOD_NOT_ALLOWED', 'Use POST (or GET ?runId= to reattach)', undefined, { allow: 'GET, POST' });
       const body = await readJson(request);
       if (!body.ok) return body.answer;
       let input: RunAgentInput;
@@ -472,7 +493,11 @@ export function createAgUiServer(options: AgUiServerOptions): AgUiServer {
       }
       if (wanted !== undefined) return reattach(wanted);
       if (runs.has(input.runId) || log.has(input.runId)) {
-        return plain(409, 'AG_UI_RUN_EXISTS', `Run ${JSON.stringify(input.runId)} exists; reattach with forwardedProps.headway.reattach, or use a new runId`);
+        return plain(
+          409,
+          'AG_UI_RUN_EXISTS',
+          `Run ${JSON.stringify(input.runId)} exists; reattach with forwardedProps.headway.reattach, or use a new runId`,
+        );
       }
       return startRun(input);
     },

@@ -79,7 +79,12 @@ export async function runHttpAgent(
       return new Response(theirs, { status: response.status, headers: response.headers });
     },
   });
-  const view = { steps: [] as string[], custom: [] as ClientView['custom'], outcome: undefined as string | undefined, runError: undefined as string | undefined };
+  const view = {
+    steps: [] as string[],
+    custom: [] as ClientView['custom'],
+    outcome: undefined as string | undefined,
+    runError: undefined as string | undefined,
+  };
   const subscriber = {
     ...recordingSubscriber(view),
     onToolCallStartEvent: ({ event }: { event: { toolCallId: string } }) => {

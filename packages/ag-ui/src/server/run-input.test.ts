@@ -33,7 +33,11 @@ function hostile(): fc.Arbitrary<unknown> {
     threadId: fc.oneof(fc.string(), controlText, fc.integer()),
     runId: fc.oneof(fc.string(), fc.constant(undefined)),
     messages: fc.oneof(fc.constant([]), fc.array(fc.anything(), { maxLength: 3 })),
-    forwardedProps: fc.oneof(fc.anything(), fc.constant({ headway: { reattach: { lastSeq: -1 } } }), throwing.map((t) => ({ headway: t }))),
+    forwardedProps: fc.oneof(
+      fc.anything(),
+      fc.constant({ headway: { reattach: { lastSeq: -1 } } }),
+      throwing.map((t) => ({ headway: t })),
+    ),
   });
   return fc.oneof(fc.anything(), throwing, revoked, deep, almost, fc.string({ maxLength: 100_000 }));
 }
@@ -46,7 +50,12 @@ describe('parseRunAgentInput', () => {
   });
 
   it('reads a reattach request from forwardedProps.headway.reattach', () => {
-    const input = parseRunAgentInput({ threadId: 't', runId: 'r', messages: [], forwardedProps: { headway: { reattach: { lastSeq: 4 } } } });
+    const input = parseRunAgentInput({
+      threadId: 't',
+      runId: 'r',
+      messages: [],
+      forwardedProps: { headway: { reattach: { lastSeq: 4 } } },
+    });
     expect(reattachOf(input)).toEqual({ runId: 'r', lastSeq: 4 });
   });
 

@@ -1,5 +1,11 @@
 import { open } from 'node:fs/promises';
-import { readAuditLog, readSqliteAuditRecords, verifyAuditChain, type AuditChainResult, type LocatedAuditEvent } from '@headway/reporter-audit';
+import {
+  readAuditLog,
+  readSqliteAuditRecords,
+  verifyAuditChain,
+  type AuditChainResult,
+  type LocatedAuditEvent,
+} from '@headway/reporter-audit';
 import { errorMessage } from '@headway/protocol/internal';
 import { parseCommand } from '../args.js';
 import { CliError, EXIT } from '../cli-error.js';
@@ -81,7 +87,11 @@ export async function auditCommand(args: readonly string[], io: CliIo): Promise<
     io.stdout.write(`${AUDIT_HELP}\n`);
     return EXIT.ok;
   }
-  if (sub !== 'verify') throw new CliError('CLI_USAGE', `${sub === undefined ? 'audit needs a command' : `unknown audit command ${JSON.stringify(sub)}`}\nusage: ${AUDIT_USAGE}`);
+  if (sub !== 'verify')
+    throw new CliError(
+      'CLI_USAGE',
+      `${sub === undefined ? 'audit needs a command' : `unknown audit command ${JSON.stringify(sub)}`}\nusage: ${AUDIT_USAGE}`,
+    );
   if (path === undefined || rest.length > 0) throw new CliError('CLI_USAGE', `audit verify takes one PATH\nusage: ${AUDIT_USAGE}`);
   const { records, problems } = await readAuditRecords(path);
   let result: AuditChainResult = verifyAuditChain(records);

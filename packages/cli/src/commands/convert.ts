@@ -33,14 +33,21 @@ Examples:
 export async function convertCommand(args: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommand(
     args,
-    { from: { type: 'string' }, out: { type: 'string' }, follow: { type: 'boolean', short: 'f' }, 'max-turns': { type: 'string' }, 'run-id': { type: 'string' } },
+    {
+      from: { type: 'string' },
+      out: { type: 'string' },
+      follow: { type: 'boolean', short: 'f' },
+      'max-turns': { type: 'string' },
+      'run-id': { type: 'string' },
+    },
     CONVERT_USAGE,
   );
   if (values.help === true) {
     io.stdout.write(`${CONVERT_HELP}\n`);
     return EXIT.ok;
   }
-  if (positionals.length > 1) throw new CliError('CLI_USAGE', `convert reads one input, got ${positionals.length}\nusage: ${CONVERT_USAGE}`);
+  if (positionals.length > 1)
+    throw new CliError('CLI_USAGE', `convert reads one input, got ${positionals.length}\nusage: ${CONVERT_USAGE}`);
   const path = positionals[0] ?? '-';
   const maxTurns = numberOption(values, 'max-turns', undefined, 1);
   const runId = stringOption(values, 'run-id');
@@ -62,7 +69,11 @@ export async function convertCommand(args: readonly string[], io: CliIo): Promis
     buffered = '';
     if (!ok) await once(out, 'drain');
   };
-  for await (const line of readLines(path, { follow: values.follow === true, stop: () => stream.terminal !== undefined, ...(io.signal === undefined ? {} : { signal: io.signal }) })) {
+  for await (const line of readLines(path, {
+    follow: values.follow === true,
+    stop: () => stream.terminal !== undefined,
+    ...(io.signal === undefined ? {} : { signal: io.signal }),
+  })) {
     for (const event of line === TOO_LONG ? stream.pushTooLong() : stream.push(line)) buffered += `${JSON.stringify(event)}\n`;
     if (buffered.length > 64 * 1024) await flush();
   }

@@ -26,7 +26,11 @@ Examples:
 
 /** `headway cost`. */
 export async function costCommand(args: readonly string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommand(args, { store: { type: 'string' }, session: { type: 'string' }, budget: { type: 'string' }, json: { type: 'boolean' } }, COST_USAGE);
+  const { values, positionals } = parseCommand(
+    args,
+    { store: { type: 'string' }, session: { type: 'string' }, budget: { type: 'string' }, json: { type: 'boolean' } },
+    COST_USAGE,
+  );
   if (values.help === true) {
     io.stdout.write(`${COST_HELP}\n`);
     return EXIT.ok;
@@ -34,7 +38,8 @@ export async function costCommand(args: readonly string[], io: CliIo): Promise<n
   if (positionals.length > 0) throw new CliError('CLI_USAGE', `cost takes no arguments, only options\nusage: ${COST_USAGE}`);
   const budgetText = stringOption(values, 'budget');
   const budget = budgetText === undefined ? undefined : Number(budgetText);
-  if (budget !== undefined && !(Number.isFinite(budget) && budget >= 0)) throw new CliError('CLI_USAGE', `--budget: expected dollars ≥ 0, got ${JSON.stringify(budgetText)}`);
+  if (budget !== undefined && !(Number.isFinite(budget) && budget >= 0))
+    throw new CliError('CLI_USAGE', `--budget: expected dollars ≥ 0, got ${JSON.stringify(budgetText)}`);
   const stores = await openStores(stringOption(values, 'store') ?? io.env.HEADWAY_STORE);
   try {
     const sessions = stores.sessions;
@@ -43,10 +48,19 @@ export async function costCommand(args: readonly string[], io: CliIo): Promise<n
     const sessionId = stringOption(values, 'session');
     if (sessionId === undefined) {
       const list = await sessions.list();
-      const rows = list.map((s) => ({ sessionId: s.id, spentUsd: s.spentUsd, calls: s.calls, runs: s.runs, updatedAt: s.updatedAt, ...left(s.spentUsd) }));
+      const rows = list.map((s) => ({
+        sessionId: s.id,
+        spentUsd: s.spentUsd,
+        calls: s.calls,
+        runs: s.runs,
+        updatedAt: s.updatedAt,
+        ...left(s.spentUsd),
+      }));
       const total = rows.reduce((sum, r) => sum + r.spentUsd, 0);
       if (values.json === true) {
-        io.stdout.write(`${JSON.stringify({ sessions: rows, totalUsd: total, ...(budget === undefined ? {} : { budgetUsd: budget }) }, null, 2)}\n`);
+        io.stdout.write(
+          `${JSON.stringify({ sessions: rows, totalUsd: total, ...(budget === undefined ? {} : { budgetUsd: budget }) }, null, 2)}\n`,
+        );
         return EXIT.ok;
       }
       if (rows.length === 0) {
@@ -54,12 +68,21 @@ export async function costCommand(args: readonly string[], io: CliIo): Promise<n
         return EXIT.ok;
       }
       const header = ['SESSION', 'RUNS', 'CALLS', 'SPENT', ...(budget === undefined ? [] : ['LEFT'])];
-      const body = rows.map((r) => [r.sessionId, String(r.runs), String(r.calls), formatUsd(r.spentUsd), ...(r.leftUsd === undefined ? [] : [formatUsd(r.leftUsd)])]);
-      io.stdout.write(`${table([header, ...body])}\ntotal ${formatUsd(total)} over ${rows.length} session${rows.length === 1 ? '' : 's'}\n`);
+      const body = rows.map((r) => [
+        r.sessionId,
+        String(r.runs),
+        String(r.calls),
+        formatUsd(r.spentUsd),
+        ...(r.leftUsd === undefined ? [] : [formatUsd(r.leftUsd)]),
+      ]);
+      io.stdout.write(
+        `${table([header, ...body])}\ntotal ${formatUsd(total)} over ${rows.length} session${rows.length === 1 ? '' : 's'}\n`,
+      );
       return EXIT.ok;
     }
     const session = await sessions.get(sessionId);
-    if (session === undefined) throw new CliError('CLI_NOT_FOUND', `no session ${JSON.stringify(sessionId)} in this store (headway cost lists them)`);
+    if (session === undefined)
+      throw new CliError('CLI_NOT_FOUND', `no session ${JSON.stringify(sessionId)} in this store (headway cost lists them)`);
     const runs = [];
     for (const s of await stores.checkpoints.list({ sessionId })) {
       const cp = await stores.checkpoints.load(s.id);
@@ -74,14 +97,30 @@ export async function costCommand(args: readonly string[], io: CliIo): Promise<n
         calls: cp?.state.providerCalls ?? 0,
       });
     }
-    const summary = { sessionId, spentUsd: session.spentUsd, calls: session.calls, runs, ...left(session.spentUsd), ...(budget === undefined ? {} : { budgetUsd: budget }) };
+    const summary = {
+      sessionId,
+      spentUsd: session.spentUsd,
+      calls: session.calls,
+      runs,
+      ...left(session.spentUsd),
+      ...(budget === undefined ? {} : { budgetUsd: budget }),
+    };
     if (values.json === true) {
       io.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
       return EXIT.ok;
     }
     const header = ['RUN', 'STATUS', 'ITERATION', 'CALLS', 'TOKENS IN', 'TOKENS OUT', 'SPENT'];
-    const body = runs.map((r) => [r.id, r.status, String(r.iteration), String(r.calls), String(r.inputTokens), String(r.outputTokens), formatUsd(r.spentUsd)]);
-    const budgetLine = budget === undefined ? '' : `, budget ${formatUsd(budget)}, left ${formatUsd(Math.max(0, budget - session.spentUsd))}`;
+    const body = runs.map((r) => [
+      r.id,
+      r.status,
+      String(r.iteration),
+      String(r.calls),
+      String(r.inputTokens),
+      String(r.outputTokens),
+      formatUsd(r.spentUsd),
+    ]);
+    const budgetLine =
+      budget === undefined ? '' : `, budget ${formatUsd(budget)}, left ${formatUsd(Math.max(0, budget - session.spentUsd))}`;
     io.stdout.write(
       `session ${sessionId}: ${formatUsd(session.spentUsd)} over ${session.calls} calls in ${session.runs} runs${budgetLine}\n` +
         (runs.length === 0 ? 'no checkpoints kept for its runs\n' : `${table([header, ...body])}\n`),

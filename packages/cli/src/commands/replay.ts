@@ -58,7 +58,11 @@ function parseEventLog(path: string, text: string): { events: ProgressEvent[]; w
 
 /** `headway replay`. */
 export async function replayCommand(args: readonly string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommand(args, { speed: { type: 'string' }, 'max-wait': { type: 'string' }, plain: { type: 'boolean' } }, REPLAY_USAGE);
+  const { values, positionals } = parseCommand(
+    args,
+    { speed: { type: 'string' }, 'max-wait': { type: 'string' }, plain: { type: 'boolean' } },
+    REPLAY_USAGE,
+  );
   if (values.help === true) {
     io.stdout.write(`${REPLAY_HELP}\n`);
     return EXIT.ok;
@@ -68,7 +72,11 @@ export async function replayCommand(args: readonly string[], io: CliIo): Promise
   const speed = numberOption(values, 'speed', 1) ?? 1;
   const maxWait = numberOption(values, 'max-wait', 5000) ?? 5000;
   const { events, warnings } = parseEventLog(path, await readInput(path));
-  const feed = new LiveFeed({ io, estimate: !events.some((e) => e.type === 'progress'), ...(values.plain === true ? { mode: 'plain' as const } : {}) });
+  const feed = new LiveFeed({
+    io,
+    estimate: !events.some((e) => e.type === 'progress'),
+    ...(values.plain === true ? { mode: 'plain' as const } : {}),
+  });
   for (const warning of warnings) feed.log(`headway: ${warning}`);
   let previous: number | undefined;
   for (const event of events) {

@@ -58,7 +58,13 @@ function suggestStrategy(ageMs: number, resumeWithinMs: number, restartWithinMs:
 export async function runsCommand(args: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommand(
     args,
-    { store: { type: 'string' }, all: { type: 'boolean' }, json: { type: 'boolean' }, 'resume-within': { type: 'string' }, 'restart-within': { type: 'string' } },
+    {
+      store: { type: 'string' },
+      all: { type: 'boolean' },
+      json: { type: 'boolean' },
+      'resume-within': { type: 'string' },
+      'restart-within': { type: 'string' },
+    },
     RUNS_USAGE,
   );
   if (values.help === true) {
@@ -67,7 +73,8 @@ export async function runsCommand(args: readonly string[], io: CliIo): Promise<n
   }
   const [sub, id, ...rest] = positionals;
   if (sub === undefined) throw new CliError('CLI_USAGE', `runs needs list, show, resume or abandon\nusage: ${RUNS_USAGE}`);
-  if (!['list', 'show', 'resume', 'abandon'].includes(sub)) throw new CliError('CLI_USAGE', `unknown runs command ${JSON.stringify(sub)}\nusage: ${RUNS_USAGE}`);
+  if (!['list', 'show', 'resume', 'abandon'].includes(sub))
+    throw new CliError('CLI_USAGE', `unknown runs command ${JSON.stringify(sub)}\nusage: ${RUNS_USAGE}`);
   if (rest.length > 0 || (sub === 'list' && id !== undefined)) throw new CliError('CLI_USAGE', `too many arguments\nusage: ${RUNS_USAGE}`);
   if ((sub === 'show' || sub === 'resume' || (sub === 'abandon' && values.all !== true)) && id === undefined) {
     throw new CliError('CLI_USAGE', `runs ${sub} needs a run (checkpoint) ID${sub === 'abandon' ? ' or --all' : ''}\nusage: ${RUNS_USAGE}`);
@@ -105,7 +112,9 @@ export async function runsCommand(args: readonly string[], io: CliIo): Promise<n
           io.stdout.write(values.all === true ? 'no runs in this store\n' : 'no unfinished runs (--all lists finished ones too)\n');
         } else {
           const header = ['ID', 'SESSION', 'STATUS', 'AGE', 'ITERATION', 'SPENT', 'STRATEGY'];
-          io.stdout.write(`${table([header, ...rows.map((r) => [r.id, r.sessionId, r.status, formatAge(r.ageMs), String(r.iteration), formatUsd(r.spentUsd), r.strategy ?? '-'])])}\n`);
+          io.stdout.write(
+            `${table([header, ...rows.map((r) => [r.id, r.sessionId, r.status, formatAge(r.ageMs), String(r.iteration), formatUsd(r.spentUsd), r.strategy ?? '-'])])}\n`,
+          );
         }
         return EXIT.ok;
       }
@@ -113,7 +122,9 @@ export async function runsCommand(args: readonly string[], io: CliIo): Promise<n
         const cp = await load(stores, target);
         const r = await row(cp);
         if (values.json === true) {
-          io.stdout.write(`${JSON.stringify({ ...r, messages: cp.messages.length, log: cp.log.length, toolCalls: cp.toolCalls, lastSeq: cp.lastSeq }, null, 2)}\n`);
+          io.stdout.write(
+            `${JSON.stringify({ ...r, messages: cp.messages.length, log: cp.log.length, toolCalls: cp.toolCalls, lastSeq: cp.lastSeq }, null, 2)}\n`,
+          );
         } else {
           const lines = [
             `run ${r.id}  (runId ${r.runId}, session ${r.sessionId}, task ${r.taskId})`,
@@ -138,7 +149,9 @@ export async function runsCommand(args: readonly string[], io: CliIo): Promise<n
           return EXIT.failed;
         }
         if (values.json === true) {
-          io.stdout.write(`${JSON.stringify({ checkpointId: cp.id, runId: cp.runId, sessionId: cp.sessionId, iteration: cp.iteration, strategy: r.strategy })}\n`);
+          io.stdout.write(
+            `${JSON.stringify({ checkpointId: cp.id, runId: cp.runId, sessionId: cp.sessionId, iteration: cp.iteration, strategy: r.strategy })}\n`,
+          );
         } else {
           io.stdout.write(
             `run ${cp.id} can be resumed from iteration ${cp.iteration} (suggested: ${r.strategy ?? 'resume'}).\n` +
@@ -157,7 +170,11 @@ export async function runsCommand(args: readonly string[], io: CliIo): Promise<n
           }
         }
         for (const target of targets) await stores.checkpoints.abandon(target);
-        io.stdout.write(values.json === true ? `${JSON.stringify({ abandoned: targets })}\n` : `abandoned ${targets.length} run${targets.length === 1 ? '' : 's'}\n`);
+        io.stdout.write(
+          values.json === true
+            ? `${JSON.stringify({ abandoned: targets })}\n`
+            : `abandoned ${targets.length} run${targets.length === 1 ? '' : 's'}\n`,
+        );
         return EXIT.ok;
       }
     }
@@ -168,6 +185,7 @@ export async function runsCommand(args: readonly string[], io: CliIo): Promise<n
 
 async function load(stores: OpenedStores, id: string): Promise<Checkpoint> {
   const cp = await stores.checkpoints.load(id);
-  if (cp === undefined) throw new CliError('CLI_NOT_FOUND', `no run ${JSON.stringify(id)} in this store (headway runs list --all shows them)`);
+  if (cp === undefined)
+    throw new CliError('CLI_NOT_FOUND', `no run ${JSON.stringify(id)} in this store (headway runs list --all shows them)`);
   return cp;
 }

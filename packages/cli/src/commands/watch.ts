@@ -75,7 +75,11 @@ export async function watchCommand(args: readonly string[], io: CliIo): Promise<
     },
   });
   try {
-    for await (const line of readLines(path, { follow: values.follow === true, stop: () => stream.terminal !== undefined, ...(io.signal === undefined ? {} : { signal: io.signal }) })) {
+    for await (const line of readLines(path, {
+      follow: values.follow === true,
+      stop: () => stream.terminal !== undefined,
+      ...(io.signal === undefined ? {} : { signal: io.signal }),
+    })) {
       const events = line === TOO_LONG ? stream.pushTooLong() : stream.push(line);
       for (const event of events) feed.show(event);
       if (stream.terminal !== undefined && values.follow === true) break;

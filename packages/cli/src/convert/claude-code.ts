@@ -95,7 +95,11 @@ export class ClaudeCodeConverter implements StreamConverter {
           out.push(...this.#turns.toolStart(str(block, 'id'), name, input, now, undefined));
           if (name === 'TodoWrite') {
             const items = toPlanItems(
-              list(input, 'todos').map((todo) => ({ id: str(todo, 'id'), text: str(todo, 'content'), status: planStatus(field(todo, 'status')) })),
+              list(input, 'todos').map((todo) => ({
+                id: str(todo, 'id'),
+                text: str(todo, 'content'),
+                status: planStatus(field(todo, 'status')),
+              })),
             );
             out.push(...planUpdate(items).map((body) => at(body, undefined)));
           }
@@ -138,9 +142,22 @@ export class ClaudeCodeConverter implements StreamConverter {
     if (subtype === 'success' && field(value, 'is_error') !== true) {
       const text = str(value, 'result');
       const summary = [text?.slice(0, 2000), facts === '' ? undefined : `(${facts})`].filter((s) => s !== undefined && s !== '').join(' ');
-      out.push(at({ type: 'run.finished', outcome: 'completed', durationMs, ...tokens, ...(summary === '' ? {} : { summary }) }, undefined));
+      out.push(
+        at({ type: 'run.finished', outcome: 'completed', durationMs, ...tokens, ...(summary === '' ? {} : { summary }) }, undefined),
+      );
     } else if (subtype === 'error_max_turns') {
-      out.push(at({ type: 'run.finished', outcome: 'limit', durationMs, ...tokens, summary: `stopped at the turn limit${facts === '' ? '' : ` (${facts})`}` }, undefined));
+      out.push(
+        at(
+          {
+            type: 'run.finished',
+            outcome: 'limit',
+            durationMs,
+            ...tokens,
+            summary: `stopped at the turn limit${facts === '' ? '' : ` (${facts})`}`,
+          },
+          undefined,
+        ),
+      );
     } else {
       const errors = list(value, 'errors', 5).filter((e): e is string => typeof e === 'string');
       const error = errors.length > 0 ? errors.join('; ') : (str(value, 'result') ?? subtype);
@@ -153,7 +170,10 @@ export class ClaudeCodeConverter implements StreamConverter {
 /** A tool_result's content: a string, or text blocks joined. */
 function resultText(content: unknown): unknown {
   if (!Array.isArray(content)) return content;
-  const texts = content.slice(0, 100).map((block) => str(block, 'text')).filter((t): t is string => t !== undefined);
+  const texts = content
+    .slice(0, 100)
+    .map((block) => str(block, 'text'))
+    .filter((t): t is string => t !== undefined);
   return texts.length > 0 ? texts.join('\n') : content;
 }
 

@@ -6,7 +6,15 @@ import { field, list, num, str } from './read-json.js';
 import { at, TurnTracker } from './turn-tracker.js';
 
 const TOOL_ITEMS = new Set(['command_execution', 'file_change', 'mcp_tool_call', 'web_search', 'collab_tool_call']);
-const KNOWN_TYPES = new Set(['turn.started', 'item.started', 'item.updated', 'item.completed', 'item.plan.delta', 'request_user_input', 'error']);
+const KNOWN_TYPES = new Set([
+  'turn.started',
+  'item.started',
+  'item.updated',
+  'item.completed',
+  'item.plan.delta',
+  'request_user_input',
+  'error',
+]);
 
 /**
  * Codex's `codex exec --json` (the `thread.started` … `turn.completed` stream of codex 0.44 and
@@ -90,7 +98,12 @@ export class CodexConverter implements StreamConverter {
   #item(type: string, itemType: string, item: unknown, now: number): ConvertedEvent[] {
     const id = str(item, 'id');
     if (itemType === 'todo_list') {
-      const items = toPlanItems(list(item, 'items').map((todo) => ({ text: str(todo, 'text'), status: field(todo, 'completed') === true ? 'completed' : 'pending' })));
+      const items = toPlanItems(
+        list(item, 'items').map((todo) => ({
+          text: str(todo, 'text'),
+          status: field(todo, 'completed') === true ? 'completed' : 'pending',
+        })),
+      );
       return [...this.#turnFor(false, now), ...planUpdate(items).map((body) => at(body, undefined))];
     }
     if (TOOL_ITEMS.has(itemType)) {
@@ -129,7 +142,9 @@ export class CodexConverter implements StreamConverter {
     if (this.#ended) return out;
     this.#ended = true;
     const tokenCount = tokens === undefined ? {} : { tokenCount: tokens.inputTokens + tokens.outputTokens };
-    out.push(at({ type: 'run.finished', outcome: 'completed', durationMs: Math.max(0, now - (this.#startedAt ?? now)), ...tokenCount }, undefined));
+    out.push(
+      at({ type: 'run.finished', outcome: 'completed', durationMs: Math.max(0, now - (this.#startedAt ?? now)), ...tokenCount }, undefined),
+    );
     return out;
   }
 
@@ -160,7 +175,11 @@ export class CodexConverter implements StreamConverter {
       case 'exec_command_begin': {
         const command = field(msg, 'command');
         const args = { command: Array.isArray(command) ? command.filter((c) => typeof c === 'string').join(' ') : command };
-        return [...this.#start(), ...this.#turnFor(true, now), ...this.#turns.toolStart(str(msg, 'call_id'), 'shell', args, now, undefined)];
+        return [
+          ...this.#start(),
+          ...this.#turnFor(true, now),
+          ...this.#turns.toolStart(str(msg, 'call_id'), 'shell', args, now, undefined),
+        ];
       }
       case 'exec_command_end': {
         this.#afterTools = true;
@@ -169,7 +188,9 @@ export class CodexConverter implements StreamConverter {
         return this.#turns.toolDone(str(msg, 'call_id'), exit === undefined || exit === 0, output, now, undefined, 'shell');
       }
       case 'plan_update': {
-        const items = toPlanItems(list(msg, 'plan').map((step) => ({ text: str(step, 'step'), status: planStatus(field(step, 'status')) })));
+        const items = toPlanItems(
+          list(msg, 'plan').map((step) => ({ text: str(step, 'step'), status: planStatus(field(step, 'status')) })),
+        );
         return [...this.#start(), ...this.#turnFor(false, now), ...planUpdate(items).map((body) => at(body, undefined))];
       }
       case 'task_complete':
@@ -203,7 +224,10 @@ function toolArgs(itemType: string, item: unknown): unknown {
 
 function toolOutput(itemType: string, item: unknown): unknown {
   if (itemType === 'command_execution') return str(item, 'aggregated_output');
-  if (itemType === 'file_change') return list(item, 'changes', 100).map((c) => `${str(c, 'kind') ?? '?'} ${str(c, 'path') ?? '?'}`).join(', ');
+  if (itemType === 'file_change')
+    return list(item, 'changes', 100)
+      .map((c) => `${str(c, 'kind') ?? '?'} ${str(c, 'path') ?? '?'}`)
+      .join(', ');
   if (itemType === 'mcp_tool_call') return str(field(item, 'error'), 'message') ?? field(field(item, 'result'), 'content');
   return undefined;
 }

@@ -1,6 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { parseProgressEvent, type ProgressEvent } from '@headway/protocol';
-import { controlTextArb, deepValueArb, hostileValueArb, HOSTILE_RUN_PARAMETERS, hugeStringArb, progressEventArbitraries } from '@headway/protocol/testing';
+import {
+  controlTextArb,
+  deepValueArb,
+  hostileValueArb,
+  HOSTILE_RUN_PARAMETERS,
+  hugeStringArb,
+  progressEventArbitraries,
+} from '@headway/protocol/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fixture } from '../run-cli.test-util.js';
@@ -9,7 +16,10 @@ import { CodexConverter } from './codex.js';
 import { EventStream } from './event-stream.js';
 import { GeminiConverter } from './gemini.js';
 
-function convert(name: string, from: 'auto' | 'claude-code' | 'codex' | 'gemini' = 'auto'): { events: ProgressEvent[]; stream: EventStream; warnings: string[] } {
+function convert(
+  name: string,
+  from: 'auto' | 'claude-code' | 'codex' | 'gemini' = 'auto',
+): { events: ProgressEvent[]; stream: EventStream; warnings: string[] } {
   const warnings: string[] = [];
   let t = 1000;
   const stream = new EventStream({ from, now: () => (t += 10), onWarning: (w) => warnings.push(w) });
@@ -74,9 +84,12 @@ describe('the converters, on streams in each tool’s documented format', () => 
       'step.finished turn 2',
       'step.started turn 3',
     ]);
-    expect(events.filter((e) => e.type === 'plan.updated').map(summary).at(-1)).toBe(
-      'plan completed:Find the failing test | completed:Fix the bug in sum() | completed:Run the whole test suite',
-    );
+    expect(
+      events
+        .filter((e) => e.type === 'plan.updated')
+        .map(summary)
+        .at(-1),
+    ).toBe('plan completed:Find the failing test | completed:Fix the bug in sum() | completed:Run the whole test suite');
     expect(events.slice(-3).map(summary)).toEqual([
       'text "Fixed the off-by-one in sum():"',
       'step.finished turn 9',
@@ -141,7 +154,8 @@ describe('the converters, on streams in each tool’s documented format', () => 
   it('counts a line it does not understand and warns once, whatever the line', () => {
     const warnings: string[] = [];
     const stream = new EventStream({ from: 'claude-code', onWarning: (w) => warnings.push(w) });
-    for (const line of ['not json', '{"type":"mystery"}', '[1,2]', '"str"', '{"type":"assistant","message":7}']) expect(stream.push(line)).toEqual([]);
+    for (const line of ['not json', '{"type":"mystery"}', '[1,2]', '"str"', '{"type":"assistant","message":7}'])
+      expect(stream.push(line)).toEqual([]);
     expect(stream.notUnderstood).toBe(5);
     expect(warnings).toEqual(['line 1: not JSON; skipped (later lines like it are only counted)']);
   });
@@ -161,12 +175,25 @@ describe('the converters, on streams in each tool’s documented format', () => 
 describe('the converters under hostile input', () => {
   const hostileJson = fc.oneof(
     fc.json({ maxDepth: 6 }),
-    fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify({ type: 'assistant', message: { id: 'm', content: [v, { type: 'tool_use', name: 'TodoWrite', input: { todos: v } }] } })),
+    fc.jsonValue({ maxDepth: 4 }).map((v) =>
+      JSON.stringify({
+        type: 'assistant',
+        message: { id: 'm', content: [v, { type: 'tool_use', name: 'TodoWrite', input: { todos: v } }] },
+      }),
+    ),
     fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify({ type: 'item.completed', item: { type: 'todo_list', id: 'x', items: v } })),
-    fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify({ type: 'tool_use', timestamp: 'not a date', tool_name: 'write_todos', tool_id: v, parameters: { todos: v } })),
+    fc
+      .jsonValue({ maxDepth: 4 })
+      .map((v) =>
+        JSON.stringify({ type: 'tool_use', timestamp: 'not a date', tool_name: 'write_todos', tool_id: v, parameters: { todos: v } }),
+      ),
     fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify({ type: 'result', subtype: v, usage: v, total_cost_usd: v, result: v })),
     fc.string({ unit: 'binary', maxLength: 200 }),
-    fc.constantFrom('{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"__proto__"}]}}', `{"a":${'['.repeat(5000)}`, '\u0000\u001b[2J'),
+    fc.constantFrom(
+      '{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"__proto__"}]}}',
+      `{"a":${'['.repeat(5000)}`,
+      '\u0000\u001b[2J',
+    ),
   );
 
   it('never throws, never emits an invalid event, and keeps seq increasing', () => {
@@ -198,7 +225,12 @@ describe('the converters under hostile input', () => {
     fc.assert(
       fc.property(hostileValueArb(), (value) => {
         for (const converter of [new ClaudeCodeConverter(), new CodexConverter(), new GeminiConverter()]) {
-          for (const wrapped of [value, { type: 'assistant', message: { content: [value] } }, { type: 'item.completed', item: value }, { type: 'tool_use', parameters: value }]) {
+          for (const wrapped of [
+            value,
+            { type: 'assistant', message: { content: [value] } },
+            { type: 'item.completed', item: value },
+            { type: 'tool_use', parameters: value },
+          ]) {
             converter.convert(wrapped, 0);
           }
           converter.end(0);
@@ -210,9 +242,28 @@ describe('the converters under hostile input', () => {
 
   it('keeps deep, huge and control-character text within the protocol’s limits', () => {
     const line = fc.oneof(
-      deepValueArb(1500).map((v) => JSON.stringify({ type: 'user', message: { content: [{ type: 'tool_result', tool_use_id: 't', content: v }] }, session_id: 's' })),
-      hugeStringArb().map((t) => JSON.stringify({ type: 'assistant', message: { id: 'm', content: [{ type: 'tool_use', id: 't', name: 'TodoWrite', input: { todos: [{ content: t, status: 'pending' }] } }] }, session_id: 's' })),
-      controlTextArb().map((t) => JSON.stringify({ type: 'tool_use', timestamp: '2025-01-01T00:00:00Z', tool_name: t, tool_id: t, parameters: { todos: [{ description: t, status: 'completed' }] } })),
+      deepValueArb(1500).map((v) =>
+        JSON.stringify({ type: 'user', message: { content: [{ type: 'tool_result', tool_use_id: 't', content: v }] }, session_id: 's' }),
+      ),
+      hugeStringArb().map((t) =>
+        JSON.stringify({
+          type: 'assistant',
+          message: {
+            id: 'm',
+            content: [{ type: 'tool_use', id: 't', name: 'TodoWrite', input: { todos: [{ content: t, status: 'pending' }] } }],
+          },
+          session_id: 's',
+        }),
+      ),
+      controlTextArb().map((t) =>
+        JSON.stringify({
+          type: 'tool_use',
+          timestamp: '2025-01-01T00:00:00Z',
+          tool_name: t,
+          tool_id: t,
+          parameters: { todos: [{ description: t, status: 'completed' }] },
+        }),
+      ),
     );
     fc.assert(
       fc.property(fc.array(line, { maxLength: 5 }), (lines) => {

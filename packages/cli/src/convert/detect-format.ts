@@ -17,6 +17,7 @@ export function detectFormat(value: unknown): AgentFormat | undefined {
   if (type === undefined) return typeof str(field(value, 'msg'), 'type') === 'string' ? 'codex' : undefined;
   if (/^(?:thread|turn|item)\./.test(type)) return 'codex';
   if (GEMINI_TYPES.has(type) && str(value, 'timestamp') !== undefined && field(value, 'message') === undefined) return 'gemini';
-  if (CLAUDE_TYPES.has(type) && (str(value, 'session_id') !== undefined || typeof field(value, 'message') === 'object')) return 'claude-code';
+  if (CLAUDE_TYPES.has(type) && (str(value, 'session_id') !== undefined || typeof field(value, 'message') === 'object'))
+    return 'claude-code';
   return undefined;
 }

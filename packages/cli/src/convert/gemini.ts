@@ -50,7 +50,9 @@ export class GeminiConverter implements StreamConverter {
         const params = field(value, 'parameters');
         const out = [...this.#start(ts), ...this.#turn(now, ts), ...this.#turns.toolStart(str(value, 'tool_id'), name, params, now, ts)];
         if (name === 'write_todos') {
-          const items = toPlanItems(list(params, 'todos').map((todo) => ({ text: str(todo, 'description'), status: planStatus(field(todo, 'status')) })));
+          const items = toPlanItems(
+            list(params, 'todos').map((todo) => ({ text: str(todo, 'description'), status: planStatus(field(todo, 'status')) })),
+          );
           out.push(...planUpdate(items).map((body) => at(body, ts)));
         }
         return out;
@@ -96,7 +98,12 @@ export class GeminiConverter implements StreamConverter {
     }
     const tokens = num(stats, 'total_tokens');
     const durationMs = Math.max(0, num(stats, 'duration_ms') ?? 0);
-    out.push(at({ type: 'run.finished', outcome: 'completed', durationMs, ...(tokens === undefined ? {} : { tokenCount: Math.max(0, tokens) }) }, ts));
+    out.push(
+      at(
+        { type: 'run.finished', outcome: 'completed', durationMs, ...(tokens === undefined ? {} : { tokenCount: Math.max(0, tokens) }) },
+        ts,
+      ),
+    );
     return out;
   }
 }

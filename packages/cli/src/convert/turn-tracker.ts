@@ -52,7 +52,17 @@ export class TurnTracker {
   /** A tool call began. */
   toolStart(id: string | undefined, name: string, args: unknown, now: number, ts: number | undefined): ConvertedEvent[] {
     if (id !== undefined && this.#tools.size < MAX_RUNNING_TOOLS) this.#tools.set(id, { name, startedAt: ts ?? now });
-    return [at({ type: 'tool.executing', toolName: name, ...(id === undefined ? {} : { toolCallId: id }), ...(args === undefined ? {} : { args }) }, ts)];
+    return [
+      at(
+        {
+          type: 'tool.executing',
+          toolName: name,
+          ...(id === undefined ? {} : { toolCallId: id }),
+          ...(args === undefined ? {} : { args }),
+        },
+        ts,
+      ),
+    ];
   }
 
   /** The tool call `id` ended; `name` is used when its start was not seen. */

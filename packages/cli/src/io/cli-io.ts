@@ -14,4 +14,3 @@ export interface CliIo {
 export function processIo(signal?: AbortSignal): CliIo {
   return { stdout: process.stdout, stderr: process.stderr, env: process.env, now: Date.now, ...(signal === undefined ? {} : { signal }) };
 }
-

@@ -59,7 +59,9 @@ export async function* readLines(path: string, options: ReadLinesOptions = {}): 
       try {
         ({ bytesRead: bytes } = await handle.read(buffer, 0, CHUNK, position));
       } catch (error) {
-        throw new CliError('CLI_FILE_UNREADABLE', `${path}: cannot be read (${String((error as { code?: unknown }).code ?? error)})`, { cause: error });
+        throw new CliError('CLI_FILE_UNREADABLE', `${path}: cannot be read (${String((error as { code?: unknown }).code ?? error)})`, {
+          cause: error,
+        });
       }
       if (bytes > 0) {
         position += bytes;

@@ -56,7 +56,9 @@ export function parseJsonFile<T>(path: string, text: string, schema: z.ZodType<T
     const message = errorMessage(error);
     const offset = jsonErrorOffset(text, message);
     const where = offset === undefined ? undefined : lineAt(text, offset);
-    throw new CliError('CLI_CORRUPT_FILE', `${path}${where === undefined ? '' : `:${where.line}:${where.column}`}: not JSON (${message})`, { cause: error });
+    throw new CliError('CLI_CORRUPT_FILE', `${path}${where === undefined ? '' : `:${where.line}:${where.column}`}: not JSON (${message})`, {
+      cause: error,
+    });
   }
   const result = schema.safeParse(value);
   if (result.success) return result.data;

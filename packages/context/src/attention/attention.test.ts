@@ -22,7 +22,10 @@ describe('analyseAttention', () => {
   });
 
   it.each([
-    ['Fix the failing login test in login.test.ts; the login form rejects valid passwords', ['login', 'fix', 'failing', 'test', 'login.test.ts']],
+    [
+      'Fix the failing login test in login.test.ts; the login form rejects valid passwords',
+      ['login', 'fix', 'failing', 'test', 'login.test.ts'],
+    ],
     ['Deploy the staging build, then deploy production', ['deploy', 'staging', 'build', 'production']],
     ['the and of to', []],
     ['Compare 2024 and 2025 revenue', ['compare', 'revenue']],
@@ -39,7 +42,12 @@ describe('analyseAttention', () => {
   });
 
   it('tracks focus across turns: continued while a topic is shared, reset when none is', () => {
-    const turns = ['Why does the login test fail?', 'Show me the login test file', 'Now fix the login form', 'What is the weather in Paris?'];
+    const turns = [
+      'Why does the login test fail?',
+      'Show me the login test file',
+      'Now fix the login form',
+      'What is the weather in Paris?',
+    ];
     let previous: AttentionResult | undefined;
     const focus = turns.map((text) => {
       previous = analyseAttention(text, { previous });

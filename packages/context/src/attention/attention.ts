@@ -37,7 +37,10 @@ const MAX_TOPICS = 5;
  * // { urgency: 'high', topics: ['urgent', 'deploy', 'script', 'fails', 'staging'], focus: {...}, favouredTools: ['run_shell'] }
  * ```
  */
-export function analyseAttention(text: string, context: { previous?: AttentionResult | undefined; tools?: readonly AttentionTool[] } = {}): AttentionResult {
+export function analyseAttention(
+  text: string,
+  context: { previous?: AttentionResult | undefined; tools?: readonly AttentionTool[] } = {},
+): AttentionResult {
   const words = contentWords(text);
   const urgency: Urgency = HIGH.test(text) || (text.match(/!/g)?.length ?? 0) >= 3 ? 'high' : LOW.test(text) ? 'low' : 'normal';
   const topics = topWords(words, MAX_TOPICS);
@@ -45,7 +48,11 @@ export function analyseAttention(text: string, context: { previous?: AttentionRe
   const shared = previous === undefined ? undefined : topics.find((t) => previous.topics.includes(t));
   const focus =
     previous !== undefined && shared !== undefined
-      ? { topic: previous.focus.topic !== undefined && topics.includes(previous.focus.topic) ? previous.focus.topic : shared, turns: previous.focus.turns + 1, continued: true }
+      ? {
+          topic: previous.focus.topic !== undefined && topics.includes(previous.focus.topic) ? previous.focus.topic : shared,
+          turns: previous.focus.turns + 1,
+          continued: true,
+        }
       : { topic: topics[0], turns: 1, continued: false };
   return { urgency, topics, focus, favouredTools: favouredTools(new Set(words), context.tools ?? []) };
 }
@@ -65,7 +72,12 @@ function favouredTools(words: ReadonlySet<string>, tools: readonly AttentionTool
   const scored: { name: string; score: number; i: number }[] = [];
   tools.forEach((tool, i) => {
     let score = 0;
-    const nameWords = new Set(tool.name.toLowerCase().split(/[_\-.\s]+/).filter((w) => w.length >= 3));
+    const nameWords = new Set(
+      tool.name
+        .toLowerCase()
+        .split(/[_\-.\s]+/)
+        .filter((w) => w.length >= 3),
+    );
     for (const w of nameWords) if (words.has(w) || words.has(`${w}s`) || (w.endsWith('s') && words.has(w.slice(0, -1)))) score += 2;
     for (const w of new Set(contentWords(tool.description))) if (!nameWords.has(w) && words.has(w)) score += 1;
     if (score > 0) scored.push({ name: tool.name, score, i });

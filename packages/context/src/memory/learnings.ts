@@ -70,7 +70,12 @@ export class Learnings {
           first ??= error;
         }
       });
-      if (bad > 0) this.#report(new ContextError('CONTEXT_CORRUPT_STORE', `learnings store: ${bad} of ${rows.length} record(s) do not parse and are left out`, { cause: first }));
+      if (bad > 0)
+        this.#report(
+          new ContextError('CONTEXT_CORRUPT_STORE', `learnings store: ${bad} of ${rows.length} record(s) do not parse and are left out`, {
+            cause: first,
+          }),
+        );
       return out;
     })();
     return this.#all;

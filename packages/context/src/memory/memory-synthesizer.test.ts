@@ -35,16 +35,23 @@ describe('MemorySynthesizer', () => {
   });
 
   it('removes near-duplicates, keeping the better-scored one', () => {
-    const memory = new MemorySynthesizer().synthesize('deploy staging', [], [
-      { source: 'summaries', text: 'Deploy to staging needs the VPN.' },
-      { source: 'learnings', text: 'Deploy to staging needs the VPN!' },
-    ]);
+    const memory = new MemorySynthesizer().synthesize(
+      'deploy staging',
+      [],
+      [
+        { source: 'summaries', text: 'Deploy to staging needs the VPN.' },
+        { source: 'learnings', text: 'Deploy to staging needs the VPN!' },
+      ],
+    );
     expect(memory.fragments.map((f) => f.source)).toEqual(['learnings']);
     expect(memory.duplicates).toBe(1);
   });
 
   it('stays within 4,500 tokens however much is offered', () => {
-    const fragments = Array.from({ length: 500 }, (_, i): MemoryFragment => ({ source: 'conversation', text: `deploy step ${i} ${'x'.repeat(i)} ${'detail '.repeat(40)}` }));
+    const fragments = Array.from({ length: 500 }, (_, i): MemoryFragment => ({
+      source: 'conversation',
+      text: `deploy step ${i} ${'x'.repeat(i)} ${'detail '.repeat(40)}`,
+    }));
     const memory = new MemorySynthesizer().synthesize('deploy', [], fragments);
     expect(memory.tokens).toBeLessThanOrEqual(4500);
     expect(Math.ceil(memory.block.length / 4)).toBeLessThanOrEqual(4500 + memory.fragments.length + 1);

@@ -13,7 +13,12 @@ interface Prepared {
 export type MemorySource = 'learnings' | 'playbook' | 'conversation' | 'summaries';
 
 /** The seed's weight of each source. */
-export const DEFAULT_MEMORY_WEIGHTS: Readonly<Record<MemorySource, number>> = { learnings: 0.7, playbook: 0.6, conversation: 0.5, summaries: 0.4 };
+export const DEFAULT_MEMORY_WEIGHTS: Readonly<Record<MemorySource, number>> = {
+  learnings: 0.7,
+  playbook: 0.6,
+  conversation: 0.5,
+  summaries: 0.4,
+};
 /** The seed's budget of the memory block, in tokens. */
 export const MEMORY_BUDGET_TOKENS = 4500;
 /** Word-set similarity at or above which two fragments are near-duplicates. */
@@ -57,9 +62,21 @@ export interface MemorySynthesizerOptions {
 
 const weight = z.number().min(0).max(1);
 const schema = z.strictObject({
-  weights: z.strictObject({ learnings: weight.optional(), playbook: weight.optional(), conversation: weight.optional(), summaries: weight.optional() }).optional(),
+  weights: z
+    .strictObject({
+      learnings: weight.optional(),
+      playbook: weight.optional(),
+      conversation: weight.optional(),
+      summaries: weight.optional(),
+    })
+    .optional(),
   maxTokens: z.int().min(1).max(1_000_000).optional(),
-  counter: z.custom<TokenCounter>((v) => typeof v === 'object' && v !== null && typeof (v as TokenCounter).countText === 'function', 'expected { countText(text) }').optional(),
+  counter: z
+    .custom<TokenCounter>(
+      (v) => typeof v === 'object' && v !== null && typeof (v as TokenCounter).countText === 'function',
+      'expected { countText(text) }',
+    )
+    .optional(),
 });
 
 const HEADER = '## Relevant memory (ranked; use what helps, ignore the rest)';
@@ -105,7 +122,15 @@ export class MemorySynthesizer {
       for (const w of queryWords) if (words.has(w)) shared += 1;
       if (shared === 0) return;
       const overlap = shared / queryWords.size;
-      ranked.push({ source: f.source, text, overlap, score: this.weights[f.source] * overlap, words, i, cost: this.#prepared(f.text).cost + this.#counter.countText(f.source) });
+      ranked.push({
+        source: f.source,
+        text,
+        overlap,
+        score: this.weights[f.source] * overlap,
+        words,
+        i,
+        cost: this.#prepared(f.text).cost + this.#counter.countText(f.source),
+      });
     });
     ranked.sort((a, b) => b.score - a.score || this.weights[b.source] - this.weights[a.source] || a.i - b.i);
     const kept: typeof ranked = [];

@@ -14,7 +14,13 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-const run = (task: string, toolCalls: string[], iterations = 3, durationMs = 30_000) => ({ task, status: 'completed' as const, toolCalls, iterations, durationMs });
+const run = (task: string, toolCalls: string[], iterations = 3, durationMs = 30_000) => ({
+  task,
+  status: 'completed' as const,
+  toolCalls,
+  iterations,
+  durationMs,
+});
 
 describe('Playbook', () => {
   it('records a successful tool-using run: task type, folded tool sequence and a prompt hint', async () => {
@@ -71,7 +77,13 @@ describe('Playbook', () => {
       runs: 3,
       typicalIterations: 5,
       typicalDurationMs: 50_000,
-      history: { runs: [{ roundtrips: 4, durationMs: 40_000 }, { roundtrips: 5, durationMs: 50_000 }, { roundtrips: 6, durationMs: 80_000 }] },
+      history: {
+        runs: [
+          { roundtrips: 4, durationMs: 40_000 },
+          { roundtrips: 5, durationMs: 50_000 },
+          { roundtrips: 6, durationMs: 80_000 },
+        ],
+      },
     });
   });
 
@@ -110,7 +122,10 @@ describe('Playbook', () => {
     // Rows written behind the store's back, as a bug or another program could leave them.
     const db = new Database(file);
     db.prepare('INSERT INTO headway_playbook (id, json) VALUES (?, ?)').run('bad1', '{not json');
-    db.prepare('INSERT INTO headway_playbook (id, json) VALUES (?, ?)').run('bad2', JSON.stringify({ id: 'x', taskType: 'debug', tools: [], successes: -1 }));
+    db.prepare('INSERT INTO headway_playbook (id, json) VALUES (?, ?)').run(
+      'bad2',
+      JSON.stringify({ id: 'x', taskType: 'debug', tools: [], successes: -1 }),
+    );
     db.close();
     const errors: [string, string][] = [];
     const playbook = new Playbook({ store, onInternalError: (e, where) => errors.push([where, (e as Error).message]) });
@@ -135,7 +150,9 @@ describe('Playbook', () => {
   });
 
   it('refuses bad options naming the field', () => {
-    expect(() => new Playbook({ store: {} as PlaybookStore })).toThrow('Invalid Playbook options: store: expected { loadPatterns, savePattern }');
+    expect(() => new Playbook({ store: {} as PlaybookStore })).toThrow(
+      'Invalid Playbook options: store: expected { loadPatterns, savePattern }',
+    );
     expect(() => new Playbook({ classify: 'debug' as never })).toThrow('Invalid Playbook options: classify: expected a function');
   });
 });

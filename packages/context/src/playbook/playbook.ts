@@ -50,7 +50,16 @@ export interface TaskTypeStats {
 
 const fn = z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function', 'expected a function');
 const schema = z.strictObject({
-  store: z.custom<PlaybookStore>((v) => typeof v === 'object' && v !== null && typeof (v as PlaybookStore).loadPatterns === 'function' && typeof (v as PlaybookStore).savePattern === 'function', 'expected { loadPatterns, savePattern }').optional(),
+  store: z
+    .custom<PlaybookStore>(
+      (v) =>
+        typeof v === 'object' &&
+        v !== null &&
+        typeof (v as PlaybookStore).loadPatterns === 'function' &&
+        typeof (v as PlaybookStore).savePattern === 'function',
+      'expected { loadPatterns, savePattern }',
+    )
+    .optional(),
   classify: fn.optional(),
   now: fn.optional(),
   onInternalError: fn.optional(),
@@ -170,7 +179,11 @@ export class Playbook {
         }
       });
       if (bad > 0) {
-        this.#report(new ContextError('CONTEXT_CORRUPT_STORE', `playbook store: ${bad} of ${rows.length} record(s) do not parse and are left out`, { cause: first }));
+        this.#report(
+          new ContextError('CONTEXT_CORRUPT_STORE', `playbook store: ${bad} of ${rows.length} record(s) do not parse and are left out`, {
+            cause: first,
+          }),
+        );
       }
       return patterns;
     })();

@@ -49,8 +49,14 @@ describe('RateLimiter', () => {
   });
 
   it.each([
-    [{ limits: { openai: { requestsPerMinute: 0 } } }, 'Invalid RateLimiter options: limits.openai.requestsPerMinute: too small: expected number to be >0'],
-    [{ limits: { openai: { tokensPerMinute: 1.5 } } }, 'Invalid RateLimiter options: limits.openai.tokensPerMinute: invalid input: expected int, received number'],
+    [
+      { limits: { openai: { requestsPerMinute: 0 } } },
+      'Invalid RateLimiter options: limits.openai.requestsPerMinute: too small: expected number to be >0',
+    ],
+    [
+      { limits: { openai: { tokensPerMinute: 1.5 } } },
+      'Invalid RateLimiter options: limits.openai.tokensPerMinute: invalid input: expected int, received number',
+    ],
     [{ limits: { openai: { rpm: 5 } } }, 'Invalid RateLimiter options: limits.openai: unrecognized key: "rpm"'],
   ])('refuses %j naming the field', (options, message) => {
     let error: unknown;
@@ -78,12 +84,16 @@ describe('rateLimiter in a run', () => {
     expect((await runtime.run('first')).text).toBe('one');
     const second = runtime.run('second');
     await vi.waitFor(() => {
-      expect(seen.some((e) => e.type === 'progress' && e.message === 'Waiting 60 s for the scripted rate limit (requests per minute)')).toBe(true);
+      expect(
+        seen.some((e) => e.type === 'progress' && e.message === 'Waiting 60 s for the scripted rate limit (requests per minute)'),
+      ).toBe(true);
     });
     await clock.advance(60_000);
     const result = await second;
     expect(result.status).toBe('completed');
-    expect(events).toEqual([{ type: 'rate-limit.waited', runId: result.runId, iteration: 0, provider: 'scripted', limit: 'requests', waitedMs: 60_000 }]);
+    expect(events).toEqual([
+      { type: 'rate-limit.waited', runId: result.runId, iteration: 0, provider: 'scripted', limit: 'requests', waitedMs: 60_000 },
+    ]);
 
     const controller = new AbortController();
     const third = runtime.run('third', { signal: controller.signal });

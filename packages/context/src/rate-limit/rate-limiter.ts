@@ -28,11 +28,16 @@ export interface RateLimitWait {
 }
 
 const WINDOW_MS = 60_000;
-const limitSchema = z.strictObject({ requestsPerMinute: z.int().positive().exactOptional(), tokensPerMinute: z.int().positive().exactOptional() });
+const limitSchema = z.strictObject({
+  requestsPerMinute: z.int().positive().exactOptional(),
+  tokensPerMinute: z.int().positive().exactOptional(),
+});
 const schema = z.strictObject({
   limits: z.record(z.string().min(1), limitSchema),
   defaultLimit: limitSchema.exactOptional(),
-  clock: z.custom<Clock>((v) => typeof v === 'object' && v !== null && typeof (v as Clock).now === 'function', 'expected a Clock').optional(),
+  clock: z
+    .custom<Clock>((v) => typeof v === 'object' && v !== null && typeof (v as Clock).now === 'function', 'expected a Clock')
+    .optional(),
 });
 
 interface Used {
@@ -97,7 +102,11 @@ export class RateLimiter {
    * Waits until a call of `tokens` to `provider` is within its limits, then counts it. `onWait`
    * is told before each wait; `signal` ends the wait (the promise rejects with its reason).
    */
-  async acquire(provider: string, tokens: number, options: { signal?: AbortSignal; onWait?: (wait: RateLimitWait) => void } = {}): Promise<void> {
+  async acquire(
+    provider: string,
+    tokens: number,
+    options: { signal?: AbortSignal; onWait?: (wait: RateLimitWait) => void } = {},
+  ): Promise<void> {
     const n = Number.isFinite(tokens) && tokens > 0 ? tokens : 0;
     for (;;) {
       const d = this.delay(provider, n);
@@ -158,7 +167,9 @@ export function rateLimiter(limiter: RateLimiter, options: RateLimiterPartOption
           signal: a.signal,
           onWait: (wait) => {
             limit = wait.limit;
-            restore ??= a.showProgress(`Waiting ${Math.ceil(wait.waitMs / 1000)} s for the ${provider} rate limit (${wait.limit} per minute)`);
+            restore ??= a.showProgress(
+              `Waiting ${Math.ceil(wait.waitMs / 1000)} s for the ${provider} rate limit (${wait.limit} per minute)`,
+            );
           },
         });
       } finally {
@@ -166,7 +177,14 @@ export function rateLimiter(limiter: RateLimiter, options: RateLimiterPartOption
       }
       if (restore !== undefined) {
         try {
-          options.onEvent?.({ type: 'rate-limit.waited', runId: a.runId, iteration: a.iteration, provider, limit, waitedMs: Math.max(0, clock.now() - startedAt) });
+          options.onEvent?.({
+            type: 'rate-limit.waited',
+            runId: a.runId,
+            iteration: a.iteration,
+            provider,
+            limit,
+            waitedMs: Math.max(0, clock.now() - startedAt),
+          });
         } catch {
           // A listener's failure is not the limiter's.
         }

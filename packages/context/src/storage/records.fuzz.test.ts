@@ -11,7 +11,13 @@ import { MemoryContextStore } from './context-store.js';
 import { learningSchema, parseStoredRecord, playbookPatternSchema } from './records.js';
 
 /** A stored record as an attacker (or a torn write) could leave it: any value, or any text. */
-const storedArb = fc.oneof(hostileValueArb(), hugeStringArb(), controlTextArb(), fc.json(), hostileValueArb().map((v) => safeJson(v)));
+const storedArb = fc.oneof(
+  hostileValueArb(),
+  hugeStringArb(),
+  controlTextArb(),
+  fc.json(),
+  hostileValueArb().map((v) => safeJson(v)),
+);
 
 function safeJson(value: unknown): string {
   try {
@@ -75,7 +81,14 @@ describe('stored data is hostile', () => {
           { role: 'tool', toolCallId: '1', name: 'x', content: b },
           ...Array.from({ length: 4 }, () => ({ role: 'user' as const, content: a })),
         ]);
-        new MemorySynthesizer().synthesize(a, [b], [{ source: 'learnings', text: b }, { source: 'summaries', text: a }]);
+        new MemorySynthesizer().synthesize(
+          a,
+          [b],
+          [
+            { source: 'learnings', text: b },
+            { source: 'summaries', text: a },
+          ],
+        );
       }),
       HOSTILE_RUN_PARAMETERS,
     );

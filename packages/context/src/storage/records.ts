@@ -88,5 +88,8 @@ export function parseStoredRecord<T>(kind: 'playbook' | 'learnings', schema: z.Z
 }
 
 function corrupt(kind: string, where: string, message: string, cause?: unknown): ContextError {
-  return new ContextError('CONTEXT_CORRUPT_STORE', `${kind} store: ${where}: ${message}`, { issues: [{ path: where, message }], ...(cause === undefined ? {} : { cause }) });
+  return new ContextError('CONTEXT_CORRUPT_STORE', `${kind} store: ${where}: ${message}`, {
+    issues: [{ path: where, message }],
+    ...(cause === undefined ? {} : { cause }),
+  });
 }

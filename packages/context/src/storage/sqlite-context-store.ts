@@ -12,7 +12,9 @@ function loadDatabase(): typeof Database {
   try {
     return createRequire(import.meta.url)('better-sqlite3') as typeof Database;
   } catch (error) {
-    throw new ContextError('CONTEXT_INVALID_CONFIG', 'SqliteContextStore needs better-sqlite3: npm install better-sqlite3', { cause: error });
+    throw new ContextError('CONTEXT_INVALID_CONFIG', 'SqliteContextStore needs better-sqlite3: npm install better-sqlite3', {
+      cause: error,
+    });
   }
 }
 
@@ -56,7 +58,10 @@ export class SqliteContextStore implements PlaybookStore, LearningsStore {
   }
 
   loadPatterns(): unknown[] {
-    return this.#db.prepare<[], { json: unknown }>('SELECT json FROM headway_playbook ORDER BY rowid').all().map((r) => r.json);
+    return this.#db
+      .prepare<[], { json: unknown }>('SELECT json FROM headway_playbook ORDER BY rowid')
+      .all()
+      .map((r) => r.json);
   }
 
   savePattern(pattern: PlaybookPattern): void {
@@ -64,7 +69,10 @@ export class SqliteContextStore implements PlaybookStore, LearningsStore {
   }
 
   loadLearnings(): unknown[] {
-    return this.#db.prepare<[], { json: unknown }>('SELECT json FROM headway_learnings ORDER BY rowid').all().map((r) => r.json);
+    return this.#db
+      .prepare<[], { json: unknown }>('SELECT json FROM headway_learnings ORDER BY rowid')
+      .all()
+      .map((r) => r.json);
   }
 
   saveLearning(learning: Learning): void {

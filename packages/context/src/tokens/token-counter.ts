@@ -57,4 +57,3 @@ export class MessageTokenCache {
     return sum;
   }
 }
-

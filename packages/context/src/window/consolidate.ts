@@ -120,4 +120,3 @@ function firstSentence(text: string): string {
   const end = text.search(/[.!?](?:\s|$)/);
   return end === -1 ? text : text.slice(0, end + 1);
 }
-

@@ -63,7 +63,11 @@ describe('consolidateMessages', () => {
 
   it('carries an earlier summary over, and returns undefined when nothing is old enough', () => {
     const once = consolidateMessages(conversation);
-    const more: ChatMessage[] = [...(once?.conversation ?? []), { role: 'user', content: 'And B?' }, { role: 'assistant', content: 'B costs 12 USD.' }];
+    const more: ChatMessage[] = [
+      ...(once?.conversation ?? []),
+      { role: 'user', content: 'And B?' },
+      { role: 'assistant', content: 'B costs 12 USD.' },
+    ];
     const twice = consolidateMessages(more);
     expect(twice?.facts.slice(0, 4)).toEqual(once?.facts);
     expect(consolidateMessages(conversation.slice(0, 4))).toBeUndefined();
@@ -71,14 +75,27 @@ describe('consolidateMessages', () => {
 });
 
 describe('contextWindow', () => {
-  const total = (msgs: ChatMessage[]) => msgs.reduce((n, m) => n + m.content.length + 4 + (m.role === 'assistant' ? (m.toolCalls ?? []).reduce((k, c) => k + ` ${c.name} ${JSON.stringify(c.args)}`.length, 0) : 0), 0);
+  const total = (msgs: ChatMessage[]) =>
+    msgs.reduce(
+      (n, m) =>
+        n +
+        m.content.length +
+        4 +
+        (m.role === 'assistant' ? (m.toolCalls ?? []).reduce((k, c) => k + ` ${c.name} ${JSON.stringify(c.args)}`.length, 0) : 0),
+      0,
+    );
 
   it('consolidates at 80% of the window, not below, and reports the tokens before and after', () => {
     const long = conversation.map((m) => (m.role === 'tool' ? { ...m, content: `${m.content}${' details'.repeat(100)}` } : m));
     const tokens = total(long);
     const events: ContextEvent[] = [];
     // 80% of maxTokens is one token above the conversation: nothing happens.
-    const below = contextWindow({ maxTokens: Math.ceil((tokens + 1) / 0.8) + 1, counter: perChar, summaryShare: 0.5, onEvent: (e) => events.push(e) });
+    const below = contextWindow({
+      maxTokens: Math.ceil((tokens + 1) / 0.8) + 1,
+      counter: perChar,
+      summaryShare: 0.5,
+      onEvent: (e) => events.push(e),
+    });
     expect(below.tokens(assembly(long))).toBe(tokens);
     expect(below.assembleContext?.(assembly(long))).toBeUndefined();
     const at = contextWindow({ maxTokens: Math.floor(tokens / 0.8), counter: perChar, summaryShare: 0.5, onEvent: (e) => events.push(e) });

@@ -31,9 +31,16 @@ const schema = z.strictObject({
   threshold: z.number().gt(0).max(1).default(CONSOLIDATE_AT),
   keepLast: z.int().min(1).max(100).default(KEEP_LAST_MESSAGES),
   summaryShare: z.number().gt(0).lt(1).default(0.25),
-  counter: z.custom<TokenCounter>((v) => typeof v === 'object' && v !== null && typeof (v as TokenCounter).countText === 'function', 'expected { countText(text) }').default(estimateTokenCounter),
+  counter: z
+    .custom<TokenCounter>(
+      (v) => typeof v === 'object' && v !== null && typeof (v as TokenCounter).countText === 'function',
+      'expected { countText(text) }',
+    )
+    .default(estimateTokenCounter),
   onEvent: z.custom<(event: ContextEvent) => void>((v) => typeof v === 'function', 'expected a function').optional(),
-  onSummary: z.custom<(facts: readonly string[], sessionId: string) => void>((v) => typeof v === 'function', 'expected a function').optional(),
+  onSummary: z
+    .custom<(facts: readonly string[], sessionId: string) => void>((v) => typeof v === 'function', 'expected a function')
+    .optional(),
 });
 
 /**
@@ -50,7 +57,9 @@ const schema = z.strictObject({
  * new AgentRuntime({ provider: 'openai' }, { provider, context: [window] });
  * ```
  */
-export function contextWindow(options: ContextWindowOptions): ContextPart & { readonly tokens: (assembly: Pick<ContextAssembly, 'conversation' | 'system'>) => number } {
+export function contextWindow(
+  options: ContextWindowOptions,
+): ContextPart & { readonly tokens: (assembly: Pick<ContextAssembly, 'conversation' | 'system'>) => number } {
   const o = parseOptions('contextWindow', schema, options);
   const cache = new MessageTokenCache(o.counter);
   const tokens = (a: Pick<ContextAssembly, 'conversation' | 'system'>): number => {
@@ -66,7 +75,10 @@ export function contextWindow(options: ContextWindowOptions): ContextPart & { re
     assembleContext(a) {
       const before = tokens(a);
       if (before < limit) return undefined;
-      const done = consolidateMessages(a.conversation, { keepLast: o.keepLast, fits: (summary) => o.counter.countText(summary) <= summaryBudget });
+      const done = consolidateMessages(a.conversation, {
+        keepLast: o.keepLast,
+        fits: (summary) => o.counter.countText(summary) <= summaryBudget,
+      });
       if (done === undefined) return undefined;
       const after = tokens({ conversation: done.conversation, system: a.system });
       try {

@@ -52,9 +52,11 @@ async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => {
-    resolve();
-  }));
+  await new Promise<void>((resolve) =>
+    server.close(() => {
+      resolve();
+    }),
+  );
   if (address === null || typeof address === 'string') throw new Error('no port');
   return address.port;
 }
@@ -96,10 +98,28 @@ export async function startPostgres(bin: string, options: { fsync?: boolean } = 
   const pwfile = join(dir, 'pw');
   writeFileSync(pwfile, `${TEST_PASSWORD}\n`);
   if (user.uid !== undefined) chownSync(pwfile, user.uid, 65534);
-  const init = spawnSync(user.prefix[0] ?? join(bin, 'initdb'), [...user.prefix.slice(1), ...(user.prefix.length > 0 ? [join(bin, 'initdb')] : []), '-D', data, '-U', 'postgres', '--auth-host=scram-sha-256', '--auth-local=trust', `--pwfile=${pwfile}`, '--no-sync', '-E', 'UTF8', '--locale=C'], {
-    cwd: dir,
-    encoding: 'utf8',
-  });
+  const init = spawnSync(
+    user.prefix[0] ?? join(bin, 'initdb'),
+    [
+      ...user.prefix.slice(1),
+      ...(user.prefix.length > 0 ? [join(bin, 'initdb')] : []),
+      '-D',
+      data,
+      '-U',
+      'postgres',
+      '--auth-host=scram-sha-256',
+      '--auth-local=trust',
+      `--pwfile=${pwfile}`,
+      '--no-sync',
+      '-E',
+      'UTF8',
+      '--locale=C',
+    ],
+    {
+      cwd: dir,
+      encoding: 'utf8',
+    },
+  );
   if (init.status !== 0) {
     rmSync(dir, { recursive: true, force: true });
     throw new Error(`initdb failed:\n${init.stdout}\n${init.stderr}`);
@@ -110,12 +130,37 @@ export async function startPostgres(bin: string, options: { fsync?: boolean } = 
 
   async function launch(): Promise<void> {
     // fsync off by default: the tests kill clients, not the machine; a bench turns it on to compare with SQLite's synchronous=FULL.
-    const args = [join(bin, 'postgres'), '-D', data, '-h', '127.0.0.1', '-p', String(port), '-k', dir, '-c', `fsync=${options.fsync === true ? 'on' : 'off'}`, '-c', 'max_connections=200', '-c', 'shared_buffers=32MB'];
+    const args = [
+      join(bin, 'postgres'),
+      '-D',
+      data,
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(port),
+      '-k',
+      dir,
+      '-c',
+      `fsync=${options.fsync === true ? 'on' : 'off'}`,
+      '-c',
+      'max_connections=200',
+      '-c',
+      'shared_buffers=32MB',
+    ];
     const command = [...user.prefix, ...args];
-    const proc = spawn('sh', ['-c', 'exec 3<&0; "$@" 2>&1 & pid=$!; echo "pid $pid"; { cat <&3 >/dev/null; kill -INT $pid 2>/dev/null; } & wait $pid', 'sh', ...command], {
-      cwd: dir,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const proc = spawn(
+      'sh',
+      [
+        '-c',
+        'exec 3<&0; "$@" 2>&1 & pid=$!; echo "pid $pid"; { cat <&3 >/dev/null; kill -INT $pid 2>/dev/null; } & wait $pid',
+        'sh',
+        ...command,
+      ],
+      {
+        cwd: dir,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
     child = proc;
     running.add(proc);
     proc.on('exit', () => running.delete(proc));
@@ -145,9 +190,11 @@ export async function startPostgres(bin: string, options: { fsync?: boolean } = 
   async function shutdown(): Promise<void> {
     const proc = child;
     if (proc?.exitCode !== null) return;
-    const exited = new Promise<void>((resolve) => proc.once('exit', () => {
-      resolve();
-    }));
+    const exited = new Promise<void>((resolve) =>
+      proc.once('exit', () => {
+        resolve();
+      }),
+    );
     if (pid !== undefined) {
       try {
         process.kill(pid, 'SIGINT');

@@ -37,14 +37,22 @@ export async function bundleWorker(): Promise<{ file: string; cleanup: () => voi
     format: 'esm',
     target: 'node20',
     logLevel: 'error',
-    plugins: [{ name: 'pg-external', setup: (b) => {
-      b.onResolve({ filter: /^pg$/ }, () => ({ path: require.resolve('pg'), external: true }));
-    } }],
+    plugins: [
+      {
+        name: 'pg-external',
+        setup: (b) => {
+          b.onResolve({ filter: /^pg$/ }, () => ({ path: require.resolve('pg'), external: true }));
+        },
+      },
+    ],
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   });
-  return { file, cleanup: () => {
-    rmSync(dir, { recursive: true, force: true });
-  } };
+  return {
+    file,
+    cleanup: () => {
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** Starts the bundled worker with `args`. */
@@ -73,12 +81,14 @@ export function startWorker(file: string, args: string[]): Fixture {
       });
     }
   });
-  const exit = new Promise<void>((resolve) => child.once('exit', () => {
-    live.delete(child);
-    for (const w of waiters) w.reject(new Error(`worker exited before the awaited line:\n${lines.join('\n')}\n${stderr}`));
-    waiters = [];
-    resolve();
-  }));
+  const exit = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      live.delete(child);
+      for (const w of waiters) w.reject(new Error(`worker exited before the awaited line:\n${lines.join('\n')}\n${stderr}`));
+      waiters = [];
+      resolve();
+    }),
+  );
   return {
     child,
     lines,

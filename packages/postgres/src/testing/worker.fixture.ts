@@ -92,9 +92,11 @@ if (mode === 'setup') {
   const pending = await rt.pendingRecovery;
   say(`READY ${pending.length}`);
   const input = createInterface({ input: process.stdin });
-  await new Promise<void>((resolve) => input.once('line', () => {
-    resolve();
-  }));
+  await new Promise<void>((resolve) =>
+    input.once('line', () => {
+      resolve();
+    }),
+  );
   input.close();
   process.stdin.destroy();
   for (const p of pending) {

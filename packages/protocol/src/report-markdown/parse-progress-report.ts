@@ -42,7 +42,8 @@ const PLAIN_LABEL_TEXT = /^[A-Z][A-Z /&'-]{0,60}$/i;
 const RULE = /^([-*_])(?:\s*\1){2,}$/;
 const FENCE = /^(?:```|~~~)/;
 // Matched against text whose whitespace runs are one space each (see isNone).
-const NONE = /^[_*([]*\s?(?:none|n\/a|na|nothing(?: (?:yet|so far|to report))?|no (?:items?|findings|results|remaining work)|-|—)\s?[.!]?\s?[_*)\]]*$/i;
+const NONE =
+  /^[_*([]*\s?(?:none|n\/a|na|nothing(?: (?:yet|so far|to report))?|no (?:items?|findings|results|remaining work)|-|—)\s?[.!]?\s?[_*)\]]*$/i;
 /**
  * Longest report text {@link parseProgressReport} reads: 1 MiB (1,048,576 characters). A
  * report is a few KB; the rest of a longer text is dropped with a warning.
@@ -190,7 +191,8 @@ export function parseProgressReport(markdown: string, defaults: ParseProgressRep
   const given: unknown = markdown;
   const text = typeof given === 'string' ? given : '';
   const warnings = new BoundedWarnings();
-  if (text.length > MAX_REPORT_LENGTH) warnings.push(`the text is ${text.length} characters; only the first ${MAX_REPORT_LENGTH} were read`);
+  if (text.length > MAX_REPORT_LENGTH)
+    warnings.push(`the text is ${text.length} characters; only the first ${MAX_REPORT_LENGTH} were read`);
   const { sections, statsText, sawStats } = scanReport(text.length > MAX_REPORT_LENGTH ? text.slice(0, MAX_REPORT_LENGTH) : text, warnings);
   const report = assemble(sections, warnings, defaults);
   applyStats(report, sawStats, statsText, warnings, defaults);
@@ -389,7 +391,13 @@ function readList(key: ReportListKey, section: Section | undefined, warnings: Wa
   return paragraphs.map((p) => p.join('\n'));
 }
 
-function applyStats(report: ProgressReport, sawStats: boolean, text: string, warnings: WarningSink, defaults: ParseProgressReportDefaults): void {
+function applyStats(
+  report: ProgressReport,
+  sawStats: boolean,
+  text: string,
+  warnings: WarningSink,
+  defaults: ParseProgressReportDefaults,
+): void {
   const parsed = parseStatsLine(text);
   for (const problem of parsed.problems) warnings.push(`stats: ${problem}`);
   const fallback = defaults.stats;
@@ -402,7 +410,8 @@ function applyStats(report: ProgressReport, sawStats: boolean, text: string, war
   report.stats = { iterations: pick('iterations'), toolCalls: pick('toolCalls'), elapsedMs: pick('elapsedMs') };
   const cost = parsed.costUsd ?? fallback?.costUsd;
   if (cost !== undefined) report.stats.costUsd = cost;
-  if (missing.length > 0) warnings.push(sawStats ? `stats line lacks ${missing.join(', ')}; set to 0` : `no stats line; ${missing.join(', ')} set to 0`);
+  if (missing.length > 0)
+    warnings.push(sawStats ? `stats line lacks ${missing.join(', ')}; set to 0` : `no stats line; ${missing.join(', ')} set to 0`);
   if (parsed.reason !== undefined) report.reason = parsed.reason;
   else if (defaults.reason === undefined) warnings.push('no stop reason given; assumed "max-iterations"');
   if (parsed.generatedBy !== undefined) report.generatedBy = parsed.generatedBy;

@@ -9,8 +9,26 @@ import { renderProgressReport } from './render-progress-report.js';
 const tricky = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'grapheme', maxLength: 30 }),
-  fc.string({ unit: fc.constantFrom('#', '-', '*', '_', '"', '\\', ' ', '\n', '\r', '\t', ':', '1', '.', ')', '`', 'a', 'Task', 'None', '**', '~'), maxLength: 30 }),
-  fc.constantFrom('None', 'None.', '_None._', '- x', '**Task:**', '## Key Findings', '"quoted"', '  lead', 'trail  ', 'a\n\nb', '1. one', 'Stats: 3 iterations', '```', '---'),
+  fc.string({
+    unit: fc.constantFrom('#', '-', '*', '_', '"', '\\', ' ', '\n', '\r', '\t', ':', '1', '.', ')', '`', 'a', 'Task', 'None', '**', '~'),
+    maxLength: 30,
+  }),
+  fc.constantFrom(
+    'None',
+    'None.',
+    '_None._',
+    '- x',
+    '**Task:**',
+    '## Key Findings',
+    '"quoted"',
+    '  lead',
+    'trail  ',
+    'a\n\nb',
+    '1. one',
+    'Stats: 3 iterations',
+    '```',
+    '---',
+  ),
 );
 
 const reportArb: fc.Arbitrary<ProgressReport> = fc.record({
@@ -37,7 +55,10 @@ const sample: ProgressReport = {
   task: 'Find where auth tokens are validated and whether expiry is checked',
   reason: 'max-iterations',
   completedWork: ['Searched the repository for `verifyToken` (15 hits)', 'Read src/auth/middleware.ts'],
-  keyFindings: ['Tokens are verified in src/auth/middleware.ts:42 with `jwt.verify(token, secret)`', 'Expiry:\nchecked by jwt.verify (exp claim)'],
+  keyFindings: [
+    'Tokens are verified in src/auth/middleware.ts:42 with `jwt.verify(token, secret)`',
+    'Expiry:\nchecked by jwt.verify (exp claim)',
+  ],
   attemptedInconclusive: [],
   remaining: ['Check refresh-token rotation in src/auth/refresh.ts'],
   suggestedNextSteps: ['Read src/auth/refresh.ts', 'None'],
@@ -85,7 +106,12 @@ describe('renderProgressReport', () => {
 
   it('leaves cost out when it is unknown and keeps odd text exact as a JSON string', () => {
     const { costUsd: _, ...stats } = sample.stats;
-    const md = renderProgressReport({ ...sample, task: '  indented\n\ntask', stats, keyFindings: ['## not a heading', '"quoted"', '**Task**'] });
+    const md = renderProgressReport({
+      ...sample,
+      task: '  indented\n\ntask',
+      stats,
+      keyFindings: ['## not a heading', '"quoted"', '**Task**'],
+    });
     expect(md).not.toContain('cost');
     expect(md).toContain('\n"  indented\\n\\ntask"\n');
     expect(md).toContain('\n- ## not a heading\n- "\\"quoted\\""\n- "**Task**"\n');

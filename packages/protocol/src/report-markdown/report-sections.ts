@@ -17,7 +17,13 @@ export const SECTION_TITLES: Readonly<Record<ReportSectionKey, string>> = {
 };
 
 /** The five list sections in report order. */
-export const LIST_KEYS: readonly ReportListKey[] = ['completedWork', 'keyFindings', 'attemptedInconclusive', 'remaining', 'suggestedNextSteps'];
+export const LIST_KEYS: readonly ReportListKey[] = [
+  'completedWork',
+  'keyFindings',
+  'attemptedInconclusive',
+  'remaining',
+  'suggestedNextSteps',
+];
 
 /** What each stop reason means, as a clause: `the iteration limit was reached`. */
 export const STOP_REASON_TEXT: Readonly<Record<StopReason, string>> = {
@@ -34,10 +40,19 @@ export const STOP_REASON_TEXT: Readonly<Record<StopReason, string>> = {
 const LABELS: readonly (readonly [ReportSectionKey | 'stats' | 'title', RegExp])[] = [
   ['title', /^(?:(?:structured |final |partial )?progress report|report)$/],
   ['task', /^(?:(?:the |original |current )?task(?: description| summary)?|objective|goal|original request)$/],
-  ['completedWork', /^(?:completed(?: work| steps| tasks)?|work (?:completed|done)|what (?:was|has been|i) (?:done|did|completed)|done(?: so far)?|progress(?: so far)?)(?: so far)?$/],
+  [
+    'completedWork',
+    /^(?:completed(?: work| steps| tasks)?|work (?:completed|done)|what (?:was|has been|i) (?:done|did|completed)|done(?: so far)?|progress(?: so far)?)(?: so far)?$/,
+  ],
   ['keyFindings', /^(?:key |main |important )?(?:findings|results|discoveries|facts found|data gathered|what i found)(?: so far)?$/],
-  ['attemptedInconclusive', /^(?:attempted(?: but| and)? inconclusive|attempted|inconclusive(?: attempts| results)?|dead ends|failed attempts|what did not work|what didn t work|unsuccessful attempts)$/],
-  ['remaining', /^(?:not started(?: remaining| or remaining| and remaining)?|remaining(?: work| tasks| steps| items)?|still to do|to ?do|open (?:items|tasks)|not yet done|outstanding(?: work| tasks)?)$/],
+  [
+    'attemptedInconclusive',
+    /^(?:attempted(?: but| and)? inconclusive|attempted|inconclusive(?: attempts| results)?|dead ends|failed attempts|what did not work|what didn t work|unsuccessful attempts)$/,
+  ],
+  [
+    'remaining',
+    /^(?:not started(?: remaining| or remaining| and remaining)?|remaining(?: work| tasks| steps| items)?|still to do|to ?do|open (?:items|tasks)|not yet done|outstanding(?: work| tasks)?)$/,
+  ],
   ['suggestedNextSteps', /^(?:(?:suggested|recommended|proposed) )?next steps|recommendations|suggestions|suggested actions$/],
   ['stats', /^(?:run )?(?:stats|statistics)$/],
 ];

@@ -147,7 +147,8 @@ function duration(text: string): number | undefined {
     while (isSpace(text[at])) at++;
     const unit = stickyAt(DURATION_UNIT, text, at)?.toLowerCase();
     if (unit === undefined) continue;
-    const scale = unit.startsWith('ms') || unit.startsWith('milli') ? 1 : unit.startsWith('h') ? 3_600_000 : unit.startsWith('m') ? 60_000 : 1000;
+    const scale =
+      unit.startsWith('ms') || unit.startsWith('milli') ? 1 : unit.startsWith('h') ? 3_600_000 : unit.startsWith('m') ? 60_000 : 1000;
     total += Number(m[0]) * scale;
     found = true;
   }
@@ -208,7 +209,9 @@ export function parseStatsLine(text: string): ParsedStats {
     else out.problems.push(`negative cost "${cost}" ignored`);
   }
 
-  const stopped = firstAfterKeyword(text, STOPPED_WORD, (index, match) => stickyAt(REASON, text, skipSeparator(text, index + match.length)));
+  const stopped = firstAfterKeyword(text, STOPPED_WORD, (index, match) =>
+    stickyAt(REASON, text, skipSeparator(text, index + match.length)),
+  );
   if (stopped !== undefined) {
     const reason = stopped.toLowerCase();
     if ((STOP_REASONS as readonly string[]).includes(reason)) out.reason = reason as StopReason;

@@ -22,7 +22,11 @@ export function startFixture(file: string, args: object): Fixture {
   const child = spawn(process.execPath, ['--import', 'tsx', path, JSON.stringify(args)], { stdio: ['pipe', 'pipe', 'pipe'] });
   live.add(child);
   const messages: Record<string, unknown>[] = [];
-  let waiters: { predicate: (m: Record<string, unknown>) => boolean; resolve: (m: Record<string, unknown>) => void; reject: (e: Error) => void }[] = [];
+  let waiters: {
+    predicate: (m: Record<string, unknown>) => boolean;
+    resolve: (m: Record<string, unknown>) => void;
+    reject: (e: Error) => void;
+  }[] = [];
   let stderr = '';
   let buffer = '';
   child.stderr.setEncoding('utf8');
@@ -70,9 +74,11 @@ export function startFixture(file: string, args: object): Fixture {
     },
     async kill(signal = 'SIGKILL') {
       if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise<void>((resolve) => child.once('exit', () => {
-        resolve();
-      }));
+      const exited = new Promise<void>((resolve) =>
+        child.once('exit', () => {
+          resolve();
+        }),
+      );
       child.kill(signal);
       await exited;
     },

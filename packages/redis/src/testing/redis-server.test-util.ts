@@ -8,9 +8,11 @@ async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => {
-    resolve();
-  }));
+  await new Promise<void>((resolve) =>
+    server.close(() => {
+      resolve();
+    }),
+  );
   if (address === null || typeof address === 'string') throw new Error('no port');
   return address.port;
 }
@@ -46,11 +48,34 @@ export async function startRedisServer(binary: string, options: { aof?: boolean 
   let pid: number | undefined;
 
   async function launch(): Promise<void> {
-    const args = ['--bind', '127.0.0.1', '--port', String(port), '--dir', dir, '--save', '', '--daemonize', 'no', '--protected-mode', 'yes'];
+    const args = [
+      '--bind',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--dir',
+      dir,
+      '--save',
+      '',
+      '--daemonize',
+      'no',
+      '--protected-mode',
+      'yes',
+    ];
     if (options.aof === true) args.push('--appendonly', 'yes', '--appendfsync', 'always');
-    const proc = spawn('sh', ['-c', 'exec 3<&0; "$@" & pid=$!; echo "pid $pid"; { cat <&3 >/dev/null; kill -9 $pid 2>/dev/null; } & wait $pid', 'sh', binary, ...args], {
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const proc = spawn(
+      'sh',
+      [
+        '-c',
+        'exec 3<&0; "$@" & pid=$!; echo "pid $pid"; { cat <&3 >/dev/null; kill -9 $pid 2>/dev/null; } & wait $pid',
+        'sh',
+        binary,
+        ...args,
+      ],
+      {
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
     child = proc;
     running.add(proc);
     proc.on('exit', () => running.delete(proc));
@@ -80,9 +105,11 @@ export async function startRedisServer(binary: string, options: { aof?: boolean 
   async function kill(signal: NodeJS.Signals): Promise<void> {
     const proc = child;
     if (proc?.exitCode !== null) return;
-    const exited = new Promise<void>((resolve) => proc.once('exit', () => {
-      resolve();
-    }));
+    const exited = new Promise<void>((resolve) =>
+      proc.once('exit', () => {
+        resolve();
+      }),
+    );
     if (pid !== undefined) {
       try {
         process.kill(pid, signal);

@@ -5,15 +5,23 @@ import { createProgressHub } from '@headway/protocol';
 import { connectRedis } from '../connect-redis.js';
 import { redisSink } from '../redis-sink.js';
 
-interface Args { url: string; runId: string; events: number; paceMs: number; leaseMs: number }
+interface Args {
+  url: string;
+  runId: string;
+  events: number;
+  paceMs: number;
+  leaseMs: number;
+}
 const args = JSON.parse(process.argv[2] ?? '{}') as Args;
 const say = (message: object): void => {
   process.stdout.write(`${JSON.stringify(message)}\n`);
 };
 const lines = createInterface({ input: process.stdin });
-const go = new Promise<void>((resolve) => lines.once('line', () => {
-  resolve();
-}));
+const go = new Promise<void>((resolve) =>
+  lines.once('line', () => {
+    resolve();
+  }),
+);
 
 const client = await connectRedis(args.url, { maxReconnectDelayMs: 200 });
 const sink = redisSink(client, { leaseMs: args.leaseMs, workerId: `worker-${process.pid}`, maxRetryDelayMs: 200 });

@@ -24,16 +24,15 @@ export function encodeJson(value: unknown, where: string, checkpointId: string):
   try {
     text = stringify(value);
   } catch (error) {
-    throw new CheckpointError(
-      'CHECKPOINT_INVALID',
-      `checkpoint ${checkpointId}: ${where} is not plain JSON (${errorMessage(error)})`,
-      { issues: [{ path: where, message: 'not plain JSON' }], cause: error },
-    );
+    throw new CheckpointError('CHECKPOINT_INVALID', `checkpoint ${checkpointId}: ${where} is not plain JSON (${errorMessage(error)})`, {
+      issues: [{ path: where, message: 'not plain JSON' }],
+      cause: error,
+    });
   }
   if (text === undefined) {
-    throw new CheckpointError('CHECKPOINT_INVALID', `checkpoint ${checkpointId}: ${where} is not plain JSON (got ${typeof value})`, { issues: [
-      { path: where, message: 'not plain JSON' },
-    ] });
+    throw new CheckpointError('CHECKPOINT_INVALID', `checkpoint ${checkpointId}: ${where} is not plain JSON (got ${typeof value})`, {
+      issues: [{ path: where, message: 'not plain JSON' }],
+    });
   }
   return text;
 }
@@ -41,29 +40,43 @@ export function encodeJson(value: unknown, where: string, checkpointId: string):
 /** Parses JSON text read back; throws `CHECKPOINT_CORRUPT` naming `where`. */
 export function decodeJson(text: unknown, where: string, checkpointId: string): unknown {
   if (typeof text !== 'string') {
-    throw new CheckpointError('CHECKPOINT_CORRUPT', `checkpoint ${checkpointId}: ${where}: expected JSON text, got ${typeof text}`, { issues: [
-      { path: where, message: 'expected JSON text' },
-    ] });
+    throw new CheckpointError('CHECKPOINT_CORRUPT', `checkpoint ${checkpointId}: ${where}: expected JSON text, got ${typeof text}`, {
+      issues: [{ path: where, message: 'expected JSON text' }],
+    });
   }
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new CheckpointError('CHECKPOINT_CORRUPT', `checkpoint ${checkpointId}: ${where}: invalid JSON`, { issues: [{ path: where, message: 'invalid JSON' }], cause: error });
+    throw new CheckpointError('CHECKPOINT_CORRUPT', `checkpoint ${checkpointId}: ${where}: invalid JSON`, {
+      issues: [{ path: where, message: 'invalid JSON' }],
+      cause: error,
+    });
   }
 }
 
-function check<T>(schema: z.ZodType<T>, value: unknown, where: string, checkpointId: string, code: 'CHECKPOINT_INVALID' | 'CHECKPOINT_CORRUPT'): T {
+function check<T>(
+  schema: z.ZodType<T>,
+  value: unknown,
+  where: string,
+  checkpointId: string,
+  code: 'CHECKPOINT_INVALID' | 'CHECKPOINT_CORRUPT',
+): T {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issues = toValidationIssues(parsed.error).map((i) => ({ path: i.path === '' ? where : `${where}.${i.path}`, message: i.message }));
-  throw new CheckpointError(code, `checkpoint ${checkpointId}: ${code === 'CHECKPOINT_CORRUPT' ? 'unreadable' : 'invalid'}: ${describeIssues(issues)}`, { issues });
+  throw new CheckpointError(
+    code,
+    `checkpoint ${checkpointId}: ${code === 'CHECKPOINT_CORRUPT' ? 'unreadable' : 'invalid'}: ${describeIssues(issues)}`,
+    { issues },
+  );
 }
 
 /** Validates what a checkpoint is created with. */
 export function validateInit(init: CheckpointInit): void {
   const id = typeof init.id === 'string' ? init.id : '?';
   check(checkpointInitSchema, init, 'init', id, 'CHECKPOINT_INVALID');
-  if (init.messages !== undefined && !Array.isArray(init.messages)) check(z.array(z.unknown()), init.messages, 'init.messages', id, 'CHECKPOINT_INVALID');
+  if (init.messages !== undefined && !Array.isArray(init.messages))
+    check(z.array(z.unknown()), init.messages, 'init.messages', id, 'CHECKPOINT_INVALID');
   if (init.log !== undefined && !Array.isArray(init.log)) check(z.array(z.unknown()), init.log, 'init.log', id, 'CHECKPOINT_INVALID');
 }
 
@@ -83,9 +96,9 @@ export function validateUpdate(id: string, update: CheckpointUpdate): void {
   const seen = new Set<string>();
   for (const call of update.toolCalls ?? []) {
     if (seen.has(call.toolCallId)) {
-      throw new CheckpointError('CHECKPOINT_INVALID', `checkpoint ${id}: update.toolCalls: ${call.toolCallId} given twice`, { issues: [
-        { path: 'update.toolCalls', message: `${call.toolCallId} given twice` },
-      ] });
+      throw new CheckpointError('CHECKPOINT_INVALID', `checkpoint ${id}: update.toolCalls: ${call.toolCallId} given twice`, {
+        issues: [{ path: 'update.toolCalls', message: `${call.toolCallId} given twice` }],
+      });
     }
     seen.add(call.toolCallId);
   }
@@ -117,7 +130,11 @@ export function notRunning(id: string, status: string): CheckpointError {
 }
 
 /** The error for an `expect` mismatch. */
-export function conflict(id: string, expected: { messages: number; log: number }, actual: { messages: number; log: number }): CheckpointError {
+export function conflict(
+  id: string,
+  expected: { messages: number; log: number },
+  actual: { messages: number; log: number },
+): CheckpointError {
   return new CheckpointError(
     'CHECKPOINT_CONFLICT',
     `checkpoint ${id}: expected ${expected.messages} message(s) and ${expected.log} log entr(ies) stored, found ${actual.messages} and ${actual.log}`,

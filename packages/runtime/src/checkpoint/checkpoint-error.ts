@@ -26,7 +26,12 @@ export class CheckpointError extends HeadwayError {
   constructor(code: CheckpointErrorCode, message: string, options?: HeadwayErrorOptions);
   /** @deprecated pass `{ issues, cause }` as the third argument: `new CheckpointError(code, message, { issues })`. */
   constructor(code: CheckpointErrorCode, message: string, issues: readonly ValidationIssue[], options?: ErrorOptions);
-  constructor(code: CheckpointErrorCode, message: string, issuesOrOptions?: readonly ValidationIssue[] | HeadwayErrorOptions, options?: ErrorOptions) {
+  constructor(
+    code: CheckpointErrorCode,
+    message: string,
+    issuesOrOptions?: readonly ValidationIssue[] | HeadwayErrorOptions,
+    options?: ErrorOptions,
+  ) {
     super(code, message, toErrorOptions(issuesOrOptions, options));
     this.name = 'CheckpointError';
   }

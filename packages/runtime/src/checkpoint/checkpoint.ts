@@ -136,7 +136,12 @@ export const checkpointStateSchema: z.ZodType<CheckpointState> = z.object({
   iteration: count,
   toolsUsed: z.array(z.string()),
   tracker: z.unknown().exactOptional(),
-  usage: z.object({ inputTokens: count, outputTokens: count, cacheReadTokens: count.exactOptional(), cacheWriteTokens: count.exactOptional() }),
+  usage: z.object({
+    inputTokens: count,
+    outputTokens: count,
+    cacheReadTokens: count.exactOptional(),
+    cacheWriteTokens: count.exactOptional(),
+  }),
   spentUsd: z.number().nonnegative(),
   providerCalls: count,
   extra: z.record(z.string(), z.unknown()).exactOptional(),

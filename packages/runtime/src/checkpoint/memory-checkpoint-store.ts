@@ -1,6 +1,23 @@
-import type { Checkpoint, CheckpointInit, CheckpointStatus, CheckpointSummary, CheckpointUpdate, CheckpointToolCall } from './checkpoint.js';
+import type {
+  Checkpoint,
+  CheckpointInit,
+  CheckpointStatus,
+  CheckpointSummary,
+  CheckpointUpdate,
+  CheckpointToolCall,
+} from './checkpoint.js';
 import { blobRef } from './blob-ref.js';
-import { conflict, decodeJson, decodeState, decodeToolCall, encodeJson, notFound, notRunning, validateInit, validateUpdate } from './checkpoint-codec.js';
+import {
+  conflict,
+  decodeJson,
+  decodeState,
+  decodeToolCall,
+  encodeJson,
+  notFound,
+  notRunning,
+  validateInit,
+  validateUpdate,
+} from './checkpoint-codec.js';
 import { CheckpointError } from './checkpoint-error.js';
 import type { CheckpointListFilter, CheckpointStore } from './checkpoint-store.js';
 
@@ -127,7 +144,9 @@ export class MemoryCheckpointStore implements CheckpointStore {
     const statuses = filter.status === undefined ? undefined : new Set(typeof filter.status === 'string' ? [filter.status] : filter.status);
     return [...this.#entries.values()]
       .map((e) => e.summary)
-      .filter((s) => (statuses === undefined || statuses.has(s.status)) && (filter.sessionId === undefined || s.sessionId === filter.sessionId))
+      .filter(
+        (s) => (statuses === undefined || statuses.has(s.status)) && (filter.sessionId === undefined || s.sessionId === filter.sessionId),
+      )
       .sort((a, b) => a.updatedAt - b.updatedAt || a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1))
       .map((s) => ({ ...s }));
   }

@@ -58,7 +58,10 @@ export interface RecoveryScanOptions {
 export function resolveRecoveryPolicy(policy: Partial<RecoveryPolicy> = {}): RecoveryPolicy {
   const parsed = recoveryPolicySchema.safeParse(policy);
   if (!parsed.success) {
-    const issues = toValidationIssues(parsed.error).map((i) => ({ path: i.path === '' ? 'recovery' : `recovery.${i.path}`, message: i.message }));
+    const issues = toValidationIssues(parsed.error).map((i) => ({
+      path: i.path === '' ? 'recovery' : `recovery.${i.path}`,
+      message: i.message,
+    }));
     throw new CheckpointError('CHECKPOINT_INVALID', `invalid recovery policy: ${describeIssues(issues)}`, { issues });
   }
   const resolved: RecoveryPolicy = { ...DEFAULT_RECOVERY_POLICY, ...parsed.data };

@@ -10,7 +10,6 @@ import { collect, fileRead, ids } from '../loop/test-helpers.test-util.js';
 import type { CheckpointStore } from './checkpoint-store.js';
 import { MemoryCheckpointStore } from './memory-checkpoint-store.js';
 
-
 /** Round 1: two work calls; round 2: one; then the answer. Decided from the conversation, so any process replies the same. */
 function script(conversation: readonly ChatMessage[]): ScriptedStep {
   const rounds = conversation.filter((m) => m.role === 'assistant').length;
@@ -85,7 +84,18 @@ describe('checkpoint lifecycle', () => {
     const [summary] = store.list();
     expect(summary).toMatchObject({ id: 'id-3', runId: 'id-1', sessionId: 'id-2', status: 'completed', iteration: 3 });
     const cp = store.load('id-3')!;
-    expect(cp.messages.map((m) => (m as ChatMessage).role)).toEqual(['system', 'user', 'assistant', 'tool', 'tool', 'user', 'assistant', 'tool', 'user', 'assistant']);
+    expect(cp.messages.map((m) => (m as ChatMessage).role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'tool',
+      'tool',
+      'user',
+      'assistant',
+      'tool',
+      'user',
+      'assistant',
+    ]);
     expect(cp.messages.at(-1)).toEqual({ role: 'assistant', content: 'All three parts are done.' });
     expect(cp.state).toMatchObject({ iteration: 3, toolsUsed: ['work'], usage: { inputTokens: 600 } });
     expect(cp.log).toHaveLength(5); // one text entry per round with text, one per tool call
@@ -134,7 +144,9 @@ describe('checkpoint lifecycle', () => {
     };
     const internal: string[] = [];
     const effects: Effect[] = [];
-    const result = await runtime(store, [workTool(effects)], new ManualClock(), { onInternalError: (e, where) => internal.push(`${where}: ${String(e)}`) }).run('Do the three parts');
+    const result = await runtime(store, [workTool(effects)], new ManualClock(), {
+      onInternalError: (e, where) => internal.push(`${where}: ${String(e)}`),
+    }).run('Do the three parts');
     expect(result.status).toBe('completed');
     expect(internal).toEqual([]);
     expect(inner.list()).toMatchObject([{ status: 'completed' }]);
@@ -146,7 +158,17 @@ describe('checkpoint lifecycle', () => {
       if (conversation.some((m) => m.role === 'tool')) return { error: new Error('provider exploded') };
       return { toolCalls: [{ id: 'x', name: 'file_read', args: { path: 'a' } }] };
     });
-    const rt = new AgentRuntime({ provider: 'scripted' }, { provider: failing, tools: [fileRead], checkpointStore: store, generateId: ids(), clock: new ManualClock(), retry: { maxRetries: 0 } });
+    const rt = new AgentRuntime(
+      { provider: 'scripted' },
+      {
+        provider: failing,
+        tools: [fileRead],
+        checkpointStore: store,
+        generateId: ids(),
+        clock: new ManualClock(),
+        retry: { maxRetries: 0 },
+      },
+    );
     const result = await rt.run('t');
     expect(result.status).toBe('error');
     expect(store.list()).toMatchObject([{ status: 'failed', error: expect.stringContaining('provider exploded') as unknown }]);
@@ -157,17 +179,26 @@ describe('checkpoint lifecycle', () => {
     const big = `${'row;'.repeat(15_000)}END`;
     const dump = defineTool({ name: 'dump', description: 'Dump the table', parameters: z.object({}), execute: () => big });
     const provider = new ScriptedProvider([{ toolCalls: [{ id: 'd', name: 'dump', args: {} }] }, { content: 'ok' }]);
-    await new AgentRuntime({ provider: 'scripted' }, { provider, tools: [dump], checkpointStore: store, generateId: ids(), clock: new ManualClock() }).run('t');
+    await new AgentRuntime(
+      { provider: 'scripted' },
+      { provider, tools: [dump], checkpointStore: store, generateId: ids(), clock: new ManualClock() },
+    ).run('t');
     const seen = provider.requests[1]!.messages.find((m) => m.role === 'tool')!.content;
     expect(seen.length).toBeLessThan(3_000);
-    const match = /^\[tool result of 60003 characters stored as (blob:sha256:[0-9a-f]{64}); first 2000 characters follow\]\nrow;row;/.exec(seen);
+    const match = /^\[tool result of 60003 characters stored as (blob:sha256:[0-9a-f]{64}); first 2000 characters follow\]\nrow;row;/.exec(
+      seen,
+    );
     expect(match).not.toBeNull();
     expect(store.getBlob('id-3', match![1]!)).toBe(big);
   });
 });
 
 describe('crash recovery', () => {
-  async function crashMidRound(store: CheckpointStore, clock: ManualClock, prefix = 'first'): Promise<{ effects: Effect[]; events: ProgressEvent[] }> {
+  async function crashMidRound(
+    store: CheckpointStore,
+    clock: ManualClock,
+    prefix = 'first',
+  ): Promise<{ effects: Effect[]; events: ProgressEvent[] }> {
     const effects: Effect[] = [];
     const events = collect();
     // The second call of round 1 never returns: as far as the store knows, the process died in it.
@@ -182,54 +213,61 @@ describe('crash recovery', () => {
     return store.load(store.list()[0]!.id)!.messages;
   }
 
-  it.each([
-    ['memory', () => new MemoryCheckpointStore({ now: () => 0 })],
-  ] as const)('resumes from the last round (%s): finished calls kept, the in-flight call re-run with its key, seq and percent continue', async (_kind, make) => {
-    const clock = new ManualClock({ start: 1_000 });
-    const store: CheckpointStore = make();
-    const first = await crashMidRound(store, clock);
-    expect(first.effects).toEqual([
-      { n: 1, key: 'first-1:c1' },
-      { n: 2, key: 'first-1:c2' },
-    ]);
-    await clock.advance(10 * 60_000);
-    const events = collect();
-    const effects: Effect[] = [];
-    const rt = runtime(store, [workTool(effects)], clock, { sinks: [events.sink], prefix: 'second' });
-    const pending = await rt.pendingRecovery;
-    expect(pending).toEqual([
-      {
-        checkpointId: 'first-2',
+  it.each([['memory', () => new MemoryCheckpointStore({ now: () => 0 })]] as const)(
+    'resumes from the last round (%s): finished calls kept, the in-flight call re-run with its key, seq and percent continue',
+    async (_kind, make) => {
+      const clock = new ManualClock({ start: 1_000 });
+      const store: CheckpointStore = make();
+      const first = await crashMidRound(store, clock);
+      expect(first.effects).toEqual([
+        { n: 1, key: 'first-1:c1' },
+        { n: 2, key: 'first-1:c2' },
+      ]);
+      await clock.advance(10 * 60_000);
+      const events = collect();
+      const effects: Effect[] = [];
+      const rt = runtime(store, [workTool(effects)], clock, { sinks: [events.sink], prefix: 'second' });
+      const pending = await rt.pendingRecovery;
+      expect(pending).toEqual([
+        {
+          checkpointId: 'first-2',
+          runId: 'first-1',
+          sessionId: 's1',
+          taskId: 'first-1',
+          iteration: 1,
+          updatedAt: 0,
+          strategy: 'resume',
+        },
+      ]);
+      const result = await rt.resume('first-2');
+      expect(result).toMatchObject({
+        status: 'completed',
+        text: 'All three parts are done.',
         runId: 'first-1',
         sessionId: 's1',
-        taskId: 'first-1',
-        iteration: 1,
-        updatedAt: 0,
-        strategy: 'resume',
-      },
-    ]);
-    const result = await rt.resume('first-2');
-    expect(result).toMatchObject({ status: 'completed', text: 'All three parts are done.', runId: 'first-1', sessionId: 's1', iterations: 3 });
-    // c1 finished before the crash and is not run again; c2 was in flight and runs again with the same key.
-    expect(effects).toEqual([
-      { n: 2, key: 'first-1:c2' },
-      { n: 3, key: 'first-1:c3' },
-    ]);
-    const cp = (await store.load('first-2'))!;
-    expect(cp.status).toBe('completed');
-    expect(cp.messages).toEqual(await uninterruptedConversation());
-    // Events continue the run: no second run.started, seq right after the last one emitted.
-    const lastBefore = first.events.at(-1)!;
-    expect(events.events[0]!.seq).toBe(lastBefore.seq + 1);
-    expect(events.types()).not.toContain('run.started');
-    expect(events.events.every((e, i) => i === 0 || e.seq === events.events[i - 1]!.seq + 1)).toBe(true);
-    const percentBefore = Math.max(...first.events.map((e) => (e.type === 'progress' ? e.percent : 0)));
-    const percents = events.events.flatMap((e) => (e.type === 'progress' ? [e.percent] : []));
-    expect(percents[0]).toBeGreaterThanOrEqual(percentBefore);
-    expect(percents.at(-1)).toBe(100);
-    expect(await rt.pendingRecovery).toHaveLength(1); // the scan is of construction time
-    expect(await runtime(store, [], clock).pendingRecovery).toEqual([]);
-  });
+        iterations: 3,
+      });
+      // c1 finished before the crash and is not run again; c2 was in flight and runs again with the same key.
+      expect(effects).toEqual([
+        { n: 2, key: 'first-1:c2' },
+        { n: 3, key: 'first-1:c3' },
+      ]);
+      const cp = (await store.load('first-2'))!;
+      expect(cp.status).toBe('completed');
+      expect(cp.messages).toEqual(await uninterruptedConversation());
+      // Events continue the run: no second run.started, seq right after the last one emitted.
+      const lastBefore = first.events.at(-1)!;
+      expect(events.events[0]!.seq).toBe(lastBefore.seq + 1);
+      expect(events.types()).not.toContain('run.started');
+      expect(events.events.every((e, i) => i === 0 || e.seq === events.events[i - 1]!.seq + 1)).toBe(true);
+      const percentBefore = Math.max(...first.events.map((e) => (e.type === 'progress' ? e.percent : 0)));
+      const percents = events.events.flatMap((e) => (e.type === 'progress' ? [e.percent] : []));
+      expect(percents[0]).toBeGreaterThanOrEqual(percentBefore);
+      expect(percents.at(-1)).toBe(100);
+      expect(await rt.pendingRecovery).toHaveLength(1); // the scan is of construction time
+      expect(await runtime(store, [], clock).pendingRecovery).toEqual([]);
+    },
+  );
 
   it('picks a strategy by age, and restarts, abandons or refuses as asked', async () => {
     const clock = new ManualClock({ start: 0 });
@@ -238,11 +276,18 @@ describe('crash recovery', () => {
     await clock.advance(2 * 3_600_000);
     const rt = runtime(store, [workTool([])], clock, { prefix: 'later' });
     expect((await rt.pendingRecovery).map((p) => p.strategy)).toEqual(['restart']);
-    const custom = new AgentRuntime({ provider: 'scripted' }, { provider: new ScriptedProvider(script), checkpointStore: store, clock, recovery: { resumeWithinMs: 3 * 3_600_000 } });
-    expect((await custom.pendingRecovery).map((p) => p.strategy)).toEqual(['resume']);
-    expect(() => new AgentRuntime({ provider: 'scripted' }, { provider: new ScriptedProvider(script), checkpointStore: store, recovery: { resumeWithinMs: -1 } })).toThrow(
-      /recovery\.resumeWithinMs/,
+    const custom = new AgentRuntime(
+      { provider: 'scripted' },
+      { provider: new ScriptedProvider(script), checkpointStore: store, clock, recovery: { resumeWithinMs: 3 * 3_600_000 } },
     );
+    expect((await custom.pendingRecovery).map((p) => p.strategy)).toEqual(['resume']);
+    expect(
+      () =>
+        new AgentRuntime(
+          { provider: 'scripted' },
+          { provider: new ScriptedProvider(script), checkpointStore: store, recovery: { resumeWithinMs: -1 } },
+        ),
+    ).toThrow(/recovery\.resumeWithinMs/);
 
     const restarted = await rt.restart('first-2');
     expect(restarted).toMatchObject({ status: 'completed', sessionId: 's1', runId: 'later-1' });
@@ -255,7 +300,9 @@ describe('crash recovery', () => {
       );
     expect(await codeOf(rt.resume('first-2'))).toBe('CHECKPOINT_NOT_RUNNING');
     expect(await codeOf(rt.resume('nope'))).toBe('CHECKPOINT_NOT_FOUND');
-    expect(await codeOf(new AgentRuntime({ provider: 'scripted' }, { provider: new ScriptedProvider(script) }).resume('x'))).toBe('CHECKPOINT_NOT_FOUND');
+    expect(await codeOf(new AgentRuntime({ provider: 'scripted' }, { provider: new ScriptedProvider(script) }).resume('x'))).toBe(
+      'CHECKPOINT_NOT_FOUND',
+    );
   });
 
   it('abandons one or all unfinished checkpoints, but not those of runs in progress', async () => {
@@ -281,7 +328,14 @@ describe('crash recovery', () => {
       sessionId: 's',
       taskId: 't',
       input: 'x',
-      state: { iteration: 1, toolsUsed: [], usage: { inputTokens: 0, outputTokens: 0 }, spentUsd: 0, providerCalls: 1, extra: { startedAt: 'yesterday' } },
+      state: {
+        iteration: 1,
+        toolsUsed: [],
+        usage: { inputTokens: 0, outputTokens: 0 },
+        spentUsd: 0,
+        providerCalls: 1,
+        extra: { startedAt: 'yesterday' },
+      },
       messages: [{ role: 'wizard' }],
     });
     const rt = new AgentRuntime({ provider: 'scripted' }, { provider: new ScriptedProvider(script), checkpointStore: store });

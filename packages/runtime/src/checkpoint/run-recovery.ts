@@ -21,16 +21,21 @@ export function scanPending(store: CheckpointStore, policy: RecoveryPolicy, now:
 
 /** The runtime's store, or `CHECKPOINT_NOT_FOUND` when it has none. */
 export function requireStore(store: CheckpointStore | undefined, checkpointId: string): CheckpointStore {
-  if (store === undefined) throw new CheckpointError('CHECKPOINT_NOT_FOUND', `checkpoint ${checkpointId} not found: the runtime has no checkpointStore`);
+  if (store === undefined)
+    throw new CheckpointError('CHECKPOINT_NOT_FOUND', `checkpoint ${checkpointId} not found: the runtime has no checkpointStore`);
   return store;
 }
 
 /** Loads a checkpoint that is still running (the only kind that can be resumed or restarted). */
-export async function loadRunning(store: CheckpointStore | undefined, checkpointId: string): Promise<{ store: CheckpointStore; checkpoint: Checkpoint }> {
+export async function loadRunning(
+  store: CheckpointStore | undefined,
+  checkpointId: string,
+): Promise<{ store: CheckpointStore; checkpoint: Checkpoint }> {
   const s = requireStore(store, checkpointId);
   const checkpoint = await s.load(checkpointId);
   if (checkpoint === undefined) throw new CheckpointError('CHECKPOINT_NOT_FOUND', `checkpoint ${checkpointId} not found`);
-  if (checkpoint.status !== 'running') throw new CheckpointError('CHECKPOINT_NOT_RUNNING', `checkpoint ${checkpointId} is ${checkpoint.status}, not running`);
+  if (checkpoint.status !== 'running')
+    throw new CheckpointError('CHECKPOINT_NOT_RUNNING', `checkpoint ${checkpointId} is ${checkpoint.status}, not running`);
   return { store: s, checkpoint };
 }
 

@@ -149,7 +149,10 @@ export function runStateFromCheckpoint(cp: Checkpoint): RunState {
   if (extra.log !== null) {
     const { headCount, recentCount } = extra.log;
     if (headCount + recentCount > cp.log.length) {
-      throw new CheckpointError('CHECKPOINT_CORRUPT', `checkpoint ${cp.id}: log: ${headCount + recentCount} entries expected, ${cp.log.length} stored`);
+      throw new CheckpointError(
+        'CHECKPOINT_CORRUPT',
+        `checkpoint ${cp.id}: log: ${headCount + recentCount} entries expected, ${cp.log.length} stored`,
+      );
     }
     const candidate = { ...extra.log.state, head: cp.log.slice(0, headCount), recent: recentCount === 0 ? [] : cp.log.slice(-recentCount) };
     const parsed = toolCallLogStateSchema.safeParse(candidate);
@@ -168,7 +171,10 @@ export function runStateFromCheckpoint(cp: Checkpoint): RunState {
             const call: ToolCallStatus = { id: c.toolCallId, name: c.name, args: c.args, status: c.status };
             if (c.status === 'finished') {
               if (typeof c.result !== 'string') {
-                throw new CheckpointError('CHECKPOINT_CORRUPT', `checkpoint ${cp.id}: toolCalls[${c.index}].result: expected the message text`);
+                throw new CheckpointError(
+                  'CHECKPOINT_CORRUPT',
+                  `checkpoint ${cp.id}: toolCalls[${c.index}].result: expected the message text`,
+                );
               }
               call.result = { content: c.result, ok: c.ok, durationMs: c.durationMs };
             }

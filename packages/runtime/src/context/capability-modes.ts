@@ -58,7 +58,9 @@ export function capabilityModeTable(custom: readonly CapabilityModeDefinition[] 
   const seen = new Set<string>();
   custom.forEach((mode: unknown, i) => {
     const bad = (message: string): ConfigError =>
-      new ConfigError('RUNTIME_INVALID_CONFIG', `Invalid agent deps: capabilityModes[${i}]: ${message}`, { issues: [{ path: `capabilityModes[${i}]`, message }] });
+      new ConfigError('RUNTIME_INVALID_CONFIG', `Invalid agent deps: capabilityModes[${i}]: ${message}`, {
+        issues: [{ path: `capabilityModes[${i}]`, message }],
+      });
     if (typeof mode !== 'object' || mode === null) throw bad('expected { name, tools, systemPrompt? }');
     const { name, tools, systemPrompt } = mode as Record<string, unknown>;
     if (typeof name !== 'string' || name === '') throw bad('name: expected a non-empty string');

@@ -15,7 +15,9 @@ const script = (): ScriptedStep[] => [
 ];
 
 /** Runs the same three-iteration task, with `parts`; returns what a user can see. */
-async function runWith(context: AgentRuntimeDeps['context']): Promise<{ events: ProgressEvent[]; errors: string[]; requests: ScriptedProvider['requests']; text: string }> {
+async function runWith(
+  context: AgentRuntimeDeps['context'],
+): Promise<{ events: ProgressEvent[]; errors: string[]; requests: ScriptedProvider['requests']; text: string }> {
   const clock = new ManualClock({ autoAdvance: true, start: 1_000_000 });
   const provider = new ScriptedProvider(script(), { clock });
   const { sink, events } = collect();
@@ -46,7 +48,9 @@ describe('context parts', () => {
       assembleContext: (a) => {
         calls.push(`first.assemble ${a.iteration} ${a.conversation.length}`);
         // From the second iteration on, the task message is replaced by a short note.
-        return a.iteration === 1 ? { conversation: [a.conversation[0]!, { role: 'user', content: 'Summary: a.md was read.' }, ...a.conversation.slice(2)] } : undefined;
+        return a.iteration === 1
+          ? { conversation: [a.conversation[0]!, { role: 'user', content: 'Summary: a.md was read.' }, ...a.conversation.slice(2)] }
+          : undefined;
       },
       afterRun: (o) => {
         outcome = o;
@@ -56,7 +60,10 @@ describe('context parts', () => {
       name: 'second',
       assembleContext: (a) => {
         calls.push(`second.assemble ${a.iteration} ${a.system.length}`);
-        return { system: 'Remember: be brief.', tools: [...a.tools].reverse().concat([{ name: 'not_offered', description: '', parameters: {} }]) };
+        return {
+          system: 'Remember: be brief.',
+          tools: [...a.tools].reverse().concat([{ name: 'not_offered', description: '', parameters: {} }]),
+        };
       },
     };
     const { requests, errors } = await runWith([first, second]);
@@ -81,14 +88,24 @@ describe('context parts', () => {
     ]);
     // The replaced conversation is the run's from then on: the third call starts from it.
     expect(requests[2]?.messages[1]).toEqual({ role: 'user', content: 'Summary: a.md was read.' });
-    expect(outcome).toMatchObject({ status: 'completed', iterations: 3, durationMs: 3000, toolCalls: ['file_read', 'search'], text: 'Done.' });
+    expect(outcome).toMatchObject({
+      status: 'completed',
+      iterations: 3,
+      durationMs: 3000,
+      toolCalls: ['file_read', 'search'],
+      text: 'Done.',
+    });
   });
 
   const hostile = (hook: keyof Omit<ContextPart, 'name'>, how: 'throw' | 'reject' | 'malformed'): ContextPart => {
     const fail = (): unknown => {
       if (how === 'throw') throw new Error(`${hook} broke`);
       if (how === 'reject') return Promise.reject(new Error(`${hook} broke`));
-      return hook === 'assembleContext' ? { conversation: [{ role: 'robot' }] } : hook === 'beforeRun' ? { history: { runs: 'many' } } : undefined;
+      return hook === 'assembleContext'
+        ? { conversation: [{ role: 'robot' }] }
+        : hook === 'beforeRun'
+          ? { history: { runs: 'many' } }
+          : undefined;
     };
     return { name: 'hostile', [hook]: fail };
   };
@@ -119,13 +136,16 @@ describe('context parts', () => {
     expect(() => new AgentRuntime({ provider: 'scripted' }, { provider, context: [{ name: 'ok' }, { name: '' }] })).toThrow(
       'Invalid agent deps: context[1]: name: expected a non-empty string',
     );
-    expect(() => new AgentRuntime({ provider: 'scripted' }, { provider, context: [{ name: 'x', afterRun: 3 } as unknown as ContextPart] })).toThrow(
-      'Invalid agent deps: context[0]: afterRun: expected a function',
-    );
+    expect(
+      () => new AgentRuntime({ provider: 'scripted' }, { provider, context: [{ name: 'x', afterRun: 3 } as unknown as ContextPart] }),
+    ).toThrow('Invalid agent deps: context[0]: afterRun: expected a function');
   });
 
   it('history from beforeRun gives the bar an ETA from the first iteration', async () => {
-    const history: ContextPart = { name: 'history', beforeRun: () => ({ history: { runs: [3, 3, 3, 3].map((roundtrips) => ({ roundtrips, durationMs: 3000 })) } }) };
+    const history: ContextPart = {
+      name: 'history',
+      beforeRun: () => ({ history: { runs: [3, 3, 3, 3].map((roundtrips) => ({ roundtrips, durationMs: 3000 })) } }),
+    };
     const firstEta = (events: ProgressEvent[]): number | undefined => {
       const iterationEnd = events.findIndex((e) => e.type === 'iteration' && e.index === 1);
       const progress = events.slice(0, iterationEnd).filter((e) => e.type === 'progress');
@@ -141,7 +161,10 @@ describe('context parts', () => {
 describe('capability modes', () => {
   const seen = async (capabilityMode: string, deps: Partial<AgentRuntimeDeps> = {}) => {
     const provider = new ScriptedProvider([{ content: 'x' }]);
-    await new AgentRuntime({ provider: 'scripted', capabilityMode, systemPrompt: 'Base.', progress: { aiDriven: false } }, { provider, tools: [fileRead, search], ...deps }).run('t');
+    await new AgentRuntime(
+      { provider: 'scripted', capabilityMode, systemPrompt: 'Base.', progress: { aiDriven: false } },
+      { provider, tools: [fileRead, search], ...deps },
+    ).run('t');
     return { tools: provider.requests[0]?.tools.map((t) => t.name), system: provider.requests[0]?.messages[0]?.content };
   };
 
@@ -153,8 +176,15 @@ describe('capability modes', () => {
   });
 
   it('no-tools says so in the prompt; users add their own modes', async () => {
-    expect(await seen('no-tools')).toEqual({ tools: [], system: 'Base.\n\nYou have no tools in this conversation: answer from what you know and what the user tells you.' });
-    const searchOnly = { name: 'search-only', tools: (t: { name: string }) => t.name === 'search', systemPrompt: (base: string) => `${base} Search only.` };
+    expect(await seen('no-tools')).toEqual({
+      tools: [],
+      system: 'Base.\n\nYou have no tools in this conversation: answer from what you know and what the user tells you.',
+    });
+    const searchOnly = {
+      name: 'search-only',
+      tools: (t: { name: string }) => t.name === 'search',
+      systemPrompt: (base: string) => `${base} Search only.`,
+    };
     expect(await seen('search-only', { capabilityModes: [searchOnly] })).toEqual({ tools: ['search'], system: 'Base. Search only.' });
   });
 
@@ -170,16 +200,26 @@ describe('context parts are foreign code', () => {
   it('whatever a part returns or throws, the run completes as without it, with at most one report per part (property, time-limited)', async () => {
     const plain = await runWith(undefined);
     await fc.assert(
-      fc.asyncProperty(hostileValueArb({ maxStringLength: 10_000, maxDepth: 200 }), fc.constantFrom('return', 'throw', 'resolve'), async (value, how) => {
-        const act = (): unknown => {
-          if (how === 'throw') throw value;
-          return how === 'resolve' ? Promise.resolve(value) : value;
-        };
-        const part = { name: 'foreign', beforeRun: act, beforeIteration: act, assembleContext: act, afterRun: act } as unknown as ContextPart;
-        const result = await runWith([part]);
-        expect(result.text).toBe(plain.text);
-        expect(result.errors.length).toBeLessThanOrEqual(1);
-      }),
+      fc.asyncProperty(
+        hostileValueArb({ maxStringLength: 10_000, maxDepth: 200 }),
+        fc.constantFrom('return', 'throw', 'resolve'),
+        async (value, how) => {
+          const act = (): unknown => {
+            if (how === 'throw') throw value;
+            return how === 'resolve' ? Promise.resolve(value) : value;
+          };
+          const part = {
+            name: 'foreign',
+            beforeRun: act,
+            beforeIteration: act,
+            assembleContext: act,
+            afterRun: act,
+          } as unknown as ContextPart;
+          const result = await runWith([part]);
+          expect(result.text).toBe(plain.text);
+          expect(result.errors.length).toBeLessThanOrEqual(1);
+        },
+      ),
       { ...HOSTILE_RUN_PARAMETERS, numRuns: 40 },
     );
   }, 60_000);

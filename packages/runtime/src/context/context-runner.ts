@@ -26,7 +26,8 @@ export function readContextParts(parts: readonly ContextPart[] | undefined): rea
   if (!Array.isArray(parts)) throw invalid('context', 'expected an array of context parts');
   return parts.map((part: unknown, i): ReadPart => {
     try {
-      if (typeof part !== 'object' || part === null) throw new Error('expected { name, beforeRun?, beforeIteration?, assembleContext?, afterRun? }');
+      if (typeof part !== 'object' || part === null)
+        throw new Error('expected { name, beforeRun?, beforeIteration?, assembleContext?, afterRun? }');
       const name = (part as { name?: unknown }).name;
       if (typeof name !== 'string' || name === '') throw new Error('name: expected a non-empty string');
       const hooks: ReadPart['hooks'] = {};
@@ -84,7 +85,11 @@ export class ContextRunner {
   readonly #onInternalError: (error: unknown, where: string) => void;
   readonly #race: <T>(work: unknown) => Promise<T>;
 
-  constructor(parts: readonly ReadPart[], onInternalError: (error: unknown, where: string) => void, race: <T>(work: unknown) => Promise<T>) {
+  constructor(
+    parts: readonly ReadPart[],
+    onInternalError: (error: unknown, where: string) => void,
+    race: <T>(work: unknown) => Promise<T>,
+  ) {
     this.#parts = parts;
     this.#onInternalError = onInternalError;
     this.#race = race;
@@ -130,7 +135,14 @@ export class ContextRunner {
           const roundtrips = r?.roundtrips;
           const durationMs = r?.durationMs;
           // The estimator validates again; a run it would refuse is left out here, not the whole history.
-          if (typeof roundtrips === 'number' && Number.isInteger(roundtrips) && roundtrips >= 1 && typeof durationMs === 'number' && Number.isFinite(durationMs) && durationMs >= 0) {
+          if (
+            typeof roundtrips === 'number' &&
+            Number.isInteger(roundtrips) &&
+            roundtrips >= 1 &&
+            typeof durationMs === 'number' &&
+            Number.isFinite(durationMs) &&
+            durationMs >= 0
+          ) {
             runs.push({ roundtrips, durationMs });
           }
         }

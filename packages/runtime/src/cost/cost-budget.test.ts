@@ -7,10 +7,15 @@ import { collect, fileRead, ids } from '../loop/test-helpers.test-util.js';
 
 // $1 per 1,000 input tokens, $0 output: each call below costs exactly $1.
 const prices = { 'test-model': { inputPerMillion: 1_000, outputPerMillion: 0 } };
-const toolRound: ScriptedStep = { toolCalls: [{ name: 'file_read', args: { path: 'a.txt' } }], usage: { inputTokens: 1_000, outputTokens: 50 } };
+const toolRound: ScriptedStep = {
+  toolCalls: [{ name: 'file_read', args: { path: 'a.txt' } }],
+  usage: { inputTokens: 1_000, outputTokens: 50 },
+};
 
 function limitEvents(events: ProgressEvent[]): unknown[] {
-  return events.flatMap((e) => (e.type === 'limit.approaching' || e.type === 'limit.reached' ? [{ type: e.type, limit: e.limit, used: e.used, max: e.max }] : []));
+  return events.flatMap((e) =>
+    e.type === 'limit.approaching' || e.type === 'limit.reached' ? [{ type: e.type, limit: e.limit, used: e.used, max: e.max }] : [],
+  );
 }
 
 describe('maxSpendUsd', () => {
@@ -31,7 +36,13 @@ describe('maxSpendUsd', () => {
     ]);
     const last = events.events.at(-1)!;
     expect(last).toMatchObject({ type: 'run.finished', outcome: 'limit', summary: expect.stringContaining('the cost budget') as unknown });
-    expect(runtime.cost('s1')).toEqual({ budgetUsd: 5, spentUsd: 5, calls: 5, unpricedCalls: 0, bySession: { s1: { spentUsd: 5, calls: 5 } } });
+    expect(runtime.cost('s1')).toEqual({
+      budgetUsd: 5,
+      spentUsd: 5,
+      calls: 5,
+      unpricedCalls: 0,
+      bySession: { s1: { spentUsd: 5, calls: 5 } },
+    });
   });
 
   it('is per session: an exhausted session stops at once, another one runs', async () => {
@@ -44,7 +55,12 @@ describe('maxSpendUsd', () => {
     expect(again).toMatchObject({ status: 'limit', iterations: 0, report: { reason: 'cost-budget' } });
     const other = new AgentRuntime(
       { provider: 'scripted', model: 'test-model', maxSpendUsd: 2 },
-      { provider: new ScriptedProvider([{ content: 'hi', usage: { inputTokens: 100, outputTokens: 1 } }]), prices, generateId: ids('x'), clock: new ManualClock() },
+      {
+        provider: new ScriptedProvider([{ content: 'hi', usage: { inputTokens: 100, outputTokens: 1 } }]),
+        prices,
+        generateId: ids('x'),
+        clock: new ManualClock(),
+      },
     );
     expect((await other.run('c', { sessionId: 's2' })).status).toBe('completed');
     expect(runtime.cost()).toMatchObject({ budgetUsd: 2, spentUsd: 2, calls: 2 });
@@ -53,7 +69,11 @@ describe('maxSpendUsd', () => {
   it('prices calls with the default table and never stops an unlimited run', async () => {
     const runtime = new AgentRuntime(
       { provider: 'scripted', model: 'gpt-4o-2024-08-06' },
-      { provider: new ScriptedProvider([{ content: 'done', usage: { inputTokens: 1_000_000, outputTokens: 100_000 } }]), generateId: ids(), clock: new ManualClock() },
+      {
+        provider: new ScriptedProvider([{ content: 'done', usage: { inputTokens: 1_000_000, outputTokens: 100_000 } }]),
+        generateId: ids(),
+        clock: new ManualClock(),
+      },
     );
     const result = await runtime.run('t');
     expect(result.status).toBe('completed');

@@ -17,7 +17,12 @@ export class CostError extends HeadwayError {
   constructor(code: CostErrorCode, message: string, options?: HeadwayErrorOptions);
   /** @deprecated pass `{ issues, cause }` as the third argument: `new CostError(code, message, { issues })`. */
   constructor(code: CostErrorCode, message: string, issues: readonly ValidationIssue[], options?: ErrorOptions);
-  constructor(code: CostErrorCode, message: string, issuesOrOptions?: readonly ValidationIssue[] | HeadwayErrorOptions, options?: ErrorOptions) {
+  constructor(
+    code: CostErrorCode,
+    message: string,
+    issuesOrOptions?: readonly ValidationIssue[] | HeadwayErrorOptions,
+    options?: ErrorOptions,
+  ) {
     super(code, message, toErrorOptions(issuesOrOptions, options));
     this.name = 'CostError';
   }

@@ -11,14 +11,25 @@ describe('CostTracker', () => {
     expect(costs.record('a', 'test-model', { inputTokens: 2, outputTokens: 1 })).toEqual({ costUsd: 4, priced: true, spentUsd: 4 });
     costs.record('a', 'test-model', { inputTokens: 1, outputTokens: 0 });
     costs.record('b', 'test-model', { inputTokens: 0, outputTokens: 1 });
-    expect(costs.cost('a')).toEqual({ budgetUsd: 10, spentUsd: 5, calls: 2, unpricedCalls: 0, bySession: { a: { spentUsd: 5, calls: 2 }, b: { spentUsd: 2, calls: 1 } } });
+    expect(costs.cost('a')).toEqual({
+      budgetUsd: 10,
+      spentUsd: 5,
+      calls: 2,
+      unpricedCalls: 0,
+      bySession: { a: { spentUsd: 5, calls: 2 }, b: { spentUsd: 2, calls: 1 } },
+    });
     expect(costs.cost()).toMatchObject({ spentUsd: 7, calls: 3 });
     expect(costs.cost('never')).toMatchObject({ spentUsd: 0, calls: 0 });
   });
 
   it('keeps prompt-cache counts when it prices a call', () => {
-    const costs = new CostTracker({ prices: { m: { inputPerMillion: 1_000_000, outputPerMillion: 0, cacheReadPerMillion: 100_000, cacheWritePerMillion: 2_000_000 } } });
-    expect(costs.record('a', 'm', { inputTokens: 30, outputTokens: 0, cacheReadTokens: 10, cacheWriteTokens: 10 }).costUsd).toBeCloseTo(10 + 1 + 20, 10);
+    const costs = new CostTracker({
+      prices: { m: { inputPerMillion: 1_000_000, outputPerMillion: 0, cacheReadPerMillion: 100_000, cacheWritePerMillion: 2_000_000 } },
+    });
+    expect(costs.record('a', 'm', { inputTokens: 30, outputTokens: 0, cacheReadTokens: 10, cacheWriteTokens: 10 }).costUsd).toBeCloseTo(
+      10 + 1 + 20,
+      10,
+    );
     expect(() => costs.record('a', 'm', { inputTokens: 1, outputTokens: 0, cacheReadTokens: -1 })).toThrow(/usage\.cacheReadTokens/);
   });
 

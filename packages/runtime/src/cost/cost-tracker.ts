@@ -51,7 +51,12 @@ const optionsSchema = z.object({
   approachingAt: z.number().gt(0).max(1).exactOptional(),
 });
 const count = z.number().int().nonnegative();
-const usageSchema = z.object({ inputTokens: count, outputTokens: count, cacheReadTokens: count.exactOptional(), cacheWriteTokens: count.exactOptional() });
+const usageSchema = z.object({
+  inputTokens: count,
+  outputTokens: count,
+  cacheReadTokens: count.exactOptional(),
+  cacheWriteTokens: count.exactOptional(),
+});
 const sessionCostSchema = z.object({ spentUsd: z.number().nonnegative(), calls: z.number().int().nonnegative() });
 
 function invalid(code: 'COST_INVALID_OPTIONS' | 'COST_INVALID_USAGE', where: string, error: z.ZodError): CostError {

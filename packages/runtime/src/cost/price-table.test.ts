@@ -15,11 +15,19 @@ describe('PriceTable', () => {
     // claude-sonnet-4-6: $3 input, $15 output, $3.75 cache write, $0.30 cache read per million.
     const usage = { inputTokens: 1_000_000, outputTokens: 0, cacheReadTokens: 600_000, cacheWriteTokens: 300_000 };
     expect(table.cost('claude-sonnet-4-6', usage)).toBeCloseTo(0.1 * 3 + 0.3 * 3.75 + 0.6 * 0.3, 10);
-    expect(table.cost('claude-opus-4-8-20261101', { ...usage, outputTokens: 1_000_000 })).toBeCloseTo(0.1 * 5 + 0.3 * 6.25 + 0.6 * 0.5 + 25, 10);
+    expect(table.cost('claude-opus-4-8-20261101', { ...usage, outputTokens: 1_000_000 })).toBeCloseTo(
+      0.1 * 5 + 0.3 * 6.25 + 0.6 * 0.5 + 25,
+      10,
+    );
     expect(table.cost('gpt-4o', usage)).toBe(2.5);
-    const custom = new PriceTable({ m: { inputPerMillion: 10, outputPerMillion: 0, cacheReadPerMillion: 1, cacheWritePerMillion: 20 } }, { defaults: false });
+    const custom = new PriceTable(
+      { m: { inputPerMillion: 10, outputPerMillion: 0, cacheReadPerMillion: 1, cacheWritePerMillion: 20 } },
+      { defaults: false },
+    );
     expect(custom.cost('m', { inputTokens: 100_000, outputTokens: 0, cacheReadTokens: 100_000 })).toBeCloseTo(0.1, 10);
-    expect(() => new PriceTable({ m: { inputPerMillion: 1, outputPerMillion: 1, cacheReadPerMillion: -1 } })).toThrow(/cacheReadPerMillion/);
+    expect(() => new PriceTable({ m: { inputPerMillion: 1, outputPerMillion: 1, cacheReadPerMillion: -1 } })).toThrow(
+      /cacheReadPerMillion/,
+    );
   });
 
   it('prices dated, tagged, vendor-prefixed and differently cased names as their family', () => {
@@ -36,7 +44,10 @@ describe('PriceTable', () => {
   });
 
   it('takes overrides per model, on top of the defaults or alone', () => {
-    const custom = new PriceTable({ 'GPT-4o': { inputPerMillion: 1, outputPerMillion: 2 }, 'my-model': { inputPerMillion: 0, outputPerMillion: 0 } });
+    const custom = new PriceTable({
+      'GPT-4o': { inputPerMillion: 1, outputPerMillion: 2 },
+      'my-model': { inputPerMillion: 0, outputPerMillion: 0 },
+    });
     expect(custom.get('gpt-4o-2024-08-06')).toEqual({ inputPerMillion: 1, outputPerMillion: 2 });
     expect(custom.cost('my-model', { inputTokens: 10, outputTokens: 10 })).toBe(0);
     expect(custom.get('o3')).toBe(DEFAULT_MODEL_PRICES.o3);

@@ -105,7 +105,10 @@ export class PriceTable {
     if (options.defaults !== false) for (const [model, price] of Object.entries(DEFAULT_MODEL_PRICES)) this.#prices.set(model, price);
     const parsed = z.record(z.string().min(1), modelPriceSchema).safeParse(overrides);
     if (!parsed.success) {
-      const issues = toValidationIssues(parsed.error).map((i) => ({ path: i.path === '' ? 'prices' : `prices.${i.path}`, message: i.message }));
+      const issues = toValidationIssues(parsed.error).map((i) => ({
+        path: i.path === '' ? 'prices' : `prices.${i.path}`,
+        message: i.message,
+      }));
       throw new CostError('COST_INVALID_PRICE', `invalid price table: ${describeIssues(issues)}`, { issues });
     }
     for (const [model, price] of Object.entries(parsed.data)) this.#prices.set(normalise(model), Object.freeze({ ...price }));
@@ -118,7 +121,12 @@ export class PriceTable {
     if (exact !== undefined) return exact;
     let best: string | undefined;
     for (const key of this.#prices.keys()) {
-      if (name.length > key.length && name.startsWith(key) && '-:@.'.includes(name.charAt(key.length)) && (best === undefined || key.length > best.length)) {
+      if (
+        name.length > key.length &&
+        name.startsWith(key) &&
+        '-:@.'.includes(name.charAt(key.length)) &&
+        (best === undefined || key.length > best.length)
+      ) {
         best = key;
       }
     }
@@ -132,7 +140,8 @@ export class PriceTable {
     const read = usage.cacheReadTokens ?? 0;
     const write = usage.cacheWriteTokens ?? 0;
     const uncached = Math.max(0, usage.inputTokens - read - write);
-    const cached = read * (price.cacheReadPerMillion ?? price.inputPerMillion) + write * (price.cacheWritePerMillion ?? price.inputPerMillion);
+    const cached =
+      read * (price.cacheReadPerMillion ?? price.inputPerMillion) + write * (price.cacheWritePerMillion ?? price.inputPerMillion);
     return (uncached * price.inputPerMillion + cached + usage.outputTokens * price.outputPerMillion) / 1_000_000;
   }
 

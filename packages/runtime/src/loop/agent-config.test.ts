@@ -36,7 +36,10 @@ describe('parseAgentConfig', () => {
     [{ provider: 'x', maxSpendUsd: -1 }, 'maxSpendUsd: too small'],
     [{}, 'provider: invalid input'],
     [{ provider: 'x', maxIteration: 5 }, 'unrecognized key: "maxIteration"'],
-    [{ provider: 'x', progress: { fallbackSteps: [{ name: 'a', weight: -1 }] } }, 'progress.fallbackSteps[0].weight: expected a positive number'],
+    [
+      { provider: 'x', progress: { fallbackSteps: [{ name: 'a', weight: -1 }] } },
+      'progress.fallbackSteps[0].weight: expected a positive number',
+    ],
     [{ provider: 'x', timeBudgetMs: 1.5 }, 'timeBudgetMs: invalid input: expected int, received number'],
   ])('rejects %j naming the field', (input, message) => {
     let error: unknown;
@@ -64,7 +67,9 @@ describe('parseAgentConfig', () => {
   });
 
   it('the runtime constructor validates too, and needs a provider', () => {
-    expect(() => new AgentRuntime({ provider: 'x', temperature: 3 }, { provider: new ScriptedProvider([]) })).toThrow(/temperature: too big/);
+    expect(() => new AgentRuntime({ provider: 'x', temperature: 3 }, { provider: new ScriptedProvider([]) })).toThrow(
+      /temperature: too big/,
+    );
     expect(() => new AgentRuntime({ provider: 'x' }, {})).toThrow(/provider: give deps.provider or deps.providers/);
   });
 

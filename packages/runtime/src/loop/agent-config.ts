@@ -89,7 +89,11 @@ const schema = z.strictObject({
   timeoutBehavior: z.enum(['graceful', 'hard', 'negotiated']).default('graceful'),
   gracefulBonusSteps: z.number().int().min(1).max(20).default(4),
   hardStopAfterMs: ms.default(60_000),
-  negotiatedTimeoutBudgetMs: z.number().int().nonnegative().default(30 * 60_000),
+  negotiatedTimeoutBudgetMs: z
+    .number()
+    .int()
+    .nonnegative()
+    .default(30 * 60_000),
   negotiatedExtensionMs: ms.default(5 * 60_000),
   progress: z.unknown().optional(),
   maxSpendUsd: z.number().nonnegative().default(0),

@@ -10,7 +10,10 @@ describe('AgentRuntime: a two-round run', () => {
       { toolCalls: [{ name: 'file_read', args: { path: 'README.md' } }] },
       { content: 'The README says headway makes agent loops legible.' },
     ]);
-    const runtime = new AgentRuntime({ provider: 'scripted' }, { provider, tools: [fileRead], progressReporter: reporter, generateId: ids() });
+    const runtime = new AgentRuntime(
+      { provider: 'scripted' },
+      { provider, tools: [fileRead], progressReporter: reporter, generateId: ids() },
+    );
     const result = await runtime.run('Summarize the README file');
     expect(result.status).toBe('completed');
     expect(result.text).toBe('The README says headway makes agent loops legible.');
@@ -33,7 +36,13 @@ describe('AgentRuntime: a two-round run', () => {
   it('emits the events of each round, one terminal event last', async () => {
     const { sink, events, types } = collect();
     const provider = new ScriptedProvider([
-      { toolCalls: [{ name: 'file_read', args: { path: 'README.md' } }, { name: 'search', args: { query: 'auth' } }], reasoning: 'Read first.' },
+      {
+        toolCalls: [
+          { name: 'file_read', args: { path: 'README.md' } },
+          { name: 'search', args: { query: 'auth' } },
+        ],
+        reasoning: 'Read first.',
+      },
       { content: 'Done.' },
     ]);
     const runtime = new AgentRuntime({ provider: 'scripted' }, { provider, tools: [fileRead, search], sinks: [sink], generateId: ids() });
@@ -56,6 +65,11 @@ describe('AgentRuntime: a two-round run', () => {
     ]);
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
     const completed = events.find((e) => e.type === 'tool.completed');
-    expect(completed).toMatchObject({ toolName: 'file_read', toolCallId: 'call_1_1', ok: true, preview: 'contents of README.md: headway makes agent loops legible' });
+    expect(completed).toMatchObject({
+      toolName: 'file_read',
+      toolCallId: 'call_1_1',
+      ok: true,
+      preview: 'contents of README.md: headway makes agent loops legible',
+    });
   });
 });

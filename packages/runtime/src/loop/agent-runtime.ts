@@ -154,30 +154,34 @@ export class AgentRuntime {
         ...(deps.random === undefined ? {} : { random: deps.random }),
       });
     } else {
-      throw new ConfigError('RUNTIME_INVALID_CONFIG', 'Invalid agent deps: provider: give deps.provider or deps.providers', { issues: [
-        { path: 'provider', message: 'give deps.provider or deps.providers' },
-      ] });
+      throw new ConfigError('RUNTIME_INVALID_CONFIG', 'Invalid agent deps: provider: give deps.provider or deps.providers', {
+        issues: [{ path: 'provider', message: 'give deps.provider or deps.providers' }],
+      });
     }
     if (deps.providers !== undefined && deps.providers.preferred === undefined) deps.providers.preferred = this.config.provider;
     const tools = new Map<string, Tool>();
     (deps.tools ?? []).forEach((tool, i) => {
       if (typeof tool !== 'object' || typeof tool.execute !== 'function' || typeof tool.jsonSchema !== 'object') {
-        throw new ConfigError('RUNTIME_INVALID_TOOL', `Invalid agent deps: tools[${i}]: expected a tool made with defineTool`, { issues: [
-          { path: `tools[${i}]`, message: 'expected a tool made with defineTool' },
-        ] });
+        throw new ConfigError('RUNTIME_INVALID_TOOL', `Invalid agent deps: tools[${i}]: expected a tool made with defineTool`, {
+          issues: [{ path: `tools[${i}]`, message: 'expected a tool made with defineTool' }],
+        });
       }
       if (tools.has(tool.name)) {
-        throw new ConfigError('RUNTIME_INVALID_TOOL', `Invalid agent deps: tools[${i}]: a tool named "${tool.name}" is already registered`, { issues: [
-          { path: `tools[${i}].name`, message: `a tool named "${tool.name}" is already registered` },
-        ] });
+        throw new ConfigError(
+          'RUNTIME_INVALID_TOOL',
+          `Invalid agent deps: tools[${i}]: a tool named "${tool.name}" is already registered`,
+          { issues: [{ path: `tools[${i}].name`, message: `a tool named "${tool.name}" is already registered` }] },
+        );
       }
       tools.set(tool.name, tool);
     });
     if (this.config.planTool) {
       if (tools.has(UPDATE_PLAN_TOOL_NAME)) {
-        throw new ConfigError('RUNTIME_INVALID_TOOL', `Invalid agent deps: tools: a tool named "${UPDATE_PLAN_TOOL_NAME}" clashes with the built-in plan tool (planTool: true)`, { issues: [
-          { path: 'tools', message: `a tool named "${UPDATE_PLAN_TOOL_NAME}" clashes with the built-in plan tool` },
-        ] });
+        throw new ConfigError(
+          'RUNTIME_INVALID_TOOL',
+          `Invalid agent deps: tools: a tool named "${UPDATE_PLAN_TOOL_NAME}" clashes with the built-in plan tool (planTool: true)`,
+          { issues: [{ path: 'tools', message: `a tool named "${UPDATE_PLAN_TOOL_NAME}" clashes with the built-in plan tool` }] },
+        );
       }
       tools.set(UPDATE_PLAN_TOOL_NAME, updatePlanTool);
     }
@@ -186,7 +190,9 @@ export class AgentRuntime {
     if (mode === undefined) {
       const known = [...capabilityModeTable(deps.capabilityModes).keys()].join(', ');
       const message = `unknown mode "${this.config.capabilityMode}" (known: ${known}; add one with deps.capabilityModes)`;
-      throw new ConfigError('RUNTIME_INVALID_CONFIG', `Invalid agent config: capabilityMode: ${message}`, { issues: [{ path: 'capabilityMode', message }] });
+      throw new ConfigError('RUNTIME_INVALID_CONFIG', `Invalid agent config: capabilityMode: ${message}`, {
+        issues: [{ path: 'capabilityMode', message }],
+      });
     }
     this.#mode = mode;
     this.#context = readContextParts(deps.context);
@@ -347,13 +353,25 @@ export class AgentRuntime {
     const runId = this.#generateId();
     const sessionId = options.sessionId ?? this.#generateId();
     const history = await openSession(this.#sessions, sessionId, this.#costs);
-    const state = freshRunState({ config: { ...this.config, systemPrompt: this.systemPrompt }, runId, sessionId, input, startedAt: this.#clock.now(), history });
+    const state = freshRunState({
+      config: { ...this.config, systemPrompt: this.systemPrompt },
+      runId,
+      sessionId,
+      input,
+      startedAt: this.#clock.now(),
+      history,
+    });
     const store = this.#deps.checkpointStore;
     const checkpointer = store === undefined ? undefined : new StoreCheckpointer(store, this.#generateId);
     return this.#newLoop(state, options, extraSink, checkpointer);
   }
 
-  #newLoop(state: RunState, options: RunOptions, extraSink: ((event: ProgressEvent) => void) | undefined, checkpointer: StoreCheckpointer | undefined): RunLoop {
+  #newLoop(
+    state: RunState,
+    options: RunOptions,
+    extraSink: ((event: ProgressEvent) => void) | undefined,
+    checkpointer: StoreCheckpointer | undefined,
+  ): RunLoop {
     const deps = this.#deps;
     const context = buildLoopContext(
       {

@@ -106,7 +106,12 @@ export async function executeToolCall(call: ToolCallStatus, iteration: number, e
   const scan = scanForInjection(content);
   if (scan.flagged) {
     content = wrapUntrusted(call.name, content, scan);
-    env.emit({ type: 'tool.flagged', toolName: call.name, toolCallId: call.id, findings: scan.findings.map((f) => `${f.kind} "${f.match}"`) });
+    env.emit({
+      type: 'tool.flagged',
+      toolName: call.name,
+      toolCallId: call.id,
+      findings: scan.findings.map((f) => `${f.kind} "${f.match}"`),
+    });
   }
   if (env.externalize !== undefined) {
     try {

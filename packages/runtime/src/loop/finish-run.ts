@@ -55,7 +55,11 @@ export interface FinishEnv {
 }
 
 function stats(env: FinishEnv): ProgressReport['stats'] {
-  return { iterations: env.state.iteration, toolCalls: env.log.toolCallCount, elapsedMs: Math.max(0, env.clock.now() - env.state.startedAt) };
+  return {
+    iterations: env.state.iteration,
+    toolCalls: env.log.toolCallCount,
+    elapsedMs: Math.max(0, env.clock.now() - env.state.startedAt),
+  };
 }
 
 function fallbackReport(env: FinishEnv, reason: StopReason): ProgressReport {
@@ -69,7 +73,13 @@ function reportFrom(env: FinishEnv, reason: StopReason, modelText: string | unde
       const { report } = parseProgressReport(modelText, { task: env.state.input, reason, stats: stats(env), generatedBy: 'model' });
       const lists = [report.completedWork, report.keyFindings, report.attemptedInconclusive, report.remaining, report.suggestedNextSteps];
       if (lists.some((l) => l.length > 0)) {
-        return { ...report, task: report.task.trim() === '' ? env.state.input : report.task, reason, stats: stats(env), generatedBy: 'model' };
+        return {
+          ...report,
+          task: report.task.trim() === '' ? env.state.input : report.task,
+          reason,
+          stats: stats(env),
+          generatedBy: 'model',
+        };
       }
     } catch (error) {
       env.onInternalError(error, 'report-parse');
@@ -115,10 +125,19 @@ export function finishRun(outcome: Outcome, env: FinishEnv): RunResult {
     case 'error': {
       const fallback = fallbackReport(env, 'error');
       // The reason belongs in the handoff itself: a reader of the report alone must see it.
-      const report: ProgressReport = { ...fallback, attemptedInconclusive: [`The run stopped on an error: ${outcome.error}`, ...fallback.attemptedInconclusive] };
+      const report: ProgressReport = {
+        ...fallback,
+        attemptedInconclusive: [`The run stopped on an error: ${outcome.error}`, ...fallback.attemptedInconclusive],
+      };
       emit({ type: 'report.generated', report });
       emit({ type: 'run.error', error: outcome.error });
-      return { ...base, text: renderProgressReport(report), status: 'error', report, error: { code: outcome.code ?? 'RUN_ERROR', message: outcome.error } };
+      return {
+        ...base,
+        text: renderProgressReport(report),
+        status: 'error',
+        report,
+        error: { code: outcome.code ?? 'RUN_ERROR', message: outcome.error },
+      };
     }
   }
 }

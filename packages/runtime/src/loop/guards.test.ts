@@ -45,7 +45,10 @@ describe('scanForInjection', () => {
   });
 
   it('never throws on any string (property)', () => {
-    const piece = fc.oneof(fc.string(), fc.constantFrom('\u200B', '\u{E0041}', '\u202E', '<|im_start|>', 'SYSTEM:', 'ignore previous instructions', '\uD800', ' '));
+    const piece = fc.oneof(
+      fc.string(),
+      fc.constantFrom('\u200B', '\u{E0041}', '\u202E', '<|im_start|>', 'SYSTEM:', 'ignore previous instructions', '\uD800', ' '),
+    );
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 20 }), (pieces) => {
         const scan = scanForInjection(pieces.join(''));
@@ -66,7 +69,13 @@ describe('truncateToolResult', () => {
         const r = truncateToolResult(text, max);
         if (text.length <= max) return r.text === text;
         const kept = text.length - r.omitted;
-        return r.text.length <= max && r.truncated && r.text.includes(`${r.omitted.toLocaleString('en-US')} of`) && kept > 0 && r.text.startsWith(text.slice(0, 10));
+        return (
+          r.text.length <= max &&
+          r.truncated &&
+          r.text.includes(`${r.omitted.toLocaleString('en-US')} of`) &&
+          kept > 0 &&
+          r.text.startsWith(text.slice(0, 10))
+        );
       }),
     );
   });
@@ -80,7 +89,12 @@ describe('truncateToolResult', () => {
 
 describe('defineTool', () => {
   it('derives the JSON Schema the model sees', () => {
-    const tool = defineTool({ name: 'file_read', description: 'Read a file', parameters: z.object({ path: z.string().describe('relative path') }), execute: () => '' });
+    const tool = defineTool({
+      name: 'file_read',
+      description: 'Read a file',
+      parameters: z.object({ path: z.string().describe('relative path') }),
+      execute: () => '',
+    });
     expect(tool.jsonSchema).toEqual({
       type: 'object',
       properties: { path: { type: 'string', description: 'relative path' } },
@@ -93,6 +107,8 @@ describe('defineTool', () => {
     expect(() => defineTool({ name: 'has space', description: 'x', parameters: z.object({}), execute: () => '' })).toThrow(
       'Invalid tool definition "has space": name: must be 1–64 letters, digits, "_" or "-"',
     );
-    expect(() => defineTool({ name: 'ok', description: '', parameters: {} as z.ZodType, execute: () => '' })).toThrow(/description: too small.*parameters: must be a zod schema/);
+    expect(() => defineTool({ name: 'ok', description: '', parameters: {} as z.ZodType, execute: () => '' })).toThrow(
+      /description: too small.*parameters: must be a zod schema/,
+    );
   });
 });

@@ -89,7 +89,10 @@ describe('a tool that throws a hostile value', () => {
     });
     const provider = oneCall('boom');
     const events = collect();
-    const result = await new AgentRuntime({ provider: 'scripted' }, { provider, tools: [tool], sinks: [events.sink], generateId: ids() }).run('go');
+    const result = await new AgentRuntime(
+      { provider: 'scripted' },
+      { provider, tools: [tool], sinks: [events.sink], generateId: ids() },
+    ).run('go');
     await settleMicrotasks();
     expect(result.status).toBe('completed');
     const toolMessage = provider.requests[1]?.messages.find((m) => m.role === 'tool');
@@ -118,15 +121,44 @@ describe('a tool that returns a hostile value', () => {
   const returns: [string, () => unknown][] = [
     ['a revoked Proxy', revokedProxy],
     ['an object whose toJSON returns undefined and toString throws', lyingJson],
-    ['an object whose getter throws', () => ({ get x() { throw new Error('getter exploded'); } })],
-    // eslint-disable-next-line @typescript-eslint/only-throw-error -- the hostile value is the point
-    ['a thenable whose then throws', () => ({ then: () => { throw revokedProxy(); } })],
-    ['a thenable that calls back twice', () => ({ then: (ok: (v: unknown) => void) => { ok('first'); ok('second'); } })],
+    [
+      'an object whose getter throws',
+      () => ({
+        get x() {
+          throw new Error('getter exploded');
+        },
+      }),
+    ],
+    [
+      'a thenable whose then throws',
+      () => ({
+        then: () => {
+          // eslint-disable-next-line @typescript-eslint/only-throw-error -- the hostile value is the point
+          throw revokedProxy();
+        },
+      }),
+    ],
+    [
+      'a thenable that calls back twice',
+      () => ({
+        then: (ok: (v: unknown) => void) => {
+          ok('first');
+          ok('second');
+        },
+      }),
+    ],
   ];
   it.each(returns)('returns %s: the run goes on and completes', async (_label, make) => {
-    const tool: Tool = defineTool({ name: 'odd', description: 'returns oddities', parameters: z.object({}), execute: () => make() as string });
+    const tool: Tool = defineTool({
+      name: 'odd',
+      description: 'returns oddities',
+      parameters: z.object({}),
+      execute: () => make() as string,
+    });
     const events = collect();
-    const result = await new AgentRuntime({ provider: 'scripted' }, { provider: oneCall('odd'), tools: [tool], sinks: [events.sink] }).run('go');
+    const result = await new AgentRuntime({ provider: 'scripted' }, { provider: oneCall('odd'), tools: [tool], sinks: [events.sink] }).run(
+      'go',
+    );
     await settleMicrotasks();
     expect(result.status).toBe('completed');
     expect(events.types().filter((t) => t.startsWith('run.'))).toEqual(['run.started', 'run.finished']);
@@ -180,17 +212,35 @@ describe('duplicate tool-call ids', () => {
     expect(callIds).toEqual(['dup', 'dup-1.2']);
     const cp = store.load(store.list()[0]!.id)!;
     expect(cp.status).toBe('completed');
-    expect((cp.messages as { role: string; toolCallId?: string }[]).flatMap((m) => (m.role === 'tool' ? [m.toolCallId] : []))).toEqual(['dup', 'dup-1.2']);
+    expect((cp.messages as { role: string; toolCallId?: string }[]).flatMap((m) => (m.role === 'tool' ? [m.toolCallId] : []))).toEqual([
+      'dup',
+      'dup-1.2',
+    ]);
   });
 
   it('makes an id reused from an earlier round unique too, and fills in an empty one', async () => {
     let round = 0;
     const provider = new ScriptedProvider(() => {
       round += 1;
-      return round <= 2 ? { toolCalls: [{ id: round === 1 ? 'call_0' : 'call_0', name: 'echo', args: {} }, { id: '', name: 'echo', args: {} }] } : { content: 'ok' };
+      return round <= 2
+        ? {
+            toolCalls: [
+              { id: round === 1 ? 'call_0' : 'call_0', name: 'echo', args: {} },
+              { id: '', name: 'echo', args: {} },
+            ],
+          }
+        : { content: 'ok' };
     });
     const keys: string[] = [];
-    const echo = defineTool({ name: 'echo', description: 'echo', parameters: z.object({}), execute: (_a, ctx) => { keys.push(ctx.idempotencyKey); return 'ok'; } });
+    const echo = defineTool({
+      name: 'echo',
+      description: 'echo',
+      parameters: z.object({}),
+      execute: (_a, ctx) => {
+        keys.push(ctx.idempotencyKey);
+        return 'ok';
+      },
+    });
     const result = await new AgentRuntime({ provider: 'scripted' }, { provider, tools: [echo], generateId: ids('run') }).run('go');
     expect(result.status).toBe('completed');
     expect(keys).toEqual(['run-1:call_0', 'run-1:call-1.2', 'run-1:call_0-2.1', 'run-1:call-2.2']);
@@ -210,12 +260,20 @@ describe('usage that is not a non-negative integer', () => {
       name: 'liar',
       complete: () => {
         calls += 1;
-        return Promise.resolve({ content: '', toolCalls: [{ id: `c${calls}`, name: 'noop', args: {} }], usage: usage as CompletionResponse['usage'], finishReason: 'tool_calls' });
+        return Promise.resolve({
+          content: '',
+          toolCalls: [{ id: `c${calls}`, name: 'noop', args: {} }],
+          usage: usage as CompletionResponse['usage'],
+          finishReason: 'tool_calls',
+        });
       },
     };
     const noop = defineTool({ name: 'noop', description: 'noop', parameters: z.object({}), execute: () => 'ok' });
     const events = collect();
-    const runtime = new AgentRuntime({ provider: 'liar', model: 'gpt-4o', maxIterations: 20, maxSpendUsd: 1 }, { provider, tools: [noop], sinks: [events.sink] });
+    const runtime = new AgentRuntime(
+      { provider: 'liar', model: 'gpt-4o', maxIterations: 20, maxSpendUsd: 1 },
+      { provider, tools: [noop], sinks: [events.sink] },
+    );
     const result = await runtime.run('spend');
     expect(result.status).toBe('error');
     expect(calls).toBe(1);
@@ -227,7 +285,13 @@ describe('usage that is not a non-negative integer', () => {
   it('honest counts are priced: twenty calls of 2M tokens stop at a $1 cap', async () => {
     const provider: Provider = {
       name: 'big',
-      complete: () => Promise.resolve({ content: '', toolCalls: [{ id: 'c', name: 'noop', args: {} }], usage: { inputTokens: 2_000_000, outputTokens: 0 }, finishReason: 'tool_calls' }),
+      complete: () =>
+        Promise.resolve({
+          content: '',
+          toolCalls: [{ id: 'c', name: 'noop', args: {} }],
+          usage: { inputTokens: 2_000_000, outputTokens: 0 },
+          finishReason: 'tool_calls',
+        }),
     };
     const noop = defineTool({ name: 'noop', description: 'noop', parameters: z.object({}), execute: () => 'ok' });
     const runtime = new AgentRuntime({ provider: 'big', model: 'gpt-4o', maxIterations: 20, maxSpendUsd: 1 }, { provider, tools: [noop] });
@@ -241,7 +305,11 @@ describe('usage that is not a non-negative integer', () => {
 describe('a reporter that returns hostile values', () => {
   it('returns revoked proxies and throwing thenables from every method: the run completes, nothing leaks', async () => {
     const hostile = (): unknown => revokedProxy();
-    const thenThrows = (): unknown => ({ then: () => { throw new Error('then exploded'); } });
+    const thenThrows = (): unknown => ({
+      then: () => {
+        throw new Error('then exploded');
+      },
+    });
     const reporter = {
       onStart: hostile,
       onProgress: thenThrows,

@@ -93,7 +93,14 @@ export function buildLoopContext(input: LoopContextInput, state: RunState): Loop
 }
 
 /** The state of a run that starts now: system prompt, session history, the task. */
-export function freshRunState(init: { config: AgentConfig; runId: string; sessionId: string; input: string; startedAt: number; history: readonly ChatMessage[] }): RunState {
+export function freshRunState(init: {
+  config: AgentConfig;
+  runId: string;
+  sessionId: string;
+  input: string;
+  startedAt: number;
+  history: readonly ChatMessage[];
+}): RunState {
   return {
     version: 1,
     runId: init.runId,

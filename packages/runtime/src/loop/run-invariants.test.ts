@@ -19,10 +19,21 @@ const flaky = defineTool({
 });
 
 const step: fc.Arbitrary<ScriptedStep> = fc.oneof(
-  { weight: 5, arbitrary: fc.array(fc.boolean(), { minLength: 1, maxLength: 3 }).map((fails): ScriptedStep => ({ toolCalls: fails.map((fail) => ({ name: 'flaky', args: { fail } })), delayMs: 1_000 })) },
+  {
+    weight: 5,
+    arbitrary: fc
+      .array(fc.boolean(), { minLength: 1, maxLength: 3 })
+      .map((fails): ScriptedStep => ({ toolCalls: fails.map((fail) => ({ name: 'flaky', args: { fail } })), delayMs: 1_000 })),
+  },
   { weight: 1, arbitrary: fc.constant<ScriptedStep>({ toolCalls: [{ name: 'flaky', args: { fail: 'no' } }] }) },
   { weight: 1, arbitrary: fc.constant<ScriptedStep>({ content: 'Done. {"_progress": {"percent": 99}}' }) },
-  { weight: 1, arbitrary: fc.constant<ScriptedStep>({ content: 'Halfway ```json\n{"_progress": {"percent": 50}}\n```', toolCalls: [{ name: 'flaky', args: { fail: false } }] }) },
+  {
+    weight: 1,
+    arbitrary: fc.constant<ScriptedStep>({
+      content: 'Halfway ```json\n{"_progress": {"percent": 50}}\n```',
+      toolCalls: [{ name: 'flaky', args: { fail: false } }],
+    }),
+  },
   { weight: 1, arbitrary: fc.constant<ScriptedStep>({ error: new ProviderError('PROVIDER_REQUEST_FAILED', 'HTTP 400', { status: 400 }) }) },
 );
 
@@ -47,8 +58,24 @@ describe('every run, whatever the model does', () => {
           );
           const events: ProgressEvent[] = [];
           const runtime = new AgentRuntime(
-            { provider: 'scripted', maxIterations, timeoutBehavior, ...(timeBudgetMs === undefined ? {} : { timeBudgetMs }), hardStopAfterMs: 5_000 },
-            { provider, tools: [flaky], sinks: [(e: ProgressEvent) => { events.push(e); }], clock, retry: { maxRetries: 0 } },
+            {
+              provider: 'scripted',
+              maxIterations,
+              timeoutBehavior,
+              ...(timeBudgetMs === undefined ? {} : { timeBudgetMs }),
+              hardStopAfterMs: 5_000,
+            },
+            {
+              provider,
+              tools: [flaky],
+              sinks: [
+                (e: ProgressEvent) => {
+                  events.push(e);
+                },
+              ],
+              clock,
+              retry: { maxRetries: 0 },
+            },
           );
           const result = await runtime.run('task', { signal: controller.signal });
 

@@ -60,7 +60,10 @@ describe('iteration limit', () => {
   it('asks for a report on the last round with tools disabled and uses the model report', async () => {
     const { sink, events } = collect();
     const provider = new ScriptedProvider(diligent(MODEL_REPORT));
-    const runtime = new AgentRuntime({ provider: 'scripted', maxIterations: 5 }, { provider, tools: [fileRead], sinks: [sink], generateId: ids() });
+    const runtime = new AgentRuntime(
+      { provider: 'scripted', maxIterations: 5 },
+      { provider, tools: [fileRead], sinks: [sink], generateId: ids() },
+    );
     const result = await runtime.run('Summarize the README file');
     expect(result.status).toBe('limit');
     expect(result.iterations).toBe(5);
@@ -75,7 +78,11 @@ describe('iteration limit', () => {
     });
     expect(result.text).toMatch(/^## PROGRESS REPORT/);
     expectEndsWithReport(events);
-    expect(events.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'limit', summary: 'stopped at the iteration limit after 5 iteration(s); progress report attached' });
+    expect(events.at(-1)).toMatchObject({
+      type: 'run.finished',
+      outcome: 'limit',
+      summary: 'stopped at the iteration limit after 5 iteration(s); progress report attached',
+    });
     const approaching = events.filter((e) => e.type === 'limit.approaching');
     expect(approaching).toEqual([expect.objectContaining({ limit: 'iterations', used: 4, max: 5 })]);
     expect(events.filter((e) => e.type === 'limit.reached')).toEqual([expect.objectContaining({ limit: 'iterations', used: 5, max: 5 })]);
@@ -87,7 +94,10 @@ describe('iteration limit', () => {
   it('with a limit of 3, warns in iteration 2 and reaches the limit in iteration 3, never both at once', async () => {
     const { sink, events } = collect();
     const provider = new ScriptedProvider(diligent(MODEL_REPORT));
-    const runtime = new AgentRuntime({ provider: 'scripted', maxIterations: 3 }, { provider, tools: [fileRead], sinks: [sink], generateId: ids() });
+    const runtime = new AgentRuntime(
+      { provider: 'scripted', maxIterations: 3 },
+      { provider, tools: [fileRead], sinks: [sink], generateId: ids() },
+    );
     await runtime.run('Summarize the README file');
     const order = events
       .filter((e) => e.type === 'iteration' || e.type === 'limit.approaching' || e.type === 'limit.reached')
@@ -98,7 +108,10 @@ describe('iteration limit', () => {
   it('with a limit of 2, warns in iteration 1 (one iteration ahead) and reaches the limit in iteration 2', async () => {
     const { sink, events } = collect();
     const provider = new ScriptedProvider(diligent(MODEL_REPORT));
-    const runtime = new AgentRuntime({ provider: 'scripted', maxIterations: 2 }, { provider, tools: [fileRead], sinks: [sink], generateId: ids() });
+    const runtime = new AgentRuntime(
+      { provider: 'scripted', maxIterations: 2 },
+      { provider, tools: [fileRead], sinks: [sink], generateId: ids() },
+    );
     await runtime.run('Summarize the README file');
     const order = events
       .filter((e) => e.type === 'iteration' || e.type === 'limit.approaching' || e.type === 'limit.reached')
@@ -109,7 +122,10 @@ describe('iteration limit', () => {
   it('falls back to the deterministic report when the reply is not a report', async () => {
     const { sink, events } = collect();
     const provider = new ScriptedProvider(diligent('Sorry, I ran out of steps.'));
-    const runtime = new AgentRuntime({ provider: 'scripted', maxIterations: 3 }, { provider, tools: [fileRead], sinks: [sink], generateId: ids() });
+    const runtime = new AgentRuntime(
+      { provider: 'scripted', maxIterations: 3 },
+      { provider, tools: [fileRead], sinks: [sink], generateId: ids() },
+    );
     const result = await runtime.run('Summarize the README file');
     expect(result.status).toBe('limit');
     expect(result.report?.generatedBy).toBe('fallback');
@@ -120,8 +136,19 @@ describe('iteration limit', () => {
 
   it('the reporter hears which limit stopped the run', async () => {
     const summaries: string[] = [];
-    const reporter = { onStart() {}, onProgress() {}, onToolStart() {}, onToolDone() {}, onIteration() {}, onComplete: (s: string) => summaries.push(s), onError() {} };
-    const runtime = new AgentRuntime({ provider: 'scripted', maxIterations: 2 }, { provider: new ScriptedProvider(diligent('nope')), tools: [fileRead], progressReporter: reporter });
+    const reporter = {
+      onStart() {},
+      onProgress() {},
+      onToolStart() {},
+      onToolDone() {},
+      onIteration() {},
+      onComplete: (s: string) => summaries.push(s),
+      onError() {},
+    };
+    const runtime = new AgentRuntime(
+      { provider: 'scripted', maxIterations: 2 },
+      { provider: new ScriptedProvider(diligent('nope')), tools: [fileRead], progressReporter: reporter },
+    );
     await runtime.run('t');
     expect(summaries).toEqual(['stopped at the iteration limit after 2 iteration(s); progress report attached']);
   });
@@ -170,7 +197,10 @@ describe('time limits (fake clock)', () => {
     const clock = new ManualClock({ autoAdvance: true });
     const { sink, events } = collect();
     const provider = new ScriptedProvider(
-      (conversation) => (conversation.length > 3 ? { content: 'never', delayMs: 10 * 60_000 } : { toolCalls: [{ name: 'file_read', args: { path: 'x' } }], delayMs: 20_000 }),
+      (conversation) =>
+        conversation.length > 3
+          ? { content: 'never', delayMs: 10 * 60_000 }
+          : { toolCalls: [{ name: 'file_read', args: { path: 'x' } }], delayMs: 20_000 },
       { clock },
     );
     const runtime = new AgentRuntime(
@@ -195,7 +225,11 @@ describe('time limits (fake clock)', () => {
       parameters: z.object({}),
       execute: async (_args, ctx) => {
         toolSignal = ctx.signal;
-        await new Promise((resolve) => clock.setTimeout(() => { resolve(undefined); }, 60_000));
+        await new Promise((resolve) =>
+          clock.setTimeout(() => {
+            resolve(undefined);
+          }, 60_000),
+        );
         return 'late';
       },
     });
@@ -219,7 +253,14 @@ describe('time limits (fake clock)', () => {
     const asked: number[] = [];
     const provider = new ScriptedProvider(diligent(MODEL_REPORT, 10_000), { clock });
     const runtime = new AgentRuntime(
-      { provider: 'scripted', maxIterations: 100, timeBudgetMs: 30_000, timeoutBehavior: 'negotiated', negotiatedTimeoutBudgetMs: 50_000, negotiatedExtensionMs: 20_000 },
+      {
+        provider: 'scripted',
+        maxIterations: 100,
+        timeBudgetMs: 30_000,
+        timeoutBehavior: 'negotiated',
+        negotiatedTimeoutBudgetMs: 50_000,
+        negotiatedExtensionMs: 20_000,
+      },
       {
         provider,
         tools: [fileRead],
@@ -260,11 +301,15 @@ describe('time limits (fake clock)', () => {
   it("negotiated with 'model': the model is asked and its answer honoured", async () => {
     const clock = new ManualClock({ autoAdvance: true });
     const { sink, events } = collect();
-    const provider = new ScriptedProvider((conversation) => {
-      const last = conversation.at(-1);
-      if (last?.role === 'user' && last.content.includes('"extendMs"')) return { content: '{"extendMs": 5000, "reason": "almost there"}' };
-      return diligent(MODEL_REPORT, 10_000)(conversation);
-    }, { clock });
+    const provider = new ScriptedProvider(
+      (conversation) => {
+        const last = conversation.at(-1);
+        if (last?.role === 'user' && last.content.includes('"extendMs"'))
+          return { content: '{"extendMs": 5000, "reason": "almost there"}' };
+        return diligent(MODEL_REPORT, 10_000)(conversation);
+      },
+      { clock },
+    );
     const runtime = new AgentRuntime(
       { provider: 'scripted', maxIterations: 100, timeBudgetMs: 15_000, timeoutBehavior: 'negotiated', negotiatedTimeoutBudgetMs: 5_000 },
       { provider, tools: [fileRead], sinks: [sink], clock, onTimeout: 'model' },
@@ -279,7 +324,10 @@ describe('cancellation and errors', () => {
   it('an AbortSignal aborts the provider call, emits run.cancelled and returns the fallback report', async () => {
     const clock = new ManualClock();
     const { sink, events } = collect();
-    const provider = new ScriptedProvider([{ toolCalls: [{ name: 'file_read', args: { path: 'a' } }] }, { content: 'slow', delayMs: 60_000 }], { clock });
+    const provider = new ScriptedProvider(
+      [{ toolCalls: [{ name: 'file_read', args: { path: 'a' } }] }, { content: 'slow', delayMs: 60_000 }],
+      { clock },
+    );
     const controller = new AbortController();
     const runtime = new AgentRuntime({ provider: 'scripted' }, { provider, tools: [fileRead], sinks: [sink], clock });
     const running = runtime.run('Summarize the README file', { signal: controller.signal });
@@ -307,7 +355,10 @@ describe('cancellation and errors', () => {
         return new Promise(() => undefined);
       },
     });
-    const runtime = new AgentRuntime({ provider: 'scripted' }, { provider: new ScriptedProvider([{ toolCalls: [{ name: 'hang', args: {} }] }]), tools: [hang], sinks: [sink] });
+    const runtime = new AgentRuntime(
+      { provider: 'scripted' },
+      { provider: new ScriptedProvider([{ toolCalls: [{ name: 'hang', args: {} }] }]), tools: [hang], sinks: [sink] },
+    );
     const result = await runtime.run('t', { signal: controller.signal });
     expect(result.status).toBe('cancelled');
     expect(seen?.aborted).toBe(true);
@@ -323,7 +374,10 @@ describe('cancellation and errors', () => {
       [{ toolCalls: [{ name: 'file_read', args: { path: 'a' } }] }, { error: failure }, { error: failure }, { error: failure }],
       { clock },
     );
-    const runtime = new AgentRuntime({ provider: 'scripted' }, { provider, tools: [fileRead], sinks: [sink], clock, retry: { maxRetries: 2 } });
+    const runtime = new AgentRuntime(
+      { provider: 'scripted' },
+      { provider, tools: [fileRead], sinks: [sink], clock, retry: { maxRetries: 2 } },
+    );
     const result = await runtime.run('t');
     expect(result.status).toBe('error');
     expect(provider.calls).toBe(4);

@@ -1,7 +1,26 @@
 // Over 300 lines on purpose: the order of a round (model call, tools, checkpoints, limits) reads
 // top to bottom in one class; everything that stands on its own is beside it.
-import { PROGRESS_PROMPT_INSTRUCTIONS, ProgressTextFilter, ProgressTracker, extractModelProgress, stripModelProgress, type TaskHistory } from '@headway/estimator';
-import { createProgressHub, isProgressReporter, planItemsSchema, redact, toolResultPreview, type LimitKind, type ProgressEventBody, type ProgressHub, type RunLimits, type SinkLike, type StopReason } from '@headway/protocol';
+import {
+  PROGRESS_PROMPT_INSTRUCTIONS,
+  ProgressTextFilter,
+  ProgressTracker,
+  extractModelProgress,
+  stripModelProgress,
+  type TaskHistory,
+} from '@headway/estimator';
+import {
+  createProgressHub,
+  isProgressReporter,
+  planItemsSchema,
+  redact,
+  toolResultPreview,
+  type LimitKind,
+  type ProgressEventBody,
+  type ProgressHub,
+  type RunLimits,
+  type SinkLike,
+  type StopReason,
+} from '@headway/protocol';
 import { errorMessage } from '@headway/protocol/internal';
 import { ToolCallLog, buildReportPrompt, type ReportPromptLimits } from '@headway/report';
 import { addUsage, collectStream, type CompletionResponse, type ToolSpec } from '../provider/provider.js';
@@ -152,7 +171,14 @@ export class RunLoop {
     const onAbort = (): void => {
       this.#halt({ kind: 'cancel', reason: cancelReason(userSignal?.reason) });
     };
-    if (state.lastSeq === 0) this.#emit({ type: 'run.started', agentName: this.#ctx.config.agentName, task: state.input, sessionId: state.sessionId, limits: runLimits(this.#ctx.config) });
+    if (state.lastSeq === 0)
+      this.#emit({
+        type: 'run.started',
+        agentName: this.#ctx.config.agentName,
+        task: state.input,
+        sessionId: state.sessionId,
+        limits: runLimits(this.#ctx.config),
+      });
     let outcome: Outcome;
     try {
       if (userSignal?.aborted === true) onAbort();
@@ -285,7 +311,12 @@ export class RunLoop {
       tools = assembled.tools;
     }
     this.#tracker.roundtripStarted();
-    this.#emit({ type: 'step.started', step, description: tools.length > 0 ? 'model call' : 'model call (no tools)', ...modelOf(registry, config) });
+    this.#emit({
+      type: 'step.started',
+      step,
+      description: tools.length > 0 ? 'model call' : 'model call (no tools)',
+      ...modelOf(registry, config),
+    });
     const startedAt = clock.now();
     const request = {
       messages,
@@ -325,7 +356,9 @@ export class RunLoop {
     });
     if (response.reasoning !== undefined && response.reasoning !== '') this.#emit({ type: 'thinking', content: response.reasoning });
     const toolCalls = tools.length === 0 ? [] : response.toolCalls;
-    state.messages.push(toolCalls.length > 0 ? { role: 'assistant', content: response.content, toolCalls } : { role: 'assistant', content: response.content });
+    state.messages.push(
+      toolCalls.length > 0 ? { role: 'assistant', content: response.content, toolCalls } : { role: 'assistant', content: response.content },
+    );
     const visible = stripModelProgress(response.content);
     if (config.progress.aiDriven) {
       const progress = extractModelProgress(response.content, {
@@ -384,7 +417,14 @@ export class RunLoop {
         preview: toolResultPreview(result.raw),
       });
       this.#tracker.toolCallFinished(call.name, result.ok);
-      this.#log.recordToolCall({ step: round.iteration + 1, name: call.name, args: call.args, result: result.raw, ok: result.ok, durationMs: result.durationMs });
+      this.#log.recordToolCall({
+        step: round.iteration + 1,
+        name: call.name,
+        args: call.args,
+        result: result.raw,
+        ok: result.ok,
+        durationMs: result.durationMs,
+      });
       const streak = result.ok ? 0 : (state.failureStreaks[call.name] ?? 0) + 1;
       state.failureStreaks[call.name] = streak;
       if (streak >= STRATEGY_ROTATION_AFTER) {
@@ -444,11 +484,14 @@ export class RunLoop {
   }
 
   #schedule(ms: number, fn: () => void): unknown {
-    const handle = this.#ctx.clock.setTimeout(() => {
-      this.#timers.delete(handle);
-      if (this.#hub.ended) return;
-      fn();
-    }, Math.max(0, ms));
+    const handle = this.#ctx.clock.setTimeout(
+      () => {
+        this.#timers.delete(handle);
+        if (this.#hub.ended) return;
+        fn();
+      },
+      Math.max(0, ms),
+    );
     this.#timers.add(handle);
     return handle;
   }
@@ -511,7 +554,14 @@ export class RunLoop {
   async #afterRun(status: Exclude<RunState['status'], 'running'>, text: string): Promise<void> {
     const { clock } = this.#ctx;
     const toolCalls = this.#log.entries().flatMap((e) => (e.kind === 'tool' ? [e.name] : []));
-    const outcome = { ...this.#runInfo(), status, iterations: this.state.iteration, durationMs: Math.max(0, clock.now() - this.state.startedAt), toolCalls, text };
+    const outcome = {
+      ...this.#runInfo(),
+      status,
+      iterations: this.state.iteration,
+      durationMs: Math.max(0, clock.now() - this.state.startedAt),
+      toolCalls,
+      text,
+    };
     await this.#context.afterRun(outcome, <T>(work: unknown) => {
       const deadline = new AbortController();
       const timer = clock.setTimeout(() => {

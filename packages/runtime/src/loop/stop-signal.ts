@@ -38,7 +38,8 @@ function toError(value: unknown): Error {
 /** The reason a caller gave for aborting, or a plain default for a bare `abort()`. */
 export function cancelReason(reason: unknown): string {
   try {
-    if (reason instanceof Error && reason.name !== 'AbortError' && typeof reason.message === 'string' && reason.message !== '') return reason.message;
+    if (reason instanceof Error && reason.name !== 'AbortError' && typeof reason.message === 'string' && reason.message !== '')
+      return reason.message;
   } catch {
     return describeThrown(reason);
   }

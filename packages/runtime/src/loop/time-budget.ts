@@ -78,7 +78,12 @@ export class TimeBudget {
   #emitTimeLimit(): void {
     const { config, clock, state } = this.#host;
     const budget = config.timeBudgetMs ?? 0;
-    this.#host.emit({ type: 'limit.reached', limit: 'time', used: Math.max(0, clock.now() - state.startedAt), max: budget + state.extendedMs });
+    this.#host.emit({
+      type: 'limit.reached',
+      limit: 'time',
+      used: Math.max(0, clock.now() - state.startedAt),
+      max: budget + state.extendedMs,
+    });
   }
 
   async #negotiate(): Promise<void> {

@@ -14,7 +14,8 @@ const tokenCount = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 const usageSchema = z.looseObject({ inputTokens: tokenCount, outputTokens: tokenCount }).superRefine((usage, ctx) => {
   for (const [key, value] of Object.entries(usage)) {
     if (!key.endsWith('Tokens') || key === 'inputTokens' || key === 'outputTokens' || value === undefined) continue;
-    if (!tokenCount.safeParse(value).success) ctx.addIssue({ code: 'custom', path: [key], message: 'expected a non-negative integer token count' });
+    if (!tokenCount.safeParse(value).success)
+      ctx.addIssue({ code: 'custom', path: [key], message: 'expected a non-negative integer token count' });
   }
 });
 
@@ -97,7 +98,11 @@ export function checkResponse(answer: unknown, ctx: CheckResponseContext): Compl
   if (!parsed.success) throw invalid(ctx, describeIssues(toValidationIssues(parsed.error)));
   const data = parsed.data;
   const calls = data.toolCalls.map((c, i): ToolCall => ({ id: c.id, name: c.name, args: plainArgs(c.args, ctx, i) }));
-  const finishReason = FINISH_REASONS.has(data.finishReason as FinishReason) ? (data.finishReason as FinishReason) : calls.length > 0 ? 'tool_calls' : 'other';
+  const finishReason = FINISH_REASONS.has(data.finishReason as FinishReason)
+    ? (data.finishReason as FinishReason)
+    : calls.length > 0
+      ? 'tool_calls'
+      : 'other';
   const response: CompletionResponse = {
     content: data.content,
     toolCalls: uniqueIds(calls, ctx),

@@ -77,7 +77,12 @@ describe('ProviderRegistry', () => {
     expect(registry.resolve()).toBe('b');
     expect((await registry.complete(request)).content).toBe('from b');
     b.setAvailable(false);
-    expect(() => registry.resolve()).toThrow(expect.objectContaining({ code: 'PROVIDER_UNAVAILABLE', message: 'No provider is available (a: not available; b: not available)' }) as Error);
+    expect(() => registry.resolve()).toThrow(
+      expect.objectContaining({
+        code: 'PROVIDER_UNAVAILABLE',
+        message: 'No provider is available (a: not available; b: not available)',
+      }) as Error,
+    );
     await expect(registry.complete(request)).rejects.toMatchObject({ code: 'PROVIDER_UNAVAILABLE' });
   });
 
@@ -85,8 +90,12 @@ describe('ProviderRegistry', () => {
     const a = new ScriptedProvider([], { name: 'a' });
     const b = new ScriptedProvider([], { name: 'b', available: false });
     const registry = new ProviderRegistry([a, b]);
-    expect(() => { registry.switchProvider('c'); }).toThrow(/No provider named "c"/);
-    expect(() => { registry.switchProvider('b'); }).toThrow(expect.objectContaining({ code: 'PROVIDER_UNAVAILABLE' }) as Error);
+    expect(() => {
+      registry.switchProvider('c');
+    }).toThrow(/No provider named "c"/);
+    expect(() => {
+      registry.switchProvider('b');
+    }).toThrow(expect.objectContaining({ code: 'PROVIDER_UNAVAILABLE' }) as Error);
     registry.breaker('a')?.recordFailure();
     registry.switchProvider('a');
     expect(registry.breaker('a')?.failures).toBe(0);
@@ -96,13 +105,18 @@ describe('ProviderRegistry', () => {
   it('retries retryable failures and stops at the first non-retryable one', async () => {
     const clock = new ManualClock({ autoAdvance: true });
     const retries: number[] = [];
-    const flaky = new ScriptedProvider([{ error: unavailable }, { error: unavailable }, { content: 'third time lucky' }], { name: 'flaky' });
+    const flaky = new ScriptedProvider([{ error: unavailable }, { error: unavailable }, { content: 'third time lucky' }], {
+      name: 'flaky',
+    });
     const registry = new ProviderRegistry([flaky], { clock, random: () => 0, onRetry: (i) => retries.push(i.delayMs) });
     expect((await registry.complete(request)).content).toBe('third time lucky');
     expect(retries).toEqual([250, 500]);
     expect(clock.now()).toBe(750);
 
-    const bad = new ScriptedProvider([{ error: new ProviderError('PROVIDER_REQUEST_FAILED', 'HTTP 401', { status: 401 }) }, { content: 'never' }], { name: 'bad' });
+    const bad = new ScriptedProvider(
+      [{ error: new ProviderError('PROVIDER_REQUEST_FAILED', 'HTTP 401', { status: 401 }) }, { content: 'never' }],
+      { name: 'bad' },
+    );
     const r2 = new ProviderRegistry([bad], { clock });
     await expect(r2.complete(request)).rejects.toMatchObject({ message: 'HTTP 401' });
     expect(bad.calls).toBe(1);
@@ -111,7 +125,11 @@ describe('ProviderRegistry', () => {
   it('an open circuit fails fast without calling the provider', async () => {
     const clock = new ManualClock({ autoAdvance: true });
     const down = new ScriptedProvider(() => ({ error: unavailable }), { name: 'down' });
-    const registry = new ProviderRegistry([down], { clock, retry: { maxRetries: 10 }, circuitBreaker: { failureThreshold: 3, cooldownMs: 60_000 } });
+    const registry = new ProviderRegistry([down], {
+      clock,
+      retry: { maxRetries: 10 },
+      circuitBreaker: { failureThreshold: 3, cooldownMs: 60_000 },
+    });
     const error = await registry.complete(request).catch((e: unknown) => e);
     expect(HeadwayError.isInstance(error, 'PROVIDER_CIRCUIT_OPEN')).toBe(true);
     expect(down.calls).toBe(3);

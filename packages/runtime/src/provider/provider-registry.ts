@@ -28,7 +28,6 @@ export interface ProviderRegistryOptions {
   onRetry?: (info: RetryInfo) => void;
 }
 
-
 /**
  * The providers a runtime can use, with the resilience every call needs: fallback to the
  * first available provider, retries with exponential backoff and jitter for retryable
@@ -104,10 +103,14 @@ export class ProviderRegistry {
   switchProvider(name: string): void {
     const provider = this.#providers.get(name);
     if (provider === undefined) {
-      throw new ProviderError('PROVIDER_UNKNOWN', `No provider named "${name}" (registered: ${this.names().join(', ') || 'none'})`, { provider: name });
+      throw new ProviderError('PROVIDER_UNKNOWN', `No provider named "${name}" (registered: ${this.names().join(', ') || 'none'})`, {
+        provider: name,
+      });
     }
     if (!isAvailable(provider)) {
-      throw new ProviderError('PROVIDER_UNAVAILABLE', `Provider "${name}" is not available (disabled or missing its API key)`, { provider: name });
+      throw new ProviderError('PROVIDER_UNAVAILABLE', `Provider "${name}" is not available (disabled or missing its API key)`, {
+        provider: name,
+      });
     }
     this.#breakers.set(name, new CircuitBreaker(this.#breakerOptions, () => this.#clock.now()));
     this.#preferred = name;
@@ -167,11 +170,16 @@ export class ProviderRegistry {
     }
     const breaker = this.#entry(this.#breakers, name);
     // Open the stream and read its first chunk under the retry policy.
-    const { iterator, first } = await this.#withRetries(name, options.signal, async () => {
-      const it = streamFn(request, callOptions)[Symbol.asyncIterator]();
-      const head = await it.next();
-      return { iterator: it, first: head };
-    }, false);
+    const { iterator, first } = await this.#withRetries(
+      name,
+      options.signal,
+      async () => {
+        const it = streamFn(request, callOptions)[Symbol.asyncIterator]();
+        const head = await it.next();
+        return { iterator: it, first: head };
+      },
+      false,
+    );
     let settled = false;
     try {
       let next = first;
@@ -206,10 +214,14 @@ export class ProviderRegistry {
     const breaker = this.#entry(this.#breakers, name);
     for (let attempt = 0; ; attempt++) {
       if (!breaker.tryAcquire()) {
-        throw new ProviderError('PROVIDER_CIRCUIT_OPEN', `Provider "${name}" failed ${breaker.failures} time(s) in a row; not calling it for another ${breaker.retryInMs} ms`, {
-          provider: name,
-          attempts: attempt,
-        });
+        throw new ProviderError(
+          'PROVIDER_CIRCUIT_OPEN',
+          `Provider "${name}" failed ${breaker.failures} time(s) in a row; not calling it for another ${breaker.retryInMs} ms`,
+          {
+            provider: name,
+            attempts: attempt,
+          },
+        );
       }
       try {
         const result = await call();
@@ -262,5 +274,9 @@ function toProviderError(error: unknown, name: string, attempts: number): Provid
   const status = (error as { status?: unknown } | null)?.status;
   const options = { provider: name, attempts, cause: error, retryable: isRetryable(error) };
   const suffix = attempts > 1 ? ` (after ${attempts} attempts)` : '';
-  return new ProviderError('PROVIDER_REQUEST_FAILED', `Provider "${name}" failed${suffix}: ${errorMessage(error)}`, typeof status === 'number' ? { ...options, status } : options);
+  return new ProviderError(
+    'PROVIDER_REQUEST_FAILED',
+    `Provider "${name}" failed${suffix}: ${errorMessage(error)}`,
+    typeof status === 'number' ? { ...options, status } : options,
+  );
 }

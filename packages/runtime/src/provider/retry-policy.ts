@@ -37,7 +37,16 @@ export function backoffDelay(policy: RetryPolicy, attempt: number, random: () =>
   return Math.round(Math.max(jittered, retryAfterMs ?? 0));
 }
 
-const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN', 'ENOTFOUND', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT']);
+const NETWORK_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 
 /** True for an abort (the caller's signal), which is never retried nor counted as a failure. */
 export function isAbortError(error: unknown): boolean {

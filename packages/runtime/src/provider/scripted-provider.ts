@@ -28,7 +28,8 @@ export interface ScriptedStep {
 }
 
 /** A script: fixed steps in order, or a function of the conversation so far. */
-export type Script = readonly ScriptedStep[] | ((conversation: readonly ChatMessage[], request: CompletionRequest, call: number) => ScriptedStep);
+export type Script =
+  readonly ScriptedStep[] | ((conversation: readonly ChatMessage[], request: CompletionRequest, call: number) => ScriptedStep);
 
 /** Options of {@link ScriptedProvider}. */
 export interface ScriptedProviderOptions {
@@ -122,9 +123,13 @@ export class ScriptedProvider implements Provider {
     if (typeof this.#script === 'function') return this.#script(request.messages, request, call);
     const step = this.#script[call];
     if (step === undefined) {
-      throw new ProviderError('PROVIDER_INVALID_RESPONSE', `Scripted provider "${this.name}" has no step ${call + 1} (the script has ${this.#script.length})`, {
-        provider: this.name,
-      });
+      throw new ProviderError(
+        'PROVIDER_INVALID_RESPONSE',
+        `Scripted provider "${this.name}" has no step ${call + 1} (the script has ${this.#script.length})`,
+        {
+          provider: this.name,
+        },
+      );
     }
     return step;
   }
@@ -132,7 +137,11 @@ export class ScriptedProvider implements Provider {
   #response(step: ScriptedStep, request: CompletionRequest): CompletionResponse {
     const call = this.#calls;
     const content = step.content ?? '';
-    const toolCalls: ToolCall[] = (step.toolCalls ?? []).map((c, i) => ({ id: c.id ?? `call_${call}_${i + 1}`, name: c.name, args: c.args }));
+    const toolCalls: ToolCall[] = (step.toolCalls ?? []).map((c, i) => ({
+      id: c.id ?? `call_${call}_${i + 1}`,
+      name: c.name,
+      args: c.args,
+    }));
     let inputTokens = step.usage?.inputTokens;
     if (inputTokens === undefined) {
       inputTokens = 0;

@@ -33,10 +33,15 @@ export function encodeRun(id: string, run: SessionRunRecord): string[] {
     try {
       text = stringify(m);
     } catch (error) {
-      throw new SessionError('SESSION_INVALID', `session ${id}: run.messages[${i}] is not plain JSON`, { issues: [{ path: `run.messages[${i}]`, message: 'not plain JSON' }], cause: error });
+      throw new SessionError('SESSION_INVALID', `session ${id}: run.messages[${i}] is not plain JSON`, {
+        issues: [{ path: `run.messages[${i}]`, message: 'not plain JSON' }],
+        cause: error,
+      });
     }
     if (text === undefined) {
-      throw new SessionError('SESSION_INVALID', `session ${id}: run.messages[${i}] is not plain JSON`, { issues: [{ path: `run.messages[${i}]`, message: 'not plain JSON' }] });
+      throw new SessionError('SESSION_INVALID', `session ${id}: run.messages[${i}] is not plain JSON`, {
+        issues: [{ path: `run.messages[${i}]`, message: 'not plain JSON' }],
+      });
     }
     return text;
   });
@@ -48,7 +53,10 @@ export function decodeMessage(id: string, text: unknown, index: number): unknown
     if (typeof text !== 'string') throw new TypeError('not text');
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new SessionError('SESSION_CORRUPT', `session ${id}: messages[${index}]: invalid JSON`, { issues: [{ path: `messages[${index}]`, message: 'invalid JSON' }], cause: error });
+    throw new SessionError('SESSION_CORRUPT', `session ${id}: messages[${index}]: invalid JSON`, {
+      issues: [{ path: `messages[${index}]`, message: 'invalid JSON' }],
+      cause: error,
+    });
   }
 }
 
@@ -85,5 +93,13 @@ export function decodeSummaryRow(row: unknown): SessionSummary {
     throw new SessionError('SESSION_CORRUPT', `session ${id}: unreadable: ${describeIssues(issues)}`, { issues });
   }
   const r = parsed.data;
-  return { id: r.id, createdAt: r.created_at, updatedAt: r.updated_at, messageCount: r.message_count, spentUsd: r.spent_usd, calls: r.calls, runs: r.runs };
+  return {
+    id: r.id,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    messageCount: r.message_count,
+    spentUsd: r.spent_usd,
+    calls: r.calls,
+    runs: r.runs,
+  };
 }

@@ -19,7 +19,12 @@ export class SessionError extends HeadwayError {
   constructor(code: SessionErrorCode, message: string, options?: HeadwayErrorOptions);
   /** @deprecated pass `{ issues, cause }` as the third argument: `new SessionError(code, message, { issues })`. */
   constructor(code: SessionErrorCode, message: string, issues: readonly ValidationIssue[], options?: ErrorOptions);
-  constructor(code: SessionErrorCode, message: string, issuesOrOptions?: readonly ValidationIssue[] | HeadwayErrorOptions, options?: ErrorOptions) {
+  constructor(
+    code: SessionErrorCode,
+    message: string,
+    issuesOrOptions?: readonly ValidationIssue[] | HeadwayErrorOptions,
+    options?: ErrorOptions,
+  ) {
     super(code, message, toErrorOptions(issuesOrOptions, options));
     this.name = 'SessionError';
   }

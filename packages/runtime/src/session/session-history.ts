@@ -31,8 +31,13 @@ export async function openSession(
   } else {
     const parsed = z.array(chatMessageSchema).safeParse(existing.messages);
     if (!parsed.success) {
-      const issues = toValidationIssues(parsed.error).map((i) => ({ path: `messages${i.path.startsWith('[') ? '' : '.'}${i.path}`, message: i.message }));
-      throw new SessionError('SESSION_CORRUPT', `session ${sessionId}: history is not a conversation: ${describeIssues(issues)}`, { issues });
+      const issues = toValidationIssues(parsed.error).map((i) => ({
+        path: `messages${i.path.startsWith('[') ? '' : '.'}${i.path}`,
+        message: i.message,
+      }));
+      throw new SessionError('SESSION_CORRUPT', `session ${sessionId}: history is not a conversation: ${describeIssues(issues)}`, {
+        issues,
+      });
     }
     history = parsed.data;
   }

@@ -19,7 +19,10 @@ describe('run(input, { sessionId })', () => {
   it('reuses an existing session with its history, creates an unknown id, and makes a new one without an id', async () => {
     const sessions = new MemorySessionStore();
     const provider = echo();
-    const runtime = new AgentRuntime({ provider: 'scripted' }, { provider, sessionStore: sessions, generateId: ids(), clock: new ManualClock() });
+    const runtime = new AgentRuntime(
+      { provider: 'scripted' },
+      { provider, sessionStore: sessions, generateId: ids(), clock: new ManualClock() },
+    );
     await runtime.run('first question', { sessionId: 'chat-1' });
     await runtime.run('second question', { sessionId: 'chat-1' });
     expect(provider.requests[1]!.messages.slice(1).map((m) => `${m.role}: ${m.content}`)).toEqual([

@@ -28,7 +28,15 @@ export function checkpointState(overrides: Partial<CheckpointState> = {}): Check
 
 /** A checkpoint's first write for tests, with `overrides`. */
 export function checkpointInit(id: string, overrides: Partial<CheckpointInit> = {}): CheckpointInit {
-  return { id, runId: `run-${id}`, sessionId: 'session-1', taskId: 'task-1', input: 'Summarize the README', state: checkpointState(), ...overrides };
+  return {
+    id,
+    runId: `run-${id}`,
+    sessionId: 'session-1',
+    taskId: 'task-1',
+    input: 'Summarize the README',
+    state: checkpointState(),
+    ...overrides,
+  };
 }
 
 function started(toolCallId: string, index: number, name = 'file_read'): CheckpointToolCall {
@@ -73,7 +81,16 @@ export function checkpointStoreConformance(name: string, factory: CheckpointStor
 
     it('creates a running checkpoint and reads it back exactly', async () => {
       const store = await open();
-      await store.create(checkpointInit('cp-1', { messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }], log: [{ step: 0 }], lastSeq: 3 }));
+      await store.create(
+        checkpointInit('cp-1', {
+          messages: [
+            { role: 'system', content: 'be brief' },
+            { role: 'user', content: 'hi' },
+          ],
+          log: [{ step: 0 }],
+          lastSeq: 3,
+        }),
+      );
       expect(await store.load('cp-1')).toEqual({
         id: 'cp-1',
         runId: 'run-cp-1',
@@ -100,9 +117,17 @@ export function checkpointStoreConformance(name: string, factory: CheckpointStor
       const store = await open();
       await store.create(checkpointInit('cp-1', { messages: ['m0'] }));
       t = 2_000;
-      await store.update('cp-1', { appendMessages: ['m1', 'm2'], appendLog: ['l0'], state: checkpointState({ iteration: 1, toolsUsed: ['a'], tracker: { percent: 12 } }) });
+      await store.update('cp-1', {
+        appendMessages: ['m1', 'm2'],
+        appendLog: ['l0'],
+        state: checkpointState({ iteration: 1, toolsUsed: ['a'], tracker: { percent: 12 } }),
+      });
       t = 3_000;
-      await store.update('cp-1', { appendMessages: [{ m: 3 }], appendLog: ['l1', 'l2'], state: checkpointState({ iteration: 2, toolsUsed: ['a', 'b'], spentUsd: 0.5 }) });
+      await store.update('cp-1', {
+        appendMessages: [{ m: 3 }],
+        appendLog: ['l1', 'l2'],
+        state: checkpointState({ iteration: 2, toolsUsed: ['a', 'b'], spentUsd: 0.5 }),
+      });
       const cp = await store.load('cp-1');
       expect(cp?.messages).toEqual(['m0', 'm1', 'm2', { m: 3 }]);
       expect(cp?.log).toEqual(['l0', 'l1', 'l2']);
@@ -115,10 +140,17 @@ export function checkpointStoreConformance(name: string, factory: CheckpointStor
     it('keeps the statuses of the round in flight, replaced by id, in call order, until cleared', async () => {
       const store = await open();
       await store.create(checkpointInit('cp-1'));
-      await store.update('cp-1', { appendMessages: ['assistant asks for 3 tools'], toolCalls: [started('c2', 2), started('c0', 0), started('c1', 1)] });
+      await store.update('cp-1', {
+        appendMessages: ['assistant asks for 3 tools'],
+        toolCalls: [started('c2', 2), started('c0', 0), started('c1', 1)],
+      });
       await store.update('cp-1', { toolCalls: [finished('c1', 1, { rows: 15 })] });
       await store.update('cp-1', { toolCalls: [finished('c0', 0, 'boom', false)] });
-      expect((await store.load('cp-1'))?.toolCalls).toEqual([finished('c0', 0, 'boom', false), finished('c1', 1, { rows: 15 }), started('c2', 2)]);
+      expect((await store.load('cp-1'))?.toolCalls).toEqual([
+        finished('c0', 0, 'boom', false),
+        finished('c1', 1, { rows: 15 }),
+        started('c2', 2),
+      ]);
       const pending: CheckpointToolCall = { toolCallId: 'd1', name: 'grep', args: null, index: 1, status: 'pending' };
       await store.update('cp-1', { clearToolCalls: true, toolCalls: [pending, started('d0', 0)] });
       expect((await store.load('cp-1'))?.toolCalls).toEqual([started('d0', 0), pending]);
@@ -138,7 +170,9 @@ export function checkpointStoreConformance(name: string, factory: CheckpointStor
       const store = await open();
       await store.create(checkpointInit('cp-1', { messages: ['m0'] }));
       await store.update('cp-1', { expect: { messages: 1, log: 0 }, appendMessages: ['m1'], appendLog: ['l0'] });
-      expect(await codeOf(() => store.update('cp-1', { expect: { messages: 1, log: 0 }, appendMessages: ['again'] }))).toBe('CHECKPOINT_CONFLICT');
+      expect(await codeOf(() => store.update('cp-1', { expect: { messages: 1, log: 0 }, appendMessages: ['again'] }))).toBe(
+        'CHECKPOINT_CONFLICT',
+      );
       await store.update('cp-1', { expect: { messages: 2, log: 1 }, appendMessages: ['m2'] });
       expect((await store.load('cp-1'))?.messages).toEqual(['m0', 'm1', 'm2']);
     });
@@ -152,7 +186,9 @@ export function checkpointStoreConformance(name: string, factory: CheckpointStor
       await expect(later(() => store.update('cp-1', { appendLog: [circular] }))).rejects.toThrow(/update\.appendLog\[0\]/);
       await expect(later(() => store.update('cp-1', { appendMessages: ['ok', () => 1] }))).rejects.toThrow(/update\.appendMessages\[1\]/);
       expect(await codeOf(() => store.update('cp-1', { state: checkpointState({ iteration: -1 }) }))).toBe('CHECKPOINT_INVALID');
-      await expect(later(() => store.update('cp-1', { state: { ...checkpointState(), spentUsd: 'lots' } as unknown as CheckpointState }))).rejects.toThrow(/update\.state\.spentUsd/);
+      await expect(
+        later(() => store.update('cp-1', { state: { ...checkpointState(), spentUsd: 'lots' } as unknown as CheckpointState })),
+      ).rejects.toThrow(/update\.state\.spentUsd/);
       expect(await codeOf(() => store.update('cp-1', { toolCalls: [started('x', 0), started('x', 1)] }))).toBe('CHECKPOINT_INVALID');
       expect(await codeOf(() => store.update('cp-1', { appendMessages: 'm' } as unknown as CheckpointUpdate))).toBe('CHECKPOINT_INVALID');
       expect(await codeOf(() => store.create(checkpointInit('', {})))).toBe('CHECKPOINT_INVALID');
@@ -262,8 +298,19 @@ export function checkpointStoreConformance(name: string, factory: CheckpointStor
         ['day', 'restart'],
         ['fresh', 'resume'],
       ]);
-      expect(pending[2]).toEqual({ checkpointId: 'fresh', runId: 'run-fresh', sessionId: 'session-1', taskId: 'task-1', iteration: 0, updatedAt: 30 * hour - 10, strategy: 'resume' });
-      const custom = await scanForRecovery(store, { now: () => 30 * hour, policy: { resumeWithinMs: 11 * hour, restartWithinMs: 40 * hour } });
+      expect(pending[2]).toEqual({
+        checkpointId: 'fresh',
+        runId: 'run-fresh',
+        sessionId: 'session-1',
+        taskId: 'task-1',
+        iteration: 0,
+        updatedAt: 30 * hour - 10,
+        strategy: 'resume',
+      });
+      const custom = await scanForRecovery(store, {
+        now: () => 30 * hour,
+        policy: { resumeWithinMs: 11 * hour, restartWithinMs: 40 * hour },
+      });
       expect(custom.map((p) => p.strategy)).toEqual(['restart', 'resume', 'resume']);
     });
 
@@ -287,7 +334,13 @@ export function checkpointStoreConformance(name: string, factory: CheckpointStor
           n += 1;
           const id = `p-${n}`;
           await store.create(checkpointInit(id, { messages: initial }));
-          const model = { messages: [...initial], log: [] as unknown[], calls: new Map<string, CheckpointToolCall>(), state: checkpointState(), lastSeq: 0 };
+          const model = {
+            messages: [...initial],
+            log: [] as unknown[],
+            calls: new Map<string, CheckpointToolCall>(),
+            state: checkpointState(),
+            lastSeq: 0,
+          };
           for (const u of updates) {
             const s = checkpointState({ iteration: u.iteration, tracker: u.tracker });
             const calls: CheckpointToolCall[] = u.call === undefined ? [] : [finished(u.call[0], u.call[1], u.call[2])];
@@ -311,7 +364,9 @@ export function checkpointStoreConformance(name: string, factory: CheckpointStor
           expect(cp?.log).toEqual(model.log);
           expect(cp?.state).toEqual(model.state);
           expect(cp?.lastSeq).toBe(model.lastSeq);
-          expect(cp?.toolCalls).toEqual([...model.calls.values()].sort((a, b) => a.index - b.index || (a.toolCallId < b.toolCallId ? -1 : 1)));
+          expect(cp?.toolCalls).toEqual(
+            [...model.calls.values()].sort((a, b) => a.index - b.index || (a.toolCallId < b.toolCallId ? -1 : 1)),
+          );
         }),
         { numRuns: 40 },
       );
@@ -324,7 +379,12 @@ export function checkpointStoreConformance(name: string, factory: CheckpointStor
         return;
       }
       await store.create(checkpointInit('cp-1', { messages: ['m0'] }));
-      await store.update('cp-1', { appendMessages: ['m1'], toolCalls: [finished('c0', 0, 'r')], state: checkpointState({ iteration: 1 }), lastSeq: 9 });
+      await store.update('cp-1', {
+        appendMessages: ['m1'],
+        toolCalls: [finished('c0', 0, 'r')],
+        state: checkpointState({ iteration: 1 }),
+        lastSeq: 9,
+      });
       const before = await store.load('cp-1');
       const reopened = await handle.reopen();
       expect(await reopened.load('cp-1')).toEqual(before);

@@ -164,64 +164,72 @@ export function crashRecoverySuite(name: string, options: CrashRecoverySuiteOpti
   });
 
   describe(`${name} (crash recovery, SIGKILL)`, () => {
-    it(`survives SIGKILL at ${killPoints.length} points: the run finishes, no side effect repeats except in-flight calls`, async () => {
-      const effectsFile = join(work, 'effects.jsonl');
-      writeFileSync(effectsFile, '');
-      const env = { HEADWAY_CRASH_LOCATION: location, HEADWAY_CRASH_EFFECTS: effectsFile };
-      const kills: string[] = [];
-      const internal: string[] = [];
-      for (const point of killPoints) {
-        const outcome = await runChild(bundle, { ...env, HEADWAY_CRASH_AT: point });
-        internal.push(...outcome.internal);
-        if (outcome.killedAt !== undefined) kills.push(outcome.killedAt);
-        // Every checkpoint reads back, and every unfinished one rebuilds a run state.
+    it(
+      `survives SIGKILL at ${killPoints.length} points: the run finishes, no side effect repeats except in-flight calls`,
+      async () => {
+        const effectsFile = join(work, 'effects.jsonl');
+        writeFileSync(effectsFile, '');
+        const env = { HEADWAY_CRASH_LOCATION: location, HEADWAY_CRASH_EFFECTS: effectsFile };
+        const kills: string[] = [];
+        const internal: string[] = [];
+        for (const point of killPoints) {
+          const outcome = await runChild(bundle, { ...env, HEADWAY_CRASH_AT: point });
+          internal.push(...outcome.internal);
+          if (outcome.killedAt !== undefined) kills.push(outcome.killedAt);
+          // Every checkpoint reads back, and every unfinished one rebuilds a run state.
+          const { store, close } = await openStore();
+          try {
+            for (const summary of await store.list()) {
+              const cp = await store.load(summary.id);
+              expect(cp, summary.id).toBeDefined();
+              if (cp?.status === 'running') runStateFromCheckpoint(cp);
+            }
+          } finally {
+            await close();
+          }
+        }
+        const last = await runChild(bundle, { ...env, HEADWAY_CRASH_AT: '' });
+        internal.push(...last.internal);
+        expect(kills).toEqual(killPoints);
+        expect(last.result).toEqual({ status: 'completed', resumed: true, pending: 1 });
+        expect(internal).toEqual([]);
+
+        const effects = readFileSync(effectsFile, 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as SideEffect);
+        const byCall = new Map<string, SideEffect[]>();
+        for (const e of effects) byCall.set(e.call, [...(byCall.get(e.call) ?? []), e]);
+        expect([...byCall.keys()].sort()).toEqual(
+          Array.from({ length: CRASH_ROUNDS }, (_, i) => [`r${i + 1}c1`, `r${i + 1}c2`])
+            .flat()
+            .sort(),
+        );
+        const inFlight = kills.flatMap((k) => genericInFlight(k) ?? options.inFlightCall?.(k) ?? []);
+        for (const [call, list] of byCall) {
+          // Exactly once, plus one repeat when a kill caught it between its effect and its saved result.
+          expect(list.length, call).toBe(inFlight.includes(call) ? 2 : 1);
+          expect(new Set(list.map((e) => e.key)).size, call).toBe(1);
+        }
+
+        // The conversation is the one an uninterrupted run has.
+        const reference = new MemoryCheckpointStore();
+        const clean = await new AgentRuntime(
+          { provider: 'scripted', maxIterations: 20 },
+          { provider: new ScriptedProvider(crashScript), tools: [crashTool(() => undefined)], checkpointStore: reference },
+        ).run(CRASH_TASK, { sessionId: 's1' });
+        expect(clean.status).toBe('completed');
         const { store, close } = await openStore();
         try {
-          for (const summary of await store.list()) {
-            const cp = await store.load(summary.id);
-            expect(cp, summary.id).toBeDefined();
-            if (cp?.status === 'running') runStateFromCheckpoint(cp);
-          }
+          const completed = (await store.list()).filter((c) => c.status === 'completed');
+          expect(completed).toHaveLength(1);
+          const done = await store.load(completed[0]?.id ?? '');
+          expect(done?.messages).toEqual(reference.load(reference.list()[0]?.id ?? '')?.messages);
         } finally {
           await close();
         }
-      }
-      const last = await runChild(bundle, { ...env, HEADWAY_CRASH_AT: '' });
-      internal.push(...last.internal);
-      expect(kills).toEqual(killPoints);
-      expect(last.result).toEqual({ status: 'completed', resumed: true, pending: 1 });
-      expect(internal).toEqual([]);
-
-      const effects = readFileSync(effectsFile, 'utf8')
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l) as SideEffect);
-      const byCall = new Map<string, SideEffect[]>();
-      for (const e of effects) byCall.set(e.call, [...(byCall.get(e.call) ?? []), e]);
-      expect([...byCall.keys()].sort()).toEqual(Array.from({ length: CRASH_ROUNDS }, (_, i) => [`r${i + 1}c1`, `r${i + 1}c2`]).flat().sort());
-      const inFlight = kills.flatMap((k) => genericInFlight(k) ?? options.inFlightCall?.(k) ?? []);
-      for (const [call, list] of byCall) {
-        // Exactly once, plus one repeat when a kill caught it between its effect and its saved result.
-        expect(list.length, call).toBe(inFlight.includes(call) ? 2 : 1);
-        expect(new Set(list.map((e) => e.key)).size, call).toBe(1);
-      }
-
-      // The conversation is the one an uninterrupted run has.
-      const reference = new MemoryCheckpointStore();
-      const clean = await new AgentRuntime(
-        { provider: 'scripted', maxIterations: 20 },
-        { provider: new ScriptedProvider(crashScript), tools: [crashTool(() => undefined)], checkpointStore: reference },
-      ).run(CRASH_TASK, { sessionId: 's1' });
-      expect(clean.status).toBe('completed');
-      const { store, close } = await openStore();
-      try {
-        const completed = (await store.list()).filter((c) => c.status === 'completed');
-        expect(completed).toHaveLength(1);
-        const done = await store.load(completed[0]?.id ?? '');
-        expect(done?.messages).toEqual(reference.load(reference.list()[0]?.id ?? '')?.messages);
-      } finally {
-        await close();
-      }
-    }, options.timeoutMs ?? 180_000);
+      },
+      options.timeoutMs ?? 180_000,
+    );
   });
 }

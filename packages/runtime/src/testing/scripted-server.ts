@@ -26,7 +26,12 @@ export function jsonReply(status: number, body: unknown, headers: Record<string,
 /** A server-sent event stream of `frames`, each written as given (e.g. `data: {...}\n\n`), then the end. */
 export function sseReply(frames: readonly string[], headers: Record<string, string> = {}): ScriptedReply {
   return (res) => {
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', ...headers });
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+      ...headers,
+    });
     for (const frame of frames) res.write(frame);
     res.end();
   };
@@ -74,7 +79,12 @@ export class ScriptedServer {
       req.on('end', () => {
         const self = started.self;
         if (self === undefined) return;
-        self.received.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: text === '' ? undefined : (JSON.parse(text) as unknown) });
+        self.received.push({
+          method: req.method ?? '',
+          path: req.url ?? '',
+          headers: req.headers,
+          body: text === '' ? undefined : (JSON.parse(text) as unknown),
+        });
         (self.#replies.shift() ?? fallback())(res, req);
       });
     });

@@ -40,9 +40,25 @@ export function sessionStoreConformance(name: string, factory: SessionStoreFacto
     it('creates an empty session, then appends each run and adds up its spend', async () => {
       const store = await open();
       expect(await store.get('s1')).toBeUndefined();
-      expect(await store.create('s1')).toEqual({ id: 's1', createdAt: 1_000, updatedAt: 1_000, messageCount: 0, spentUsd: 0, calls: 0, runs: 0, messages: [] });
+      expect(await store.create('s1')).toEqual({
+        id: 's1',
+        createdAt: 1_000,
+        updatedAt: 1_000,
+        messageCount: 0,
+        spentUsd: 0,
+        calls: 0,
+        runs: 0,
+        messages: [],
+      });
       t = 2_000;
-      await store.recordRun('s1', { messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }], spentUsd: 0.25, calls: 1 });
+      await store.recordRun('s1', {
+        messages: [
+          { role: 'user', content: 'hi' },
+          { role: 'assistant', content: 'hello' },
+        ],
+        spentUsd: 0.25,
+        calls: 1,
+      });
       t = 3_000;
       await store.recordRun('s1', { messages: [{ role: 'user', content: 'again', extra: undefined }], spentUsd: 0.5, calls: 2 });
       expect(await store.get('s1')).toEqual({
@@ -68,7 +84,9 @@ export function sessionStoreConformance(name: string, factory: SessionStoreFacto
       expect(await codeOf(() => store.create(''))).toBe('SESSION_INVALID');
       expect(await codeOf(() => store.recordRun('nope', { messages: [], spentUsd: 0, calls: 0 }))).toBe('SESSION_NOT_FOUND');
       expect(await codeOf(() => store.recordRun('s1', { messages: ['ok', 1n], spentUsd: 0, calls: 0 }))).toBe('SESSION_INVALID');
-      await expect(Promise.resolve().then(() => store.recordRun('s1', { messages: [], spentUsd: -1, calls: 0 }))).rejects.toThrow(/run\.spentUsd/);
+      await expect(Promise.resolve().then(() => store.recordRun('s1', { messages: [], spentUsd: -1, calls: 0 }))).rejects.toThrow(
+        /run\.spentUsd/,
+      );
       expect(await store.get('s1')).toMatchObject({ messageCount: 0, runs: 0, spentUsd: 0 });
     });
 

@@ -91,13 +91,19 @@ export function defineTool<Args, Result>(definition: ToolDefinition<Args, Result
   const checked = definitionSchema.safeParse(definition);
   if (!checked.success) {
     const issues = toValidationIssues(checked.error);
-    throw new ConfigError('RUNTIME_INVALID_TOOL', `Invalid tool definition${typeof definition.name === 'string' ? ` "${definition.name}"` : ''}: ${describeIssues(issues)}`, { issues });
+    throw new ConfigError(
+      'RUNTIME_INVALID_TOOL',
+      `Invalid tool definition${typeof definition.name === 'string' ? ` "${definition.name}"` : ''}: ${describeIssues(issues)}`,
+      { issues },
+    );
   }
   let jsonSchema: Record<string, unknown>;
   try {
     jsonSchema = z.toJSONSchema(definition.parameters, { io: 'input', unrepresentable: 'any' });
   } catch (error) {
-    throw new ConfigError('RUNTIME_INVALID_TOOL', `Tool "${definition.name}": its parameters cannot be described as JSON Schema`, { cause: error });
+    throw new ConfigError('RUNTIME_INVALID_TOOL', `Tool "${definition.name}": its parameters cannot be described as JSON Schema`, {
+      cause: error,
+    });
   }
   delete jsonSchema.$schema;
   return {

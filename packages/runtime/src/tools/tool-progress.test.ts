@@ -15,7 +15,9 @@ function during(events: ProgressEvent[], toolCallId: string): ProgressEvent[] {
 }
 
 function progressOf(events: ProgressEvent[]): { percent: number; message?: string }[] {
-  return events.flatMap((e) => (e.type === 'progress' ? [{ percent: e.percent, ...(e.message === undefined ? {} : { message: e.message }) }] : []));
+  return events.flatMap((e) =>
+    e.type === 'progress' ? [{ percent: e.percent, ...(e.message === undefined ? {} : { message: e.message }) }] : [],
+  );
 }
 
 describe('ctx.reportProgress: a tool moves the run bar inside its slice', () => {
@@ -68,11 +70,19 @@ describe('ctx.reportProgress: a tool moves the run bar inside its slice', () => 
       },
     });
     const provider = new ScriptedProvider([
-      { toolCalls: [{ name: 'step', args: {}, id: 'call_a' }, { name: 'step', args: {}, id: 'call_b' }] },
+      {
+        toolCalls: [
+          { name: 'step', args: {}, id: 'call_a' },
+          { name: 'step', args: {}, id: 'call_b' },
+        ],
+      },
       { content: 'done' },
     ]);
     const { sink, events } = collect();
-    await new AgentRuntime({ provider: 'scripted', maxIterations: 2 }, { provider, tools: [step], sinks: [sink], generateId: ids(), clock: new ManualClock() }).run('t');
+    await new AgentRuntime(
+      { provider: 'scripted', maxIterations: 2 },
+      { provider, tools: [step], sinks: [sink], generateId: ids(), clock: new ManualClock() },
+    ).run('t');
     const [a, b] = contexts;
     // First of two rounds, two calls: the first call gets a quarter of the rest; the second starts where
     // the first left the bar and gets half of the rest (the round's share, one call left).

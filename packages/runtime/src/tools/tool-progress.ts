@@ -29,8 +29,12 @@ const CEILING = 99;
 /** A tool's message made safe for one line of a terminal: no control characters, bounded. */
 function cleanMessage(message: unknown): string | undefined {
   if (typeof message !== 'string') return undefined;
-  // eslint-disable-next-line no-control-regex -- stripping control characters is the point
-  const text = message.slice(0, MAX_MESSAGE_CHARS * 4).replace(/[\u0000-\u001F\u007F-\u009F]+/gu, ' ').replace(/ {2,}/gu, ' ').trim();
+  const text = message
+    .slice(0, MAX_MESSAGE_CHARS * 4)
+    // eslint-disable-next-line no-control-regex -- stripping control characters is the point
+    .replace(/[\u0000-\u001F\u007F-\u009F]+/gu, ' ')
+    .replace(/ {2,}/gu, ' ')
+    .trim();
   return text === '' ? undefined : text.slice(0, MAX_MESSAGE_CHARS);
 }
 

@@ -10,14 +10,19 @@ const plan = (...statuses: ('pending' | 'in_progress' | 'completed')[]): { items
   items: statuses.map((status, i) => ({ id: `s${i + 1}`, text: `Step ${i + 1}`, status })),
 });
 
-async function run(steps: ScriptedStep[], options: { planTool?: boolean; maxIterations?: number } = {}): Promise<{ events: ProgressEvent[]; toolMessages: string[] }> {
+async function run(
+  steps: ScriptedStep[],
+  options: { planTool?: boolean; maxIterations?: number } = {},
+): Promise<{ events: ProgressEvent[]; toolMessages: string[] }> {
   const { sink, events } = collect();
   const runtime = new AgentRuntime(
     { provider: 'scripted', planTool: options.planTool ?? true, maxIterations: options.maxIterations ?? 10 },
     { provider: new ScriptedProvider(steps), tools: [fileRead], sinks: [sink], generateId: ids(), clock: new ManualClock() },
   );
   await runtime.run('Fix the bug');
-  const toolMessages = events.filter((e) => e.type === 'tool.completed' && e.toolName === UPDATE_PLAN_TOOL_NAME).map((e) => (e.type === 'tool.completed' ? (e.preview ?? '') : ''));
+  const toolMessages = events
+    .filter((e) => e.type === 'tool.completed' && e.toolName === UPDATE_PLAN_TOOL_NAME)
+    .map((e) => (e.type === 'tool.completed' ? (e.preview ?? '') : ''));
   return { events, toolMessages };
 }
 
@@ -27,7 +32,10 @@ describe('the built-in update_plan tool', () => {
   it('is offered only when planTool is true', () => {
     const provider = new ScriptedProvider([{ content: 'done' }]);
     expect(new AgentRuntime({ provider: 'scripted' }, { provider, tools: [fileRead] }).tools.map((t) => t.name)).toEqual(['file_read']);
-    expect(new AgentRuntime({ provider: 'scripted', planTool: true }, { provider, tools: [fileRead] }).tools.map((t) => t.name)).toEqual(['file_read', 'update_plan']);
+    expect(new AgentRuntime({ provider: 'scripted', planTool: true }, { provider, tools: [fileRead] }).tools.map((t) => t.name)).toEqual([
+      'file_read',
+      'update_plan',
+    ]);
   });
 
   it('emits plan.updated (the whole list) right before the call completes, and the bar follows the plan', async () => {
@@ -51,7 +59,16 @@ describe('the built-in update_plan tool', () => {
 
   it.each([
     ['no items', { items: [] }, 'items: too small'],
-    ['duplicate ids', { items: [{ id: 'a', text: 'x', status: 'pending' }, { id: 'a', text: 'y', status: 'pending' }] }, 'duplicate'],
+    [
+      'duplicate ids',
+      {
+        items: [
+          { id: 'a', text: 'x', status: 'pending' },
+          { id: 'a', text: 'y', status: 'pending' },
+        ],
+      },
+      'duplicate',
+    ],
     ['an unknown status', { items: [{ text: 'x', status: 'done' }] }, 'items[0].status'],
     ['10,000 items', { items: Array.from({ length: 10_000 }, (_, i) => ({ text: `t${i}`, status: 'pending' })) }, 'items: too big'],
     ['arguments that are not a plan', 'finish the task', 'expected object'],
