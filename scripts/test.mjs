@@ -77,7 +77,12 @@ rmSync(join(root, '.docs-check'), { recursive: true, force: true });
 
 const steps = [
   ['npx', ['-y', packageManager, 'install', '--frozen-lockfile']],
-  [bin('turbo'), ['run', 'build', 'typecheck', 'lint', 'check', 'test', '--output-logs=errors-only', '--continue', ...process.argv.slice(2)]],
+  // One format for the whole tree (prettier; see CONTRIBUTING.md): `npm run format` fixes it.
+  [bin('prettier'), ['--check', '.']],
+  [
+    bin('turbo'),
+    ['run', 'build', 'typecheck', 'lint', 'check', 'test', '--output-logs=errors-only', '--continue', ...process.argv.slice(2)],
+  ],
   // Docs are code: every README snippet, type-checked and run from the packed packages (skipped
   // when neither the READMEs nor the packages changed since its last green run).
   [process.execPath, [join(root, 'scripts', 'check-docs.mjs')]],
