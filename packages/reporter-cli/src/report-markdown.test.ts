@@ -41,6 +41,23 @@ describe('renderReportMarkdown', () => {
     expect(md).toContain('### Key Findings\n\n_None._\n');
   });
 
+  it('keeps an item whole when it holds a line or paragraph separator (U+2028, U+2029)', () => {
+    for (const item of ['\u2028*', '\u2029 *', 'a\u2028b']) {
+      const r: ProgressReport = {
+        task: '',
+        reason: 'max-iterations',
+        completedWork: [],
+        keyFindings: [],
+        attemptedInconclusive: [],
+        remaining: [],
+        suggestedNextSteps: [item],
+        stats: { iterations: 0, toolCalls: 0, elapsedMs: 0 },
+        generatedBy: 'model',
+      };
+      expect(parseProgressReport(renderReportMarkdown(r)).report.suggestedNextSteps).toHaveLength(1);
+    }
+  });
+
   it('has the six sections in order with every item, and no control characters, for any report', () => {
     const text = untrustedText(30);
     const items = fc.array(text, { maxLength: 4 });

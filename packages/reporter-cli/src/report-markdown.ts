@@ -14,7 +14,9 @@ import { safeLines } from './terminal-text.js';
  * ```
  */
 export function renderReportMarkdown(report: ProgressReport): string {
-  const markdown = safeLines(renderProgressReport(report));
+  // The renderer's own line breaks are `\n`; a U+2028/U+2029 inside an item is the model's text,
+  // and safeLines would turn it into a line break that splits the item, so it is shown as U+FFFD.
+  const markdown = safeLines(renderProgressReport(report).replace(/[\u2028\u2029]/g, '\uFFFD'));
   // The printer adds its own line breaks around the report: drop the final one.
   return markdown.endsWith('\n') ? markdown.slice(0, -1) : markdown;
 }
