@@ -71,7 +71,7 @@ function connectFailed(pool: Pool, error: unknown): PostgresError {
 async function connect(pool: Pool): Promise<PoolClient> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await pool.connect();
+      return guardClient(await pool.connect());
     } catch (error) {
       if (isLoginError(error) || !isConnectionError(error) || attempt >= ATTEMPTS + 1) throw connectFailed(pool, error);
       await delay(100 * 4 ** (attempt - 1));
@@ -150,6 +150,21 @@ export async function execute<R>(pool: Pool, text: string, values: unknown[] = [
 }
 
 const guarded = new WeakSet<Pool>();
+const guardedClients = new WeakSet<PoolClient>();
+
+/**
+ * A checked-out connection that the server drops between two statements (a restart while the
+ * caller awaits something else) is emitted as the client's `error` event, which throws when
+ * nobody listens; the pool listens only to idle clients. The next statement on the client fails
+ * with the connection error, which {@link transaction} handles, so the event itself is ignored.
+ */
+function guardClient(client: PoolClient): PoolClient {
+  if (!guardedClients.has(client)) {
+    guardedClients.add(client);
+    client.on('error', () => undefined);
+  }
+  return client;
+}
 
 /**
  * Keeps an idle connection that the server drops (a restart, a failover) from crashing the
