@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { reporterEvents, reporterSink } from './bridges.js';
+import { systemClock } from './clock.js';
 import type { ProgressEventBody } from './events.js';
 import { createProgressHub } from './progress-hub.js';
 import { isProgressReporter, type ProgressReporter } from './progress-reporter.js';
@@ -73,7 +74,7 @@ describe('reporterEvents', () => {
   it('turns reporter calls into events with measured durations', () => {
     let t = 0;
     const bodies: ProgressEventBody[] = [];
-    const reporter = reporterEvents((b) => bodies.push(b), { agentName: 'legacy', now: () => (t += 10) });
+    const reporter = reporterEvents((b) => bodies.push(b), { agentName: 'legacy', clock: { ...systemClock, now: () => (t += 10) } });
     expect(isProgressReporter(reporter)).toBe(true);
     reporter.onStart('Summarize');
     reporter.onIteration(0, 10);

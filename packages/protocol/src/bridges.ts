@@ -1,4 +1,5 @@
 import { adoptThenable } from './untrusted.js';
+import { resolveClock, type Clock } from './clock.js';
 import type { ProgressEvent, ProgressEventBody } from './events.js';
 import type { ProgressReporter } from './progress-reporter.js';
 
@@ -64,7 +65,9 @@ function callReporter(r: MaybeAsyncReporter, event: ProgressEvent): unknown {
 export interface ReporterEventsOptions {
   /** `agentName` of the `run.started` event (default `agent`). */
   agentName?: string;
-  /** Clock for `durationMs` (default `Date.now`). */
+  /** Clock for `durationMs` (default {@link systemClock}). */
+  clock?: Clock;
+  /** @deprecated use `clock`; removed in the next minor. */
   now?: () => number;
 }
 
@@ -82,7 +85,9 @@ export const CANCELLED_PREFIX = 'cancelled: ';
  * `onError('cancelled: …')` becomes `run.cancelled`, any other error `run.error`.
  */
 export function reporterEvents(emit: (body: ProgressEventBody) => unknown, options: ReporterEventsOptions = {}): ProgressReporter {
-  const now = options.now ?? Date.now;
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until it is removed
+  const clock = resolveClock(options.clock, options.now);
+  const now = (): number => clock.now();
   const agentName = options.agentName ?? 'agent';
   let startedAt = now();
   const toolStarts = new Map<string, number[]>();

@@ -63,6 +63,8 @@ export { reporterEvents, reporterSink } from './bridges.js';
 export type { ProgressSink, ReporterEventsOptions } from './bridges.js';
 export { systemClock } from './clock.js';
 export type { Clock } from './clock.js';
+export { ManualClock } from './manual-clock.js';
+export type { ManualClockOptions } from './manual-clock.js';
 export type { InternalErrorContext, OnInternalError } from './internal-error.js';
 export { createProgressHub } from './progress-hub.js';
 export type {

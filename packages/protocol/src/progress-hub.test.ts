@@ -3,12 +3,15 @@ import { describe, expect, it, vi } from 'vitest';
 import { bodyArb } from './arbitraries.test-util.js';
 import type { ProgressEvent } from './events.js';
 import { HeadwayError } from './headway-error.js';
+import { systemClock, type Clock } from './clock.js';
+import { ManualClock } from './manual-clock.js';
 import { createProgressHub } from './progress-hub.js';
 import { NullReporter } from './progress-reporter.js';
 
-function clock(start = 1000): () => number {
+/** A clock whose time moves 5 ms each time it is read. */
+function clock(start = 1000): Clock {
   let t = start;
-  return () => (t += 5);
+  return { ...systemClock, now: () => (t += 5) };
 }
 
 function deferred(): { promise: Promise<void>; resolve: () => void; reject: (e: unknown) => void } {
@@ -22,8 +25,14 @@ function deferred(): { promise: Promise<void>; resolve: () => void; reject: (e: 
 }
 
 describe('createProgressHub', () => {
+  it('reads the deprecated now option when no clock is given', () => {
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- the alias is what is tested
+    const hub = createProgressHub({ runId: 'run-1', now: () => 42 });
+    expect(hub.emit({ type: 'progress', percent: 1 }).ts).toBe(42);
+  });
+
   it('stamps runId, strictly increasing seq from 1 and ts', () => {
-    const hub = createProgressHub({ runId: 'run-1', now: clock() });
+    const hub = createProgressHub({ runId: 'run-1', clock: clock() });
     const seen: ProgressEvent[] = [];
     hub.add((e) => {
       seen.push(e);
@@ -152,7 +161,8 @@ describe('createProgressHub', () => {
   });
 
   it('bounds a stalled sink: overflow drops the oldest and counts it', async () => {
-    const hub = createProgressHub({ runId: 'r', queueLimit: 3 });
+    const fake = new ManualClock();
+    const hub = createProgressHub({ runId: 'r', queueLimit: 3, clock: fake });
     const first = deferred();
     const got: number[] = [];
     let calls = 0;
@@ -163,7 +173,9 @@ describe('createProgressHub', () => {
     });
     for (let i = 0; i < 10; i++) hub.emit({ type: 'text.delta', text: String(i) });
     expect(hub.stats().dropped).toBe(6); // 1 in flight, 3 queued (8, 9, 10), 4..7 and 2, 3 dropped
-    expect(await hub.flush({ timeoutMs: 20 })).toBe(false);
+    const timedOut = hub.flush({ timeoutMs: 20 });
+    await fake.advance(20);
+    expect(await timedOut).toBe(false);
     first.resolve();
     expect(await hub.flush()).toBe(true);
     expect(got).toEqual([1, 8, 9, 10]);

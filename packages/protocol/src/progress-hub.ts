@@ -1,4 +1,5 @@
 import { adoptThenable } from './untrusted.js';
+import { resolveClock, type Clock } from './clock.js';
 import type { InternalErrorContext, OnInternalError } from './internal-error.js';
 import type { ProgressSink } from './bridges.js';
 import { reporterSink } from './bridges.js';
@@ -26,7 +27,9 @@ export interface SinkErrorContext extends InternalErrorContext {
 /** Options of {@link createProgressHub}. */
 export interface ProgressHubOptions {
   runId: string;
-  /** Clock for `ts` (default `Date.now`). */
+  /** Clock for `ts` and the `flush` timeout (default {@link systemClock}). */
+  clock?: Clock;
+  /** @deprecated use `clock`; removed in the next minor. */
   now?: () => number;
   /** Called with every error a sink throws or rejects with; its own errors are ignored. */
   onInternalError?: OnInternalError<SinkErrorContext>;
@@ -120,7 +123,9 @@ function toSink(sink: SinkLike): ProgressSink | undefined {
  */
 export function createProgressHub(options: ProgressHubOptions): ProgressHub {
   const { runId } = options;
-  const now = options.now ?? Date.now;
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until it is removed
+  const clock = resolveClock(options.clock, options.now);
+  const now = (): number => clock.now();
   const queueLimit = Math.max(1, options.queueLimit ?? 1000);
   // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until it is removed
   const onInternalError = options.onInternalError ?? options.onSinkError;
@@ -241,14 +246,14 @@ export function createProgressHub(options: ProgressHubOptions): ProgressHub {
     flush(flushOptions) {
       if (busyCount === 0) return Promise.resolve(true);
       return new Promise<boolean>((resolve) => {
-        let timer: ReturnType<typeof setTimeout> | undefined;
+        let timer: unknown;
         const done = (): void => {
-          if (timer !== undefined) clearTimeout(timer);
+          if (timer !== undefined) clock.clearTimeout(timer);
           resolve(true);
         };
         idleWaiters.push(done);
         if (flushOptions?.timeoutMs !== undefined) {
-          timer = setTimeout(() => {
+          timer = clock.setTimeout(() => {
             idleWaiters = idleWaiters.filter((w) => w !== done);
             resolve(false);
           }, flushOptions.timeoutMs);

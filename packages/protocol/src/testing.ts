@@ -179,4 +179,5 @@ export { createIsolatedRunner, runIsolated } from './run-isolated.js';
 export type { IsolatedRun, IsolatedRunner, RunIsolatedOptions } from './run-isolated.js';
 export { findTestPart } from './test-part.js';
 export { recordingReporter } from './recording-reporter.js';
+export { recordingClock } from './recording-clock.js';
 export type { FindTestPartOptions } from './test-part.js';

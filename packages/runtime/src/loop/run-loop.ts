@@ -100,7 +100,7 @@ export class RunLoop {
     const { clock, config } = ctx;
     this.#hub = createProgressHub({
       runId: state.runId,
-      now: () => clock.now(),
+      clock,
       lastSeq: state.lastSeq,
       // The hub isolates every sink (throws, rejections, hostile thenables) and bridges
       // seven-method reporters itself; only the `where` the runtime reports is decided here.

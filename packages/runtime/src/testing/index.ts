@@ -18,5 +18,7 @@ export type { SessionStoreFactory, SessionStoreHandle } from './session-store-co
 export { CRASH_KILL_POINTS, crashRecoverySuite } from './crash-recovery-suite.js';
 export type { CrashRecoverySuiteOptions } from './crash-recovery-suite.js';
 export type { CrashStore, CrashStoreModule } from './crash-store.js';
-export { ScriptedServer, jsonReply, recordingClock, sseReply } from './scripted-server.js';
+export { ScriptedServer, jsonReply, sseReply } from './scripted-server.js';
+// The test clock is protocol's; re-exported here beside the scripted server it is used with.
+export { recordingClock } from '@headway/protocol/testing';
 export type { ScriptedReply, ScriptedRequest, ScriptedServerOptions } from './scripted-server.js';

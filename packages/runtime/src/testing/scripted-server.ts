@@ -2,7 +2,6 @@
 // the test scripts one request at a time, so a provider is tested through its real SDK client.
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Clock } from '../loop/clock.js';
 
 /** A request the {@link ScriptedServer} received, its body parsed as JSON (undefined when empty). */
 export interface ScriptedRequest {
@@ -115,23 +114,4 @@ export class ScriptedServer {
     this.#server.closeAllConnections();
     await new Promise((resolve) => this.#server.close(resolve));
   }
-}
-
-/**
- * A {@link Clock} whose waits end at once (on the next turn) but are recorded in `waits`: for
- * asserting retry and backoff delays without waiting for them.
- */
-export function recordingClock(): Clock & { readonly waits: number[] } {
-  const waits: number[] = [];
-  return {
-    waits,
-    now: () => Date.now(),
-    setTimeout: (fn, ms) => {
-      waits.push(ms);
-      return setImmediate(fn);
-    },
-    clearTimeout: (handle) => {
-      clearImmediate(handle as ReturnType<typeof setImmediate>);
-    },
-  };
 }
