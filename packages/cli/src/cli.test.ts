@@ -1,12 +1,15 @@
-// headway as a user runs it: the built bin in a child process, its exit code, stdout and stderr.
+// headway as a user runs it: the built bin in a child process, its exit code, stdout and stderr
+// (in-process, on a recording clock, where a command would otherwise sleep).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseProgressEventJson, type ProgressReport } from '@headway/protocol';
+import { recordingClock } from '@headway/protocol/testing';
 import { JsonlAuditBus, SqliteAuditBus, type AuditEvent } from '@headway/reporter-audit';
 import { SqliteCheckpointStore, SqliteSessionStore } from '@headway/store-sqlite';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { main } from './main.js';
 import { fixture, runCli, startCli } from './run-cli.test-util.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'headway-cli-'));
@@ -211,8 +214,17 @@ describe('headway convert and replay', () => {
       { runId: 'r', seq: 3, ts: 2000, type: 'run.finished', outcome: 'completed', durationMs: 2000 },
     ];
     writeFileSync(file, events.map((e) => `${JSON.stringify(e)}\n`).join(''));
-    const { code, stderr } = await runCli(['replay', file, '--speed', '20']);
-    expect(code).toBe(0);
+    // In-process on a clock that records the waits instead of sleeping through them.
+    const clock = recordingClock();
+    let stderr = '';
+    const io = {
+      stdout: { write: () => true } as unknown as NodeJS.WritableStream,
+      stderr: { write: (chunk: string) => ((stderr += chunk), true) },
+      env: { NO_COLOR: '1' },
+      clock,
+    };
+    expect(await main(['replay', file, '--speed', '20', '--plain'], io)).toBe(0);
+    expect(clock.waits).toEqual([50, 50]);
     expect(stderr).toBe('  [progress] Starting: demo\n  [progress] 50%\n  [progress] Complete: finished (2.0s)\n');
   });
 

@@ -1,8 +1,9 @@
 import { ProgressTracker } from '@headway/estimator';
-import type { ProgressEvent, ProgressEventBody } from '@headway/protocol';
-import { CLIReporter, type CLIReporterMode, type IntervalTimers } from '@headway/reporter-cli';
+import type { Clock, ProgressEvent, ProgressEventBody } from '@headway/protocol';
+import { repeatOn } from '@headway/protocol/internal';
+import { CLIReporter, type CLIReporterMode } from '@headway/reporter-cli';
 import { EXIT } from './cli-error.js';
-import type { CliIo } from './io/cli-io.js';
+import { ioClock, type CliIo } from './io/cli-io.js';
 
 /**
  * Longest gap between two frames of the live block: about 12 a second, what a person can follow.
@@ -36,40 +37,45 @@ export class LiveFeed {
   #sawProgress = false;
   readonly #estimate: boolean;
   readonly #maxTurns: number;
-  readonly #io: CliIo;
-  #ticker: ReturnType<typeof setInterval> | undefined;
+  readonly #clock: Clock;
+  #stopTicker: (() => void) | undefined;
   /** Live mode: events waiting for the next frame, the view's own animation tick, and the frame timer. */
   #pending: ProgressEvent[] = [];
   #viewTick: (() => void) | undefined;
-  #frames: ReturnType<typeof setInterval> | undefined;
+  #stopFrames: (() => void) | undefined;
 
   constructor(options: LiveFeedOptions) {
-    this.#io = options.io;
+    const clock = ioClock(options.io);
+    this.#clock = clock;
     this.#estimate = options.estimate ?? true;
     this.#maxTurns = options.maxTurns ?? Number.POSITIVE_INFINITY;
-    // The view animates itself on a timer; here that timer is this feed's frame clock, so a frame
-    // is drawn either for a batch of new events or for the animation, never both.
-    const timers: IntervalTimers = {
-      setInterval: (callback) => {
+    // The view animates itself on a timer of its clock; here that timer is this feed's frame
+    // clock, so a frame is drawn either for a batch of new events or for the animation, never both.
+    const viewClock: Clock = {
+      now: () => clock.now(),
+      setTimeout: (callback) => {
         this.#viewTick = callback;
-        return undefined;
+        return callback;
       },
-      clearInterval: () => {
-        this.#viewTick = undefined;
+      clearTimeout: (handle) => {
+        if (handle === this.#viewTick) this.#viewTick = undefined;
       },
     };
     this.reporter = new CLIReporter({
       stream: options.io.stderr,
       env: options.io.env,
-      now: options.io.now,
-      timers,
+      clock: viewClock,
       ...(options.mode === undefined ? {} : { mode: options.mode }),
     });
     if (this.reporter.mode === 'live') {
-      this.#frames = setInterval(() => {
-        this.#frame();
-      }, FRAME_MS);
-      this.#frames.unref();
+      this.#stopFrames = repeatOn(
+        clock,
+        FRAME_MS,
+        () => {
+          this.#frame();
+        },
+        { unref: true },
+      );
     }
   }
 
@@ -119,8 +125,8 @@ export class LiveFeed {
 
   /** Stops animating; the exit code the run's end calls for (0 ok, 1 failed or never ended, 3 stopped short). */
   finish(): number {
-    if (this.#ticker !== undefined) clearInterval(this.#ticker);
-    if (this.#frames !== undefined) clearInterval(this.#frames);
+    this.#stopTicker?.();
+    this.#stopFrames?.();
     this.#flush();
     this.reporter.stop();
     const t = this.#terminal;
@@ -134,22 +140,21 @@ export class LiveFeed {
     if (!this.#estimate || this.#tracker !== undefined) return;
     this.#tracker = new ProgressTracker({
       maxRoundtrips: this.#maxTurns,
-      now: this.#io.now,
+      clock: this.#clock,
       emit: (body) => {
         if (this.#terminal === undefined && !this.#sawProgress) this.#emit(body);
       },
     });
     // Lets the bar creep within a long turn, as the runtime does.
-    this.#ticker = setInterval(() => this.#tracker?.tick(), 1000);
-    this.#ticker.unref();
+    this.#stopTicker = repeatOn(this.#clock, 1000, () => this.#tracker?.tick(), { unref: true });
   }
 
   #emit(body: ProgressEvent | ProgressEventBody): void {
     this.#seq += 1;
-    const event = { ...body, runId: this.#runId, seq: this.#seq, ts: 'ts' in body ? body.ts : this.#io.now() };
+    const event = { ...body, runId: this.#runId, seq: this.#seq, ts: 'ts' in body ? body.ts : this.#clock.now() };
     const terminal = event.type === 'run.finished' || event.type === 'run.error' || event.type === 'run.cancelled';
     if (terminal) this.#terminal = event;
-    if (this.#frames === undefined) {
+    if (this.#stopFrames === undefined) {
       this.reporter.handle(event);
       return;
     }

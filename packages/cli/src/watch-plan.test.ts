@@ -3,19 +3,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ManualClock, type Clock } from '@headway/protocol';
+import { afterAll, describe, expect, it } from 'vitest';
 import { main } from './main.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'headway-watch-plan-'));
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
-});
-// The feed's once-a-second tick reads the clock too; held still, the readings are the same every run.
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
-});
-afterEach(() => {
-  vi.useRealTimers();
 });
 
 const SESSION = 's-plan';
@@ -94,11 +88,21 @@ async function watchPlain(name: string, text: string): Promise<{ code: number; l
   let stderr = '';
   let stdout = '';
   let t = Date.UTC(2026, 0, 1);
+  // The feed's once-a-second tick reads the clock too: its timers are a manual clock's that is never
+  // advanced, so they never fire and the readings are the same every run.
+  const timers = new ManualClock();
+  const clock: Clock = {
+    now: () => (t += 1000),
+    setTimeout: (fn, ms) => timers.setTimeout(fn, ms),
+    clearTimeout: (handle) => {
+      timers.clearTimeout(handle);
+    },
+  };
   const io = {
     stdout: { write: (chunk: string) => ((stdout += chunk), true) } as unknown as NodeJS.WritableStream,
     stderr: { write: (chunk: string) => ((stderr += chunk), true) },
     env: { NO_COLOR: '1' },
-    now: () => (t += 1000),
+    clock,
   };
   const code = await main(['watch', '--plain', file], io);
   expect(stdout).toBe('');

@@ -1,3 +1,4 @@
+import { systemClock } from '@headway/protocol';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HOSTILE_RUN, hostileString, withHostileHoles } from './hostile.test-util.js';
@@ -13,7 +14,7 @@ describe('plan input that fights back', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(withHostileHoles(planUpdate), { maxLength: 6 }), async (updates) => {
         let t = 0;
-        const tracker = new ProgressTracker({ maxRoundtrips: 20, now: () => t });
+        const tracker = new ProgressTracker({ maxRoundtrips: 20, clock: { ...systemClock, now: () => t } });
         let last = 0;
         for (const update of updates) {
           tracker.roundtripStarted();

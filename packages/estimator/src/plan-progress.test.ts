@@ -1,11 +1,7 @@
+import { ManualClock } from '@headway/protocol';
 import { describe, expect, it } from 'vitest';
 import type { PlanItem } from '@headway/protocol';
 import { ProgressTracker, type ProgressEmission } from './progress-tracker.js';
-
-function fakeClock(start = 1_000_000): { now: () => number; advance: (ms: number) => void } {
-  let t = start;
-  return { now: () => t, advance: (ms) => (t += ms) };
-}
 
 function plan(...statuses: PlanItem['status'][]): { type: 'plan.updated'; items: PlanItem[] } {
   return { type: 'plan.updated', items: statuses.map((status, i) => ({ id: `t${i}`, text: `item ${i}`, status })) };
@@ -19,17 +15,17 @@ function twins(maxRoundtrips = 30): {
   /** One roundtrip of 1.5 s; returns the percent right after the plan update it carries. */
   round: (update?: ReturnType<typeof plan>) => number;
 } {
-  const clock = fakeClock();
+  const clock = new ManualClock({ start: 1_000_000 });
   const emitted: ProgressEmission[] = [];
-  const withPlan = new ProgressTracker({ maxRoundtrips, now: clock.now, emit: (b) => emitted.push(b) });
-  const without = new ProgressTracker({ maxRoundtrips, now: clock.now });
+  const withPlan = new ProgressTracker({ maxRoundtrips, clock, emit: (b) => emitted.push(b) });
+  const without = new ProgressTracker({ maxRoundtrips, clock });
   const round = (update?: ReturnType<typeof plan>): number => {
     for (const t of [withPlan, without]) t.roundtripStarted();
-    clock.advance(1000);
+    clock.advanceSync(1000);
     for (const t of [withPlan, without]) t.toolsStarted();
     if (update !== undefined) expect(withPlan.planUpdated(update)).toBe(true);
     const atUpdate = withPlan.percent;
-    clock.advance(500);
+    clock.advanceSync(500);
     for (const t of [withPlan, without]) t.roundtripFinished();
     return atUpdate;
   };
@@ -178,18 +174,18 @@ describe('ProgressTracker ETA range', () => {
 
 describe('ProgressTracker saved state with the agent plan', () => {
   it('a run resumed from a checkpoint keeps following the plan, as if it had never stopped', () => {
-    const clock = fakeClock();
-    const through = new ProgressTracker({ maxRoundtrips: 100, now: clock.now });
+    const clock = new ManualClock({ start: 1_000_000 });
+    const through = new ProgressTracker({ maxRoundtrips: 100, clock });
     const steps: (ReturnType<typeof plan> | undefined)[] = [
       plan('in_progress', 'pending', 'pending', 'pending'),
       plan('completed', 'in_progress', 'pending', 'pending'),
     ];
     const round = (trackers: ProgressTracker[], update?: ReturnType<typeof plan>): void => {
       for (const t of trackers) t.roundtripStarted();
-      clock.advance(1000);
+      clock.advanceSync(1000);
       for (const t of trackers) t.toolsStarted();
       if (update !== undefined) for (const t of trackers) t.planUpdated(update);
-      clock.advance(500);
+      clock.advanceSync(500);
       for (const t of trackers) t.roundtripFinished();
     };
     for (const update of steps) round([through], update);
@@ -204,9 +200,9 @@ describe('ProgressTracker saved state with the agent plan', () => {
       declaredAtMs: 1000,
       completedAtMs: 2500,
     });
-    const resumed = new ProgressTracker({ maxRoundtrips: 100, now: clock.now, state: saved });
+    const resumed = new ProgressTracker({ maxRoundtrips: 100, clock, state: saved });
     const { plan: _dropped, ...withoutPlan } = saved;
-    const forgetful = new ProgressTracker({ maxRoundtrips: 100, now: clock.now, state: withoutPlan });
+    const forgetful = new ProgressTracker({ maxRoundtrips: 100, clock, state: withoutPlan });
     expect(resumed.toJSON()).toEqual(through.toJSON());
     const later: (ReturnType<typeof plan> | undefined)[] = [undefined, plan('completed', 'completed', 'in_progress', 'pending'), undefined];
     for (const update of later) {

@@ -1,3 +1,4 @@
+import { systemClock } from '@headway/protocol';
 import { describe, expect, it } from 'vitest';
 import { ProgressTracker, type ProgressEmission } from './progress-tracker.js';
 
@@ -6,8 +7,8 @@ describe('ProgressTracker with history', () => {
     let t = 0;
     const seen: ProgressEmission[] = [];
     const history = { runs: [4, 5, 6].map((roundtrips) => ({ roundtrips, durationMs: roundtrips * 2000 })) };
-    const tracker = new ProgressTracker({ maxRoundtrips: 30, now: () => t, history, emit: (b) => seen.push(b) });
-    const plain = new ProgressTracker({ maxRoundtrips: 30, now: () => t });
+    const tracker = new ProgressTracker({ maxRoundtrips: 30, clock: { ...systemClock, now: () => t }, history, emit: (b) => seen.push(b) });
+    const plain = new ProgressTracker({ maxRoundtrips: 30, clock: { ...systemClock, now: () => t } });
     for (const tr of [tracker, plain]) tr.roundtripStarted();
     t = 2000;
     for (const tr of [tracker, plain]) tr.roundtripFinished();

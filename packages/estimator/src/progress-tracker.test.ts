@@ -1,3 +1,4 @@
+import { ManualClock, type Clock } from '@headway/protocol';
 import fc from 'fast-check';
 import { HeadwayError } from '@headway/protocol';
 import { describe, expect, it } from 'vitest';
@@ -22,17 +23,12 @@ const SEED_STEPS: WeightedStep[] = [
   { name: 'Validate', weight: 20 },
 ];
 
-function fakeClock(start = 1_000_000): { now: () => number; advance: (ms: number) => void } {
-  let t = start;
-  return { now: () => t, advance: (ms) => (t += ms) };
-}
-
-function roundtrip(tracker: ProgressTracker, clock: { advance: (ms: number) => void }, llmMs = 1000, toolMs = 500, tools = 1): void {
+function roundtrip(tracker: ProgressTracker, clock: ManualClock, llmMs = 1000, toolMs = 500, tools = 1): void {
   tracker.roundtripStarted();
-  clock.advance(llmMs);
+  clock.advanceSync(llmMs);
   tracker.toolsStarted();
   for (let i = 0; i < tools; i++) {
-    clock.advance(toolMs);
+    clock.advanceSync(toolMs);
     tracker.toolCallFinished('read_file', true);
   }
   tracker.roundtripFinished();
@@ -113,12 +109,12 @@ describe('ProgressTracker invariants (random event sequences)', () => {
   it('every tracker shows an integer 0–100 that never decreases, at most 99 until complete() and exactly 100 after', () => {
     fc.assert(
       fc.property(optionsArb, fc.array(opArb, { maxLength: 80 }), (options, ops) => {
-        const clock = fakeClock();
+        const clock = new ManualClock({ start: 1_000_000 });
         const emitted: ProgressEmission[] = [];
         const root = new ProgressTracker({
           maxRoundtrips: options.maxRoundtrips,
           aiDriven: options.aiDriven,
-          now: clock.now,
+          clock,
           emit: (b) => emitted.push(b),
           ...(options.steps === undefined ? {} : { steps: options.steps }),
           ...(options.history === undefined ? {} : { history: options.history }),
@@ -127,7 +123,7 @@ describe('ProgressTracker invariants (random event sequences)', () => {
           { tracker: root, steps: options.steps !== undefined, done: false, last: 0 },
         ];
         const run = (op: Op): void => {
-          clock.advance(op.ms);
+          clock.advanceSync(op.ms);
           const slot = trackers[op.target % trackers.length]!;
           const t = slot.tracker;
           switch (op.kind) {
@@ -204,8 +200,8 @@ describe('ProgressTracker invariants (random event sequences)', () => {
   it('restoring a saved state at any point continues from the same percent', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 40 }), fc.array(fc.tuple(fc.nat(3), fc.nat(30_000)), { maxLength: 60 }), (cap, events) => {
-        const clock = fakeClock();
-        const a = new ProgressTracker({ maxRoundtrips: cap, now: clock.now, steps: SEED_STEPS });
+        const clock = new ManualClock({ start: 1_000_000 });
+        const a = new ProgressTracker({ maxRoundtrips: cap, clock, steps: SEED_STEPS });
         const ops = [
           () => {
             a.roundtripStarted();
@@ -221,11 +217,11 @@ describe('ProgressTracker invariants (random event sequences)', () => {
           },
         ];
         for (const [op, wait] of events) {
-          clock.advance(wait);
+          clock.advanceSync(wait);
           ops[op]!();
         }
         const saved: unknown = JSON.parse(JSON.stringify(a));
-        const b = new ProgressTracker({ maxRoundtrips: cap, now: clock.now, steps: SEED_STEPS, state: saved });
+        const b = new ProgressTracker({ maxRoundtrips: cap, clock, steps: SEED_STEPS, state: saved });
         expect(b.percent).toBe(a.percent);
         expect(b.toJSON()).toEqual(a.toJSON());
         b.roundtripStarted();
@@ -237,9 +233,9 @@ describe('ProgressTracker invariants (random event sequences)', () => {
 
 describe('ProgressTracker', () => {
   it('emits only when the integer percent or the message changes', () => {
-    const clock = fakeClock();
+    const clock = new ManualClock({ start: 1_000_000 });
     const emitted: ProgressEmission[] = [];
-    const t = new ProgressTracker({ maxRoundtrips: 10, now: clock.now, emit: (b) => emitted.push(b) });
+    const t = new ProgressTracker({ maxRoundtrips: 10, clock, emit: (b) => emitted.push(b) });
     t.roundtripStarted();
     t.toolsStarted();
     t.toolCallFinished('a', true);
@@ -258,8 +254,8 @@ describe('ProgressTracker', () => {
   });
 
   it('gives no ETA until two roundtrips are observed, then one from their durations', () => {
-    const clock = fakeClock();
-    const t = new ProgressTracker({ maxRoundtrips: 20, now: clock.now });
+    const clock = new ManualClock({ start: 1_000_000 });
+    const t = new ProgressTracker({ maxRoundtrips: 20, clock });
     expect(t.etaMs).toBeUndefined();
     roundtrip(t, clock, 2000, 1000);
     expect(t.etaMs).toBeUndefined();
@@ -275,17 +271,17 @@ describe('ProgressTracker', () => {
   });
 
   it('has no ETA without a basis: a worker with no cap and no history', () => {
-    const clock = fakeClock();
-    const worker = new ProgressTracker({ maxRoundtrips: Number.POSITIVE_INFINITY, now: clock.now });
+    const clock = new ManualClock({ start: 1_000_000 });
+    const worker = new ProgressTracker({ maxRoundtrips: Number.POSITIVE_INFINITY, clock });
     for (let i = 0; i < 5; i++) roundtrip(worker, clock);
     expect(worker.etaMs).toBeUndefined();
   });
 
   it('is calibrated by history: a task that usually takes 4 roundtrips is not at 10% after its first of 30', () => {
     const history = { runs: Array.from({ length: 10 }, (_, i) => ({ roundtrips: 3 + (i % 3), durationMs: 40_000 })) };
-    const clock = fakeClock();
-    const calibrated = new ProgressTracker({ maxRoundtrips: 30, now: clock.now, history });
-    const naive = new ProgressTracker({ maxRoundtrips: 30, now: clock.now });
+    const clock = new ManualClock({ start: 1_000_000 });
+    const calibrated = new ProgressTracker({ maxRoundtrips: 30, clock, history });
+    const naive = new ProgressTracker({ maxRoundtrips: 30, clock });
     roundtrip(calibrated, clock);
     roundtrip(naive, clock);
     expect(calibrated.percent).toBeGreaterThanOrEqual(20);
@@ -300,15 +296,15 @@ describe('ProgressTracker', () => {
   });
 
   it('lets the clock move the bar inside a long roundtrip, but not past it', () => {
-    const clock = fakeClock();
-    const t = new ProgressTracker({ maxRoundtrips: 10, now: clock.now });
+    const clock = new ManualClock({ start: 1_000_000 });
+    const t = new ProgressTracker({ maxRoundtrips: 10, clock });
     roundtrip(t, clock, 1000, 1000);
     t.roundtripStarted();
     const atStart = t.percent;
-    clock.advance(1000);
+    clock.advanceSync(1000);
     t.tick();
     expect(t.percent).toBeGreaterThan(atStart);
-    clock.advance(10_000_000);
+    clock.advanceSync(10_000_000);
     t.tick();
     const stalled = t.percent;
     t.roundtripFinished();
@@ -317,9 +313,9 @@ describe('ProgressTracker', () => {
   });
 
   it('trusts validated model progress when aiDriven, and only its message otherwise', () => {
-    const clock = fakeClock();
-    const ai = new ProgressTracker({ maxRoundtrips: 30, now: clock.now });
-    const manual = new ProgressTracker({ maxRoundtrips: 30, now: clock.now, aiDriven: false });
+    const clock = new ManualClock({ start: 1_000_000 });
+    const ai = new ProgressTracker({ maxRoundtrips: 30, clock });
+    const manual = new ProgressTracker({ maxRoundtrips: 30, clock, aiDriven: false });
     for (const t of [ai, manual]) {
       t.roundtripStarted();
       t.reportModelProgress({ percent: 60, message: 'Drafting' });
@@ -331,8 +327,8 @@ describe('ProgressTracker', () => {
   });
 
   it('advances weighted steps through their slices, +10 local per tool call up to 80', () => {
-    const clock = fakeClock();
-    const t = new ProgressTracker({ maxRoundtrips: Number.POSITIVE_INFINITY, now: clock.now, steps: SEED_STEPS });
+    const clock = new ManualClock({ start: 1_000_000 });
+    const t = new ProgressTracker({ maxRoundtrips: Number.POSITIVE_INFINITY, clock, steps: SEED_STEPS });
     t.stepStarted('Initial Analysis');
     expect(t.percent).toBe(10);
     t.stepFinished('Initial Analysis');
@@ -352,12 +348,12 @@ describe('ProgressTracker', () => {
   });
 
   it('walks fallback steps that are never started by name with the roundtrip estimate', () => {
-    const clock = fakeClock();
-    const t = new ProgressTracker({ maxRoundtrips: 10, now: clock.now, steps: SEED_STEPS, aiDriven: false });
+    const clock = new ManualClock({ start: 1_000_000 });
+    const t = new ProgressTracker({ maxRoundtrips: 10, clock, steps: SEED_STEPS, aiDriven: false });
     const seen: number[] = [];
     for (let i = 0; i < 6; i++) {
       t.roundtripStarted();
-      clock.advance(1000);
+      clock.advanceSync(1000);
       t.toolsStarted();
       t.toolCallFinished('search', true);
       t.roundtripFinished();
@@ -370,20 +366,20 @@ describe('ProgressTracker', () => {
   });
 
   it('maps a worker into its step: 50% of Generate Content (26–74) is 50%, and a range 30–60 gives 45%', () => {
-    const clock = fakeClock();
-    const manager = new ProgressTracker({ maxRoundtrips: 10, now: clock.now, steps: SEED_STEPS, aiDriven: false });
+    const clock = new ManualClock({ start: 1_000_000 });
+    const manager = new ProgressTracker({ maxRoundtrips: 10, clock, steps: SEED_STEPS, aiDriven: false });
     const worker = manager.child('Generate Content');
     worker.reportModelProgress({ percent: 50, message: 'Writing section 2' });
     expect(manager.percent).toBe(50);
     const emitted: ProgressEmission[] = [];
-    const other = new ProgressTracker({ maxRoundtrips: 10, now: clock.now, aiDriven: false, emit: (b) => emitted.push(b) });
+    const other = new ProgressTracker({ maxRoundtrips: 10, clock, aiDriven: false, emit: (b) => emitted.push(b) });
     other.child({ start: 30, end: 60 }).reportModelProgress({ percent: 50, message: 'Halfway' });
     expect(emitted).toEqual([{ type: 'progress', percent: 45, message: 'Halfway' }]);
   });
 
   it('counts parallel members of a step as their mean', () => {
-    const clock = fakeClock();
-    const manager = new ProgressTracker({ maxRoundtrips: 10, now: clock.now, steps: SEED_STEPS });
+    const clock = new ManualClock({ start: 1_000_000 });
+    const manager = new ProgressTracker({ maxRoundtrips: 10, clock, steps: SEED_STEPS });
     const analyzer = manager.child('Initial Analysis');
     const planner = manager.child('Initial Analysis');
     analyzer.complete();
@@ -393,8 +389,8 @@ describe('ProgressTracker', () => {
   });
 
   it('falls back to +10 per tool call (up to 80) for a worker that never reports', () => {
-    const clock = fakeClock();
-    const manager = new ProgressTracker({ maxRoundtrips: 10, now: clock.now });
+    const clock = new ManualClock({ start: 1_000_000 });
+    const manager = new ProgressTracker({ maxRoundtrips: 10, clock });
     const worker = manager.child({ start: 20, end: 70 });
     for (let i = 0; i < 3; i++) worker.toolCallFinished('search', true);
     expect(worker.percent).toBe(30);
@@ -407,8 +403,8 @@ describe('ProgressTracker', () => {
   });
 
   it('nests to any depth: manager → worker → sub-agent → an MCP tool', () => {
-    const clock = fakeClock();
-    const manager = new ProgressTracker({ maxRoundtrips: 10, now: clock.now, aiDriven: false });
+    const clock = new ManualClock({ start: 1_000_000 });
+    const manager = new ProgressTracker({ maxRoundtrips: 10, clock, aiDriven: false });
     const worker = manager.child({ start: 0, end: 100 });
     const subAgent = worker.child({ start: 50, end: 100 });
     const mcpTool = subAgent.child({ start: 0, end: 50 });
@@ -432,6 +428,22 @@ describe('ProgressTracker', () => {
     expect(codeAndMessage(() => t.child({ start: 60, end: 30 }))).toEqual([
       'ESTIMATOR_INVALID_ARGUMENT',
       'ProgressTracker.child: range must satisfy 0 <= start <= end <= 100, got 60–30',
+    ]);
+  });
+
+  it('reads time from its clock, or from the deprecated now; a clock without now() is rejected', () => {
+    const clock = new ManualClock({ start: 1_000_000 });
+    const a = new ProgressTracker({ maxRoundtrips: 5, clock });
+    let t = 1_000_000;
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- the alias is what is tested
+    const b = new ProgressTracker({ maxRoundtrips: 5, now: () => t });
+    clock.advanceSync(2_500);
+    t += 2_500;
+    expect(a.toJSON().elapsedMs).toBe(2_500);
+    expect(b.toJSON().elapsedMs).toBe(2_500);
+    expect(codeAndMessage(() => new ProgressTracker({ maxRoundtrips: 5, clock: {} as Clock }))).toEqual([
+      'ESTIMATOR_INVALID_ARGUMENT',
+      'ProgressTracker: options.clock must be a Clock with now(), got [object]',
     ]);
   });
 

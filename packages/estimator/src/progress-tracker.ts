@@ -3,11 +3,12 @@ import {
   limitIssues,
   planItemsSchema,
   toValidationIssues,
+  type Clock,
   type PlanItem,
   type ProgressEventBody,
   type ValidationIssue,
 } from '@headway/protocol';
-import { errorMessage } from '@headway/protocol/internal';
+import { errorMessage, resolveClock } from '@headway/protocol/internal';
 import { EstimatorError, invalidArgument, shown } from './estimator-error.js';
 import type { ProgressRange } from './map-progress-to-range.js';
 import { etaRange } from './eta-range.js';
@@ -32,7 +33,9 @@ export interface ProgressTrackerOptions {
   maxRoundtrips: number;
   /** Receives a `progress` body whenever the integer percent or the message changes. Errors it throws are swallowed. */
   emit?: (body: ProgressEmission) => void;
-  /** Clock in epoch ms (default `Date.now`). */
+  /** Clock the round and ETA times are read from (default protocol's `systemClock`). */
+  clock?: Clock;
+  /** @deprecated use `clock`; removed in the next minor. */
   now?: () => number;
   /** Trust validated model `_progress` (default true). */
   aiDriven?: boolean;
@@ -85,8 +88,10 @@ function readOptions(options: unknown): ProgressTrackerOptions {
     throw invalidArgument('ProgressTracker: options', `must be an object, got ${shown(options)}`);
   let read: ProgressTrackerOptions;
   try {
-    const { maxRoundtrips, emit, now, aiDriven, steps, history, state } = options as ProgressTrackerOptions;
-    read = { maxRoundtrips, emit, now, aiDriven, steps, history, state } as ProgressTrackerOptions;
+    /* eslint-disable @typescript-eslint/no-deprecated -- `now` is honoured until it is removed */
+    const { maxRoundtrips, emit, clock, now, aiDriven, steps, history, state } = options as ProgressTrackerOptions;
+    read = { maxRoundtrips, emit, clock, now, aiDriven, steps, history, state } as ProgressTrackerOptions;
+    /* eslint-enable @typescript-eslint/no-deprecated */
   } catch (cause) {
     throw new EstimatorError('ESTIMATOR_INVALID_ARGUMENT', `ProgressTracker: options could not be read (${errorMessage(cause, 200)})`, {
       issues: [{ path: 'options', message: 'could not be read' }],
@@ -100,6 +105,10 @@ function readOptions(options: unknown): ProgressTrackerOptions {
   for (const key of ['emit', 'now'] as const) {
     if (read[key] !== undefined && typeof read[key] !== 'function')
       throw invalidArgument(`ProgressTracker: options.${key}`, `must be a function, got ${shown(read[key])}`);
+  }
+  const clock: unknown = read.clock;
+  if (clock !== undefined && (typeof clock !== 'object' || clock === null || typeof (clock as Partial<Clock>).now !== 'function')) {
+    throw invalidArgument('ProgressTracker: options.clock', `must be a Clock with now(), got ${shown(clock)}`);
   }
   if (read.aiDriven !== undefined && typeof read.aiDriven !== 'boolean') {
     throw invalidArgument('ProgressTracker: options.aiDriven', `must be true or false, got ${shown(read.aiDriven)}`);
@@ -180,6 +189,7 @@ export class ProgressTracker {
   private readonly cap: number;
   private readonly emitFn: ((body: ProgressEmission) => void) | undefined;
   private readonly clock: () => number;
+  private readonly source: Clock;
   private readonly aiDriven: boolean;
   private readonly ranges: StepRange[];
   private readonly posterior: RoundtripPosterior | undefined;
@@ -219,7 +229,10 @@ export class ProgressTracker {
     const cap = options.maxRoundtrips;
     this.cap = cap;
     this.emitFn = options.emit;
-    this.clock = options.now ?? Date.now;
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until it is removed
+    const source = resolveClock(options.clock, options.now);
+    this.source = source;
+    this.clock = () => source.now();
     this.aiDriven = options.aiDriven ?? true;
     this.ranges = stepsOf(options.steps);
     const runs = options.history?.runs ?? [];
@@ -399,7 +412,7 @@ export class ProgressTracker {
     const members = slot.members;
     const child: ProgressTracker = new ProgressTracker({
       maxRoundtrips: options.maxRoundtrips ?? Number.POSITIVE_INFINITY,
-      now: this.clock,
+      clock: this.source,
       emit: (body) => {
         members.set(child, body.percent);
         if (body.message !== undefined && !this.completed) this.message = body.message;

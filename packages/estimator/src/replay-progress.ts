@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { invalidArgument, shown } from './estimator-error.js';
-import { MAX_PLAN_ITEMS, type PlanItem } from '@headway/protocol';
+import { MAX_PLAN_ITEMS, systemClock, type PlanItem } from '@headway/protocol';
 import { ProgressTracker } from './progress-tracker.js';
 import type { TaskHistory } from './task-history.js';
 
@@ -110,7 +110,7 @@ export function replayProgress(events: readonly unknown[], options: ReplayProgre
     clock = t;
     return new ProgressTracker({
       maxRoundtrips: options.maxRoundtrips ?? cap ?? DEFAULT_CAP,
-      now: () => clock,
+      clock: { ...systemClock, now: () => clock },
       ...(options.history === undefined ? {} : { history: options.history }),
     });
   };

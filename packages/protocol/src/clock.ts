@@ -124,3 +124,35 @@ export function sleep(clock: Clock, ms: number, signal?: AbortSignal, abortMessa
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
+
+/**
+ * The interval-timer shape reporter-cli's and sse's deprecated `timers` options took before
+ * {@link Clock}; kept here once, for those aliases, until they are removed in the next minor.
+ */
+export interface IntervalTimers {
+  setInterval(callback: () => void, ms: number): unknown;
+  clearInterval(handle: unknown): void;
+}
+
+/**
+ * A {@link Clock} over deprecated {@link IntervalTimers}: each timeout is an interval cleared on
+ * its first call, so code that re-arms timeouts ({@link repeatOn}) runs on the caller's timers.
+ */
+export function clockFromIntervalTimers(timers: IntervalTimers, now: () => number): Clock {
+  return {
+    now,
+    setTimeout: (fn, ms) => {
+      let fired = false;
+      const handle: unknown = timers.setInterval(() => {
+        if (fired) return;
+        fired = true;
+        timers.clearInterval(handle);
+        fn();
+      }, ms);
+      return handle;
+    },
+    clearTimeout: (handle) => {
+      timers.clearInterval(handle);
+    },
+  };
+}

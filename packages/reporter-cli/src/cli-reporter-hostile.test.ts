@@ -1,12 +1,12 @@
 // The terminal reporter fed what an attacker could send: secrets, megabytes of task text and
 // hostile values. Nothing secret is printed, the live block stays small, nothing throws.
-import { createProgressHub, type ProgressEvent } from '@headway/protocol';
+import { ManualClock, createProgressHub, type ProgressEvent } from '@headway/protocol';
 import { HOSTILE_RUN_PARAMETERS, hostileValueArb } from '@headway/protocol/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_LIVE_TEXT } from './bounded-text.js';
 import { CLIReporter } from './cli-reporter.js';
-import { FakeClock, ManualTimers, RecordingStream, stripAnsi } from './fake-terminal.test-util.js';
+import { RecordingStream, stripAnsi } from './fake-terminal.test-util.js';
 
 const SECRETS = {
   openai: 'sk-proj-Zx81KfPq0LmN3vB7tY2wR5sU9hJ4gD6c',
@@ -21,7 +21,7 @@ const SECRETS = {
 } as const;
 
 function feed(reporter: CLIReporter): void {
-  const hub = createProgressHub({ runId: 'run-1', now: () => 1_700_000_000_000 });
+  const hub = createProgressHub({ runId: 'run-1', clock: new ManualClock({ start: 1_700_000_000_000 }) });
   hub.add(reporter);
   hub.emit({ type: 'run.started', agentName: 'demo', task: `deploy with ${SECRETS.openai}` });
   hub.emit({ type: 'progress', percent: 10, message: `export DB_PASSWORD=${SECRETS.dbPassword}` });
@@ -60,7 +60,7 @@ const leaked = (text: string): string[] => Object.values(SECRETS).filter((s) => 
 describe.each(['plain', 'live'] as const)('CLIReporter (%s) redacts what it prints', (mode) => {
   it('prints none of the planted secrets, nor the start of one', () => {
     const stream = new RecordingStream({ isTTY: true, columns: 400, rows: 50 });
-    const reporter = new CLIReporter({ stream, mode, env: {}, timers: new ManualTimers(), now: new FakeClock().now });
+    const reporter = new CLIReporter({ stream, mode, env: {}, clock: new ManualClock({ start: 1_000_000 }) });
     feed(reporter);
     expect(reporter.failures).toBe(0);
     expect(stream.text).toContain('[REDACTED]');
@@ -69,7 +69,7 @@ describe.each(['plain', 'live'] as const)('CLIReporter (%s) redacts what it prin
 
   it('prints them with redact: false (control)', () => {
     const stream = new RecordingStream({ isTTY: true, columns: 400, rows: 50 });
-    const reporter = new CLIReporter({ stream, mode, env: {}, timers: new ManualTimers(), now: new FakeClock().now, redact: false });
+    const reporter = new CLIReporter({ stream, mode, env: {}, clock: new ManualClock({ start: 1_000_000 }), redact: false });
     feed(reporter);
     expect(leaked(stream.text).length).toBeGreaterThan(0);
   });
@@ -78,7 +78,7 @@ describe.each(['plain', 'live'] as const)('CLIReporter (%s) redacts what it prin
     'never throws, whatever handle() and the seven methods get',
     () => {
       const stream = new RecordingStream({ isTTY: true, columns: 120, rows: 30 });
-      const reporter = new CLIReporter({ stream, mode, env: {}, timers: new ManualTimers(), now: new FakeClock().now });
+      const reporter = new CLIReporter({ stream, mode, env: {}, clock: new ManualClock({ start: 1_000_000 }) });
       fc.assert(
         fc.property(hostileValueArb({ maxStringLength: 50_000 }), (value) => {
           expect(() => {
@@ -101,12 +101,12 @@ describe('CLIReporter live block with a huge task', () => {
   it('keeps at most MAX_LIVE_TEXT characters of it, so a redraw costs the same for a 1 MB task as for a short one', () => {
     // A terminal this wide would show every character it is given: what is drawn is what is kept.
     const stream = new RecordingStream({ isTTY: true, columns: 10_000_000, rows: 50 });
-    const clock = new FakeClock();
-    const reporter = new CLIReporter({ stream, mode: 'live', env: {}, timers: new ManualTimers(), now: clock.now });
+    const clock = new ManualClock({ start: 1_000_000 });
+    const reporter = new CLIReporter({ stream, mode: 'live', env: {}, clock });
     const task = 'T'.repeat(1024 * 1024);
     reporter.onStart(task);
     for (let i = 1; i <= 20; i++) {
-      clock.advance(100);
+      clock.advanceSync(100);
       reporter.onProgress(i, `step ${i} ${'L'.repeat(1024 * 1024)}`);
     }
     reporter.onComplete(`done ${'S'.repeat(1024 * 1024)}`);

@@ -1,18 +1,17 @@
-import { createProgressHub } from '@headway/protocol';
+import { ManualClock, createProgressHub, type Clock } from '@headway/protocol';
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import { CLIReporter, type CLIReporterOptions } from './cli-reporter.js';
-import { FakeClock, ManualTimers, RecordingStream, stripAnsi } from './fake-terminal.test-util.js';
+import { RecordingStream, stripAnsi } from './fake-terminal.test-util.js';
 
 // eslint-disable-next-line no-control-regex -- looking for colour sequences
 const SGR = /\u001b\[[0-9;]*m/;
 
 function live(options: CLIReporterOptions = {}) {
   const stream = new RecordingStream({ isTTY: true, columns: 100, rows: 30 });
-  const clock = new FakeClock();
-  const timers = new ManualTimers();
-  const reporter = new CLIReporter({ stream, env: {}, now: clock.now, timers, ...options });
-  return { stream, clock, timers, reporter };
+  const clock = new ManualClock({ start: 1_000_000 });
+  const reporter = new CLIReporter({ stream, env: {}, clock, ...options });
+  return { stream, clock, reporter };
 }
 
 describe('CLIReporter mode selection', () => {
@@ -38,20 +37,29 @@ describe('CLIReporter mode selection', () => {
 
 describe('CLIReporter live mode', () => {
   it('draws one block, animates it with an unref’d timer and stops the timer at the end', () => {
-    const { stream, clock, timers, reporter } = live();
+    const manual = new ManualClock({ start: 1_000_000 });
+    let unrefs = 0;
+    // The manual clock's handles, wrapped in what Node's timers return, to see the unref.
+    const clock: Clock = {
+      now: () => manual.now(),
+      setTimeout: (fn, ms) => ({ id: manual.setTimeout(fn, ms), unref: () => (unrefs += 1) }),
+      clearTimeout: (handle) => {
+        manual.clearTimeout((handle as { id: unknown }).id);
+      },
+    };
+    const { stream, reporter } = live({ clock });
     reporter.onStart('Summarize the README file');
-    expect(timers.active.size).toBe(1);
-    expect(timers.unrefCalls).toBe(1);
+    expect(manual.pendingTimers).toBe(1);
+    expect(unrefs).toBe(1);
     reporter.onIteration(0, 10);
     reporter.onToolStart('file_read');
     const before = stream.chunks.length;
-    clock.advance(80);
-    timers.fire();
+    manual.advanceSync(80);
     expect(stream.chunks.length).toBeGreaterThan(before); // the spinner moved
     expect(stripAnsi(stream.chunks.at(-1)!)).toContain('⠙');
     reporter.onToolDone('file_read', 'ok');
     reporter.onComplete('finished after 1 iteration(s)');
-    expect(timers.active.size).toBe(0);
+    expect(manual.pendingTimers).toBe(0);
     const text = stripAnsi(stream.text);
     expect(text).toContain('Summarize the README file');
     expect(text).toContain('Complete: finished after 1 iteration(s) · 1 tool call(s)');
@@ -127,7 +135,7 @@ describe('CLIReporter live mode', () => {
     reporter.handle({ type: 'run.started', runId: 'r', seq: 1, ts: 0, agentName: 'a' });
     reporter.handle({ type: 'tool.executing', runId: 'r', seq: 2, ts: 0, toolName: 'grep', toolCallId: 'x' });
     reporter.handle({ type: 'tool.executing', runId: 'r', seq: 3, ts: 0, toolName: 'grep', toolCallId: 'y' });
-    clock.advance(1000);
+    clock.advanceSync(1000);
     reporter.handle({
       type: 'tool.completed',
       runId: 'r',
@@ -155,7 +163,7 @@ describe('CLIReporter live mode', () => {
     expect(run({ env: { NO_COLOR: '1', FORCE_COLOR: '1' } })).not.toMatch(SGR);
     expect(run({ color: false })).not.toMatch(SGR);
     const piped = new RecordingStream({ isTTY: false });
-    const forced = new CLIReporter({ stream: piped, mode: 'live', env: { FORCE_COLOR: '1' }, timers: new ManualTimers() });
+    const forced = new CLIReporter({ stream: piped, mode: 'live', env: { FORCE_COLOR: '1' }, clock: new ManualClock() });
     forced.onStart('t');
     forced.onComplete('done');
     expect(piped.text).toMatch(SGR);
@@ -181,7 +189,7 @@ describe('CLIReporter live mode', () => {
   it('after the terminal narrows, erases every row the reflowed old block now covers', () => {
     const { stream, clock, reporter } = live({ color: false });
     reporter.onStart('x'.repeat(60)); // title: 62 columns
-    clock.advance(100);
+    clock.advanceSync(40); // past the redraw floor, before the first tick
     reporter.onToolStart('t'); // the block: title, bar line, tool line
     const bar = stripAnsi(stream.text)
       .split('\n')
@@ -206,24 +214,46 @@ describe('CLIReporter live mode', () => {
   });
 
   it('coalesces a flood of updates into at most one draw per tick', () => {
-    const { stream, clock, timers, reporter } = live({ color: false });
+    const { stream, clock, reporter } = live({ color: false });
     reporter.onStart('t');
     const from = stream.chunks.length;
     for (let i = 0; i < 1000; i++) reporter.onProgress(i / 20, 'x');
     expect(stream.chunks.length - from).toBeLessThanOrEqual(1);
-    clock.advance(80);
-    timers.fire();
+    clock.advanceSync(80);
     expect(stripAnsi(stream.chunks.slice(from).join(''))).toContain('49%');
   });
 
+  it('still animates on the deprecated timers and now options', () => {
+    const stream = new RecordingStream({ isTTY: true, columns: 100, rows: 30 });
+    const active = new Map<number, () => void>();
+    let next = 0;
+    const timers = {
+      setInterval: (callback: () => void) => {
+        active.set(++next, callback);
+        return next;
+      },
+      clearInterval: (handle: unknown) => active.delete(handle as number),
+    };
+    let time = 1_000_000;
+    const reporter = new CLIReporter({ stream, env: {}, color: false, timers, now: () => time });
+    reporter.onStart('t');
+    const before = stream.chunks.length;
+    time += 80;
+    for (const callback of [...active.values()]) callback();
+    expect(stream.chunks.length).toBeGreaterThan(before);
+    expect(active.size).toBe(1); // the tick re-armed
+    reporter.onComplete('ok');
+    expect(active.size).toBe(0);
+  });
+
   it('stop() leaves the block and releases the timer; a new onStart draws a new block', () => {
-    const { stream, timers, reporter } = live({ color: false });
+    const { stream, clock, reporter } = live({ color: false });
     reporter.onStart('first');
     reporter.stop();
     reporter.stop();
-    expect(timers.active.size).toBe(0);
+    expect(clock.pendingTimers).toBe(0);
     reporter.onStart('second');
-    expect(timers.active.size).toBe(1);
+    expect(clock.pendingTimers).toBe(1);
     reporter.onComplete('ok');
     expect(stripAnsi(stream.text)).toContain('second');
   });

@@ -1,4 +1,11 @@
-import { createProgressHub, isProgressReporter, type ProgressReport, type ProgressReporter, type SinkLike } from '@headway/protocol';
+import {
+  ManualClock,
+  createProgressHub,
+  isProgressReporter,
+  type ProgressReport,
+  type ProgressReporter,
+  type SinkLike,
+} from '@headway/protocol';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { CLIReporter, type CLIReporterOptions } from './cli-reporter.js';
 import { RecordingStream } from './fake-terminal.test-util.js';
@@ -71,7 +78,7 @@ describe('CLIReporter plain mode', () => {
 
   it('adds durations, previews, ETA, limits and the report from the event stream', () => {
     const { stream, reporter } = plain();
-    const hub = createProgressHub({ runId: 'r1', now: () => 0 });
+    const hub = createProgressHub({ runId: 'r1', clock: new ManualClock() });
     hub.add(reporter);
     hub.emit({ type: 'run.started', agentName: 'demo', task: 'Summarize the README file' });
     hub.emit({ type: 'iteration', index: 0, max: 10 });

@@ -1,8 +1,8 @@
-import type { ProgressEvent } from '@headway/protocol';
+import { ManualClock, type ProgressEvent } from '@headway/protocol';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CLIReporter } from './cli-reporter.js';
-import { FakeClock, ManualTimers, RecordingStream, untrustedText } from './fake-terminal.test-util.js';
+import { RecordingStream, untrustedText } from './fake-terminal.test-util.js';
 
 function exercise(reporter: CLIReporter): void {
   reporter.onStart('task');
@@ -28,7 +28,7 @@ describe.each(['plain', 'live'] as const)('CLIReporter (%s) never throws into th
       stream,
       mode,
       env: {},
-      timers: new ManualTimers(),
+      clock: new ManualClock(),
       onInternalError: (e, context) => errors.push([(e as Error).message, context]),
     });
     exercise(reporter);
@@ -40,7 +40,7 @@ describe.each(['plain', 'live'] as const)('CLIReporter (%s) never throws into th
   it('when the stream emits an error (EPIPE: the reader went away): no crash, then silence', () => {
     const stream = new RecordingStream({ isTTY: true, columns: 80 });
     const errors: unknown[] = [];
-    const reporter = new CLIReporter({ stream, mode, env: {}, timers: new ManualTimers(), onInternalError: (e) => errors.push(e) });
+    const reporter = new CLIReporter({ stream, mode, env: {}, clock: new ManualClock(), onInternalError: (e) => errors.push(e) });
     reporter.onStart('task');
     const written = stream.chunks.length;
     // An EventEmitter with no 'error' listener would throw this at the emitter.
@@ -52,7 +52,7 @@ describe.each(['plain', 'live'] as const)('CLIReporter (%s) never throws into th
 
   it('adds one error listener to a stream however many reporters use it', () => {
     const stream = new RecordingStream({ isTTY: true, columns: 80 });
-    for (let i = 0; i < 20; i++) exercise(new CLIReporter({ stream, mode, env: {}, timers: new ManualTimers() }));
+    for (let i = 0; i < 20; i++) exercise(new CLIReporter({ stream, mode, env: {}, clock: new ManualClock() }));
     expect(stream.listenerCount('error')).toBe(1);
     expect(stream.listenerCount('resize')).toBe(0);
   });
@@ -60,7 +60,7 @@ describe.each(['plain', 'live'] as const)('CLIReporter (%s) never throws into th
   it('ignores event types it does not know (a newer protocol) and malformed events', () => {
     const stream = new RecordingStream({ isTTY: true, columns: 80 });
     const errors: unknown[] = [];
-    const reporter = new CLIReporter({ stream, mode, env: {}, timers: new ManualTimers(), onInternalError: (e) => errors.push(e) });
+    const reporter = new CLIReporter({ stream, mode, env: {}, clock: new ManualClock(), onInternalError: (e) => errors.push(e) });
     reporter.onStart('t');
     const written = stream.chunks.length;
     expect(() => {
@@ -82,7 +82,7 @@ describe.each(['plain', 'live'] as const)('CLIReporter (%s) never throws into th
       stream,
       mode,
       env: {},
-      timers: new ManualTimers(),
+      clock: new ManualClock(),
       onInternalError: () => {
         throw new Error('callback boom');
       },
@@ -94,7 +94,7 @@ describe.each(['plain', 'live'] as const)('CLIReporter (%s) never throws into th
 
   it('when the reader stalls: output past the buffer bound is dropped, memory does not grow', () => {
     const stream = new RecordingStream({ isTTY: true, columns: 80 });
-    const reporter = new CLIReporter({ stream, mode, env: {}, timers: new ManualTimers(), maxBufferedBytes: 100 });
+    const reporter = new CLIReporter({ stream, mode, env: {}, clock: new ManualClock(), maxBufferedBytes: 100 });
     reporter.onStart('task');
     stream.writableLength = 101;
     const written = stream.chunks.length;
@@ -124,21 +124,19 @@ describe.each(['plain', 'live'] as const)('CLIReporter (%s) never throws into th
     fc.assert(
       fc.property(fc.array(call, { maxLength: 25 }), fc.integer({ min: 1, max: 200 }), (calls, columns) => {
         const stream = new RecordingStream({ isTTY: true, columns, rows: 10 });
-        const clock = new FakeClock();
-        const timers = new ManualTimers();
+        const clock = new ManualClock({ start: 1_000_000 });
         const errors: unknown[] = [];
-        const reporter = new CLIReporter({ stream, mode, env: {}, now: clock.now, timers, onInternalError: (e) => errors.push(e) });
+        const reporter = new CLIReporter({ stream, mode, env: {}, clock, onInternalError: (e) => errors.push(e) });
         for (const [name, ...args] of calls) {
           if (name === 'tick') {
-            clock.advance(Number(args[0]));
-            timers.fire();
+            clock.advanceSync(Number(args[0]));
           } else {
             (reporter[name] as (...a: unknown[]) => void)(...args);
           }
         }
         reporter.onComplete('end');
         expect(errors).toEqual([]);
-        expect(timers.active.size).toBe(0);
+        expect(clock.pendingTimers).toBe(0);
         // eslint-disable-next-line no-control-regex -- untrusted text must not carry escapes
         const injected = /\u001b\]|\u001b\[2J|\u0007/;
         expect(stream.text).not.toMatch(injected);

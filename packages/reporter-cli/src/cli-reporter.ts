@@ -3,17 +3,22 @@ import {
   MAX_PLAN_ITEMS,
   redactString,
   toolResultPreview,
+  type Clock,
   type InternalErrorContext,
   type OnInternalError,
   type ProgressEvent,
   type ProgressReporter,
 } from '@headway/protocol';
-import { CANCELLED_PREFIX } from '@headway/protocol/internal';
+import {
+  CANCELLED_PREFIX,
+  clockFromIntervalTimers,
+  resolveClock,
+  type IntervalTimers as LegacyIntervalTimers,
+} from '@headway/protocol/internal';
 import { capText, MAX_LIVE_TEXT } from './bounded-text.js';
 import pc from 'picocolors';
 import type { Colors } from './colors.js';
 import { limitText, timeoutExtendedText, windDownText } from './event-text.js';
-import { globalIntervalTimers, type IntervalTimers } from './interval-timers.js';
 import { LiveState, type LiveNotice, type LiveOutcome } from './live-state.js';
 import { LiveView } from './live-view.js';
 import { plainEventText, plainLine } from './plain-lines.js';
@@ -22,6 +27,9 @@ import { isSet, resolveColor, resolveMode, type CLIReporterMode, type Environmen
 import { TerminalOutput } from './terminal-output.js';
 import type { TerminalStream } from './terminal-stream.js';
 import { oneLine } from './terminal-text.js';
+
+/** @deprecated pass a protocol `Clock` as `clock` instead; removed in the next minor. */
+export type IntervalTimers = LegacyIntervalTimers;
 
 /** Options of {@link CLIReporter}. */
 export interface CLIReporterOptions {
@@ -33,10 +41,15 @@ export interface CLIReporterOptions {
   env?: Environment;
   /** Colours in the live block; default from `NO_COLOR`/`FORCE_COLOR`/TTY. Plain lines are never coloured. */
   color?: boolean;
-  /** Clock for elapsed times and tool durations (default `Date.now`). */
+  /**
+   * Clock for elapsed times, tool durations and the timer that animates the live block (default
+   * protocol's `systemClock`; the animation's timer never keeps the process alive).
+   */
+  clock?: Clock;
+  /** @deprecated use `clock`; removed in the next minor. */
   now?: () => number;
-  /** Timer that animates the live block (default the global timers, unref'd). */
-  timers?: IntervalTimers;
+  /** @deprecated use `clock` (its `setTimeout` animates the live block); removed in the next minor. */
+  timers?: LegacyIntervalTimers;
   /**
    * Also shows what only matters when debugging a run, such as `checkpoint saved: <id>` after
    * every round (default: `HEADWAY_VERBOSE` is set in `env`, to anything but `0`/`false`).
@@ -117,7 +130,13 @@ export class CLIReporter implements ProgressReporter {
     const env = options.env ?? process.env;
     this.mode = resolveMode(options.mode ?? 'auto', stream, env);
     this.verbose = options.verbose ?? isSet(env.HEADWAY_VERBOSE);
-    this.now = options.now ?? Date.now;
+    /* eslint-disable @typescript-eslint/no-deprecated -- honoured until they are removed */
+    const clock =
+      options.clock === undefined && options.timers !== undefined
+        ? clockFromIntervalTimers(options.timers, options.now ?? Date.now)
+        : resolveClock(options.clock, options.now);
+    /* eslint-enable @typescript-eslint/no-deprecated */
+    this.now = () => clock.now();
     this.previewLength = positive(options.previewLength, 80);
     this.recentTools = positive(options.recentTools, 3);
     this.onInternalError = options.onInternalError;
@@ -127,13 +146,9 @@ export class CLIReporter implements ProgressReporter {
     });
     this.colors = pc.createColors(this.mode === 'live' && (options.color ?? resolveColor(stream, env)));
     if (this.mode === 'live') {
-      this.view = new LiveView(
-        this.output,
-        { now: this.now, timers: options.timers ?? globalIntervalTimers, colors: this.colors, maxRunning: 3 },
-        (error) => {
-          this.internalError(error, 'render');
-        },
-      );
+      this.view = new LiveView(this.output, { clock, colors: this.colors, maxRunning: 3 }, (error) => {
+        this.internalError(error, 'render');
+      });
     }
   }
 

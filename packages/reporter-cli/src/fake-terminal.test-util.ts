@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import { EventEmitter } from 'node:events';
-import type { IntervalTimers } from './interval-timers.js';
 
 /** A writable that records every chunk; `isTTY`, `columns` and `rows` as a test sets them. */
 export class RecordingStream extends EventEmitter {
@@ -24,41 +23,6 @@ export class RecordingStream extends EventEmitter {
 
   get text(): string {
     return this.chunks.join('');
-  }
-}
-
-/** A clock a test moves by hand. */
-export class FakeClock {
-  constructor(public time = 1_000_000) {}
-  readonly now: () => number = () => this.time;
-  advance(ms: number): void {
-    this.time += ms;
-  }
-}
-
-/** Interval timers a test fires by hand; records unref and clear calls. */
-export class ManualTimers implements IntervalTimers {
-  readonly active: Map<number, () => void> = new Map<number, () => void>();
-  unrefCalls = 0;
-  private nextId = 1;
-
-  setInterval(callback: () => void, _ms: number): unknown {
-    const id = this.nextId++;
-    this.active.set(id, callback);
-    return {
-      id,
-      unref: () => {
-        this.unrefCalls += 1;
-      },
-    };
-  }
-
-  clearInterval(handle: unknown): void {
-    this.active.delete((handle as { id: number }).id);
-  }
-
-  fire(): void {
-    for (const callback of [...this.active.values()]) callback();
   }
 }
 

@@ -74,11 +74,11 @@ describe('CLIReporter with plan.updated', () => {
   it('pins the latest plan under the bar of the live block, and its terminal escapes are cleaned', async () => {
     const { createProgressHub } = await import('@headway/protocol');
     const { CLIReporter } = await import('./cli-reporter.js');
-    const { FakeClock, ManualTimers, RecordingStream, stripAnsi } = await import('./fake-terminal.test-util.js');
+    const { ManualClock } = await import('@headway/protocol');
+    const { RecordingStream, stripAnsi } = await import('./fake-terminal.test-util.js');
     const stream = new RecordingStream({ isTTY: true, columns: 100, rows: 30 });
-    const clock = new FakeClock();
-    const timers = new ManualTimers();
-    const reporter = new CLIReporter({ stream, env: {}, now: clock.now, timers, color: false });
+    const clock = new ManualClock({ start: 1_000_000 });
+    const reporter = new CLIReporter({ stream, env: {}, clock, color: false });
     const hub = createProgressHub({ runId: 'r' });
     hub.add(reporter);
     hub.emit({ type: 'run.started', agentName: 'demo', task: 'Fix login' });
@@ -97,8 +97,7 @@ describe('CLIReporter with plan.updated', () => {
       ],
     });
     hub.emit({ type: 'progress', percent: 69, etaMs: 90_000, etaLowMs: 20_000, etaHighMs: 600_000 });
-    clock.advance(80);
-    timers.fire();
+    clock.advanceSync(80);
     const last = stripAnsi(stream.chunks.at(-1) ?? '');
     expect(last).toContain('69% · 0s · ETA <1–10 min');
     expect(last).toContain('Plan 1/2 done\n    ✓ Read the code\n    ▸ Fix ');

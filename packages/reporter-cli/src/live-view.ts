@@ -1,9 +1,10 @@
+import type { Clock } from '@headway/protocol';
+import { repeatOn } from '@headway/protocol/internal';
 import { eraseLines } from 'ansi-escapes';
 import cliCursor from 'cli-cursor';
 import { createLogUpdate } from 'log-update';
 import type { Colors } from './colors.js';
 import { columnWidth } from './column-width.js';
-import type { IntervalTimers } from './interval-timers.js';
 import { renderLiveFrame, SPINNER_INTERVAL_MS } from './live-frame.js';
 import type { LiveState } from './live-state.js';
 import type { TerminalOutput } from './terminal-output.js';
@@ -13,8 +14,7 @@ const MIN_REDRAW_MS = 30;
 
 /** What the view needs besides the output. */
 export interface LiveViewOptions {
-  now: () => number;
-  timers: IntervalTimers;
+  clock: Clock;
   colors: Colors;
   maxRunning: number;
 }
@@ -23,14 +23,14 @@ type LogUpdate = ReturnType<typeof createLogUpdate>;
 
 /**
  * The live block on the terminal: drawn with log-update (which rewrites only the lines that
- * changed), animated by an unref'd interval while a run is active, redrawn on resize, and
+ * changed), animated by an unref'd timer on the clock while a run is active, redrawn on resize, and
  * moved out of the way when the host prints with `log()`.
  */
 export class LiveView {
   private readonly logUpdate: LogUpdate;
   private readonly proxy: NodeJS.WritableStream;
   private state: LiveState | undefined;
-  private ticker: unknown;
+  private stopTicker: (() => void) | undefined;
   private ticking = false;
   private lastDraw = Number.NEGATIVE_INFINITY;
   private cursorHidden = false;
@@ -87,9 +87,7 @@ export class LiveView {
     }
     this.listenForResize(true);
     this.ticking = true;
-    const handle = this.options.timers.setInterval(this.onTick, SPINNER_INTERVAL_MS);
-    (handle as { unref?: () => void } | null)?.unref?.();
-    this.ticker = handle;
+    this.stopTicker = repeatOn(this.options.clock, SPINNER_INTERVAL_MS, this.onTick, { unref: true });
     this.draw(true);
   }
 
@@ -134,7 +132,7 @@ export class LiveView {
   private draw(force: boolean): void {
     const { state } = this;
     if (state === undefined) return;
-    const now = this.options.now();
+    const now = this.options.clock.now();
     // The ticker draws again within one interval, so a skipped redraw is never lost.
     if (!force && now - this.lastDraw < MIN_REDRAW_MS) return;
     // A dropped write means the screen no longer matches what log-update believes it drew:
@@ -190,8 +188,8 @@ export class LiveView {
   private stopTicking(): void {
     if (!this.ticking) return;
     this.ticking = false;
-    this.options.timers.clearInterval(this.ticker);
-    this.ticker = undefined;
+    this.stopTicker?.();
+    this.stopTicker = undefined;
   }
 
   private listenForResize(on: boolean): void {

@@ -4,7 +4,7 @@ import { numberOption, parseCommand, stringOption } from '../args.js';
 import { CliError, EXIT } from '../cli-error.js';
 import { AGENT_FORMATS } from '../convert/converter.js';
 import { EventStream } from '../convert/event-stream.js';
-import type { CliIo } from '../io/cli-io.js';
+import { ioClock, type CliIo } from '../io/cli-io.js';
 import { readLines, TOO_LONG } from '../io/line-source.js';
 import { formatOption } from './watch.js';
 
@@ -54,7 +54,7 @@ export async function convertCommand(args: readonly string[], io: CliIo): Promis
   const outPath = stringOption(values, 'out');
   const stream = new EventStream({
     from: formatOption(stringOption(values, 'from')),
-    now: io.now,
+    clock: ioClock(io),
     ...(runId === undefined ? {} : { runId }),
     ...(maxTurns === undefined ? {} : { maxTurns: Math.floor(maxTurns) }),
     onWarning: (message) => {
@@ -72,6 +72,7 @@ export async function convertCommand(args: readonly string[], io: CliIo): Promis
   for await (const line of readLines(path, {
     follow: values.follow === true,
     stop: () => stream.terminal !== undefined,
+    clock: ioClock(io),
     ...(io.signal === undefined ? {} : { signal: io.signal }),
   })) {
     for (const event of line === TOO_LONG ? stream.pushTooLong() : stream.push(line)) buffered += `${JSON.stringify(event)}\n`;

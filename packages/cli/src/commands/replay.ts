@@ -1,9 +1,8 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { parseProgressEvent, type ProgressEvent } from '@headway/protocol';
-import { errorMessage } from '@headway/protocol/internal';
+import { errorMessage, sleep } from '@headway/protocol/internal';
 import { numberOption, parseCommand } from '../args.js';
 import { CliError, EXIT } from '../cli-error.js';
-import type { CliIo } from '../io/cli-io.js';
+import { ioClock, type CliIo } from '../io/cli-io.js';
 import { readInput } from '../io/read-input.js';
 import { LiveFeed } from '../live-feed.js';
 
@@ -84,7 +83,7 @@ export async function replayCommand(args: readonly string[], io: CliIo): Promise
       const wait = Math.min(Math.max(0, event.ts - previous), maxWait) / speed;
       if (wait >= 1) {
         try {
-          await sleep(wait, undefined, io.signal === undefined ? {} : { signal: io.signal });
+          await sleep(ioClock(io), wait, io.signal);
         } catch {
           break;
         }

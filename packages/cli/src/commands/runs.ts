@@ -2,7 +2,7 @@ import type { Checkpoint, CheckpointSummary, RecoveryStrategy } from '@headway/r
 import { numberOption, parseCommand, stringOption } from '../args.js';
 import { CliError, EXIT } from '../cli-error.js';
 import { formatAge, formatUsd, table } from '../format.js';
-import type { CliIo } from '../io/cli-io.js';
+import { ioClock, type CliIo } from '../io/cli-io.js';
 import { openStores, STORE_URL_HELP, type OpenedStores } from '../store-url.js';
 
 const RUNS_USAGE = 'headway runs list|show|resume|abandon [ID] [--all] --store sqlite:PATH|postgres://… [--json]';
@@ -86,7 +86,7 @@ export async function runsCommand(args: readonly string[], io: CliIo): Promise<n
   try {
     const row = async (s: CheckpointSummary): Promise<RunRow> => {
       const full = await stores.checkpoints.load(s.id);
-      const ageMs = Math.max(0, io.now() - s.updatedAt);
+      const ageMs = Math.max(0, ioClock(io).now() - s.updatedAt);
       return {
         id: s.id,
         runId: s.runId,

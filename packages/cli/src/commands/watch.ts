@@ -2,7 +2,7 @@ import { numberOption, parseCommand, stringOption } from '../args.js';
 import { CliError, EXIT } from '../cli-error.js';
 import { AGENT_FORMATS, type AgentFormat } from '../convert/converter.js';
 import { EventStream } from '../convert/event-stream.js';
-import type { CliIo } from '../io/cli-io.js';
+import { ioClock, type CliIo } from '../io/cli-io.js';
 import { readLines, TOO_LONG } from '../io/line-source.js';
 import { LiveFeed } from '../live-feed.js';
 
@@ -67,7 +67,7 @@ export async function watchCommand(args: readonly string[], io: CliIo): Promise<
   const feed = new LiveFeed({ io, ...mode, ...(maxTurns === undefined ? {} : { maxTurns }) });
   const stream = new EventStream({
     from: formatOption(stringOption(values, 'from')),
-    now: io.now,
+    clock: ioClock(io),
     ...(runId === undefined ? {} : { runId }),
     ...(maxTurns === undefined ? {} : { maxTurns: Math.floor(maxTurns) }),
     onWarning: (message) => {
@@ -78,6 +78,7 @@ export async function watchCommand(args: readonly string[], io: CliIo): Promise<
     for await (const line of readLines(path, {
       follow: values.follow === true,
       stop: () => stream.terminal !== undefined,
+      clock: ioClock(io),
       ...(io.signal === undefined ? {} : { signal: io.signal }),
     })) {
       const events = line === TOO_LONG ? stream.pushTooLong() : stream.push(line);

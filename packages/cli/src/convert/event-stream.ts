@@ -1,4 +1,5 @@
-import { DEFAULT_MAX_EVENT_JSON_LENGTH, isTerminalEvent, type ProgressEvent, type ProgressEventBody } from '@headway/protocol';
+import { DEFAULT_MAX_EVENT_JSON_LENGTH, isTerminalEvent, type Clock, type ProgressEvent, type ProgressEventBody } from '@headway/protocol';
+import { resolveClock } from '@headway/protocol/internal';
 import { ClaudeCodeConverter, type ConverterOptions } from './claude-code.js';
 import { CodexConverter } from './codex.js';
 import type { AgentFormat, StreamConverter } from './converter.js';
@@ -12,7 +13,9 @@ export interface EventStreamOptions extends ConverterOptions {
   from?: AgentFormat | 'auto';
   /** `runId` of the events made from an agent's stream (default: its session or thread id, else `run`). */
   runId?: string;
-  /** Clock for events whose line carries no time (default `Date.now`). */
+  /** Clock for events whose line carries no time (default protocol's `systemClock`). */
+  clock?: Clock;
+  /** @deprecated use `clock`; removed in the next minor. */
   now?: () => number;
   /** Longest line read, in characters (default 4 MiB); a longer one is not understood. */
   maxLineLength?: number;
@@ -58,7 +61,9 @@ export class EventStream {
 
   constructor(options: EventStreamOptions = {}) {
     this.#options = options;
-    this.#now = options.now ?? Date.now;
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until it is removed
+    const clock = resolveClock(options.clock, options.now);
+    this.#now = () => clock.now();
     this.#maxLineLength = options.maxLineLength ?? DEFAULT_MAX_EVENT_JSON_LENGTH;
     if (options.from !== undefined && options.from !== 'auto') this.#use(options.from);
   }

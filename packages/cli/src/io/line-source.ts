@@ -1,6 +1,7 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
+import { systemClock, type Clock } from '@headway/protocol';
 import { CliError } from '../cli-error.js';
 
 /** A line longer than the limit: skipped unread up to its newline, then reported as this. */
@@ -18,6 +19,8 @@ export interface ReadLinesOptions {
   pollMs?: number;
   /** Ends a follow early (Ctrl-C). */
   signal?: AbortSignal;
+  /** Timers of the poll (default protocol's `systemClock`). */
+  clock?: Clock;
 }
 
 const CHUNK = 64 * 1024;
@@ -30,6 +33,7 @@ const CHUNK = 64 * 1024;
  */
 export async function* readLines(path: string, options: ReadLinesOptions = {}): AsyncGenerator<string | typeof TOO_LONG> {
   const max = options.maxLineLength ?? 4 * 1024 * 1024;
+  const clock = options.clock ?? systemClock;
   const splitter = new LineSplitter(max);
   if (path === '-') {
     try {
@@ -79,14 +83,14 @@ export async function* readLines(path: string, options: ReadLinesOptions = {}): 
         }
       }
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, options.pollMs ?? 250);
+        const timer = clock.setTimeout(done, options.pollMs ?? 250);
         const onAbort = (): void => {
           done();
         };
         options.signal?.addEventListener('abort', onAbort, { once: true });
         wake = done;
         function done(): void {
-          clearTimeout(timer);
+          clock.clearTimeout(timer);
           options.signal?.removeEventListener('abort', onAbort);
           wake = undefined;
           resolve();
