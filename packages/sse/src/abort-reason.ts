@@ -1,4 +1,8 @@
-/** What an aborted subscription rejects with: the signal's reason when it is an Error, else an `AbortError`. */
+/**
+ * What an aborted browser subscription rejects with: the signal's reason when it is an Error, else
+ * an `AbortError`. Protocol's `abortError` for the browser entry, which imports nothing from
+ * protocol but `validate-lite`, to stay small.
+ */
 export function abortReason(signal: AbortSignal | undefined): Error {
   const reason: unknown = signal?.reason;
   if (reason instanceof Error) return reason;

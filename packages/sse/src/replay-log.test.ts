@@ -1,4 +1,4 @@
-import { createProgressHub, type ProgressEvent } from '@headway/protocol';
+import { ManualClock, createProgressHub, type ProgressEvent } from '@headway/protocol';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ev, finished, microtasks } from './events.test-util.js';
@@ -132,7 +132,7 @@ describe('createReplayLog', () => {
   });
 
   it('attaches to a hub, knowing which events came before it', () => {
-    const hub = createProgressHub({ runId: 'h', now: () => 0 });
+    const hub = createProgressHub({ runId: 'h', clock: new ManualClock() });
     hub.emit({ type: 'run.started', agentName: 'x' });
     const log = createReplayLog();
     log.attach(hub);

@@ -1,4 +1,5 @@
-import { isTerminalEvent, type ProgressEvent, type ProgressHub } from '@headway/protocol';
+import { isTerminalEvent, type Clock, type ProgressEvent, type ProgressHub } from '@headway/protocol';
+import { resolveClock } from '@headway/protocol/internal';
 import { SseError } from './sse-error.js';
 import { formatProgressFrame } from './sse-frame.js';
 import { encodeUtf8 } from './utf8.js';
@@ -13,7 +14,9 @@ export interface ReplayLogOptions {
   maxRuns?: number;
   /** A finished run is forgotten this long after its terminal event (default 300 000 = 5 min). */
   finishedRunTtlMs?: number;
-  /** Clock for the retention of finished runs (default `Date.now`). */
+  /** Clock for the retention of finished runs (default protocol's `systemClock`). */
+  clock?: Clock;
+  /** @deprecated use `clock`; removed in the next minor. */
   now?: () => number;
 }
 
@@ -251,7 +254,9 @@ export function createReplayLog(options: ReplayLogOptions = {}): ReplayLog {
   const maxRuns = positiveInteger('maxRuns', options.maxRuns, 64);
   const ttl = options.finishedRunTtlMs ?? 300_000;
   if (!(ttl >= 0)) throw new SseError('SSE_INVALID_OPTIONS', `finishedRunTtlMs must be >= 0, got ${String(ttl)}`);
-  const now = options.now ?? Date.now;
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until it is removed
+  const clock = resolveClock(options.clock, options.now);
+  const now = (): number => clock.now();
   const runs = new Map<string, RunState>();
   const counters = { ignored: 0, evictedEvents: 0, evictedRuns: 0 };
 

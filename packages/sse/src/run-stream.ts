@@ -1,12 +1,8 @@
+import type { Clock } from '@headway/protocol';
+import { repeatOn } from '@headway/protocol/internal';
 import type { ReplayCursor } from './replay-log.js';
 import { SSE_HEARTBEAT, formatRetryFrame } from './sse-frame.js';
 import { encodeUtf8 } from './utf8.js';
-
-/** The timer functions a stream uses for heartbeats (injected in tests). */
-export interface IntervalTimers {
-  setInterval(callback: () => void, ms: number): unknown;
-  clearInterval(handle: unknown): void;
-}
 
 /** Why a client's stream ended. */
 export type DisconnectReason =
@@ -33,7 +29,8 @@ export interface RunStreamOptions {
   maxBufferedBytes: number;
   heartbeatMs: number;
   retryMs: number;
-  timers: IntervalTimers;
+  /** Timers of the heartbeat. */
+  clock: Clock;
   onEnd: (reason: DisconnectReason) => void;
 }
 
@@ -56,17 +53,17 @@ const HEARTBEAT_BYTES = encodeUtf8(SSE_HEARTBEAT);
  * backlog is paced by backpressure instead of being cut off again.
  */
 export function startRunStream(cursor: ReplayCursor, transport: StreamTransport, options: RunStreamOptions): RunStream {
-  const { maxBufferedBytes, timers } = options;
+  const { maxBufferedBytes, clock } = options;
   const highWater = Math.min(64 * 1024, maxBufferedBytes);
   let finished = false;
-  let heartbeat: unknown;
+  let stopHeartbeat: (() => void) | undefined;
   const liveFrom = cursor.endOffset;
 
   function finish(reason: DisconnectReason): void {
     if (finished) return;
     finished = true;
     cursor.close();
-    if (heartbeat !== undefined) timers.clearInterval(heartbeat);
+    stopHeartbeat?.();
     if (reason === 'done') transport.end();
     else if (reason !== 'client-closed') transport.destroy();
     options.onEnd(reason);
@@ -97,12 +94,12 @@ export function startRunStream(cursor: ReplayCursor, transport: StreamTransport,
 
   transport.write(encodeUtf8(formatRetryFrame(options.retryMs)));
   if (options.heartbeatMs > 0) {
-    heartbeat = timers.setInterval(() => {
+    stopHeartbeat = repeatOn(clock, options.heartbeatMs, () => {
       if (finished) return;
       // Only an idle connection needs the comment; a busy or stuck one gets checked instead.
       if (transport.bufferedBytes() === 0 && cursor.pendingBytes === 0) transport.write(HEARTBEAT_BYTES);
       else pump();
-    }, options.heartbeatMs);
+    });
   }
   pump();
   return {

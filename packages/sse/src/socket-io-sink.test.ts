@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import { createProgressHub, type ProgressEvent } from '@headway/protocol';
+import { ManualClock, createProgressHub, type ProgressEvent } from '@headway/protocol';
 import { Server } from 'socket.io';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -51,7 +51,7 @@ describe('socketIoSink', () => {
     const { io, url } = await startIo();
     const agents = io.of('/agents');
     const socket = await client(`${url}/agents`);
-    const hub = createProgressHub({ runId: 'r', now: () => 7 });
+    const hub = createProgressHub({ runId: 'r', clock: new ManualClock({ start: 7 }) });
     hub.add(socketIoSink(agents));
     const received = collect(socket, 3);
     const sent = [

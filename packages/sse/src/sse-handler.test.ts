@@ -1,5 +1,5 @@
 import { request } from 'node:http';
-import { createProgressHub, type ProgressEvent } from '@headway/protocol';
+import { ManualClock, createProgressHub, type ProgressEvent } from '@headway/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ev, finished } from './events.test-util.js';
 import { get, listen, type TestServer } from './http.test-util.js';
@@ -267,21 +267,17 @@ describe('createSseHandler', () => {
   });
 
   it('sends a heartbeat comment to an idle client on the injected timer', async () => {
-    const ticks: (() => void)[] = [];
+    const clock = new ManualClock();
     const log = createReplayLog();
     log.register('idle');
-    const { url } = await serve({
-      source: log,
-      heartbeatMs: 15_000,
-      timers: { setInterval: (fn) => ticks.push(fn), clearInterval: () => undefined },
-    });
+    const { url } = await serve({ source: log, heartbeatMs: 15_000, clock });
     const body = await new Promise<string>((resolve) => {
       const req = request(`${url}/idle`, (res) => {
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => {
           text += chunk;
-          if (text === 'retry: 2000\n\n') ticks[0]?.();
+          if (text === 'retry: 2000\n\n') clock.advanceSync(15_000);
           if (text.endsWith(':\n\n')) {
             req.destroy();
             resolve(text);

@@ -108,7 +108,7 @@ export function createSseHandler(options: SseHandlerOptions): SseHandler {
           maxBufferedBytes: settings.maxBufferedBytes,
           heartbeatMs: settings.heartbeatMs,
           retryMs: settings.retryMs,
-          timers: settings.timers,
+          clock: settings.clock,
           onEnd: (reason) => {
             notifyDisconnect(settings.options, answer.runId, reason);
           },

@@ -1,6 +1,8 @@
 import { compileCors, type CompiledCors, type CorsOptions } from './cors.js';
 import type { ReplayCursor, ReplayOpenResult } from './replay-log.js';
-import type { DisconnectReason, IntervalTimers } from './run-stream.js';
+import { systemClock, type Clock } from '@headway/protocol';
+import { clockFromIntervalTimers, type IntervalTimers as LegacyIntervalTimers } from '@headway/protocol/internal';
+import type { DisconnectReason } from './run-stream.js';
 import { SseError } from './sse-error.js';
 import { logOf, type ReplaySource, type SseSource } from './sse-source.js';
 
@@ -23,8 +25,10 @@ export interface SseServeOptions<Req> {
   maxBufferedBytes?: number;
   /** The `retry:` reconnection delay sent to clients (default 2000 ms). */
   retryMs?: number;
-  /** Timers for heartbeats (default the global `setInterval` / `clearInterval`). */
-  timers?: IntervalTimers;
+  /** Timers of the heartbeats (default protocol's `systemClock`). */
+  clock?: Clock;
+  /** @deprecated use `clock`; removed in the next minor. */
+  timers?: LegacyIntervalTimers;
   /** Told when a client's stream ends and why (`slow` = cut off for backpressure). */
   onDisconnect?: (info: { runId: string; reason: DisconnectReason }) => void;
 }
@@ -62,16 +66,12 @@ export interface ServeSettings<Req> {
   heartbeatMs: number;
   maxBufferedBytes: number;
   retryMs: number;
-  timers: IntervalTimers;
+  clock: Clock;
   options: SseServeOptions<Req>;
 }
 
-const globalTimers: IntervalTimers = {
-  setInterval: (callback, ms) => setInterval(callback, ms),
-  clearInterval: (handle) => {
-    clearInterval(handle as ReturnType<typeof setInterval>);
-  },
-};
+/** @deprecated pass a protocol `Clock` as `clock` instead; removed in the next minor. */
+export type IntervalTimers = LegacyIntervalTimers;
 
 function nonNegativeInteger(name: string, value: number | undefined, fallback: number, min = 0): number {
   if (value === undefined) return fallback;
@@ -91,7 +91,10 @@ export function settle<Req>(options: SseServeOptions<Req>): ServeSettings<Req> {
     heartbeatMs: nonNegativeInteger('heartbeatMs', options.heartbeatMs, 15_000),
     maxBufferedBytes: nonNegativeInteger('maxBufferedBytes', options.maxBufferedBytes, 1024 * 1024, 1),
     retryMs: nonNegativeInteger('retryMs', options.retryMs, 2000),
-    timers: options.timers ?? globalTimers,
+    clock:
+      options.clock ??
+      // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until it is removed
+      (options.timers === undefined ? systemClock : clockFromIntervalTimers(options.timers, () => systemClock.now())),
     options,
   };
 }

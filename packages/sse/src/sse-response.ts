@@ -42,7 +42,7 @@ export async function sseResponse(request: Request, options: SseResponseOptions)
   });
   if (answer.kind === 'plain') return new Response(answer.body ?? null, { status: answer.status, headers: answer.headers });
 
-  const { timers, heartbeatMs, maxBufferedBytes, retryMs } = settings;
+  const { clock, heartbeatMs, maxBufferedBytes, retryMs } = settings;
   const highWaterMark = Math.min(64 * 1024, maxBufferedBytes);
   let stream: RunStream | undefined;
   let controllerRef: ReadableStreamDefaultController<Uint8Array> | undefined;
@@ -71,7 +71,7 @@ export async function sseResponse(request: Request, options: SseResponseOptions)
             maxBufferedBytes,
             heartbeatMs,
             retryMs,
-            timers,
+            clock,
             onEnd: (reason) => {
               notifyDisconnect(options, answer.runId, reason);
             },

@@ -1,3 +1,4 @@
+import { recordingClock } from '@headway/protocol/testing';
 import type { ProgressEvent, ProtocolError } from '@headway/protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ev, finished } from './events.test-util.js';
@@ -13,13 +14,6 @@ afterEach(async () => {
   await Promise.all(servers.map((s) => s.close()));
   servers = [];
 });
-
-const instant = {
-  setTimeout: (fn: () => void) => setImmediate(fn),
-  clearTimeout: (h: unknown) => {
-    clearImmediate(h as NodeJS.Immediate);
-  },
-};
 
 describe('subscribeToRun (fetch + eventsource-parser)', () => {
   it('reports invalid events to onInvalid without delivering them, and ignores other event names and repeats', async () => {
@@ -71,8 +65,10 @@ describe('subscribeToRun (fetch + eventsource-parser)', () => {
     const server = await listen(() => undefined);
     const url = server.url;
     await server.close(); // nothing listens there now
-    const error = await subscribeToRun(url, { onEvent: () => undefined, maxRetries: 2, timers: instant }).catch((e: unknown) => e);
+    const clock = recordingClock();
+    const error = await subscribeToRun(url, { onEvent: () => undefined, maxRetries: 2, clock }).catch((e: unknown) => e);
     expect(SseError.isInstance(error, 'SSE_CONNECTION_FAILED')).toBe(true);
+    expect(clock.waits).toEqual([1000, 2000]); // doubling per failure in a row
     expect((error as Error).message).toMatch(/failed 3 times in a row/);
   });
 
@@ -88,8 +84,9 @@ describe('subscribeToRun (fetch + eventsource-parser)', () => {
       res.end(formatProgressFrame(finished('r', 1)));
     });
     servers.push(server);
-    const terminal = await subscribeToRun(server.url, { onEvent: () => undefined, timers: instant });
-    expect([calls, terminal?.seq]).toEqual([2, 1]);
+    const clock = recordingClock();
+    const terminal = await subscribeToRun(server.url, { onEvent: () => undefined, clock });
+    expect([calls, terminal?.seq, clock.waits]).toEqual([2, 1, [1000]]);
   });
 
   it('rejects with the abort reason and closes the connection', async () => {

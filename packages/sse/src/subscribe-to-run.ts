@@ -1,15 +1,12 @@
-import { parseProgressEventJson, type ProgressEvent, type TerminalEvent } from '@headway/protocol';
+import { parseProgressEventJson, systemClock, type Clock, type ProgressEvent, type TerminalEvent } from '@headway/protocol';
+import { abortError, sleep } from '@headway/protocol/internal';
 import { createParser } from 'eventsource-parser';
 import { createEventGate, parseLastEventId, type InvalidEventHandler } from './event-gate.js';
-import { abortReason } from './abort-reason.js';
 import { SseError } from './sse-error.js';
 import { SSE_EVENT_NAME } from './sse-frame.js';
 
-/** Timers the client waits between reconnects with (injected in tests). */
-export interface TimeoutTimers {
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
+/** @deprecated pass a protocol `Clock` as `clock` instead; removed in the next minor. */
+export type TimeoutTimers = Pick<Clock, 'setTimeout' | 'clearTimeout'>;
 
 /** Options of {@link subscribeToRun} (Node, and any runtime with `fetch`). */
 export interface SubscribeOptions {
@@ -29,7 +26,10 @@ export interface SubscribeOptions {
   retryMs?: number;
   /** The `fetch` to use (default the global one). */
   fetch?: typeof fetch;
-  timers?: TimeoutTimers;
+  /** Timers the client waits between reconnects on (default protocol's `systemClock`). */
+  clock?: Clock;
+  /** @deprecated use `clock`; removed in the next minor. */
+  timers?: Pick<Clock, 'setTimeout' | 'clearTimeout'>;
   /**
    * Characters the server may send without completing an event or a comment (default 4 MiB +
    * 64 Ki, a little above what `parseProgressEventJson` reads). A server past it is cut off
@@ -42,12 +42,7 @@ const DEFAULT_MAX_EVENT_LENGTH = 4 * 1024 * 1024 + 64 * 1024;
 
 const PERMANENT = new Set([400, 401, 403, 404, 405, 410]);
 
-const globalTimers: TimeoutTimers = {
-  setTimeout: (callback, ms) => setTimeout(callback, ms),
-  clearTimeout: (handle) => {
-    clearTimeout(handle as ReturnType<typeof setTimeout>);
-  },
-};
+const ABORTED = 'The subscription was aborted';
 
 // A function, so checks after an await are not narrowed away by the one before it.
 function isAborted(signal: AbortSignal | undefined): boolean {
@@ -74,7 +69,8 @@ function isAborted(signal: AbortSignal | undefined): boolean {
  */
 export async function subscribeToRun(url: string | URL, options: SubscribeOptions): Promise<TerminalEvent | undefined> {
   const doFetch = options.fetch ?? fetch;
-  const timers = options.timers ?? globalTimers;
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until it is removed
+  const clock: Clock = options.clock ?? (options.timers === undefined ? systemClock : { ...options.timers, now: () => systemClock.now() });
   const maxRetries = options.maxRetries ?? 10;
   const maxEventLength = options.maxEventLength ?? DEFAULT_MAX_EVENT_LENGTH;
   let retryMs = options.retryMs ?? 1000;
@@ -85,7 +81,7 @@ export async function subscribeToRun(url: string | URL, options: SubscribeOption
   let failures = 0;
 
   for (;;) {
-    if (isAborted(signal)) throw abortReason(signal);
+    if (isAborted(signal)) throw abortError(signal, ABORTED);
     const connection = new AbortController();
     const onAbort = (): void => {
       connection.abort();
@@ -104,7 +100,7 @@ export async function subscribeToRun(url: string | URL, options: SubscribeOption
         response = await doFetch(url, { headers, signal: connection.signal });
       } catch {
         // Network failure: retried below, unless it was our abort.
-        if (isAborted(signal)) throw abortReason(signal);
+        if (isAborted(signal)) throw abortError(signal, ABORTED);
       }
       if (response?.status === 204) return undefined;
       if (response !== undefined && PERMANENT.has(response.status)) {
@@ -154,7 +150,7 @@ export async function subscribeToRun(url: string | URL, options: SubscribeOption
           }
         } catch {
           // A dropped connection: reconnected below, unless it was our abort.
-          if (isAborted(signal)) throw abortReason(signal);
+          if (isAborted(signal)) throw abortError(signal, ABORTED);
         } finally {
           connection.abort();
         }
@@ -171,24 +167,6 @@ export async function subscribeToRun(url: string | URL, options: SubscribeOption
       throw new SseError('SSE_CONNECTION_FAILED', `SSE connection to ${String(url)} failed ${failures} times in a row`);
     }
     const delay = failures === 0 ? retryMs : Math.min(30_000, retryMs * 2 ** (failures - 1));
-    await wait(delay, timers, signal);
+    await sleep(clock, delay, signal, ABORTED);
   }
-}
-
-function wait(ms: number, timers: TimeoutTimers, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (isAborted(signal)) {
-      reject(abortReason(signal));
-      return;
-    }
-    const onAbort = (): void => {
-      timers.clearTimeout(handle);
-      reject(abortReason(signal));
-    };
-    const handle = timers.setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
