@@ -1,5 +1,5 @@
 // fast-check generators shared by this package's tests.
-import type { ProgressEvent, ProgressEventBody } from '@headway/protocol';
+import { systemClock, type Clock, type ProgressEvent, type ProgressEventBody } from '@headway/protocol';
 import { progressEventArbitraries } from '@headway/protocol/testing';
 import fc from 'fast-check';
 
@@ -11,10 +11,10 @@ export const bodyArb: fc.Arbitrary<ProgressEventBody> = arbitraries.body;
 /** Valid, enveloped events. */
 export const eventArb: fc.Arbitrary<ProgressEvent> = arbitraries.event;
 
-/** A clock that advances 5 ms per call, from `start`. */
-export function clock(start = 1_000): () => number {
+/** A clock whose time advances 5 ms per reading, from `start`. */
+export function clock(start = 1_000): Clock {
   let t = start;
-  return () => (t += 5);
+  return { ...systemClock, now: () => (t += 5) };
 }
 
 /** A promise with its resolve and reject functions. */

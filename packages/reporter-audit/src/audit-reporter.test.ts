@@ -1,4 +1,4 @@
-import { createProgressHub, HeadwayError, PROGRESS_EVENT_TYPES, type ProgressEvent } from '@headway/protocol';
+import { createProgressHub, HeadwayError, ManualClock, PROGRESS_EVENT_TYPES, systemClock, type ProgressEvent } from '@headway/protocol';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { bodyArb, clock, deferred, eventArb } from './arbitraries.test-util.js';
@@ -10,7 +10,7 @@ import { unchain } from './chain.test-util.js';
 
 function setup(options: Partial<ConstructorParameters<typeof AuditReporter>[0]> = {}) {
   const bus = new MemoryAuditBus();
-  const reporter = new AuditReporter({ sessionId: 'abc-123', taskId: 'task-456', bus, now: clock(), ...options });
+  const reporter = new AuditReporter({ sessionId: 'abc-123', taskId: 'task-456', bus, clock: clock(), ...options });
   return { bus, reporter };
 }
 
@@ -119,7 +119,7 @@ describe('AuditReporter: the seven methods', () => {
 
   it('is a ProgressReporter a runtime can be handed, and a hub sink', () => {
     const { bus, reporter } = setup();
-    const hub = createProgressHub({ runId: 'run-1', now: clock(5000) });
+    const hub = createProgressHub({ runId: 'run-1', clock: clock(5000) });
     hub.add(reporter);
     hub.emit({ type: 'run.started', agentName: 'demo', task: 'Summarize' });
     hub.emit({ type: 'tool.executing', toolName: 'file_read', toolCallId: 'c1', args: { path: 'README.md' } });
@@ -335,8 +335,11 @@ describe('AuditReporter: never throws into or stalls the caller', () => {
           },
         }),
       },
-      now: () => {
-        throw new Error('no clock');
+      clock: {
+        ...systemClock,
+        now: () => {
+          throw new Error('no clock');
+        },
       },
       onInternalError: () => {
         throw new Error('handler broke too');
@@ -409,7 +412,7 @@ describe('AuditReporter: never throws into or stalls the caller', () => {
 
   it('never hands a bus an event with a bad timestamp', () => {
     const errors: unknown[] = [];
-    const { bus, reporter } = setup({ now: () => Number.NaN, onInternalError: (e) => errors.push(e) });
+    const { bus, reporter } = setup({ clock: { ...systemClock, now: () => Number.NaN }, onInternalError: (e) => errors.push(e) });
     reporter.onStart('x');
     expect(bus.events).toEqual([]);
     expect(reporter.failures).toBe(1);
@@ -423,7 +426,10 @@ describe('AuditReporter: never throws into or stalls the caller', () => {
         throw new Error('toString throws');
       },
     };
-    const { bus, reporter } = setup({ now: () => hostile as unknown as number, onInternalError: (e) => errors.push(e) });
+    const { bus, reporter } = setup({
+      clock: { ...systemClock, now: () => hostile as unknown as number },
+      onInternalError: (e) => errors.push(e),
+    });
     reporter.onStart('x');
     expect(bus.events).toEqual([]);
     expect((errors[0] as Error).message).toBe('now() returned [object], not epoch milliseconds');
@@ -471,40 +477,36 @@ describe('AuditReporter: never throws into or stalls the caller', () => {
   });
 
   it('bounds the queue of a stalled bus, dropping the oldest, and reports it once', async () => {
-    vi.useFakeTimers();
-    try {
-      const seen: number[] = [];
-      const onInternalError = vi.fn();
-      const stalled = deferred();
-      let calls = 0;
-      const reporter = new AuditReporter({
-        sessionId: 's',
-        taskId: 't',
-        queueLimit: 3,
-        onInternalError,
-        bus: {
-          publish: (event) => {
-            calls += 1;
-            seen.push(event.detail.iteration as number);
-            return calls === 1 ? stalled.promise : undefined;
-          },
+    const fake = new ManualClock();
+    const seen: number[] = [];
+    const onInternalError = vi.fn();
+    const stalled = deferred();
+    let calls = 0;
+    const reporter = new AuditReporter({
+      sessionId: 's',
+      taskId: 't',
+      queueLimit: 3,
+      clock: fake,
+      onInternalError,
+      bus: {
+        publish: (event) => {
+          calls += 1;
+          seen.push(event.detail.iteration as number);
+          return calls === 1 ? stalled.promise : undefined;
         },
-      });
-      for (let i = 0; i < 10; i += 1) reporter.onIteration(i, 10);
-      expect(reporter.dropped).toBe(6);
-      expect(onInternalError).toHaveBeenCalledTimes(1);
-      expect(HeadwayError.isInstance(onInternalError.mock.calls[0]?.[0], 'AUDIT_EVENTS_DROPPED')).toBe(true);
-      const timedOut = reporter.flush({ timeoutMs: 50 });
-      await vi.advanceTimersByTimeAsync(50);
-      expect(await timedOut).toBe(false);
-      stalled.resolve();
-      await vi.advanceTimersByTimeAsync(0);
-      expect(await reporter.flush()).toBe(true);
-      expect(seen).toEqual([0, 7, 8, 9]);
-      expect(reporter.failures).toBe(0);
-    } finally {
-      vi.useRealTimers();
-    }
+      },
+    });
+    for (let i = 0; i < 10; i += 1) reporter.onIteration(i, 10);
+    expect(reporter.dropped).toBe(6);
+    expect(onInternalError).toHaveBeenCalledTimes(1);
+    expect(HeadwayError.isInstance(onInternalError.mock.calls[0]?.[0], 'AUDIT_EVENTS_DROPPED')).toBe(true);
+    const timedOut = reporter.flush({ timeoutMs: 50 });
+    await fake.advance(50);
+    expect(await timedOut).toBe(false);
+    stalled.resolve();
+    expect(await reporter.flush()).toBe(true);
+    expect(seen).toEqual([0, 7, 8, 9]);
+    expect(reporter.failures).toBe(0);
   });
 
   it('never throws whatever is called, and counts exactly the failures of a flaky bus', () => {

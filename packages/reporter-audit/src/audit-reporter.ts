@@ -1,5 +1,12 @@
-import { createRedactor, type ProgressEvent, type ProgressReporter, type RedactOptions, type Redactor } from '@headway/protocol';
-import { adoptThenable, describeThrown } from '@headway/protocol/internal';
+import {
+  createRedactor,
+  type Clock,
+  type ProgressEvent,
+  type ProgressReporter,
+  type RedactOptions,
+  type Redactor,
+} from '@headway/protocol';
+import { adoptThenable, describeThrown, resolveClock } from '@headway/protocol/internal';
 import type { AuditBus } from './audit-bus.js';
 import { AuditError } from './audit-error.js';
 import { sealBuiltEvent, toJson, type AuditDetails, type AuditEvent, type AuditEventType } from './audit-event.js';
@@ -27,7 +34,12 @@ export interface AuditReporterOptions {
   redact?: RedactOptions;
   /** Called with every failure the reporter suppressed; its own errors are ignored. */
   onInternalError?: (error: unknown, context: AuditFailureContext) => void;
-  /** Clock for the seven methods' `timestamp` (default `Date.now`); `handle` uses the event's `ts`. */
+  /**
+   * Clock for the seven methods' `timestamp` and the `flush` timeout (default protocol's
+   * `systemClock`); `handle` uses the event's `ts`.
+   */
+  clock?: Clock;
+  /** @deprecated use `clock`; removed in the next minor. */
   now?: () => number;
   /**
    * Events that may wait while an async bus is busy, before the oldest are dropped
@@ -89,7 +101,7 @@ export class AuditReporter implements ProgressReporter {
   readonly #redact: Redactor;
   readonly #ids: { sessionId: string; taskId: string };
   readonly #onInternalError: AuditReporterOptions['onInternalError'];
-  readonly #now: () => number;
+  readonly #clock: Clock;
   readonly #queueLimit: number;
   readonly #textDeltas: boolean;
   #failures = 0;
@@ -114,7 +126,8 @@ export class AuditReporter implements ProgressReporter {
     // Ids are written with every event, so they go through the same redaction (once).
     this.#ids = this.#redact({ sessionId: options.sessionId, taskId: options.taskId });
     this.#onInternalError = options.onInternalError;
-    this.#now = options.now ?? Date.now;
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until it is removed
+    this.#clock = resolveClock(options.clock, options.now);
     this.#queueLimit = options.queueLimit ?? 1000;
     this.#textDeltas = options.textDeltas ?? false;
   }
@@ -192,14 +205,15 @@ export class AuditReporter implements ProgressReporter {
   flush(options: AuditFlushOptions = {}): Promise<boolean> {
     if (!this.#busy) return Promise.resolve(true);
     return new Promise<boolean>((resolve) => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
+      const clock = this.#clock;
+      let timer: unknown;
       const done = (): void => {
-        if (timer !== undefined) clearTimeout(timer);
+        if (timer !== undefined) clock.clearTimeout(timer);
         resolve(true);
       };
       this.#idleWaiters.push(done);
       if (options.timeoutMs !== undefined) {
-        timer = setTimeout(() => {
+        timer = clock.setTimeout(() => {
           this.#idleWaiters = this.#idleWaiters.filter((w) => w !== done);
           resolve(false);
         }, options.timeoutMs);
@@ -210,7 +224,7 @@ export class AuditReporter implements ProgressReporter {
   #record<T extends AuditEventType>(eventType: T, detail: AuditDetails[T]): void {
     let timestamp: number;
     try {
-      timestamp = this.#now();
+      timestamp = this.#clock.now();
       if (!isTimestamp(timestamp))
         throw new AuditError('AUDIT_INVALID_OPTIONS', `now() returned ${describeThrown(timestamp)}, not epoch milliseconds`);
     } catch (error) {

@@ -1,7 +1,7 @@
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HeadwayError } from '@headway/protocol';
+import { HeadwayError, ManualClock } from '@headway/protocol';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AUDIT_GENESIS_HASH, auditRecordHash } from './audit-chain.js';
@@ -35,7 +35,7 @@ describe('JsonlAuditBus', () => {
   it('appends one JSON line per event, creating the directory, and reads them back', async () => {
     const file = tempFile();
     const bus = new JsonlAuditBus(file);
-    const reporter = new AuditReporter({ sessionId: 's1', taskId: 't1', bus, now: () => 42 });
+    const reporter = new AuditReporter({ sessionId: 's1', taskId: 't1', bus, clock: new ManualClock({ start: 42 }) });
     reporter.onStart('Summarize the README file');
     reporter.onIteration(0, 10);
     bus.close();

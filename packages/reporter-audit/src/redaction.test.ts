@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createProgressHub } from '@headway/protocol';
+import { ManualClock, createProgressHub } from '@headway/protocol';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AuditBus } from './audit-bus.js';
@@ -44,7 +44,7 @@ const SECRETS = {
 const secretList = Object.values(SECRETS);
 
 function feed(reporter: AuditReporter): void {
-  const hub = createProgressHub({ runId: 'run-1', now: () => 1_700_000_000_000 });
+  const hub = createProgressHub({ runId: 'run-1', clock: new ManualClock({ start: 1_700_000_000_000 }) });
   hub.add(reporter);
   hub.emit({ type: 'run.started', agentName: 'demo', task: `deploy with key ${SECRETS.openai}` });
   hub.emit({

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HeadwayError } from '@headway/protocol';
+import { HeadwayError, ManualClock } from '@headway/protocol';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AuditEvent } from './audit-event.js';
@@ -32,7 +32,12 @@ describe('SqliteAuditBus', () => {
   it('stores what a reporter publishes in a WAL database file and reads it back', () => {
     const file = tempDb();
     const bus = new SqliteAuditBus(file);
-    const reporter = new AuditReporter({ sessionId: 'abc-123', taskId: 'task-456', bus, now: () => 1_700_000_000_000 });
+    const reporter = new AuditReporter({
+      sessionId: 'abc-123',
+      taskId: 'task-456',
+      bus,
+      clock: new ManualClock({ start: 1_700_000_000_000 }),
+    });
     reporter.onStart('Summarize the README file');
     reporter.onToolDone('file_read', 'ok');
     reporter.onIteration(0, 10);
