@@ -34,18 +34,36 @@ export const systemClock: Clock = {
   },
 };
 
+/** The timer half of a {@link Clock}: what deprecated `timers` options took. */
+export type TimeoutTimers = Pick<Clock, 'setTimeout' | 'clearTimeout'>;
+
 /**
- * The clock an options object asks for: its `clock`, else the system clock reading time from
- * the deprecated `now` option when one is given, else {@link systemClock}.
+ * The clock an options object asks for: its `clock`; else the deprecated `now` and `timers`
+ * options, each standing in for its half of {@link systemClock}; else {@link systemClock}.
  */
-export function resolveClock(clock: Clock | undefined, now?: () => number): Clock {
+export function resolveClock(clock: Clock | undefined, now?: () => number, timers?: TimeoutTimers): Clock {
   if (clock !== undefined) return clock;
-  if (now === undefined) return systemClock;
+  if (now === undefined && timers === undefined) return systemClock;
+  const t = timers ?? systemClock;
   return {
-    now,
-    setTimeout: (fn, ms) => systemClock.setTimeout(fn, ms),
+    now: now ?? (() => systemClock.now()),
+    setTimeout: (fn, ms) => t.setTimeout(fn, ms),
     clearTimeout: (handle) => {
-      systemClock.clearTimeout(handle);
+      t.clearTimeout(handle);
+    },
+  };
+}
+
+/**
+ * `clock` with every timer it sets unref'd ({@link unrefTimer}): for a component whose timers
+ * are housekeeping (lease renewals, sweeps, retry backoff) that must never keep a process alive.
+ */
+export function unrefClock(clock: Clock): Clock {
+  return {
+    now: () => clock.now(),
+    setTimeout: (fn, ms) => unrefTimer(clock.setTimeout(fn, ms)),
+    clearTimeout: (handle) => {
+      clock.clearTimeout(handle);
     },
   };
 }

@@ -12,5 +12,5 @@ export type { ReportListKey, ReportSectionKey } from './report-markdown/report-s
 export { describeStats } from './report-markdown/stats-line.js';
 export { cutText, detach, formatCount, formatDuration, isSpace, oneLine } from './report-markdown/text.js';
 export { CANCELLED_PREFIX } from './bridges.js';
-export { abortError, clockFromIntervalTimers, repeatOn, resolveClock, sleep, unrefTimer } from './clock.js';
-export type { IntervalTimers, RepeatOptions } from './clock.js';
+export { abortError, clockFromIntervalTimers, repeatOn, resolveClock, sleep, unrefClock, unrefTimer } from './clock.js';
+export type { IntervalTimers, RepeatOptions, TimeoutTimers } from './clock.js';

@@ -1,7 +1,8 @@
 export { RedisError } from './redis-error.js';
 export type { RedisErrorCode, RedisErrorOptions } from './redis-error.js';
 export type { RedisBlockingClient, RedisCommandClient, RedisDuplicableClient } from './redis-client.js';
-export type { Timers } from './timers.js';
+// eslint-disable-next-line @typescript-eslint/no-deprecated -- kept as an alias for one minor
+export type { Timers } from './redis-sink.js';
 export { connectRedis, redactRedisUrl } from './connect-redis.js';
 export type { ConnectRedisOptions } from './connect-redis.js';
 export { assertRunId, isValidRunId, runKeys } from './keys.js';
@@ -13,4 +14,4 @@ export type { RedisSink, RedisSinkErrorContext, RedisSinkOptions, RedisSinkStats
 export { createRedisReplayLog } from './redis-replay-log.js';
 export type { RedisReplayLog, RedisReplayLogErrorContext, RedisReplayLogOptions, RedisReplayLogStats } from './redis-replay-log.js';
 export { ABANDONED_MESSAGE, listRuns, reapAbandonedRuns } from './run-index.js';
-export type { ListRunsOptions, RunInfo, RunState } from './run-index.js';
+export type { ListRunsOptions, ReapAbandonedRunsOptions, RunInfo, RunState } from './run-index.js';

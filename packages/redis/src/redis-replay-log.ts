@@ -1,12 +1,11 @@
-import { isTerminalEvent } from '@headway/protocol';
+import { isTerminalEvent, type Clock } from '@headway/protocol';
 import { createReplayLog, type ReplayCursor, type ReplayLog, type ReplayOpenResult, type ReplaySource } from '@headway/sse';
-import { errorMessage } from '@headway/protocol/internal';
+import { errorMessage, resolveClock, sleep, unrefClock, type TimeoutTimers } from '@headway/protocol/internal';
 import { checkPrefix, compareEntryIds, isValidRunId, runKeys, seqOfEntryId, type RunKeys } from './keys.js';
 import type { RedisBlockingClient, RedisDuplicableClient } from './redis-client.js';
 import { RedisError } from './redis-error.js';
 import { listRuns, reapAbandonedRuns, type ListRunsOptions, type RunInfo } from './run-index.js';
 import { DEFAULT_MAX_EVENT_BYTES, decodeStreamEntry } from './stream-entry.js';
-import { sleep, unrefTimers, type Timers } from './timers.js';
 
 /** Where a failure the replay log survived happened, passed to `onInternalError`. */
 export interface RedisReplayLogErrorContext {
@@ -36,8 +35,15 @@ export interface RedisReplayLogOptions {
   onInvalid?: (error: RedisError) => void;
   /** Told about every failure the log survived (a lost connection, a failed load). */
   onInternalError?: (error: unknown, context: RedisReplayLogErrorContext) => void;
+  /**
+   * Time and timers (default protocol's `systemClock`). Its timers (retries, sweeps, reaps) are unref'd,
+   * so they never keep a process alive.
+   */
+  clock?: Clock;
+  /** @deprecated use `clock`; removed in the next minor. */
   now?: () => number;
-  timers?: Timers;
+  /** @deprecated use `clock`; removed in the next minor. */
+  timers?: TimeoutTimers;
 }
 
 /** Counters of a {@link RedisReplayLog}. */
@@ -124,8 +130,9 @@ export function createRedisReplayLog(client: RedisDuplicableClient, options: Red
   const reapIntervalMs = positive('reapIntervalMs', options.reapIntervalMs, 5000, 0);
   const finishedRunTtlMs = positive('finishedRunTtlMs', options.finishedRunTtlMs, 3_600_000);
   const maxEventBytes = positive('maxEventBytes', options.maxEventBytes, DEFAULT_MAX_EVENT_BYTES);
-  const now = options.now ?? Date.now;
-  const timers = options.timers ?? unrefTimers;
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until they are removed
+  const timers = unrefClock(resolveClock(options.clock, options.now, options.timers));
+  const now = (): number => timers.now();
   const mirrors = new Map<string, Mirror>();
   const byStream = new Map<string, Mirror>();
   const loading = new Map<string, Promise<Mirror | undefined>>();
@@ -186,7 +193,7 @@ export function createRedisReplayLog(client: RedisDuplicableClient, options: Red
     if (list.length === 0 && known !== 1) return undefined;
     const existing = mirrors.get(runId);
     if (existing !== undefined) return existing;
-    const log = createReplayLog({ maxEventsPerRun, maxBytesPerRun, maxRuns: 1, finishedRunTtlMs: Infinity, now });
+    const log = createReplayLog({ maxEventsPerRun, maxBytesPerRun, maxRuns: 1, finishedRunTtlMs: Infinity, clock: timers });
     const firstId: unknown = Array.isArray(list[0]) ? (list[0] as unknown[])[0] : undefined;
     const firstSeq = typeof firstId === 'string' ? (seqOfEntryId(firstId) ?? 1) : 1;
     log.register(runId, { lastSeq: firstSeq - 1 });
@@ -361,7 +368,7 @@ export function createRedisReplayLog(client: RedisDuplicableClient, options: Red
   function reap(): void {
     reapTimer = undefined;
     if (closed) return;
-    reapAbandonedRuns(client, { prefix, finishedRunTtlMs, now })
+    reapAbandonedRuns(client, { prefix, finishedRunTtlMs, clock: timers })
       .then(
         (marked) => {
           counters.reaped += marked.length;

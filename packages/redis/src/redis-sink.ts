@@ -1,9 +1,8 @@
-import { isTerminalEvent, safeStringify, type ProgressEvent } from '@headway/protocol';
-import { describeThrown } from '@headway/protocol/internal';
+import { isTerminalEvent, safeStringify, type Clock, type ProgressEvent } from '@headway/protocol';
+import { describeThrown, resolveClock, sleep, unrefClock, type TimeoutTimers } from '@headway/protocol/internal';
 import { checkPrefix, entryIdOf, indexKey, isValidRunId, runKeys } from './keys.js';
 import { isServerReply, isTransientReply, type RedisCommandClient } from './redis-client.js';
 import { RedisError } from './redis-error.js';
-import { sleep, unrefTimers, type Timers } from './timers.js';
 import { WRITE_BATCH_SCRIPT } from './write-script.js';
 
 /** Where a failure the sink survived happened, passed to `onInternalError`. */
@@ -12,6 +11,9 @@ export interface RedisSinkErrorContext {
   runId?: string;
   seq?: number;
 }
+
+/** @deprecated pass a protocol `Clock` as `clock` instead; removed in the next minor. */
+export type Timers = TimeoutTimers;
 
 /** Options of {@link redisSink}. */
 export interface RedisSinkOptions {
@@ -42,8 +44,15 @@ export interface RedisSinkOptions {
   maxRetryDelayMs?: number;
   /** Told about every failure the sink survived (a full queue, a refused run id, a lost connection). */
   onInternalError?: (error: unknown, context: RedisSinkErrorContext) => void;
+  /**
+   * Time and timers (default protocol's `systemClock`). Its timers (retries, lease renewals) are unref'd,
+   * so they never keep a process alive.
+   */
+  clock?: Clock;
+  /** @deprecated use `clock`; removed in the next minor. */
   now?: () => number;
-  timers?: Timers;
+  /** @deprecated use `clock`; removed in the next minor. */
+  timers?: TimeoutTimers;
 }
 
 /** Counters of a {@link RedisSink}. */
@@ -136,8 +145,9 @@ export function redisSink(client: RedisCommandClient, options: RedisSinkOptions 
   const overflow = options.overflow ?? 'drop';
   if (!['drop', 'wait'].includes(overflow)) throw new RedisError('REDIS_INVALID_OPTIONS', 'overflow must be "drop" or "wait"');
   const workerId = options.workerId ?? `pid-${process.pid}`;
-  const now = options.now ?? Date.now;
-  const timers = options.timers ?? unrefTimers;
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until they are removed
+  const timers = unrefClock(resolveClock(options.clock, options.now, options.timers));
+  const now = (): number => timers.now();
   const index = indexKey(prefix);
 
   let queue: Pending[] = [];

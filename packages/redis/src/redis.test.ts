@@ -1,5 +1,5 @@
 import { request } from 'node:http';
-import { createProgressHub, HeadwayError, type ProgressEvent } from '@headway/protocol';
+import { createProgressHub, HeadwayError, systemClock, type ProgressEvent } from '@headway/protocol';
 import { createSseHandler } from '@headway/sse';
 import type { RedisClientType } from '@redis/client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -90,8 +90,10 @@ describe.skipIf(binary === undefined)('@headway/redis against a real redis-serve
 
   it('trims an active run by age (MINID) when maxAgeMs is set', async () => {
     let t = 1_000_000;
-    const hub = createProgressHub({ runId: 'age-1', now: () => t });
-    const sink = redisSink(client, { maxAgeMs: 1000, now: () => t });
+    // Time is read from t; the sink's timers are the real ones.
+    const clock = { ...systemClock, now: () => t };
+    const hub = createProgressHub({ runId: 'age-1', clock });
+    const sink = redisSink(client, { maxAgeMs: 1000, clock });
     hub.add(sink);
     for (let i = 0; i < 300; i++) hub.emit({ type: 'progress', percent: i % 99 });
     await sink.flush();

@@ -1,3 +1,5 @@
+import type { Clock } from '@headway/protocol';
+import { resolveClock } from '@headway/protocol/internal';
 import { z } from 'zod';
 import { checkPrefix, indexKey, isValidRunId, runKeys } from './keys.js';
 import type { RedisCommandClient } from './redis-client.js';
@@ -89,18 +91,29 @@ export async function listRuns(client: RedisCommandClient, options: ListRunsOpti
 /** The text of the `run.error` event appended to an abandoned run. */
 export const ABANDONED_MESSAGE = 'abandoned: the worker stopped renewing its lease (it crashed or lost Redis)';
 
+/** Options of {@link reapAbandonedRuns}. */
+export interface ReapAbandonedRunsOptions {
+  /** Key prefix (default `headway`). */
+  prefix?: string;
+  /** A run whose last write is older than this is abandoned (default 3 600 000 = 1 h). */
+  finishedRunTtlMs?: number;
+  /** Clock the ages are measured with (default protocol's `systemClock`). */
+  clock?: Clock;
+  /** @deprecated use `clock`; removed in the next minor. */
+  now?: () => number;
+}
+
 /**
  * Marks every active run whose worker's lease has lapsed as abandoned: a terminal
  * `run.error` is appended to its stream (so subscribers end) and its TTL starts. Safe to
  * run from many processes at once (each run is checked and marked atomically). Returns
  * the runs it marked.
  */
-export async function reapAbandonedRuns(
-  client: RedisCommandClient,
-  options: { prefix?: string; finishedRunTtlMs?: number; now?: () => number } = {},
-): Promise<string[]> {
+export async function reapAbandonedRuns(client: RedisCommandClient, options: ReapAbandonedRunsOptions = {}): Promise<string[]> {
   const prefix = checkPrefix(options.prefix);
-  const now = options.now ?? Date.now;
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until it is removed
+  const clock = resolveClock(options.clock, options.now);
+  const now = (): number => clock.now();
   const ttl = Math.max(1, Math.floor(options.finishedRunTtlMs ?? 3_600_000));
   const ids = await client.sendCommand(['ZRANGE', indexKey(prefix), '0', '-1']);
   const runIds = (Array.isArray(ids) ? ids : []).filter(isValidRunId);
