@@ -14,8 +14,9 @@ export type {
   AgUiServer,
   AgUiServerOptions,
   AgUiStreamAnswer,
-  AgUiTimers,
 } from './server/ag-ui-server.js';
+// eslint-disable-next-line @typescript-eslint/no-deprecated -- kept as an alias for one minor
+export type { AgUiTimers } from './server/ag-ui-server.js';
 export { createAgUiHandler } from './server/ag-ui-handler.js';
 export type { AgUiHandler } from './server/ag-ui-handler.js';
 export { agUiResponse, agUiServerFor } from './server/ag-ui-response.js';

@@ -1,6 +1,6 @@
 import { EventType, type RunAgentInput } from '@ag-ui/core';
 import { AgentRuntime, ScriptedProvider, defineTool } from '@headway/runtime';
-import type { ProgressEvent } from '@headway/protocol';
+import { systemClock, type Clock, type ProgressEvent } from '@headway/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgUiHandler } from './ag-ui-handler.js';
@@ -228,7 +228,8 @@ describe('createAgUiHandler: hostile run functions', () => {
 
   it('a run whose clients all left keeps going for disconnectGraceMs, and a reattach in time keeps it alive', async () => {
     const scheduled: { callback: () => void; ms: number; cleared: boolean }[] = [];
-    const timers = {
+    const clock: Clock = {
+      ...systemClock,
       setTimeout: (callback: () => void, ms: number) => {
         const entry = { callback, ms, cleared: false };
         scheduled.push(entry);
@@ -241,7 +242,7 @@ describe('createAgUiHandler: hostile run functions', () => {
     let signal: AbortSignal | undefined;
     const { url } = await serve({
       disconnectGraceMs: 5000,
-      timers,
+      clock,
       run: (ctx) => {
         signal = ctx.signal;
         ctx.emit({ type: 'step.started', step: 'long' });
@@ -270,7 +271,8 @@ describe('createAgUiHandler: heartbeats and survived failures', () => {
     const release = deferred();
     const { url } = await serve({
       heartbeatMs: 1000,
-      timers: {
+      clock: {
+        ...systemClock,
         setTimeout: (callback: () => void) => {
           heartbeats.push(callback);
           return callback;

@@ -3,8 +3,15 @@
 // written to every client attached to the run.
 import type { AGUIEvent, RunAgentInput } from '@ag-ui/core';
 import { EventEncoder } from '@ag-ui/encoder';
-import { createProgressHub, type ProgressEvent, type ProgressEventBody, type ProgressHub, type ValidationIssue } from '@headway/protocol';
-import { adoptThenable, describeThrown } from '@headway/protocol/internal';
+import {
+  createProgressHub,
+  type Clock,
+  type ProgressEvent,
+  type ProgressEventBody,
+  type ProgressHub,
+  type ValidationIssue,
+} from '@headway/protocol';
+import { adoptThenable, describeThrown, resolveClock, unrefClock, type TimeoutTimers } from '@headway/protocol/internal';
 import { createReplayLog, type ReplayLog } from '@headway/sse';
 import { AgUiError, type AgUiErrorCode } from '../ag-ui-error.js';
 import { toAgUiEvents, type AgUiEventMapper } from '../mapping/to-ag-ui-events.js';
@@ -35,11 +42,8 @@ export interface AgUiRunContext {
  */
 export type AgUiRunFunction = (context: AgUiRunContext) => unknown;
 
-/** Timers the endpoint uses for heartbeats and the disconnect grace period. */
-export interface AgUiTimers {
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
+/** @deprecated pass a protocol `Clock` as `clock` instead; removed in the next minor. */
+export type AgUiTimers = TimeoutTimers;
 
 /** Options of {@link createAgUiServer}, {@link createAgUiHandler} and {@link agUiResponse}. */
 export interface AgUiServerOptions {
@@ -59,10 +63,15 @@ export interface AgUiServerOptions {
   maxBufferedBytes?: number;
   /** An SSE comment is sent to an idle client this often (default 15 000 ms; 0 turns it off). */
   heartbeatMs?: number;
-  /** Clock for the events' `ts` (default `Date.now`). */
+  /**
+   * Clock for the events' `ts`, run durations, heartbeats and the disconnect grace period
+   * (default protocol's `systemClock`); its timers are unref'd.
+   */
+  clock?: Clock;
+  /** @deprecated use `clock`; removed in the next minor. */
   now?: () => number;
-  /** Timers (default the global ones). */
-  timers?: AgUiTimers;
+  /** @deprecated use `clock`; removed in the next minor. */
+  timers?: TimeoutTimers;
   /** Told about failures the endpoint survived: a hub sink that threw, a write to a closed client. */
   onInternalError?: (error: unknown, context: { runId: string; phase: string }) => void;
 }
@@ -149,17 +158,6 @@ function nonNegativeInteger(name: string, value: number | undefined, fallback: n
   return value;
 }
 
-const globalTimers: AgUiTimers = {
-  setTimeout: (callback, ms) => {
-    const handle = setTimeout(callback, ms);
-    handle.unref();
-    return handle;
-  },
-  clearTimeout: (handle) => {
-    clearTimeout(handle as ReturnType<typeof setTimeout>);
-  },
-};
-
 /** The endpoint: answers requests, and cancels runs on demand. */
 export interface AgUiServer {
   /** Decides the answer to one request (a stream, or a plain JSON error). */
@@ -192,7 +190,9 @@ export function createAgUiServer(options: AgUiServerOptions): AgUiServer {
   const maxBodyBytes = nonNegativeInteger('maxBodyBytes', options.maxBodyBytes, 1024 * 1024, 1);
   const maxBufferedBytes = nonNegativeInteger('maxBufferedBytes', options.maxBufferedBytes, 1024 * 1024, 1);
   const heartbeatMs = nonNegativeInteger('heartbeatMs', options.heartbeatMs, 15_000);
-  const timers = options.timers ?? globalTimers;
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until they are removed
+  const clock = unrefClock(resolveClock(options.clock, options.now, options.timers));
+  const timers = clock;
   const encoder = new EventEncoder();
   const runs = new Map<string, RunRecord>();
 
@@ -279,7 +279,7 @@ export function createAgUiServer(options: AgUiServerOptions): AgUiServer {
   function startRun(input: RunAgentInput): AgUiStreamAnswer {
     const hub = createProgressHub({
       runId: input.runId,
-      ...(options.now === undefined ? {} : { now: options.now }),
+      clock,
       onInternalError: (error) => {
         internalError(error, input.runId, 'sink');
       },
@@ -326,11 +326,11 @@ export function createAgUiServer(options: AgUiServerOptions): AgUiServer {
 
   function execute(record: RunRecord, input: RunAgentInput): void {
     const { hub, controller } = record;
-    const started = options.now?.() ?? Date.now();
+    const started = clock.now();
     const emit = (body: ProgressEventBody): ProgressEvent | undefined => (hub.ended ? undefined : hub.emit(body));
     const end = (outcome: 'settled' | 'threw', thrown?: unknown): void => {
       if (hub.ended) return;
-      const durationMs = Math.max(0, (options.now?.() ?? Date.now()) - started);
+      const durationMs = Math.max(0, clock.now() - started);
       if (outcome === 'threw' && !controller.signal.aborted) emit({ type: 'run.error', error: describeThrown(thrown) });
       else if (controller.signal.aborted) emit({ type: 'run.cancelled', reason: describeThrown(controller.signal.reason) });
       else emit({ type: 'run.finished', durationMs, outcome: 'completed' });
