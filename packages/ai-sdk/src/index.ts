@@ -9,7 +9,9 @@ export type {
   ToolCallFacts,
   ToolCallFinishFacts,
 } from './with-headway.js';
-export type { CostOf, HeadwayClock, WithHeadwayOptions } from './options.js';
+export type { CostOf, WithHeadwayOptions } from './options.js';
+// eslint-disable-next-line @typescript-eslint/no-deprecated -- kept as an alias for one minor
+export type { HeadwayClock } from './options.js';
 export type { StepFacts } from './step-facts.js';
 export { AiSdkError } from './ai-sdk-error.js';
 export type { AiSdkErrorCode } from './ai-sdk-error.js';

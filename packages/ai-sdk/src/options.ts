@@ -1,16 +1,11 @@
-import { describeIssues, toValidationIssues, type ModelUsage, type ProgressHub, type SinkLike } from '@headway/protocol';
+import { describeIssues, toValidationIssues, type Clock, type ModelUsage, type ProgressHub, type SinkLike } from '@headway/protocol';
 import type { WeightedStep } from '@headway/estimator';
 import { errorMessage } from '@headway/protocol/internal';
 import { z } from 'zod';
 import { AiSdkError } from './ai-sdk-error.js';
 
-/** Time source and timers of a run; tests pass a fake one. */
-export interface HeadwayClock {
-  /** Epoch milliseconds. */
-  now: () => number;
-  setTimeout: (fn: () => void, ms: number) => unknown;
-  clearTimeout: (handle: unknown) => void;
-}
+/** @deprecated the protocol `Clock` it always was; removed in the next minor. */
+export type HeadwayClock = Clock;
 
 /** Prices one model call: USD for `usage` tokens of `model` (`provider` and `modelId` from the AI SDK). */
 export type CostOf = (usage: ModelUsage, model: { provider: string; modelId: string }) => number;
@@ -46,8 +41,8 @@ export interface WithHeadwayOptions {
   steps?: WeightedStep[];
   /** Cancels the run; combine with the hard time stop in `settings.abortSignal`. */
   abortSignal?: AbortSignal;
-  /** Time and timers (default the system clock). */
-  clock?: HeadwayClock;
+  /** Time and timers (default protocol's `systemClock`, its timers unref'd); tests pass a `ManualClock`. */
+  clock?: Clock;
   /** Called with every failure the bridge survived (a throwing `costOf`, a hub error). */
   onInternalError?: (error: unknown, context: string) => void;
 }
@@ -78,7 +73,7 @@ const schema = z
     steps: z.array(z.strictObject({ name: z.string().min(1), weight: finite.pipe(z.number().positive('must be more than 0')) })).optional(),
     abortSignal: z.custom<AbortSignal>((v) => v instanceof AbortSignal, 'must be an AbortSignal').optional(),
     clock: z
-      .custom<HeadwayClock>(
+      .custom<Clock>(
         (v) => isObject(v) && ['now', 'setTimeout', 'clearTimeout'].every((k) => isFunction((v as Record<string, unknown>)[k])),
         'must have now(), setTimeout() and clearTimeout()',
       )

@@ -1,4 +1,5 @@
 // A script for the AI SDK's own MockLanguageModelV3: step N answers with the N-th entry.
+import { ManualClock } from '@headway/protocol';
 import type { LanguageModelV3CallOptions, LanguageModelV3GenerateResult, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import { tool, type Tool } from 'ai';
 import { MockLanguageModelV3, convertArrayToReadableStream } from 'ai/test';
@@ -66,31 +67,7 @@ export const tools: { read: Tool<{ path: string }, string>; fail: Tool<Record<st
   }),
 };
 
-/** A clock the test moves by hand; timers fire when `advance` passes them. */
-export function manualClock(start = 1_000): {
-  now: () => number;
-  setTimeout: (fn: () => void, ms: number) => unknown;
-  clearTimeout: (h: unknown) => void;
-  advance: (ms: number) => void;
-} {
-  let t = start;
-  let timers: { at: number; fn: () => void; id: number }[] = [];
-  let next = 0;
-  return {
-    now: () => t,
-    setTimeout: (fn, ms) => {
-      next += 1;
-      timers.push({ at: t + ms, fn, id: next });
-      return next;
-    },
-    clearTimeout: (h) => {
-      timers = timers.filter((x) => x.id !== h);
-    },
-    advance: (ms) => {
-      t += ms;
-      const due = timers.filter((x) => x.at <= t).sort((a, b) => a.at - b.at);
-      timers = timers.filter((x) => x.at > t);
-      for (const d of due) d.fn();
-    },
-  };
+/** A clock the test moves by hand (`advanceSync`), from 1000 ms: protocol's `ManualClock`. */
+export function manualClock(start = 1_000): ManualClock {
+  return new ManualClock({ start });
 }

@@ -48,7 +48,7 @@ describe('withHeadway over random step scripts', () => {
           ...(s.maxSpendUsd === undefined ? {} : { maxSpendUsd: s.maxSpendUsd, costOf: () => 0.01 }),
         });
         const model = scriptedModel((call, options) => {
-          clock.advance(s.stepMs);
+          clock.advanceSync(s.stepMs);
           if (s.abortAt === call) controller.abort('stop');
           if (options.abortSignal?.aborted === true) return Promise.reject(options.abortSignal.reason as Error);
           if (userTexts(options).some((t) => t.startsWith('STOP:'))) {

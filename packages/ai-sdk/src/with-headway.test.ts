@@ -252,7 +252,7 @@ describe('withHeadway', () => {
     const { events, sink } = collect();
     const run = withHeadway({ task: 'Find the config', sinks: [sink], timeBudgetMs: 10_000, clock });
     const model = scriptedModel((call, options) => {
-      clock.advance(4_000);
+      clock.advanceSync(4_000);
       return reader(call, options);
     });
     await generateText({ model, tools, prompt: 'Find the config', ...run.settings });
@@ -273,7 +273,8 @@ describe('withHeadway', () => {
     const run = withHeadway({ task: 'Find the config', sinks: [sink], timeBudgetMs: 10_000, hardStopAfterMs: 1_000, clock });
     const model = scriptedModel((call, options) => {
       if (call < 2) {
-        clock.advance(6_000);
+        // The budget runs out during the second step (at 10 s), the hard stop is armed for 11 s.
+        clock.advanceSync(call === 0 ? 6_000 : 4_500);
         return { calls: [{ tool: 'read', input: { path: `${String(call)}.txt` } }] };
       }
       // The report step hangs until aborted.
@@ -281,7 +282,7 @@ describe('withHeadway', () => {
         options.abortSignal?.addEventListener('abort', () => {
           reject(options.abortSignal?.reason as Error);
         });
-        clock.advance(1_000);
+        clock.advanceSync(1_000);
       });
     });
     const tracked = await run.track(generateText({ model, tools, prompt: 'Find the config', maxRetries: 0, ...run.settings }));

@@ -7,7 +7,9 @@ import {
   createProgressHub,
   isNullReporter,
   redact,
+  systemClock,
   toolResultPreview,
+  type Clock,
   type LimitKind,
   type ProgressEventBody,
   type ProgressHub,
@@ -15,12 +17,12 @@ import {
   type ProgressReportStats,
   type StopReason,
 } from '@headway/protocol';
-import { errorMessage } from '@headway/protocol/internal';
+import { errorMessage, unrefClock } from '@headway/protocol/internal';
 import { buildFallbackReport, buildReportPrompt, ToolCallLog, type ReportPromptLimits } from '@headway/report';
 import type { ModelMessage } from 'ai';
 import { AiSdkError } from './ai-sdk-error.js';
 import { reportFromModel } from './model-report.js';
-import { parseOptions, type HeadwayClock, type WithHeadwayOptions } from './options.js';
+import { parseOptions, type WithHeadwayOptions } from './options.js';
 import { finishReasonOf, usageOf, type StepFacts } from './step-facts.js';
 
 /** What the AI SDK passes to `prepareStep` that the bridge reads. */
@@ -100,14 +102,8 @@ const DEFAULT_HARD_STOP_AFTER_MS = 30_000;
 const APPROACHING = 0.8;
 const FLUSH_TIMEOUT_MS = 5_000;
 
-const systemClock: HeadwayClock = {
-  now: () => Date.now(),
-  // Unref'd: a forgotten `finish()` must not keep the process alive for the time budget.
-  setTimeout: (fn, ms) => setTimeout(fn, ms).unref(),
-  clearTimeout: (handle) => {
-    clearTimeout(handle as ReturnType<typeof setTimeout>);
-  },
-};
+// Unref'd: a forgotten `finish()` must not keep the process alive for the time budget.
+const defaultClock: Clock = unrefClock(systemClock);
 
 const LIMIT_OF: Partial<Record<StopReason, LimitKind>> = { 'max-iterations': 'iterations', 'time-budget': 'time', 'cost-budget': 'cost' };
 
@@ -127,11 +123,11 @@ const LIMIT_OF: Partial<Record<StopReason, LimitKind>> = { 'max-iterations': 'it
  */
 export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
   const o = parseOptions(options);
-  const clock = o.clock ?? systemClock;
+  const clock = o.clock ?? defaultClock;
   const maxIterations = o.maxIterations ?? DEFAULT_MAX_ITERATIONS;
   const hardStopAfterMs = o.hardStopAfterMs ?? DEFAULT_HARD_STOP_AFTER_MS;
   const ownsHub = o.hub === undefined;
-  const hub = o.hub ?? createProgressHub({ runId: o.runId ?? crypto.randomUUID(), now: clock.now });
+  const hub = o.hub ?? createProgressHub({ runId: o.runId ?? crypto.randomUUID(), clock });
   if (ownsHub) for (const sink of o.sinks ?? []) hub.add(sink);
   const internal = (error: unknown, context: string): void => {
     try {
@@ -153,7 +149,7 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
   };
 
   const log = new ToolCallLog();
-  const tracker = quiet ? undefined : new ProgressTracker({ maxRoundtrips: maxIterations, now: clock.now, steps: o.steps ?? [], emit });
+  const tracker = quiet ? undefined : new ProgressTracker({ maxRoundtrips: maxIterations, clock, steps: o.steps ?? [], emit });
   const hardStop = new AbortController();
   const abortSignal = o.abortSignal === undefined ? hardStop.signal : AbortSignal.any([o.abortSignal, hardStop.signal]);
   const timers: unknown[] = [];

@@ -1,3 +1,4 @@
+import { ManualClock } from '@headway/protocol';
 import { AgentRuntime, ScriptedProvider, defineTool } from '@headway/runtime';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -82,7 +83,8 @@ describe('agentTool, called by the official MCP client over Streamable HTTP', ()
       });
     };
     const client = await clientFor((server) =>
-      agentTool(run, { server, name: 'burst', description: 'Bursts progress', progressIntervalMs: 60_000 }),
+      // On a clock that never moves, the window never ends: only the answer flushes the latest.
+      agentTool(run, { server, name: 'burst', description: 'Bursts progress', progressIntervalMs: 60_000, clock: new ManualClock() }),
     );
     const progress: Progress[] = [];
     await client.callTool({ name: 'burst', arguments: { task: 'go' } }, undefined, { onprogress: (p) => progress.push(p) });

@@ -1,4 +1,4 @@
-import type { ProgressEvent } from '@headway/protocol';
+import { systemClock, type Clock, type ProgressEvent } from '@headway/protocol';
 import { errorMessage } from '@headway/protocol/internal';
 import type { AgentRuntime, RunResult } from '@headway/runtime';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -25,12 +25,8 @@ export interface AgentRunContext {
 /** Runs an agent for one call: any loop that reports its events and ends in a runtime `RunResult`. */
 export type AgentRunFn = (task: string, ctx: AgentRunContext) => Promise<RunResult>;
 
-/** Timers the progress throttle uses (injected in tests). */
-export interface ThrottleTimers {
-  now: () => number;
-  setTimeout: (fn: () => void, ms: number) => unknown;
-  clearTimeout: (handle: unknown) => void;
-}
+/** @deprecated the protocol `Clock` it always was: pass it as `clock`; removed in the next minor. */
+export type ThrottleTimers = Clock;
 
 /** Options of {@link agentTool}. */
 export interface AgentToolOptions {
@@ -44,16 +40,11 @@ export interface AgentToolOptions {
   task?: (args: Record<string, unknown>) => string;
   /** At most one progress notification per this many ms (default 250); the latest is sent when the window ends. */
   progressIntervalMs?: number;
-  timers?: ThrottleTimers;
+  /** Time and timers of the progress throttle (default protocol's `systemClock`). */
+  clock?: Clock;
+  /** @deprecated use `clock`; removed in the next minor. */
+  timers?: Clock;
 }
-
-const defaultTimers: ThrottleTimers = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (handle) => {
-    clearTimeout(handle as ReturnType<typeof setTimeout>);
-  },
-};
 
 function runtimeRunFn(runtime: AgentRuntime): AgentRunFn {
   return async (task, { signal, onEvent }) => {
@@ -104,7 +95,8 @@ export function agentTool(agent: AgentRuntime | AgentRunFn, options: AgentToolOp
             });
           })();
   const interval = Math.max(0, options.progressIntervalMs ?? 250);
-  const timers = options.timers ?? defaultTimers;
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until it is removed
+  const timers = options.clock ?? options.timers ?? systemClock;
   const taskOf =
     options.task ?? ((args: Record<string, unknown>): string => (typeof args.task === 'string' ? args.task : JSON.stringify(args)));
   const inputSchema = options.inputSchema ?? z.object({ task: z.string().describe('What the agent should do') });

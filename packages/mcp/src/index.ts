@@ -7,4 +7,6 @@ export type { NestedProgress } from './progress-slice.js';
 export { McpError } from './mcp-error.js';
 export type { McpErrorCode, McpErrorOptions } from './mcp-error.js';
 export { agentTool, runResultToToolResult } from './agent-tool.js';
-export type { AgentRunContext, AgentRunFn, AgentToolOptions, ThrottleTimers } from './agent-tool.js';
+export type { AgentRunContext, AgentRunFn, AgentToolOptions } from './agent-tool.js';
+// eslint-disable-next-line @typescript-eslint/no-deprecated -- kept as an alias for one minor
+export type { ThrottleTimers } from './agent-tool.js';
