@@ -81,7 +81,7 @@ describe('createContextPipeline in a run', () => {
       const provider = new ScriptedProvider(steps, { clock });
       const seen: ProgressEvent[] = [];
       const errors: string[] = [];
-      const parts = createContextPipeline({ window: { maxTokens: 100_000 }, playbook: new Playbook({ now: () => clock.now() }) });
+      const parts = createContextPipeline({ window: { maxTokens: 100_000 }, playbook: new Playbook({ clock }) });
       const context: ContextPart[] = broken
         ? parts.map((p) => (p.name === 'attention' ? { ...p, beforeRun: () => Promise.reject(new Error('attention is down')) } : p))
         : parts.filter((p) => p.name !== 'attention');
@@ -109,7 +109,7 @@ describe('createContextPipeline in a run', () => {
 
   it("the playbook's history gives a familiar task an ETA from its first iteration, within the first runs' real durations", async () => {
     const clock = new ManualClock({ autoAdvance: true, start: 1_000_000 });
-    const playbook = new Playbook({ store: new MemoryContextStore(), now: () => clock.now() });
+    const playbook = new Playbook({ store: new MemoryContextStore(), clock });
     const runOnce = async (rounds: number) => {
       const steps: ScriptedStep[] = [
         ...Array.from({ length: rounds - 1 }, (_, i): ScriptedStep => ({

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type { Clock } from '@headway/protocol';
+import { resolveClock } from '@headway/protocol/internal';
 import { ContextError } from '../context-error.js';
 import { MemoryContextStore, type LearningsStore } from '../storage/context-store.js';
 import { learningSchema, parseStoredRecord, type Learning } from '../storage/records.js';
@@ -7,7 +9,9 @@ import { learningSchema, parseStoredRecord, type Learning } from '../storage/rec
 export interface LearningsOptions {
   /** Where learnings live (default in memory). */
   store?: LearningsStore;
-  /** Epoch ms (default `Date.now`). */
+  /** Clock of the records' times (default protocol's `systemClock`). */
+  clock?: Clock;
+  /** @deprecated use `clock`; removed in the next minor. */
   now?: () => number;
   /** Ids (default `crypto.randomUUID`). */
   generateId?: () => string;
@@ -34,7 +38,9 @@ export class Learnings {
 
   constructor(options: LearningsOptions = {}) {
     this.#store = options.store ?? new MemoryContextStore();
-    this.#now = options.now ?? Date.now;
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until it is removed
+    const clock = resolveClock(options.clock, options.now);
+    this.#now = () => clock.now();
     this.#id = options.generateId ?? randomUUID;
     this.#onInternalError = options.onInternalError;
   }

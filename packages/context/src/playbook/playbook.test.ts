@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ManualClock } from '@headway/protocol';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Learnings } from '../memory/learnings.js';
@@ -24,7 +25,7 @@ const run = (task: string, toolCalls: string[], iterations = 3, durationMs = 30_
 
 describe('Playbook', () => {
   it('records a successful tool-using run: task type, folded tool sequence and a prompt hint', async () => {
-    const playbook = new Playbook({ now: () => 42 });
+    const playbook = new Playbook({ clock: new ManualClock({ start: 42 }) });
     const pattern = await playbook.record(run('Fix the failing login test', ['read_file', 'read_file', 'edit_file', 'run_tests']));
     expect(pattern).toEqual({
       id: 'debug:read_file>edit_file>run_tests',
@@ -105,7 +106,9 @@ describe('Playbook', () => {
     const file = join(dir, 'memory.db');
     const first = new SqliteContextStore({ database: file });
     await new Playbook({ store: first }).record(run('Fix the login bug', ['read_file']));
-    await new Learnings({ store: first, generateId: () => 'l1', now: () => 7 }).add('The staging database is read-only.');
+    await new Learnings({ store: first, generateId: () => 'l1', clock: new ManualClock({ start: 7 }) }).add(
+      'The staging database is read-only.',
+    );
     first.close();
     const second = new SqliteContextStore({ database: file });
     expect((await new Playbook({ store: second }).getRelevant('Fix a bug')).map((p) => p.id)).toEqual(['debug:read_file']);

@@ -1,4 +1,6 @@
 import type { TaskHistory } from '@headway/estimator';
+import type { Clock } from '@headway/protocol';
+import { resolveClock } from '@headway/protocol/internal';
 import { z } from 'zod';
 import { ContextError } from '../context-error.js';
 import { parseOptions } from '../parse-options.js';
@@ -20,7 +22,9 @@ export interface PlaybookOptions {
   store?: PlaybookStore;
   /** The kind of a task (default {@link classifyTask}). */
   classify?: (task: string) => string;
-  /** Epoch ms (default `Date.now`). */
+  /** Clock of the records' times (default protocol's `systemClock`). */
+  clock?: Clock;
+  /** @deprecated use `clock`; removed in the next minor. */
   now?: () => number;
   /** Told once when the store cannot be read or holds records that do not parse (`CONTEXT_CORRUPT_STORE`). */
   onInternalError?: (error: unknown, where: string) => void;
@@ -61,6 +65,9 @@ const schema = z.strictObject({
     )
     .optional(),
   classify: fn.optional(),
+  clock: z
+    .custom<Clock>((v) => typeof v === 'object' && v !== null && typeof (v as Clock).now === 'function', 'expected a Clock')
+    .optional(),
   now: fn.optional(),
   onInternalError: fn.optional(),
 });
@@ -90,7 +97,9 @@ export class Playbook {
     const o = parseOptions('Playbook', schema, options) as PlaybookOptions;
     this.#store = o.store ?? new MemoryContextStore();
     this.#classify = o.classify ?? classifyTask;
-    this.#now = o.now ?? Date.now;
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until it is removed
+    const clock = resolveClock(o.clock, o.now);
+    this.#now = () => clock.now();
     this.#onInternalError = o.onInternalError;
   }
 
