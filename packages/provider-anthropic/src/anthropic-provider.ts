@@ -1,5 +1,6 @@
 import Anthropic, { type OpenTelemetryOptions } from '@anthropic-ai/sdk';
 import type { ThinkingConfigParam } from '@anthropic-ai/sdk/resources/messages';
+import { systemClock, type Clock } from '@headway/protocol';
 import {
   ProviderError,
   collectStream,
@@ -52,6 +53,8 @@ export interface AnthropicProviderOptions {
   logLevel?: 'off' | 'error' | 'warn' | 'info' | 'debug';
   /** How many tool calls' thinking blocks to keep for the next request (default 1000). */
   thinkingMemory?: number;
+  /** Clock an HTTP-date `retry-after` is measured against (default protocol's `systemClock`). */
+  clock?: Clock;
 }
 
 /** The model used when neither the request nor the options name one. */
@@ -85,6 +88,7 @@ export class AnthropicProvider implements Provider {
   readonly #thinking: ThinkingConfigParam | undefined;
   readonly #promptCaching: boolean;
   readonly #memory: ThinkingMemory;
+  readonly #clock: Clock;
 
   constructor(options: AnthropicProviderOptions = {}) {
     const env = options.env ?? process.env;
@@ -95,6 +99,7 @@ export class AnthropicProvider implements Provider {
     this.#thinking = options.thinking;
     this.#promptCaching = options.promptCaching ?? true;
     this.#memory = new ThinkingMemory(options.thinkingMemory ?? 1000);
+    this.#clock = options.clock ?? systemClock;
     const apiKey = options.apiKey ?? env.ANTHROPIC_API_KEY;
     const baseURL = options.baseURL ?? env.ANTHROPIC_BASE_URL;
     this.#client =
@@ -137,7 +142,7 @@ export class AnthropicProvider implements Provider {
     try {
       events = await client.messages.create({ ...this.#params(request), stream: true }, signal === undefined ? {} : { signal });
     } catch (error) {
-      throw toProviderError(error, this.name, signal);
+      throw toProviderError(error, this.name, signal, undefined, this.#clock.now());
     }
     const assembler = new MessageAssembler(this.name);
     const iterator = events[Symbol.asyncIterator]();
@@ -147,7 +152,7 @@ export class AnthropicProvider implements Provider {
         try {
           next = await iterator.next();
         } catch (error) {
-          throw toProviderError(error, this.name, signal, assembler.position);
+          throw toProviderError(error, this.name, signal, assembler.position, this.#clock.now());
         }
         if (next.done === true) break;
         const chunks = assembler.push(next.value);
@@ -173,7 +178,7 @@ export class AnthropicProvider implements Provider {
     try {
       message = await client.messages.create(this.#params(request), signal === undefined ? {} : { signal });
     } catch (error) {
-      throw toProviderError(error, this.name, signal);
+      throw toProviderError(error, this.name, signal, undefined, this.#clock.now());
     }
     const assembler = new MessageAssembler(this.name, 'message');
     for (const event of messageEvents(this.name, message)) yield* assembler.push(event);

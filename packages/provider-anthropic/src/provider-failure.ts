@@ -9,7 +9,7 @@ function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
 }
 
 /** `retry-after-ms`, else `retry-after` (seconds or an HTTP date), in ms. */
-function retryAfterMs(headers: Headers | undefined, now: number = Date.now()): number | undefined {
+function retryAfterMs(headers: Headers | undefined, now: number): number | undefined {
   if (headers === undefined) return undefined;
   const ms = Number.parseFloat(headers.get('retry-after-ms') ?? '');
   if (Number.isFinite(ms) && ms >= 0) return ms;
@@ -25,9 +25,16 @@ function retryAfterMs(headers: Headers | undefined, now: number = Date.now()): n
  * An SDK failure as a {@link ProviderError}: HTTP errors carry the status, the API's error
  * type and message, the request id and `retry-after`; 408, 409, 429, 5xx and 529 (overloaded)
  * are retryable unless the server's `x-should-retry` says otherwise; other 4xx are not. An
- * abort is returned as it is. `where` says how far a stream had got.
+ * abort is returned as it is. `where` says how far a stream had got; `now` is what an HTTP-date
+ * `retry-after` is measured against.
  */
-export function toProviderError(error: unknown, provider: string, signal: AbortSignal | undefined, where?: string): unknown {
+export function toProviderError(
+  error: unknown,
+  provider: string,
+  signal: AbortSignal | undefined,
+  where: string | undefined,
+  now: number,
+): unknown {
   if (isAbort(error, signal)) return signal?.aborted === true ? (signal.reason as unknown) : error;
   if (ProviderError.isInstance(error)) return error;
   const at = where === undefined ? '' : ` ${where}`;
@@ -45,7 +52,7 @@ export function toProviderError(error: unknown, provider: string, signal: AbortS
     const type = error.type ?? 'error';
     const detail = `${type}: ${clip(error.apiMessage ?? error.message, 500)}${typeof error.requestID === 'string' ? ` (request-id ${clip(error.requestID, 100)})` : ''}`;
     const h = headers instanceof Headers ? headers : undefined;
-    const after = retryAfterMs(h);
+    const after = retryAfterMs(h, now);
     const shouldRetry = h?.get('x-should-retry');
     if (typeof status === 'number') {
       const retryable =

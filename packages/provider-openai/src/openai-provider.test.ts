@@ -1,4 +1,4 @@
-import { HeadwayError } from '@headway/protocol';
+import { HeadwayError, ManualClock } from '@headway/protocol';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AgentRuntime, ProviderRegistry, collectStream, defineTool, type ProviderError } from '@headway/runtime';
@@ -176,6 +176,14 @@ describe('OpenAIProvider against a local OpenAI-compatible server', () => {
     expect(response.content).toBe('hello');
     expect(clock.waits).toEqual([2_000]);
     expect(server.received).toHaveLength(2);
+  });
+
+  it('a retry-after HTTP date is measured against the provider clock', async () => {
+    const at = 'Wed, 21 Oct 2026 07:28:00 GMT';
+    server.reply(jsonReply(429, { error: { message: 'Rate limit reached', type: 'rate_limit_error' } }, { 'retry-after': at }));
+    const provider = new OpenAIProvider({ apiKey: 'k', baseURL, clock: new ManualClock({ start: Date.parse(at) - 3_000 }) });
+    const error = await provider.complete({ messages: [{ role: 'user', content: 'hi' }], tools: [] }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'PROVIDER_REQUEST_FAILED', status: 429, retryAfterMs: 3_000 });
   });
 
   it('a 500 is retried with backoff; persistent 500s end in a ProviderError with the status', async () => {

@@ -5,6 +5,7 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
+import { systemClock, type Clock } from '@headway/protocol';
 import {
   ProviderError,
   isAbortError,
@@ -37,6 +38,8 @@ export interface OpenAIProviderOptions {
   fetch?: typeof fetch;
   /** Environment to read defaults from (default `process.env`). */
   env?: Record<string, string | undefined>;
+  /** Clock an HTTP-date `retry-after` is measured against (default protocol's `systemClock`). */
+  clock?: Clock;
 }
 
 function toOpenAIMessage(message: ChatMessage): ChatCompletionMessageParam {
@@ -100,7 +103,7 @@ function reasoningOf(value: unknown): string | undefined {
 }
 
 /** `retry-after-ms` or `retry-after` (seconds or an HTTP date) in ms. */
-function retryAfterMs(headers: Headers | undefined): number | undefined {
+function retryAfterMs(headers: Headers | undefined, now: number): number | undefined {
   if (headers === undefined) return undefined;
   const ms = Number.parseFloat(headers.get('retry-after-ms') ?? '');
   if (Number.isFinite(ms) && ms >= 0) return ms;
@@ -109,7 +112,7 @@ function retryAfterMs(headers: Headers | undefined): number | undefined {
   const seconds = Number.parseFloat(value);
   if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
   const date = Date.parse(value);
-  return Number.isFinite(date) ? Math.max(0, date - Date.now()) : undefined;
+  return Number.isFinite(date) ? Math.max(0, date - now) : undefined;
 }
 
 /**
@@ -129,12 +132,14 @@ export class OpenAIProvider implements Provider {
   readonly model: string;
   readonly #client: OpenAI | undefined;
   readonly #enabled: boolean;
+  readonly #clock: Clock;
 
   constructor(options: OpenAIProviderOptions = {}) {
     const env = options.env ?? process.env;
     this.name = options.name ?? 'openai';
     this.model = options.model ?? 'gpt-4o-mini';
     this.#enabled = options.enabled ?? true;
+    this.#clock = options.clock ?? systemClock;
     const apiKey = options.apiKey ?? env.OPENAI_API_KEY;
     const baseURL = options.baseURL ?? env.OPENAI_BASE_URL;
     this.#client =
@@ -287,7 +292,7 @@ export class OpenAIProvider implements Provider {
       const headers: unknown = error.headers;
       if (typeof status === 'number') {
         const retryable = status === 408 || status === 409 || status === 429 || status >= 500;
-        const after = retryAfterMs(headers instanceof Headers ? headers : undefined);
+        const after = retryAfterMs(headers instanceof Headers ? headers : undefined, this.#clock.now());
         return new ProviderError('PROVIDER_REQUEST_FAILED', `Provider "${this.name}" answered HTTP ${status}: ${error.message}`, {
           provider: this.name,
           status,
