@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createProgressHub, type ProgressHub } from '@headway/protocol';
+import { createProgressHub, systemClock, type ProgressHub } from '@headway/protocol';
 import { connectRedis, createRedisReplayLog, redisSink, type RedisSink } from '@headway/redis';
 import { createReplayLog, createSseHandler } from '@headway/sse';
 import { findTestPart } from '@headway/protocol/testing';
@@ -102,7 +102,7 @@ let runCounter = 0;
 
 async function inMemory(): Promise<Source> {
   const runId = `mem-${++runCounter}`;
-  const hub = createProgressHub({ runId, now: clock });
+  const hub = createProgressHub({ runId, clock: { ...systemClock, now: clock } });
   const log = createReplayLog();
   log.attach(hub);
   const server: Server = createServer(createSseHandler({ source: log, heartbeatMs: 0 }));
@@ -123,7 +123,7 @@ async function inMemory(): Promise<Source> {
 
 async function throughRedis(client: Awaited<ReturnType<typeof connectRedis>>, webs: { url: string }[]): Promise<Source> {
   const runId = `redis-${++runCounter}`;
-  const hub = createProgressHub({ runId, now: clock });
+  const hub = createProgressHub({ runId, clock: { ...systemClock, now: clock } });
   const sink = redisSink(client, { maxQueue: 100_000 });
   hub.add(sink);
   hub.emit({ type: 'run.started', agentName: 'bench' });

@@ -4,7 +4,7 @@
 // Run: pnpm -F @headway/bench bench:sse  (one phase: ... bench:sse --only=throughput|memory|latency)
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createProgressHub, type ProgressHub } from '@headway/protocol';
+import { createProgressHub, systemClock, type ProgressHub } from '@headway/protocol';
 import { createReplayLog, createSseHandler, type ReplayLogStats } from '@headway/sse';
 import { median } from '../lib/compare.js';
 import { SseClients, clock, emitPaced, tick, usedMemory } from '../lib/sse-clients.js';
@@ -47,7 +47,7 @@ function closer(server: Server): () => Promise<void> {
 const headway: Variant = {
   name: '@headway/sse',
   async start() {
-    const hub: ProgressHub = createProgressHub({ runId: 'run', now: clock });
+    const hub: ProgressHub = createProgressHub({ runId: 'run', clock: { ...systemClock, now: clock } });
     const log = createReplayLog();
     log.attach(hub);
     let slowDisconnects = 0;
@@ -83,7 +83,7 @@ const headway: Variant = {
 const raw: Variant = {
   name: 'raw node:http',
   async start() {
-    const hub: ProgressHub = createProgressHub({ runId: 'run', now: clock });
+    const hub: ProgressHub = createProgressHub({ runId: 'run', clock: { ...systemClock, now: clock } });
     const clients = new Set<ServerResponse>();
     const connections: ServerResponse[] = [];
     const server = createServer((req, res) => {

@@ -1,5 +1,5 @@
 import { AgentRuntime, ScriptedProvider, defineTool, type ScriptedStep, type Tool } from '@headway/runtime';
-import { createProgressHub, type ProgressEvent } from '@headway/protocol';
+import { createProgressHub, systemClock, type ProgressEvent } from '@headway/protocol';
 import { ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
@@ -401,7 +401,7 @@ describe('otelSink: a run resumed from a checkpoint', () => {
   // The runtime's resume continues the run id and seq in a new hub, without run.started; here
   // the two processes are two hubs and two sinks.
   function firstProcess(sink: ReturnType<typeof otelSink>) {
-    const hub = createProgressHub({ runId: 'run-r', now: () => START });
+    const hub = createProgressHub({ runId: 'run-r', clock: { ...systemClock, now: () => START } });
     hub.add(sink);
     hub.emit({ type: 'run.started', agentName: 'resumable', sessionId: 's-1', limits: { iterations: 10 } });
     hub.emit({ type: 'iteration', index: 0, max: 10 });
@@ -420,7 +420,7 @@ describe('otelSink: a run resumed from a checkpoint', () => {
   }
 
   function secondProcess(sink: ReturnType<typeof otelSink>, lastSeq: number): void {
-    const hub = createProgressHub({ runId: 'run-r', now: () => START + 60_000, lastSeq });
+    const hub = createProgressHub({ runId: 'run-r', clock: { ...systemClock, now: () => START + 60_000 }, lastSeq });
     hub.add(sink);
     hub.emit({ type: 'tool.executing', toolName: 'work', toolCallId: 'c2' });
     hub.emit({ type: 'tool.completed', toolName: 'work', toolCallId: 'c2', durationMs: 0, ok: true });
@@ -629,7 +629,7 @@ describe('otelSink: span events with their values', () => {
   it('extensions, checkpoints, flagged tools and strategy rotations, from any loop emitting through a hub', () => {
     const s = setup({ meter: false });
     let now = START;
-    const hub = createProgressHub({ runId: 'run-e', now: () => now });
+    const hub = createProgressHub({ runId: 'run-e', clock: { ...systemClock, now: () => now } });
     hub.add(s.sink);
     hub.emit({ type: 'run.started', agentName: 'negotiator', limits: { iterations: 5, time: 1_000 } });
     now += 100;

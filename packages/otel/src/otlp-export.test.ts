@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { createProgressHub } from '@headway/protocol';
+import { createProgressHub, systemClock } from '@headway/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { otelSink } from './otel-sink.js';
 
@@ -77,7 +77,7 @@ describe('OTLP/HTTP JSON export', () => {
     const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(new OTLPTraceExporter({ url }))] });
     const sink = otelSink({ tracer: provider.getTracer('@headway/otel'), meter: false });
     let now = 1_767_225_600_000;
-    const hub = createProgressHub({ runId: 'run-otlp', now: () => now });
+    const hub = createProgressHub({ runId: 'run-otlp', clock: { ...systemClock, now: () => now } });
     hub.add(sink);
     hub.emit({ type: 'run.started', agentName: 'exporter', sessionId: 'conv-1', limits: { iterations: 4 } });
     hub.emit({ type: 'iteration', index: 0, max: 4 });

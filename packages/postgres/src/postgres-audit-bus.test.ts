@@ -1,4 +1,4 @@
-import { HeadwayError } from '@headway/protocol';
+import { HeadwayError, systemClock } from '@headway/protocol';
 import { AuditReporter, type AuditEvent } from '@headway/reporter-audit';
 import { describe, expect, it } from 'vitest';
 import { PostgresAuditBus } from './postgres-audit-bus.js';
@@ -13,7 +13,7 @@ if (server !== undefined) {
       const { pool } = await freshPool(pgServer);
       const bus = new PostgresAuditBus(pool);
       let t = 1_000;
-      const reporter = new AuditReporter({ sessionId: 's1', taskId: 't1', bus, now: () => (t += 10) });
+      const reporter = new AuditReporter({ sessionId: 's1', taskId: 't1', bus, clock: { ...systemClock, now: () => (t += 10) } });
       reporter.onStart('Summarize the README');
       reporter.onToolStart('file_read');
       reporter.onComplete('done');

@@ -1,4 +1,4 @@
-import { HeadwayError, createProgressHub, parseProgressEvent, type ProgressEvent } from '@headway/protocol';
+import { HeadwayError, createProgressHub, parseProgressEvent, systemClock, type ProgressEvent } from '@headway/protocol';
 import { Socket } from 'node:net';
 import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
@@ -47,7 +47,7 @@ describe('JSONReporter', () => {
     const { stream, lines } = memoryStream();
     const reporter = new JSONReporter({ stream });
     let clock = 1_700_000_000_000;
-    const hub = createProgressHub({ runId: 'run-1', now: () => (clock += 5) });
+    const hub = createProgressHub({ runId: 'run-1', clock: { ...systemClock, now: () => (clock += 5) } });
     hub.add(reporter);
     const emitted: ProgressEvent[] = [
       hub.emit({ type: 'run.started', agentName: 'demo', task: 'Summarize the README file' }),

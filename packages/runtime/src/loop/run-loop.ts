@@ -148,7 +148,7 @@ export class RunLoop {
       emit: (body) => {
         this.#emit(body);
       },
-      now: () => clock.now(),
+      clock,
       aiDriven: config.progress.aiDriven,
       ...(config.progress.fallbackSteps.length > 0 ? { steps: config.progress.fallbackSteps } : {}),
       ...(state.tracker === null || state.tracker === undefined ? {} : { state: state.tracker }),
