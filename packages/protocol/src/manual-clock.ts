@@ -76,12 +76,7 @@ export class ManualClock implements Clock {
   /** Moves time forward by `ms`, firing due timers in order and letting their promise chains settle. */
   async advance(ms: number): Promise<void> {
     const target = this.#now + ms;
-    for (;;) {
-      const next = this.#timers[0];
-      if (next === undefined || next.at > target) break;
-      this.#timers.shift();
-      this.#now = Math.max(this.#now, next.at);
-      next.fn();
+    while (this.#fireNext(target)) {
       await new Promise<void>((resolve) => {
         macrotask(resolve);
       });
@@ -95,14 +90,20 @@ export class ManualClock implements Clock {
    */
   advanceSync(ms: number): void {
     const target = this.#now + ms;
-    for (;;) {
-      const next = this.#timers[0];
-      if (next === undefined || next.at > target) break;
-      this.#timers.shift();
-      this.#now = Math.max(this.#now, next.at);
-      next.fn();
+    while (this.#fireNext(target)) {
+      // each due timer in turn
     }
     this.#now = target;
+  }
+
+  /** Fires the next timer due by `target`, at its time; false when none is. */
+  #fireNext(target: number): boolean {
+    const next = this.#timers[0];
+    if (next === undefined || next.at > target) return false;
+    this.#timers.shift();
+    this.#now = Math.max(this.#now, next.at);
+    next.fn();
+    return true;
   }
 
   #scheduleCheck(): void {
