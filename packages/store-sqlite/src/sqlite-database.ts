@@ -1,8 +1,12 @@
 import Database from 'better-sqlite3';
 import type { HeadwayError } from '@headway/protocol';
+import type { StoreColumnTypes } from '@headway/runtime/store-kit';
 
 /** A better-sqlite3 connection, as the SQLite stores take it. */
 export type SqliteDatabase = Database.Database;
+
+/** How SQLite spells the store-kit column types: times are integer epoch milliseconds. */
+export const SQLITE_TYPES: StoreColumnTypes = { text: 'TEXT', integer: 'INTEGER', real: 'REAL', time: 'INTEGER' };
 
 /**
  * Opens (or adopts) the SQLite database the checkpoint and session stores share, in WAL

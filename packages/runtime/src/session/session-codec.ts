@@ -60,6 +60,19 @@ export function decodeMessage(id: string, text: unknown, index: number): unknown
   }
 }
 
+/**
+ * Reads a session's messages back from its rows (`seq`, `body`), in order; a missing or extra
+ * row is `SESSION_CORRUPT`.
+ */
+export function decodeMessageRows(id: string, rows: readonly { seq: unknown; body: unknown }[], expected: number): unknown[] {
+  if (rows.length !== expected || rows.some((r, i) => r.seq !== i)) {
+    throw new SessionError('SESSION_CORRUPT', `session ${id}: messages: expected ${expected} row(s) in sequence, found ${rows.length}`, {
+      issues: [{ path: 'messages', message: 'rows missing' }],
+    });
+  }
+  return rows.map((r, i) => decodeMessage(id, r.body, i));
+}
+
 /** The error for an id that is not stored. */
 export function sessionNotFound(id: string): SessionError {
   return new SessionError('SESSION_NOT_FOUND', `session ${id} not found`);
