@@ -1,11 +1,10 @@
 import type { ProgressEvent } from '@headway/protocol';
-import { errorMessage } from '@headway/protocol/internal';
+import { cleanMessage, errorMessage } from '@headway/protocol/internal';
 import type { AgentRuntime, RunResult } from '@headway/runtime';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { McpError } from './mcp-error.js';
-import { cleanMessage } from './progress-slice.js';
 
 /** What an {@link AgentRunFn} is given for one call. */
 export interface AgentRunContext {

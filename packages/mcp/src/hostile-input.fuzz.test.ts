@@ -5,7 +5,8 @@ import { HeadwayError } from '@headway/protocol';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { mapCallToolResult } from './map-result.js';
-import { SliceMapper, cleanMessage } from './progress-slice.js';
+import { cleanMessage } from '@headway/protocol/internal';
+import { SliceMapper } from './progress-slice.js';
 import { argumentsSchema, compileArgumentsCheck } from './tool-arguments.js';
 
 function revoked(): object {

@@ -1,10 +1,10 @@
 import type { Tool } from '@headway/runtime';
-import { errorMessage } from '@headway/protocol/internal';
+import { cleanMessage, errorMessage } from '@headway/protocol/internal';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { connect, type McpServerSource } from './connect.js';
 import { mapCallToolResult, type McpToolResult } from './map-result.js';
 import { McpError } from './mcp-error.js';
-import { SliceMapper, cleanMessage, localPercent, type NestedProgress } from './progress-slice.js';
+import { SliceMapper, localPercent, type NestedProgress } from './progress-slice.js';
 import { argumentsSchema, compileArgumentsCheck } from './tool-arguments.js';
 
 /** Options of {@link mcpTools}. */

@@ -6,6 +6,7 @@
  */
 export { adoptThenable, describeThrown, errorMessage, isThenable } from './untrusted.js';
 export { mayContainSecret } from './redact.js';
+export { MAX_MESSAGE_CHARS, cleanMessage } from './clean-message.js';
 export { toErrorOptions } from './headway-error.js';
 export { LIST_KEYS, SECTION_TITLES, STOP_REASON_TEXT, emptyLists } from './report-markdown/report-sections.js';
 export type { ReportListKey, ReportSectionKey } from './report-markdown/report-sections.js';
