@@ -16,6 +16,7 @@ export type { CheckpointStoreFactory, CheckpointStoreHandle } from './checkpoint
 export { sessionStoreConformance } from './session-store-conformance.js';
 export type { SessionStoreFactory, SessionStoreHandle } from './session-store-conformance.js';
 export { CRASH_KILL_POINTS, crashRecoverySuite } from './crash-recovery-suite.js';
+export { CHECKPOINT_WRITE_KILL_POINTS, checkpointWriteInFlightCall } from './checkpoint-write-kill-points.js';
 export type { CrashRecoverySuiteOptions } from './crash-recovery-suite.js';
 export type { CrashStore, CrashStoreModule } from './crash-store.js';
 export { ScriptedServer, jsonReply, recordingClock, sseReply } from './scripted-server.js';
