@@ -177,6 +177,10 @@ export {
 export type { HostileTextOptions, HostileThunkOptions, HostileValueOptions, HugeStringOptions } from './hostile-arbitraries.js';
 export { createIsolatedRunner, runIsolated } from './run-isolated.js';
 export type { IsolatedRun, IsolatedRunner, RunIsolatedOptions } from './run-isolated.js';
-export { findTestPart } from './test-part.js';
+export { findTestPart, isExecutable } from './test-part.js';
+export { freePort, startTestServer } from './test-server.js';
+export type { TestServer, TestServerOptions } from './test-server.js';
+export { startLineProcess } from './test-process.js';
+export type { LineProcess, LineProcessOptions } from './test-process.js';
 export { recordingReporter } from './recording-reporter.js';
 export type { FindTestPartOptions } from './test-part.js';
