@@ -1,10 +1,10 @@
 export { AuditReporter } from './audit-reporter.js';
 export type { AuditFailureContext, AuditFlushOptions, AuditReporterOptions } from './audit-reporter.js';
 export type { AuditBus, QueryableAuditBus } from './audit-bus.js';
-export { AUDIT_EVENT_TYPES, auditEventSchema } from './audit-event.js';
+export { AUDIT_EVENT_TYPES, assertAuditEvent, auditEventSchema, decodeAuditRecord } from './audit-event.js';
 export type { AuditDetails, AuditEvent, AuditEventType, AuditRunRef } from './audit-event.js';
-export { normalizeAuditQuery } from './audit-query.js';
-export type { AuditQuery, NormalizedAuditQuery } from './audit-query.js';
+export { auditQueryConditions, normalizeAuditQuery } from './audit-query.js';
+export type { AuditQuery, AuditQueryCondition, NormalizedAuditQuery } from './audit-query.js';
 export { MemoryAuditBus } from './memory-audit-bus.js';
 export type { AuditSubscriber, MemoryAuditBusOptions } from './memory-audit-bus.js';
 export { JsonlAuditBus } from './jsonl-audit-bus.js';
