@@ -39,7 +39,7 @@ describe('startTestServer', () => {
   it('says what the server printed when it exits at start, after every attempt', async () => {
     await expect(
       startTestServer({ name: 'broken', command: () => ['sh', '-c', 'echo no config; exit 1'], ready: 'Ready.', attempts: 2 }),
-    ).rejects.toThrow(/broken exited at start:\n[^]*no config/);
+    ).rejects.toThrow(/broken exited at start:\n[\s\S]*no config/);
   });
 
   it('finds a port nobody listens on', async () => {
