@@ -6,8 +6,9 @@ import { parseProgressEventJson, type ProgressReport } from '@headway/protocol';
 import { JsonlAuditBus, SqliteAuditBus, type AuditEvent } from '@headway/reporter-audit';
 import { SqliteCheckpointStore, SqliteSessionStore } from '@headway/store-sqlite';
 import Database from 'better-sqlite3';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fixture, runCli, startCli } from './run-cli.test-util.js';
+import { storeSampleRuns } from './stored-runs.test-util.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'headway-cli-'));
 afterAll(() => {
@@ -277,32 +278,11 @@ describe('headway report', () => {
 describe('headway runs and cost', () => {
   const db = join(dir, 'agent.db');
   const now = Date.now();
-  {
+  beforeAll(async () => {
     const store = new SqliteCheckpointStore(db, { now: () => now - 120_000 });
-    const state = {
-      iteration: 2,
-      toolsUsed: ['read'],
-      usage: { inputTokens: 1200, outputTokens: 300 },
-      spentUsd: 0.0123,
-      providerCalls: 3,
-    };
-    store.create({ id: 'cp-live', runId: 'run-1', sessionId: 's-1', taskId: 't-1', input: 'task', state, messages: [], log: [] });
-    store.create({
-      id: 'cp-done',
-      runId: 'run-2',
-      sessionId: 's-1',
-      taskId: 't-2',
-      input: 'task',
-      state: { ...state, spentUsd: 0.5 },
-      messages: [],
-      log: [],
-    });
-    store.complete('cp-done');
-    const sessions = new SqliteSessionStore(store.database);
-    sessions.create('s-1');
-    sessions.recordRun('s-1', { messages: [], spentUsd: 0.5123, calls: 6 });
+    await storeSampleRuns(store, new SqliteSessionStore(store.database));
     store.close();
-  }
+  });
 
   it('lists unfinished runs with age, iteration, spend and strategy; --all and --json', async () => {
     const { code, stdout } = await runCli(['runs', 'list', '--store', `sqlite:${db}`]);

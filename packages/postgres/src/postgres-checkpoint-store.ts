@@ -14,8 +14,10 @@ import {
 } from '@headway/runtime';
 import {
   CHECKPOINT_FULL_COLUMNS,
+  CHECKPOINT_INSERT_COLUMNS,
   CHECKPOINT_SUMMARY_COLUMNS as SUMMARY_COLUMNS,
   blobRef,
+  checkpointInsertValues,
   checkCheckpointExpected as checkExpected,
   checkpointFilterStatuses as filterStatuses,
   checkpointNotFound as notFound,
@@ -138,28 +140,15 @@ export class PostgresCheckpointStore implements CheckpointStore {
     }
     // JSON text: the input may hold U+0000, which PostgreSQL text cannot.
     const input = encodeJson(init.input, 'init.input', init.id);
-    const { state, messages, log } = encodeInit(init);
+    const encoded = encodeInit(init);
+    const { messages, log } = encoded;
     await this.#write(async (c) => {
-      const now = this.#now();
+      // $1…$13 are the row's values, $14 the worker that claims it, $15 the lease.
       const inserted = await c.query<{ pk: string }>(
-        `INSERT INTO headway_checkpoints (id, run_id, session_id, task_id, input, status, iteration, state, message_count, log_count, last_seq, created_at, updated_at, lease_owner, lease_expires)
-         VALUES ($1, $2, $3, $4, $5, 'running', $6, $7, $8, $9, $10, $11, $11, $12::text, CASE WHEN $12::text IS NULL THEN NULL ELSE ${DB_NOW} + $13 END)
+        `INSERT INTO headway_checkpoints (${CHECKPOINT_INSERT_COLUMNS}, lease_owner, lease_expires)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::text, CASE WHEN $14::text IS NULL THEN NULL ELSE ${DB_NOW} + $15 END)
          ON CONFLICT (id) DO NOTHING RETURNING pk`,
-        [
-          init.id,
-          init.runId,
-          init.sessionId,
-          init.taskId,
-          input,
-          init.state.iteration,
-          state,
-          messages.length,
-          log.length,
-          init.lastSeq ?? 0,
-          now,
-          this.workerId ?? null,
-          this.#leaseMs,
-        ],
+        [...checkpointInsertValues(init, input, encoded, this.#now()), this.workerId ?? null, this.#leaseMs],
       );
       const pk = inserted.rows[0]?.pk;
       if (pk === undefined) throw new CheckpointError('CHECKPOINT_EXISTS', `checkpoint ${init.id} exists already`);

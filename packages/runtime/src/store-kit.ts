@@ -21,6 +21,7 @@ export {
 export {
   CHECKPOINT_COLUMNS,
   CHECKPOINT_FULL_COLUMNS,
+  CHECKPOINT_INSERT_COLUMNS,
   CHECKPOINT_SUMMARY_COLUMNS,
   checkExpected as checkCheckpointExpected,
   decodeCountsRow as decodeCheckpointCountsRow,
@@ -29,6 +30,7 @@ export {
   encodeInit as encodeCheckpointInit,
   encodeUpdate as encodeCheckpointUpdate,
   filterStatuses as checkpointFilterStatuses,
+  insertValues as checkpointInsertValues,
 } from './checkpoint/checkpoint-rows.js';
 export type {
   CountsRow as CheckpointCountsRow,

@@ -14,8 +14,10 @@ import {
 import {
   CHECKPOINT_COLUMNS,
   CHECKPOINT_FULL_COLUMNS,
+  CHECKPOINT_INSERT_COLUMNS,
   CHECKPOINT_SUMMARY_COLUMNS as SUMMARY_COLUMNS,
   blobRef,
+  checkpointInsertValues,
   checkCheckpointExpected as checkExpected,
   checkpointFilterStatuses as filterStatuses,
   checkpointNotFound as notFound,
@@ -30,7 +32,7 @@ import {
   renderColumns,
   validateCheckpointInit as validateInit,
 } from '@headway/runtime/store-kit';
-import { SQLITE_TYPES, migrate, openSqliteDatabase, type SqliteDatabase } from './sqlite-database.js';
+import { SQLITE_TYPES, openSqliteDatabase, type SqliteDatabase } from './sqlite-database.js';
 import { SqliteSessionStore } from './sqlite-session-store.js';
 
 /** Options of {@link SqliteCheckpointStore}. */
@@ -106,16 +108,15 @@ export class SqliteCheckpointStore implements CheckpointStore {
 
   /** Opens `path` (created if missing), or uses an open better-sqlite3 connection. */
   constructor(pathOrDatabase: string | SqliteDatabase, options: SqliteCheckpointStoreOptions = {}) {
-    const { db, owned } = openSqliteDatabase(pathOrDatabase);
+    const { db, owned } = openSqliteDatabase(pathOrDatabase, {
+      component: 'checkpoints',
+      version: SCHEMA_VERSION,
+      ddl: DDL,
+      makeError: (message) => new CheckpointError('CHECKPOINT_CORRUPT', message),
+    });
     this.database = db;
     this.#owned = owned;
     this.#now = options.now ?? Date.now;
-    try {
-      migrate(db, 'checkpoints', SCHEMA_VERSION, DDL, (message) => new CheckpointError('CHECKPOINT_CORRUPT', message));
-    } catch (error) {
-      if (owned) db.close();
-      throw error;
-    }
     this.#stmt = prepare(db);
   }
 
@@ -127,26 +128,13 @@ export class SqliteCheckpointStore implements CheckpointStore {
 
   create(init: CheckpointInit): void {
     validateInit(init);
-    const { state, messages, log } = encodeInit(init);
+    const encoded = encodeInit(init);
+    const { messages, log } = encoded;
     const s = this.#stmt;
     this.database
       .transaction(() => {
         if (s.head.get(init.id) !== undefined) throw new CheckpointError('CHECKPOINT_EXISTS', `checkpoint ${init.id} exists already`);
-        const now = this.#now();
-        const { lastInsertRowid } = s.insert.run(
-          init.id,
-          init.runId,
-          init.sessionId,
-          init.taskId,
-          init.input,
-          init.state.iteration,
-          state,
-          messages.length,
-          log.length,
-          init.lastSeq ?? 0,
-          now,
-          now,
-        );
+        const { lastInsertRowid } = s.insert.run(...checkpointInsertValues(init, init.input, encoded, this.#now()));
         const pk = Number(lastInsertRowid);
         if (pk >= MAX_PK)
           throw new CheckpointError('CHECKPOINT_INVALID', `checkpoint ${init.id}: the database has used all ${MAX_PK} checkpoint keys`);
@@ -310,8 +298,9 @@ function prepare(db: SqliteDatabase) {
     head: db.prepare('SELECT pk, status, message_count, log_count FROM headway_checkpoints WHERE id = ?'),
     full: db.prepare(`SELECT pk, ${CHECKPOINT_FULL_COLUMNS} FROM headway_checkpoints WHERE id = ?`),
     insert: db.prepare(
-      `INSERT INTO headway_checkpoints (id, run_id, session_id, task_id, input, status, iteration, state, message_count, log_count, last_seq, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO headway_checkpoints (${CHECKPOINT_INSERT_COLUMNS}) VALUES (${CHECKPOINT_INSERT_COLUMNS.split(',')
+        .map(() => '?')
+        .join(', ')})`,
     ),
     insertMessage: db.prepare('INSERT INTO headway_checkpoint_messages (key, body) VALUES (?, ?)'),
     insertLog: db.prepare('INSERT INTO headway_checkpoint_log (key, body) VALUES (?, ?)'),

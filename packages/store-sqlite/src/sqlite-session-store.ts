@@ -17,7 +17,7 @@ import {
   SESSION_COLUMNS,
   renderColumns,
 } from '@headway/runtime/store-kit';
-import { SQLITE_TYPES, migrate, openSqliteDatabase, type SqliteDatabase } from './sqlite-database.js';
+import { SQLITE_TYPES, openSqliteDatabase, type SqliteDatabase } from './sqlite-database.js';
 
 const DDL = `
 CREATE TABLE IF NOT EXISTS headway_sessions (
@@ -50,16 +50,15 @@ export class SqliteSessionStore implements SessionStore {
 
   /** Opens `path` (created if missing), or uses an open better-sqlite3 connection. */
   constructor(pathOrDatabase: string | SqliteDatabase, options: SessionStoreOptions = {}) {
-    const { db, owned } = openSqliteDatabase(pathOrDatabase);
+    const { db, owned } = openSqliteDatabase(pathOrDatabase, {
+      component: 'sessions',
+      version: 1,
+      ddl: DDL,
+      makeError: (message) => new SessionError('SESSION_CORRUPT', message),
+    });
     this.database = db;
     this.#owned = owned;
     this.#now = options.now ?? Date.now;
-    try {
-      migrate(db, 'sessions', 1, DDL, (message) => new SessionError('SESSION_CORRUPT', message));
-    } catch (error) {
-      if (owned) db.close();
-      throw error;
-    }
   }
 
   get(id: string): SessionRecord | undefined {

@@ -128,6 +128,33 @@ export function encodeInit(init: CheckpointInit): EncodedInit {
   };
 }
 
+/** The columns a new checkpoint's row is inserted with, in the order of {@link insertValues}. */
+export const CHECKPOINT_INSERT_COLUMNS =
+  'id, run_id, session_id, task_id, input, status, iteration, state, message_count, log_count, last_seq, created_at, updated_at';
+
+/**
+ * The values of a new checkpoint's row, in the order of {@link CHECKPOINT_INSERT_COLUMNS}:
+ * `input` as the store keeps it (the text, or its JSON), the contents {@link encodeInit} gave,
+ * status `running`, created and updated at `now`.
+ */
+export function insertValues(init: CheckpointInit, input: string, encoded: EncodedInit, now: number): (string | number)[] {
+  return [
+    init.id,
+    init.runId,
+    init.sessionId,
+    init.taskId,
+    input,
+    'running',
+    init.state.iteration,
+    encoded.state,
+    encoded.messages.length,
+    encoded.log.length,
+    init.lastSeq ?? 0,
+    now,
+    now,
+  ];
+}
+
 /** One write as JSON text, validated: what a store appends and upserts. `state` is `null` when unchanged. */
 export interface EncodedUpdate {
   state: string | null;
