@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { HeadwayError } from '@headway/protocol';
-import { checkpointInit as init, checkpointState as state, checkpointStoreConformance } from '@headway/runtime/testing';
+import { checkpointInit as init, checkpointRound, checkpointStoreConformance, reopenableStore } from '@headway/runtime/testing';
 import { migrate, SCHEMA_VERSION } from './migrate.js';
 import { PostgresCheckpointStore } from './postgres-checkpoint-store.js';
 import { freshPool, usePostgres } from './testing/postgres-fixture.test-util.js';
@@ -21,18 +21,10 @@ async function codeOf(fn: () => Promise<unknown>): Promise<unknown> {
 if (server !== undefined) {
   checkpointStoreConformance('PostgresCheckpointStore', async (now) => {
     const { pool, url } = await freshPool(server);
-    let current = pool;
-    return {
-      store: new PostgresCheckpointStore(pool, { now }),
-      reopen: async () => {
-        await current.end();
-        current = new pg.Pool({ connectionString: url });
-        return new PostgresCheckpointStore(current, { now });
-      },
-      cleanup: async () => {
-        await current.end();
-      },
-    };
+    return reopenableStore(
+      (first) => new PostgresCheckpointStore(first ? pool : new pg.Pool({ connectionString: url }), { now }),
+      (store) => store.pool.end(),
+    );
   });
 
   describe('PostgresCheckpointStore', () => {
@@ -41,15 +33,7 @@ if (server !== undefined) {
       const store = new PostgresCheckpointStore(pool);
       await store.create(init('cp-1'));
       for (let i = 1; i <= 20; i++) {
-        await store.update('cp-1', {
-          appendMessages: [
-            { role: 'assistant', i },
-            { role: 'tool', i },
-          ],
-          appendLog: [{ i }],
-          state: state({ iteration: i }),
-          clearToolCalls: true,
-        });
+        await store.update('cp-1', checkpointRound(i));
       }
       expect((await store.load('cp-1'))?.messages).toHaveLength(40);
       expect((await store.load('cp-1'))?.iteration).toBe(20);

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { sessionStoreConformance } from '@headway/runtime/testing';
+import { sessionStoreConformance, reopenableStore } from '@headway/runtime/testing';
 import { PostgresCheckpointStore } from './postgres-checkpoint-store.js';
 import { PostgresSessionStore } from './postgres-session-store.js';
 import { freshPool, usePostgres } from './testing/postgres-fixture.test-util.js';
@@ -10,18 +10,10 @@ const server = await usePostgres();
 if (server !== undefined) {
   sessionStoreConformance('PostgresSessionStore', async (now) => {
     const { pool, url } = await freshPool(server);
-    let current = pool;
-    return {
-      store: new PostgresSessionStore(pool, { now }),
-      reopen: async () => {
-        await current.end();
-        current = new pg.Pool({ connectionString: url });
-        return new PostgresSessionStore(current, { now });
-      },
-      cleanup: async () => {
-        await current.end();
-      },
-    };
+    return reopenableStore(
+      (first) => new PostgresSessionStore(first ? pool : new pg.Pool({ connectionString: url }), { now }),
+      (store) => store.pool.end(),
+    );
   });
 
   describe('PostgresSessionStore', () => {

@@ -39,6 +39,22 @@ export function checkpointInit(id: string, overrides: Partial<CheckpointInit> = 
   };
 }
 
+/**
+ * Round `i` of a run for tests: two messages and a log entry appended, the state at iteration
+ * `i`, the tool calls cleared.
+ */
+export function checkpointRound(i: number): CheckpointUpdate {
+  return {
+    appendMessages: [
+      { role: 'assistant', i },
+      { role: 'tool', i },
+    ],
+    appendLog: [{ i }],
+    state: checkpointState({ iteration: i }),
+    clearToolCalls: true,
+  };
+}
+
 function started(toolCallId: string, index: number, name = 'file_read'): CheckpointToolCall {
   return { toolCallId, name, args: { path: `f${index}.txt` }, index, status: 'started' };
 }

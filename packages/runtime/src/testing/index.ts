@@ -11,7 +11,9 @@
  *
  * @packageDocumentation
  */
-export { checkpointStoreConformance, checkpointInit, checkpointState } from './checkpoint-store-conformance.js';
+export { checkpointStoreConformance, checkpointInit, checkpointRound, checkpointState } from './checkpoint-store-conformance.js';
+export { reopenableStore } from './reopenable-store.js';
+export type { ReopenableStore } from './reopenable-store.js';
 export type { CheckpointStoreFactory, CheckpointStoreHandle } from './checkpoint-store-conformance.js';
 export { sessionStoreConformance } from './session-store-conformance.js';
 export type { SessionStoreFactory, SessionStoreHandle } from './session-store-conformance.js';
