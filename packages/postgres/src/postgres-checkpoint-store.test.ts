@@ -1,10 +1,10 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { HeadwayError } from '@headway/protocol';
-import { checkpointInit as init, checkpointRound, checkpointStoreConformance, reopenableStore } from '@headway/runtime/testing';
+import { checkpointInit as init, checkpointRound, checkpointStoreConformance } from '@headway/runtime/testing';
 import { migrate, SCHEMA_VERSION } from './migrate.js';
 import { PostgresCheckpointStore } from './postgres-checkpoint-store.js';
-import { freshPool, usePostgres } from './testing/postgres-fixture.test-util.js';
+import { freshPool, freshStore, usePostgres } from './testing/postgres-fixture.test-util.js';
 import { TEST_PASSWORD } from './testing/postgres-server.test-util.js';
 
 const server = await usePostgres();
@@ -19,13 +19,7 @@ async function codeOf(fn: () => Promise<unknown>): Promise<unknown> {
 }
 
 if (server !== undefined) {
-  checkpointStoreConformance('PostgresCheckpointStore', async (now) => {
-    const { pool, url } = await freshPool(server);
-    return reopenableStore(
-      (first) => new PostgresCheckpointStore(first ? pool : new pg.Pool({ connectionString: url }), { now }),
-      (store) => store.pool.end(),
-    );
-  });
+  checkpointStoreConformance('PostgresCheckpointStore', (now) => freshStore(server, (pool) => new PostgresCheckpointStore(pool, { now })));
 
   describe('PostgresCheckpointStore', () => {
     it('writes only the new rows and the checkpoint row on each round', async () => {

@@ -1,20 +1,13 @@
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { sessionStoreConformance, reopenableStore } from '@headway/runtime/testing';
+import { sessionStoreConformance } from '@headway/runtime/testing';
 import { PostgresCheckpointStore } from './postgres-checkpoint-store.js';
 import { PostgresSessionStore } from './postgres-session-store.js';
-import { freshPool, usePostgres } from './testing/postgres-fixture.test-util.js';
+import { freshPool, freshStore, usePostgres } from './testing/postgres-fixture.test-util.js';
 
 const server = await usePostgres();
 
 if (server !== undefined) {
-  sessionStoreConformance('PostgresSessionStore', async (now) => {
-    const { pool, url } = await freshPool(server);
-    return reopenableStore(
-      (first) => new PostgresSessionStore(first ? pool : new pg.Pool({ connectionString: url }), { now }),
-      (store) => store.pool.end(),
-    );
-  });
+  sessionStoreConformance('PostgresSessionStore', (now) => freshStore(server, (pool) => new PostgresSessionStore(pool, { now })));
 
   describe('PostgresSessionStore', () => {
     it('shares the database with the checkpoint store', async () => {

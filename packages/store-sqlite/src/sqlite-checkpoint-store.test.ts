@@ -1,19 +1,11 @@
 import Database from 'better-sqlite3';
 import { HeadwayError } from '@headway/protocol';
 import { describe, expect, it } from 'vitest';
-import { checkpointInit as init, checkpointRound, checkpointStoreConformance, reopenableStore } from '@headway/runtime/testing';
+import { checkpointInit as init, checkpointRound, checkpointStoreConformance } from '@headway/runtime/testing';
 import { SqliteCheckpointStore } from './sqlite-checkpoint-store.js';
-import { tempDatabasePath as tempPath } from './temp-database.test-util.js';
+import { freshStore, tempDatabasePath as tempPath } from './temp-database.test-util.js';
 
-checkpointStoreConformance('SqliteCheckpointStore', (now) => {
-  const path = tempPath();
-  return reopenableStore(
-    () => new SqliteCheckpointStore(path, { now }),
-    (store) => {
-      store.close();
-    },
-  );
-});
+checkpointStoreConformance('SqliteCheckpointStore', (now) => freshStore((path) => new SqliteCheckpointStore(path, { now })));
 
 describe('SqliteCheckpointStore', () => {
   it('uses WAL and commits checkpoints with synchronous=FULL', () => {

@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { sessionStoreConformance, reopenableStore } from '@headway/runtime/testing';
+import { sessionStoreConformance } from '@headway/runtime/testing';
 import { SqliteCheckpointStore } from './sqlite-checkpoint-store.js';
 import { SqliteSessionStore } from './sqlite-session-store.js';
-import { tempDatabasePath as tempPath } from './temp-database.test-util.js';
+import { freshStore, tempDatabasePath as tempPath } from './temp-database.test-util.js';
 
-sessionStoreConformance('SqliteSessionStore', (now) => {
-  const path = tempPath();
-  return reopenableStore(
-    () => new SqliteSessionStore(path, { now }),
-    (store) => {
-      store.close();
-    },
-  );
-});
+sessionStoreConformance('SqliteSessionStore', (now) => freshStore((path) => new SqliteSessionStore(path, { now })));
 
 describe('SqliteSessionStore', () => {
   it('shares one file with the checkpoint store', () => {

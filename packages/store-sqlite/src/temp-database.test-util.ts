@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { reopenableStore, type ReopenableStore } from '@headway/runtime/testing';
 import { afterEach } from 'vitest';
 
 const dirs: string[] = [];
@@ -13,4 +14,15 @@ export function tempDatabasePath(): string {
   const dir = mkdtempSync(join(tmpdir(), 'headway-store-'));
   dirs.push(dir);
   return join(dir, 'agent.db');
+}
+
+/** A conformance-suite handle for a store made by `open` on a fresh database file; `reopen` closes it and opens the file again. */
+export function freshStore<S extends { close(): void }>(open: (path: string) => S): Promise<ReopenableStore<S>> {
+  const path = tempDatabasePath();
+  return reopenableStore(
+    () => open(path),
+    (store) => {
+      store.close();
+    },
+  );
 }
