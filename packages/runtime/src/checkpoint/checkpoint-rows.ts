@@ -40,7 +40,7 @@ export const CHECKPOINT_COLUMNS: readonly StoreColumn[] = [
 export const CHECKPOINT_SUMMARY_COLUMNS = 'id, run_id, session_id, task_id, status, iteration, created_at, updated_at, error';
 
 /** What {@link decodeSummaryRow} and {@link decodeCountsRow} read, for loading a whole checkpoint's row. */
-export const CHECKPOINT_FULL_COLUMNS: string = `${CHECKPOINT_SUMMARY_COLUMNS}, input, state, message_count, log_count, last_seq`;
+export const CHECKPOINT_FULL_COLUMNS: string = [CHECKPOINT_SUMMARY_COLUMNS, 'input, state, message_count, log_count, last_seq'].join(', ');
 
 const summaryRowSchema = z.object({
   id: z.string().min(1),
