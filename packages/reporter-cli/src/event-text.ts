@@ -1,5 +1,5 @@
 import type { LimitApproachingEvent, LimitKind, LimitReachedEvent, TimeoutExtendedEvent, WindDownStartedEvent } from '@headway/protocol';
-import { formatDuration } from './format-duration.js';
+import { formatDuration } from '@headway/protocol/internal';
 import { oneLine } from './terminal-text.js';
 
 const LIMIT_NAMES: Record<LimitKind, string> = { iterations: 'iteration', time: 'time', cost: 'cost' };

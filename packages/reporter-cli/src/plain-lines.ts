@@ -1,7 +1,8 @@
 import type { ProgressEvent } from '@headway/protocol';
 import { toolResultPreview } from '@headway/protocol';
 import { displayPercent, limitText, timeoutExtendedText, windDownText } from './event-text.js';
-import { formatDuration, formatEtaRange } from './format-duration.js';
+import { formatDuration } from '@headway/protocol/internal';
+import { formatEtaRange } from './format-eta-range.js';
 import { renderReportMarkdown } from './report-markdown.js';
 import { oneLine } from './terminal-text.js';
 
