@@ -1,4 +1,11 @@
-import type { LimitApproachingEvent, LimitKind, LimitReachedEvent, TimeoutExtendedEvent, WindDownStartedEvent } from '@headway/protocol';
+import type {
+  LimitApproachingEvent,
+  LimitKind,
+  LimitReachedEvent,
+  ProgressEvent,
+  TimeoutExtendedEvent,
+  WindDownStartedEvent,
+} from '@headway/protocol';
 import { formatDuration } from '@headway/protocol/internal';
 import { oneLine } from './terminal-text.js';
 
@@ -30,4 +37,23 @@ export function timeoutExtendedText(event: TimeoutExtendedEvent): string {
 export function displayPercent(pct: number): string {
   if (!Number.isFinite(pct)) return '?';
   return String(Math.floor(Math.min(100, Math.max(0, pct))));
+}
+
+/** How loud a notice is: the live view colours it, a plain line starts with `Warning:`, `Limit:` or `Note:`. */
+export type NoticeLevel = 'warning' | 'limit' | 'info';
+
+/** The notice of a limit, wind-down or time-extension event, as both views show it; `undefined` for any other event. */
+export function noticeOf(event: ProgressEvent): { level: NoticeLevel; text: string } | undefined {
+  switch (event.type) {
+    case 'limit.approaching':
+      return { level: 'warning', text: limitText(event) };
+    case 'limit.reached':
+      return { level: 'limit', text: limitText(event) };
+    case 'wind-down.started':
+      return { level: 'warning', text: windDownText(event) };
+    case 'timeout.extended':
+      return { level: 'info', text: timeoutExtendedText(event) };
+    default:
+      return undefined;
+  }
 }
