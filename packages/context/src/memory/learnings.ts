@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { ContextError } from '../context-error.js';
 import { MemoryContextStore, type LearningsStore } from '../storage/context-store.js';
 import { learningSchema, loadStoredRecords, parseStoredRecord, type Learning } from '../storage/records.js';
 
@@ -50,23 +49,7 @@ export class Learnings {
 
   /** Every learning, oldest first; a store that cannot be read is empty, a record that does not parse is left out (reported once). */
   all(): Promise<Learning[]> {
-    this.#all ??= loadStoredRecords(
-      'learnings',
-      learningSchema,
-      () => this.#store.loadLearnings(),
-      'loadLearnings',
-      (error) => {
-        this.#report(error);
-      },
-    );
+    this.#all ??= loadStoredRecords('learnings', learningSchema, () => this.#store.loadLearnings(), 'loadLearnings', this.#onInternalError);
     return this.#all;
-  }
-
-  #report(error: ContextError): void {
-    try {
-      this.#onInternalError?.(error, 'context.learnings.store');
-    } catch {
-      // The callback may not break the memory either.
-    }
   }
 }

@@ -1,6 +1,5 @@
 import type { TaskHistory } from '@headway/estimator';
 import { z } from 'zod';
-import type { ContextError } from '../context-error.js';
 import { parseOptions } from '../parse-options.js';
 import type { PlaybookStore } from '../storage/context-store.js';
 import { MemoryContextStore } from '../storage/context-store.js';
@@ -162,19 +161,9 @@ export class Playbook {
       playbookPatternSchema,
       () => this.#store.loadPatterns(),
       'loadPatterns',
-      (error) => {
-        this.#report(error);
-      },
+      this.#onInternalError,
     ).then((patterns) => new Map(patterns.map((p) => [p.id, p])));
     return this.#patterns;
-  }
-
-  #report(error: ContextError): void {
-    try {
-      this.#onInternalError?.(error, 'context.playbook.store');
-    } catch {
-      // The callback may not break the playbook either.
-    }
   }
 }
 

@@ -89,12 +89,13 @@ export function parseStoredRecord<T>(kind: 'playbook' | 'learnings', schema: z.Z
 
 /**
  * Reads a store's records once: a store that cannot be read is empty, and a record that does
- * not parse is left out. Either is told once to `report` as a `CONTEXT_CORRUPT_STORE` error
- * (the first bad record's error as its cause).
+ * not parse is left out. Either is told once to `onInternalError` as a `CONTEXT_CORRUPT_STORE`
+ * error (the first bad record's error as its cause), at `context.<kind>.store`; what the
+ * callback throws is ignored.
  *
  * @example
  * ```ts
- * const learnings = await loadStoredRecords('learnings', learningSchema, () => store.loadLearnings(), 'loadLearnings', report);
+ * const learnings = await loadStoredRecords('learnings', learningSchema, () => store.loadLearnings(), 'loadLearnings', onInternalError);
  * ```
  */
 export async function loadStoredRecords<T>(
@@ -102,8 +103,15 @@ export async function loadStoredRecords<T>(
   schema: z.ZodType<T>,
   load: () => unknown,
   loadName: string,
-  report: (error: ContextError) => void,
+  onInternalError: ((error: unknown, where: string) => void) | undefined,
 ): Promise<T[]> {
+  const report = (error: ContextError): void => {
+    try {
+      onInternalError?.(error, `context.${kind}.store`);
+    } catch {
+      // The callback may not break the store's reader either.
+    }
+  };
   let rows: readonly unknown[];
   try {
     const loaded = await load();
