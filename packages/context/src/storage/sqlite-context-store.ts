@@ -58,25 +58,31 @@ export class SqliteContextStore implements PlaybookStore, LearningsStore {
   }
 
   loadPatterns(): unknown[] {
-    return this.#db
-      .prepare<[], { json: unknown }>('SELECT json FROM headway_playbook ORDER BY rowid')
-      .all()
-      .map((r) => r.json);
+    return this.#load('headway_playbook');
   }
 
   savePattern(pattern: PlaybookPattern): void {
-    this.#db.prepare('INSERT OR REPLACE INTO headway_playbook (id, json) VALUES (?, ?)').run(pattern.id, JSON.stringify(pattern));
+    this.#save('headway_playbook', pattern.id, pattern);
   }
 
   loadLearnings(): unknown[] {
+    return this.#load('headway_learnings');
+  }
+
+  saveLearning(learning: Learning): void {
+    this.#save('headway_learnings', learning.id, learning);
+  }
+
+  /** The records of a table as stored (JSON text), oldest first. */
+  #load(table: 'headway_playbook' | 'headway_learnings'): unknown[] {
     return this.#db
-      .prepare<[], { json: unknown }>('SELECT json FROM headway_learnings ORDER BY rowid')
+      .prepare<[], { json: unknown }>(`SELECT json FROM ${table} ORDER BY rowid`)
       .all()
       .map((r) => r.json);
   }
 
-  saveLearning(learning: Learning): void {
-    this.#db.prepare('INSERT OR REPLACE INTO headway_learnings (id, json) VALUES (?, ?)').run(learning.id, JSON.stringify(learning));
+  #save(table: 'headway_playbook' | 'headway_learnings', id: string, record: PlaybookPattern | Learning): void {
+    this.#db.prepare(`INSERT OR REPLACE INTO ${table} (id, json) VALUES (?, ?)`).run(id, JSON.stringify(record));
   }
 
   /** Closes the database. */
