@@ -18,18 +18,18 @@ function amount(kind: LimitKind, value: number): string {
 }
 
 /** `iteration limit approaching (8 of 10)`, `time limit reached (5m 00s of 5m 00s)`, `cost …($0.80 of $1.00)`. */
-export function limitText(event: LimitApproachingEvent | LimitReachedEvent): string {
+function limitText(event: LimitApproachingEvent | LimitReachedEvent): string {
   const state = event.type === 'limit.reached' ? 'reached' : 'approaching';
   return `${LIMIT_NAMES[event.limit]} limit ${state} (${amount(event.limit, event.used)} of ${amount(event.limit, event.max)})`;
 }
 
 /** `winding down: time budget used (2 bonus step(s) left to write the report)`. */
-export function windDownText(event: WindDownStartedEvent): string {
+function windDownText(event: WindDownStartedEvent): string {
   return `winding down: ${oneLine(event.reason)} (${event.bonusSteps} bonus step(s) left to write the report)`;
 }
 
 /** `time budget extended by 2m 00s (now 7m 00s)`. */
-export function timeoutExtendedText(event: TimeoutExtendedEvent): string {
+function timeoutExtendedText(event: TimeoutExtendedEvent): string {
   return `time budget extended by ${formatDuration(event.byMs)} (now ${formatDuration(event.totalBudgetMs)})`;
 }
 
