@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CliError } from './cli-error.js';
+import type { CliIo } from './io/cli-io.js';
 
 /** Options of one command, in `util.parseArgs` form. */
 export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
@@ -43,4 +44,11 @@ export function numberOption(values: ParsedCommand['values'], name: string, fall
   if (!Number.isFinite(n) || n < min || text.trim() === '')
     throw new CliError('CLI_USAGE', `--${name}: expected a number ≥ ${min}, got ${JSON.stringify(text)}`);
   return n;
+}
+
+/** Writes a command's `help` to stdout when it was given `--help` (`-h`): true when it was, and the command is done. */
+export function showHelp(values: ParsedCommand['values'], help: string, io: CliIo): boolean {
+  if (values.help !== true) return false;
+  io.stdout.write(`${help}\n`);
+  return true;
 }

@@ -13,3 +13,5 @@ export type { ReportListKey, ReportSectionKey } from './report-markdown/report-s
 export { describeStats } from './report-markdown/stats-line.js';
 export { cutText, detach, formatCount, formatDuration, isSpace, oneLine } from './report-markdown/text.js';
 export { CANCELLED_PREFIX } from './bridges.js';
+export { validateUntrusted } from './validate-untrusted.js';
+export type { Validated } from './validate-untrusted.js';

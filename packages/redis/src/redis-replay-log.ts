@@ -307,41 +307,20 @@ export function createRedisReplayLog(client: RedisDuplicableClient, options: Red
     }
   }
 
+  /** Counts the cursor as a reader of the mirror until it is closed (the mirror's log made it; no one else holds it yet). */
   function track(mirror: Mirror, cursor: ReplayCursor): ReplayCursor {
     mirror.readers += 1;
+    const closeCursor = cursor.close.bind(cursor);
     let open = true;
-    return {
-      get runId() {
-        return cursor.runId;
-      },
-      get lastSeq() {
-        return cursor.lastSeq;
-      },
-      get pendingBytes() {
-        return cursor.pendingBytes;
-      },
-      get offset() {
-        return cursor.offset;
-      },
-      get endOffset() {
-        return cursor.endOffset;
-      },
-      get done() {
-        return cursor.done;
-      },
-      get lost() {
-        return cursor.lost;
-      },
-      take: (maxBytes) => cursor.take(maxBytes),
-      close() {
-        if (open) {
-          open = false;
-          mirror.readers -= 1;
-          mirror.idleSince = now();
-        }
-        cursor.close();
-      },
+    cursor.close = () => {
+      if (open) {
+        open = false;
+        mirror.readers -= 1;
+        mirror.idleSince = now();
+      }
+      closeCursor();
     };
+    return cursor;
   }
 
   function sweep(): void {

@@ -14,7 +14,7 @@ describe('continuationPrompt', () => {
       stats: { iterations: 3, toolCalls: log.toolCallCount, elapsedMs: 21_400, costUsd: 1.02 },
     });
     expect(continuationPrompt(report)).toMatchInlineSnapshot(`
-      "You are continuing a task that an earlier run did not finish: it stopped because the cost budget ran out, after 3 iterations, 3 tool calls, 21.4s, $1.02.
+      "You are continuing a task that an earlier run did not finish: it stopped because the cost budget ran out, after 3 iterations, 3 tool calls, 21s, $1.02.
       Build on its work below. Do not start over and do not redo what is already done.
 
       ## Task

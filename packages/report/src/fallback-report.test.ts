@@ -17,7 +17,7 @@ describe('buildFallbackReport', () => {
     expect(renderProgressReport(report)).toMatchInlineSnapshot(`
       "## PROGRESS REPORT
 
-      **Stats:** 5 iterations · 5 tool calls · 48250 ms elapsed (48.2s) · stopped: max-iterations (the iteration limit was reached) · written by: fallback
+      **Stats:** 5 iterations · 5 tool calls · 48250 ms elapsed (48s) · stopped: max-iterations (the iteration limit was reached) · written by: fallback
 
       ### Task
 
@@ -66,7 +66,7 @@ describe('buildFallbackReport', () => {
     expect(renderProgressReport(report)).toMatchInlineSnapshot(`
       "## PROGRESS REPORT
 
-      **Stats:** 5 iterations · 5 tool calls · 600000 ms elapsed (10m 0s) · cost $0.0731 · stopped: time-budget (the time budget ran out) · written by: fallback
+      **Stats:** 5 iterations · 5 tool calls · 600000 ms elapsed (10m 00s) · cost $0.0731 · stopped: time-budget (the time budget ran out) · written by: fallback
 
       ### Task
 
@@ -112,7 +112,7 @@ describe('buildFallbackReport', () => {
     expect(renderProgressReport(report)).toMatchInlineSnapshot(`
       "## PROGRESS REPORT
 
-      **Stats:** 3 iterations · 3 tool calls · 21400 ms elapsed (21.4s) · cost $1.02 · stopped: cost-budget (the cost budget ran out) · written by: fallback
+      **Stats:** 3 iterations · 3 tool calls · 21400 ms elapsed (21s) · cost $1.02 · stopped: cost-budget (the cost budget ran out) · written by: fallback
 
       ### Task
 

@@ -62,10 +62,10 @@ describe('buildReportPrompt', () => {
       'STOP: You have reached the iteration limit (30 of 30). You cannot call any more tools, and the task is not finished.',
     );
     expect(first('time-budget', { elapsedMs: 600_000, timeBudgetMs: 600_000 })).toContain(
-      'Your time budget is used up (10m 0s of 10m 0s).',
+      'Your time budget is used up (10m 00s of 10m 00s).',
     );
     expect(first('negotiated-timeout', { elapsedMs: 1_800_000 })).toContain(
-      'Your time budget is used up (30m 0s used) and the request for more time was declined.',
+      'Your time budget is used up (30m 00s used) and the request for more time was declined.',
     );
     expect(first('cancelled')).toContain('The run was cancelled.');
     expect(first('error')).toContain('The run hit an error it cannot recover from.');

@@ -12,7 +12,7 @@ import { CANCELLED_PREFIX } from '@headway/protocol/internal';
 import { capText, MAX_LIVE_TEXT } from './bounded-text.js';
 import pc from 'picocolors';
 import type { Colors } from './colors.js';
-import { limitText, timeoutExtendedText, windDownText } from './event-text.js';
+import { noticeOf } from './event-text.js';
 import { globalIntervalTimers, type IntervalTimers } from './interval-timers.js';
 import { LiveState, type LiveNotice, type LiveOutcome } from './live-state.js';
 import { LiveView } from './live-view.js';
@@ -279,17 +279,13 @@ export class CLIReporter implements ProgressReporter {
         return;
       }
       case 'limit.approaching':
-        this.notice('warning', limitText(event));
-        return;
       case 'limit.reached':
-        this.notice('limit', limitText(event));
-        return;
       case 'wind-down.started':
-        this.notice('warning', windDownText(event));
+      case 'timeout.extended': {
+        const notice = noticeOf(event);
+        if (notice !== undefined) this.notice(notice.level, notice.text);
         return;
-      case 'timeout.extended':
-        this.notice('info', timeoutExtendedText(event));
-        return;
+      }
       case 'checkpoint.saved':
         this.notice('info', `checkpoint saved: ${this.clean(event.checkpointId)}`, 'checkpoint');
         return;

@@ -1,6 +1,6 @@
 import pc from 'picocolors';
 import { describe, expect, it } from 'vitest';
-import { formatEtaRange } from './format-duration.js';
+import { formatEtaRange } from './format-eta-range.js';
 import { MAX_PLAN_LINES, renderLiveFrame } from './live-frame.js';
 import { LiveState, type LivePlanItem } from './live-state.js';
 import { plainEventText } from './plain-lines.js';

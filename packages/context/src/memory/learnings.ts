@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { ContextError } from '../context-error.js';
 import { MemoryContextStore, type LearningsStore } from '../storage/context-store.js';
-import { learningSchema, parseStoredRecord, type Learning } from '../storage/records.js';
+import { learningSchema, loadStoredRecords, parseStoredRecord, type Learning } from '../storage/records.js';
 
 /** Options of {@link Learnings}. */
 export interface LearningsOptions {
@@ -50,42 +49,7 @@ export class Learnings {
 
   /** Every learning, oldest first; a store that cannot be read is empty, a record that does not parse is left out (reported once). */
   all(): Promise<Learning[]> {
-    this.#all ??= (async () => {
-      let rows: readonly unknown[];
-      try {
-        rows = await this.#store.loadLearnings();
-        if (!Array.isArray(rows)) throw new TypeError('loadLearnings() did not return an array');
-      } catch (cause) {
-        this.#report(new ContextError('CONTEXT_CORRUPT_STORE', 'learnings store: could not be read; starting empty', { cause }));
-        return [];
-      }
-      const out: Learning[] = [];
-      let bad = 0;
-      let first: unknown;
-      rows.forEach((row, i) => {
-        try {
-          out.push(parseStoredRecord('learnings', learningSchema, row, `record ${i}`));
-        } catch (error) {
-          bad += 1;
-          first ??= error;
-        }
-      });
-      if (bad > 0)
-        this.#report(
-          new ContextError('CONTEXT_CORRUPT_STORE', `learnings store: ${bad} of ${rows.length} record(s) do not parse and are left out`, {
-            cause: first,
-          }),
-        );
-      return out;
-    })();
+    this.#all ??= loadStoredRecords('learnings', learningSchema, () => this.#store.loadLearnings(), 'loadLearnings', this.#onInternalError);
     return this.#all;
-  }
-
-  #report(error: ContextError): void {
-    try {
-      this.#onInternalError?.(error, 'context.learnings.store');
-    } catch {
-      // The callback may not break the memory either.
-    }
   }
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatDuration } from './format-duration.js';
+import { formatDuration } from './text.js';
 
 describe('formatDuration', () => {
   it.each([
