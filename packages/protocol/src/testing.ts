@@ -180,3 +180,5 @@ export type { IsolatedRun, IsolatedRunner, RunIsolatedOptions } from './run-isol
 export { findTestPart } from './test-part.js';
 export { recordingReporter } from './recording-reporter.js';
 export type { FindTestPartOptions } from './test-part.js';
+export { errorConstructorForms, errorSnapshot } from './error-forms.js';
+export type { ErrorConstructorForms, ErrorSnapshot, HeadwayErrorClass } from './error-forms.js';
