@@ -54,6 +54,7 @@ export class Learnings {
       let rows: readonly unknown[];
       try {
         rows = await this.#store.loadLearnings();
+        // Caught below: reported as CONTEXT_CORRUPT_STORE with this error as its cause.
         if (!Array.isArray(rows)) throw new TypeError('loadLearnings() did not return an array');
       } catch (cause) {
         this.#report(new ContextError('CONTEXT_CORRUPT_STORE', 'learnings store: could not be read; starting empty', { cause }));

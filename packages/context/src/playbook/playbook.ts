@@ -162,6 +162,7 @@ export class Playbook {
       let rows: readonly unknown[];
       try {
         rows = await this.#store.loadPatterns();
+        // Caught below: reported as CONTEXT_CORRUPT_STORE with this error as its cause.
         if (!Array.isArray(rows)) throw new TypeError('loadPatterns() did not return an array');
       } catch (cause) {
         this.#report(new ContextError('CONTEXT_CORRUPT_STORE', 'playbook store: could not be read; starting empty', { cause }));
