@@ -16,9 +16,7 @@ const script = (): ScriptedStep[] => [
 ];
 
 /** Runs the same three-iteration task, with `parts`; returns what a user can see. */
-async function runWith(
-  context: AgentRuntimeDeps['context'],
-): Promise<{
+async function runWith(context: AgentRuntimeDeps['context']): Promise<{
   events: ProgressEvent[];
   errors: string[];
   codes: (string | undefined)[];
