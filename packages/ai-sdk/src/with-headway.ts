@@ -15,7 +15,7 @@ import {
   type ProgressReportStats,
   type StopReason,
 } from '@headway/protocol';
-import { errorMessage } from '@headway/protocol/internal';
+import { describeThrown, errorMessage } from '@headway/protocol/internal';
 import { buildFallbackReport, buildReportPrompt, ToolCallLog, type ReportPromptLimits } from '@headway/report';
 import type { ModelMessage } from 'ai';
 import { AiSdkError } from './ai-sdk-error.js';
@@ -319,7 +319,8 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
         try {
           const c = o.costOf(usage, { provider: step.model.provider, modelId: step.model.modelId });
           if (typeof c === 'number' && Number.isFinite(c) && c >= 0) costUsd = c;
-          else internal(new TypeError(`costOf returned ${String(c)}, not a finite number >= 0`), 'costOf');
+          else
+            internal(new AiSdkError('AI_SDK_INVALID_COST', `costOf returned ${describeThrown(c, 80)}, not a finite number >= 0`), 'costOf');
         } catch (error) {
           internal(error, 'costOf');
         }

@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { errorMessage } from '@headway/protocol/internal';
 import { CliError } from './cli-error.js';
 import type { CliIo } from './io/cli-io.js';
 
@@ -25,7 +26,7 @@ export function parseCommand(args: readonly string[], options: OptionSpec, usage
     });
     return { values: values, positionals };
   } catch (error) {
-    const message = error instanceof Error ? error.message.replace(/\. To specify a positional argument.*$/s, '') : String(error);
+    const message = errorMessage(error).replace(/\. To specify a positional argument.*$/s, '');
     throw new CliError('CLI_USAGE', `${message}\nusage: ${usage}`, { cause: error });
   }
 }

@@ -2,7 +2,7 @@ export { main, HELP, VERSION } from './main.js';
 export { processIo } from './io/cli-io.js';
 export type { CliIo } from './io/cli-io.js';
 export { CliError, EXIT } from './cli-error.js';
-export type { CliErrorCode } from './cli-error.js';
+export type { CliErrorCode, CliErrorOptions } from './cli-error.js';
 export { AGENT_FORMATS } from './convert/converter.js';
 export type { AgentFormat, ConvertedEvent, StreamConverter } from './convert/converter.js';
 export { ClaudeCodeConverter } from './convert/claude-code.js';

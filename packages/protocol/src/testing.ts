@@ -184,3 +184,5 @@ export { startLineProcess } from './test-process.js';
 export type { LineProcess, LineProcessOptions } from './test-process.js';
 export { recordingReporter } from './recording-reporter.js';
 export type { FindTestPartOptions } from './test-part.js';
+export { errorConstructorForms, errorSnapshot } from './error-forms.js';
+export type { ErrorConstructorForms, ErrorSnapshot, HeadwayErrorClass } from './error-forms.js';

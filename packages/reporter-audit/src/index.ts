@@ -16,7 +16,7 @@ export type { SqliteAuditBusOptions } from './sqlite-audit-bus.js';
 export { AuditError } from './audit-error.js';
 export type { AuditErrorCode } from './audit-error.js';
 export { AuditLogError } from './audit-log-error.js';
-export type { AuditLogErrorCode, AuditLogErrorOptions } from './audit-log-error.js';
+export type { AuditLogErrorCode, AuditLogErrorOptions, ReporterAuditErrorCode } from './audit-log-error.js';
 export { AUDIT_GENESIS_HASH, AuditChain, auditRecordHash, canonicalJson, verifyAuditChain } from './audit-chain.js';
 export type { AuditChainBreak, AuditChainBreakKind, AuditChainResult, LocatedAuditEvent } from './audit-chain.js';
 export { readSqliteAuditRecords } from './sqlite-audit-bus.js';

@@ -3,4 +3,4 @@ export { subscribeToRun } from './subscribe-to-run.js';
 export type { SubscribeOptions, TimeoutTimers } from './subscribe-to-run.js';
 export type { InvalidEventHandler } from './event-gate.js';
 export { SseError } from './sse-error.js';
-export type { SseErrorCode } from './sse-error.js';
+export type { SseErrorCode, SseErrorOptions } from './sse-error.js';

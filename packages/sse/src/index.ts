@@ -1,5 +1,5 @@
 export { SseError } from './sse-error.js';
-export type { SseErrorCode } from './sse-error.js';
+export type { SseErrorCode, SseErrorOptions } from './sse-error.js';
 export { SSE_EVENT_NAME, SSE_HEARTBEAT, formatProgressFrame, formatRetryFrame, formatSseFrame } from './sse-frame.js';
 export type { SseFrame } from './sse-frame.js';
 export { createReplayLog } from './replay-log.js';

@@ -62,7 +62,10 @@ describe('sseResponse', () => {
     }
     expect(ends).toEqual(['slow']);
     expect(log.stats().events).toBeLessThan(100);
-    await expect(response.body?.getReader().read()).rejects.toThrow(/too much unsent data/);
+    await expect(response.body?.getReader().read()).rejects.toMatchObject({
+      code: 'SSE_CLIENT_TOO_SLOW',
+      message: expect.stringMatching(/too much unsent data/) as unknown,
+    });
   });
 
   it('stops when the request is aborted', async () => {

@@ -1,3 +1,4 @@
+import { SseError } from './sse-error.js';
 import { startRunStream, type RunStream } from './run-stream.js';
 import { decide, notifyDisconnect, requestUrl, settle, type ServeSettings, type SseServeOptions } from './sse-request.js';
 
@@ -64,7 +65,9 @@ export async function sseResponse(request: Request, options: SseResponseOptions)
             },
             destroy() {
               closed = true;
-              controller.error(new Error('SSE client disconnected: too much unsent data, or its events were evicted'));
+              controller.error(
+                new SseError('SSE_CLIENT_TOO_SLOW', 'SSE client disconnected: too much unsent data, or its events were evicted'),
+              );
             },
           },
           {

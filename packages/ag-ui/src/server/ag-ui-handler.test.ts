@@ -139,7 +139,7 @@ describe('createAgUiHandler with the official HttpAgent', () => {
     );
     expect(release).toBeDefined();
     expect(run.outcome).toBe('cancelled');
-    expect(events.at(-1)?.type).toBe('run.cancelled');
+    expect(events.at(-1)).toMatchObject({ type: 'run.cancelled', reason: 'user pressed stop' });
     expectStateMatches(run, events);
     expect(handler.cancel('run-cancel')).toBe(false);
   });

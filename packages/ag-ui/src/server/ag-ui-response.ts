@@ -1,5 +1,6 @@
 import { createAgUiServer, type AgUiServer, type AgUiServerOptions } from './ag-ui-server.js';
 import { readLimited } from './read-body.js';
+import { AgUiError } from '../ag-ui-error.js';
 
 // One endpoint per options object, however many requests use it, so runs outlive a request.
 const servers = new WeakMap<AgUiServerOptions, AgUiServer>();
@@ -72,7 +73,7 @@ export async function agUiResponse(request: Request, options: AgUiServerOptions)
           destroy() {
             if (closed) return;
             finish();
-            controller.error(new Error('AG-UI client disconnected: too much unsent data'));
+            controller.error(new AgUiError('AG_UI_CLIENT_TOO_SLOW', 'AG-UI client disconnected: too much unsent data'));
           },
         });
         // The run may have ended or cut the client off while starting, before `stop` was known.

@@ -3,12 +3,18 @@
 // written to every client attached to the run.
 import type { AGUIEvent, RunAgentInput } from '@ag-ui/core';
 import { EventEncoder } from '@ag-ui/encoder';
-import { createProgressHub, type ProgressEvent, type ProgressEventBody, type ProgressHub, type ValidationIssue } from '@headway/protocol';
-import { adoptThenable, describeThrown } from '@headway/protocol/internal';
+import {
+  createProgressHub,
+  HeadwayError,
+  type ProgressEvent,
+  type ProgressEventBody,
+  type ProgressHub,
+  type ValidationIssue,
+} from '@headway/protocol';
+import { adoptThenable, describeThrown, errorMessage } from '@headway/protocol/internal';
 import { createReplayLog, type ReplayLog } from '@headway/sse';
 import { AgUiError, type AgUiErrorCode } from '../ag-ui-error.js';
 import { toAgUiEvents, type AgUiEventMapper } from '../mapping/to-ag-ui-events.js';
-import { BodyTooLargeError } from './read-body.js';
 import { parseRunAgentInput, reattachOf, type ReattachRequest } from './run-input.js';
 
 /** What a run function gets: the request, where to emit, and the signal that says stop. */
@@ -82,7 +88,7 @@ export interface AgUiConnection {
 export interface AgUiRequest {
   method: string;
   url: URL;
-  /** The body as text, or a rejection with {@link BodyTooLargeError} past `limit` bytes. */
+  /** The body as text, or a rejection with an {@link AgUiError} `AG_UI_BODY_TOO_LARGE` past `limit` bytes. */
   readBody(limit: number): Promise<string>;
 }
 
@@ -250,7 +256,8 @@ export function createAgUiServer(options: AgUiServerOptions): AgUiServer {
     if (record.clients.size > 0 || record.mapper.ended || record.controller.signal.aborted) return;
     const abort = (): void => {
       record.graceTimer = undefined;
-      if (record.clients.size === 0 && !record.mapper.ended) record.controller.abort(new Error('Every client of the run disconnected'));
+      if (record.clients.size === 0 && !record.mapper.ended)
+        record.controller.abort(new AgUiError('AG_UI_CLIENTS_GONE', 'Every client of the run disconnected'));
     };
     if (graceMs === 0) abort();
     else record.graceTimer = timers.setTimeout(abort, graceMs);
@@ -332,7 +339,7 @@ export function createAgUiServer(options: AgUiServerOptions): AgUiServer {
       if (hub.ended) return;
       const durationMs = Math.max(0, (options.now?.() ?? Date.now()) - started);
       if (outcome === 'threw' && !controller.signal.aborted) emit({ type: 'run.error', error: describeThrown(thrown) });
-      else if (controller.signal.aborted) emit({ type: 'run.cancelled', reason: describeThrown(controller.signal.reason) });
+      else if (controller.signal.aborted) emit({ type: 'run.cancelled', reason: errorMessage(controller.signal.reason) });
       else emit({ type: 'run.finished', durationMs, outcome: 'completed' });
     };
     const context: AgUiRunContext = {
@@ -451,7 +458,7 @@ export function createAgUiServer(options: AgUiServerOptions): AgUiServer {
     try {
       text = await request.readBody(maxBodyBytes);
     } catch (error) {
-      if (error instanceof BodyTooLargeError)
+      if (HeadwayError.isInstance(error, 'AG_UI_BODY_TOO_LARGE'))
         return { ok: false, answer: plain(413, 'AG_UI_BODY_TOO_LARGE', `The request body is larger than ${maxBodyBytes} bytes`) };
       return { ok: false, answer: plain(400, 'AG_UI_INVALID_JSON', `The request body could not be read: ${describeThrown(error, 200)}`) };
     }
@@ -504,7 +511,7 @@ export function createAgUiServer(options: AgUiServerOptions): AgUiServer {
     cancel(runId, reason) {
       const record = runs.get(runId);
       if (record === undefined || record.mapper.ended || record.controller.signal.aborted) return false;
-      record.controller.abort(new Error(reason ?? 'Cancelled'));
+      record.controller.abort(new AgUiError('AG_UI_RUN_CANCELLED', reason ?? 'Cancelled'));
       return true;
     },
     activeRuns() {

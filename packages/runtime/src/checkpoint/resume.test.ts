@@ -269,6 +269,17 @@ describe('crash recovery', () => {
     },
   );
 
+  it('rejects pendingRecovery with CHECKPOINT_STORE_FAILED when the store throws while it is scanned', async () => {
+    const broken = new MemoryCheckpointStore();
+    const cause = new Error('disk unplugged');
+    broken.list = () => {
+      throw cause;
+    };
+    const rt = new AgentRuntime({ provider: 'scripted' }, { provider: new ScriptedProvider(script), checkpointStore: broken });
+    await expect(rt.pendingRecovery).rejects.toMatchObject({ name: 'CheckpointError', code: 'CHECKPOINT_STORE_FAILED', cause });
+    await expect(rt.pendingRecovery).rejects.toThrow('disk unplugged');
+  });
+
   it('picks a strategy by age, and restarts, abandons or refuses as asked', async () => {
     const clock = new ManualClock({ start: 0 });
     const store = new MemoryCheckpointStore({ now: () => clock.now() });

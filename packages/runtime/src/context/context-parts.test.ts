@@ -1,4 +1,5 @@
-import type { ProgressEvent } from '@headway/protocol';
+import { HeadwayError, type ProgressEvent } from '@headway/protocol';
+import { errorMessage } from '@headway/protocol/internal';
 import { HOSTILE_RUN_PARAMETERS, hostileValueArb } from '@headway/protocol/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -15,13 +16,18 @@ const script = (): ScriptedStep[] => [
 ];
 
 /** Runs the same three-iteration task, with `parts`; returns what a user can see. */
-async function runWith(
-  context: AgentRuntimeDeps['context'],
-): Promise<{ events: ProgressEvent[]; errors: string[]; requests: ScriptedProvider['requests']; text: string }> {
+async function runWith(context: AgentRuntimeDeps['context']): Promise<{
+  events: ProgressEvent[];
+  errors: string[];
+  codes: (string | undefined)[];
+  requests: ScriptedProvider['requests'];
+  text: string;
+}> {
   const clock = new ManualClock({ autoAdvance: true, start: 1_000_000 });
   const provider = new ScriptedProvider(script(), { clock });
   const { sink, events } = collect();
   const errors: string[] = [];
+  const codes: (string | undefined)[] = [];
   const result = await new AgentRuntime(
     { provider: 'scripted', maxIterations: 10 },
     {
@@ -31,10 +37,13 @@ async function runWith(
       clock,
       generateId: ids('run'),
       ...(context === undefined ? {} : { context }),
-      onInternalError: (error, where) => errors.push(`${where}: ${error instanceof Error ? error.message : String(error)}`),
+      onInternalError: (error, where) => {
+        errors.push(`${where}: ${errorMessage(error)}`);
+        codes.push(HeadwayError.isInstance(error) ? error.code : undefined);
+      },
     },
   ).run('Read a.md and search b');
-  return { events, errors, requests: provider.requests, text: result.text };
+  return { events, errors, codes, requests: provider.requests, text: result.text };
 }
 
 describe('context parts', () => {
@@ -129,6 +138,8 @@ describe('context parts', () => {
     expect(withPart.text).toBe(plain.text);
     expect(withPart.errors).toHaveLength(1);
     expect(withPart.errors[0]).toMatch(new RegExp(`^context\\.hostile\\.${hook}: `));
+    // What the part threw reaches the callback as it is; what it returned wrong is the runtime's own error.
+    expect(withPart.codes).toEqual([how === 'malformed' ? 'RUNTIME_INVALID_CONTEXT_RESULT' : undefined]);
   });
 
   it('refuses a malformed part at construction, naming it', () => {

@@ -50,6 +50,7 @@ export function encodeRun(id: string, run: SessionRunRecord): string[] {
 /** Parses a stored message. */
 export function decodeMessage(id: string, text: unknown, index: number): unknown {
   try {
+    // Caught below and turned into SESSION_CORRUPT (this error is its cause).
     if (typeof text !== 'string') throw new TypeError('not text');
     return JSON.parse(text) as unknown;
   } catch (error) {
