@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineTool } from '../tools/define-tool.js';
-import { scanForInjection, wrapUntrusted } from '../tools/injection-scan.js';
-import { truncateToolResult } from '../tools/truncate-tool-result.js';
+import { defineTool } from './define-tool.js';
+import { scanForInjection, wrapUntrusted } from './injection-scan.js';
+import { truncateToolResult } from './truncate-tool-result.js';
 
 describe('scanForInjection', () => {
   it.each([
