@@ -19,4 +19,7 @@ export { CRASH_KILL_POINTS, crashRecoverySuite } from './crash-recovery-suite.js
 export type { CrashRecoverySuiteOptions } from './crash-recovery-suite.js';
 export type { CrashStore, CrashStoreModule } from './crash-store.js';
 export { ScriptedServer, jsonReply, recordingClock, sseReply } from './scripted-server.js';
+export { useScriptedServer } from './use-scripted-server.js';
+export { drainRunStream } from './drain-run-stream.js';
+export type { DrainedRun } from './drain-run-stream.js';
 export type { ScriptedReply, ScriptedRequest, ScriptedServerOptions } from './scripted-server.js';
