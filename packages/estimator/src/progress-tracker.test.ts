@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { HeadwayError } from '@headway/protocol';
+import { fakeNow as fakeClock } from '@headway/protocol/testing';
 import { describe, expect, it } from 'vitest';
 import { HOSTILE_RUN, HOSTILE_TEST_TIMEOUT, hostileString, withHostileHoles } from './hostile.test-util.js';
 import { ProgressTracker, type ProgressEmission, type ProgressTrackerOptions } from './progress-tracker.js';
@@ -21,11 +22,6 @@ const SEED_STEPS: WeightedStep[] = [
   { name: 'Generate Content', weight: 60 },
   { name: 'Validate', weight: 20 },
 ];
-
-function fakeClock(start = 1_000_000): { now: () => number; advance: (ms: number) => void } {
-  let t = start;
-  return { now: () => t, advance: (ms) => (t += ms) };
-}
 
 function roundtrip(tracker: ProgressTracker, clock: { advance: (ms: number) => void }, llmMs = 1000, toolMs = 500, tools = 1): void {
   tracker.roundtripStarted();
