@@ -5,7 +5,7 @@ import { expect } from 'vitest';
 import { ToolCallLog } from './tool-call-log.js';
 
 /** A code-search run that hit its iteration limit while tracing token validation. */
-export function codeSearchLog(): ToolCallLog {
+function codeSearchLog(): ToolCallLog {
   const log = new ToolCallLog();
   log.recordToolCall({
     step: 1,
