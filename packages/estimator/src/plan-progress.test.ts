@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PlanItem } from '@headway/protocol';
+import { fakeNow as fakeClock } from '@headway/protocol/testing';
 import { ProgressTracker, type ProgressEmission } from './progress-tracker.js';
-
-function fakeClock(start = 1_000_000): { now: () => number; advance: (ms: number) => void } {
-  let t = start;
-  return { now: () => t, advance: (ms) => (t += ms) };
-}
 
 function plan(...statuses: PlanItem['status'][]): { type: 'plan.updated'; items: PlanItem[] } {
   return { type: 'plan.updated', items: statuses.map((status, i) => ({ id: `t${i}`, text: `item ${i}`, status })) };

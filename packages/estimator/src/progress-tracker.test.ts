@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { HeadwayError } from '@headway/protocol';
+import { fakeNow as fakeClock } from '@headway/protocol/testing';
 import { describe, expect, it } from 'vitest';
 import { HOSTILE_RUN, HOSTILE_TEST_TIMEOUT, hostileString, withHostileHoles } from './hostile.test-util.js';
 import { ProgressTracker, type ProgressEmission, type ProgressTrackerOptions } from './progress-tracker.js';
@@ -21,11 +22,6 @@ const SEED_STEPS: WeightedStep[] = [
   { name: 'Generate Content', weight: 60 },
   { name: 'Validate', weight: 20 },
 ];
-
-function fakeClock(start = 1_000_000): { now: () => number; advance: (ms: number) => void } {
-  let t = start;
-  return { now: () => t, advance: (ms) => (t += ms) };
-}
 
 function roundtrip(tracker: ProgressTracker, clock: { advance: (ms: number) => void }, llmMs = 1000, toolMs = 500, tools = 1): void {
   tracker.roundtripStarted();
@@ -532,5 +528,24 @@ describe('ProgressTracker', () => {
       t.complete();
     }).not.toThrow();
     expect(t.percent).toBe(100);
+  });
+});
+
+describe('ProgressTracker with history', () => {
+  it('gives an ETA after the first roundtrip: history of this kind of task is evidence', () => {
+    let t = 0;
+    const seen: ProgressEmission[] = [];
+    const history = { runs: [4, 5, 6].map((roundtrips) => ({ roundtrips, durationMs: roundtrips * 2000 })) };
+    const tracker = new ProgressTracker({ maxRoundtrips: 30, now: () => t, history, emit: (b) => seen.push(b) });
+    const plain = new ProgressTracker({ maxRoundtrips: 30, now: () => t });
+    for (const tr of [tracker, plain]) tr.roundtripStarted();
+    t = 2000;
+    for (const tr of [tracker, plain]) tr.roundtripFinished();
+    expect(plain.etaMs).toBeUndefined();
+    expect(tracker.etaMs).toBeGreaterThan(0);
+    // About 5 roundtrips of 2 s in all, one done: the rest is 6–10 s.
+    expect(2000 + (tracker.etaMs ?? 0)).toBeGreaterThanOrEqual(8000);
+    expect(2000 + (tracker.etaMs ?? 0)).toBeLessThanOrEqual(12_000);
+    expect(seen.at(-1)?.etaMs).toBe(tracker.etaMs);
   });
 });

@@ -5,21 +5,7 @@ import type { ProgressEvent } from './events.js';
 import { HeadwayError } from './headway-error.js';
 import { createProgressHub } from './progress-hub.js';
 import { NullReporter } from './progress-reporter.js';
-
-function clock(start = 1000): () => number {
-  let t = start;
-  return () => (t += 5);
-}
-
-function deferred(): { promise: Promise<void>; resolve: () => void; reject: (e: unknown) => void } {
-  let resolve!: () => void;
-  let reject!: (e: unknown) => void;
-  const promise = new Promise<void>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
+import { deferred, steppingNow as clock } from './test-timing.js';
 
 describe('createProgressHub', () => {
   it('stamps runId, strictly increasing seq from 1 and ts', () => {

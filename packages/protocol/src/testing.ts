@@ -175,6 +175,12 @@ export {
   withHostileHoles,
 } from './hostile-arbitraries.js';
 export type { HostileTextOptions, HostileThunkOptions, HostileValueOptions, HugeStringOptions } from './hostile-arbitraries.js';
+export { hostileParserInput } from './hostile-parser-input.js';
+export { secretArb } from './secret-arbitraries.js';
+export { callSevenMethods } from './seven-methods.js';
+export { deferred, fakeNow, steppingNow } from './test-timing.js';
+export type { Deferred, FakeNow } from './test-timing.js';
+export type { HostileParserInput, HostileParserInputOptions } from './hostile-parser-input.js';
 export { createIsolatedRunner, runIsolated } from './run-isolated.js';
 export type { IsolatedRun, IsolatedRunner, RunIsolatedOptions } from './run-isolated.js';
 export { findTestPart, isExecutable } from './test-part.js';

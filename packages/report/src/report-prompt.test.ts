@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { midPlanLog, researchLog } from './fixtures.test-util.js';
+import { midPlanLog, planLog, researchLog } from './fixtures.test-util.js';
 import { buildReportPrompt } from './report-prompt.js';
 import { ToolCallLog } from './tool-call-log.js';
 
@@ -92,5 +92,12 @@ describe('buildReportPrompt', () => {
       '[step 3] fetch_url({"url":"https://cloud.google.com/sql/pricing","apiKey":"[REDACTED]"}) → failed: HTTP 403 Forbidden',
     );
     expect(prompt).toContain('include X');
+  });
+});
+
+describe('buildReportPrompt with the agent plan', () => {
+  it('shows the plan to the model that writes the report', () => {
+    const prompt = buildReportPrompt('max-iterations', { task: 'Fix login', log: planLog() });
+    expect(prompt).toContain('[x] Find the login code\n[~] Fix the token check\n[ ] Add a test');
   });
 });

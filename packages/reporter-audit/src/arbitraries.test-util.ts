@@ -11,19 +11,4 @@ export const bodyArb: fc.Arbitrary<ProgressEventBody> = arbitraries.body;
 /** Valid, enveloped events. */
 export const eventArb: fc.Arbitrary<ProgressEvent> = arbitraries.event;
 
-/** A clock that advances 5 ms per call, from `start`. */
-export function clock(start = 1_000): () => number {
-  let t = start;
-  return () => (t += 5);
-}
-
-/** A promise with its resolve and reject functions. */
-export function deferred(): { promise: Promise<void>; resolve: () => void; reject: (e: unknown) => void } {
-  let resolve!: () => void;
-  let reject!: (e: unknown) => void;
-  const promise = new Promise<void>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
+export { deferred, steppingNow as clock } from '@headway/protocol/testing';

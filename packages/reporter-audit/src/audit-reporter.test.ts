@@ -1,4 +1,5 @@
 import { createProgressHub, HeadwayError, PROGRESS_EVENT_TYPES, type ProgressEvent } from '@headway/protocol';
+import { callSevenMethods } from '@headway/protocol/testing';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { bodyArb, clock, deferred, eventArb } from './arbitraries.test-util.js';
@@ -17,14 +18,7 @@ function setup(options: Partial<ConstructorParameters<typeof AuditReporter>[0]> 
 describe('AuditReporter: the seven methods', () => {
   it('publishes exactly the documented audit events, values unchanged', () => {
     const { bus, reporter } = setup();
-    reporter.onStart('Summarize the README file');
-    reporter.onIteration(0, 10);
-    reporter.onProgress(45, 'Analyzing input');
-    reporter.onToolStart('file_read');
-    reporter.onToolDone('file_read', 'ok');
-    reporter.onIteration(1, 10);
-    reporter.onComplete('finished after 2 iteration(s)');
-    reporter.onError('Provider timeout');
+    callSevenMethods(reporter);
     expect(unchain(bus.events)).toEqual([
       reporterEvent('agent.progress.start', 1005, { task: 'Summarize the README file' }),
       reporterEvent('agent.progress.iteration', 1010, { iteration: 0, max: 10 }),

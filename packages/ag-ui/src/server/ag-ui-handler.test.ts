@@ -1,6 +1,7 @@
 import { EventType, type RunAgentInput } from '@ag-ui/core';
 import { AgentRuntime, ScriptedProvider, defineTool } from '@headway/runtime';
 import type { ProgressEvent } from '@headway/protocol';
+import { deferred } from '@headway/protocol/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgUiHandler } from './ag-ui-handler.js';
@@ -458,14 +459,6 @@ describe('reattach', () => {
 
 async function waitUntil(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setImmediate(resolve));
-}
-
-function deferred(): { promise: Promise<void>; resolve: () => void } {
-  let resolve: () => void = () => undefined;
-  const promise = new Promise<void>((r) => {
-    resolve = r;
-  });
-  return { promise, resolve };
 }
 
 /** Reads an SSE response until a frame containing `marker` arrived (or it ended), then cancels it. */

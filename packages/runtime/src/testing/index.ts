@@ -22,4 +22,7 @@ export { CHECKPOINT_WRITE_KILL_POINTS, checkpointWriteInFlightCall } from './che
 export type { CrashRecoverySuiteOptions } from './crash-recovery-suite.js';
 export type { CrashStore, CrashStoreModule } from './crash-store.js';
 export { ScriptedServer, jsonReply, recordingClock, sseReply } from './scripted-server.js';
+export { useScriptedServer } from './use-scripted-server.js';
+export { drainRunStream } from './drain-run-stream.js';
+export type { DrainedRun } from './drain-run-stream.js';
 export type { ScriptedReply, ScriptedRequest, ScriptedServerOptions } from './scripted-server.js';

@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createProgressHub } from '@headway/protocol';
+import { secretArb } from '@headway/protocol/testing';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AuditBus } from './audit-bus.js';
@@ -175,17 +176,6 @@ describe('redaction before every bus', () => {
   });
 
   it('lets no generated secret through to the SQLite file', () => {
-    const alnum = fc.string({
-      unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'.split('')),
-      minLength: 24,
-      maxLength: 40,
-    });
-    const secretArb = fc.oneof(
-      alnum.map((s) => ({ secret: s, text: `sk-${s}` })),
-      alnum.map((s) => ({ secret: s, text: `Authorization: Bearer ${s}` })),
-      alnum.map((s) => ({ secret: s, text: `password=${s}` })),
-      alnum.map((s) => ({ secret: s, text: `https://user:${s}@host/` })),
-    );
     fc.assert(
       fc.property(secretArb, fc.constantFrom('args', 'preview', 'summary'), (s, where) => {
         const file = join(root, `gen-${(n += 1)}`, 'audit.db');

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findTestPart } from '@headway/protocol/testing';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { BIN, fixture, PACKAGE_DIR } from './run-cli.test-util.js';
+import { BIN, fixture, PACKAGE_DIR } from '../run-cli.test-util.js';
 
 const tmuxPath = findTestPart('HEADWAY_TMUX');
 const socket = `headway-cli-test-${process.pid}`;

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { main } from './main.js';
+import { main } from '../main.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'headway-watch-plan-'));
 afterAll(() => {

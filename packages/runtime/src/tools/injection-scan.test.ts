@@ -1,9 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { defineTool } from '../tools/define-tool.js';
-import { scanForInjection, wrapUntrusted } from '../tools/injection-scan.js';
-import { truncateToolResult } from '../tools/truncate-tool-result.js';
+import { scanForInjection, wrapUntrusted } from './injection-scan.js';
 
 describe('scanForInjection', () => {
   it.each([
@@ -54,61 +51,6 @@ describe('scanForInjection', () => {
         const scan = scanForInjection(pieces.join(''));
         return scan.flagged === scan.findings.length > 0 && scan.findings.every((f) => f.match.length <= 80);
       }),
-    );
-  });
-});
-
-describe('truncateToolResult', () => {
-  it('keeps short text as it is', () => {
-    expect(truncateToolResult('abc', 10)).toEqual({ text: 'abc', truncated: false, omitted: 0 });
-  });
-
-  it('never exceeds max, keeps head and tail, and says how much it left out (property)', () => {
-    fc.assert(
-      fc.property(fc.string({ minLength: 0, maxLength: 3000 }), fc.integer({ min: 300, max: 2000 }), (text, max) => {
-        const r = truncateToolResult(text, max);
-        if (text.length <= max) return r.text === text;
-        const kept = text.length - r.omitted;
-        return (
-          r.text.length <= max &&
-          r.truncated &&
-          r.text.includes(`${r.omitted.toLocaleString('en-US')} of`) &&
-          kept > 0 &&
-          r.text.startsWith(text.slice(0, 10))
-        );
-      }),
-    );
-  });
-
-  it('does not split surrogate pairs', () => {
-    const r = truncateToolResult('😀'.repeat(1000), 500);
-    expect(r.text.length).toBeLessThanOrEqual(500);
-    expect(r.text).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
-  });
-});
-
-describe('defineTool', () => {
-  it('derives the JSON Schema the model sees', () => {
-    const tool = defineTool({
-      name: 'file_read',
-      description: 'Read a file',
-      parameters: z.object({ path: z.string().describe('relative path') }),
-      execute: () => '',
-    });
-    expect(tool.jsonSchema).toEqual({
-      type: 'object',
-      properties: { path: { type: 'string', description: 'relative path' } },
-      required: ['path'],
-    });
-    expect(tool.safe).toBe(false);
-  });
-
-  it('rejects a bad definition naming the field', () => {
-    expect(() => defineTool({ name: 'has space', description: 'x', parameters: z.object({}), execute: () => '' })).toThrow(
-      'Invalid tool definition "has space": name: must be 1–64 letters, digits, "_" or "-"',
-    );
-    expect(() => defineTool({ name: 'ok', description: '', parameters: {} as z.ZodType, execute: () => '' })).toThrow(
-      /description: too small.*parameters: must be a zod schema/,
     );
   });
 });

@@ -1,17 +1,12 @@
-// The reporter, the buses and the log reader fed what an attacker could send: each answers
-// (an event, a counted failure, a reported problem), never throws into the caller, and never
-// hangs. The run parameters fail a property that goes over its time budget.
+// The audit log reader fed what an attacker could write: each line answers (an event or a
+// reported problem), never throws into the caller, and never hangs.
 import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ProgressEvent } from '@headway/protocol';
-import { controlTextArb, HOSTILE_RUN_PARAMETERS, hostileValueArb, hugeStringArb } from '@headway/protocol/testing';
+import { controlTextArb, HOSTILE_RUN_PARAMETERS, hugeStringArb } from '@headway/protocol/testing';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { eventArb } from './arbitraries.test-util.js';
-import { AuditReporter } from './audit-reporter.js';
 import { JsonlAuditBus } from './jsonl-audit-bus.js';
-import { MemoryAuditBus } from './memory-audit-bus.js';
 import { readAuditLog } from './read-audit-log.js';
 import { SqliteAuditBus } from './sqlite-audit-bus.js';
 
@@ -20,41 +15,6 @@ const root = mkdtempSync(join(tmpdir(), 'headway-audit-hostile-'));
 let n = 0;
 afterAll(() => {
   rmSync(root, { recursive: true, force: true });
-});
-
-describe('AuditReporter on hostile input', () => {
-  it(
-    'handle() and the seven methods never throw, whatever they are given',
-    () => {
-      const bus = new MemoryAuditBus();
-      const reporter = new AuditReporter({ sessionId: 's', taskId: 't', bus });
-      fc.assert(
-        fc.property(hostileValueArb(), eventArb, (value, event) => {
-          const before = reporter.published + reporter.failures;
-          expect(() => {
-            reporter.handle(value as ProgressEvent);
-            reporter.handle({ ...event, args: value, content: value } as unknown as ProgressEvent);
-            reporter.onToolDone(value as string, value as string);
-            reporter.onProgress(value as number, value as string);
-          }).not.toThrow();
-          // Every call is accounted for: published, counted as a failure, or (handle of a
-          // non-event or an event type with no audit record) skipped.
-          expect(reporter.published + reporter.failures).toBeGreaterThanOrEqual(before + 2);
-        }),
-        HOSTILE_RUN_PARAMETERS,
-      );
-    },
-    TEST_TIMEOUT,
-  );
-
-  it('redacts and publishes a 2 MB string containing "key" (quadratic before)', () => {
-    const bus = new MemoryAuditBus();
-    const reporter = new AuditReporter({ sessionId: 's', taskId: 't', bus });
-    const text = `key ${'a'.repeat(2 * 1024 * 1024)}`;
-    reporter.onProgress(1, text);
-    expect(reporter.published).toBe(1);
-    expect(bus.events[0]?.detail.label === text).toBe(true);
-  }, 30_000);
 });
 
 describe('audit read-back on hostile input', () => {

@@ -1,10 +1,11 @@
 import { HeadwayError } from '@headway/protocol';
 import { collectStream } from '@headway/runtime';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AnthropicProvider } from './anthropic-provider.js';
 import {
-  startAnthropicTestServer,
+  useAnthropicTestServer,
+  hi,
   messageDelta,
   messageStart,
   messageStop,
@@ -14,23 +15,12 @@ import {
   thinkingBlock,
   toolUseBlock,
 } from './anthropic-server.test-util.js';
-import type { ScriptedServer } from '@headway/runtime/testing';
 
 // The bytes of a real stream, cut anywhere — inside an `event:` line, a `data:` line, a UTF-8
 // character — and read through the SDK's own SSE decoder over HTTP: the answer is either the
 // whole message or a ProviderError, never a crash, a hang or a partial answer that looks whole.
 
-let server: ScriptedServer;
-
-beforeAll(async () => {
-  server = await startAnthropicTestServer();
-});
-
-afterAll(async () => {
-  await server.close();
-});
-
-const hi = { messages: [{ role: 'user' as const, content: 'hi' }], tools: [] };
+const server = useAnthropicTestServer();
 
 describe('a stream cut at any byte', () => {
   it('is the whole message or a ProviderError (property, over HTTP)', async () => {
@@ -51,12 +41,12 @@ describe('a stream cut at any byte', () => {
           ];
           const bytes = Buffer.from(events.map(sseEvent).join(''), 'utf8');
           const cut = bytes.subarray(0, cutAt % (bytes.length + 1));
-          server.reset();
-          server.reply((res) => {
+          server().reset();
+          server().reply((res) => {
             res.writeHead(200, { 'content-type': 'text/event-stream' });
             res.end(cut);
           });
-          const provider = new AnthropicProvider({ apiKey: 'k', baseURL: server.baseURL, env: {} });
+          const provider = new AnthropicProvider({ apiKey: 'k', baseURL: server().baseURL, env: {} });
           const outcome = await collectStream(provider.stream(hi)).then(
             (response) => ({ response }),
             (error: unknown) => ({ error }),
@@ -80,9 +70,9 @@ describe('a stream cut at any byte', () => {
   });
 
   it('an empty 200 stream is a ProviderError, not an empty answer', async () => {
-    server.reset();
-    server.reply(sse([]));
-    const error = await collectStream(new AnthropicProvider({ apiKey: 'k', baseURL: server.baseURL, env: {} }).stream(hi)).catch(
+    server().reset();
+    server().reply(sse([]));
+    const error = await collectStream(new AnthropicProvider({ apiKey: 'k', baseURL: server().baseURL, env: {} }).stream(hi)).catch(
       (e: unknown) => e,
     );
     expect((error as Error).message).toBe('Provider "anthropic" answered with a broken stream: the stream ended without any event');
