@@ -178,5 +178,7 @@ export type { HostileTextOptions, HostileThunkOptions, HostileValueOptions, Huge
 export { createIsolatedRunner, runIsolated } from './run-isolated.js';
 export type { IsolatedRun, IsolatedRunner, RunIsolatedOptions } from './run-isolated.js';
 export { findTestPart } from './test-part.js';
-export { recordingReporter } from './recording-reporter.js';
+export { createRecordingReporter } from './recording-reporter.js';
 export type { FindTestPartOptions } from './test-part.js';
+// eslint-disable-next-line @typescript-eslint/no-deprecated -- deprecated aliases, removed in the next minor
+export { recordingReporter } from './recording-reporter.js';

@@ -11,7 +11,7 @@ import { createReplayLog } from './replay-log.js';
 import { createSseHandler } from './sse-handler.js';
 import { SseError } from './sse-error.js';
 import { formatProgressFrame } from './sse-frame.js';
-import { sseResponse } from './sse-response.js';
+import { createSseResponse } from './sse-response.js';
 import { subscribeToRun } from './subscribe-to-run.js';
 
 let servers: TestServer[] = [];
@@ -106,10 +106,12 @@ describe('createSseHandler on hostile requests', () => {
   });
 });
 
-describe('sseResponse on hostile requests', () => {
+describe('createSseResponse on hostile requests', () => {
   it('answers a request whose url is no URL with 400', async () => {
     const log = createReplayLog();
-    const response = await sseResponse({ url: 'http://[', method: 'GET', headers: new Headers() } as unknown as Request, { source: log });
+    const response = await createSseResponse({ url: 'http://[', method: 'GET', headers: new Headers() } as unknown as Request, {
+      source: log,
+    });
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ code: 'SSE_BAD_REQUEST', message: 'The request URL is not a valid URL' });
   });

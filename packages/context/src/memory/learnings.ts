@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import type { OnInternalError } from '@headway/protocol';
 import { ContextError } from '../context-error.js';
+import type { ContextErrorContext } from '../internal-error-context.js';
 import { MemoryContextStore, type LearningsStore } from '../storage/context-store.js';
 import { learningSchema, parseStoredRecord, type Learning } from '../storage/records.js';
 
@@ -12,7 +14,7 @@ export interface LearningsOptions {
   /** Ids (default `crypto.randomUUID`). */
   generateId?: () => string;
   /** Told once when the store cannot be read or holds records that do not parse (`CONTEXT_CORRUPT_STORE`). */
-  onInternalError?: (error: unknown, where: string) => void;
+  onInternalError?: OnInternalError<ContextErrorContext>;
 }
 
 /**
@@ -29,7 +31,7 @@ export class Learnings {
   readonly #store: LearningsStore;
   readonly #now: () => number;
   readonly #id: () => string;
-  readonly #onInternalError: ((error: unknown, where: string) => void) | undefined;
+  readonly #onInternalError: OnInternalError<ContextErrorContext> | undefined;
   #all: Promise<Learning[]> | undefined;
 
   constructor(options: LearningsOptions = {}) {
@@ -83,7 +85,7 @@ export class Learnings {
 
   #report(error: ContextError): void {
     try {
-      this.#onInternalError?.(error, 'context.learnings.store');
+      this.#onInternalError?.(error, { where: 'context.learnings.store' });
     } catch {
       // The callback may not break the memory either.
     }

@@ -1,6 +1,8 @@
 import type { TaskHistory } from '@headway/estimator';
+import type { OnInternalError } from '@headway/protocol';
 import { z } from 'zod';
 import { ContextError } from '../context-error.js';
+import type { ContextErrorContext } from '../internal-error-context.js';
 import { parseOptions } from '../parse-options.js';
 import type { PlaybookStore } from '../storage/context-store.js';
 import { MemoryContextStore } from '../storage/context-store.js';
@@ -23,7 +25,7 @@ export interface PlaybookOptions {
   /** Epoch ms (default `Date.now`). */
   now?: () => number;
   /** Told once when the store cannot be read or holds records that do not parse (`CONTEXT_CORRUPT_STORE`). */
-  onInternalError?: (error: unknown, where: string) => void;
+  onInternalError?: OnInternalError<ContextErrorContext>;
 }
 
 /** A finished run, as the playbook learns from it. */
@@ -83,7 +85,7 @@ export class Playbook {
   readonly #store: PlaybookStore;
   readonly #classify: (task: string) => string;
   readonly #now: () => number;
-  readonly #onInternalError: ((error: unknown, where: string) => void) | undefined;
+  readonly #onInternalError: OnInternalError<ContextErrorContext> | undefined;
   #patterns: Promise<Map<string, PlaybookPattern>> | undefined;
 
   constructor(options: PlaybookOptions = {}) {
@@ -192,7 +194,7 @@ export class Playbook {
 
   #report(error: ContextError): void {
     try {
-      this.#onInternalError?.(error, 'context.playbook.store');
+      this.#onInternalError?.(error, { where: 'context.playbook.store' });
     } catch {
       // The callback may not break the playbook either.
     }

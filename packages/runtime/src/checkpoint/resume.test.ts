@@ -50,7 +50,11 @@ function runtime(
   store: CheckpointStore,
   tools: Tool[],
   clock: ManualClock,
-  extra: { sinks?: ((e: ProgressEvent) => void)[]; prefix?: string; onInternalError?: (error: unknown, where: string) => void } = {},
+  extra: {
+    sinks?: ((e: ProgressEvent) => void)[];
+    prefix?: string;
+    onInternalError?: (error: unknown, context: { where: string }) => void;
+  } = {},
 ): AgentRuntime {
   return new AgentRuntime(
     { provider: 'scripted', maxIterations: 10 },
@@ -145,7 +149,7 @@ describe('checkpoint lifecycle', () => {
     const internal: string[] = [];
     const effects: Effect[] = [];
     const result = await runtime(store, [workTool(effects)], new ManualClock(), {
-      onInternalError: (e, where) => internal.push(`${where}: ${String(e)}`),
+      onInternalError: (e, { where }) => internal.push(`${where}: ${String(e)}`),
     }).run('Do the three parts');
     expect(result.status).toBe('completed');
     expect(internal).toEqual([]);

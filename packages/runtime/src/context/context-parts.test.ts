@@ -31,7 +31,7 @@ async function runWith(
       clock,
       generateId: ids('run'),
       ...(context === undefined ? {} : { context }),
-      onInternalError: (error, where) => errors.push(`${where}: ${error instanceof Error ? error.message : String(error)}`),
+      onInternalError: (error, { where }) => errors.push(`${where}: ${error instanceof Error ? error.message : String(error)}`),
     },
   ).run('Read a.md and search b');
   return { events, errors, requests: provider.requests, text: result.text };

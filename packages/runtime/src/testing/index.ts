@@ -18,5 +18,7 @@ export type { SessionStoreFactory, SessionStoreHandle } from './session-store-co
 export { CRASH_KILL_POINTS, crashRecoverySuite } from './crash-recovery-suite.js';
 export type { CrashRecoverySuiteOptions } from './crash-recovery-suite.js';
 export type { CrashStore, CrashStoreModule } from './crash-store.js';
-export { ScriptedServer, jsonReply, recordingClock, sseReply } from './scripted-server.js';
+export { ScriptedServer, jsonReply, createRecordingClock, sseReply } from './scripted-server.js';
 export type { ScriptedReply, ScriptedRequest, ScriptedServerOptions } from './scripted-server.js';
+// eslint-disable-next-line @typescript-eslint/no-deprecated -- deprecated aliases, removed in the next minor
+export { recordingClock } from './scripted-server.js';
