@@ -33,7 +33,7 @@ describe('AgentRuntime: a two-round run', () => {
     expect(calls.at(-2)).toMatch(/^onProgress\(100, /);
   });
 
-  it('emits the events of each round, one terminal event last', async () => {
+  it('emits the events of each iteration, one terminal event last', async () => {
     const { sink, events, types } = collect();
     const provider = new ScriptedProvider([
       {

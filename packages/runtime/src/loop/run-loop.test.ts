@@ -200,7 +200,7 @@ describe('tools in the loop', () => {
     expect(events.filter((e) => e.type === 'tool.completed').map((e) => (e as { ok: boolean }).ok)).toEqual([false, false, false]);
   });
 
-  it('passes an idempotency key of runId:toolCallId and a verification prompt after each round', async () => {
+  it('passes an idempotency key of runId:toolCallId and a verification prompt after each iteration', async () => {
     const keys: string[] = [];
     const tool = defineTool({
       name: 'k',
