@@ -96,5 +96,8 @@ export function createUIMessageStreamSink(writer: DataChunkWriter, options: UIMe
   };
 }
 
-/** @deprecated use {@link createUIMessageStreamSink}; removed in the next minor. */
+/**
+ * @deprecated use {@link createUIMessageStreamSink}; removed in the next minor.
+ * @alias
+ */
 export const uiMessageStreamSink: typeof createUIMessageStreamSink = createUIMessageStreamSink;

@@ -168,5 +168,8 @@ export function createAgentTool(agent: AgentRuntime | AgentRunFn, options: Agent
   }) as never);
 }
 
-/** @deprecated use {@link createAgentTool}; removed in the next minor. */
+/**
+ * @deprecated use {@link createAgentTool}; removed in the next minor.
+ * @alias
+ */
 export const agentTool: typeof createAgentTool = createAgentTool;

@@ -201,5 +201,8 @@ function mcpTool(
   };
 }
 
-/** @deprecated use {@link createMcpTools}; removed in the next minor. */
+/**
+ * @deprecated use {@link createMcpTools}; removed in the next minor.
+ * @alias
+ */
 export const mcpTools: typeof createMcpTools = createMcpTools;

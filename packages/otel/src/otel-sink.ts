@@ -278,5 +278,8 @@ export function createOtelSink(options: OtelSinkOptions = {}): OtelSink {
   };
 }
 
-/** @deprecated use {@link createOtelSink}; removed in the next minor. */
+/**
+ * @deprecated use {@link createOtelSink}; removed in the next minor.
+ * @alias
+ */
 export const otelSink: typeof createOtelSink = createOtelSink;

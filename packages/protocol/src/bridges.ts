@@ -120,8 +120,14 @@ export function createReporterEvents(emit: (body: ProgressEventBody) => unknown,
   };
 }
 
-/** @deprecated use {@link createReporterSink}; removed in the next minor. */
+/**
+ * @deprecated use {@link createReporterSink}; removed in the next minor.
+ * @alias
+ */
 export const reporterSink: typeof createReporterSink = createReporterSink;
 
-/** @deprecated use {@link createReporterEvents}; removed in the next minor. */
+/**
+ * @deprecated use {@link createReporterEvents}; removed in the next minor.
+ * @alias
+ */
 export const reporterEvents: typeof createReporterEvents = createReporterEvents;

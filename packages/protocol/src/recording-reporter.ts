@@ -26,5 +26,8 @@ export function createRecordingReporter(): { reporter: ProgressReporter; calls: 
   return { reporter, calls };
 }
 
-/** @deprecated use {@link createRecordingReporter}; removed in the next minor. */
+/**
+ * @deprecated use {@link createRecordingReporter}; removed in the next minor.
+ * @alias
+ */
 export const recordingReporter: typeof createRecordingReporter = createRecordingReporter;

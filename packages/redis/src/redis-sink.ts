@@ -393,5 +393,8 @@ export function createRedisSink(client: RedisCommandClient, options: RedisSinkOp
   };
 }
 
-/** @deprecated use {@link createRedisSink}; removed in the next minor. */
+/**
+ * @deprecated use {@link createRedisSink}; removed in the next minor.
+ * @alias
+ */
 export const redisSink: typeof createRedisSink = createRedisSink;

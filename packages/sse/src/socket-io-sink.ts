@@ -59,5 +59,8 @@ export function createSocketIoSink(target: SocketIoTarget, options: SocketIoSink
   };
 }
 
-/** @deprecated use {@link createSocketIoSink}; removed in the next minor. */
+/**
+ * @deprecated use {@link createSocketIoSink}; removed in the next minor.
+ * @alias
+ */
 export const socketIoSink: typeof createSocketIoSink = createSocketIoSink;

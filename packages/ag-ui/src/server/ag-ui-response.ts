@@ -89,5 +89,8 @@ export async function createAgUiResponse(request: Request, options: AgUiServerOp
   return new Response(body, { status: answer.status, headers: answer.headers });
 }
 
-/** @deprecated use {@link createAgUiResponse}; removed in the next minor. */
+/**
+ * @deprecated use {@link createAgUiResponse}; removed in the next minor.
+ * @alias
+ */
 export const agUiResponse: typeof createAgUiResponse = createAgUiResponse;

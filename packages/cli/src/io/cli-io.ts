@@ -15,5 +15,8 @@ export function createProcessIo(signal?: AbortSignal): CliIo {
   return { stdout: process.stdout, stderr: process.stderr, env: process.env, now: Date.now, ...(signal === undefined ? {} : { signal }) };
 }
 
-/** @deprecated use {@link createProcessIo}; removed in the next minor. */
+/**
+ * @deprecated use {@link createProcessIo}; removed in the next minor.
+ * @alias
+ */
 export const processIo: typeof createProcessIo = createProcessIo;

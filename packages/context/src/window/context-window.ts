@@ -102,5 +102,8 @@ export function createContextWindow(
   };
 }
 
-/** @deprecated use {@link createContextWindow}; removed in the next minor. */
+/**
+ * @deprecated use {@link createContextWindow}; removed in the next minor.
+ * @alias
+ */
 export const contextWindow: typeof createContextWindow = createContextWindow;

@@ -136,5 +136,8 @@ export function createRecordingClock(): Clock & { readonly waits: number[] } {
   };
 }
 
-/** @deprecated use {@link createRecordingClock}; removed in the next minor. */
+/**
+ * @deprecated use {@link createRecordingClock}; removed in the next minor.
+ * @alias
+ */
 export const recordingClock: typeof createRecordingClock = createRecordingClock;
