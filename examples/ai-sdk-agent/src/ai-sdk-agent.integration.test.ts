@@ -1,6 +1,6 @@
 // An AI SDK run tracked by @headway/ai-sdk gives @headway/otel the model-call facts it needs.
 import { withHeadway } from '@headway/ai-sdk';
-import { otelSink } from '@headway/otel';
+import { createOtelSink } from '@headway/otel';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { generateText, tool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
@@ -19,7 +19,7 @@ describe('ai-sdk run traced with @headway/otel', () => {
     const run = withHeadway({
       task: 'Read a.txt',
       agentName: 'reader',
-      sinks: [otelSink({ tracer })],
+      sinks: [createOtelSink({ tracer })],
       maxIterations: 5,
       sessionId: 'chat-1',
       costOf: () => 0.25,

@@ -1,4 +1,12 @@
-import { describeIssues, toValidationIssues, type ModelUsage, type ProgressHub, type SinkLike } from '@headway/protocol';
+import {
+  describeIssues,
+  toValidationIssues,
+  type InternalErrorContext,
+  type ModelUsage,
+  type OnInternalError,
+  type ProgressHub,
+  type SinkLike,
+} from '@headway/protocol';
 import type { WeightedStep } from '@headway/estimator';
 import { errorMessage } from '@headway/protocol/internal';
 import { z } from 'zod';
@@ -49,7 +57,12 @@ export interface WithHeadwayOptions {
   /** Time and timers (default the system clock). */
   clock?: HeadwayClock;
   /** Called with every failure the bridge survived (a throwing `costOf`, a hub error). */
-  onInternalError?: (error: unknown, context: string) => void;
+  onInternalError?: OnInternalError<AiSdkErrorContext>;
+}
+
+/** Where a failure the bridge survived happened: `emit` (the hub threw) or `costOf` (it threw or returned a bad number). */
+export interface AiSdkErrorContext extends InternalErrorContext {
+  readonly where: 'emit' | 'costOf';
 }
 
 const isFunction = (v: unknown): boolean => typeof v === 'function';
@@ -83,7 +96,7 @@ const schema = z
         'must have now(), setTimeout() and clearTimeout()',
       )
       .optional(),
-    onInternalError: z.custom<(error: unknown, context: string) => void>(isFunction, 'must be a function').optional(),
+    onInternalError: z.custom<OnInternalError<AiSdkErrorContext>>(isFunction, 'must be a function').optional(),
   })
   .superRefine((o, ctx) => {
     if (o.maxSpendUsd !== undefined && o.costOf === undefined)

@@ -20,7 +20,7 @@ import { buildFallbackReport, buildReportPrompt, ToolCallLog, type ReportPromptL
 import type { ModelMessage } from 'ai';
 import { AiSdkError } from './ai-sdk-error.js';
 import { reportFromModel } from './model-report.js';
-import { parseOptions, type HeadwayClock, type WithHeadwayOptions } from './options.js';
+import { parseOptions, type AiSdkErrorContext, type HeadwayClock, type WithHeadwayOptions } from './options.js';
 import { finishReasonOf, usageOf, type StepFacts } from './step-facts.js';
 
 /** What the AI SDK passes to `prepareStep` that the bridge reads. */
@@ -133,9 +133,9 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
   const ownsHub = o.hub === undefined;
   const hub = o.hub ?? createProgressHub({ runId: o.runId ?? crypto.randomUUID(), now: clock.now });
   if (ownsHub) for (const sink of o.sinks ?? []) hub.add(sink);
-  const internal = (error: unknown, context: string): void => {
+  const internal = (error: unknown, where: AiSdkErrorContext['where']): void => {
     try {
-      o.onInternalError?.(error, context);
+      o.onInternalError?.(error, { where });
     } catch {
       // The callback may not break the run either.
     }

@@ -31,7 +31,7 @@ export interface ThrottleTimers {
   clearTimeout: (handle: unknown) => void;
 }
 
-/** Options of {@link agentTool}. */
+/** Options of {@link createAgentTool}. */
 export interface AgentToolOptions {
   /** The server to register the tool on. */
   server: McpServer;
@@ -87,18 +87,18 @@ export function runResultToToolResult(result: RunResult): CallToolResult {
  * @example
  * ```ts
  * const server = new McpServer({ name: 'researcher', version: '1.0.0' });
- * agentTool(runtime, { server, name: 'research', description: 'Research a question' });
+ * createAgentTool(runtime, { server, name: 'research', description: 'Research a question' });
  * await server.connect(new StdioServerTransport());
  * ```
  */
-export function agentTool(agent: AgentRuntime | AgentRunFn, options: AgentToolOptions): RegisteredTool {
+export function createAgentTool(agent: AgentRuntime | AgentRunFn, options: AgentToolOptions): RegisteredTool {
   const run: AgentRunFn =
     typeof agent === 'function'
       ? agent
       : typeof (agent as Partial<AgentRuntime>).runStream === 'function'
         ? runtimeRunFn(agent)
         : (() => {
-            throw new McpError('MCP_INVALID_OPTIONS', `agentTool "${options.name}": expected an AgentRuntime or a run function`, {
+            throw new McpError('MCP_INVALID_OPTIONS', `createAgentTool "${options.name}": expected an AgentRuntime or a run function`, {
               tool: options.name,
             });
           })();
@@ -166,3 +166,9 @@ export function agentTool(agent: AgentRuntime | AgentRunFn, options: AgentToolOp
     return runResultToToolResult(result);
   }) as never);
 }
+
+/**
+ * @deprecated use {@link createAgentTool}; removed in the next minor.
+ * @alias
+ */
+export const agentTool: typeof createAgentTool = createAgentTool;

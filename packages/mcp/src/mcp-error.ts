@@ -12,7 +12,7 @@ export type McpErrorCode =
   | 'MCP_INVALID_RESULT'
   /** The tool answered with `isError: true`; the message carries its text. */
   | 'MCP_TOOL_ERROR'
-  /** `mcpTools` or `agentTool` was given options it cannot use. */
+  /** `createMcpTools` or `createAgentTool` was given options it cannot use. */
   | 'MCP_INVALID_OPTIONS';
 
 /** Details of an {@link McpError}. */

@@ -4,7 +4,7 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { createProgressHub } from '@headway/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
-import { otelSink } from './otel-sink.js';
+import { createOtelSink } from './otel-sink.js';
 
 interface OtlpAttribute {
   key: string;
@@ -75,7 +75,7 @@ describe('OTLP/HTTP JSON export', () => {
   it('a run reaches a collector as one trace with the GenAI names, parents, times and status', async () => {
     const { url, requests } = await receiver();
     const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(new OTLPTraceExporter({ url }))] });
-    const sink = otelSink({ tracer: provider.getTracer('@headway/otel'), meter: false });
+    const sink = createOtelSink({ tracer: provider.getTracer('@headway/otel'), meter: false });
     let now = 1_767_225_600_000;
     const hub = createProgressHub({ runId: 'run-otlp', now: () => now });
     hub.add(sink);

@@ -22,7 +22,7 @@ if (server !== undefined) {
   checkpointStoreConformance('PostgresCheckpointStore', (now) => freshStore(server, (pool) => new PostgresCheckpointStore(pool, { now })));
 
   describe('PostgresCheckpointStore', () => {
-    it('writes only the new rows and the checkpoint row on each round', async () => {
+    it('writes only the new rows and the checkpoint row on each iteration', async () => {
       const { pool } = await freshPool(server);
       const store = new PostgresCheckpointStore(pool);
       await store.create(init('cp-1'));

@@ -22,10 +22,10 @@ export type ProgressSink = (event: ProgressEvent) => void | PromiseLike<void>;
  *
  * @example
  * ```ts
- * hub.add(reporterSink(myReporter)); // hub.add(myReporter) does the same
+ * hub.add(createReporterSink(myReporter)); // hub.add(myReporter) does the same
  * ```
  */
-export function reporterSink(reporter: ProgressReporter): ProgressSink {
+export function createReporterSink(reporter: ProgressReporter): ProgressSink {
   return (event) => {
     const result = callReporter(reporter, event);
     // The interface says void, but a method may be async: hand its promise to the caller
@@ -60,7 +60,7 @@ function callReporter(r: MaybeAsyncReporter, event: ProgressEvent): unknown {
   }
 }
 
-/** Options of {@link reporterEvents}. */
+/** Options of {@link createReporterEvents}. */
 export interface ReporterEventsOptions {
   /** `agentName` of the `run.started` event (default `agent`). */
   agentName?: string;
@@ -70,7 +70,7 @@ export interface ReporterEventsOptions {
 
 /**
  * How the seven-method interface says "cancelled": `onError` with text that starts with this
- * (see {@link reporterSink}). Shared, through `@headway/protocol/internal`, with the reporters
+ * (see {@link createReporterSink}). Shared, through `@headway/protocol/internal`, with the reporters
  * that tell a cancellation from an error.
  */
 export const CANCELLED_PREFIX = 'cancelled: ';
@@ -81,7 +81,7 @@ export const CANCELLED_PREFIX = 'cancelled: ';
  * Durations of tools and of the run are measured between the matching calls.
  * `onError('cancelled: …')` becomes `run.cancelled`, any other error `run.error`.
  */
-export function reporterEvents(emit: (body: ProgressEventBody) => unknown, options: ReporterEventsOptions = {}): ProgressReporter {
+export function createReporterEvents(emit: (body: ProgressEventBody) => unknown, options: ReporterEventsOptions = {}): ProgressReporter {
   const now = options.now ?? Date.now;
   const agentName = options.agentName ?? 'agent';
   let startedAt = now();
@@ -119,3 +119,15 @@ export function reporterEvents(emit: (body: ProgressEventBody) => unknown, optio
     },
   };
 }
+
+/**
+ * @deprecated use {@link createReporterSink}; removed in the next minor.
+ * @alias
+ */
+export const reporterSink: typeof createReporterSink = createReporterSink;
+
+/**
+ * @deprecated use {@link createReporterEvents}; removed in the next minor.
+ * @alias
+ */
+export const reporterEvents: typeof createReporterEvents = createReporterEvents;

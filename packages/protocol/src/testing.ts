@@ -188,7 +188,9 @@ export { freePort, startTestServer } from './test-server.js';
 export type { TestServer, TestServerOptions } from './test-server.js';
 export { startLineProcess } from './test-process.js';
 export type { LineProcess, LineProcessOptions } from './test-process.js';
-export { recordingReporter } from './recording-reporter.js';
+export { createRecordingReporter } from './recording-reporter.js';
 export type { FindTestPartOptions } from './test-part.js';
 export { errorConstructorForms, errorSnapshot } from './error-forms.js';
 export type { ErrorConstructorForms, ErrorSnapshot, HeadwayErrorClass } from './error-forms.js';
+// eslint-disable-next-line @typescript-eslint/no-deprecated -- deprecated aliases, removed in the next minor
+export { recordingReporter } from './recording-reporter.js';

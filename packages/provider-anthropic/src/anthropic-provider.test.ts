@@ -20,7 +20,7 @@ import {
   thinkingBlock,
   toolUseBlock,
 } from './anthropic-server.test-util.js';
-import { drainRunStream, recordingClock } from '@headway/runtime/testing';
+import { drainRunStream, createRecordingClock } from '@headway/runtime/testing';
 
 const server = useAnthropicTestServer();
 
@@ -407,7 +407,7 @@ describe('AnthropicProvider against a local Messages API server', () => {
       apiError(429, 'rate_limit_error', 'slow down', { 'retry-after': '2' }),
       sse([messageStart(), ...textBlock(0, 'hello'), messageDelta('end_turn'), messageStop]),
     );
-    const clock = recordingClock();
+    const clock = createRecordingClock();
     const registry = new ProviderRegistry([provider()], { clock, random: () => 0 });
     const response = await collectStream(registry.stream(hi));
     expect(response.content).toBe('hello');
@@ -424,7 +424,7 @@ describe('AnthropicProvider against a local Messages API server', () => {
 
   it('a 400 invalid_request_error is not retryable and is tried once, with the API type and message', async () => {
     server().reply(apiError(400, 'invalid_request_error', 'max_tokens: Field required'));
-    const registry = new ProviderRegistry([provider()], { clock: recordingClock() });
+    const registry = new ProviderRegistry([provider()], { clock: createRecordingClock() });
     const error = await failure(registry.complete(hi));
     expect(error).toMatchObject({ status: 400, retryable: false });
     expect(error.message).toContain('invalid_request_error: max_tokens: Field required');

@@ -2,7 +2,7 @@ import { HeadwayError } from '@headway/protocol';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AgentRuntime, ProviderRegistry, collectStream, defineTool, type ProviderError } from '@headway/runtime';
-import { drainRunStream, jsonReply, recordingClock, sseReply, useScriptedServer, type ScriptedReply } from '@headway/runtime/testing';
+import { drainRunStream, jsonReply, createRecordingClock, sseReply, useScriptedServer, type ScriptedReply } from '@headway/runtime/testing';
 import { OpenAIProvider } from './openai-provider.js';
 
 const server = useScriptedServer({ basePath: '/v1' });
@@ -156,7 +156,7 @@ describe('OpenAIProvider against a local OpenAI-compatible server', () => {
   it('a 429 carries retry-after; the registry waits that long and retries', async () => {
     server().reply(jsonReply(429, { error: { message: 'Rate limit reached', type: 'rate_limit_error' } }, { 'retry-after': '2' }));
     server().reply(jsonReply(200, completion({ content: 'hello' }, 'stop')));
-    const clock = recordingClock();
+    const clock = createRecordingClock();
     const registry = new ProviderRegistry([new OpenAIProvider({ apiKey: 'k', baseURL: server().baseURL })], { clock, random: () => 0 });
     const response = await registry.complete({ messages: [{ role: 'user', content: 'hi' }], tools: [] });
     expect(response.content).toBe('hello');
@@ -166,7 +166,7 @@ describe('OpenAIProvider against a local OpenAI-compatible server', () => {
 
   it('a 500 is retried with backoff; persistent 500s end in a ProviderError with the status', async () => {
     for (let i = 0; i < 3; i++) server().reply(jsonReply(500, { error: { message: 'upstream exploded', type: 'server_error' } }));
-    const clock = recordingClock();
+    const clock = createRecordingClock();
     const registry = new ProviderRegistry([new OpenAIProvider({ apiKey: 'k', baseURL: server().baseURL })], {
       clock,
       random: () => 0.5,
@@ -182,7 +182,7 @@ describe('OpenAIProvider against a local OpenAI-compatible server', () => {
 
   it('a 400 is not retried', async () => {
     server().reply(jsonReply(400, { error: { message: 'bad tools', type: 'invalid_request_error' } }));
-    const registry = new ProviderRegistry([new OpenAIProvider({ apiKey: 'k', baseURL: server().baseURL })], { clock: recordingClock() });
+    const registry = new ProviderRegistry([new OpenAIProvider({ apiKey: 'k', baseURL: server().baseURL })], { clock: createRecordingClock() });
     const error = await registry.complete({ messages: [{ role: 'user', content: 'hi' }], tools: [] }).catch((e: unknown) => e);
     expect((error as ProviderError).status).toBe(400);
     expect(server().received).toHaveLength(1);
@@ -231,7 +231,7 @@ describe('OpenAIProvider against a local OpenAI-compatible server', () => {
       // Never answers: the caller gives up once the request has arrived.
       controller.abort(new Error('stop'));
     });
-    const registry = new ProviderRegistry([new OpenAIProvider({ apiKey: 'k', baseURL: server().baseURL })], { clock: recordingClock() });
+    const registry = new ProviderRegistry([new OpenAIProvider({ apiKey: 'k', baseURL: server().baseURL })], { clock: createRecordingClock() });
     const pending = registry.complete({ messages: [{ role: 'user', content: 'hi' }], tools: [] }, { signal: controller.signal });
     await expect(pending).rejects.toThrow('stop');
     expect(server().received).toHaveLength(1);

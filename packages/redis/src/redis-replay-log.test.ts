@@ -7,7 +7,7 @@ import { connectRedis } from './connect-redis.js';
 import { runKeys } from './keys.js';
 import { createRedisReplayLog, type RedisReplayLog } from './redis-replay-log.js';
 import type { RedisError } from './redis-error.js';
-import { redisSink } from './redis-sink.js';
+import { createRedisSink } from './redis-sink.js';
 import { frameIds, get, listen } from './testing/sse.test-util.js';
 import { findTestPart } from '@headway/protocol/testing';
 import { startRedisServer, type RedisServer } from './testing/redis-server.test-util.js';
@@ -37,7 +37,7 @@ describe.skipIf(binary === undefined)('@headway/redis against a real redis-serve
 
   function emitRun(runId: string, count: number): ProgressEvent[] {
     const hub = createProgressHub({ runId });
-    const sink = redisSink(client, { leaseMs: 60_000 });
+    const sink = createRedisSink(client, { leaseMs: 60_000 });
     hub.add(sink);
     const events = [hub.emit({ type: 'run.started', agentName: 'demo' })];
     for (let i = 1; i < count; i++) events.push(hub.emit({ type: 'progress', percent: i }));
@@ -91,7 +91,7 @@ describe.skipIf(binary === undefined)('@headway/redis against a real redis-serve
   it('trims an active run by age (MINID) when maxAgeMs is set', async () => {
     let t = 1_000_000;
     const hub = createProgressHub({ runId: 'age-1', now: () => t });
-    const sink = redisSink(client, { maxAgeMs: 1000, now: () => t });
+    const sink = createRedisSink(client, { maxAgeMs: 1000, now: () => t });
     hub.add(sink);
     for (let i = 0; i < 300; i++) hub.emit({ type: 'progress', percent: i % 99 });
     await sink.flush();
@@ -139,7 +139,7 @@ describe.skipIf(binary === undefined)('@headway/redis against a real redis-serve
     );
     closers.push(http.close, () => log.close());
     const hub = createProgressHub({ runId: 'slow-1' });
-    const sink = redisSink(client);
+    const sink = createRedisSink(client);
     hub.add(sink);
     hub.emit({ type: 'run.started', agentName: 'slow' });
     await sink.flush();
@@ -168,7 +168,7 @@ describe.skipIf(binary === undefined)('@headway/redis against a real redis-serve
   });
 
   it('a retried write is refused as a duplicate, not stored twice', async () => {
-    const sink = redisSink(client);
+    const sink = createRedisSink(client);
     const event: ProgressEvent = { type: 'run.started', agentName: 'dup', runId: 'dup-1', seq: 1, ts: 1 };
     void sink.handle(event);
     void sink.handle(event);
@@ -180,7 +180,7 @@ describe.skipIf(binary === undefined)('@headway/redis against a real redis-serve
 
   it('refuses a run id that would escape its key prefix, and reports it', async () => {
     const errors: unknown[] = [];
-    const sink = redisSink(client, { onInternalError: (error) => errors.push(error) });
+    const sink = createRedisSink(client, { onInternalError: (error) => errors.push(error) });
     void sink.handle({ type: 'run.started', agentName: 'x', runId: 'a}:*', seq: 1, ts: 1 });
     expect(await sink.flush()).toBe(true);
     expect(sink.stats()).toMatchObject({ refused: 1, written: 0 });
@@ -223,7 +223,7 @@ describe.skipIf(binary === undefined)('@headway/redis against a real redis-serve
     const log = createRedisReplayLog(client, { reapIntervalMs: 0 });
     const url = await serve(log);
     const hubs = Array.from({ length: 12 }, (_, i) => createProgressHub({ runId: `many-${i}` }));
-    const sink = redisSink(client);
+    const sink = createRedisSink(client);
     for (const hub of hubs) {
       hub.add(sink);
       hub.emit({ type: 'run.started', agentName: 'many' });
@@ -244,7 +244,7 @@ describe.skipIf(binary === undefined)('@headway/redis against a real redis-serve
   it('a full queue drops new events (never the terminal one), counts them and reports it; `wait` holds them instead', async () => {
     const errors: unknown[] = [];
     const hub = createProgressHub({ runId: 'full-1' });
-    const sink = redisSink(client, { maxQueue: 5, onInternalError: (error) => errors.push(error) });
+    const sink = createRedisSink(client, { maxQueue: 5, onInternalError: (error) => errors.push(error) });
     hub.add(sink);
     for (let i = 0; i < 20; i++) hub.emit({ type: 'progress', percent: i });
     hub.emit({ type: 'run.finished', durationMs: 1, outcome: 'completed' });
@@ -257,7 +257,7 @@ describe.skipIf(binary === undefined)('@headway/redis against a real redis-serve
     expect(entries.at(-1)?.[0]).toBe('21-0');
 
     const waiting = createProgressHub({ runId: 'full-2' });
-    const patient = redisSink(client, { maxQueue: 5, overflow: 'wait' });
+    const patient = createRedisSink(client, { maxQueue: 5, overflow: 'wait' });
     waiting.add(patient);
     for (let i = 0; i < 20; i++) waiting.emit({ type: 'progress', percent: i });
     waiting.emit({ type: 'run.finished', durationMs: 1, outcome: 'completed' });
@@ -270,7 +270,7 @@ describe.skipIf(binary === undefined)('@headway/redis against a real redis-serve
 
   it('trims a stream by length, and a resume from before what is kept gets 410', async () => {
     const hub = createProgressHub({ runId: 'trim-1' });
-    const sink = redisSink(client, { maxLength: 100 });
+    const sink = createRedisSink(client, { maxLength: 100 });
     hub.add(sink);
     for (let i = 0; i < 1000; i++) hub.emit({ type: 'progress', percent: i % 99 });
     await sink.flush();

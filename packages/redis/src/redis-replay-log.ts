@@ -1,4 +1,4 @@
-import { isTerminalEvent } from '@headway/protocol';
+import { isTerminalEvent, type InternalErrorContext, type OnInternalError } from '@headway/protocol';
 import { createReplayLog, type ReplayCursor, type ReplayLog, type ReplayOpenResult, type ReplaySource } from '@headway/sse';
 import { errorMessage } from '@headway/protocol/internal';
 import { checkPrefix, compareEntryIds, isValidRunId, runKeys, seqOfEntryId, type RunKeys } from './keys.js';
@@ -9,7 +9,9 @@ import { DEFAULT_MAX_EVENT_BYTES, decodeStreamEntry } from './stream-entry.js';
 import { sleep, unrefTimers, type Timers } from './timers.js';
 
 /** Where a failure the replay log survived happened, passed to `onInternalError`. */
-export interface RedisReplayLogErrorContext {
+export interface RedisReplayLogErrorContext extends InternalErrorContext {
+  where: 'read' | 'load' | 'reap';
+  /** @deprecated use `where` (the same word); removed in the next minor. */
   operation: 'read' | 'load' | 'reap';
   runId?: string;
 }
@@ -35,7 +37,7 @@ export interface RedisReplayLogOptions {
   /** Told about every stream entry that is not a valid event of its run; the entry is skipped, never delivered. */
   onInvalid?: (error: RedisError) => void;
   /** Told about every failure the log survived (a lost connection, a failed load). */
-  onInternalError?: (error: unknown, context: RedisReplayLogErrorContext) => void;
+  onInternalError?: OnInternalError<RedisReplayLogErrorContext>;
   now?: () => number;
   timers?: Timers;
 }
@@ -58,7 +60,7 @@ export interface RedisReplayLogStats {
 
 /**
  * The source an SSE handler in any process serves runs from, kept in Redis Streams by
- * {@link redisSink}: pass it as `source` to `createSseHandler` / `sseResponse`.
+ * {@link createRedisSink}: pass it as `source` to `createSseHandler` / `createSseResponse`.
  */
 export interface RedisReplayLog extends ReplaySource {
   /** Same answers as the in-memory log (see `ReplayLog.open`), after reading the run from Redis when needed. */
@@ -143,9 +145,10 @@ export function createRedisReplayLog(client: RedisDuplicableClient, options: Red
   let reapTimer: unknown;
   let sweepTimer: unknown;
 
-  function report(error: unknown, context: RedisReplayLogErrorContext): void {
+  function report(error: unknown, context: Omit<RedisReplayLogErrorContext, 'operation'>): void {
     try {
-      options.onInternalError?.(error, context);
+      // eslint-disable-next-line @typescript-eslint/no-deprecated -- the old key, kept for one minor
+      options.onInternalError?.(error, { ...context, operation: context.where });
     } catch {
       // Callbacks may not break the reader.
     }
@@ -231,7 +234,7 @@ export function createRedisReplayLog(client: RedisDuplicableClient, options: Red
       return;
     }
     client.sendCommand(['CLIENT', 'UNBLOCK', blockedId]).catch((error: unknown) => {
-      report(error, { operation: 'read' });
+      report(error, { where: 'read' });
     });
   }
 
@@ -252,7 +255,7 @@ export function createRedisReplayLog(client: RedisDuplicableClient, options: Red
           if (blocking === undefined) {
             const connection = client.duplicate();
             connection.on('error', (error) => {
-              report(error, { operation: 'read' });
+              report(error, { where: 'read' });
             });
             blocking = connection;
             try {
@@ -297,7 +300,7 @@ export function createRedisReplayLog(client: RedisDuplicableClient, options: Red
           if (isClosed()) return;
           failures += 1;
           report(new RedisError('REDIS_READ_FAILED', `Reading run streams failed; retrying: ${errorMessage(error)}`, { cause: error }), {
-            operation: 'read',
+            where: 'read',
           });
           await sleep(timers, Math.min(2000, 25 * 2 ** Math.min(failures, 10)));
         }
@@ -346,7 +349,7 @@ export function createRedisReplayLog(client: RedisDuplicableClient, options: Red
           counters.reaped += marked.length;
         },
         (error: unknown) => {
-          report(error, { operation: 'reap' });
+          report(error, { where: 'reap' });
         },
       )
       .finally(() => {

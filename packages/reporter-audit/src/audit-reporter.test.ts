@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { bodyArb, clock, deferred, eventArb } from './arbitraries.test-util.js';
 import { AuditError } from './audit-error.js';
 import { AUDIT_EVENT_TYPES, auditEventSchema, type AuditEvent } from './audit-event.js';
-import { AuditReporter, type AuditFailureContext } from './audit-reporter.js';
+import { AuditReporter, type AuditReporterErrorContext } from './audit-reporter.js';
 import { MemoryAuditBus } from './memory-audit-bus.js';
 import { reporterEvent, unchain } from './chain.test-util.js';
 
@@ -215,7 +215,7 @@ describe('AuditReporter: handle(event)', () => {
 
 describe('AuditReporter: never throws into or stalls the caller', () => {
   it('suppresses, counts and reports a bus that throws', () => {
-    const onInternalError = vi.fn<(error: unknown, context: AuditFailureContext) => void>();
+    const onInternalError = vi.fn<(error: unknown, context: AuditReporterErrorContext) => void>();
     const boom = new Error('disk full');
     const reporter = new AuditReporter({
       sessionId: 's',
@@ -234,8 +234,8 @@ describe('AuditReporter: never throws into or stalls the caller', () => {
     expect(reporter.failures).toBe(2);
     expect(reporter.published).toBe(0);
     expect(onInternalError.mock.calls).toEqual([
-      [boom, { stage: 'publish', eventType: 'agent.progress.start' }],
-      [boom, { stage: 'publish', eventType: 'agent.progress.tool_start' }],
+      [boom, { where: 'publish', stage: 'publish', eventType: 'agent.progress.start' }],
+      [boom, { where: 'publish', stage: 'publish', eventType: 'agent.progress.tool_start' }],
     ]);
   });
 

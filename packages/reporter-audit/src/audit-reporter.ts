@@ -1,4 +1,12 @@
-import { createRedactor, type ProgressEvent, type ProgressReporter, type RedactOptions, type Redactor } from '@headway/protocol';
+import {
+  createRedactor,
+  type InternalErrorContext,
+  type OnInternalError,
+  type ProgressEvent,
+  type ProgressReporter,
+  type RedactOptions,
+  type Redactor,
+} from '@headway/protocol';
 import { adoptThenable, describeThrown } from '@headway/protocol/internal';
 import type { AuditBus } from './audit-bus.js';
 import { AuditError } from './audit-error.js';
@@ -6,12 +14,17 @@ import { sealBuiltEvent, toJson, type AuditDetails, type AuditEvent, type AuditE
 import { progressEventToAudit } from './progress-event-to-audit.js';
 
 /** Where an internal failure happened, passed to `onInternalError`. */
-export interface AuditFailureContext {
+export interface AuditReporterErrorContext extends InternalErrorContext {
   /** `build`: mapping, redacting or serialising; `publish`: the bus threw or rejected; `queue`: events were dropped. */
+  where: 'build' | 'publish' | 'queue';
+  /** @deprecated use `where` (the same word); removed in the next minor. */
   stage: 'build' | 'publish' | 'queue';
   /** The audit event type being published, when known. */
   eventType?: string;
 }
+
+/** @deprecated use {@link AuditReporterErrorContext} (the same fields, plus `where`); removed in the next minor. */
+export type AuditFailureContext = AuditReporterErrorContext;
 
 /** Options of {@link AuditReporter}. */
 export interface AuditReporterOptions {
@@ -26,7 +39,7 @@ export interface AuditReporterOptions {
    */
   redact?: RedactOptions;
   /** Called with every failure the reporter suppressed; its own errors are ignored. */
-  onInternalError?: (error: unknown, context: AuditFailureContext) => void;
+  onInternalError?: OnInternalError<AuditReporterErrorContext>;
   /** Clock for the seven methods' `timestamp` (default `Date.now`); `handle` uses the event's `ts`. */
   now?: () => number;
   /**
@@ -182,7 +195,7 @@ export class AuditReporter implements ProgressReporter {
       }
       record = progressEventToAudit(event, this.#textDeltas);
     } catch (error) {
-      this.#fail(error, { stage: 'build' });
+      this.#fail(error, { where: 'build' });
       return;
     }
     if (record !== undefined) this.#publish(record.eventType, record.detail, event.ts);
@@ -214,7 +227,7 @@ export class AuditReporter implements ProgressReporter {
       if (!isTimestamp(timestamp))
         throw new AuditError('AUDIT_INVALID_OPTIONS', `now() returned ${describeThrown(timestamp)}, not epoch milliseconds`);
     } catch (error) {
-      this.#fail(error, { stage: 'build', eventType });
+      this.#fail(error, { where: 'build', eventType });
       return;
     }
     this.#publish(eventType, detail, timestamp);
@@ -238,7 +251,7 @@ export class AuditReporter implements ProgressReporter {
         detail: plain,
       });
     } catch (error) {
-      this.#fail(error, { stage: 'build', eventType });
+      this.#fail(error, { where: 'build', eventType });
       return;
     }
     if (this.#busy) this.#enqueue(event);
@@ -250,7 +263,7 @@ export class AuditReporter implements ProgressReporter {
     try {
       result = this.#bus.publish(event);
     } catch (error) {
-      this.#fail(error, { stage: 'publish', eventType: event.eventType });
+      this.#fail(error, { where: 'publish', eventType: event.eventType });
       return;
     }
     // What a bus returns is untrusted: a `then` getter that throws, a revoked proxy or a `then`
@@ -267,7 +280,7 @@ export class AuditReporter implements ProgressReporter {
         this.#settle();
       },
       (error: unknown) => {
-        this.#fail(error, { stage: 'publish', eventType: event.eventType });
+        this.#fail(error, { where: 'publish', eventType: event.eventType });
         this.#settle();
       },
     );
@@ -302,7 +315,7 @@ export class AuditReporter implements ProgressReporter {
         this.#overflowing = true;
         this.#fail(
           new AuditError('AUDIT_EVENTS_DROPPED', `The audit bus is more than ${this.#queueLimit} events behind; dropping the oldest`),
-          { stage: 'queue', eventType: event.eventType },
+          { where: 'queue', eventType: event.eventType },
           false,
         );
       }
@@ -314,12 +327,13 @@ export class AuditReporter implements ProgressReporter {
     }
   }
 
-  #fail(error: unknown, context: AuditFailureContext, count = true): void {
+  #fail(error: unknown, context: Omit<AuditReporterErrorContext, 'stage'>, count = true): void {
     if (count) this.#failures += 1;
     const handler = this.#onInternalError;
     if (handler === undefined) return;
     try {
-      handler(error, context);
+      // eslint-disable-next-line @typescript-eslint/no-deprecated -- the old key, kept for one minor
+      handler(error, { ...context, stage: context.where });
     } catch {
       // The error callback may not break the run either.
     }

@@ -1,5 +1,5 @@
 export { AuditReporter } from './audit-reporter.js';
-export type { AuditFailureContext, AuditFlushOptions, AuditReporterOptions } from './audit-reporter.js';
+export type { AuditFlushOptions, AuditReporterErrorContext, AuditReporterOptions } from './audit-reporter.js';
 export type { AuditBus, QueryableAuditBus } from './audit-bus.js';
 export { AUDIT_EVENT_TYPES, assertAuditEvent, auditEventSchema, decodeAuditRecord } from './audit-event.js';
 export type { AuditDetails, AuditEvent, AuditEventType, AuditRunRef } from './audit-event.js';
@@ -20,3 +20,5 @@ export type { AuditLogErrorCode, AuditLogErrorOptions, ReporterAuditErrorCode } 
 export { AUDIT_GENESIS_HASH, AuditChain, auditRecordHash, canonicalJson, verifyAuditChain } from './audit-chain.js';
 export type { AuditChainBreak, AuditChainBreakKind, AuditChainResult, LocatedAuditEvent } from './audit-chain.js';
 export { readSqliteAuditRecords } from './sqlite-audit-bus.js';
+// eslint-disable-next-line @typescript-eslint/no-deprecated -- deprecated aliases, removed in the next minor
+export type { AuditFailureContext } from './audit-reporter.js';

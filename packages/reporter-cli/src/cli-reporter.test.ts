@@ -136,7 +136,7 @@ describe('CLIReporter plain mode', () => {
       "
       ## PROGRESS REPORT
 
-      **Stats:** 10 iterations · 4 tool calls · 65000 ms elapsed (1m 5s) · stopped: max-iterations (the iteration limit was reached) · written by: fallback
+      **Stats:** 10 iterations · 4 tool calls · 65000 ms elapsed (1m 05s) · stopped: max-iterations (the iteration limit was reached) · written by: fallback
 
       ### Task
 

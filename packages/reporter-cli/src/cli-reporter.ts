@@ -39,7 +39,7 @@ export interface CLIReporterOptions {
   timers?: IntervalTimers;
   /**
    * Also shows what only matters when debugging a run, such as `checkpoint saved: <id>` after
-   * every round (default: `HEADWAY_VERBOSE` is set in `env`, to anything but `0`/`false`).
+   * every iteration (default: `HEADWAY_VERBOSE` is set in `env`, to anything but `0`/`false`).
    * The JSON and audit logs keep those events either way.
    */
   verbose?: boolean;

@@ -1,5 +1,5 @@
 export { AgentRuntime } from './loop/agent-runtime.js';
-export type { AgentRuntimeDeps, RunOptions } from './loop/agent-runtime.js';
+export type { AgentRuntimeDeps, AgentRuntimeErrorContext, RunOptions } from './loop/agent-runtime.js';
 export type { RunErrorInfo, RunResult } from './loop/finish-run.js';
 export type { AgentConfig, AgentConfigInput, CapabilityMode, TimeoutBehavior } from './loop/agent-config.js';
 export { ConfigError } from './loop/config-error.js';

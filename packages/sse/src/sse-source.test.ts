@@ -3,7 +3,7 @@ import { ev, finished } from './events.test-util.js';
 import { get, listen } from './http.test-util.js';
 import { createReplayLog } from './replay-log.js';
 import { createSseHandler } from './sse-handler.js';
-import { sseResponse } from './sse-response.js';
+import { createSseResponse } from './sse-response.js';
 import type { ReplaySource } from './sse-source.js';
 
 describe('a ReplaySource whose open is asynchronous (a log kept in another process)', () => {
@@ -39,7 +39,7 @@ describe('a ReplaySource whose open is asynchronous (a log kept in another proce
     } finally {
       await server.close();
     }
-    const response = await sseResponse(new Request('http://localhost/runs/r1'), { source });
+    const response = await createSseResponse(new Request('http://localhost/runs/r1'), { source });
     expect(response.status).toBe(503);
   });
 });

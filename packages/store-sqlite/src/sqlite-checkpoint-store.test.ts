@@ -18,7 +18,7 @@ describe('SqliteCheckpointStore', () => {
     store.close();
   });
 
-  it('writes only the new rows and the checkpoint row on each round', () => {
+  it('writes only the new rows and the checkpoint row on each iteration', () => {
     const store = new SqliteCheckpointStore(tempPath());
     store.create(init('cp-1'));
     const changes = (): number => (store.database.prepare('SELECT total_changes() AS n').get() as { n: number }).n;

@@ -267,7 +267,7 @@ describe('createAgUiHandler: hostile run functions', () => {
 describe('createAgUiHandler: heartbeats and survived failures', () => {
   it('sends an SSE comment to an idle client, which HttpAgent ignores; a throwing sink goes to onInternalError', async () => {
     const heartbeats: (() => void)[] = [];
-    const internal: { message: string; phase: string }[] = [];
+    const internal: { message: string; where: string }[] = [];
     const release = deferred();
     const { url } = await serve({
       heartbeatMs: 1000,
@@ -279,7 +279,7 @@ describe('createAgUiHandler: heartbeats and survived failures', () => {
         clearTimeout: () => undefined,
       },
       onInternalError: (error, context) => {
-        internal.push({ message: (error as Error).message, phase: context.phase });
+        internal.push({ message: (error as Error).message, where: context.where });
       },
       run: async ({ emit, hub }) => {
         hub.add(() => {
@@ -297,7 +297,7 @@ describe('createAgUiHandler: heartbeats and survived failures', () => {
     expect(run.outcome).toBe('success');
     expect(run.messages.filter((m) => m.role === 'assistant').map((m) => m.content)).toEqual(['tick']);
     expect(run.wireText).toContain('\n\n: keep-alive\n\n');
-    expect(internal).toContainEqual({ message: 'sink broke', phase: 'sink' });
+    expect(internal).toContainEqual({ message: 'sink broke', where: 'sink' });
   });
 });
 

@@ -6,6 +6,8 @@ import { EventEncoder } from '@ag-ui/encoder';
 import {
   createProgressHub,
   HeadwayError,
+  type InternalErrorContext,
+  type OnInternalError,
   type ProgressEvent,
   type ProgressEventBody,
   type ProgressHub,
@@ -47,7 +49,7 @@ export interface AgUiTimers {
   clearTimeout(handle: unknown): void;
 }
 
-/** Options of {@link createAgUiServer}, {@link createAgUiHandler} and {@link agUiResponse}. */
+/** Options of {@link createAgUiServer}, {@link createAgUiHandler} and {@link createAgUiResponse}. */
 export interface AgUiServerOptions {
   /** Starts a run for each new `RunAgentInput`. */
   run: AgUiRunFunction;
@@ -70,7 +72,15 @@ export interface AgUiServerOptions {
   /** Timers (default the global ones). */
   timers?: AgUiTimers;
   /** Told about failures the endpoint survived: a hub sink that threw, a write to a closed client. */
-  onInternalError?: (error: unknown, context: { runId: string; phase: string }) => void;
+  onInternalError?: OnInternalError<AgUiErrorContext>;
+}
+
+/** Where a failure the endpoint survived happened: `where` is `sink` (a hub sink threw) or `write` (a closed client). */
+export interface AgUiErrorContext extends InternalErrorContext {
+  readonly where: string;
+  readonly runId: string;
+  /** @deprecated use `where` (the same word); removed in the next minor. */
+  readonly phase: string;
 }
 
 /** A client stream, whatever the server framework. */
@@ -177,15 +187,15 @@ export interface AgUiServer {
 }
 
 /**
- * Creates the endpoint behind {@link createAgUiHandler} and {@link agUiResponse}; use it
+ * Creates the endpoint behind {@link createAgUiHandler} and {@link createAgUiResponse}; use it
  * directly to serve both from one set of runs, or to cancel a run.
  *
  * @throws {AgUiError} `AG_UI_INVALID_OPTIONS` for out-of-range options.
  * @example
  * ```ts
  * const options = { run: async ({ emit }) => { emit({ type: 'text.delta', text: 'hi' }); } };
- * const server = agUiServerFor(options);        // the one agUiResponse(request, options) uses
- * app.post('/agent', (c) => agUiResponse(c.req.raw, options));
+ * const server = agUiServerFor(options);        // the one createAgUiResponse(request, options) uses
+ * app.post('/agent', (c) => createAgUiResponse(c.req.raw, options));
  * app.post('/agent/:runId/cancel', (c) => c.json({ cancelled: server.cancel(c.req.param('runId')) }));
  * ```
  */
@@ -204,7 +214,8 @@ export function createAgUiServer(options: AgUiServerOptions): AgUiServer {
 
   function internalError(error: unknown, runId: string, phase: string): void {
     try {
-      options.onInternalError?.(error, { runId, phase });
+      // eslint-disable-next-line @typescript-eslint/no-deprecated -- the old key, kept for one minor
+      options.onInternalError?.(error, { where: phase, runId, phase });
     } catch {
       // The callback may not break the endpoint either.
     }

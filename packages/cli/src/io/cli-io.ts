@@ -11,6 +11,12 @@ export interface CliIo {
 }
 
 /** The process's streams, environment and clock. */
-export function processIo(signal?: AbortSignal): CliIo {
+export function createProcessIo(signal?: AbortSignal): CliIo {
   return { stdout: process.stdout, stderr: process.stderr, env: process.env, now: Date.now, ...(signal === undefined ? {} : { signal }) };
 }
+
+/**
+ * @deprecated use {@link createProcessIo}; removed in the next minor.
+ * @alias
+ */
+export const processIo: typeof createProcessIo = createProcessIo;

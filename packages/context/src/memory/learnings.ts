@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type { OnInternalError } from '@headway/protocol';
+import type { ContextErrorContext } from '../internal-error-context.js';
 import { MemoryContextStore, type LearningsStore } from '../storage/context-store.js';
 import { learningSchema, loadStoredRecords, parseStoredRecord, type Learning } from '../storage/records.js';
 
@@ -11,7 +13,7 @@ export interface LearningsOptions {
   /** Ids (default `crypto.randomUUID`). */
   generateId?: () => string;
   /** Told once when the store cannot be read or holds records that do not parse (`CONTEXT_CORRUPT_STORE`). */
-  onInternalError?: (error: unknown, where: string) => void;
+  onInternalError?: OnInternalError<ContextErrorContext>;
 }
 
 /**
@@ -28,7 +30,7 @@ export class Learnings {
   readonly #store: LearningsStore;
   readonly #now: () => number;
   readonly #id: () => string;
-  readonly #onInternalError: ((error: unknown, where: string) => void) | undefined;
+  readonly #onInternalError: OnInternalError<ContextErrorContext> | undefined;
   #all: Promise<Learning[]> | undefined;
 
   constructor(options: LearningsOptions = {}) {

@@ -1,5 +1,7 @@
 import type { TaskHistory } from '@headway/estimator';
+import type { OnInternalError } from '@headway/protocol';
 import { z } from 'zod';
+import type { ContextErrorContext } from '../internal-error-context.js';
 import { parseOptions } from '../parse-options.js';
 import type { PlaybookStore } from '../storage/context-store.js';
 import { MemoryContextStore } from '../storage/context-store.js';
@@ -22,7 +24,7 @@ export interface PlaybookOptions {
   /** Epoch ms (default `Date.now`). */
   now?: () => number;
   /** Told once when the store cannot be read or holds records that do not parse (`CONTEXT_CORRUPT_STORE`). */
-  onInternalError?: (error: unknown, where: string) => void;
+  onInternalError?: OnInternalError<ContextErrorContext>;
 }
 
 /** A finished run, as the playbook learns from it. */
@@ -82,7 +84,7 @@ export class Playbook {
   readonly #store: PlaybookStore;
   readonly #classify: (task: string) => string;
   readonly #now: () => number;
-  readonly #onInternalError: ((error: unknown, where: string) => void) | undefined;
+  readonly #onInternalError: OnInternalError<ContextErrorContext> | undefined;
   #patterns: Promise<Map<string, PlaybookPattern>> | undefined;
 
   constructor(options: PlaybookOptions = {}) {

@@ -1,7 +1,8 @@
-import { describeIssues, toValidationIssues } from '@headway/protocol';
+import { describeIssues, toValidationIssues, type OnInternalError } from '@headway/protocol';
 import { errorMessage } from '@headway/protocol/internal';
 import { z } from 'zod';
 import { ContextError } from '../context-error.js';
+import type { ContextErrorContext } from '../internal-error-context.js';
 
 /** One recorded run of a pattern: what the estimator's history is made of. */
 export interface PatternRun {
@@ -103,11 +104,11 @@ export async function loadStoredRecords<T>(
   schema: z.ZodType<T>,
   load: () => unknown,
   loadName: string,
-  onInternalError: ((error: unknown, where: string) => void) | undefined,
+  onInternalError: OnInternalError<ContextErrorContext> | undefined,
 ): Promise<T[]> {
   const report = (error: ContextError): void => {
     try {
-      onInternalError?.(error, `context.${kind}.store`);
+      onInternalError?.(error, { where: `context.${kind}.store` });
     } catch {
       // The callback may not break the store's reader either.
     }

@@ -10,7 +10,7 @@ import { collect, fileRead, ids } from '../loop/test-helpers.test-util.js';
 import type { CheckpointStore } from './checkpoint-store.js';
 import { MemoryCheckpointStore } from './memory-checkpoint-store.js';
 
-/** Round 1: two work calls; round 2: one; then the answer. Decided from the conversation, so any process replies the same. */
+/** Iteration 1: two work calls; iteration 2: one; then the answer. Decided from the conversation, so any process replies the same. */
 function script(conversation: readonly ChatMessage[]): ScriptedStep {
   const rounds = conversation.filter((m) => m.role === 'assistant').length;
   if (rounds === 0) {
@@ -50,7 +50,11 @@ function runtime(
   store: CheckpointStore,
   tools: Tool[],
   clock: ManualClock,
-  extra: { sinks?: ((e: ProgressEvent) => void)[]; prefix?: string; onInternalError?: (error: unknown, where: string) => void } = {},
+  extra: {
+    sinks?: ((e: ProgressEvent) => void)[];
+    prefix?: string;
+    onInternalError?: (error: unknown, context: { where: string }) => void;
+  } = {},
 ): AgentRuntime {
   return new AgentRuntime(
     { provider: 'scripted', maxIterations: 10 },
@@ -71,7 +75,7 @@ async function settle(): Promise<void> {
 }
 
 describe('checkpoint lifecycle', () => {
-  it('creates at the start, saves each round, completes at the end, and keeps the whole run', async () => {
+  it('creates at the start, saves each iteration, completes at the end, and keeps the whole run', async () => {
     const store = new MemoryCheckpointStore();
     const events = collect();
     const effects: Effect[] = [];
@@ -98,7 +102,7 @@ describe('checkpoint lifecycle', () => {
     ]);
     expect(cp.messages.at(-1)).toEqual({ role: 'assistant', content: 'All three parts are done.' });
     expect(cp.state).toMatchObject({ iteration: 3, toolsUsed: ['work'], usage: { inputTokens: 600 } });
-    expect(cp.log).toHaveLength(5); // one text entry per round with text, one per tool call
+    expect(cp.log).toHaveLength(5); // one text entry per iteration with text, one per tool call
     expect(cp.toolCalls).toEqual([]);
     expect(cp.lastSeq).toBe(events.events.at(-1)!.seq);
   });
@@ -145,7 +149,7 @@ describe('checkpoint lifecycle', () => {
     const internal: string[] = [];
     const effects: Effect[] = [];
     const result = await runtime(store, [workTool(effects)], new ManualClock(), {
-      onInternalError: (e, where) => internal.push(`${where}: ${String(e)}`),
+      onInternalError: (e, { where }) => internal.push(`${where}: ${String(e)}`),
     }).run('Do the three parts');
     expect(result.status).toBe('completed');
     expect(internal).toEqual([]);
@@ -201,7 +205,7 @@ describe('crash recovery', () => {
   ): Promise<{ effects: Effect[]; events: ProgressEvent[] }> {
     const effects: Effect[] = [];
     const events = collect();
-    // The second call of round 1 never returns: as far as the store knows, the process died in it.
+    // The second call of iteration 1 never returns: as far as the store knows, the process died in it.
     void runtime(store, [workTool(effects, 2)], clock, { sinks: [events.sink], prefix }).run('Do the three parts', { sessionId: 's1' });
     await settle();
     return { effects, events: events.events };
@@ -214,7 +218,7 @@ describe('crash recovery', () => {
   }
 
   it.each([['memory', () => new MemoryCheckpointStore({ now: () => 0 })]] as const)(
-    'resumes from the last round (%s): finished calls kept, the in-flight call re-run with its key, seq and percent continue',
+    'resumes from the last iteration (%s): finished calls kept, the in-flight call re-run with its key, seq and percent continue',
     async (_kind, make) => {
       const clock = new ManualClock({ start: 1_000 });
       const store: CheckpointStore = make();

@@ -37,7 +37,7 @@ async function runWith(context: AgentRuntimeDeps['context']): Promise<{
       clock,
       generateId: ids('run'),
       ...(context === undefined ? {} : { context }),
-      onInternalError: (error, where) => {
+      onInternalError: (error, { where }) => {
         errors.push(`${where}: ${errorMessage(error)}`);
         codes.push(HeadwayError.isInstance(error) ? error.code : undefined);
       },

@@ -203,7 +203,7 @@ describe('duplicate tool-call ids', () => {
         checkpointStore: store,
         sinks: [events.sink],
         generateId: ids('run'),
-        onInternalError: (error, where) => internal.push(`${where}: ${String(error)}`),
+        onInternalError: (error, { where }) => internal.push(`${where}: ${String(error)}`),
       },
     ).run('pay 5 and 7');
     expect(result.status).toBe('completed');
@@ -324,7 +324,7 @@ describe('a reporter that returns hostile values', () => {
     const tool = defineTool({ name: 'ok', description: 'ok', parameters: z.object({}), execute: () => 'fine' });
     const result = await new AgentRuntime(
       { provider: 'scripted' },
-      { provider: oneCall('ok'), tools: [tool], progressReporter: reporter, onInternalError: (_e, where) => internal.push(where) },
+      { provider: oneCall('ok'), tools: [tool], progressReporter: reporter, onInternalError: (_e, { where }) => internal.push(where) },
     ).run('go');
     await settleMicrotasks();
     expect(result.status).toBe('completed');

@@ -5,7 +5,7 @@ import { AgentRuntime } from './agent-runtime.js';
 import { ManualClock } from './clock.js';
 import { defineTool } from '../tools/define-tool.js';
 import { ScriptedProvider, type ScriptedStep } from '../provider/scripted-provider.js';
-import { collect, fileRead, ids, recordingReporter, search } from './test-helpers.test-util.js';
+import { collect, fileRead, ids, createRecordingReporter, search } from './test-helpers.test-util.js';
 import { drainRunStream } from '../testing/drain-run-stream.js';
 
 const twoRounds = (): ScriptedStep[] => [
@@ -284,7 +284,7 @@ describe('modes', () => {
       [{ provider: 'scripted', maxIterations: 1 }, [fileRead]],
     ] as const) {
       const provider = new ScriptedProvider([{ content: 'Hello!' }]);
-      const { reporter, calls } = recordingReporter();
+      const { reporter, calls } = createRecordingReporter();
       const result = await new AgentRuntime(config, { provider, tools, progressReporter: reporter }).run('Hi');
       expect(result).toMatchObject({ status: 'completed', text: 'Hello!', iterations: 1 });
       expect(provider.requests[0]?.tools).toEqual([]);

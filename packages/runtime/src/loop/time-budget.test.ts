@@ -57,7 +57,7 @@ function expectEndsWithReport(events: ProgressEvent[]): void {
 }
 
 describe('iteration limit', () => {
-  it('asks for a report on the last round with tools disabled and uses the model report', async () => {
+  it('asks for a report on the last iteration with tools disabled and uses the model report', async () => {
     const { sink, events } = collect();
     const provider = new ScriptedProvider(diligent(MODEL_REPORT));
     const runtime = new AgentRuntime(
@@ -158,7 +158,7 @@ describe('time limits (fake clock)', () => {
   it('graceful: wind-down at the deadline, report prompt, bonus rounds, model report', async () => {
     const clock = new ManualClock({ autoAdvance: true, start: 1_000_000 });
     const { sink, events } = collect();
-    // Each model call takes 10 s; the budget is 25 s, so the deadline passes in round 3.
+    // Each model call takes 10 s; the budget is 25 s, so the deadline passes in iteration 3.
     const provider = new ScriptedProvider(diligent(MODEL_REPORT, 10_000), { clock });
     const runtime = new AgentRuntime(
       { provider: 'scripted', maxIterations: 50, timeBudgetMs: 25_000, gracefulBonusSteps: 2 },

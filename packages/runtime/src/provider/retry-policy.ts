@@ -18,7 +18,7 @@ export interface RetryPolicy {
 }
 
 /** Fills in {@link RetryOptions} defaults. */
-export function retryPolicy(options: RetryOptions = {}): RetryPolicy {
+export function createRetryPolicy(options: RetryOptions = {}): RetryPolicy {
   return {
     maxRetries: Math.max(0, Math.floor(options.maxRetries ?? 3)),
     baseDelayMs: Math.max(0, options.baseDelayMs ?? 500),

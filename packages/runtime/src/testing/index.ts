@@ -21,8 +21,10 @@ export { CRASH_KILL_POINTS, crashRecoverySuite } from './crash-recovery-suite.js
 export { CHECKPOINT_WRITE_KILL_POINTS, checkpointWriteInFlightCall } from './checkpoint-write-kill-points.js';
 export type { CrashRecoverySuiteOptions } from './crash-recovery-suite.js';
 export type { CrashStore, CrashStoreModule } from './crash-store.js';
-export { ScriptedServer, jsonReply, recordingClock, sseReply } from './scripted-server.js';
+export { ScriptedServer, jsonReply, createRecordingClock, sseReply } from './scripted-server.js';
 export { useScriptedServer } from './use-scripted-server.js';
 export { drainRunStream } from './drain-run-stream.js';
 export type { DrainedRun } from './drain-run-stream.js';
 export type { ScriptedReply, ScriptedRequest, ScriptedServerOptions } from './scripted-server.js';
+// eslint-disable-next-line @typescript-eslint/no-deprecated -- deprecated aliases, removed in the next minor
+export { recordingClock } from './scripted-server.js';

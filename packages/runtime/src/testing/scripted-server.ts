@@ -121,7 +121,7 @@ export class ScriptedServer {
  * A {@link Clock} whose waits end at once (on the next turn) but are recorded in `waits`: for
  * asserting retry and backoff delays without waiting for them.
  */
-export function recordingClock(): Clock & { readonly waits: number[] } {
+export function createRecordingClock(): Clock & { readonly waits: number[] } {
   const waits: number[] = [];
   return {
     waits,
@@ -135,3 +135,9 @@ export function recordingClock(): Clock & { readonly waits: number[] } {
     },
   };
 }
+
+/**
+ * @deprecated use {@link createRecordingClock}; removed in the next minor.
+ * @alias
+ */
+export const recordingClock: typeof createRecordingClock = createRecordingClock;

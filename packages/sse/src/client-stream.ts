@@ -29,7 +29,7 @@ export interface StreamTransport {
   destroy(): void;
 }
 
-export interface RunStreamOptions {
+export interface ClientStreamOptions {
   maxBufferedBytes: number;
   heartbeatMs: number;
   retryMs: number;
@@ -37,7 +37,7 @@ export interface RunStreamOptions {
   onEnd: (reason: DisconnectReason) => void;
 }
 
-export interface RunStream {
+export interface ClientStream {
   /** Sends what the cursor has, as far as the transport takes it; called on new events and on drain. */
   readonly pump: () => void;
   /** The client went away. */
@@ -55,7 +55,7 @@ const HEARTBEAT_BYTES = encodeUtf8(SSE_HEARTBEAT);
  * `Last-Event-ID`. The backlog it connected to is not counted, so a resume with a long
  * backlog is paced by backpressure instead of being cut off again.
  */
-export function startRunStream(cursor: ReplayCursor, transport: StreamTransport, options: RunStreamOptions): RunStream {
+export function startClientStream(cursor: ReplayCursor, transport: StreamTransport, options: ClientStreamOptions): ClientStream {
   const { maxBufferedBytes, timers } = options;
   const highWater = Math.min(64 * 1024, maxBufferedBytes);
   let finished = false;
