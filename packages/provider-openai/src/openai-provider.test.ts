@@ -182,7 +182,9 @@ describe('OpenAIProvider against a local OpenAI-compatible server', () => {
 
   it('a 400 is not retried', async () => {
     server().reply(jsonReply(400, { error: { message: 'bad tools', type: 'invalid_request_error' } }));
-    const registry = new ProviderRegistry([new OpenAIProvider({ apiKey: 'k', baseURL: server().baseURL })], { clock: createRecordingClock() });
+    const registry = new ProviderRegistry([new OpenAIProvider({ apiKey: 'k', baseURL: server().baseURL })], {
+      clock: createRecordingClock(),
+    });
     const error = await registry.complete({ messages: [{ role: 'user', content: 'hi' }], tools: [] }).catch((e: unknown) => e);
     expect((error as ProviderError).status).toBe(400);
     expect(server().received).toHaveLength(1);
@@ -231,7 +233,9 @@ describe('OpenAIProvider against a local OpenAI-compatible server', () => {
       // Never answers: the caller gives up once the request has arrived.
       controller.abort(new Error('stop'));
     });
-    const registry = new ProviderRegistry([new OpenAIProvider({ apiKey: 'k', baseURL: server().baseURL })], { clock: createRecordingClock() });
+    const registry = new ProviderRegistry([new OpenAIProvider({ apiKey: 'k', baseURL: server().baseURL })], {
+      clock: createRecordingClock(),
+    });
     const pending = registry.complete({ messages: [{ role: 'user', content: 'hi' }], tools: [] }, { signal: controller.signal });
     await expect(pending).rejects.toThrow('stop');
     expect(server().received).toHaveLength(1);

@@ -115,7 +115,6 @@ describe('createSocketIoSink', () => {
         throw new Error('adapter down');
       },
     };
-    // eslint-disable-next-line @typescript-eslint/no-deprecated -- the alias is kept for one minor
     createSocketIoSink(failing, { onError: (_e, event) => seen.push(event.seq) })({
       type: 'progress',
       runId: 'r',

@@ -84,7 +84,7 @@ describe('reporters and sinks cannot change a run', () => {
         ],
         generateId: ids(),
         clock: new ManualClock(),
-        onInternalError: (_e, where) => internal.push(where),
+        onInternalError: (_e, { where }) => internal.push(where),
       },
     ).run('t');
     await new Promise((resolve) => setImmediate(resolve));
