@@ -113,19 +113,16 @@ export type { ${P}, ${P}Options } from './${name}.js';
 export { ${P}Error } from './${name}-error.js';
 export type { ${P}ErrorCode } from './${name}-error.js';
 `,
-    [`${dir}/src/${name}-error.ts`]: `import { HeadwayError, type HeadwayErrorOptions } from '@headway/protocol';
+    [`${dir}/src/${name}-error.ts`]: `import { HeadwayError } from '@headway/protocol';
 
 /** Codes a {@link ${P}Error} can carry. */
-export type ${P}ErrorCode = '${CODE}_INVALID_OPTIONS';
+export type ${P}ErrorCode =
+  /** An option given to \`create${P}\` is invalid; the message names it. */
+  '${CODE}_INVALID_OPTIONS';
 
 /** Thrown by \`@headway/${name}\`; the message says what is wrong and where. */
-export class ${P}Error extends HeadwayError {
-  declare readonly code: ${P}ErrorCode;
-
-  constructor(code: ${P}ErrorCode, message: string, options: HeadwayErrorOptions = {}) {
-    super(code, message, options);
-    this.name = '${P}Error';
-  }
+export class ${P}Error extends HeadwayError<${P}ErrorCode> {
+  override readonly name: string = '${P}Error';
 }
 `,
     [`${dir}/src/${name}.ts`]: `import type { ProgressEvent, ProgressEventType } from '@headway/protocol';

@@ -1,6 +1,6 @@
-// Cost of one round's checkpoint write early in a run (round 10) vs late (round 1,000), with
+// Cost of one iteration's checkpoint write early in a run (iteration 10) vs late (iteration 1,000), with
 // 2 KB messages: the incremental SQLite layout vs a full-history rewrite of one JSON row.
-// Target: round 1,000 costs at most 1.5× round 10 in time and bytes. Each round is written
+// Target: iteration 1,000 costs at most 1.5× iteration 10 in time and bytes. Each iteration is written
 // the way the runtime writes it: the model's tool request with the call started, the tool's
 // result with the call finished, then the round itself (verification prompt, state, log).
 // Run: pnpm -F @headway/bench bench:checkpoint
@@ -11,8 +11,8 @@ import type { CheckpointState } from '@headway/runtime';
 import { SqliteCheckpointStore } from '@headway/store-sqlite';
 
 const ROUNDS = 1_000;
-const EARLY = [6, 15] as const; // "round 10": the median over rounds 6–15
-const LATE = [991, 1_000] as const; // "round 1,000": over rounds 991–1,000
+const EARLY = [6, 15] as const; // "iteration 10": the median over iterations 6–15
+const LATE = [991, 1_000] as const; // "iteration 1,000": over iterations 991–1,000
 const MESSAGE_CHARS = 2_048;
 
 function text(round: number, what: string): string {
@@ -139,7 +139,7 @@ function incrementalRun(synchronous: 'FULL' | 'OFF'): Map<number, Sample> {
   return samples;
 }
 
-/** The naive layout: the whole run as one JSON row, rewritten every round. Only the measured rounds are timed. */
+/** The naive layout: the whole run as one JSON row, rewritten every iteration. Only the measured iterations are timed. */
 function fullRewriteRun(synchronous: 'FULL' | 'OFF'): Map<number, Sample> {
   const dir = mkdtempSync(join(tmpdir(), 'headway-bench-full-'));
   const path = join(dir, 'agent.db');
@@ -163,7 +163,7 @@ function fullRewriteRun(synchronous: 'FULL' | 'OFF'): Map<number, Sample> {
     if (!measured(round)) continue;
     const before = walSize(path);
     const t0 = performance.now();
-    // Three saves per round, as above, each rewriting everything.
+    // Three saves per iteration, as above, each rewriting everything.
     for (let i = 0; i < 3; i++) put.run('run', JSON.stringify({ state: state(round), messages, log }));
     samples.set(round, { ms: performance.now() - t0, bytes: walSize(path) - before });
   }
@@ -187,7 +187,7 @@ function row(name: string, samples: Map<number, Sample>): string {
 console.log(
   `\nOne round's checkpoint writes (3 commits), ${MESSAGE_CHARS} B messages; medians over rounds ${EARLY.join('–')} and ${LATE.join('–')}`,
 );
-console.log('| layout | ms round 10 | ms round 1,000 | time × | KiB round 10 | KiB round 1,000 | bytes × |');
+console.log('| layout | ms iteration 10 | ms iteration 1,000 | time × | KiB iteration 10 | KiB iteration 1,000 | bytes × |');
 console.log('|---|---:|---:|---:|---:|---:|---:|');
 const incrementalFull = incrementalRun('FULL');
 console.log(row('incremental SQLite, synchronous=FULL (as shipped)', incrementalFull));

@@ -2,7 +2,7 @@
 // not validated) shown through the same LiveFeed (estimator, CLI reporter, frame cap) at the same
 // pace as the bench feeds `watch`. Run by watch.bench.ts: node render-alone.mjs EVENTS RATE
 import { readFileSync } from 'node:fs';
-import { LiveFeed, processIo } from '@headway/cli';
+import { LiveFeed, createProcessIo } from '@headway/cli';
 
 const [file, rateText] = process.argv.slice(2);
 const events = readFileSync(file, 'utf8')
@@ -10,7 +10,7 @@ const events = readFileSync(file, 'utf8')
   .split('\n')
   .map((line) => JSON.parse(line));
 const rate = Number(rateText);
-const feed = new LiveFeed({ io: processIo(), mode: 'live' });
+const feed = new LiveFeed({ io: createProcessIo(), mode: 'live' });
 const start = Date.now();
 let next = 0;
 await new Promise((resolve) => {

@@ -1,5 +1,5 @@
 // Cost of assembling a model call's context (attention + memory synthesizer + window check) for a
-// 200-message conversation, against the runtime's own cost of one round (the runtime bench's
+// 200-message conversation, against the runtime's own cost of one iteration (the runtime bench's
 // marginal per-round cost: 12-round minus 2-round runs, over 10), measured side by side in one
 // process. The issue's bar: at most 2 ms per iteration, or 10% of a round, whichever is larger.
 // Run: pnpm -F @headway/bench bench:context
@@ -142,7 +142,7 @@ const bar = Math.max(2, 0.1 * median(roundMs));
 console.log('\nContext assembly (attention + memory synthesizer + window check), 200-message conversation, median of 7 interleaved rounds');
 console.log('| measure | µs |');
 console.log('|---|---:|');
-console.log(`| runtime, one round (marginal) | ${(median(roundMs) * 1000).toFixed(1)} |`);
+console.log(`| runtime, one iteration (marginal) | ${(median(roundMs) * 1000).toFixed(1)} |`);
 console.log(`| context assembly, one iteration | ${(assemble200 * 1000).toFixed(1)} |`);
 console.log(
   `\nassembly / round: ${ratio.toFixed(2)}×; bar max(2 ms, 10% of a round) = ${(bar * 1000).toFixed(0)} µs: ${assemble200 <= bar ? 'within' : 'OVER'}`,

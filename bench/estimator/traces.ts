@@ -139,7 +139,7 @@ interface GenSpec {
   runs: number;
   cap: number;
   rounds: (rand: () => number) => number;
-  /** Multiplies one round's duration (a stall), by round index. */
+  /** Multiplies one iteration's duration (a stall), by iteration index. */
   stall?: (rand: () => number, rounds: number) => { at: number; factor: number };
 }
 

@@ -2,13 +2,13 @@
 // real child processes (this same file, run with --serve, is the server). Interleaved rounds in
 // one process; the ratio is the median over rounds. Run: pnpm -F @headway/bench bench:mcp
 //
-//   1. one tool call:      mcpTools' tool.execute   vs  client.callTool          (claim ≤ 1.2×)
+//   1. one tool call:      createMcpTools' tool.execute   vs  client.callTool          (claim ≤ 1.2×)
 //   2. a call sending 1,000 progress notifications, forwarded into the run's bar (a real
 //      ProgressTracker child, as the runtime's ctx.reportProgress does)
 //                          vs  client.callTool with an empty onprogress          (claim ≤ 1.2×)
 import { performance } from 'node:perf_hooks';
 import { ProgressTracker } from '@headway/estimator';
-import { mcpTools } from '@headway/mcp';
+import { createMcpTools } from '@headway/mcp';
 import type { ToolContext } from '@headway/runtime';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -50,7 +50,7 @@ if (process.argv.includes('--serve')) {
     },
   });
   const child = run.child({ start: 20, end: 40 }, { aiDriven: true });
-  const set = await mcpTools(spawnArgs);
+  const set = await createMcpTools(spawnArgs);
   const ctx: ToolContext = {
     signal: new AbortController().signal,
     idempotencyKey: 'b:c',
@@ -115,7 +115,7 @@ if (process.argv.includes('--serve')) {
     return ok;
   }
 
-  // The same request mcpTools makes: a progress token (so progress keeps it alive), a timeout
+  // The same request createMcpTools makes: a progress token (so progress keeps it alive), a timeout
   // restarted by progress, an overall cap, and a signal of its own.
   const sameRequest = () => ({
     onprogress: () => undefined,

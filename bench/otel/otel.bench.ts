@@ -1,7 +1,7 @@
 // Cost of the OpenTelemetry sink per hub event: a hub emitting a realistic run to 10 no-op
-// sinks, with and without otelSink, side by side in one process. Run: pnpm -F @headway/bench bench:otel
+// sinks, with and without createOtelSink, side by side in one process. Run: pnpm -F @headway/bench bench:otel
 import { createProgressHub, type ProgressEventBody, type ProgressSink } from '@headway/protocol';
-import { otelSink } from '@headway/otel';
+import { createOtelSink } from '@headway/otel';
 import { AlwaysOffSampler, BasicTracerProvider, NoopSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { compare, printTable } from '../lib/compare.js';
@@ -49,13 +49,16 @@ function runBodies(deltas: number): ProgressEventBody[] {
 const RUNS = 20;
 
 // The OTel API with no SDK registered: what a library user gets until they set one up.
-const apiOnly = otelSink();
+const apiOnly = createOtelSink();
 // The real SDK recording every span and metric, exporting nowhere (the export itself is the exporter's cost).
 const sdkTracer = new BasicTracerProvider({ spanProcessors: [new NoopSpanProcessor()] }).getTracer('bench');
 const sdkMeter = new MeterProvider().getMeter('bench');
-const sdk = otelSink({ tracer: sdkTracer, meter: sdkMeter });
+const sdk = createOtelSink({ tracer: sdkTracer, meter: sdkMeter });
 // The real SDK sampling nothing: spans do not record.
-const sampledOut = otelSink({ tracer: new BasicTracerProvider({ sampler: new AlwaysOffSampler() }).getTracer('bench'), meter: false });
+const sampledOut = createOtelSink({
+  tracer: new BasicTracerProvider({ sampler: new AlwaysOffSampler() }).getTracer('bench'),
+  meter: false,
+});
 
 let runNo = 0;
 function runs(bodies: ProgressEventBody[], extra?: ProgressSink | { handle: ProgressSink }): () => void {
@@ -78,9 +81,9 @@ for (const [label, deltas] of [
   const bodies = runBodies(deltas);
   const rows = await compare('hub, 10 no-op sinks', [
     { name: 'hub, 10 no-op sinks', fn: runs(bodies) },
-    { name: '+ otelSink (OTel API, no SDK)', fn: runs(bodies, apiOnly) },
-    { name: '+ otelSink (SDK, sampled out)', fn: runs(bodies, sampledOut) },
-    { name: '+ otelSink (SDK recording spans and metrics)', fn: runs(bodies, sdk) },
+    { name: '+ createOtelSink (OTel API, no SDK)', fn: runs(bodies, apiOnly) },
+    { name: '+ createOtelSink (SDK, sampled out)', fn: runs(bodies, sampledOut) },
+    { name: '+ createOtelSink (SDK recording spans and metrics)', fn: runs(bodies, sdk) },
   ]);
   printTable(`${label}: ${String(bodies.length)} events emitted to 10 no-op sinks, ${String(RUNS)} runs per op`, rows);
   ratios.push(

@@ -1,6 +1,6 @@
 // PostgresCheckpointStore against a real PostgreSQL (initdb in a temp dir, fsync on), side by
 // side with the SQLite store (synchronous=FULL) in one process:
-//  1. one round's checkpoint write at round 10 vs round 1,000 (2 KB messages); target ≤ 1.5×;
+//  1. one iteration's checkpoint write at iteration 10 vs iteration 1,000 (2 KB messages); target ≤ 1.5×;
 //  2. rounds per second with 8 concurrent runs on one pool vs the SQLite store's single-run
 //     rate; target ≥ 0.5×.
 // A round is written as the runtime writes it: the tool request with the call started, the
@@ -94,7 +94,7 @@ if (bin === undefined) {
 const server = await startPostgres(bin, { fsync: true });
 let failed = false;
 try {
-  // 1. Round 10 vs round 1,000.
+  // 1. Iteration 10 vs iteration 1,000.
   const pool = new pg.Pool({ connectionString: await server.createDatabase('bench_rounds'), max: 4 });
   const store = new PostgresCheckpointStore(pool);
   await create(store, 'cp');
@@ -110,7 +110,7 @@ try {
   const late = at(LATE);
   const growth = late / early;
   console.log(
-    `checkpoint write (3 transactions per round), median: round 10 ${early.toFixed(2)} ms, round 1,000 ${late.toFixed(2)} ms → ${growth.toFixed(2)}× (target ≤ 1.5×)`,
+    `checkpoint write (3 transactions per iteration), median: iteration 10 ${early.toFixed(2)} ms, iteration 1,000 ${late.toFixed(2)} ms → ${growth.toFixed(2)}× (target ≤ 1.5×)`,
   );
   if (growth > 1.5) failed = true;
   await pool.end();

@@ -11,7 +11,7 @@ import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createProgressHub, systemClock, type ProgressHub } from '@headway/protocol';
-import { connectRedis, createRedisReplayLog, redisSink, type RedisSink } from '@headway/redis';
+import { connectRedis, createRedisReplayLog, createRedisSink, type RedisSink } from '@headway/redis';
 import { createReplayLog, createSseHandler } from '@headway/sse';
 import { findTestPart } from '@headway/protocol/testing';
 import { median } from '../lib/compare.js';
@@ -124,7 +124,7 @@ async function inMemory(): Promise<Source> {
 async function throughRedis(client: Awaited<ReturnType<typeof connectRedis>>, webs: { url: string }[]): Promise<Source> {
   const runId = `redis-${++runCounter}`;
   const hub = createProgressHub({ runId, clock: { ...systemClock, now: clock } });
-  const sink = redisSink(client, { maxQueue: 100_000 });
+  const sink = createRedisSink(client, { maxQueue: 100_000 });
   hub.add(sink);
   hub.emit({ type: 'run.started', agentName: 'bench' });
   await sink.flush();

@@ -25,7 +25,7 @@ const usage = {
   outputTokens: { total: 5, text: 5, reasoning: 0 },
 };
 
-/** The AI SDK: generateText with a mock model that calls `noop` until the last round, then answers. */
+/** The AI SDK: generateText with a mock model that calls `noop` until the last iteration, then answers. */
 function aiSdkRun(rounds: number): () => Promise<void> {
   return async () => {
     let call = 0;
@@ -145,7 +145,7 @@ for (const who of ['ai-sdk', 'headway-null', 'headway-cli+json']) {
 }
 
 console.log(`\nAgent loop overhead: ${LONG}-round runs (scripted model, no-op tool), median of 7 interleaved rounds`);
-console.log('| variant | µs per run | µs per round (marginal) | × AI SDK per run | × AI SDK per round |');
+console.log('| variant | µs per run | µs per iteration (marginal) | × AI SDK per run | × AI SDK per iteration |');
 console.log('|---|---:|---:|---:|---:|');
 for (const r of rows) {
   console.log(

@@ -1,7 +1,7 @@
 // Growth cases for @headway/sse's request handling and framing: the worst inputs known, at
 // about n characters. The runner in ../run.ts times each at n = 10 KB, 100 KB and 1 MB.
 import { parseProgressEventJson, type ProgressEvent } from '@headway/protocol';
-import { createReplayLog, formatProgressFrame, sseResponse } from '@headway/sse';
+import { createReplayLog, formatProgressFrame, createSseResponse } from '@headway/sse';
 
 /** One growth case (the runner's shape, declared here so this file stands alone). */
 interface AdversarialCase {
@@ -17,14 +17,14 @@ const options = { source: createReplayLog(), heartbeatMs: 0 };
 export const cases: AdversarialCase[] = [
   // Node's HTTP parser caps a request line at 16 KB; a fetch-style Request has no cap.
   {
-    name: 'sseResponse: a long run path',
+    name: 'createSseResponse: a long run path',
     make: (n) => new Request(`http://127.0.0.1/runs/${repeat('a%2', n)}`),
-    run: (input) => sseResponse(input as Request, options),
+    run: (input) => createSseResponse(input as Request, options),
   },
   {
-    name: 'sseResponse: a long Last-Event-ID',
+    name: 'createSseResponse: a long Last-Event-ID',
     make: (n) => new Request('http://127.0.0.1/runs/r1', { headers: { 'last-event-id': repeat('9', n) } }),
-    run: (input) => sseResponse(input as Request, options),
+    run: (input) => createSseResponse(input as Request, options),
   },
   {
     name: 'formatProgressFrame + parse back: text of line breaks',

@@ -125,7 +125,7 @@ process.on('SIGINT', () => {
 
 const latest = interrupted[0];
 if (values.resume && latest === undefined) fail('--resume: there is no interrupted run to resume');
-if (!values.resume && latest !== undefined) cli.log(`An interrupted run can be resumed from its last round: npm run demo -- --resume`);
+if (!values.resume && latest !== undefined) cli.log(`An interrupted run can be resumed from its last iteration: npm run demo -- --resume`);
 const result =
   values.resume && latest !== undefined
     ? await runtime.resume(latest.checkpointId, { signal: controller.signal })

@@ -1,6 +1,6 @@
 // A worker process: runs agent runs one after another, each run's events going to Redis.
 import { randomUUID } from 'node:crypto';
-import { redisSink, type RedisCommandClient } from '@headway/redis';
+import { createRedisSink, type RedisCommandClient } from '@headway/redis';
 import { AgentRuntime, ScriptedProvider, defineTool, type RunResult } from '@headway/runtime';
 import { z } from 'zod';
 
@@ -26,13 +26,13 @@ const measure = defineTool({
 
 /**
  * Runs one agent run (a scripted model measuring samples with a real tool) whose events go
- * to Redis through `redisSink`; resolves with the run's id and result once Redis has them all.
+ * to Redis through `createRedisSink`; resolves with the run's id and result once Redis has them all.
  */
 export async function runAgent(client: RedisCommandClient, options: RunAgentOptions = {}): Promise<{ runId: string; result: RunResult }> {
   const steps = options.steps ?? 6;
   const delayMs = options.stepDelayMs ?? 400;
   const runId = options.runId ?? randomUUID();
-  const sink = redisSink(client, { ...(options.workerId === undefined ? {} : { workerId: options.workerId }) });
+  const sink = createRedisSink(client, { ...(options.workerId === undefined ? {} : { workerId: options.workerId }) });
   const provider = new ScriptedProvider((conversation) => {
     const done = conversation.filter((m) => m.role === 'tool').length;
     if (done >= steps) return { content: `Measured ${steps} samples.`, delayMs };

@@ -1,7 +1,7 @@
 // The agent: a scripted model (no API key needed) that calls the MCP server's slow tool, with
 // the tool's own progress nested in the run's bar (and so in whatever reporter it is given).
 import { fileURLToPath } from 'node:url';
-import { mcpTools, type McpToolSet } from '@headway/mcp';
+import { createMcpTools, type McpToolSet } from '@headway/mcp';
 import type { ProgressReporter } from '@headway/protocol';
 import { AgentRuntime, ScriptedProvider } from '@headway/runtime';
 
@@ -14,7 +14,7 @@ export interface Agent {
 
 /** Starts the tool server (a child process over stdio) and builds the agent around its tools. */
 export async function createAgent(reporter: ProgressReporter, docStepMs: number): Promise<Agent> {
-  const docs = await mcpTools(
+  const docs = await createMcpTools(
     // tsx runs the TypeScript server; a published server would be `{ command: 'npx', args: [...] }`.
     {
       command: process.execPath,

@@ -1,4 +1,4 @@
-import { HeadwayError, type HeadwayErrorOptions } from '@headway/protocol';
+import { HeadwayError } from '@headway/protocol';
 
 /** Codes an {@link AgUiError} can carry; the endpoint answers with the same `code` in its JSON error bodies. */
 export type AgUiErrorCode =
@@ -19,14 +19,15 @@ export type AgUiErrorCode =
   /** The replay log no longer holds the start of the run, so no consistent snapshot can be built. */
   | 'AG_UI_EVENTS_EXPIRED'
   /** The request method is not POST (or GET for a reattach). */
-  | 'AG_UI_METHOD_NOT_ALLOWED';
+  | 'AG_UI_METHOD_NOT_ALLOWED'
+  /** The abort reason of a run's signal when `cancel(runId, reason?)` stopped it; the message is the reason. */
+  | 'AG_UI_RUN_CANCELLED'
+  /** The abort reason of a run's signal when its last client disconnected (after `disconnectGraceMs`). */
+  | 'AG_UI_CLIENTS_GONE'
+  /** A client's response stream was ended because it fell too far behind (too much unsent data). */
+  | 'AG_UI_CLIENT_TOO_SLOW';
 
 /** Raised by `@headway/ag-ui` for bad options and bad requests; `issues` says what and where. */
-export class AgUiError extends HeadwayError {
-  declare readonly code: AgUiErrorCode;
-
-  constructor(code: AgUiErrorCode, message: string, options?: HeadwayErrorOptions) {
-    super(code, message, options);
-    this.name = 'AgUiError';
-  }
+export class AgUiError extends HeadwayError<AgUiErrorCode> {
+  override readonly name: string = 'AgUiError';
 }

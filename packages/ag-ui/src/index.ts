@@ -7,6 +7,7 @@ export { parseRunAgentInput } from './server/run-input.js';
 export { createAgUiServer } from './server/ag-ui-server.js';
 export type {
   AgUiConnection,
+  AgUiErrorContext,
   AgUiPlainAnswer,
   AgUiRequest,
   AgUiRunContext,
@@ -19,4 +20,6 @@ export type {
 export type { AgUiTimers } from './server/ag-ui-server.js';
 export { createAgUiHandler } from './server/ag-ui-handler.js';
 export type { AgUiHandler } from './server/ag-ui-handler.js';
-export { agUiResponse, agUiServerFor } from './server/ag-ui-response.js';
+export { createAgUiResponse, agUiServerFor } from './server/ag-ui-response.js';
+// eslint-disable-next-line @typescript-eslint/no-deprecated -- deprecated aliases, removed in the next minor
+export { agUiResponse } from './server/ag-ui-response.js';

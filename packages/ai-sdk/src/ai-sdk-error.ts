@@ -1,18 +1,19 @@
-import { HeadwayError, type ValidationIssue } from '@headway/protocol';
+import { HeadwayError } from '@headway/protocol';
 
 /** Codes an {@link AiSdkError} can carry. */
-export type AiSdkErrorCode = 'AI_SDK_INVALID_OPTIONS' | 'AI_SDK_HARD_STOP';
+export type AiSdkErrorCode =
+  /** `withHeadway` was given options it cannot use; the message names every offending field. */
+  | 'AI_SDK_INVALID_OPTIONS'
+  /** The time budget's hard stop: the abort reason of `settings.abortSignal`. */
+  | 'AI_SDK_HARD_STOP'
+  /** `costOf` returned something that is not a finite number >= 0 (passed to `onInternalError`; the step has no cost). */
+  | 'AI_SDK_INVALID_COST';
 
 /**
  * Thrown by `withHeadway` for options it cannot use (`AI_SDK_INVALID_OPTIONS`; the message
  * names every offending field), and the abort reason of `settings.abortSignal` at the hard
  * time stop (`AI_SDK_HARD_STOP`), which the AI SDK call then rejects with.
  */
-export class AiSdkError extends HeadwayError {
-  declare readonly code: AiSdkErrorCode;
-
-  constructor(code: AiSdkErrorCode, message: string, options: { issues?: readonly ValidationIssue[]; cause?: unknown } = {}) {
-    super(code, message, options);
-    this.name = 'AiSdkError';
-  }
+export class AiSdkError extends HeadwayError<AiSdkErrorCode> {
+  override readonly name: string = 'AiSdkError';
 }

@@ -9,11 +9,13 @@ export type {
   ToolCallFacts,
   ToolCallFinishFacts,
 } from './with-headway.js';
-export type { CostOf, WithHeadwayOptions } from './options.js';
+export type { AiSdkErrorContext, CostOf, WithHeadwayOptions } from './options.js';
 // eslint-disable-next-line @typescript-eslint/no-deprecated -- kept as an alias for one minor
 export type { HeadwayClock } from './options.js';
 export type { StepFacts } from './step-facts.js';
 export { AiSdkError } from './ai-sdk-error.js';
 export type { AiSdkErrorCode } from './ai-sdk-error.js';
-export { uiMessageStreamSink } from './ui-message-stream.js';
+export { createUIMessageStreamSink } from './ui-message-stream.js';
 export type { DataChunkWriter, HeadwayDataChunk, HeadwayDataTypes, ProgressData, UIMessageStreamSinkOptions } from './ui-message-stream.js';
+// eslint-disable-next-line @typescript-eslint/no-deprecated -- deprecated aliases, removed in the next minor
+export { uiMessageStreamSink } from './ui-message-stream.js';

@@ -1,4 +1,13 @@
-import { describeIssues, toValidationIssues, type Clock, type ModelUsage, type ProgressHub, type SinkLike } from '@headway/protocol';
+import {
+  describeIssues,
+  toValidationIssues,
+  type Clock,
+  type InternalErrorContext,
+  type ModelUsage,
+  type OnInternalError,
+  type ProgressHub,
+  type SinkLike,
+} from '@headway/protocol';
 import type { WeightedStep } from '@headway/estimator';
 import { errorMessage } from '@headway/protocol/internal';
 import { z } from 'zod';
@@ -44,7 +53,12 @@ export interface WithHeadwayOptions {
   /** Time and timers (default protocol's `systemClock`, its timers unref'd); tests pass a `ManualClock`. */
   clock?: Clock;
   /** Called with every failure the bridge survived (a throwing `costOf`, a hub error). */
-  onInternalError?: (error: unknown, context: string) => void;
+  onInternalError?: OnInternalError<AiSdkErrorContext>;
+}
+
+/** Where a failure the bridge survived happened: `emit` (the hub threw) or `costOf` (it threw or returned a bad number). */
+export interface AiSdkErrorContext extends InternalErrorContext {
+  readonly where: 'emit' | 'costOf';
 }
 
 const isFunction = (v: unknown): boolean => typeof v === 'function';
@@ -78,7 +92,7 @@ const schema = z
         'must have now(), setTimeout() and clearTimeout()',
       )
       .optional(),
-    onInternalError: z.custom<(error: unknown, context: string) => void>(isFunction, 'must be a function').optional(),
+    onInternalError: z.custom<OnInternalError<AiSdkErrorContext>>(isFunction, 'must be a function').optional(),
   })
   .superRefine((o, ctx) => {
     if (o.maxSpendUsd !== undefined && o.costOf === undefined)

@@ -1,7 +1,7 @@
 import { createUIMessageStream, readUIMessageStream, streamText, type UIMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { manualClock, scriptedModel, tools, userTexts } from './scripted-model.test-util.js';
-import { uiMessageStreamSink, type HeadwayDataTypes } from './ui-message-stream.js';
+import { createUIMessageStreamSink, type HeadwayDataTypes } from './ui-message-stream.js';
 import { withHeadway } from './with-headway.js';
 
 type Message = UIMessage<unknown, HeadwayDataTypes>;
@@ -15,7 +15,7 @@ async function readBack(options: {
     execute: async ({ writer }) => {
       const run = withHeadway({
         task: 'Read a.txt',
-        sinks: [uiMessageStreamSink(writer, { transientProgress: options.transientProgress ?? false })],
+        sinks: [createUIMessageStreamSink(writer, { transientProgress: options.transientProgress ?? false })],
         maxIterations: options.maxIterations,
         clock: manualClock(),
       });
@@ -33,7 +33,7 @@ async function readBack(options: {
   return { messages, final: messages.at(-1) };
 }
 
-describe('uiMessageStreamSink', () => {
+describe('createUIMessageStreamSink', () => {
   it('keeps one data-progress part, replaced in place, ending at 100 and completed', async () => {
     const { messages, final } = await readBack({ maxIterations: 5 });
     const progress = final?.parts.filter((p) => p.type === 'data-progress') ?? [];

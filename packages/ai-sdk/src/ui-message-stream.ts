@@ -28,7 +28,7 @@ export interface DataChunkWriter {
   write(chunk: HeadwayDataChunk): void;
 }
 
-/** Options of {@link uiMessageStreamSink}. */
+/** Options of {@link createUIMessageStreamSink}. */
 export interface UIMessageStreamSinkOptions {
   /** Id of the `data-progress` part, so each update replaces the last (default `headway-progress`). */
   progressId?: string;
@@ -52,7 +52,7 @@ const STATUS = { 'run.error': 'error', 'run.cancelled': 'cancelled' } as const;
  * ```ts
  * const stream = createUIMessageStream({
  *   execute: async ({ writer }) => {
- *     const run = withHeadway({ task, sinks: [uiMessageStreamSink(writer)], maxIterations: 10 });
+ *     const run = withHeadway({ task, sinks: [createUIMessageStreamSink(writer)], maxIterations: 10 });
  *     const result = streamText({ model, tools, messages, ...run.settings });
  *     writer.merge(result.toUIMessageStream());
  *     await run.track(result.text);
@@ -60,7 +60,7 @@ const STATUS = { 'run.error': 'error', 'run.cancelled': 'cancelled' } as const;
  * });
  * ```
  */
-export function uiMessageStreamSink(writer: DataChunkWriter, options: UIMessageStreamSinkOptions = {}): ProgressSink {
+export function createUIMessageStreamSink(writer: DataChunkWriter, options: UIMessageStreamSinkOptions = {}): ProgressSink {
   const progressId = options.progressId ?? 'headway-progress';
   const reportId = options.reportId ?? 'headway-report';
   const transient = options.transientProgress === true;
@@ -95,3 +95,9 @@ export function uiMessageStreamSink(writer: DataChunkWriter, options: UIMessageS
     }
   };
 }
+
+/**
+ * @deprecated use {@link createUIMessageStreamSink}; removed in the next minor.
+ * @alias
+ */
+export const uiMessageStreamSink: typeof createUIMessageStreamSink = createUIMessageStreamSink;

@@ -17,12 +17,12 @@ import {
   type ProgressReportStats,
   type StopReason,
 } from '@headway/protocol';
-import { errorMessage, unrefClock } from '@headway/protocol/internal';
+import { describeThrown, errorMessage, unrefClock } from '@headway/protocol/internal';
 import { buildFallbackReport, buildReportPrompt, ToolCallLog, type ReportPromptLimits } from '@headway/report';
 import type { ModelMessage } from 'ai';
 import { AiSdkError } from './ai-sdk-error.js';
 import { reportFromModel } from './model-report.js';
-import { parseOptions, type WithHeadwayOptions } from './options.js';
+import { parseOptions, type AiSdkErrorContext, type WithHeadwayOptions } from './options.js';
 import { finishReasonOf, usageOf, type StepFacts } from './step-facts.js';
 
 /** What the AI SDK passes to `prepareStep` that the bridge reads. */
@@ -129,9 +129,9 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
   const ownsHub = o.hub === undefined;
   const hub = o.hub ?? createProgressHub({ runId: o.runId ?? crypto.randomUUID(), clock });
   if (ownsHub) for (const sink of o.sinks ?? []) hub.add(sink);
-  const internal = (error: unknown, context: string): void => {
+  const internal = (error: unknown, where: AiSdkErrorContext['where']): void => {
     try {
-      o.onInternalError?.(error, context);
+      o.onInternalError?.(error, { where });
     } catch {
       // The callback may not break the run either.
     }
@@ -315,7 +315,8 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
         try {
           const c = o.costOf(usage, { provider: step.model.provider, modelId: step.model.modelId });
           if (typeof c === 'number' && Number.isFinite(c) && c >= 0) costUsd = c;
-          else internal(new TypeError(`costOf returned ${String(c)}, not a finite number >= 0`), 'costOf');
+          else
+            internal(new AiSdkError('AI_SDK_INVALID_COST', `costOf returned ${describeThrown(c, 80)}, not a finite number >= 0`), 'costOf');
         } catch (error) {
           internal(error, 'costOf');
         }

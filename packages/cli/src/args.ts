@@ -1,5 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { errorMessage } from '@headway/protocol/internal';
 import { CliError } from './cli-error.js';
+import type { CliIo } from './io/cli-io.js';
 
 /** Options of one command, in `util.parseArgs` form. */
 export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
@@ -24,7 +26,7 @@ export function parseCommand(args: readonly string[], options: OptionSpec, usage
     });
     return { values: values, positionals };
   } catch (error) {
-    const message = error instanceof Error ? error.message.replace(/\. To specify a positional argument.*$/s, '') : String(error);
+    const message = errorMessage(error).replace(/\. To specify a positional argument.*$/s, '');
     throw new CliError('CLI_USAGE', `${message}\nusage: ${usage}`, { cause: error });
   }
 }
@@ -43,4 +45,11 @@ export function numberOption(values: ParsedCommand['values'], name: string, fall
   if (!Number.isFinite(n) || n < min || text.trim() === '')
     throw new CliError('CLI_USAGE', `--${name}: expected a number ≥ ${min}, got ${JSON.stringify(text)}`);
   return n;
+}
+
+/** Writes a command's `help` to stdout when it was given `--help` (`-h`): true when it was, and the command is done. */
+export function showHelp(values: ParsedCommand['values'], help: string, io: CliIo): boolean {
+  if (values.help !== true) return false;
+  io.stdout.write(`${help}\n`);
+  return true;
 }

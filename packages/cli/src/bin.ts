@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { processIo } from './io/cli-io.js';
+import { createProcessIo } from './io/cli-io.js';
 import { main } from './main.js';
 
 // Ctrl-C ends a follow, a replay or a read of stdin cleanly (the view's last frame stays, exit 130);
@@ -15,4 +15,4 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code === 'EPIPE') process.exit(0);
 });
 
-process.exitCode = await main(process.argv.slice(2), processIo(controller.signal));
+process.exitCode = await main(process.argv.slice(2), createProcessIo(controller.signal));

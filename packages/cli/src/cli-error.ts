@@ -2,7 +2,20 @@ import { HeadwayError, type HeadwayErrorOptions } from '@headway/protocol';
 
 /** Codes a {@link CliError} can carry. */
 export type CliErrorCode =
-  'CLI_USAGE' | 'CLI_FILE_NOT_FOUND' | 'CLI_FILE_UNREADABLE' | 'CLI_CORRUPT_FILE' | 'CLI_STORE_URL' | 'CLI_STORE_MISSING' | 'CLI_NOT_FOUND';
+  /** An unknown command or option, or an option value out of range (exit code 2). */
+  | 'CLI_USAGE'
+  /** A file named on the command line (or in a store URL) does not exist. */
+  | 'CLI_FILE_NOT_FOUND'
+  /** A file or stdin cannot be read, or is larger than the CLI reads. */
+  | 'CLI_FILE_UNREADABLE'
+  /** A file is not what the command expects (not JSON, not events, not a headway store); the message says where. */
+  | 'CLI_CORRUPT_FILE'
+  /** No store URL, or one that is not `sqlite:PATH` or `postgres://…` (exit code 2). */
+  | 'CLI_STORE_URL'
+  /** The store URL needs a package that is not installed, or too old to do what was asked. */
+  | 'CLI_STORE_MISSING'
+  /** The store has no run or session with that id, or keeps no sessions. */
+  | 'CLI_NOT_FOUND';
 
 /** Exit codes of `headway`: documented in the README and in every `--help`. */
 export const EXIT = {
@@ -18,15 +31,22 @@ export const EXIT = {
   interrupted: 130,
 } as const;
 
-/** Something `headway` reports to its user and exits with `exitCode` for (1 or 2). */
-export class CliError extends HeadwayError {
-  declare readonly code: CliErrorCode;
-  readonly exitCode: number;
+/** Options of a {@link CliError}: the standard ones plus the exit code. */
+export interface CliErrorOptions extends HeadwayErrorOptions {
+  /** The process exit code; by default 2 ({@link EXIT}.usage) for `CLI_USAGE` and `CLI_STORE_URL`, else 1. */
+  exitCode?: number;
+}
 
-  constructor(code: CliErrorCode, message: string, options: HeadwayErrorOptions & { exitCode?: number } = {}) {
-    const { exitCode, ...rest } = options;
-    super(code, message, rest);
-    this.name = 'CliError';
-    this.exitCode = exitCode ?? (code === 'CLI_USAGE' || code === 'CLI_STORE_URL' ? EXIT.usage : EXIT.failed);
+/** Something `headway` reports to its user and exits with `exitCode` for (1 or 2). */
+export class CliError extends HeadwayError<CliErrorCode, CliErrorOptions> {
+  override readonly name: string = 'CliError';
+  /** The process exit code `headway` ends with. */
+  declare readonly exitCode: number;
+
+  constructor(code: CliErrorCode, message: string, options: CliErrorOptions = {}) {
+    super(code, message, {
+      ...options,
+      exitCode: options.exitCode ?? (code === 'CLI_USAGE' || code === 'CLI_STORE_URL' ? EXIT.usage : EXIT.failed),
+    });
   }
 }

@@ -1,12 +1,11 @@
-/** `3m 20s`, `2h 5m`, `4d 1h`: an age or duration for a table. */
+import { formatDuration } from '@headway/protocol/internal';
+
+/** `5s`, `3m 20s`, `2h 05m`, `4d 1h`: an age for a table, in whole seconds; under a day as headway writes every duration. */
 export function formatAge(ms: number): string {
-  const s = Math.max(0, Math.floor(ms / 1000));
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m ${s % 60}s`;
-  const h = Math.floor(m / 60);
-  if (h < 24) return `${h}h ${m % 60}m`;
-  return `${Math.floor(h / 24)}d ${h % 24}h`;
+  const s = Math.max(0, Number.isFinite(ms) ? Math.floor(ms / 1000) : 0);
+  const h = Math.floor(s / 3600);
+  if (h >= 24) return `${Math.floor(h / 24)}d ${h % 24}h`;
+  return s < 10 ? `${s}s` : formatDuration(s * 1000);
 }
 
 /** `$0.0123`. */

@@ -53,7 +53,7 @@ Examples:
  *
  * @example
  * ```ts
- * process.exitCode = await main(process.argv.slice(2), processIo());
+ * process.exitCode = await main(process.argv.slice(2), createProcessIo());
  * ```
  */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {

@@ -4,6 +4,7 @@ import { createPostgresStores, PostgresAuditBus } from '@headway/postgres';
 import { describe, expect, it } from 'vitest';
 import { freshPool, usePostgres } from '../../postgres/src/testing/postgres-fixture.test-util.js';
 import { runCli } from './run-cli.test-util.js';
+import { storeSampleRuns } from './stored-runs.test-util.js';
 
 const server = await usePostgres();
 
@@ -13,36 +14,7 @@ if (server !== undefined) {
     it('lists runs, shows cost and verifies the audit chain from the server', async () => {
       const { pool, url } = await freshPool(pgServer);
       const stores = createPostgresStores(url);
-      const state = {
-        iteration: 2,
-        toolsUsed: ['read'],
-        usage: { inputTokens: 1200, outputTokens: 300 },
-        spentUsd: 0.0123,
-        providerCalls: 3,
-      };
-      await stores.checkpoints.create({
-        id: 'cp-live',
-        runId: 'run-1',
-        sessionId: 's-1',
-        taskId: 't-1',
-        input: 'task',
-        state,
-        messages: [],
-        log: [],
-      });
-      await stores.checkpoints.create({
-        id: 'cp-done',
-        runId: 'run-2',
-        sessionId: 's-1',
-        taskId: 't-2',
-        input: 'task',
-        state,
-        messages: [],
-        log: [],
-      });
-      await stores.checkpoints.complete('cp-done');
-      await stores.sessions.create('s-1');
-      await stores.sessions.recordRun('s-1', { messages: [], spentUsd: 0.5123, calls: 6 });
+      await storeSampleRuns(stores.checkpoints, stores.sessions);
       await stores.close();
 
       const list = await runCli(['runs', 'list', '--store', url]);

@@ -46,7 +46,7 @@ describe('createContextPipeline in a run', () => {
         clock,
         generateId: ids(),
         context: createContextPipeline({ window: { maxTokens: 8000 }, onEvent: (e) => events.push(e) }),
-        onInternalError: (error, where) => errors.push(`${where}: ${String(error)}`),
+        onInternalError: (error, { where }) => errors.push(`${where}: ${String(error)}`),
       },
     );
     const result = await runtime.run('Survey 299 topics with the search tool');
@@ -94,7 +94,7 @@ describe('createContextPipeline in a run', () => {
           generateId: ids(),
           sinks: [(e) => void seen.push(e)],
           context,
-          onInternalError: (e, where) => errors.push(`${where}: ${String(e)}`),
+          onInternalError: (e, { where }) => errors.push(`${where}: ${String(e)}`),
         },
       ).run('Research vendor pricing');
       return { result, seen, errors, requests: provider.requests };
@@ -156,7 +156,7 @@ describe('createContextPipeline options', () => {
     [{ windw: { maxTokens: 1000 } }, 'Invalid createContextPipeline options: (root): unrecognized key: "windw"'],
     [{ attention: 'yes' }, 'Invalid createContextPipeline options: attention: invalid input: expected boolean, received string'],
     [{ playbook: {} }, 'Invalid createContextPipeline options: playbook: expected a Playbook'],
-    [{ window: { maxTokens: 10 } }, 'Invalid contextWindow options: maxTokens: too small: expected number to be >=256'],
+    [{ window: { maxTokens: 10 } }, 'Invalid createContextWindow options: maxTokens: too small: expected number to be >=256'],
     [
       { memory: { weights: { summaries: -0.1 } } },
       'Invalid MemorySynthesizer options: weights.summaries: too small: expected number to be >=0',

@@ -6,9 +6,9 @@ import { MemorySynthesizer, type MemoryFragment, type MemorySynthesizerOptions }
 import type { Learnings } from './memory/learnings.js';
 import { parseOptions } from './parse-options.js';
 import type { Playbook } from './playbook/playbook.js';
-import { RateLimiter, rateLimiter, type RateLimiterOptions } from './rate-limit/rate-limiter.js';
+import { RateLimiter, createRateLimiterPart, type RateLimiterOptions } from './rate-limit/rate-limiter.js';
 import { estimateTokenCounter, type TokenCounter } from './tokens/token-counter.js';
-import { contextWindow, type ContextWindowOptions } from './window/context-window.js';
+import { createContextWindow, type ContextWindowOptions } from './window/context-window.js';
 import { SUMMARY_HEADER } from './window/consolidate.js';
 
 /** Options of {@link createContextPipeline}; every subsystem is optional. */
@@ -25,7 +25,7 @@ export interface ContextPipelineOptions {
   learnings?: Learnings;
   /** The memory block's weights and budget (default 0.7 / 0.6 / 0.5 / 0.4 within 4,500 tokens), or `false` for none. */
   memory?: MemorySynthesizer | MemorySynthesizerOptions | false;
-  /** Counts tokens everywhere (default the estimate; `tiktokenCounter()` from `@headway/context/tiktoken` for OpenAI). */
+  /** Counts tokens everywhere (default the estimate; `createTiktokenCounter()` from `@headway/context/tiktoken` for OpenAI). */
   counter?: TokenCounter;
   /** Consolidations and rate-limit waits. Its errors are ignored. */
   onEvent?: (event: ContextEvent) => void;
@@ -189,7 +189,7 @@ export function createContextPipeline(options: ContextPipelineOptions = {}): Con
 
   if (options.window !== undefined) {
     parts.push(
-      contextWindow({
+      createContextWindow({
         ...options.window,
         counter,
         ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
@@ -208,7 +208,7 @@ export function createContextPipeline(options: ContextPipelineOptions = {}): Con
         ? options.rateLimits
         : new RateLimiter({ ...options.rateLimits, ...(options.clock === undefined ? {} : { clock: options.clock }) });
     parts.push(
-      rateLimiter(limiter, {
+      createRateLimiterPart(limiter, {
         counter,
         ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
         ...(options.clock === undefined ? {} : { clock: options.clock }),

@@ -5,11 +5,11 @@ export type { ContextErrorCode } from './context-error.js';
 export type { ContextConsolidatedEvent, ContextEvent, RateLimitWaitedEvent } from './context-event.js';
 export { MESSAGE_OVERHEAD_TOKENS, MessageTokenCache, estimateTokenCounter } from './tokens/token-counter.js';
 export type { TokenCounter } from './tokens/token-counter.js';
-export { CONSOLIDATE_AT, contextWindow } from './window/context-window.js';
+export { CONSOLIDATE_AT, createContextWindow } from './window/context-window.js';
 export type { ContextWindowOptions } from './window/context-window.js';
 export { KEEP_LAST_MESSAGES, SUMMARY_HEADER, consolidateMessages, keyFacts } from './window/consolidate.js';
 export type { ConsolidateOptions, Consolidation } from './window/consolidate.js';
-export { RateLimiter, rateLimiter } from './rate-limit/rate-limiter.js';
+export { RateLimiter, createRateLimiterPart } from './rate-limit/rate-limiter.js';
 export type { ProviderRateLimit, RateLimiterOptions, RateLimiterPartOptions, RateLimitWait } from './rate-limit/rate-limiter.js';
 export { analyseAttention } from './attention/attention.js';
 export type { AttentionResult, AttentionTool, Urgency } from './attention/attention.js';
@@ -18,6 +18,7 @@ export type { PlaybookOptions, PlaybookRun, TaskTypeStats } from './playbook/pla
 export { classifyTask } from './playbook/classify-task.js';
 export { Learnings } from './memory/learnings.js';
 export type { LearningsOptions } from './memory/learnings.js';
+export type { ContextErrorContext } from './internal-error-context.js';
 export { DEFAULT_MEMORY_WEIGHTS, MEMORY_BUDGET_TOKENS, MemorySynthesizer, NEAR_DUPLICATE_SIMILARITY } from './memory/memory-synthesizer.js';
 export type {
   MemoryFragment,
@@ -32,3 +33,7 @@ export { SqliteContextStore } from './storage/sqlite-context-store.js';
 export type { SqliteContextStoreOptions } from './storage/sqlite-context-store.js';
 export { learningSchema, parseStoredRecord, playbookPatternSchema } from './storage/records.js';
 export type { Learning, PatternRun, PlaybookPattern } from './storage/records.js';
+// eslint-disable-next-line @typescript-eslint/no-deprecated -- deprecated aliases, removed in the next minor
+export { contextWindow } from './window/context-window.js';
+// eslint-disable-next-line @typescript-eslint/no-deprecated -- deprecated aliases, removed in the next minor
+export { rateLimiter } from './rate-limit/rate-limiter.js';

@@ -5,7 +5,7 @@ import { ContextError } from './context-error.js';
 /**
  * Validates `input` against `schema` at construction.
  *
- * @throws {ContextError} `CONTEXT_INVALID_CONFIG` naming every bad field, e.g. `contextWindow: maxTokens: too small`.
+ * @throws {ContextError} `CONTEXT_INVALID_CONFIG` naming every bad field, e.g. `createContextWindow: maxTokens: too small`.
  */
 export function parseOptions<T>(what: string, schema: z.ZodType<T>, input: unknown): T {
   let result: ReturnType<typeof schema.safeParse>;

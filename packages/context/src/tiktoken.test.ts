@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { tiktokenCounter } from './tiktoken.js';
+import { createTiktokenCounter } from './tiktoken.js';
 
-describe('tiktokenCounter', () => {
+describe('createTiktokenCounter', () => {
   it("counts with OpenAI's tokenizer: exact counts, special-token text as plain text", () => {
-    const o200k = tiktokenCounter();
+    const o200k = createTiktokenCounter();
     expect(o200k.name).toBe('o200k_base');
     expect(o200k.countText('Hello, world!')).toBe(4);
     expect(o200k.countText('')).toBe(0);
     expect(o200k.countText('<|endoftext|>')).toBeGreaterThan(1);
-    expect(tiktokenCounter('cl100k_base').countText('Hello, world!')).toBe(4);
+    expect(createTiktokenCounter('cl100k_base').countText('Hello, world!')).toBe(4);
   }, 30_000);
 });

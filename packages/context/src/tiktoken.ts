@@ -4,8 +4,8 @@
  *
  * @example
  * ```ts
- * import { tiktokenCounter } from '@headway/context/tiktoken';
- * const counter = tiktokenCounter(); // o200k_base: gpt-4o, gpt-4.1, o-series
+ * import { createTiktokenCounter } from '@headway/context/tiktoken';
+ * const counter = createTiktokenCounter(); // o200k_base: gpt-4o, gpt-4.1, o-series
  * counter.countText('Hello, world!'); // 4
  * ```
  *
@@ -26,7 +26,7 @@ const encoders = new Map<TiktokenEncoding, Tiktoken>();
  * o-series) or `cl100k_base` (gpt-4, gpt-3.5). Building an encoder takes a second or two, once
  * per process; counts are exact for the text (chat formatting adds a few tokens a message).
  */
-export function tiktokenCounter(encoding: TiktokenEncoding = 'o200k_base'): TokenCounter {
+export function createTiktokenCounter(encoding: TiktokenEncoding = 'o200k_base'): TokenCounter {
   let encoder = encoders.get(encoding);
   if (encoder === undefined) {
     encoder = new Tiktoken(encoding === 'o200k_base' ? o200k : cl100k);
@@ -38,3 +38,9 @@ export function tiktokenCounter(encoding: TiktokenEncoding = 'o200k_base'): Toke
 }
 
 export type { TokenCounter } from './tokens/token-counter.js';
+
+/**
+ * @deprecated use {@link createTiktokenCounter}; removed in the next minor.
+ * @alias
+ */
+export const tiktokenCounter: typeof createTiktokenCounter = createTiktokenCounter;

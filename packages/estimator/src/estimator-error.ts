@@ -1,5 +1,5 @@
-import { HeadwayError, type HeadwayErrorOptions, type ValidationIssue } from '@headway/protocol';
-import { describeThrown, toErrorOptions } from '@headway/protocol/internal';
+import { HeadwayError } from '@headway/protocol';
+import { describeThrown } from '@headway/protocol/internal';
 
 /**
  * Codes an {@link EstimatorError} can carry: invalid input from outside the program (an
@@ -7,27 +7,21 @@ import { describeThrown, toErrorOptions } from '@headway/protocol/internal';
  * range, a tracker option).
  */
 export type EstimatorErrorCode =
-  'ESTIMATOR_INVALID_CONFIG' | 'ESTIMATOR_INVALID_WORKFLOW' | 'ESTIMATOR_INVALID_STATE' | 'ESTIMATOR_INVALID_ARGUMENT';
+  /** An agent.json (`loadProgressConfig`, `parseProgressConfig`) cannot be read or is not a valid progress config. */
+  | 'ESTIMATOR_INVALID_CONFIG'
+  /** A WORKFLOW.md does not parse; the message names the line. */
+  | 'ESTIMATOR_INVALID_WORKFLOW'
+  /** A saved progress-tracker state (from a checkpoint) is not valid. */
+  | 'ESTIMATOR_INVALID_STATE'
+  /** An argument is out of range: a weight, a range, a tracker option; the message names it and its path. */
+  | 'ESTIMATOR_INVALID_ARGUMENT';
 
 /**
  * Thrown when estimator input is invalid; the message names the file or line, or the
  * argument, and the path.
  */
-export class EstimatorError extends HeadwayError {
-  declare readonly code: EstimatorErrorCode;
-
-  constructor(code: EstimatorErrorCode, message: string, options?: HeadwayErrorOptions);
-  /** @deprecated pass `{ issues, cause }` as the third argument: `new EstimatorError(code, message, { issues })`. */
-  constructor(code: EstimatorErrorCode, message: string, issues: readonly ValidationIssue[], options?: ErrorOptions);
-  constructor(
-    code: EstimatorErrorCode,
-    message: string,
-    issuesOrOptions?: readonly ValidationIssue[] | HeadwayErrorOptions,
-    options?: ErrorOptions,
-  ) {
-    super(code, message, toErrorOptions(issuesOrOptions, options));
-    this.name = 'EstimatorError';
-  }
+export class EstimatorError extends HeadwayError<EstimatorErrorCode> {
+  override readonly name: string = 'EstimatorError';
 }
 
 /** A value as an error message shows it: numbers exactly, anything else safely and briefly. */

@@ -2,79 +2,36 @@
 // `@headway/protocol/testing`; what is the estimator's own is the markers its parsers look
 // for (`_progress` JSON, fences, workflow YAML) and the shapes of its records.
 import {
-  HOSTILE_PARSER_RUN_PARAMETERS,
+  HOSTILE_PARSER_RUN_PARAMETERS as HOSTILE_RUN,
   HOSTILE_TEST_TIMEOUT,
   createIsolatedRunner,
-  fragmentTextArb,
-  hostileTextArb,
-  hostileThunkArb,
+  hostileParserInput,
   revokedProxy,
   throwingTraps,
-  withHostileHoles as withHoles,
+  type HostileParserInput,
   type IsolatedRunner,
 } from '@headway/protocol/testing';
-import type fc from 'fast-check';
 
-/** Pieces that open, close or confuse the structures the parsers look for. */
-const FRAGMENTS = [
-  '{',
-  '}',
-  '[',
-  ']',
-  '"',
-  '\\',
-  ':',
-  ',',
-  '`',
-  '```',
-  '```json\n',
-  '~~~',
-  '\n',
-  '\r\n',
-  ' ',
-  '\t',
-  '#',
-  '## ',
-  '## 1. ',
-  '- ',
-  '* ',
-  '**',
-  '"_progress"',
-  '_progress',
-  '{"_progress":',
-  '{"_progress": {"percent": 50}',
-  '"percent":',
-  '50',
-  '-1e309',
-  'null',
-  'NaN',
-  '&a ',
-  '*a',
-  '!!',
-  '|',
-  '>',
-  'call: workers/x',
-  'weight: 5',
-  'parallel:',
-  '\u0000',
-  '\u0007',
-  '\u001b[2J',
-  '\u2028',
-  '\u2029',
-  '\ufeff',
-  '\ud800',
-  '\udc00',
-  '😀',
-  'ß',
-  '\u202e',
-];
-
-/** A string built from hostile fragments and arbitrary text, short enough to run thousands. */
-export const hostileFragmentString: fc.Arbitrary<string> = fragmentTextArb(FRAGMENTS);
-
-/** Any of the hostile strings: fragments, one repeated to a large size, brackets nested thousands deep. */
-export const hostileString: fc.Arbitrary<string> = hostileTextArb({
-  pieces: FRAGMENTS,
+const hostile: HostileParserInput = hostileParserInput({
+  markers: [
+    '"_progress"',
+    '_progress',
+    '{"_progress":',
+    '{"_progress": {"percent": 50}',
+    '"percent":',
+    '50',
+    '-1e309',
+    'null',
+    'NaN',
+    '&a ',
+    '*a',
+    '!!',
+    '|',
+    '>',
+    'call: workers/x',
+    'weight: 5',
+    'parallel:',
+  ],
   repeat: [' ', 'a', '1', '{"a":', '[[', '"a', '{ "'],
   nesting: [
     ['{"a":', '}'],
@@ -82,28 +39,24 @@ export const hostileString: fc.Arbitrary<string> = hostileTextArb({
     ['{', '}'],
     ['{"_progress":', '}'],
   ],
-});
-
-/** Values that are not what a parser expects, with the estimator's own shapes among them. */
-export const hostileValue: fc.Arbitrary<() => unknown> = hostileThunkArb({
-  text: hostileString,
   shapes: [
     () => ({ _progress: throwingTraps(), runs: revokedProxy(), version: 1 }),
     (): unknown[] => Array.from({ length: 200_000 }, () => ({ roundtrips: 1, durationMs: 1 })),
   ],
 });
 
-/** A plausible shape with hostile holes: sometimes one of {@link hostileValue}, sometimes a revoked proxy inside. */
-export function withHostileHoles(shape: fc.Arbitrary<unknown>): fc.Arbitrary<() => unknown> {
-  return withHoles(shape, hostileValue);
-}
-
-/** Settings every hostile property runs with (protocol's, for parsers of large hostile text). */
-export const HOSTILE_RUN: typeof HOSTILE_PARSER_RUN_PARAMETERS = HOSTILE_PARSER_RUN_PARAMETERS;
+/** A string built from hostile fragments and arbitrary text, short enough to run thousands. */
+export const hostileFragmentString: typeof hostile.fragmentString = hostile.fragmentString;
+/** Any of the hostile strings: fragments, one repeated to a large size, brackets nested thousands deep. */
+export const hostileString: typeof hostile.string = hostile.string;
+/** Values that are not what a parser expects, with the estimator's own shapes among them. */
+export const hostileValue: typeof hostile.value = hostile.value;
+/** A plausible shape with hostile holes. */
+export const withHostileHoles: typeof hostile.withHoles = hostile.withHoles;
 
 /** Runs code that may hang or crash in a child process, from this package's folder; `srcUrl` names its sources. */
 const isolated: IsolatedRunner = createIsolatedRunner(import.meta.dirname);
 export const runIsolated: IsolatedRunner['runIsolated'] = isolated.runIsolated;
 export const srcUrl: IsolatedRunner['srcUrl'] = isolated.srcUrl;
 
-export { HOSTILE_TEST_TIMEOUT };
+export { HOSTILE_RUN, HOSTILE_TEST_TIMEOUT };

@@ -1,14 +1,5 @@
-import {
-  describeIssues,
-  limitIssues,
-  planItemsSchema,
-  toValidationIssues,
-  type Clock,
-  type PlanItem,
-  type ProgressEventBody,
-  type ValidationIssue,
-} from '@headway/protocol';
-import { errorMessage, resolveClock } from '@headway/protocol/internal';
+import { describeIssues, limitIssues, planItemsSchema, type Clock, type PlanItem, type ProgressEventBody } from '@headway/protocol';
+import { errorMessage, resolveClock, validateUntrusted } from '@headway/protocol/internal';
 import { EstimatorError, invalidArgument, shown } from './estimator-error.js';
 import type { ProgressRange } from './map-progress-to-range.js';
 import { etaRange } from './eta-range.js';
@@ -69,19 +60,6 @@ interface ChildSlot {
   members: Map<ProgressTracker, number>;
 }
 
-/** Validates a schema against a value that may fight back (a throwing getter, a revoked proxy). */
-function validate<T>(
-  schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: Parameters<typeof toValidationIssues>[0] } },
-  value: unknown,
-): { data: T } | { issues: ValidationIssue[] } {
-  try {
-    const result = schema.safeParse(value);
-    return result.success ? { data: result.data } : { issues: toValidationIssues(result.error, Number.POSITIVE_INFINITY) };
-  } catch (cause) {
-    return { issues: [{ path: '', message: `could not be read (${errorMessage(cause, 200)})` }] };
-  }
-}
-
 /** The options, read once and checked, so a hostile options object fails with a typed error. */
 function readOptions(options: unknown): ProgressTrackerOptions {
   if (typeof options !== 'object' || options === null)
@@ -114,8 +92,8 @@ function readOptions(options: unknown): ProgressTrackerOptions {
     throw invalidArgument('ProgressTracker: options.aiDriven', `must be true or false, got ${shown(read.aiDriven)}`);
   }
   if (read.history !== undefined) {
-    const history = validate(taskHistorySchema, read.history);
-    if ('issues' in history) {
+    const history = validateUntrusted(taskHistorySchema, read.history, Number.POSITIVE_INFINITY);
+    if (!history.success) {
       const issues = limitIssues(
         history.issues.map((i) => ({ path: i.path === '' ? 'history' : `history.${i.path}`, message: i.message })),
       );
@@ -283,8 +261,8 @@ export class ProgressTracker {
     } catch {
       return false;
     }
-    const parsed = validate(planItemsSchema, items);
-    if ('issues' in parsed) return false;
+    const parsed = validateUntrusted(planItemsSchema, items);
+    if (!parsed.success) return false;
     this.plan.update(countPlan(parsed.data), this.roundtrips, this.clock());
     this.update();
     return true;
@@ -460,9 +438,9 @@ export class ProgressTracker {
         issues: [{ path: 'finishedSteps', message }],
       });
     }
-    const result = validate(progressTrackerStateSchema, input);
-    if ('issues' in result) {
-      const issues = limitIssues(result.issues);
+    const result = validateUntrusted(progressTrackerStateSchema, input);
+    if (!result.success) {
+      const { issues } = result;
       throw new EstimatorError('ESTIMATOR_INVALID_STATE', `Invalid progress tracker state: ${describeIssues(issues)}`, { issues });
     }
     const s = result.data;

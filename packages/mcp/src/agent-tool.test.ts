@@ -6,7 +6,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { agentTool, type AgentRunFn } from './agent-tool.js';
+import { createAgentTool, type AgentRunFn } from './agent-tool.js';
 import { serveHttp } from './fixture-server.test-util.js';
 
 const lookup = defineTool({
@@ -37,14 +37,14 @@ async function clientFor(register: (server: McpServer) => void): Promise<Client>
   return client;
 }
 
-describe('agentTool, called by the official MCP client over Streamable HTTP', () => {
+describe('createAgentTool, called by the official MCP client over Streamable HTTP', () => {
   it('runs the agent, sends rising progress out of 100 with the current step, answers with its text', async () => {
     const runtime = researcher(5, [
       { toolCalls: [{ name: 'lookup', args: { word: 'bar' } }] },
       { content: 'A bar is a unit of pressure.' },
     ]);
     const client = await clientFor((server) =>
-      agentTool(runtime, { server, name: 'research', description: 'Research a question', progressIntervalMs: 0 }),
+      createAgentTool(runtime, { server, name: 'research', description: 'Research a question', progressIntervalMs: 0 }),
     );
     const progress: Progress[] = [];
     const result = await client.callTool({ name: 'research', arguments: { task: 'What is a bar?' } }, undefined, {
@@ -62,7 +62,7 @@ describe('agentTool, called by the official MCP client over Streamable HTTP', ()
 
   it('a run that hits its limit answers with the progress report, as text and structuredContent', async () => {
     const runtime = researcher(2, () => ({ toolCalls: [{ name: 'lookup', args: { word: 'again' } }] }));
-    const client = await clientFor((server) => agentTool(runtime, { server, name: 'research', description: 'Research a question' }));
+    const client = await clientFor((server) => createAgentTool(runtime, { server, name: 'research', description: 'Research a question' }));
     const result = await client.callTool({ name: 'research', arguments: { task: 'Loop forever' } });
     expect(result.isError).toBeUndefined();
     expect(result.structuredContent).toMatchObject({ status: 'limit', report: { task: 'Loop forever' } });
@@ -84,7 +84,7 @@ describe('agentTool, called by the official MCP client over Streamable HTTP', ()
     };
     const client = await clientFor((server) =>
       // On a clock that never moves, the window never ends: only the answer flushes the latest.
-      agentTool(run, { server, name: 'burst', description: 'Bursts progress', progressIntervalMs: 60_000, clock: new ManualClock() }),
+      createAgentTool(run, { server, name: 'burst', description: 'Bursts progress', progressIntervalMs: 60_000, clock: new ManualClock() }),
     );
     const progress: Progress[] = [];
     await client.callTool({ name: 'burst', arguments: { task: 'go' } }, undefined, { onprogress: (p) => progress.push(p) });
@@ -108,7 +108,7 @@ describe('agentTool, called by the official MCP client over Streamable HTTP', ()
           { once: true },
         );
       });
-    const client = await clientFor((server) => agentTool(run, { server, name: 'wait', description: 'Waits' }));
+    const client = await clientFor((server) => createAgentTool(run, { server, name: 'wait', description: 'Waits' }));
     const controller = new AbortController();
     const call = client.callTool({ name: 'wait', arguments: { task: 'wait' } }, undefined, { signal: controller.signal }).then(
       () => undefined,

@@ -1,11 +1,10 @@
 import { systemClock, type Clock, type ProgressEvent } from '@headway/protocol';
-import { errorMessage } from '@headway/protocol/internal';
+import { cleanMessage, errorMessage } from '@headway/protocol/internal';
 import type { AgentRuntime, RunResult } from '@headway/runtime';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { McpError } from './mcp-error.js';
-import { cleanMessage } from './progress-slice.js';
 
 /** What an {@link AgentRunFn} is given for one call. */
 export interface AgentRunContext {
@@ -28,7 +27,7 @@ export type AgentRunFn = (task: string, ctx: AgentRunContext) => Promise<RunResu
 /** @deprecated the protocol `Clock` it always was: pass it as `clock`; removed in the next minor. */
 export type ThrottleTimers = Clock;
 
-/** Options of {@link agentTool}. */
+/** Options of {@link createAgentTool}. */
 export interface AgentToolOptions {
   /** The server to register the tool on. */
   server: McpServer;
@@ -79,18 +78,18 @@ export function runResultToToolResult(result: RunResult): CallToolResult {
  * @example
  * ```ts
  * const server = new McpServer({ name: 'researcher', version: '1.0.0' });
- * agentTool(runtime, { server, name: 'research', description: 'Research a question' });
+ * createAgentTool(runtime, { server, name: 'research', description: 'Research a question' });
  * await server.connect(new StdioServerTransport());
  * ```
  */
-export function agentTool(agent: AgentRuntime | AgentRunFn, options: AgentToolOptions): RegisteredTool {
+export function createAgentTool(agent: AgentRuntime | AgentRunFn, options: AgentToolOptions): RegisteredTool {
   const run: AgentRunFn =
     typeof agent === 'function'
       ? agent
       : typeof (agent as Partial<AgentRuntime>).runStream === 'function'
         ? runtimeRunFn(agent)
         : (() => {
-            throw new McpError('MCP_INVALID_OPTIONS', `agentTool "${options.name}": expected an AgentRuntime or a run function`, {
+            throw new McpError('MCP_INVALID_OPTIONS', `createAgentTool "${options.name}": expected an AgentRuntime or a run function`, {
               tool: options.name,
             });
           })();
@@ -159,3 +158,9 @@ export function agentTool(agent: AgentRuntime | AgentRunFn, options: AgentToolOp
     return runResultToToolResult(result);
   }) as never);
 }
+
+/**
+ * @deprecated use {@link createAgentTool}; removed in the next minor.
+ * @alias
+ */
+export const agentTool: typeof createAgentTool = createAgentTool;

@@ -94,7 +94,7 @@ export async function connect(source: McpServerSource, name: string | undefined,
     (source as unknown) === null ||
     (!('url' in source) && typeof (source as Partial<StdioServer>).command !== 'string')
   ) {
-    throw new McpError('MCP_INVALID_OPTIONS', 'mcpTools: expected an MCP Client, { command, args } or { url }');
+    throw new McpError('MCP_INVALID_OPTIONS', 'createMcpTools: expected an MCP Client, { command, args } or { url }');
   }
   const label = name ?? describeSource(source);
   let url: URL | undefined;
@@ -102,7 +102,7 @@ export async function connect(source: McpServerSource, name: string | undefined,
     try {
       url = new URL(source.url);
     } catch (error) {
-      throw new McpError('MCP_INVALID_OPTIONS', `mcpTools: url: not a URL: ${errorMessage(error)}`, { cause: error, server: label });
+      throw new McpError('MCP_INVALID_OPTIONS', `createMcpTools: url: not a URL: ${errorMessage(error)}`, { cause: error, server: label });
     }
   }
   const transport =

@@ -65,6 +65,7 @@ export function mapCallToolResult(value: unknown, origin: ResultOrigin): McpTool
   let text: string;
   let structured: Record<string, unknown> | undefined;
   let isError: boolean;
+  // The plain errors thrown in here never leave: the catch turns them into MCP_INVALID_RESULT.
   try {
     if (!isPlainObject(value))
       throw new TypeError(`expected an object, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`);

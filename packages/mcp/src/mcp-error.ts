@@ -1,4 +1,4 @@
-import { HeadwayError, type ValidationIssue } from '@headway/protocol';
+import { HeadwayError, type HeadwayErrorOptions } from '@headway/protocol';
 
 /** Codes an {@link McpError} can carry. */
 export type McpErrorCode =
@@ -12,12 +12,11 @@ export type McpErrorCode =
   | 'MCP_INVALID_RESULT'
   /** The tool answered with `isError: true`; the message carries its text. */
   | 'MCP_TOOL_ERROR'
-  /** `mcpTools` or `agentTool` was given options it cannot use. */
+  /** `createMcpTools` or `createAgentTool` was given options it cannot use. */
   | 'MCP_INVALID_OPTIONS';
 
 /** Details of an {@link McpError}. */
-export interface McpErrorOptions extends ErrorOptions {
-  issues?: readonly ValidationIssue[];
+export interface McpErrorOptions extends HeadwayErrorOptions {
   /** The server's name (from its handshake, or the command or URL it was reached by). */
   server?: string;
   /** The tool concerned, when there is one. */
@@ -28,16 +27,10 @@ export interface McpErrorOptions extends ErrorOptions {
  * Something went wrong between a headway run and an MCP server. The message and the
  * `server` and `tool` fields name where, so a run's log says which tool of which server failed.
  */
-export class McpError extends HeadwayError {
-  declare readonly code: McpErrorCode;
-  readonly server: string | undefined;
-  readonly tool: string | undefined;
-
-  constructor(code: McpErrorCode, message: string, options: McpErrorOptions = {}) {
-    const { server, tool, ...rest } = options;
-    super(code, message, rest);
-    this.name = 'McpError';
-    this.server = server;
-    this.tool = tool;
-  }
+export class McpError extends HeadwayError<McpErrorCode, McpErrorOptions> {
+  override readonly name: string = 'McpError';
+  /** The server's name, when known. */
+  declare readonly server: string | undefined;
+  /** The tool concerned, when there is one. */
+  declare readonly tool: string | undefined;
 }

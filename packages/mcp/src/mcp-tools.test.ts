@@ -5,7 +5,7 @@ import { HeadwayError, type ProgressEvent } from '@headway/protocol';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { serveHttp, startHttpFixture, type FixtureLog } from './fixture-server.test-util.js';
-import { mcpTools, type McpToolSet } from './mcp-tools.js';
+import { createMcpTools, type McpToolSet } from './mcp-tools.js';
 import type { NestedProgress } from './progress-slice.js';
 
 const tsx = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
@@ -36,11 +36,11 @@ function tool(set: McpToolSet, name: string) {
   return found;
 }
 
-describe('mcpTools over stdio (a child process)', () => {
+describe('createMcpTools over stdio (a child process)', () => {
   let set: McpToolSet;
   const updates: NestedProgress[] = [];
   beforeAll(async () => {
-    set = await mcpTools(stdioFixture, { onProgress: (u) => updates.push(u) });
+    set = await createMcpTools(stdioFixture, { onProgress: (u) => updates.push(u) });
   });
   afterAll(() => set.close());
 
@@ -94,7 +94,7 @@ describe('mcpTools over stdio (a child process)', () => {
   });
 
   it('a server that dies mid-call gives a typed error naming server and tool', async () => {
-    const dying = await mcpTools(stdioFixture);
+    const dying = await createMcpTools(stdioFixture);
     const error: unknown = await Promise.resolve(tool(dying, 'die').execute({}, ctx())).then(
       () => undefined,
       (e: unknown) => e,
@@ -105,7 +105,7 @@ describe('mcpTools over stdio (a child process)', () => {
   });
 });
 
-describe('mcpTools over Streamable HTTP on 127.0.0.1', () => {
+describe('createMcpTools over Streamable HTTP on 127.0.0.1', () => {
   const log: FixtureLog = { cancelled: [] };
   let http: Awaited<ReturnType<typeof startHttpFixture>>;
   let set: McpToolSet;
@@ -114,8 +114,8 @@ describe('mcpTools over Streamable HTTP on 127.0.0.1', () => {
   const updates: NestedProgress[] = [];
   beforeAll(async () => {
     http = await startHttpFixture(log);
-    set = await mcpTools({ url: http.url }, { onProgress: (u) => updates.push(u), timeoutMs: 1_000, maxTotalTimeoutMs: 10_000 });
-    patient = await mcpTools({ url: http.url }, { timeoutMs: 60_000 });
+    set = await createMcpTools({ url: http.url }, { onProgress: (u) => updates.push(u), timeoutMs: 1_000, maxTotalTimeoutMs: 10_000 });
+    patient = await createMcpTools({ url: http.url }, { timeoutMs: 60_000 });
   });
   afterAll(async () => {
     await set.close();
@@ -184,7 +184,7 @@ describe('mcpTools over Streamable HTTP on 127.0.0.1', () => {
   });
 
   it('progress does not keep a call alive past the overall cap', async () => {
-    const capped = await mcpTools({ url: http.url }, { timeoutMs: 300, maxTotalTimeoutMs: 400 });
+    const capped = await createMcpTools({ url: http.url }, { timeoutMs: 300, maxTotalTimeoutMs: 400 });
     const error: unknown = await Promise.resolve(tool(capped, 'slow').execute({ steps: 30, delayMs: 50 }, ctx())).then(
       () => undefined,
       (e: unknown) => e,
@@ -196,7 +196,7 @@ describe('mcpTools over Streamable HTTP on 127.0.0.1', () => {
   it('nests a tool’s progress in the run as progress events inside the call’s slice, never backwards', async () => {
     const events: ProgressEvent[] = [];
     let slice: ToolContext['progressSlice'] | undefined;
-    const nested = await mcpTools({ url: http.url });
+    const nested = await createMcpTools({ url: http.url });
     const slow = tool(nested, 'slow');
     const watched = {
       ...slow,
@@ -246,7 +246,7 @@ describe('a server that lists tools wrongly', () => {
       server.registerTool('read file', { description: 'A name no model provider accepts' }, () => ({ content: [] }));
       return server;
     });
-    const error: unknown = await mcpTools({ url: http.url }).then(
+    const error: unknown = await createMcpTools({ url: http.url }).then(
       () => undefined,
       (e: unknown) => e,
     );
@@ -264,7 +264,7 @@ describe('a server that answers wrongly', () => {
       server.registerTool('lie', { description: 'Answers with nonsense' }, () => ({ content: [{ type: 'bogus', text: 1 }] }) as never);
       return server;
     });
-    const set = await mcpTools({ url: http.url });
+    const set = await createMcpTools({ url: http.url });
     const error: unknown = await Promise.resolve(tool(set, 'lie').execute({}, ctx())).then(
       () => undefined,
       (e: unknown) => e,
@@ -278,11 +278,11 @@ describe('a server that answers wrongly', () => {
   });
 });
 
-describe('sources mcpTools cannot use', () => {
+describe('sources createMcpTools cannot use', () => {
   it('gives typed errors, not crashes', async () => {
     const codes = await Promise.all(
       [null, {}, { url: 'not a url' }, { command: '/nonexistent/mcp-server' }].map((source) =>
-        mcpTools(source as never).then(
+        createMcpTools(source as never).then(
           () => 'connected',
           (e: unknown) => (HeadwayError.isInstance(e) ? e.code : String(e)),
         ),

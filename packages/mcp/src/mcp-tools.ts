@@ -1,13 +1,13 @@
 import type { Tool } from '@headway/runtime';
-import { errorMessage } from '@headway/protocol/internal';
+import { cleanMessage, errorMessage } from '@headway/protocol/internal';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { connect, type McpServerSource } from './connect.js';
 import { mapCallToolResult, type McpToolResult } from './map-result.js';
 import { McpError } from './mcp-error.js';
-import { SliceMapper, cleanMessage, localPercent, type NestedProgress } from './progress-slice.js';
+import { SliceMapper, localPercent, type NestedProgress } from './progress-slice.js';
 import { argumentsSchema, compileArgumentsCheck } from './tool-arguments.js';
 
-/** Options of {@link mcpTools}. */
+/** Options of {@link createMcpTools}. */
 export interface McpToolsOptions {
   /** The server's name in messages (default: the name it gives in the handshake). */
   name?: string;
@@ -84,13 +84,13 @@ async function listAll(
  * @throws {McpError} `MCP_CONNECT_FAILED`, or `MCP_INVALID_TOOL_LIST` naming the server and tool.
  * @example
  * ```ts
- * const files = await mcpTools({ command: 'node', args: ['files-server.js'] });
+ * const files = await createMcpTools({ command: 'node', args: ['files-server.js'] });
  * const runtime = new AgentRuntime(config, { provider, tools: files.tools });
  * await runtime.run('Count the lines of README.md');
  * await files.close();
  * ```
  */
-export async function mcpTools(source: McpServerSource, options: McpToolsOptions = {}): Promise<McpToolSet> {
+export async function createMcpTools(source: McpServerSource, options: McpToolsOptions = {}): Promise<McpToolSet> {
   const connection = await connect(source, options.name, 'headway');
   const { client, server } = connection;
   try {
@@ -200,3 +200,9 @@ function mcpTool(
     },
   };
 }
+
+/**
+ * @deprecated use {@link createMcpTools}; removed in the next minor.
+ * @alias
+ */
+export const mcpTools: typeof createMcpTools = createMcpTools;

@@ -19,20 +19,6 @@ export interface NestedProgress {
   total?: number;
 }
 
-const MAX_MESSAGE_CHARS = 200;
-
-/** A server's message made safe for one line of a terminal: no control characters, bounded. */
-export function cleanMessage(message: unknown): string | undefined {
-  if (typeof message !== 'string') return undefined;
-  const text = message
-    // eslint-disable-next-line no-control-regex -- stripping control characters is the point
-    .replace(/[\u0000-\u001F\u007F-\u009F]+/gu, ' ')
-    .replace(/ {2,}/gu, ' ')
-    .trim()
-    .slice(0, MAX_MESSAGE_CHARS);
-  return text === '' ? undefined : text;
-}
-
 /** The server's `progress / total` as 0–100 of the call's own work; undefined without a usable total. */
 export function localPercent(progress: number, total: number | undefined): number | undefined {
   if (total === undefined || !Number.isFinite(total) || total <= 0 || !Number.isFinite(progress)) return undefined;

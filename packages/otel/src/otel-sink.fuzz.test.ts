@@ -4,7 +4,7 @@ import type { ProgressEvent, ProgressEventBody } from '@headway/protocol';
 import { progressEventArbitraries } from '@headway/protocol/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { otelSink } from './otel-sink.js';
+import { createOtelSink } from './otel-sink.js';
 import { telemetry } from './otel.test-util.js';
 
 /** Counts spans started and ended, so a test can tell none was left open. */
@@ -87,14 +87,14 @@ const stream: fc.Arbitrary<unknown[]> = fc
     });
   });
 
-describe('otelSink under arbitrary and hostile events', () => {
+describe('createOtelSink under arbitrary and hostile events', () => {
   it('never throws, stays within its bounds, and leaves no span open once closed', async () => {
     await fc.assert(
       fc.asyncProperty(stream, fc.boolean(), async (events, captureContent) => {
         const counter = new OpenSpanCounter();
         const provider = new BasicTracerProvider({ spanProcessors: [counter] });
         const t = telemetry();
-        const sink = otelSink({
+        const sink = createOtelSink({
           tracer: provider.getTracer('fuzz'),
           meter: t.meterProvider.getMeter('fuzz'),
           captureContent,
@@ -125,7 +125,7 @@ describe('otelSink under arbitrary and hostile events', () => {
         fc.constantFrom('run.finished', 'run.error', 'run.cancelled'),
         async (bodies, end) => {
           const counter = new OpenSpanCounter();
-          const sink = otelSink({ tracer: new BasicTracerProvider({ spanProcessors: [counter] }).getTracer('fuzz'), meter: false });
+          const sink = createOtelSink({ tracer: new BasicTracerProvider({ spanProcessors: [counter] }).getTracer('fuzz'), meter: false });
           let seq = 0;
           const feed = (body: ProgressEventBody): void => {
             seq += 1;

@@ -1,11 +1,11 @@
 import type { Meter, Tracer } from '@opentelemetry/api';
 import type { SinkLike } from '@headway/protocol';
 import { describe, expectTypeOf, it } from 'vitest';
-import { otelSink, type OtelSink, type OtelSinkOptions } from './index.js';
+import { createOtelSink, type OtelSink, type OtelSinkOptions } from './index.js';
 
-describe('otelSink types', () => {
+describe('createOtelSink types', () => {
   it('is a hub sink', () => {
-    expectTypeOf(otelSink()).toEqualTypeOf<OtelSink>();
+    expectTypeOf(createOtelSink()).toEqualTypeOf<OtelSink>();
     expectTypeOf<OtelSink>().toExtend<SinkLike>();
   });
 
@@ -13,6 +13,6 @@ describe('otelSink types', () => {
     expectTypeOf<Tracer>().toExtend<NonNullable<OtelSinkOptions['tracer']>>();
     expectTypeOf<Meter | false>().toExtend<NonNullable<OtelSinkOptions['meter']>>();
     // @ts-expect-error captureContent is a boolean or settings, not a string
-    otelSink({ captureContent: 'yes' });
+    createOtelSink({ captureContent: 'yes' });
   });
 });

@@ -4,7 +4,7 @@ import { ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { otelSink, type OtelSinkErrorContext, type OtelSinkOptions } from './otel-sink.js';
+import { createOtelSink, type OtelSinkErrorContext, type OtelSinkOptions } from './otel-sink.js';
 import { FakeClock, metricPoints, outline, spanTrees, telemetry, type SpanView } from './otel.test-util.js';
 
 const START = 1_767_225_600_000; // 2026-01-01T00:00:00Z
@@ -12,7 +12,7 @@ const START = 1_767_225_600_000; // 2026-01-01T00:00:00Z
 function setup(options: Partial<OtelSinkOptions> = {}) {
   const t = telemetry();
   const errors: [unknown, OtelSinkErrorContext][] = [];
-  const sink = otelSink({
+  const sink = createOtelSink({
     tracer: t.tracerProvider.getTracer('test'),
     meter: t.meterProvider.getMeter('test'),
     onInternalError: (error, context) => errors.push([error, context]),
@@ -54,7 +54,7 @@ function runSpanOf(trees: SpanView[]): SpanView {
   return trees[0]!;
 }
 
-describe('otelSink: one trace per run, from real runtime events', () => {
+describe('createOtelSink: one trace per run, from real runtime events', () => {
   it('a two-tool run: invoke_agent with chat and execute_tool children, usage, progress and metrics', async () => {
     const s = setup();
     const provider = model(s.clock, 400, (call) =>
@@ -397,10 +397,10 @@ describe('otelSink: one trace per run, from real runtime events', () => {
   });
 });
 
-describe('otelSink: a run resumed from a checkpoint', () => {
+describe('createOtelSink: a run resumed from a checkpoint', () => {
   // The runtime's resume continues the run id and seq in a new hub, without run.started; here
   // the two processes are two hubs and two sinks.
-  function firstProcess(sink: ReturnType<typeof otelSink>) {
+  function firstProcess(sink: ReturnType<typeof createOtelSink>) {
     const hub = createProgressHub({ runId: 'run-r', clock: { ...systemClock, now: () => START } });
     hub.add(sink);
     hub.emit({ type: 'run.started', agentName: 'resumable', sessionId: 's-1', limits: { iterations: 10 } });
@@ -419,7 +419,7 @@ describe('otelSink: a run resumed from a checkpoint', () => {
     return hub.lastSeq;
   }
 
-  function secondProcess(sink: ReturnType<typeof otelSink>, lastSeq: number): void {
+  function secondProcess(sink: ReturnType<typeof createOtelSink>, lastSeq: number): void {
     const hub = createProgressHub({ runId: 'run-r', clock: { ...systemClock, now: () => START + 60_000 }, lastSeq });
     hub.add(sink);
     hub.emit({ type: 'tool.executing', toolName: 'work', toolCallId: 'c2' });
@@ -433,11 +433,11 @@ describe('otelSink: a run resumed from a checkpoint', () => {
   it('in another process: a new trace, linked to the first one, named by run id and marked resumed', () => {
     const t = telemetry();
     const tracer = t.tracerProvider.getTracer('test');
-    const first = otelSink({ tracer, meter: false });
+    const first = createOtelSink({ tracer, meter: false });
     const lastSeq = firstProcess(first);
     const stored = first.spanContext('run-r'); // what an app keeps with its checkpoint
     expect(stored).toBeDefined();
-    const second = otelSink({
+    const second = createOtelSink({
       tracer,
       meter: false,
       agentName: 'resumable',
@@ -488,7 +488,7 @@ describe('otelSink: a run resumed from a checkpoint', () => {
   });
 });
 
-describe('otelSink: message contents', () => {
+describe('createOtelSink: message contents', () => {
   it('are recorded only when asked, and redacted', async () => {
     const s = setup({ captureContent: true });
     const provider = model(s.clock, 10, (call) =>
@@ -522,7 +522,7 @@ describe('otelSink: message contents', () => {
   });
 });
 
-describe('otelSink: never breaks the run', () => {
+describe('createOtelSink: never breaks the run', () => {
   it('a throwing exporter, tracer or meter is counted and reported; the run and the other sinks are untouched', async () => {
     const seen: ProgressEvent[] = [];
     const errors: OtelSinkErrorContext[] = [];
@@ -535,8 +535,8 @@ describe('otelSink: never breaks the run', () => {
       spanProcessors: [{ onStart: boom, onEnd: boom, forceFlush: () => Promise.resolve(), shutdown: () => Promise.resolve() }],
     });
     const sinks = [
-      otelSink({ tracer: broken.getTracer('x'), meter: t.meterProvider.getMeter('x'), onInternalError: (_e, c) => errors.push(c) }),
-      otelSink({
+      createOtelSink({ tracer: broken.getTracer('x'), meter: t.meterProvider.getMeter('x'), onInternalError: (_e, c) => errors.push(c) }),
+      createOtelSink({
         tracer: { startSpan: boom, startActiveSpan: boom } as never,
         meter: { createHistogram: boom, createCounter: boom } as never,
         onInternalError: (_e, c) => errors.push(c),
@@ -558,17 +558,17 @@ describe('otelSink: never breaks the run', () => {
         sinks,
         clock,
         generateId: ids(),
-        onInternalError: (_e, where) => internal.push(where),
+        onInternalError: (_e, { where }) => internal.push(where),
       },
     ).run('t');
     expect(result.status).toBe('completed');
     expect(seen.at(-1)?.type).toBe('run.finished');
     expect(internal).toEqual([]); // the sinks never threw into the hub
     expect(errors.length).toBeGreaterThan(0);
-    expect(new Set(errors.map((e) => e.stage))).toEqual(new Set(['trace', 'metrics']));
+    expect(new Set(errors.map((e) => e.where))).toEqual(new Set(['trace', 'metrics']));
     expect(errors.every((e) => typeof e.eventType === 'string')).toBe(true);
-    expect(sinks.slice(0, 2).map((s) => (s as ReturnType<typeof otelSink>).openRuns)).toEqual([0, 0]);
-    const [a, b] = sinks as [ReturnType<typeof otelSink>, ReturnType<typeof otelSink>];
+    expect(sinks.slice(0, 2).map((s) => (s as ReturnType<typeof createOtelSink>).openRuns)).toEqual([0, 0]);
+    const [a, b] = sinks as [ReturnType<typeof createOtelSink>, ReturnType<typeof createOtelSink>];
     expect(a.stats().internalErrors + b.stats().internalErrors).toBe(errors.length);
   });
 
@@ -599,7 +599,7 @@ describe('otelSink: never breaks the run', () => {
   });
 });
 
-describe('otelSink: where the run span hangs', () => {
+describe('createOtelSink: where the run span hangs', () => {
   it('under the span active when the run starts (a request span), with the AsyncLocalStorage context manager', async () => {
     const { AsyncLocalStorageContextManager } = await import('@opentelemetry/context-async-hooks');
     const { context: otelContext, trace } = await import('@opentelemetry/api');
@@ -625,7 +625,7 @@ describe('otelSink: where the run span hangs', () => {
   });
 });
 
-describe('otelSink: span events with their values', () => {
+describe('createOtelSink: span events with their values', () => {
   it('extensions, checkpoints, flagged tools and strategy rotations, from any loop emitting through a hub', () => {
     const s = setup({ meter: false });
     let now = START;
@@ -671,9 +671,9 @@ describe('otelSink: span events with their values', () => {
   });
 });
 
-describe('otelSink: with the OpenTelemetry API alone', () => {
+describe('createOtelSink: with the OpenTelemetry API alone', () => {
   it('works with no SDK registered: nothing recorded, nothing failed, no run left open', () => {
-    const sink = otelSink();
+    const sink = createOtelSink();
     const hub = createProgressHub({ runId: 'bare' });
     hub.add(sink);
     hub.emit({ type: 'run.started', agentName: 'a' });
@@ -692,7 +692,7 @@ describe('otelSink: with the OpenTelemetry API alone', () => {
     const s = setup({ meter: false });
     const tracer = s.tracerProvider.getTracer('app');
     const job = tracer.startSpan('job', { startTime: [1_767_225_600, 0] });
-    const sink = otelSink({
+    const sink = createOtelSink({
       tracer: s.tracerProvider.getTracer('test'),
       meter: false,
       parentContext: () => trace.setSpan(ROOT_CONTEXT, job),

@@ -10,7 +10,13 @@ import {
   type SpanContext,
   type Tracer,
 } from '@opentelemetry/api';
-import { type ProgressEvent, type RedactOptions, type TerminalEvent } from '@headway/protocol';
+import {
+  type InternalErrorContext,
+  type OnInternalError,
+  type ProgressEvent,
+  type RedactOptions,
+  type TerminalEvent,
+} from '@headway/protocol';
 import { contentCapture, type ContentCapture } from './content.js';
 import { RunTrace, type TraceDeps } from './run-trace.js';
 import { createSinkMetrics, metricAttributes, type SinkMetrics } from './sink-metrics.js';
@@ -19,8 +25,10 @@ import { createSinkMetrics, metricAttributes, type SinkMetrics } from './sink-me
 export const INSTRUMENTATION_SCOPE = '@headway/otel';
 
 /** Where a failure the sink survived happened, passed to `onInternalError`. */
-export interface OtelSinkErrorContext {
+export interface OtelSinkErrorContext extends InternalErrorContext {
   /** `trace`: the tracer, a span or its processor/exporter threw; `metrics`: the meter or an instrument threw. */
+  where: 'trace' | 'metrics';
+  /** @deprecated use `where` (the same word); removed in the next minor. */
   stage: 'trace' | 'metrics';
   /** The run whose event was being handled, when known. */
   runId?: string;
@@ -28,7 +36,7 @@ export interface OtelSinkErrorContext {
   eventType: string;
 }
 
-/** Options of {@link otelSink}. */
+/** Options of {@link createOtelSink}. */
 export interface OtelSinkOptions {
   /** Tracer for the spans (default: the global tracer provider's `@headway/otel` tracer). */
   tracer?: Tracer;
@@ -56,7 +64,7 @@ export interface OtelSinkOptions {
   /** Runs tracked at once before the oldest is ended as abandoned (default 1000). */
   maxRuns?: number;
   /** Told about every failure the sink survived; its own errors are ignored. */
-  onInternalError?: (error: unknown, context: OtelSinkErrorContext) => void;
+  onInternalError?: OnInternalError<OtelSinkErrorContext>;
 }
 
 /** Counters of an {@link OtelSink}. */
@@ -96,13 +104,13 @@ const DEFAULT_MAX_CONTENT = 8192;
  * @example
  * ```ts
  * import { createProgressHub } from '@headway/protocol';
- * import { otelSink } from '@headway/otel';
+ * import { createOtelSink } from '@headway/otel';
  *
  * const hub = createProgressHub({ runId: 'run-1' });
- * hub.add(otelSink()); // the global tracer and meter providers
+ * hub.add(createOtelSink()); // the global tracer and meter providers
  * ```
  */
-export function otelSink(options: OtelSinkOptions = {}): OtelSink {
+export function createOtelSink(options: OtelSinkOptions = {}): OtelSink {
   const maxRuns = Math.max(1, Math.floor(options.maxRuns ?? 1000));
   const onInternalError = options.onInternalError;
   const counters: OtelSinkStats = { events: 0, runsEnded: 0, runsAbandoned: 0, internalErrors: 0 };
@@ -110,22 +118,23 @@ export function otelSink(options: OtelSinkOptions = {}): OtelSink {
   /** Runs ended lately: a late event for one is ignored, and its span context can still be linked. */
   const ended = new Map<string, SpanContext | undefined>();
 
-  function fail(error: unknown, ctx: OtelSinkErrorContext): void {
+  function fail(error: unknown, ctx: Omit<OtelSinkErrorContext, 'stage'>): void {
     counters.internalErrors += 1;
     if (onInternalError === undefined) return;
     try {
-      onInternalError(error, ctx);
+      // eslint-disable-next-line @typescript-eslint/no-deprecated -- the old key, kept for one minor
+      onInternalError(error, { ...ctx, stage: ctx.where });
     } catch {
       // The error callback may not break the run either.
     }
   }
 
-  function guard(stage: OtelSinkErrorContext['stage'], runId: string | undefined, eventType: string, fn: () => void): boolean {
+  function guard(stage: OtelSinkErrorContext['where'], runId: string | undefined, eventType: string, fn: () => void): boolean {
     try {
       fn();
       return true;
     } catch (error) {
-      fail(error, runId === undefined ? { stage, eventType } : { stage, runId, eventType });
+      fail(error, runId === undefined ? { where: stage, eventType } : { where: stage, runId, eventType });
       return false;
     }
   }
@@ -203,7 +212,7 @@ export function otelSink(options: OtelSinkOptions = {}): OtelSink {
       maxOpenSpans: Math.max(1, Math.floor(options.maxOpenSpansPerRun ?? 256)),
       guard,
       fail: (error, stage, runId, eventType) => {
-        fail(error, { stage, runId, eventType });
+        fail(error, { where: stage, runId, eventType });
       },
       attributes: metricAttributes(),
     };
@@ -220,7 +229,7 @@ export function otelSink(options: OtelSinkOptions = {}): OtelSink {
         runId = event.runId;
         type = event.type;
       } catch (error) {
-        fail(error, { stage: 'trace', eventType: 'unknown' });
+        fail(error, { where: 'trace', eventType: 'unknown' });
         return;
       }
       // The most frequent event carries only text: without content capture it changes nothing.
@@ -245,7 +254,7 @@ export function otelSink(options: OtelSinkOptions = {}): OtelSink {
       try {
         current.apply(event);
       } catch (error) {
-        fail(error, { stage: 'trace', runId, eventType: type });
+        fail(error, { where: 'trace', runId, eventType: type });
       }
     },
     get openRuns() {
@@ -268,3 +277,9 @@ export function otelSink(options: OtelSinkOptions = {}): OtelSink {
     },
   };
 }
+
+/**
+ * @deprecated use {@link createOtelSink}; removed in the next minor.
+ * @alias
+ */
+export const otelSink: typeof createOtelSink = createOtelSink;

@@ -17,34 +17,31 @@ const DURATION_BUCKETS = [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 
 const RUN_DURATION_BUCKETS = [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800, 3600];
 const ITERATION_BUCKETS = [1, 2, 3, 5, 8, 13, 21, 34, 55, 89];
 
+/** A histogram with the bucket boundaries it is recorded into. */
+function bucketedHistogram(meter: Meter, name: string, description: string, unit: string, buckets: number[]): Histogram {
+  return meter.createHistogram(name, { description, unit, advice: { explicitBucketBoundaries: buckets } });
+}
+
 /** Creates the sink's instruments on `meter`. */
 export function createSinkMetrics(meter: Meter): SinkMetrics {
   return {
-    tokenUsage: meter.createHistogram(METRIC.tokenUsage, {
-      description: 'Number of input and output tokens used, per model call.',
-      unit: '{token}',
-      advice: { explicitBucketBoundaries: TOKEN_BUCKETS },
-    }),
-    operationDuration: meter.createHistogram(METRIC.operationDuration, {
-      description: 'Duration of each model call.',
-      unit: 's',
-      advice: { explicitBucketBoundaries: DURATION_BUCKETS },
-    }),
-    agentDuration: meter.createHistogram(METRIC.agentDuration, {
-      description: 'Duration of each agent run, by outcome.',
-      unit: 's',
-      advice: { explicitBucketBoundaries: RUN_DURATION_BUCKETS },
-    }),
-    toolDuration: meter.createHistogram(METRIC.toolDuration, {
-      description: 'Duration of each tool call, by tool and outcome.',
-      unit: 's',
-      advice: { explicitBucketBoundaries: DURATION_BUCKETS },
-    }),
-    runIterations: meter.createHistogram(METRIC.runIterations, {
-      description: 'Iterations (model calls of the loop) each run used, by outcome.',
-      unit: '{iteration}',
-      advice: { explicitBucketBoundaries: ITERATION_BUCKETS },
-    }),
+    tokenUsage: bucketedHistogram(
+      meter,
+      METRIC.tokenUsage,
+      'Number of input and output tokens used, per model call.',
+      '{token}',
+      TOKEN_BUCKETS,
+    ),
+    operationDuration: bucketedHistogram(meter, METRIC.operationDuration, 'Duration of each model call.', 's', DURATION_BUCKETS),
+    agentDuration: bucketedHistogram(meter, METRIC.agentDuration, 'Duration of each agent run, by outcome.', 's', RUN_DURATION_BUCKETS),
+    toolDuration: bucketedHistogram(meter, METRIC.toolDuration, 'Duration of each tool call, by tool and outcome.', 's', DURATION_BUCKETS),
+    runIterations: bucketedHistogram(
+      meter,
+      METRIC.runIterations,
+      'Iterations (model calls of the loop) each run used, by outcome.',
+      '{iteration}',
+      ITERATION_BUCKETS,
+    ),
     runs: meter.createCounter(METRIC.runs, { description: 'Runs that ended, by outcome.', unit: '{run}' }),
   };
 }

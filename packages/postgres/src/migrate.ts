@@ -1,6 +1,11 @@
+import { CHECKPOINT_COLUMNS, SESSION_COLUMNS, renderColumns, type StoreColumnTypes } from '@headway/runtime/store-kit';
 import type { Pool } from 'pg';
 import { describeServer, transaction } from './pg-connection.js';
 import { PostgresError } from './postgres-error.js';
+
+// The column lists of the checkpoint and session tables are store-kit's, shared with SQLite;
+// rendering them gives the same statements as the first release wrote out by hand.
+const POSTGRES_TYPES: StoreColumnTypes = { text: 'TEXT', integer: 'INTEGER', real: 'DOUBLE PRECISION', time: 'DOUBLE PRECISION' };
 
 // Each migration moves the schema from version i to i + 1; append, never edit a released one.
 // Timestamps are epoch milliseconds in double precision (they come back as JS numbers);
@@ -9,20 +14,7 @@ const MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE headway_checkpoints (
     pk BIGSERIAL PRIMARY KEY,
-    id TEXT NOT NULL UNIQUE,
-    run_id TEXT NOT NULL,
-    session_id TEXT NOT NULL,
-    task_id TEXT NOT NULL,
-    input TEXT NOT NULL,
-    status TEXT NOT NULL,
-    iteration INTEGER NOT NULL,
-    state TEXT NOT NULL,
-    message_count INTEGER NOT NULL,
-    log_count INTEGER NOT NULL,
-    last_seq INTEGER NOT NULL,
-    error TEXT,
-    created_at DOUBLE PRECISION NOT NULL,
-    updated_at DOUBLE PRECISION NOT NULL,
+${renderColumns(CHECKPOINT_COLUMNS, POSTGRES_TYPES, '    ')},
     lease_owner TEXT,
     lease_expires DOUBLE PRECISION
   );
@@ -54,13 +46,7 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE TABLE headway_sessions (
     pk BIGSERIAL PRIMARY KEY,
-    id TEXT NOT NULL UNIQUE,
-    created_at DOUBLE PRECISION NOT NULL,
-    updated_at DOUBLE PRECISION NOT NULL,
-    message_count INTEGER NOT NULL,
-    spent_usd DOUBLE PRECISION NOT NULL,
-    calls INTEGER NOT NULL,
-    runs INTEGER NOT NULL
+${renderColumns(SESSION_COLUMNS, POSTGRES_TYPES, '    ')}
   );
   CREATE TABLE headway_session_messages (
     session BIGINT NOT NULL REFERENCES headway_sessions (pk) ON DELETE CASCADE,

@@ -1,9 +1,10 @@
-import { describeIssues, toValidationIssues } from '@headway/protocol';
 import {
   AuditChain,
   AuditError,
   AuditLogError,
-  auditEventSchema,
+  assertAuditEvent,
+  auditQueryConditions,
+  decodeAuditRecord,
   normalizeAuditQuery,
   type AuditBus,
   type AuditEvent,
@@ -49,17 +50,7 @@ export class PostgresAuditBus implements AuditBus {
    * @throws {AuditError} `AUDIT_INVALID_EVENT` naming each bad path; nothing is written.
    */
   async publish(event: AuditEvent): Promise<void> {
-    let parsed;
-    try {
-      parsed = auditEventSchema.safeParse(event);
-    } catch (cause) {
-      throw new AuditError('AUDIT_INVALID_EVENT', 'Invalid audit event: input could not be read', { cause });
-    }
-    if (!parsed.success) {
-      const issues = toValidationIssues(parsed.error);
-      throw new AuditError('AUDIT_INVALID_EVENT', `Invalid audit event: ${describeIssues(issues)}`, { issues });
-    }
-    const e = parsed.data;
+    const e = assertAuditEvent(event);
     for (const field of ['eventType', 'sessionId', 'taskId'] as const) {
       // Indexed text columns cannot hold U+0000 in PostgreSQL (the JSON body escapes it).
       if (e[field].includes('\u0000'))
@@ -97,19 +88,9 @@ export class PostgresAuditBus implements AuditBus {
     const f = normalizeAuditQuery(q);
     // No stored event holds U+0000 in these columns (publish refuses it), so none matches.
     if ([f.sessionId, f.taskId, f.eventType].some((v) => v?.includes('\u0000') === true)) return [];
-    const where: string[] = [];
-    const params: (string | number)[] = [];
-    for (const [column, op, value] of [
-      ['session_id', '=', f.sessionId],
-      ['task_id', '=', f.taskId],
-      ['event_type', '=', f.eventType],
-      ['timestamp', '>=', f.since],
-      ['timestamp', '<', f.until],
-    ] as const) {
-      if (value === undefined) continue;
-      params.push(value);
-      where.push(`${column} ${op} $${params.length}`);
-    }
+    const conditions = auditQueryConditions(f);
+    const where = conditions.map((c, i) => `${c.column} ${c.op} $${i + 1}`);
+    const params = conditions.map((c) => c.value);
     const direction = f.order === 'desc' ? 'DESC' : 'ASC';
     // `e.id`, not `id`: ORDER BY would take the output column `id` (text) and sort 10 before 9.
     let sql =
@@ -152,10 +133,5 @@ function toEvent(pool: Pool, row: { id: string; body: string }): AuditEvent {
   } catch (cause) {
     throw new AuditLogError('AUDIT_INVALID_ROW', `${location}: not JSON`, { location, cause });
   }
-  const event = auditEventSchema.safeParse(value);
-  if (!event.success) {
-    const issues = toValidationIssues(event.error);
-    throw new AuditLogError('AUDIT_INVALID_ROW', `${location}: not an audit event: ${describeIssues(issues)}`, { location, issues });
-  }
-  return event.data;
+  return decodeAuditRecord(value, location);
 }

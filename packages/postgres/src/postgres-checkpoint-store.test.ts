@@ -1,10 +1,10 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { HeadwayError } from '@headway/protocol';
-import { checkpointInit as init, checkpointState as state, checkpointStoreConformance } from '@headway/runtime/testing';
+import { checkpointInit as init, checkpointRound, checkpointStoreConformance } from '@headway/runtime/testing';
 import { migrate, SCHEMA_VERSION } from './migrate.js';
 import { PostgresCheckpointStore } from './postgres-checkpoint-store.js';
-import { freshPool, usePostgres } from './testing/postgres-fixture.test-util.js';
+import { freshPool, freshStore, usePostgres } from './testing/postgres-fixture.test-util.js';
 import { TEST_PASSWORD } from './testing/postgres-server.test-util.js';
 
 const server = await usePostgres();
@@ -19,37 +19,15 @@ async function codeOf(fn: () => Promise<unknown>): Promise<unknown> {
 }
 
 if (server !== undefined) {
-  checkpointStoreConformance('PostgresCheckpointStore', async (now) => {
-    const { pool, url } = await freshPool(server);
-    let current = pool;
-    return {
-      store: new PostgresCheckpointStore(pool, { now }),
-      reopen: async () => {
-        await current.end();
-        current = new pg.Pool({ connectionString: url });
-        return new PostgresCheckpointStore(current, { now });
-      },
-      cleanup: async () => {
-        await current.end();
-      },
-    };
-  });
+  checkpointStoreConformance('PostgresCheckpointStore', (now) => freshStore(server, (pool) => new PostgresCheckpointStore(pool, { now })));
 
   describe('PostgresCheckpointStore', () => {
-    it('writes only the new rows and the checkpoint row on each round', async () => {
+    it('writes only the new rows and the checkpoint row on each iteration', async () => {
       const { pool } = await freshPool(server);
       const store = new PostgresCheckpointStore(pool);
       await store.create(init('cp-1'));
       for (let i = 1; i <= 20; i++) {
-        await store.update('cp-1', {
-          appendMessages: [
-            { role: 'assistant', i },
-            { role: 'tool', i },
-          ],
-          appendLog: [{ i }],
-          state: state({ iteration: i }),
-          clearToolCalls: true,
-        });
+        await store.update('cp-1', checkpointRound(i));
       }
       expect((await store.load('cp-1'))?.messages).toHaveLength(40);
       expect((await store.load('cp-1'))?.iteration).toBe(20);

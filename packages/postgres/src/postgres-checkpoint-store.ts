@@ -1,7 +1,6 @@
 // The checkpoint store and its run claims. Over 300 lines because the claim (lease) rules
 // touch every write; they are kept together so the fencing is readable in one place.
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
 import {
   CheckpointError,
   type Checkpoint,
@@ -14,18 +13,25 @@ import {
   type SessionStore,
 } from '@headway/runtime';
 import {
-  CHECKPOINT_STATUSES,
+  CHECKPOINT_FULL_COLUMNS,
+  CHECKPOINT_INSERT_COLUMNS,
+  CHECKPOINT_SUMMARY_COLUMNS as SUMMARY_COLUMNS,
   blobRef,
-  checkRow,
-  checkpointConflict as conflict,
+  checkpointInsertValues,
+  checkCheckpointExpected as checkExpected,
+  checkpointFilterStatuses as filterStatuses,
   checkpointNotFound as notFound,
   checkpointNotRunning as notRunning,
+  decodeCheckpointCountsRow as decodeCounts,
+  decodeCheckpointSequenceRows as decodeRows,
+  decodeCheckpointSummaryRow as toSummary,
   decodeJson,
   decodeState,
   decodeToolCall,
+  encodeCheckpointInit as encodeInit,
+  encodeCheckpointUpdate as encodeUpdate,
   encodeJson,
   validateCheckpointInit as validateInit,
-  validateCheckpointUpdate as validateUpdate,
 } from '@headway/runtime/store-kit';
 import type { Pool, PoolClient } from 'pg';
 import { ensureMigrated } from './migrate.js';
@@ -57,26 +63,6 @@ export interface PostgresCheckpointStoreOptions {
   worker?: PostgresWorkerOptions;
 }
 
-const rowSchema = z.object({
-  id: z.string().min(1),
-  run_id: z.string().min(1),
-  session_id: z.string().min(1),
-  task_id: z.string().min(1),
-  status: z.enum(CHECKPOINT_STATUSES as [CheckpointStatus, ...CheckpointStatus[]]),
-  iteration: z.number().int().nonnegative(),
-  created_at: z.number().nonnegative(),
-  updated_at: z.number().nonnegative(),
-  error: z.string().nullable(),
-});
-
-const countsSchema = z.object({
-  message_count: z.number().int().nonnegative(),
-  log_count: z.number().int().nonnegative(),
-  last_seq: z.number().int().nonnegative(),
-  input: z.string(),
-});
-
-const SUMMARY_COLUMNS = 'id, run_id, session_id, task_id, status, iteration, created_at, updated_at, error';
 // The database's clock in epoch ms: leases compare times written by different machines.
 const DB_NOW = '(extract(epoch from clock_timestamp()) * 1000)::float8';
 
@@ -93,23 +79,6 @@ interface Head {
   log_count: number;
   lease_owner: string | null;
   lease_live: boolean;
-}
-
-function toSummary(row: unknown): CheckpointSummary {
-  const id = typeof (row as { id?: unknown }).id === 'string' ? (row as { id: string }).id : '?';
-  const r = checkRow(rowSchema, row, id);
-  const summary: CheckpointSummary = {
-    id: r.id,
-    runId: r.run_id,
-    sessionId: r.session_id,
-    taskId: r.task_id,
-    status: r.status,
-    iteration: r.iteration,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-  };
-  if (r.error !== null) summary.error = r.error;
-  return summary;
 }
 
 function claimedElsewhere(id: string, owner: string | null): CheckpointError {
@@ -169,31 +138,17 @@ export class PostgresCheckpointStore implements CheckpointStore {
         );
       }
     }
+    // JSON text: the input may hold U+0000, which PostgreSQL text cannot.
     const input = encodeJson(init.input, 'init.input', init.id);
-    const state = encodeJson(init.state, 'init.state', init.id);
-    const messages = (init.messages ?? []).map((m, i) => encodeJson(m, `init.messages[${i}]`, init.id));
-    const log = (init.log ?? []).map((e, i) => encodeJson(e, `init.log[${i}]`, init.id));
+    const encoded = encodeInit(init);
+    const { messages, log } = encoded;
     await this.#write(async (c) => {
-      const now = this.#now();
+      // $1…$13 are the row's values, $14 the worker that claims it, $15 the lease.
       const inserted = await c.query<{ pk: string }>(
-        `INSERT INTO headway_checkpoints (id, run_id, session_id, task_id, input, status, iteration, state, message_count, log_count, last_seq, created_at, updated_at, lease_owner, lease_expires)
-         VALUES ($1, $2, $3, $4, $5, 'running', $6, $7, $8, $9, $10, $11, $11, $12::text, CASE WHEN $12::text IS NULL THEN NULL ELSE ${DB_NOW} + $13 END)
+        `INSERT INTO headway_checkpoints (${CHECKPOINT_INSERT_COLUMNS}, lease_owner, lease_expires)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::text, CASE WHEN $14::text IS NULL THEN NULL ELSE ${DB_NOW} + $15 END)
          ON CONFLICT (id) DO NOTHING RETURNING pk`,
-        [
-          init.id,
-          init.runId,
-          init.sessionId,
-          init.taskId,
-          input,
-          init.state.iteration,
-          state,
-          messages.length,
-          log.length,
-          init.lastSeq ?? 0,
-          now,
-          this.workerId ?? null,
-          this.#leaseMs,
-        ],
+        [...checkpointInsertValues(init, input, encoded, this.#now()), this.workerId ?? null, this.#leaseMs],
       );
       const pk = inserted.rows[0]?.pk;
       if (pk === undefined) throw new CheckpointError('CHECKPOINT_EXISTS', `checkpoint ${init.id} exists already`);
@@ -204,17 +159,10 @@ export class PostgresCheckpointStore implements CheckpointStore {
   }
 
   async update(id: string, update: CheckpointUpdate): Promise<void> {
-    validateUpdate(id, update);
-    const state = update.state === undefined ? null : encodeJson(update.state, 'update.state', id);
-    const messages = (update.appendMessages ?? []).map((m, i) => encodeJson(m, `update.appendMessages[${i}]`, id));
-    const log = (update.appendLog ?? []).map((e, i) => encodeJson(e, `update.appendLog[${i}]`, id));
-    const calls = (update.toolCalls ?? []).map((c, i) => ({ c, body: encodeJson(c, `update.toolCalls[${i}]`, id) }));
+    const { state, messages, log, calls } = encodeUpdate(id, update);
     await this.#write(async (c) => {
       const head = await this.#running(c, id);
-      if (update.expect !== undefined) {
-        const actual = { messages: head.message_count, log: head.log_count };
-        if (actual.messages !== update.expect.messages || actual.log !== update.expect.log) throw conflict(id, update.expect, actual);
-      }
+      checkExpected(id, update, head);
       await appendRows(c, 'headway_checkpoint_messages', head.pk, head.message_count, messages);
       await appendRows(c, 'headway_checkpoint_log', head.pk, head.log_count, log);
       if (update.clearToolCalls === true) await c.query('DELETE FROM headway_checkpoint_tool_calls WHERE checkpoint = $1', [head.pk]);
@@ -272,21 +220,21 @@ export class PostgresCheckpointStore implements CheckpointStore {
       async (c) => {
         const row = (
           await c.query<Record<string, unknown> & { pk: string }>(
-            `SELECT pk, ${SUMMARY_COLUMNS}, input, state, message_count, log_count, last_seq FROM headway_checkpoints WHERE id = $1`,
+            `SELECT pk, ${CHECKPOINT_FULL_COLUMNS} FROM headway_checkpoints WHERE id = $1`,
             [id],
           )
         ).rows[0];
         if (row === undefined) return undefined;
         const where = typeof row.run_id === 'string' ? `${id} (run ${row.run_id})` : id;
         const summary = toSummary(row);
-        const counts = checkRow(countsSchema, row, where);
-        const messages = readRows(
+        const counts = decodeCounts(row, where);
+        const messages = decodeRows(
           (await c.query('SELECT seq, body FROM headway_checkpoint_messages WHERE checkpoint = $1 ORDER BY seq', [row.pk])).rows,
           counts.message_count,
           'messages',
           where,
         );
-        const log = readRows(
+        const log = decodeRows(
           (await c.query('SELECT seq, body FROM headway_checkpoint_log WHERE checkpoint = $1 ORDER BY seq', [row.pk])).rows,
           counts.log_count,
           'log',
@@ -311,7 +259,7 @@ export class PostgresCheckpointStore implements CheckpointStore {
 
   async list(filter: CheckpointListFilter = {}): Promise<CheckpointSummary[]> {
     await ensureMigrated(this.pool);
-    const statuses = filter.status === undefined ? undefined : typeof filter.status === 'string' ? [filter.status] : [...filter.status];
+    const statuses = filterStatuses(filter);
     const where: string[] = [];
     const params: unknown[] = [];
     if (statuses !== undefined) {
@@ -499,20 +447,4 @@ async function appendRows(c: PoolClient, table: string, pk: string, from: number
     `INSERT INTO ${table} (checkpoint, seq, body) SELECT $1, $2 + o - 1, b FROM unnest($3::text[]) WITH ORDINALITY AS t(b, o)`,
     [pk, from, bodies],
   );
-}
-
-function readRows(rows: unknown[], expected: number, where: 'messages' | 'log', id: string): unknown[] {
-  if (rows.length !== expected) {
-    throw new CheckpointError('CHECKPOINT_CORRUPT', `checkpoint ${id}: ${where}: expected ${expected} row(s), found ${rows.length}`, {
-      issues: [{ path: where, message: `expected ${expected} row(s), found ${rows.length}` }],
-    });
-  }
-  return (rows as { seq: unknown; body: unknown }[]).map((r, i) => {
-    if (r.seq !== i) {
-      throw new CheckpointError('CHECKPOINT_CORRUPT', `checkpoint ${id}: ${where}[${i}]: missing (found seq ${String(r.seq)})`, {
-        issues: [{ path: `${where}[${i}]`, message: 'missing' }],
-      });
-    }
-    return decodeJson(r.body, `${where}[${i}]`, id);
-  });
 }

@@ -1,4 +1,4 @@
-import { HeadwayError, type ValidationIssue } from '@headway/protocol';
+import { HeadwayError, type HeadwayErrorOptions } from '@headway/protocol';
 
 /** Codes a {@link PostgresError} can carry. */
 export type PostgresErrorCode =
@@ -10,9 +10,7 @@ export type PostgresErrorCode =
   | 'POSTGRES_SCHEMA_NEWER';
 
 /** Options of {@link PostgresError}. */
-export interface PostgresErrorOptions {
-  issues?: readonly ValidationIssue[];
-  cause?: unknown;
+export interface PostgresErrorOptions extends HeadwayErrorOptions {
   /** The server as `host:port/database`, never with a password. */
   host?: string;
 }
@@ -22,15 +20,8 @@ export interface PostgresErrorOptions {
  * connection, a schema from the future). Invalid or damaged checkpoints are `CheckpointError`s,
  * as with every store. Messages name the server but never the password.
  */
-export class PostgresError extends HeadwayError {
-  declare readonly code: PostgresErrorCode;
+export class PostgresError extends HeadwayError<PostgresErrorCode, PostgresErrorOptions> {
+  override readonly name: string = 'PostgresError';
   /** The server as `host:port/database`, when known. */
-  readonly host: string | undefined;
-
-  constructor(code: PostgresErrorCode, message: string, options: PostgresErrorOptions = {}) {
-    const { host, ...rest } = options;
-    super(code, message, rest);
-    this.name = 'PostgresError';
-    this.host = host;
-  }
+  declare readonly host: string | undefined;
 }

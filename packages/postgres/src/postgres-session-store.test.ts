@@ -1,28 +1,13 @@
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { sessionStoreConformance } from '@headway/runtime/testing';
 import { PostgresCheckpointStore } from './postgres-checkpoint-store.js';
 import { PostgresSessionStore } from './postgres-session-store.js';
-import { freshPool, usePostgres } from './testing/postgres-fixture.test-util.js';
+import { freshPool, freshStore, usePostgres } from './testing/postgres-fixture.test-util.js';
 
 const server = await usePostgres();
 
 if (server !== undefined) {
-  sessionStoreConformance('PostgresSessionStore', async (now) => {
-    const { pool, url } = await freshPool(server);
-    let current = pool;
-    return {
-      store: new PostgresSessionStore(pool, { now }),
-      reopen: async () => {
-        await current.end();
-        current = new pg.Pool({ connectionString: url });
-        return new PostgresSessionStore(current, { now });
-      },
-      cleanup: async () => {
-        await current.end();
-      },
-    };
-  });
+  sessionStoreConformance('PostgresSessionStore', (now) => freshStore(server, (pool) => new PostgresSessionStore(pool, { now })));
 
   describe('PostgresSessionStore', () => {
     it('shares the database with the checkpoint store', async () => {

@@ -8,7 +8,7 @@ import {
 } from '@headway/runtime';
 import {
   SESSION_SUMMARY_COLUMNS as COLUMNS,
-  decodeSessionMessage as decodeMessage,
+  decodeSessionMessageRows as decodeMessageRows,
   decodeSessionSummaryRow as toSummary,
   encodeSessionRun as encodeRun,
   sessionExists,
@@ -55,14 +55,7 @@ export class PostgresSessionStore implements SessionStore {
             row.pk,
           ])
         ).rows;
-        if (rows.length !== summary.messageCount || rows.some((r, i) => r.seq !== i)) {
-          throw new SessionError(
-            'SESSION_CORRUPT',
-            `session ${id}: messages: expected ${summary.messageCount} row(s) in sequence, found ${rows.length}`,
-            { issues: [{ path: 'messages', message: 'rows missing' }] },
-          );
-        }
-        return { ...summary, messages: rows.map((r, i) => decodeMessage(id, r.body, i)) };
+        return { ...summary, messages: decodeMessageRows(id, rows, summary.messageCount) };
       },
       'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
     );

@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { reporterEvents, reporterSink } from './bridges.js';
+import { createReporterEvents, createReporterSink } from './bridges.js';
 import { systemClock } from './clock.js';
 import type { ProgressEventBody } from './events.js';
 import { createProgressHub } from './progress-hub.js';
 import { isProgressReporter, type ProgressReporter } from './progress-reporter.js';
-import { recordingReporter } from './recording-reporter.js';
+import { createRecordingReporter } from './recording-reporter.js';
 
-const recorder = recordingReporter;
+const recorder = createRecordingReporter;
 
-describe('reporterSink', () => {
+describe('createReporterSink', () => {
   it('maps events to the seven methods and ignores the rest', () => {
     const { reporter, calls } = recorder();
     const hub = createProgressHub({ runId: 'r' });
-    hub.add(reporterSink(reporter));
+    hub.add(createReporterSink(reporter));
     const bodies: ProgressEventBody[] = [
       { type: 'run.started', agentName: 'demo', task: 'Summarize the README file' },
       { type: 'iteration', index: 0, max: 10 },
@@ -41,7 +41,7 @@ describe('reporterSink', () => {
 
   it('uses agentName without a task, and maps errors and cancellation to onError', () => {
     const { reporter, calls } = recorder();
-    const sink = reporterSink(reporter);
+    const sink = createReporterSink(reporter);
     sink({ type: 'run.started', agentName: 'demo', runId: 'r', seq: 1, ts: 0 });
     sink({ type: 'run.error', error: 'Provider timeout', runId: 'r', seq: 2, ts: 0 });
     sink({ type: 'run.cancelled', reason: 'user pressed Ctrl-C', runId: 'r', seq: 3, ts: 0 });
@@ -70,11 +70,11 @@ describe('reporterSink', () => {
   });
 });
 
-describe('reporterEvents', () => {
+describe('createReporterEvents', () => {
   it('turns reporter calls into events with measured durations', () => {
     let t = 0;
     const bodies: ProgressEventBody[] = [];
-    const reporter = reporterEvents((b) => bodies.push(b), { agentName: 'legacy', clock: { ...systemClock, now: () => (t += 10) } });
+    const reporter = createReporterEvents((b) => bodies.push(b), { agentName: 'legacy', clock: { ...systemClock, now: () => (t += 10) } });
     expect(isProgressReporter(reporter)).toBe(true);
     reporter.onStart('Summarize');
     reporter.onIteration(0, 10);
@@ -103,7 +103,7 @@ describe('reporterEvents', () => {
     const { reporter, calls } = recorder();
     const hub = createProgressHub({ runId: 'r' });
     hub.add(reporter);
-    const bridge = reporterEvents((b) => hub.emit(b));
+    const bridge = createReporterEvents((b) => hub.emit(b));
     bridge.onStart('Summarize the README file');
     bridge.onIteration(0, 10);
     bridge.onToolStart('file_read');

@@ -23,10 +23,10 @@ export type ProgressSink = (event: ProgressEvent) => void | PromiseLike<void>;
  *
  * @example
  * ```ts
- * hub.add(reporterSink(myReporter)); // hub.add(myReporter) does the same
+ * hub.add(createReporterSink(myReporter)); // hub.add(myReporter) does the same
  * ```
  */
-export function reporterSink(reporter: ProgressReporter): ProgressSink {
+export function createReporterSink(reporter: ProgressReporter): ProgressSink {
   return (event) => {
     const result = callReporter(reporter, event);
     // The interface says void, but a method may be async: hand its promise to the caller
@@ -61,7 +61,7 @@ function callReporter(r: MaybeAsyncReporter, event: ProgressEvent): unknown {
   }
 }
 
-/** Options of {@link reporterEvents}. */
+/** Options of {@link createReporterEvents}. */
 export interface ReporterEventsOptions {
   /** `agentName` of the `run.started` event (default `agent`). */
   agentName?: string;
@@ -73,7 +73,7 @@ export interface ReporterEventsOptions {
 
 /**
  * How the seven-method interface says "cancelled": `onError` with text that starts with this
- * (see {@link reporterSink}). Shared, through `@headway/protocol/internal`, with the reporters
+ * (see {@link createReporterSink}). Shared, through `@headway/protocol/internal`, with the reporters
  * that tell a cancellation from an error.
  */
 export const CANCELLED_PREFIX = 'cancelled: ';
@@ -84,7 +84,7 @@ export const CANCELLED_PREFIX = 'cancelled: ';
  * Durations of tools and of the run are measured between the matching calls.
  * `onError('cancelled: …')` becomes `run.cancelled`, any other error `run.error`.
  */
-export function reporterEvents(emit: (body: ProgressEventBody) => unknown, options: ReporterEventsOptions = {}): ProgressReporter {
+export function createReporterEvents(emit: (body: ProgressEventBody) => unknown, options: ReporterEventsOptions = {}): ProgressReporter {
   // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until it is removed
   const clock = resolveClock(options.clock, options.now);
   const now = (): number => clock.now();
@@ -124,3 +124,15 @@ export function reporterEvents(emit: (body: ProgressEventBody) => unknown, optio
     },
   };
 }
+
+/**
+ * @deprecated use {@link createReporterSink}; removed in the next minor.
+ * @alias
+ */
+export const reporterSink: typeof createReporterSink = createReporterSink;
+
+/**
+ * @deprecated use {@link createReporterEvents}; removed in the next minor.
+ * @alias
+ */
+export const reporterEvents: typeof createReporterEvents = createReporterEvents;

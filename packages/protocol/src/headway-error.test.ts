@@ -1,6 +1,18 @@
-import { describe, expect, it } from 'vitest';
-import { HeadwayError } from './headway-error.js';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { errorConstructorForms, errorSnapshot } from './error-forms.js';
+import { HeadwayError, type HeadwayErrorOptions } from './headway-error.js';
 import { ProtocolError } from './protocol-error.js';
+
+type DemoCode = 'DEMO_FAILED' | 'DEMO_INVALID';
+
+interface DemoOptions extends HeadwayErrorOptions {
+  where?: string;
+}
+
+class DemoError extends HeadwayError<DemoCode, DemoOptions> {
+  override readonly name: string = 'DemoError';
+  declare readonly where: string | undefined;
+}
 
 describe('HeadwayError', () => {
   it('is recognised by brand and code, not by prototype', () => {
@@ -20,5 +32,41 @@ describe('HeadwayError', () => {
     expect(invalid.issues).toEqual([{ path: 'a.b', message: 'expected a number' }]);
     expect(invalid.cause).toBe('why');
     expect(Object.keys(invalid)).not.toContain('cause');
+  });
+
+  it('builds the same error from the current and the deprecated constructor forms', () => {
+    const { current, deprecated } = errorConstructorForms(ProtocolError, 'PROTOCOL_INVALID_EVENT');
+    expect(deprecated).toEqual(current);
+    expect(current).toMatchObject({ name: 'ProtocolError', stackHead: 'ProtocolError: something failed', isInstance: true });
+    expect(current.inspectHead).toBe('ProtocolError: something failed');
+    expect(current.properties).toEqual({ name: 'ProtocolError', code: 'PROTOCOL_INVALID_EVENT', issues: current.issues });
+    expect(errorConstructorForms(HeadwayError, 'ANY_CODE').deprecated.stackHead).toBe('HeadwayError: something failed');
+  });
+
+  it('makes every other option a property of the error, and leaves out a cause that is undefined', () => {
+    const error = new DemoError('DEMO_FAILED', 'it failed', { where: 'parser', cause: undefined });
+    expect(errorSnapshot(error)).toEqual({
+      constructorName: 'DemoError',
+      name: 'DemoError',
+      code: 'DEMO_FAILED',
+      message: 'it failed',
+      issues: [],
+      hasCause: false,
+      cause: undefined,
+      isInstance: true,
+      stackHead: 'DemoError: it failed',
+      inspectHead: 'DemoError: it failed',
+      properties: { where: 'parser', code: 'DEMO_FAILED', issues: [], name: 'DemoError' },
+    });
+    expect(new DemoError('DEMO_INVALID', 'no details').where).toBeUndefined();
+  });
+
+  it('checks the code against the class union at `new`, and narrows by code', () => {
+    // @ts-expect-error -- not a DemoCode
+    expect(new DemoError('PROTOCOL_RUN_ENDED', 'x').code).toBe('PROTOCOL_RUN_ENDED');
+    expectTypeOf(new DemoError('DEMO_FAILED', 'x').code).toEqualTypeOf<DemoCode>();
+    const caught: unknown = new DemoError('DEMO_INVALID', 'x');
+    if (HeadwayError.isInstance(caught, 'DEMO_INVALID')) expectTypeOf(caught.code).toEqualTypeOf<'DEMO_INVALID'>();
+    else expect.unreachable();
   });
 });

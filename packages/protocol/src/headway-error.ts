@@ -8,13 +8,21 @@ export interface ValidationIssue {
   readonly message: string;
 }
 
-/** Options of a {@link HeadwayError}: the standard `cause`, and the validation problems found. */
+/**
+ * Options of a {@link HeadwayError}: the standard `cause`, and the validation problems found.
+ * A package's error class extends this with its details (`location`, `status`, …): every other
+ * key becomes a property of the error.
+ */
 export interface HeadwayErrorOptions extends ErrorOptions {
   issues?: readonly ValidationIssue[];
 }
 
 /**
  * Base class of every error headway throws, with a stable machine-readable `code`.
+ *
+ * A package's error class names its codes and its options and inherits the constructor
+ * `new XError(code, message, { issues?, cause?, ...details })`: the code is checked against the
+ * union at `new`, and each detail becomes a property (declare it with `declare readonly`).
  *
  * Recognise errors with {@link HeadwayError.isInstance} (or by `code`) rather than
  * `instanceof`: two copies of a package in one program make `instanceof` lie.
@@ -25,34 +33,53 @@ export interface HeadwayErrorOptions extends ErrorOptions {
  *   if (HeadwayError.isInstance(e, 'PROTOCOL_INVALID_EVENT')) console.warn(e.message);
  * }
  * ```
+ *
+ * @example A package's error class
+ * ```ts
+ * export type CostErrorCode = 'COST_INVALID_PRICE' | 'COST_INVALID_USAGE';
+ * export class CostError extends HeadwayError<CostErrorCode> {
+ *   override readonly name: string = 'CostError';
+ * }
+ * ```
  */
-export class HeadwayError extends Error {
+export class HeadwayError<C extends string = string, O extends HeadwayErrorOptions = HeadwayErrorOptions> extends Error {
   /** Stable identifier of the failure, e.g. `PROTOCOL_INVALID_EVENT`. */
-  readonly code: string;
+  readonly code: C;
   /** Every problem found when the error is about invalid input, in input order; otherwise empty. */
   readonly issues: readonly ValidationIssue[];
 
-  constructor(code: string, message: string, options: HeadwayErrorOptions = {}) {
-    const { issues = [], ...errorOptions } = options;
-    super(message, errorOptions);
+  constructor(code: C, message: string, options?: O);
+  /** @deprecated pass `{ issues, cause }` as the third argument: `new XError(code, message, { issues, cause })`. */
+  constructor(code: C, message: string, issues: readonly ValidationIssue[], options?: ErrorOptions);
+  constructor(code: C, message: string, issuesOrOptions?: readonly ValidationIssue[] | O, options?: ErrorOptions) {
+    const { issues = [], cause, ...details } = toErrorOptions(issuesOrOptions, options);
+    super(message, cause === undefined ? undefined : { cause });
+    Object.assign(this, details);
     this.code = code;
     this.issues = issues;
     this.name = 'HeadwayError';
     Object.defineProperty(this, BRAND, { value: true });
   }
 
-  /** True for any headway error (from any copy of the package), optionally with the given code. */
-  static isInstance(value: unknown, code?: string): value is HeadwayError {
+  /**
+   * True for any headway error (from any copy of the package), optionally with the given code.
+   * Safe on hostile values: a revoked proxy or a throwing getter is "no".
+   */
+  static isInstance<C extends string = string>(value: unknown, code?: C): value is HeadwayError<C> {
     if (typeof value !== 'object' || value === null) return false;
-    if ((value as Record<symbol, unknown>)[BRAND] !== true) return false;
-    return code === undefined || (value as HeadwayError).code === code;
+    try {
+      if ((value as Record<symbol, unknown>)[BRAND] !== true) return false;
+      return code === undefined || (value as HeadwayError).code === code;
+    } catch {
+      return false;
+    }
   }
 }
 
 /**
- * The options of an error whose constructor still accepts the old `(code, message, issues,
- * options)` shape beside `(code, message, { issues?, cause? })`: the array form becomes
- * `{ ...options, issues }`. For headway's own error classes during the deprecation period.
+ * The options of an error given in the old `(code, message, issues, options)` shape or the
+ * current `(code, message, { issues?, cause?, ...details })` one: the array form becomes
+ * `{ ...options, issues }`.
  */
 export function toErrorOptions(
   issuesOrOptions: readonly ValidationIssue[] | HeadwayErrorOptions | undefined,

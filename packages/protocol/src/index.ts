@@ -59,7 +59,7 @@ export type { ParseProgressEventJsonOptions } from './parse-progress-event.js';
 export { progressEventJsonSchema } from './json-schema.js';
 export { NullReporter, isNullReporter, isProgressReporter } from './progress-reporter.js';
 export type { ProgressReporter } from './progress-reporter.js';
-export { reporterEvents, reporterSink } from './bridges.js';
+export { createReporterEvents, createReporterSink } from './bridges.js';
 export type { ProgressSink, ReporterEventsOptions } from './bridges.js';
 export { systemClock } from './clock.js';
 export type { Clock } from './clock.js';
@@ -80,3 +80,5 @@ export { toolResultPreview } from './tool-result-preview.js';
 export { safeStringify } from './safe-stringify.js';
 export { createRedactor, redact, redactString } from './redact.js';
 export type { RedactOptions, Redactor } from './redact.js';
+// eslint-disable-next-line @typescript-eslint/no-deprecated -- deprecated aliases, removed in the next minor
+export { reporterSink, reporterEvents } from './bridges.js';

@@ -6,6 +6,7 @@
  */
 export { adoptThenable, describeThrown, errorMessage, isThenable } from './untrusted.js';
 export { mayContainSecret } from './redact.js';
+export { MAX_MESSAGE_CHARS, cleanMessage } from './clean-message.js';
 export { toErrorOptions } from './headway-error.js';
 export { LIST_KEYS, SECTION_TITLES, STOP_REASON_TEXT, emptyLists } from './report-markdown/report-sections.js';
 export type { ReportListKey, ReportSectionKey } from './report-markdown/report-sections.js';
@@ -14,3 +15,5 @@ export { cutText, detach, formatCount, formatDuration, isSpace, oneLine } from '
 export { CANCELLED_PREFIX } from './bridges.js';
 export { abortError, clockFromIntervalTimers, repeatOn, resolveClock, sleep, unrefClock, unrefTimer } from './clock.js';
 export type { IntervalTimers, RepeatOptions, TimeoutTimers } from './clock.js';
+export { validateUntrusted } from './validate-untrusted.js';
+export type { Validated } from './validate-untrusted.js';

@@ -7,21 +7,11 @@ import { systemClock, type Clock } from './clock.js';
 import { ManualClock } from './manual-clock.js';
 import { createProgressHub } from './progress-hub.js';
 import { NullReporter } from './progress-reporter.js';
+import { deferred, steppingNow } from './test-timing.js';
 
 /** A clock whose time moves 5 ms each time it is read. */
 function clock(start = 1000): Clock {
-  let t = start;
-  return { ...systemClock, now: () => (t += 5) };
-}
-
-function deferred(): { promise: Promise<void>; resolve: () => void; reject: (e: unknown) => void } {
-  let resolve!: () => void;
-  let reject!: (e: unknown) => void;
-  const promise = new Promise<void>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
+  return { ...systemClock, now: steppingNow(start) };
 }
 
 describe('createProgressHub', () => {

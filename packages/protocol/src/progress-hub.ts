@@ -2,7 +2,7 @@ import { adoptThenable } from './untrusted.js';
 import { resolveClock, type Clock } from './clock.js';
 import type { InternalErrorContext, OnInternalError } from './internal-error.js';
 import type { ProgressSink } from './bridges.js';
-import { reporterSink } from './bridges.js';
+import { createReporterSink } from './bridges.js';
 import { isTerminalEvent, type ProgressEvent, type ProgressEventBody } from './events.js';
 import { ProtocolError } from './protocol-error.js';
 import { isNullReporter, isProgressReporter, type ProgressReporter } from './progress-reporter.js';
@@ -68,7 +68,7 @@ export interface ProgressHub {
   readonly ended: boolean;
   /**
    * Adds a sink function, an object with `handle(event)`, or a ProgressReporter (bridged
-   * with `reporterSink`; a NullReporter is skipped). Returns a function that removes it.
+   * with `createReporterSink`; a NullReporter is skipped). Returns a function that removes it.
    */
   add(sink: SinkLike, options?: { name?: string }): () => void;
   /**
@@ -99,7 +99,7 @@ function toSink(sink: SinkLike): ProgressSink | undefined {
     const handler = sink;
     return (event) => handler.handle(event);
   }
-  if (isProgressReporter(sink)) return reporterSink(sink);
+  if (isProgressReporter(sink)) return createReporterSink(sink);
   throw new ProtocolError('PROTOCOL_INVALID_SINK', 'hub.add: expected a function, an object with handle(event), or a ProgressReporter', {
     issues: [{ path: 'sink', message: 'expected a function, an object with handle(event), or a ProgressReporter' }],
   });

@@ -1,9 +1,12 @@
-import { HeadwayError, toErrorOptions, type HeadwayErrorOptions, type ValidationIssue } from './headway-error.js';
+import { HeadwayError } from './headway-error.js';
 
 /** Codes a {@link ProtocolError} can carry. */
 export type ProtocolErrorCode =
+  /** An event is not a valid `ProgressEvent`; the message names the offending path. */
   | 'PROTOCOL_INVALID_EVENT'
+  /** Input to read is larger than its cap; the message states the cap. */
   | 'PROTOCOL_INPUT_TOO_LARGE'
+  /** An event was emitted after its run's terminal event. */
   | 'PROTOCOL_RUN_ENDED'
   /** `hub.add` was given something that is not a sink function, a `handle` object or a ProgressReporter. */
   | 'PROTOCOL_INVALID_SINK'
@@ -15,19 +18,6 @@ export type ProtocolErrorCode =
  * read (the message states the cap), or is emitted after its run has ended; when a hub is
  * given something that is not a sink; when a redaction path cannot be parsed.
  */
-export class ProtocolError extends HeadwayError {
-  declare readonly code: ProtocolErrorCode;
-
-  constructor(code: ProtocolErrorCode, message: string, options?: HeadwayErrorOptions);
-  /** @deprecated pass `{ issues, cause }` as the third argument: `new ProtocolError(code, message, { issues })`. */
-  constructor(code: ProtocolErrorCode, message: string, issues: readonly ValidationIssue[], options?: ErrorOptions);
-  constructor(
-    code: ProtocolErrorCode,
-    message: string,
-    issuesOrOptions?: readonly ValidationIssue[] | HeadwayErrorOptions,
-    options?: ErrorOptions,
-  ) {
-    super(code, message, toErrorOptions(issuesOrOptions, options));
-    this.name = 'ProtocolError';
-  }
+export class ProtocolError extends HeadwayError<ProtocolErrorCode> {
+  override readonly name: string = 'ProtocolError';
 }

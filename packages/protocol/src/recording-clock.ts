@@ -6,12 +6,12 @@ import type { Clock } from './clock.js';
  *
  * @example
  * ```ts
- * const clock = recordingClock();
+ * const clock = createRecordingClock();
  * await sleep(clock, 2_000);
  * expect(clock.waits).toEqual([2_000]);
  * ```
  */
-export function recordingClock(): Clock & { readonly waits: number[] } {
+export function createRecordingClock(): Clock & { readonly waits: number[] } {
   const waits: number[] = [];
   return {
     waits,
@@ -25,3 +25,9 @@ export function recordingClock(): Clock & { readonly waits: number[] } {
     },
   };
 }
+
+/**
+ * @deprecated use createRecordingClock; removed in the next minor.
+ * @alias
+ */
+export const recordingClock: typeof createRecordingClock = createRecordingClock;

@@ -6,13 +6,13 @@ import type { ProgressReporter } from './progress-reporter.js';
  *
  * @example
  * ```ts
- * const { reporter, calls } = recordingReporter();
+ * const { reporter, calls } = createRecordingReporter();
  * hub.add(reporter);
  * hub.emit({ type: 'tool.executing', toolName: 'file_read' });
  * expect(calls).toEqual(['onToolStart(file_read)']);
  * ```
  */
-export function recordingReporter(): { reporter: ProgressReporter; calls: string[] } {
+export function createRecordingReporter(): { reporter: ProgressReporter; calls: string[] } {
   const calls: string[] = [];
   const reporter: ProgressReporter = {
     onStart: (task) => calls.push(`onStart(${task})`),
@@ -25,3 +25,9 @@ export function recordingReporter(): { reporter: ProgressReporter; calls: string
   };
   return { reporter, calls };
 }
+
+/**
+ * @deprecated use {@link createRecordingReporter}; removed in the next minor.
+ * @alias
+ */
+export const recordingReporter: typeof createRecordingReporter = createRecordingReporter;

@@ -3,31 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { HeadwayError } from './headway-error.js';
 import { ProtocolError } from './protocol-error.js';
 import { createRedactor, redact, redactString } from './redact.js';
-
-const alnum = (min: number, max: number): fc.Arbitrary<string> =>
-  fc.string({
-    unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'.split('')),
-    minLength: min,
-    maxLength: max,
-  });
-const upper = (n: number): fc.Arbitrary<string> =>
-  fc.string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'.split('')), minLength: n, maxLength: n });
-
-/** Secret-shaped values as they appear in real tool args and results. */
-const secretArb: fc.Arbitrary<{ secret: string; text: string }> = fc.oneof(
-  fc.tuple(fc.constantFrom('sk-', 'sk-proj-', 'sk-ant-api03-'), alnum(20, 60)).map(([p, s]) => ({ secret: s, text: `${p}${s}` })),
-  fc.tuple(fc.constantFrom('AKIA', 'ASIA'), upper(16)).map(([p, s]) => ({ secret: `${p}${s}`, text: `${p}${s}` })),
-  alnum(20, 60).map((s) => ({ secret: s, text: `Bearer ${s}` })),
-  alnum(40, 40).map((s) => ({ secret: s, text: `ghp_${s}` })),
-  alnum(12, 30).map((s) => ({ secret: s, text: `password=${s}` })),
-  alnum(12, 30).map((s) => ({ secret: s, text: `"api_key": "${s}"` })),
-  alnum(12, 30).map((s) => ({ secret: s, text: `postgres://admin:${s}@db.internal:5432/app` })),
-  alnum(40, 80).map((s) => ({
-    secret: s,
-    text: `-----BEGIN RSA PRIVATE KEY-----\n${s}\n-----END RSA PRIVATE KEY-----`,
-  })),
-  fc.tuple(alnum(12, 20), alnum(12, 20), alnum(12, 20)).map(([a, b, c]) => ({ secret: `${b}.${c}`, text: `eyJ${a}.eyJ${b}.${c}` })),
-);
+import { secretArb } from './secret-arbitraries.js';
 
 const separator = fc.constantFrom(' ', '\n', ': ', '"', "'", '(', ', ', '\t', '=', '> ');
 const filler = fc.string({ maxLength: 30 });

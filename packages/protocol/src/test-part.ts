@@ -22,7 +22,8 @@ export interface FindTestPartOptions {
   warn?: boolean;
 }
 
-function executable(file: string): boolean {
+/** Whether `file` exists and may be executed. */
+export function isExecutable(file: string): boolean {
   try {
     accessSync(file, constants.X_OK);
     return true;
@@ -59,7 +60,7 @@ export function findTestPart(variable: string, options: FindTestPartOptions = {}
               .filter((d) => d !== '')
               .map((dir) => join(dir, name)),
           )
-          .find(executable);
+          .find(isExecutable);
   if (found === undefined && options.warn !== false) {
     const what = names.length > 0 ? names.join(' or ') : variable;
     console.warn(

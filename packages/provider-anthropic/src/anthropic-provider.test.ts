@@ -1,10 +1,12 @@
+import { propagation, trace, type Span, type TextMapPropagator, type Tracer, type TracerProvider } from '@opentelemetry/api';
 import { HeadwayError, type ProgressEvent } from '@headway/protocol';
 import { AgentRuntime, ProviderRegistry, collectStream, defineTool, type ProviderError, type StreamChunk } from '@headway/runtime';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AnthropicProvider } from './anthropic-provider.js';
 import {
-  startAnthropicTestServer,
+  useAnthropicTestServer,
+  hi,
   apiError,
   json,
   message,
@@ -18,27 +20,13 @@ import {
   thinkingBlock,
   toolUseBlock,
 } from './anthropic-server.test-util.js';
-import { recordingClock, type ScriptedServer } from '@headway/runtime/testing';
+import { drainRunStream, createRecordingClock } from '@headway/runtime/testing';
 
-let server: ScriptedServer;
-
-beforeAll(async () => {
-  server = await startAnthropicTestServer();
-});
-
-afterAll(async () => {
-  await server.close();
-});
-
-beforeEach(() => {
-  server.reset();
-});
+const server = useAnthropicTestServer();
 
 function provider(options: ConstructorParameters<typeof AnthropicProvider>[0] = {}): AnthropicProvider {
-  return new AnthropicProvider({ apiKey: 'sk-ant-test', baseURL: server.baseURL, env: {}, ...options });
+  return new AnthropicProvider({ apiKey: 'sk-ant-test', baseURL: server().baseURL, env: {}, ...options });
 }
-
-const hi = { messages: [{ role: 'user' as const, content: 'hi' }], tools: [] };
 
 async function failure(promise: Promise<unknown>): Promise<ProviderError> {
   const error = await promise.then(
@@ -72,15 +60,15 @@ describe('AnthropicProvider: configuration', () => {
     const error = await failure(none.complete(hi));
     expect(error.code).toBe('PROVIDER_UNAVAILABLE');
     expect(error.message).toContain('ANTHROPIC_API_KEY');
-    expect(new AnthropicProvider({ env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.baseURL } }).isAvailable()).toBe(true);
+    expect(new AnthropicProvider({ env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server().baseURL } }).isAvailable()).toBe(true);
     expect(new AnthropicProvider({ apiKey: 'k', enabled: false }).isAvailable()).toBe(false);
   });
 
   it('reads ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL from the environment it is given', async () => {
-    server.reply(json(200, message([{ type: 'text', text: 'hello', citations: null }], 'end_turn')));
-    const p = new AnthropicProvider({ env: { ANTHROPIC_API_KEY: 'sk-ant-env', ANTHROPIC_BASE_URL: server.baseURL } });
+    server().reply(json(200, message([{ type: 'text', text: 'hello', citations: null }], 'end_turn')));
+    const p = new AnthropicProvider({ env: { ANTHROPIC_API_KEY: 'sk-ant-env', ANTHROPIC_BASE_URL: server().baseURL } });
     expect((await p.complete(hi)).content).toBe('hello');
-    expect(server.received[0]).toMatchObject({
+    expect(server().received[0]).toMatchObject({
       method: 'POST',
       path: '/v1/messages',
       headers: { authorization: 'Bearer sk-ant-env', 'anthropic-version': '2026-10-21' },
@@ -90,7 +78,7 @@ describe('AnthropicProvider: configuration', () => {
 
 describe('AnthropicProvider against a local Messages API server', () => {
   it('sends the conversation in the wire format and reads a whole message', async () => {
-    server.reply(
+    server().reply(
       json(
         200,
         message(
@@ -134,8 +122,8 @@ describe('AnthropicProvider against a local Messages API server', () => {
       usage: { inputTokens: 42, outputTokens: 7 },
       finishReason: 'tool_calls',
     });
-    expect(server.received[0]?.headers).toMatchObject({ authorization: 'Bearer sk-ant-test', 'content-type': 'application/json' });
-    expect(server.body(0)).toEqual({
+    expect(server().received[0]?.headers).toMatchObject({ authorization: 'Bearer sk-ant-test', 'content-type': 'application/json' });
+    expect(server().body(0)).toEqual({
       model: 'claude-haiku-4-5',
       max_tokens: 1024,
       system: 'sys',
@@ -169,7 +157,7 @@ describe('AnthropicProvider against a local Messages API server', () => {
   });
 
   it('streams a text answer: deltas in order, pings skipped, usage from message_start and message_delta', async () => {
-    server.reply(
+    server().reply(
       sse([
         messageStart({ input_tokens: 25 }),
         ping,
@@ -187,11 +175,11 @@ describe('AnthropicProvider against a local Messages API server', () => {
       { type: 'finish', finishReason: 'stop', usage: { inputTokens: 25, outputTokens: 15 } },
     ]);
     expect(response.content).toBe('Hello, world!');
-    expect(server.body(0)).toMatchObject({ stream: true, model: 'claude-sonnet-4-6', max_tokens: 8192 });
+    expect(server().body(0)).toMatchObject({ stream: true, model: 'claude-sonnet-4-6', max_tokens: 8192 });
   });
 
   it('assembles a streamed tool call whose JSON arrives in several partial deltas', async () => {
-    server.reply(
+    server().reply(
       sse([
         messageStart(),
         ...toolUseBlock(0, 'toolu_01', 'file_read', '', '{"pa', 'th": "REA', 'DME.md"', '}'),
@@ -207,7 +195,7 @@ describe('AnthropicProvider against a local Messages API server', () => {
   });
 
   it('reads two tool calls of one turn, after text, in block order', async () => {
-    server.reply(
+    server().reply(
       sse([
         messageStart(),
         ...textBlock(0, 'Reading both.'),
@@ -230,7 +218,7 @@ describe('AnthropicProvider against a local Messages API server', () => {
   });
 
   it('passes thinking through as reasoning and sends its blocks back, signed, with the tool calls they came with', async () => {
-    server.reply(
+    server().reply(
       sse([
         messageStart(),
         ...thinkingBlock(0, 'sig-1', 'The user wants ', 'the README.'),
@@ -263,16 +251,14 @@ describe('AnthropicProvider against a local Messages API server', () => {
         ],
       },
     );
-    const stream = runtime.runStream('What is the README about?');
-    let next = await stream.next();
-    while (next.done !== true) next = await stream.next();
-    expect(next.value).toMatchObject({ status: 'completed', text: 'It is about progress.' });
+    const { result } = await drainRunStream(runtime.runStream('What is the README about?'));
+    expect(result).toMatchObject({ status: 'completed', text: 'It is about progress.' });
     expect(events.filter((e) => e.type === 'thinking').map((e) => (e as { content: string }).content)).toEqual([
       'The user wants the README.',
       'Done.',
     ]);
-    expect(server.body(0)).toMatchObject({ thinking: { type: 'enabled', budget_tokens: 2048 } });
-    const second = server.body(1) as { thinking: unknown; messages: { role: string; content: unknown[] }[] };
+    expect(server().body(0)).toMatchObject({ thinking: { type: 'enabled', budget_tokens: 2048 } });
+    const second = server().body(1) as { thinking: unknown; messages: { role: string; content: unknown[] }[] };
     expect(second.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
     expect(second.messages.at(-2)).toEqual({
       role: 'assistant',
@@ -285,7 +271,7 @@ describe('AnthropicProvider against a local Messages API server', () => {
   });
 
   it('declares the tools a conversation used, callable by none, when a request without tools carries tool_use blocks', async () => {
-    server.reply(json(200, message([{ type: 'text', text: '## Report', citations: null }], 'end_turn')));
+    server().reply(json(200, message([{ type: 'text', text: '## Report', citations: null }], 'end_turn')));
     await provider().complete({
       messages: [
         { role: 'user', content: 'hi' },
@@ -295,14 +281,14 @@ describe('AnthropicProvider against a local Messages API server', () => {
       ],
       tools: [],
     });
-    expect(server.body(0)).toMatchObject({
+    expect(server().body(0)).toMatchObject({
       tools: [{ name: 'file_read', description: 'Not available in this request.', input_schema: { type: 'object' } }],
       tool_choice: { type: 'none' },
     });
   });
 
   it('on its last iteration the runtime calls without tools; the request, which carries tool_use blocks, is still valid', async () => {
-    server.reply(
+    server().reply(
       json(
         200,
         message(
@@ -318,15 +304,15 @@ describe('AnthropicProvider against a local Messages API server', () => {
     );
     const result = await runtime.run('What is the README about?');
     expect(result.status).not.toBe('error');
-    expect(server.received).toHaveLength(2);
-    expect(server.body(0).tools).toHaveLength(1);
-    const last = server.body(1);
+    expect(server().received).toHaveLength(2);
+    expect(server().body(0).tools).toHaveLength(1);
+    const last = server().body(1);
     expect(last.tool_choice).toEqual({ type: 'none' });
     expect(last.tools).toEqual([{ name: 'file_read', description: 'Not available in this request.', input_schema: { type: 'object' } }]);
   });
 
   it('sends a tool loop without thinking when the thinking of its last call is not known (another provider, a resumed run)', async () => {
-    server.reply(json(200, message([{ type: 'text', text: 'ok', citations: null }], 'end_turn')));
+    server().reply(json(200, message([{ type: 'text', text: 'ok', citations: null }], 'end_turn')));
     await provider({ thinking: { type: 'adaptive' } }).complete({
       messages: [
         { role: 'user', content: 'hi' },
@@ -335,11 +321,11 @@ describe('AnthropicProvider against a local Messages API server', () => {
       ],
       tools: [],
     });
-    expect(server.body(0)).not.toHaveProperty('thinking');
+    expect(server().body(0)).not.toHaveProperty('thinking');
   });
 
   it('runs a whole tool loop through the runtime, sending tool results back as tool_result blocks, and prices cache reads and writes', async () => {
-    server.reply(
+    server().reply(
       sse([
         messageStart({ input_tokens: 100, cache_creation_input_tokens: 2000, cache_read_input_tokens: 0 }),
         ...textBlock(0, 'Let me look.'),
@@ -355,21 +341,15 @@ describe('AnthropicProvider against a local Messages API server', () => {
       ]),
     );
     const runtime = new AgentRuntime({ provider: 'anthropic', model: 'claude-sonnet-4-6' }, { provider: provider(), tools: [fileRead] });
-    const types: string[] = [];
-    const stream = runtime.runStream('What is the README about?');
-    let next = await stream.next();
-    while (next.done !== true) {
-      types.push(next.value.type);
-      next = await stream.next();
-    }
-    expect(next.value).toMatchObject({
+    const { events, result } = await drainRunStream(runtime.runStream('What is the README about?'));
+    expect(result).toMatchObject({
       status: 'completed',
       text: 'It is about progress.',
       iterations: 2,
       usage: { inputTokens: 2100 + 2200, outputTokens: 50, cacheReadTokens: 2000, cacheWriteTokens: 2150 },
     });
-    expect(types.filter((t) => t === 'text.delta').length).toBeGreaterThanOrEqual(3);
-    const second = server.body(1) as { messages: { role: string; content: unknown[] }[] };
+    expect(events.filter((e) => e.type === 'text.delta').length).toBeGreaterThanOrEqual(3);
+    const second = server().body(1) as { messages: { role: string; content: unknown[] }[] };
     const [assistant, user] = second.messages.slice(-2);
     expect(assistant).toEqual({
       role: 'assistant',
@@ -388,18 +368,18 @@ describe('AnthropicProvider against a local Messages API server', () => {
     expect(user?.content.slice(1).every((b) => (b as { type: string }).type === 'text')).toBe(true);
     // claude-sonnet-4-6: $3 input, $3.75 cache write, $0.30 cache read, $15 output per million tokens.
     const expected = ((100 + 50) * 3 + 2150 * 3.75 + 2000 * 0.3 + 50 * 15) / 1_000_000;
-    expect(runtime.cost(next.value.sessionId).spentUsd).toBeCloseTo(expected, 12);
+    expect(runtime.cost(result.sessionId).spentUsd).toBeCloseTo(expected, 12);
   });
 
   it('surfaces max_tokens as finish reason length', async () => {
-    server.reply(sse([messageStart(), ...textBlock(0, 'The answer is'), messageDelta('max_tokens', { output_tokens: 16 }), messageStop]));
+    server().reply(sse([messageStart(), ...textBlock(0, 'The answer is'), messageDelta('max_tokens', { output_tokens: 16 }), messageStop]));
     const { response } = await streamed(provider({ maxTokens: 16 }));
     expect(response).toMatchObject({ content: 'The answer is', finishReason: 'length', usage: { outputTokens: 16 } });
-    expect(server.body(0)).toMatchObject({ max_tokens: 16 });
+    expect(server().body(0)).toMatchObject({ max_tokens: 16 });
   });
 
   it('says so when max_tokens cut a tool call short', async () => {
-    server.reply(
+    server().reply(
       sse([
         messageStart(),
         ...toolUseBlock(0, 'toolu_c', 'file_read', '{"path": "READ'),
@@ -414,7 +394,7 @@ describe('AnthropicProvider against a local Messages API server', () => {
   });
 
   it('a 429 carries retry-after and is retryable; the registry waits that long and tries again', async () => {
-    server.reply(
+    server().reply(
       apiError(429, 'rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit', { 'retry-after': '7' }),
     );
     const direct = await failure(provider().complete(hi));
@@ -423,42 +403,42 @@ describe('AnthropicProvider against a local Messages API server', () => {
       /HTTP 429: rate_limit_error: Number of request tokens has exceeded your per-minute rate limit \(request-id req_test\d+\)/,
     );
 
-    server.reply(
+    server().reply(
       apiError(429, 'rate_limit_error', 'slow down', { 'retry-after': '2' }),
       sse([messageStart(), ...textBlock(0, 'hello'), messageDelta('end_turn'), messageStop]),
     );
-    const clock = recordingClock();
+    const clock = createRecordingClock();
     const registry = new ProviderRegistry([provider()], { clock, random: () => 0 });
     const response = await collectStream(registry.stream(hi));
     expect(response.content).toBe('hello');
     expect(clock.waits).toEqual([2000]);
-    expect(server.received).toHaveLength(3);
+    expect(server().received).toHaveLength(3);
   });
 
   it('a 529 overloaded answer is retryable', async () => {
-    server.reply(apiError(529, 'overloaded_error', 'Overloaded'));
+    server().reply(apiError(529, 'overloaded_error', 'Overloaded'));
     const error = await failure(streamed(provider()));
     expect(error).toMatchObject({ code: 'PROVIDER_REQUEST_FAILED', status: 529, retryable: true });
     expect(error.message).toContain('HTTP 529: overloaded_error: Overloaded');
   });
 
   it('a 400 invalid_request_error is not retryable and is tried once, with the API type and message', async () => {
-    server.reply(apiError(400, 'invalid_request_error', 'max_tokens: Field required'));
-    const registry = new ProviderRegistry([provider()], { clock: recordingClock() });
+    server().reply(apiError(400, 'invalid_request_error', 'max_tokens: Field required'));
+    const registry = new ProviderRegistry([provider()], { clock: createRecordingClock() });
     const error = await failure(registry.complete(hi));
     expect(error).toMatchObject({ status: 400, retryable: false });
     expect(error.message).toContain('invalid_request_error: max_tokens: Field required');
-    expect(server.received).toHaveLength(1);
+    expect(server().received).toHaveLength(1);
   });
 
   it("honours the server's x-should-retry", async () => {
-    server.reply(apiError(500, 'api_error', 'bad gateway config', { 'x-should-retry': 'false' }));
+    server().reply(apiError(500, 'api_error', 'bad gateway config', { 'x-should-retry': 'false' }));
     expect(await failure(provider().complete(hi))).toMatchObject({ status: 500, retryable: false });
   });
 
   it('an aborted stream rejects with the abort reason, not a provider failure', async () => {
     const controller = new AbortController();
-    server.reply((res) => {
+    server().reply((res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write(sseEvent(messageStart()));
       res.write(textBlock(0, 'partial').slice(0, 2).map(sseEvent).join(''));
@@ -474,7 +454,7 @@ describe('AnthropicProvider against a local Messages API server', () => {
 
 describe('AnthropicProvider: answers that break the wire format', () => {
   it('a truncated stream is a retryable ProviderError that says where it stopped', async () => {
-    server.reply(sse([messageStart(), ...textBlock(0, 'Hello').slice(0, 2)]));
+    server().reply(sse([messageStart(), ...textBlock(0, 'Hello').slice(0, 2)]));
     const error = await failure(streamed(provider()));
     expect(error).toMatchObject({ code: 'PROVIDER_INVALID_RESPONSE', retryable: true });
     expect(error.message).toBe(
@@ -483,14 +463,14 @@ describe('AnthropicProvider: answers that break the wire format', () => {
   });
 
   it('a stream cut in the middle of an event line is a ProviderError, not a crash', async () => {
-    server.reply(sse([sseEvent(messageStart()), 'event: content_block_start\ndata: {"type":"content_block_st']));
+    server().reply(sse([sseEvent(messageStart()), 'event: content_block_start\ndata: {"type":"content_block_st']));
     const error = await failure(streamed(provider()));
     expect(error.code).toBe('PROVIDER_INVALID_RESPONSE');
     expect(error.message).toContain('after event #1 message_start');
   });
 
   it('an unknown block type names the type and the block', async () => {
-    server.reply(
+    server().reply(
       sse([messageStart(), { type: 'content_block_start', index: 0, content_block: { type: 'hologram', frames: [] } }, messageStop]),
     );
     const error = await failure(streamed(provider()));
@@ -500,7 +480,7 @@ describe('AnthropicProvider: answers that break the wire format', () => {
   });
 
   it('an unknown block type in a whole message names the block', async () => {
-    server.reply(json(200, message([{ type: 'text', text: 'a', citations: null }, { type: 'hologram' }], 'end_turn')));
+    server().reply(json(200, message([{ type: 'text', text: 'a', citations: null }, { type: 'hologram' }], 'end_turn')));
     const error = await failure(provider().complete(hi));
     expect(error.message).toBe(
       'Provider "anthropic" answered with an invalid message: unknown content block type "hologram" (at content[1])',
@@ -508,7 +488,7 @@ describe('AnthropicProvider: answers that break the wire format', () => {
   });
 
   it('invalid JSON in tool arguments names the call and the block, and yields no tool call', async () => {
-    server.reply(
+    server().reply(
       sse([messageStart(), ...toolUseBlock(0, 'toolu_x', 'file_read', '{"path": README.md}'), messageDelta('tool_use'), messageStop]),
     );
     const chunks: StreamChunk[] = [];
@@ -521,7 +501,7 @@ describe('AnthropicProvider: answers that break the wire format', () => {
   });
 
   it('an error event mid-stream is a ProviderError with its type, retryable when overloaded', async () => {
-    server.reply(
+    server().reply(
       sse([
         messageStart(),
         ...textBlock(0, 'Hel').slice(0, 2),
@@ -542,7 +522,7 @@ describe('AnthropicProvider: answers that break the wire format', () => {
   });
 
   it('a delta for a block that never started, and events out of order, are ProviderErrors', async () => {
-    server.reply(
+    server().reply(
       sse([messageStart(), { type: 'content_block_delta', index: 4, delta: { type: 'text_delta', text: 'x' } }]),
       sse([...textBlock(0, 'x'), messageStop]),
       sse([
@@ -563,9 +543,61 @@ describe('AnthropicProvider: answers that break the wire format', () => {
   });
 
   it('a 200 whose body is not a message is a ProviderError', async () => {
-    server.reply(json(200, { type: 'message', content: 'not an array', usage: { input_tokens: 1, output_tokens: 1 } }));
+    server().reply(json(200, { type: 'message', content: 'not an array', usage: { input_tokens: 1, output_tokens: 1 } }));
     const error = await failure(provider().complete(hi));
     expect(error.code).toBe('PROVIDER_INVALID_RESPONSE');
     expect(error.message).toContain('content: invalid input: expected array, received string');
+  });
+});
+
+// An application that registered OpenTelemetry: a tracer provider that records the spans
+// started, and a propagator that writes `traceparent`. The SDK uses both unless told not to.
+const started: string[] = [];
+const tracer: Tracer = {
+  startSpan: (name: string): Span => {
+    started.push(name);
+    return trace.wrapSpanContext({ traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331', traceFlags: 1 });
+  },
+  startActiveSpan: () => {
+    throw new Error('not used by the SDK');
+  },
+};
+const tracerProvider: TracerProvider = { getTracer: () => tracer };
+const propagator: TextMapPropagator = {
+  inject: (context, carrier, setter) => {
+    const span = trace.getSpanContext(context);
+    if (span !== undefined) setter.set(carrier, 'traceparent', `00-${span.traceId}-${span.spanId}-01`);
+  },
+  extract: (context) => context,
+  fields: () => ['traceparent'],
+};
+
+const answer = sse([messageStart(), ...textBlock(0, 'hi'), messageDelta('end_turn'), messageStop]);
+
+describe('AnthropicProvider: the SDK telemetry', () => {
+  beforeAll(() => {
+    trace.setGlobalTracerProvider(tracerProvider);
+    propagation.setGlobalPropagator(propagator);
+  });
+  afterAll(() => {
+    trace.disable();
+    propagation.disable();
+  });
+  beforeEach(() => {
+    started.length = 0;
+  });
+
+  it('is off by default: no span, no trace headers, even when the application registered OpenTelemetry', async () => {
+    server().reply(answer);
+    await collectStream(new AnthropicProvider({ apiKey: 'k', baseURL: server().baseURL, env: {} }).stream(hi));
+    expect(started).toEqual([]);
+    expect(server().received[0]?.headers).not.toHaveProperty('traceparent');
+  });
+
+  it('is on when asked for', async () => {
+    server().reply(answer);
+    await collectStream(new AnthropicProvider({ apiKey: 'k', baseURL: server().baseURL, env: {}, openTelemetry: {} }).stream(hi));
+    expect(started).toEqual(['anthropic.messages.create']);
+    expect(server().received[0]?.headers.traceparent).toBe('00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01');
   });
 });

@@ -2,7 +2,6 @@ import Anthropic, { type OpenTelemetryOptions } from '@anthropic-ai/sdk';
 import type { ThinkingConfigParam } from '@anthropic-ai/sdk/resources/messages';
 import { systemClock, type Clock } from '@headway/protocol';
 import {
-  ProviderError,
   collectStream,
   type CompletionRequest,
   type CompletionResponse,
@@ -10,6 +9,7 @@ import {
   type ProviderCallOptions,
   type StreamChunk,
 } from '@headway/runtime';
+import { VendorClient } from '@headway/runtime/provider-kit';
 import { MessageAssembler } from './message-assembler.js';
 import { toProviderError } from './provider-failure.js';
 import { toMessagesRequest } from './request.js';
@@ -83,60 +83,56 @@ export class AnthropicProvider implements Provider {
   readonly model: string;
   /** `max_tokens` of each request. */
   readonly maxTokens: number;
-  readonly #client: Anthropic | undefined;
-  readonly #enabled: boolean;
+  readonly #client: VendorClient<Anthropic>;
   readonly #thinking: ThinkingConfigParam | undefined;
   readonly #promptCaching: boolean;
   readonly #memory: ThinkingMemory;
   readonly #clock: Clock;
 
   constructor(options: AnthropicProviderOptions = {}) {
-    const env = options.env ?? process.env;
     this.name = options.name ?? 'anthropic';
     this.model = options.model ?? DEFAULT_MODEL;
     this.maxTokens = options.maxTokens ?? 8192;
-    this.#enabled = options.enabled ?? true;
     this.#thinking = options.thinking;
     this.#promptCaching = options.promptCaching ?? true;
     this.#memory = new ThinkingMemory(options.thinkingMemory ?? 1000);
     this.#clock = options.clock ?? systemClock;
-    const apiKey = options.apiKey ?? env.ANTHROPIC_API_KEY;
-    const baseURL = options.baseURL ?? env.ANTHROPIC_BASE_URL;
-    this.#client =
-      apiKey === undefined || apiKey === ''
-        ? undefined
-        : new Anthropic({
-            apiKey,
-            // null: the SDK reads no environment variable of its own for it.
-            baseURL: baseURL === undefined || baseURL === '' ? null : baseURL,
-            maxRetries: 0,
-            timeout: options.timeoutMs ?? 600_000,
-            openTelemetry: options.openTelemetry ?? false,
-            logLevel: options.logLevel ?? 'off',
-            ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-          });
+    this.#client = new VendorClient(
+      this.name,
+      'ANTHROPIC',
+      options,
+      (apiKey, baseURL) =>
+        new Anthropic({
+          apiKey,
+          // null: the SDK reads no environment variable of its own for it.
+          baseURL: baseURL ?? null,
+          maxRetries: 0,
+          timeout: options.timeoutMs ?? 600_000,
+          openTelemetry: options.openTelemetry ?? false,
+          logLevel: options.logLevel ?? 'off',
+          ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+        }),
+    );
   }
 
   /** True when enabled and an API key is known. */
   isAvailable(): boolean {
-    return this.#enabled && this.#client !== undefined;
+    return this.#client.isAvailable();
   }
 
   /** Why {@link isAvailable} is false (names `ANTHROPIC_API_KEY`), or `undefined` when it is true. */
   unavailableReason(): string | undefined {
-    if (!this.#enabled) return 'disabled';
-    if (this.#client === undefined) return 'no API key: set ANTHROPIC_API_KEY or pass apiKey';
-    return undefined;
+    return this.#client.unavailableReason();
   }
 
   /** One message (`POST /v1/messages`). */
   async complete(request: CompletionRequest, options: ProviderCallOptions = {}): Promise<CompletionResponse> {
-    return collectStream(this.#messageChunks(this.#requireClient(), request, options.signal));
+    return collectStream(this.#messageChunks(this.#client.get(), request, options.signal));
   }
 
   /** A streamed message: text and thinking as they arrive, tool calls and usage once the message is complete. */
   async *stream(request: CompletionRequest, options: ProviderCallOptions = {}): AsyncGenerator<StreamChunk> {
-    const client = this.#requireClient();
+    const client = this.#client.get();
     const { signal } = options;
     let events: AsyncIterable<unknown>;
     try {
@@ -186,19 +182,6 @@ export class AnthropicProvider implements Provider {
       assembler.toolCalls.map((c) => c.id),
       assembler.thinkingBlocks,
     );
-  }
-
-  #requireClient(): Anthropic {
-    if (this.#client === undefined || !this.#enabled) {
-      throw new ProviderError(
-        'PROVIDER_UNAVAILABLE',
-        `Provider "${this.name}" has no API key (set ANTHROPIC_API_KEY or pass apiKey)${this.#enabled ? '' : ' or is disabled'}`,
-        {
-          provider: this.name,
-        },
-      );
-    }
-    return this.#client;
   }
 
   #params(request: CompletionRequest): ReturnType<typeof toMessagesRequest> {

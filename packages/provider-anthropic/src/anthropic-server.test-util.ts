@@ -1,4 +1,5 @@
-import { ScriptedServer, jsonReply, sseReply, type ScriptedReply } from '@headway/runtime/testing';
+import type { CompletionRequest } from '@headway/runtime';
+import { jsonReply, sseReply, useScriptedServer, type ScriptedReply, type ScriptedServer } from '@headway/runtime/testing';
 
 // Replies the Messages API would give, for runtime's ScriptedServer on 127.0.0.1: JSON bodies
 // and error bodies with `request-id`, SSE streams with an `event:` line and a `data:` line per
@@ -130,7 +131,10 @@ export function message(content: unknown[], stopReason: string, usage: Usage = {
   return { ...(start.message as Record<string, unknown>), content, stop_reason: stopReason };
 }
 
-/** A scripted Messages API on a random port of 127.0.0.1 (`baseURL` without `/v1`). */
-export async function startAnthropicTestServer(): Promise<ScriptedServer> {
-  return ScriptedServer.start({ fallback: () => apiError(500, 'api_error', 'no reply scripted') });
+/** A scripted Messages API on a random port of 127.0.0.1 (`baseURL` without `/v1`) for this test file, reset before each test. */
+export function useAnthropicTestServer(): () => ScriptedServer {
+  return useScriptedServer({ fallback: () => apiError(500, 'api_error', 'no reply scripted') });
 }
+
+/** The smallest request: one user message, no tools. */
+export const hi: CompletionRequest = { messages: [{ role: 'user' as const, content: 'hi' }], tools: [] };

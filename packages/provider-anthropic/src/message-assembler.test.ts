@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_MESSAGE_CHARS, MessageAssembler } from './message-assembler.js';
 import { messageEvents } from './wire-mapping.js';
+import { KNOWN_EVENTS } from './wire.js';
 import {
   messageDelta,
   messageStart,
@@ -192,17 +193,7 @@ describe('MessageAssembler', () => {
       // An index, not the value: fast-check itself cannot hold a revoked proxy.
       fc.nat(hostile.length - 1).map((i) => ({ hostileIndex: i })),
       fc.record({
-        type: fc.constantFrom(
-          'message_start',
-          'content_block_start',
-          'content_block_delta',
-          'content_block_stop',
-          'message_delta',
-          'message_stop',
-          'error',
-          'ping',
-          'future_event',
-        ),
+        type: fc.constantFrom(...KNOWN_EVENTS, 'future_event'),
         index: fc.integer({ min: -1, max: 8 }),
         delta: fc.anything({ maxDepth: 2 }),
         content_block: fc.anything({ maxDepth: 2 }),

@@ -1,24 +1,12 @@
 import { APIConnectionError, APIError, AnthropicError } from '@anthropic-ai/sdk';
 import { describeThrown } from '@headway/protocol/internal';
 import { ProviderError, isAbortError, isRetryable } from '@headway/runtime';
+import { isRetryableStatus, retryAfterMs } from '@headway/runtime/provider-kit';
 import { clip, isRetryableErrorType } from './wire-mapping.js';
 
 /** True for an abort of the caller's signal, which is passed on as it is (never retried). */
 function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true || isAbortError(error);
-}
-
-/** `retry-after-ms`, else `retry-after` (seconds or an HTTP date), in ms. */
-function retryAfterMs(headers: Headers | undefined, now: number): number | undefined {
-  if (headers === undefined) return undefined;
-  const ms = Number.parseFloat(headers.get('retry-after-ms') ?? '');
-  if (Number.isFinite(ms) && ms >= 0) return ms;
-  const value = headers.get('retry-after');
-  if (value === null) return undefined;
-  const seconds = Number(value.trim());
-  if (value.trim() !== '' && Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-  const date = Date.parse(value);
-  return Number.isFinite(date) ? Math.max(0, date - now) : undefined;
 }
 
 /**
@@ -55,12 +43,7 @@ export function toProviderError(
     const after = retryAfterMs(h, now);
     const shouldRetry = h?.get('x-should-retry');
     if (typeof status === 'number') {
-      const retryable =
-        shouldRetry === 'true'
-          ? true
-          : shouldRetry === 'false'
-            ? false
-            : status === 408 || status === 409 || status === 429 || status >= 500;
+      const retryable = shouldRetry === 'true' ? true : shouldRetry === 'false' ? false : isRetryableStatus(status);
       return new ProviderError('PROVIDER_REQUEST_FAILED', `Provider "${provider}" answered HTTP ${status}${at}: ${detail}`, {
         provider,
         status,

@@ -1,12 +1,11 @@
 import { HeadwayError, ManualClock } from '@headway/protocol';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AgentRuntime, ProviderRegistry, collectStream, defineTool, type ProviderError } from '@headway/runtime';
-import { ScriptedServer, jsonReply, recordingClock, sseReply, type ScriptedReply } from '@headway/runtime/testing';
+import { drainRunStream, jsonReply, createRecordingClock, sseReply, useScriptedServer, type ScriptedReply } from '@headway/runtime/testing';
 import { OpenAIProvider } from './openai-provider.js';
 
-let server: ScriptedServer;
-let baseURL: string;
+const server = useScriptedServer({ basePath: '/v1' });
 
 function completion(message: Record<string, unknown>, finish: string) {
   return {
@@ -35,23 +34,10 @@ function chunk(delta: Record<string, unknown>, finish: string | null = null, usa
   };
 }
 
-beforeAll(async () => {
-  server = await ScriptedServer.start({ basePath: '/v1' });
-  baseURL = server.baseURL;
-});
-
-afterAll(async () => {
-  await server.close();
-});
-
-beforeEach(() => {
-  server.reset();
-});
-
 describe('OpenAIProvider against a local OpenAI-compatible server', () => {
   it('is unavailable without an API key', () => {
     expect(new OpenAIProvider({ env: {} }).isAvailable()).toBe(false);
-    expect(new OpenAIProvider({ env: { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: baseURL } }).isAvailable()).toBe(true);
+    expect(new OpenAIProvider({ env: { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: server().baseURL } }).isAvailable()).toBe(true);
     expect(new OpenAIProvider({ apiKey: 'k', enabled: false }).isAvailable()).toBe(false);
   });
 
@@ -73,7 +59,7 @@ describe('OpenAIProvider against a local OpenAI-compatible server', () => {
   });
 
   it('sends messages and tools in the wire format and reads tool calls and usage', async () => {
-    server.reply(
+    server().reply(
       jsonReply(
         200,
         completion(
@@ -85,7 +71,7 @@ describe('OpenAIProvider against a local OpenAI-compatible server', () => {
         ),
       ),
     );
-    const provider = new OpenAIProvider({ apiKey: 'sk-test', baseURL, model: 'test-model' });
+    const provider = new OpenAIProvider({ apiKey: 'sk-test', baseURL: server().baseURL, model: 'test-model' });
     const response = await provider.complete({
       messages: [
         { role: 'system', content: 'sys' },
@@ -102,8 +88,8 @@ describe('OpenAIProvider against a local OpenAI-compatible server', () => {
       usage: { inputTokens: 42, outputTokens: 7 },
       finishReason: 'tool_calls',
     });
-    expect(server.received[0]?.headers.authorization).toBe('Bearer sk-test');
-    expect(server.received[0]?.body).toEqual({
+    expect(server().received[0]?.headers.authorization).toBe('Bearer sk-test');
+    expect(server().received[0]?.body).toEqual({
       model: 'test-model',
       temperature: 0.2,
       messages: [
@@ -126,7 +112,7 @@ describe('OpenAIProvider against a local OpenAI-compatible server', () => {
   });
 
   it('streams text deltas and assembles tool calls from argument deltas', async () => {
-    server.reply(
+    server().reply(
       sse([
         chunk({ role: 'assistant', content: '' }),
         chunk({ reasoning_content: 'Need the file.' }),
@@ -148,7 +134,7 @@ describe('OpenAIProvider against a local OpenAI-compatible server', () => {
         },
       ]),
     );
-    const provider = new OpenAIProvider({ apiKey: 'k', baseURL });
+    const provider = new OpenAIProvider({ apiKey: 'k', baseURL: server().baseURL });
     const deltas: string[] = [];
     const response = await collectStream(provider.stream({ messages: [{ role: 'user', content: 'hi' }], tools: [] }), (c) => {
       if (c.type === 'text-delta') deltas.push(c.text);
@@ -164,32 +150,32 @@ describe('OpenAIProvider against a local OpenAI-compatible server', () => {
       usage: { inputTokens: 10, outputTokens: 5 },
       finishReason: 'tool_calls',
     });
-    expect(server.received[0]?.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+    expect(server().received[0]?.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
   });
 
   it('a 429 carries retry-after; the registry waits that long and retries', async () => {
-    server.reply(jsonReply(429, { error: { message: 'Rate limit reached', type: 'rate_limit_error' } }, { 'retry-after': '2' }));
-    server.reply(jsonReply(200, completion({ content: 'hello' }, 'stop')));
-    const clock = recordingClock();
-    const registry = new ProviderRegistry([new OpenAIProvider({ apiKey: 'k', baseURL })], { clock, random: () => 0 });
+    server().reply(jsonReply(429, { error: { message: 'Rate limit reached', type: 'rate_limit_error' } }, { 'retry-after': '2' }));
+    server().reply(jsonReply(200, completion({ content: 'hello' }, 'stop')));
+    const clock = createRecordingClock();
+    const registry = new ProviderRegistry([new OpenAIProvider({ apiKey: 'k', baseURL: server().baseURL })], { clock, random: () => 0 });
     const response = await registry.complete({ messages: [{ role: 'user', content: 'hi' }], tools: [] });
     expect(response.content).toBe('hello');
     expect(clock.waits).toEqual([2_000]);
-    expect(server.received).toHaveLength(2);
+    expect(server().received).toHaveLength(2);
   });
 
   it('a retry-after HTTP date is measured against the provider clock', async () => {
     const at = 'Wed, 21 Oct 2026 07:28:00 GMT';
-    server.reply(jsonReply(429, { error: { message: 'Rate limit reached', type: 'rate_limit_error' } }, { 'retry-after': at }));
-    const provider = new OpenAIProvider({ apiKey: 'k', baseURL, clock: new ManualClock({ start: Date.parse(at) - 3_000 }) });
+    server().reply(jsonReply(429, { error: { message: 'Rate limit reached', type: 'rate_limit_error' } }, { 'retry-after': at }));
+    const provider = new OpenAIProvider({ apiKey: 'k', baseURL: server().baseURL, clock: new ManualClock({ start: Date.parse(at) - 3_000 }) });
     const error = await provider.complete({ messages: [{ role: 'user', content: 'hi' }], tools: [] }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'PROVIDER_REQUEST_FAILED', status: 429, retryAfterMs: 3_000 });
   });
 
   it('a 500 is retried with backoff; persistent 500s end in a ProviderError with the status', async () => {
-    for (let i = 0; i < 3; i++) server.reply(jsonReply(500, { error: { message: 'upstream exploded', type: 'server_error' } }));
-    const clock = recordingClock();
-    const registry = new ProviderRegistry([new OpenAIProvider({ apiKey: 'k', baseURL })], {
+    for (let i = 0; i < 3; i++) server().reply(jsonReply(500, { error: { message: 'upstream exploded', type: 'server_error' } }));
+    const clock = createRecordingClock();
+    const registry = new ProviderRegistry([new OpenAIProvider({ apiKey: 'k', baseURL: server().baseURL })], {
       clock,
       random: () => 0.5,
       retry: { maxRetries: 2, baseDelayMs: 100 },
@@ -203,22 +189,24 @@ describe('OpenAIProvider against a local OpenAI-compatible server', () => {
   });
 
   it('a 400 is not retried', async () => {
-    server.reply(jsonReply(400, { error: { message: 'bad tools', type: 'invalid_request_error' } }));
-    const registry = new ProviderRegistry([new OpenAIProvider({ apiKey: 'k', baseURL })], { clock: recordingClock() });
+    server().reply(jsonReply(400, { error: { message: 'bad tools', type: 'invalid_request_error' } }));
+    const registry = new ProviderRegistry([new OpenAIProvider({ apiKey: 'k', baseURL: server().baseURL })], {
+      clock: createRecordingClock(),
+    });
     const error = await registry.complete({ messages: [{ role: 'user', content: 'hi' }], tools: [] }).catch((e: unknown) => e);
     expect((error as ProviderError).status).toBe(400);
-    expect(server.received).toHaveLength(1);
+    expect(server().received).toHaveLength(1);
   });
 
   it('drives a whole agent run, streamed, through the runtime', async () => {
-    server.reply(
+    server().reply(
       sse([
         chunk({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'file_read', arguments: '{"path":' } }] }),
         chunk({ tool_calls: [{ index: 0, function: { arguments: '"README.md"}' } }] }),
         chunk({}, 'tool_calls', { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 }),
       ]),
     );
-    server.reply(
+    server().reply(
       sse([
         chunk({ content: 'It is about ' }),
         chunk({ content: 'progress.' }),
@@ -233,36 +221,32 @@ describe('OpenAIProvider against a local OpenAI-compatible server', () => {
     });
     const runtime = new AgentRuntime(
       { provider: 'openai', model: 'test-model' },
-      { provider: new OpenAIProvider({ apiKey: 'k', baseURL }), tools: [fileRead] },
+      { provider: new OpenAIProvider({ apiKey: 'k', baseURL: server().baseURL }), tools: [fileRead] },
     );
-    const types: string[] = [];
-    const stream = runtime.runStream('What is the README about?');
-    let next = await stream.next();
-    while (next.done !== true) {
-      types.push(next.value.type);
-      next = await stream.next();
-    }
-    expect(next.value).toMatchObject({
+    const { events, result } = await drainRunStream(runtime.runStream('What is the README about?'));
+    expect(result).toMatchObject({
       status: 'completed',
       text: 'It is about progress.',
       usage: { inputTokens: 250, outputTokens: 15 },
       iterations: 2,
     });
-    expect(types.filter((t) => t === 'text.delta')).toHaveLength(2);
-    const second = server.received[1]?.body as { messages: { role: string; content: string | null }[] };
+    expect(events.filter((e) => e.type === 'text.delta')).toHaveLength(2);
+    const second = server().received[1]?.body as { messages: { role: string; content: string | null }[] };
     expect(second.messages.find((m) => m.role === 'tool')?.content).toBe('# README.md\nheadway');
   });
 
   it('an aborted request is not retried and rejects with the abort', async () => {
     const controller = new AbortController();
-    server.reply(() => {
+    server().reply(() => {
       // Never answers: the caller gives up once the request has arrived.
       controller.abort(new Error('stop'));
     });
-    const registry = new ProviderRegistry([new OpenAIProvider({ apiKey: 'k', baseURL })], { clock: recordingClock() });
+    const registry = new ProviderRegistry([new OpenAIProvider({ apiKey: 'k', baseURL: server().baseURL })], {
+      clock: createRecordingClock(),
+    });
     const pending = registry.complete({ messages: [{ role: 'user', content: 'hi' }], tools: [] }, { signal: controller.signal });
     await expect(pending).rejects.toThrow('stop');
-    expect(server.received).toHaveLength(1);
+    expect(server().received).toHaveLength(1);
     expect(registry.breaker('openai')?.failures).toBe(0);
   });
 });

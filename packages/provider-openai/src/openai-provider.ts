@@ -19,6 +19,7 @@ import {
   type ToolCall,
   type Usage,
 } from '@headway/runtime';
+import { VendorClient, isRetryableStatus, retryAfterMs } from '@headway/runtime/provider-kit';
 
 /** Options of {@link OpenAIProvider}. */
 export interface OpenAIProviderOptions {
@@ -102,19 +103,6 @@ function reasoningOf(value: unknown): string | undefined {
   return undefined;
 }
 
-/** `retry-after-ms` or `retry-after` (seconds or an HTTP date) in ms. */
-function retryAfterMs(headers: Headers | undefined, now: number): number | undefined {
-  if (headers === undefined) return undefined;
-  const ms = Number.parseFloat(headers.get('retry-after-ms') ?? '');
-  if (Number.isFinite(ms) && ms >= 0) return ms;
-  const value = headers.get('retry-after');
-  if (value === null) return undefined;
-  const seconds = Number.parseFloat(value);
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-  const date = Date.parse(value);
-  return Number.isFinite(date) ? Math.max(0, date - now) : undefined;
-}
-
 /**
  * A provider for OpenAI and any OpenAI-compatible server (vLLM, Ollama, LM Studio,
  * llama.cpp, gateways), through the official `openai` package: chat completions with
@@ -130,45 +118,41 @@ function retryAfterMs(headers: Headers | undefined, now: number): number | undef
 export class OpenAIProvider implements Provider {
   readonly name: string;
   readonly model: string;
-  readonly #client: OpenAI | undefined;
-  readonly #enabled: boolean;
+  readonly #client: VendorClient<OpenAI>;
   readonly #clock: Clock;
 
   constructor(options: OpenAIProviderOptions = {}) {
-    const env = options.env ?? process.env;
     this.name = options.name ?? 'openai';
     this.model = options.model ?? 'gpt-4o-mini';
-    this.#enabled = options.enabled ?? true;
     this.#clock = options.clock ?? systemClock;
-    const apiKey = options.apiKey ?? env.OPENAI_API_KEY;
-    const baseURL = options.baseURL ?? env.OPENAI_BASE_URL;
-    this.#client =
-      apiKey === undefined || apiKey === ''
-        ? undefined
-        : new OpenAI({
-            apiKey,
-            maxRetries: 0,
-            ...(baseURL === undefined || baseURL === '' ? {} : { baseURL }),
-            ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
-            ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-          });
+    this.#client = new VendorClient(
+      this.name,
+      'OPENAI',
+      options,
+      (apiKey, baseURL) =>
+        new OpenAI({
+          apiKey,
+          maxRetries: 0,
+          ...(baseURL === undefined ? {} : { baseURL }),
+          ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
+          ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+        }),
+    );
   }
 
   /** True when enabled and an API key is known. */
   isAvailable(): boolean {
-    return this.#enabled && this.#client !== undefined;
+    return this.#client.isAvailable();
   }
 
   /** Why {@link isAvailable} is false (names `OPENAI_API_KEY`), or `undefined` when it is true. */
   unavailableReason(): string | undefined {
-    if (!this.#enabled) return 'disabled';
-    if (this.#client === undefined) return 'no API key: set OPENAI_API_KEY or pass apiKey';
-    return undefined;
+    return this.#client.unavailableReason();
   }
 
   /** One chat completion (`POST /chat/completions`). */
   async complete(request: CompletionRequest, options: ProviderCallOptions = {}): Promise<CompletionResponse> {
-    const client = this.#requireClient();
+    const client = this.#client.get();
     let completion;
     try {
       completion = await client.chat.completions.create(
@@ -202,7 +186,7 @@ export class OpenAIProvider implements Provider {
 
   /** A streamed chat completion; tool calls are yielded once their argument deltas are complete. */
   async *stream(request: CompletionRequest, options: ProviderCallOptions = {}): AsyncGenerator<StreamChunk> {
-    const client = this.#requireClient();
+    const client = this.#client.get();
     let stream: AsyncIterable<ChatCompletionChunk>;
     try {
       stream = await client.chat.completions.create(
@@ -256,19 +240,6 @@ export class OpenAIProvider implements Provider {
     yield { type: 'finish', finishReason: toFinishReason(finish, pending.size > 0), usage };
   }
 
-  #requireClient(): OpenAI {
-    if (this.#client === undefined || !this.#enabled) {
-      throw new ProviderError(
-        'PROVIDER_UNAVAILABLE',
-        `Provider "${this.name}" has no API key (set OPENAI_API_KEY or pass apiKey)${this.#enabled ? '' : ' or is disabled'}`,
-        {
-          provider: this.name,
-        },
-      );
-    }
-    return this.#client;
-  }
-
   #params(request: CompletionRequest): ChatCompletionCreateParamsNonStreaming {
     const params: ChatCompletionCreateParamsNonStreaming = {
       model: request.model ?? this.model,
@@ -291,7 +262,7 @@ export class OpenAIProvider implements Provider {
       const status: unknown = error.status;
       const headers: unknown = error.headers;
       if (typeof status === 'number') {
-        const retryable = status === 408 || status === 409 || status === 429 || status >= 500;
+        const retryable = isRetryableStatus(status);
         const after = retryAfterMs(headers instanceof Headers ? headers : undefined, this.#clock.now());
         return new ProviderError('PROVIDER_REQUEST_FAILED', `Provider "${this.name}" answered HTTP ${status}: ${error.message}`, {
           provider: this.name,

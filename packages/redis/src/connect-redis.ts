@@ -44,6 +44,7 @@ export async function connectRedis(url: string, options: ConnectRedisOptions = {
   const shown = redactRedisUrl(url);
   try {
     const protocol = new URL(url).protocol;
+    // Caught below and turned into REDIS_INVALID_OPTIONS.
     if (protocol !== 'redis:' && protocol !== 'rediss:') throw new Error(protocol);
   } catch {
     throw new RedisError('REDIS_INVALID_OPTIONS', `Not a redis:// or rediss:// URL: ${shown}`);

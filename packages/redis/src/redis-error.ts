@@ -28,18 +28,10 @@ export interface RedisErrorOptions extends HeadwayErrorOptions {
  * Thrown by `@headway/redis`, or passed to its `onInvalid` / `onInternalError` callbacks.
  * Recognise it with `HeadwayError.isInstance(error, 'REDIS_…')`.
  */
-export class RedisError extends HeadwayError {
-  declare readonly code: RedisErrorCode;
+export class RedisError extends HeadwayError<RedisErrorCode, RedisErrorOptions> {
+  override readonly name: string = 'RedisError';
   /** The run concerned, when there is one. */
-  readonly runId: string | undefined;
+  declare readonly runId: string | undefined;
   /** The stream entry id concerned, when there is one. */
-  readonly entryId: string | undefined;
-
-  constructor(code: RedisErrorCode, message: string, options: RedisErrorOptions = {}) {
-    const { runId, entryId, ...rest } = options;
-    super(code, message, rest);
-    this.name = 'RedisError';
-    this.runId = runId;
-    this.entryId = entryId;
-  }
+  declare readonly entryId: string | undefined;
 }

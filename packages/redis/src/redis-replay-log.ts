@@ -1,4 +1,4 @@
-import { isTerminalEvent, type Clock } from '@headway/protocol';
+import { isTerminalEvent, type Clock, type InternalErrorContext, type OnInternalError } from '@headway/protocol';
 import { createReplayLog, type ReplayCursor, type ReplayLog, type ReplayOpenResult, type ReplaySource } from '@headway/sse';
 import { errorMessage, resolveClock, sleep, unrefClock, type TimeoutTimers } from '@headway/protocol/internal';
 import { checkPrefix, compareEntryIds, isValidRunId, runKeys, seqOfEntryId, type RunKeys } from './keys.js';
@@ -8,7 +8,9 @@ import { listRuns, reapAbandonedRuns, type ListRunsOptions, type RunInfo } from 
 import { DEFAULT_MAX_EVENT_BYTES, decodeStreamEntry } from './stream-entry.js';
 
 /** Where a failure the replay log survived happened, passed to `onInternalError`. */
-export interface RedisReplayLogErrorContext {
+export interface RedisReplayLogErrorContext extends InternalErrorContext {
+  where: 'read' | 'load' | 'reap';
+  /** @deprecated use `where` (the same word); removed in the next minor. */
   operation: 'read' | 'load' | 'reap';
   runId?: string;
 }
@@ -34,7 +36,7 @@ export interface RedisReplayLogOptions {
   /** Told about every stream entry that is not a valid event of its run; the entry is skipped, never delivered. */
   onInvalid?: (error: RedisError) => void;
   /** Told about every failure the log survived (a lost connection, a failed load). */
-  onInternalError?: (error: unknown, context: RedisReplayLogErrorContext) => void;
+  onInternalError?: OnInternalError<RedisReplayLogErrorContext>;
   /**
    * Time and timers (default protocol's `systemClock`). Its timers (retries, sweeps, reaps) are unref'd,
    * so they never keep a process alive.
@@ -64,7 +66,7 @@ export interface RedisReplayLogStats {
 
 /**
  * The source an SSE handler in any process serves runs from, kept in Redis Streams by
- * {@link redisSink}: pass it as `source` to `createSseHandler` / `sseResponse`.
+ * {@link createRedisSink}: pass it as `source` to `createSseHandler` / `createSseResponse`.
  */
 export interface RedisReplayLog extends ReplaySource {
   /** Same answers as the in-memory log (see `ReplayLog.open`), after reading the run from Redis when needed. */
@@ -150,9 +152,10 @@ export function createRedisReplayLog(client: RedisDuplicableClient, options: Red
   let reapTimer: unknown;
   let sweepTimer: unknown;
 
-  function report(error: unknown, context: RedisReplayLogErrorContext): void {
+  function report(error: unknown, context: Omit<RedisReplayLogErrorContext, 'operation'>): void {
     try {
-      options.onInternalError?.(error, context);
+      // eslint-disable-next-line @typescript-eslint/no-deprecated -- the old key, kept for one minor
+      options.onInternalError?.(error, { ...context, operation: context.where });
     } catch {
       // Callbacks may not break the reader.
     }
@@ -238,7 +241,7 @@ export function createRedisReplayLog(client: RedisDuplicableClient, options: Red
       return;
     }
     client.sendCommand(['CLIENT', 'UNBLOCK', blockedId]).catch((error: unknown) => {
-      report(error, { operation: 'read' });
+      report(error, { where: 'read' });
     });
   }
 
@@ -259,7 +262,7 @@ export function createRedisReplayLog(client: RedisDuplicableClient, options: Red
           if (blocking === undefined) {
             const connection = client.duplicate();
             connection.on('error', (error) => {
-              report(error, { operation: 'read' });
+              report(error, { where: 'read' });
             });
             blocking = connection;
             try {
@@ -304,7 +307,7 @@ export function createRedisReplayLog(client: RedisDuplicableClient, options: Red
           if (isClosed()) return;
           failures += 1;
           report(new RedisError('REDIS_READ_FAILED', `Reading run streams failed; retrying: ${errorMessage(error)}`, { cause: error }), {
-            operation: 'read',
+            where: 'read',
           });
           await sleep(timers, Math.min(2000, 25 * 2 ** Math.min(failures, 10)));
         }
@@ -314,41 +317,20 @@ export function createRedisReplayLog(client: RedisDuplicableClient, options: Red
     }
   }
 
+  /** Counts the cursor as a reader of the mirror until it is closed (the mirror's log made it; no one else holds it yet). */
   function track(mirror: Mirror, cursor: ReplayCursor): ReplayCursor {
     mirror.readers += 1;
+    const closeCursor = cursor.close.bind(cursor);
     let open = true;
-    return {
-      get runId() {
-        return cursor.runId;
-      },
-      get lastSeq() {
-        return cursor.lastSeq;
-      },
-      get pendingBytes() {
-        return cursor.pendingBytes;
-      },
-      get offset() {
-        return cursor.offset;
-      },
-      get endOffset() {
-        return cursor.endOffset;
-      },
-      get done() {
-        return cursor.done;
-      },
-      get lost() {
-        return cursor.lost;
-      },
-      take: (maxBytes) => cursor.take(maxBytes),
-      close() {
-        if (open) {
-          open = false;
-          mirror.readers -= 1;
-          mirror.idleSince = now();
-        }
-        cursor.close();
-      },
+    cursor.close = () => {
+      if (open) {
+        open = false;
+        mirror.readers -= 1;
+        mirror.idleSince = now();
+      }
+      closeCursor();
     };
+    return cursor;
   }
 
   function sweep(): void {
@@ -374,7 +356,7 @@ export function createRedisReplayLog(client: RedisDuplicableClient, options: Red
           counters.reaped += marked.length;
         },
         (error: unknown) => {
-          report(error, { operation: 'reap' });
+          report(error, { where: 'reap' });
         },
       )
       .finally(() => {

@@ -1,4 +1,4 @@
-import { isTerminalEvent, safeStringify, type Clock, type ProgressEvent } from '@headway/protocol';
+import { isTerminalEvent, safeStringify, type Clock, type InternalErrorContext, type OnInternalError, type ProgressEvent } from '@headway/protocol';
 import { describeThrown, resolveClock, sleep, unrefClock, type TimeoutTimers } from '@headway/protocol/internal';
 import { checkPrefix, entryIdOf, indexKey, isValidRunId, runKeys } from './keys.js';
 import { isServerReply, isTransientReply, type RedisCommandClient } from './redis-client.js';
@@ -6,7 +6,9 @@ import { RedisError } from './redis-error.js';
 import { WRITE_BATCH_SCRIPT } from './write-script.js';
 
 /** Where a failure the sink survived happened, passed to `onInternalError`. */
-export interface RedisSinkErrorContext {
+export interface RedisSinkErrorContext extends InternalErrorContext {
+  where: 'write' | 'lease' | 'overflow' | 'refused';
+  /** @deprecated use `where` (the same word); removed in the next minor. */
   operation: 'write' | 'lease' | 'overflow' | 'refused';
   runId?: string;
   seq?: number;
@@ -15,7 +17,7 @@ export interface RedisSinkErrorContext {
 /** @deprecated pass a protocol `Clock` as `clock` instead; removed in the next minor. */
 export type Timers = TimeoutTimers;
 
-/** Options of {@link redisSink}. */
+/** Options of {@link createRedisSink}. */
 export interface RedisSinkOptions {
   /** Key prefix shared with the replay log (default `headway:`). */
   prefix?: string;
@@ -43,7 +45,7 @@ export interface RedisSinkOptions {
   /** Longest wait between retries while Redis is unreachable (default 2000 ms). */
   maxRetryDelayMs?: number;
   /** Told about every failure the sink survived (a full queue, a refused run id, a lost connection). */
-  onInternalError?: (error: unknown, context: RedisSinkErrorContext) => void;
+  onInternalError?: OnInternalError<RedisSinkErrorContext>;
   /**
    * Time and timers (default protocol's `systemClock`). Its timers (retries, lease renewals) are unref'd,
    * so they never keep a process alive.
@@ -89,7 +91,7 @@ interface Pending {
   readonly json: string;
 }
 
-interface RunState {
+interface RunWriter {
   /** (seq, ts) of written events, oldest first, for trimming by age. */
   readonly ages: { seq: number; ts: number }[];
   agentName: string;
@@ -125,7 +127,7 @@ function toJson(event: ProgressEvent): string {
  * @example
  * ```ts
  * const client = await connectRedis('redis://127.0.0.1:6379');
- * const sink = redisSink(client);
+ * const sink = createRedisSink(client);
  * const hub = createProgressHub({ runId: crypto.randomUUID() });
  * hub.add(sink, { name: 'redis' });
  * hub.emit({ type: 'run.started', agentName: 'demo' });
@@ -133,7 +135,7 @@ function toJson(event: ProgressEvent): string {
  * await sink.flush();
  * ```
  */
-export function redisSink(client: RedisCommandClient, options: RedisSinkOptions = {}): RedisSink {
+export function createRedisSink(client: RedisCommandClient, options: RedisSinkOptions = {}): RedisSink {
   const prefix = checkPrefix(options.prefix);
   const maxQueue = positive('maxQueue', options.maxQueue, 10_000);
   const batchSize = positive('batchSize', options.batchSize, 500);
@@ -157,18 +159,19 @@ export function redisSink(client: RedisCommandClient, options: RedisSinkOptions 
   let idleWaiters: (() => void)[] = [];
   let roomWaiters: (() => void)[] = [];
   let leaseTimer: unknown;
-  const runs = new Map<string, RunState>();
+  const runs = new Map<string, RunWriter>();
   const counters = { written: 0, duplicates: 0, dropped: 0, failed: 0, refused: 0, retries: 0 };
 
-  function report(error: unknown, context: RedisSinkErrorContext): void {
+  function report(error: unknown, context: Omit<RedisSinkErrorContext, 'operation'>): void {
     try {
-      options.onInternalError?.(error, context);
+      // eslint-disable-next-line @typescript-eslint/no-deprecated -- the old key, kept for one minor
+      options.onInternalError?.(error, { ...context, operation: context.where });
     } catch {
       // The callback may not break the run either.
     }
   }
 
-  function runOf(runId: string): RunState {
+  function runOf(runId: string): RunWriter {
     let run = runs.get(runId);
     if (run === undefined) {
       run = { ages: [], agentName: '' };
@@ -184,13 +187,13 @@ export function redisSink(client: RedisCommandClient, options: RedisSinkOptions 
       const { lease } = runKeys(prefix, runId);
       // Only a run this worker has started writing holds a lease (XX keeps an expired one expired).
       client.sendCommand(['SET', lease, workerId, 'PX', String(leaseMs), 'XX']).catch((error: unknown) => {
-        report(error, { operation: 'lease', runId });
+        report(error, { where: 'lease', runId });
       });
     }
     leaseTimer = timers.setTimeout(renewLeases, Math.max(1, Math.floor(leaseMs / 3)));
   }
 
-  function ageTrimId(run: RunState): string {
+  function ageTrimId(run: RunWriter): string {
     if (maxAgeMs === undefined) return '';
     const cutoff = now() - maxAgeMs;
     let keepFrom: number | undefined;
@@ -234,12 +237,12 @@ export function redisSink(client: RedisCommandClient, options: RedisSinkOptions 
       if (isServerReply(error) && !isTransientReply(error)) {
         counters.failed += items.length;
         report(new RedisError('REDIS_WRITE_FAILED', `Redis refused events of run ${runId}: ${error.message}`, { runId, cause: error }), {
-          operation: 'write',
+          where: 'write',
           runId,
         });
         return 'done';
       }
-      report(error, { operation: 'write', runId });
+      report(error, { where: 'write', runId });
       return 'retry';
     }
     const statuses = Array.isArray(reply) ? reply : [];
@@ -250,7 +253,7 @@ export function redisSink(client: RedisCommandClient, options: RedisSinkOptions 
           runId,
         }),
         {
-          operation: 'write',
+          where: 'write',
           runId,
         },
       );
@@ -324,7 +327,7 @@ export function redisSink(client: RedisCommandClient, options: RedisSinkOptions 
     if (!isValidRunId(runId)) {
       counters.refused += 1;
       report(new RedisError('REDIS_INVALID_RUN_ID', `Event refused: run id ${describeThrown(runId, 60)} would escape the key prefix`), {
-        operation: 'refused',
+        where: 'refused',
       });
       return;
     }
@@ -357,7 +360,7 @@ export function redisSink(client: RedisCommandClient, options: RedisSinkOptions 
             runId,
           },
         ),
-        { operation: 'overflow', runId, seq: event.seq },
+        { where: 'overflow', runId, seq: event.seq },
       );
     }
   }
@@ -399,3 +402,9 @@ export function redisSink(client: RedisCommandClient, options: RedisSinkOptions 
     },
   };
 }
+
+/**
+ * @deprecated use {@link createRedisSink}; removed in the next minor.
+ * @alias
+ */
+export const redisSink: typeof createRedisSink = createRedisSink;

@@ -6,12 +6,15 @@ import type { RedisCommandClient } from './redis-client.js';
 import { ABANDON_SCRIPT } from './write-script.js';
 
 /** A run's state in the index: written by the sink, `abandoned` when its worker's lease lapsed. */
-export type RunState = 'active' | 'finished' | 'error' | 'cancelled' | 'abandoned';
+export type RunStatus = 'active' | 'finished' | 'error' | 'cancelled' | 'abandoned';
+
+/** @deprecated use {@link RunStatus} (the same union); removed in the next minor. */
+export type RunState = RunStatus;
 
 /** One run of the index, as {@link listRuns} returns it. */
 export interface RunInfo {
   runId: string;
-  state: RunState;
+  state: RunStatus;
   /** `seq` of the run's last written event. */
   lastSeq: number;
   startedAt: number;

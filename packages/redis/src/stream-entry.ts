@@ -1,5 +1,5 @@
 import { parseProgressEvent, type ProgressEvent } from '@headway/protocol';
-import { describeThrown } from '@headway/protocol/internal';
+import { describeThrown, errorMessage } from '@headway/protocol/internal';
 import { seqOfEntryId } from './keys.js';
 import { RedisError } from './redis-error.js';
 
@@ -63,7 +63,7 @@ export function decodeStreamEntry(runId: string, entry: unknown, maxBytes: numbe
     try {
       event = parseProgressEvent(value);
     } catch (error) {
-      return invalid(runId, id, error instanceof Error ? error.message : 'not a progress event', error);
+      return invalid(runId, id, errorMessage(error), error);
     }
     if (event.runId !== runId) return invalid(runId, id, `it belongs to run ${JSON.stringify(event.runId.slice(0, 60))}`);
     if (event.seq !== seq) return invalid(runId, id, `its seq ${event.seq} does not match its id`);

@@ -1,20 +1,13 @@
 import type { ProgressReport } from '@headway/protocol';
 import { describe, expect, it } from 'vitest';
 import { continuationPrompt } from './continuation-prompt.js';
-import { buildFallbackReport } from './fallback-report.js';
-import { midPlanLog } from './fixtures.test-util.js';
+import { midPlanReport } from './fixtures.test-util.js';
 
 describe('continuationPrompt', () => {
   it('hands a follow-up agent the task, what is known, what to do and what not to repeat', () => {
-    const log = midPlanLog();
-    const report = buildFallbackReport({
-      task: 'Add health checks to every service in docker-compose.yml',
-      log,
-      reason: 'cost-budget',
-      stats: { iterations: 3, toolCalls: log.toolCallCount, elapsedMs: 21_400, costUsd: 1.02 },
-    });
+    const report = midPlanReport();
     expect(continuationPrompt(report)).toMatchInlineSnapshot(`
-      "You are continuing a task that an earlier run did not finish: it stopped because the cost budget ran out, after 3 iterations, 3 tool calls, 21.4s, $1.02.
+      "You are continuing a task that an earlier run did not finish: it stopped because the cost budget ran out, after 3 iterations, 3 tool calls, 21s, $1.02.
       Build on its work below. Do not start over and do not redo what is already done.
 
       ## Task

@@ -1,23 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildFallbackReport } from './fallback-report.js';
-import { codeSearchLog, midPlanLog, researchLog } from './fixtures.test-util.js';
+import { codeSearchReport, midPlanReport, planLog, researchReport } from './fixtures.test-util.js';
 import { renderProgressReport } from '@headway/protocol';
 import { ToolCallLog } from './tool-call-log.js';
 
 describe('buildFallbackReport', () => {
   it('reports a code-search run from its log alone', () => {
-    const log = codeSearchLog();
-    const report = buildFallbackReport({
-      task: 'Find where auth tokens are validated and whether expired tokens are rejected',
-      log,
-      reason: 'max-iterations',
-      stats: { iterations: 5, toolCalls: log.toolCallCount, elapsedMs: 48_250 },
-    });
+    const report = codeSearchReport();
     expect(renderProgressReport(report)).toMatchInlineSnapshot(`
       "## PROGRESS REPORT
 
-      **Stats:** 5 iterations · 5 tool calls · 48250 ms elapsed (48.2s) · stopped: max-iterations (the iteration limit was reached) · written by: fallback
+      **Stats:** 5 iterations · 5 tool calls · 48250 ms elapsed (48s) · stopped: max-iterations (the iteration limit was reached) · written by: fallback
 
       ### Task
 
@@ -56,17 +50,11 @@ describe('buildFallbackReport', () => {
   });
 
   it('reports a research run with failures, an empty result and a repeated call', () => {
-    const log = researchLog();
-    const report = buildFallbackReport({
-      task: 'Compare managed Postgres prices (4 vCPU / 16 GB) on AWS, GCP and Azure',
-      log,
-      reason: 'time-budget',
-      stats: { iterations: 5, toolCalls: log.toolCallCount, elapsedMs: 600_000, costUsd: 0.0731 },
-    });
+    const report = researchReport();
     expect(renderProgressReport(report)).toMatchInlineSnapshot(`
       "## PROGRESS REPORT
 
-      **Stats:** 5 iterations · 5 tool calls · 600000 ms elapsed (10m 0s) · cost $0.0731 · stopped: time-budget (the time budget ran out) · written by: fallback
+      **Stats:** 5 iterations · 5 tool calls · 600000 ms elapsed (10m 00s) · cost $0.0731 · stopped: time-budget (the time budget ran out) · written by: fallback
 
       ### Task
 
@@ -102,17 +90,11 @@ describe('buildFallbackReport', () => {
   });
 
   it('reports a run stopped in the middle of its plan', () => {
-    const log = midPlanLog();
-    const report = buildFallbackReport({
-      task: 'Add health checks to every service in docker-compose.yml',
-      log,
-      reason: 'cost-budget',
-      stats: { iterations: 3, toolCalls: log.toolCallCount, elapsedMs: 21_400, costUsd: 1.02 },
-    });
+    const report = midPlanReport();
     expect(renderProgressReport(report)).toMatchInlineSnapshot(`
       "## PROGRESS REPORT
 
-      **Stats:** 3 iterations · 3 tool calls · 21400 ms elapsed (21.4s) · cost $1.02 · stopped: cost-budget (the cost budget ran out) · written by: fallback
+      **Stats:** 3 iterations · 3 tool calls · 21400 ms elapsed (21s) · cost $1.02 · stopped: cost-budget (the cost budget ran out) · written by: fallback
 
       ### Task
 
@@ -261,5 +243,22 @@ describe('buildFallbackReport', () => {
       }),
       { numRuns: 400 },
     );
+  });
+});
+
+describe('buildFallbackReport with the agent plan', () => {
+  it('fills Completed Work and Not Started / Remaining from the latest plan', () => {
+    const report = buildFallbackReport({
+      task: 'Fix login',
+      log: planLog(),
+      reason: 'max-iterations',
+      stats: { iterations: 2, toolCalls: 1, elapsedMs: 1000 },
+    });
+    expect(report.completedWork[0]).toBe('Plan item done: Find the login code');
+    expect(report.remaining).toEqual(['Fix the token check (in progress)', 'Add a test']);
+    expect(report.suggestedNextSteps.slice(0, 2)).toEqual([
+      'Resume the plan at item 2: Fix the token check',
+      'Then do the other 1 remaining plan step (3)',
+    ]);
   });
 });

@@ -1,8 +1,11 @@
-// Realistic tool-call logs shared by this package's tests.
+// Realistic tool-call logs shared by this package's tests, and the fallback reports built from them.
+import type { ProgressReport } from '@headway/protocol';
+import { buildFallbackReport } from './fallback-report.js';
+import { expect } from 'vitest';
 import { ToolCallLog } from './tool-call-log.js';
 
 /** A code-search run that hit its iteration limit while tracing token validation. */
-export function codeSearchLog(): ToolCallLog {
+function codeSearchLog(): ToolCallLog {
   const log = new ToolCallLog();
   log.recordToolCall({
     step: 1,
@@ -140,5 +143,62 @@ export function midPlanLog(): ToolCallLog {
     ok: false,
     durationMs: 5,
   });
+  return log;
+}
+
+/** The fallback report of {@link codeSearchLog}: the iteration limit after 5 iterations. */
+export function codeSearchReport(): ProgressReport {
+  const log = codeSearchLog();
+  return buildFallbackReport({
+    task: 'Find where auth tokens are validated and whether expired tokens are rejected',
+    log,
+    reason: 'max-iterations',
+    stats: { iterations: 5, toolCalls: log.toolCallCount, elapsedMs: 48_250 },
+  });
+}
+
+/** The fallback report of {@link researchLog}: the time budget after 10 minutes. */
+export function researchReport(): ProgressReport {
+  const log = researchLog();
+  return buildFallbackReport({
+    task: 'Compare managed Postgres prices (4 vCPU / 16 GB) on AWS, GCP and Azure',
+    log,
+    reason: 'time-budget',
+    stats: { iterations: 5, toolCalls: log.toolCallCount, elapsedMs: 600_000, costUsd: 0.0731 },
+  });
+}
+
+/** The fallback report of {@link midPlanLog}: the cost budget in the middle of the plan. */
+export function midPlanReport(): ProgressReport {
+  const log = midPlanLog();
+  return buildFallbackReport({
+    task: 'Add health checks to every service in docker-compose.yml',
+    log,
+    reason: 'cost-budget',
+    stats: { iterations: 3, toolCalls: log.toolCallCount, elapsedMs: 21_400, costUsd: 1.02 },
+  });
+}
+
+/** A run that kept a plan with update_plan: one item done, one in progress, one pending. */
+export function planLog(): ToolCallLog {
+  const log = new ToolCallLog();
+  // Model text with a plan of its own: the plan kept with update_plan wins over it.
+  log.recordText({ step: 1, text: 'Plan:\n1. Something else\n2. And more' });
+  expect(log.recordPlan([{ text: 'Old list', status: 'pending' }])).toBe(true);
+  log.recordToolCall({
+    step: 2,
+    name: 'read_file',
+    args: { path: 'src/auth.ts' },
+    result: 'export function login() {}',
+    ok: true,
+    durationMs: 5,
+  });
+  expect(
+    log.recordPlan([
+      { id: 'a', text: 'Find the login code', status: 'completed' },
+      { id: 'b', text: 'Fix the token check', status: 'in_progress' },
+      { id: 'c', text: 'Add a test', status: 'pending' },
+    ]),
+  ).toBe(true);
   return log;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { midPlanLog, researchLog } from './fixtures.test-util.js';
+import { midPlanLog, planLog, researchLog } from './fixtures.test-util.js';
 import { buildReportPrompt } from './report-prompt.js';
 import { ToolCallLog } from './tool-call-log.js';
 
@@ -62,10 +62,10 @@ describe('buildReportPrompt', () => {
       'STOP: You have reached the iteration limit (30 of 30). You cannot call any more tools, and the task is not finished.',
     );
     expect(first('time-budget', { elapsedMs: 600_000, timeBudgetMs: 600_000 })).toContain(
-      'Your time budget is used up (10m 0s of 10m 0s).',
+      'Your time budget is used up (10m 00s of 10m 00s).',
     );
     expect(first('negotiated-timeout', { elapsedMs: 1_800_000 })).toContain(
-      'Your time budget is used up (30m 0s used) and the request for more time was declined.',
+      'Your time budget is used up (30m 00s used) and the request for more time was declined.',
     );
     expect(first('cancelled')).toContain('The run was cancelled.');
     expect(first('error')).toContain('The run hit an error it cannot recover from.');
@@ -92,5 +92,12 @@ describe('buildReportPrompt', () => {
       '[step 3] fetch_url({"url":"https://cloud.google.com/sql/pricing","apiKey":"[REDACTED]"}) → failed: HTTP 403 Forbidden',
     );
     expect(prompt).toContain('include X');
+  });
+});
+
+describe('buildReportPrompt with the agent plan', () => {
+  it('shows the plan to the model that writes the report', () => {
+    const prompt = buildReportPrompt('max-iterations', { task: 'Fix login', log: planLog() });
+    expect(prompt).toContain('[x] Find the login code\n[~] Fix the token check\n[ ] Add a test');
   });
 });

@@ -2,6 +2,7 @@ import { HeadwayError } from '@headway/protocol';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HOSTILE_RUN, HOSTILE_TEST_TIMEOUT, hostileFragmentString, withHostileHoles } from './hostile.test-util.js';
+import { planLog } from './fixtures.test-util.js';
 import { ReportError } from './report-error.js';
 import { ToolCallLog, type ToolCallRecord } from './tool-call-log.js';
 
@@ -285,5 +286,17 @@ describe('ToolCallLog JSON', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('ToolCallLog plan', () => {
+  it('ignores a plan that does not validate and keeps the plan through toJSON / fromJSON', () => {
+    const log = planLog();
+    expect(log.recordPlan([])).toBe(false);
+    expect(log.recordPlan([{ text: 'x', status: 'done' as 'completed' }])).toBe(false);
+    expect(log.recordPlan(Array.from({ length: 10_000 }, () => ({ text: 'x', status: 'pending' as const })))).toBe(false);
+    const copy = ToolCallLog.fromJSON(JSON.parse(JSON.stringify(log)));
+    expect(copy.plan?.map((i) => i.status)).toEqual(['completed', 'in_progress', 'pending']);
+    expect(() => ToolCallLog.fromJSON({ ...log.toJSON(), plan: [] })).toThrow(/plan/);
   });
 });

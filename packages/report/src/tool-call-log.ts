@@ -11,7 +11,7 @@ import {
   type Redactor,
   type ValidationIssue,
 } from '@headway/protocol';
-import { cutText, detach, errorMessage, formatCount, oneLine } from '@headway/protocol/internal';
+import { cutText, detach, errorMessage, formatCount, oneLine, validateUntrusted } from '@headway/protocol/internal';
 import { ReportError } from './report-error.js';
 import {
   ARGS_MAX_CHARS,
@@ -373,15 +373,10 @@ export class ToolCallLog {
       throw new ReportError('REPORT_INVALID_LOG_STATE', `Invalid tool-call log state: ${describeIssues(entryIssues)}`, {
         issues: entryIssues,
       });
-    let result;
-    try {
-      result = toolCallLogStateSchema.safeParse(state);
-    } catch (cause) {
-      throw new ReportError('REPORT_INVALID_LOG_STATE', 'Invalid tool-call log state: input could not be read', { cause });
-    }
+    const result = validateUntrusted(toolCallLogStateSchema, state);
     if (!result.success) {
-      const issues = limitIssues(toValidationIssues(result.error));
-      throw new ReportError('REPORT_INVALID_LOG_STATE', `Invalid tool-call log state: ${describeIssues(issues)}`, { issues });
+      const { issues, cause } = result;
+      throw new ReportError('REPORT_INVALID_LOG_STATE', `Invalid tool-call log state: ${describeIssues(issues)}`, { issues, cause });
     }
     const s = result.data;
     let log: ToolCallLog;

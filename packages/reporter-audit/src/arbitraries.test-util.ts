@@ -1,6 +1,6 @@
 // fast-check generators shared by this package's tests.
 import { systemClock, type Clock, type ProgressEvent, type ProgressEventBody } from '@headway/protocol';
-import { progressEventArbitraries } from '@headway/protocol/testing';
+import { progressEventArbitraries, steppingNow } from '@headway/protocol/testing';
 import fc from 'fast-check';
 
 const arbitraries = progressEventArbitraries({ text: fc.string({ maxLength: 30 }) });
@@ -13,17 +13,7 @@ export const eventArb: fc.Arbitrary<ProgressEvent> = arbitraries.event;
 
 /** A clock whose time advances 5 ms per reading, from `start`. */
 export function clock(start = 1_000): Clock {
-  let t = start;
-  return { ...systemClock, now: () => (t += 5) };
+  return { ...systemClock, now: steppingNow(start) };
 }
 
-/** A promise with its resolve and reject functions. */
-export function deferred(): { promise: Promise<void>; resolve: () => void; reject: (e: unknown) => void } {
-  let resolve!: () => void;
-  let reject!: (e: unknown) => void;
-  const promise = new Promise<void>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
+export { deferred } from '@headway/protocol/testing';

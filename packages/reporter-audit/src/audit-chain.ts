@@ -186,6 +186,7 @@ export function verifyAuditChain(records: readonly LocatedAuditEvent[]): AuditCh
 
 function locate(records: readonly LocatedAuditEvent[], index: number): LocatedAuditEvent {
   const record = records[index];
+  // An internal assertion: callers pass indexes of `records` only.
   if (record === undefined) throw new RangeError(`no audit record at ${index}`);
   return record;
 }

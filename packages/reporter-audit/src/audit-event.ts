@@ -1,6 +1,7 @@
 import { describeIssues, safeStringify, toValidationIssues, type LimitKind, type PlanItem, type ProgressReport } from '@headway/protocol';
 import { z } from 'zod';
 import { AuditError } from './audit-error.js';
+import { AuditLogError } from './audit-log-error.js';
 
 /**
  * One entry of an audit log. Every event an {@link AuditReporter} publishes has
@@ -145,6 +146,19 @@ export function assertAuditEvent(event: unknown): AuditEvent {
   if (result.success) return result.data;
   const issues = toValidationIssues(result.error);
   throw new AuditError('AUDIT_INVALID_EVENT', `Invalid audit event: ${describeIssues(issues)}`, { issues });
+}
+
+/**
+ * Validates a record read back from a log or a table as an audit event; `location` (`file#id`,
+ * `host:port/db#id`) names it in the error.
+ *
+ * @throws {AuditLogError} `AUDIT_INVALID_ROW` naming `location` and each bad path.
+ */
+export function decodeAuditRecord(value: unknown, location: string): AuditEvent {
+  const result = auditEventSchema.safeParse(value);
+  if (result.success) return result.data;
+  const issues = toValidationIssues(result.error);
+  throw new AuditLogError('AUDIT_INVALID_ROW', `${location}: not an audit event: ${describeIssues(issues)}`, { location, issues });
 }
 
 /** JSON text of an object: the fast native path, or `safeStringify` for cycles and bigints. */

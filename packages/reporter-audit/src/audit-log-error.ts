@@ -1,5 +1,6 @@
 import { HeadwayError, type HeadwayErrorOptions, type ValidationIssue } from '@headway/protocol';
 import { toErrorOptions } from '@headway/protocol/internal';
+import type { AuditErrorCode } from './audit-error.js';
 
 /** Options of an {@link AuditLogError}: where the bad record is, the issues found, the cause. */
 export interface AuditLogErrorOptions extends HeadwayErrorOptions {
@@ -8,16 +9,23 @@ export interface AuditLogErrorOptions extends HeadwayErrorOptions {
 }
 
 /** Codes an {@link AuditLogError} can carry. */
-export type AuditLogErrorCode = 'AUDIT_INVALID_LINE' | 'AUDIT_INVALID_ROW';
+export type AuditLogErrorCode =
+  /** A line of a JSONL audit log is not an audit event (`location` is `file:line`). */
+  | 'AUDIT_INVALID_LINE'
+  /** A row of a SQLite or Postgres audit log is not an audit event (`location` is `file#rowid` or `table#id`). */
+  | 'AUDIT_INVALID_ROW';
+
+/** Every code an error of `@headway/reporter-audit` can carry: {@link AuditErrorCode} and {@link AuditLogErrorCode}. */
+export type ReporterAuditErrorCode = AuditErrorCode | AuditLogErrorCode;
 
 /**
  * A stored audit event could not be read back: a JSON line that is not an audit event
  * (`file:line`) or a SQLite row that is not one (`file#rowid`).
  */
-export class AuditLogError extends HeadwayError {
-  declare readonly code: AuditLogErrorCode;
+export class AuditLogError extends HeadwayError<AuditLogErrorCode, AuditLogErrorOptions> {
+  override readonly name: string = 'AuditLogError';
   /** Where the bad record is: `path/to/audit.jsonl:12` or `path/to/audit.db#7`. */
-  readonly location: string;
+  declare readonly location: string;
 
   constructor(code: AuditLogErrorCode, message: string, options: AuditLogErrorOptions);
   /** @deprecated pass the location in the options: `new AuditLogError(code, message, { location, issues })`. */
@@ -29,14 +37,11 @@ export class AuditLogError extends HeadwayError {
     issues?: readonly ValidationIssue[],
     options?: ErrorOptions,
   ) {
-    if (typeof optionsOrMessage === 'string') {
-      super(code, optionsOrMessage, toErrorOptions(issues, options));
-      this.location = messageOrLocation;
-    } else {
-      const { location, ...rest } = optionsOrMessage;
-      super(code, messageOrLocation, rest);
-      this.location = location;
-    }
-    this.name = 'AuditLogError';
+    const old = typeof optionsOrMessage === 'string';
+    super(
+      code,
+      old ? optionsOrMessage : messageOrLocation,
+      old ? { ...toErrorOptions(issues, options), location: messageOrLocation } : optionsOrMessage,
+    );
   }
 }

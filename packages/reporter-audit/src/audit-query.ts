@@ -62,6 +62,33 @@ export function normalizeAuditQuery(query: AuditQuery = {}): NormalizedAuditQuer
   return result.data;
 }
 
+/** One condition of a query on a SQL audit table: `column op value`. */
+export interface AuditQueryCondition {
+  column: 'session_id' | 'task_id' | 'event_type' | 'timestamp';
+  op: '=' | '>=' | '<';
+  value: string | number;
+}
+
+/**
+ * The conditions a validated query puts on a SQL audit table's indexed columns, in order; a
+ * dialect joins them with `AND`, each with its own placeholder.
+ *
+ * @example
+ * ```ts
+ * const where = auditQueryConditions(q).map((c, i) => `${c.column} ${c.op} $${i + 1}`);
+ * ```
+ */
+export function auditQueryConditions(q: NormalizedAuditQuery): AuditQueryCondition[] {
+  const all: [AuditQueryCondition['column'], AuditQueryCondition['op'], string | number | undefined][] = [
+    ['session_id', '=', q.sessionId],
+    ['task_id', '=', q.taskId],
+    ['event_type', '=', q.eventType],
+    ['timestamp', '>=', q.since],
+    ['timestamp', '<', q.until],
+  ];
+  return all.flatMap(([column, op, value]) => (value === undefined ? [] : [{ column, op, value }]));
+}
+
 /** True when `event` matches every field of `query` except `limit` and `order`. */
 export function matchesAuditQuery(event: AuditEvent, query: NormalizedAuditQuery): boolean {
   return (

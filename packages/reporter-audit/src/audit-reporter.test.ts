@@ -1,12 +1,13 @@
 import { createProgressHub, HeadwayError, ManualClock, PROGRESS_EVENT_TYPES, systemClock, type ProgressEvent } from '@headway/protocol';
+import { callSevenMethods } from '@headway/protocol/testing';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { bodyArb, clock, deferred, eventArb } from './arbitraries.test-util.js';
 import { AuditError } from './audit-error.js';
 import { AUDIT_EVENT_TYPES, auditEventSchema, type AuditEvent } from './audit-event.js';
-import { AuditReporter, type AuditFailureContext } from './audit-reporter.js';
+import { AuditReporter, type AuditReporterErrorContext } from './audit-reporter.js';
 import { MemoryAuditBus } from './memory-audit-bus.js';
-import { unchain } from './chain.test-util.js';
+import { reporterEvent, unchain } from './chain.test-util.js';
 
 function setup(options: Partial<ConstructorParameters<typeof AuditReporter>[0]> = {}) {
   const bus = new MemoryAuditBus();
@@ -17,87 +18,16 @@ function setup(options: Partial<ConstructorParameters<typeof AuditReporter>[0]> 
 describe('AuditReporter: the seven methods', () => {
   it('publishes exactly the documented audit events, values unchanged', () => {
     const { bus, reporter } = setup();
-    reporter.onStart('Summarize the README file');
-    reporter.onIteration(0, 10);
-    reporter.onProgress(45, 'Analyzing input');
-    reporter.onToolStart('file_read');
-    reporter.onToolDone('file_read', 'ok');
-    reporter.onIteration(1, 10);
-    reporter.onComplete('finished after 2 iteration(s)');
-    reporter.onError('Provider timeout');
+    callSevenMethods(reporter);
     expect(unchain(bus.events)).toEqual([
-      {
-        eventType: 'agent.progress.start',
-        category: 'agent',
-        result: 'allow',
-        sessionId: 'abc-123',
-        taskId: 'task-456',
-        timestamp: 1005,
-        detail: { task: 'Summarize the README file' },
-      },
-      {
-        eventType: 'agent.progress.iteration',
-        category: 'agent',
-        result: 'allow',
-        sessionId: 'abc-123',
-        taskId: 'task-456',
-        timestamp: 1010,
-        detail: { iteration: 0, max: 10 },
-      },
-      {
-        eventType: 'agent.progress.update',
-        category: 'agent',
-        result: 'allow',
-        sessionId: 'abc-123',
-        taskId: 'task-456',
-        timestamp: 1015,
-        detail: { pct: 45, label: 'Analyzing input' },
-      },
-      {
-        eventType: 'agent.progress.tool_start',
-        category: 'agent',
-        result: 'allow',
-        sessionId: 'abc-123',
-        taskId: 'task-456',
-        timestamp: 1020,
-        detail: { tool: 'file_read' },
-      },
-      {
-        eventType: 'agent.progress.tool_done',
-        category: 'agent',
-        result: 'allow',
-        sessionId: 'abc-123',
-        taskId: 'task-456',
-        timestamp: 1025,
-        detail: { tool: 'file_read', summary: 'ok' },
-      },
-      {
-        eventType: 'agent.progress.iteration',
-        category: 'agent',
-        result: 'allow',
-        sessionId: 'abc-123',
-        taskId: 'task-456',
-        timestamp: 1030,
-        detail: { iteration: 1, max: 10 },
-      },
-      {
-        eventType: 'agent.progress.complete',
-        category: 'agent',
-        result: 'allow',
-        sessionId: 'abc-123',
-        taskId: 'task-456',
-        timestamp: 1035,
-        detail: { summary: 'finished after 2 iteration(s)' },
-      },
-      {
-        eventType: 'agent.progress.error',
-        category: 'agent',
-        result: 'allow',
-        sessionId: 'abc-123',
-        taskId: 'task-456',
-        timestamp: 1040,
-        detail: { error: 'Provider timeout' },
-      },
+      reporterEvent('agent.progress.start', 1005, { task: 'Summarize the README file' }),
+      reporterEvent('agent.progress.iteration', 1010, { iteration: 0, max: 10 }),
+      reporterEvent('agent.progress.update', 1015, { pct: 45, label: 'Analyzing input' }),
+      reporterEvent('agent.progress.tool_start', 1020, { tool: 'file_read' }),
+      reporterEvent('agent.progress.tool_done', 1025, { tool: 'file_read', summary: 'ok' }),
+      reporterEvent('agent.progress.iteration', 1030, { iteration: 1, max: 10 }),
+      reporterEvent('agent.progress.complete', 1035, { summary: 'finished after 2 iteration(s)' }),
+      reporterEvent('agent.progress.error', 1040, { error: 'Provider timeout' }),
     ]);
     expect(reporter.published).toBe(8);
     expect(reporter.failures).toBe(0);
@@ -285,7 +215,7 @@ describe('AuditReporter: handle(event)', () => {
 
 describe('AuditReporter: never throws into or stalls the caller', () => {
   it('suppresses, counts and reports a bus that throws', () => {
-    const onInternalError = vi.fn<(error: unknown, context: AuditFailureContext) => void>();
+    const onInternalError = vi.fn<(error: unknown, context: AuditReporterErrorContext) => void>();
     const boom = new Error('disk full');
     const reporter = new AuditReporter({
       sessionId: 's',
@@ -304,8 +234,8 @@ describe('AuditReporter: never throws into or stalls the caller', () => {
     expect(reporter.failures).toBe(2);
     expect(reporter.published).toBe(0);
     expect(onInternalError.mock.calls).toEqual([
-      [boom, { stage: 'publish', eventType: 'agent.progress.start' }],
-      [boom, { stage: 'publish', eventType: 'agent.progress.tool_start' }],
+      [boom, { where: 'publish', stage: 'publish', eventType: 'agent.progress.start' }],
+      [boom, { where: 'publish', stage: 'publish', eventType: 'agent.progress.tool_start' }],
     ]);
   });
 

@@ -1,6 +1,8 @@
 import {
   createRedactor,
   type Clock,
+  type InternalErrorContext,
+  type OnInternalError,
   type ProgressEvent,
   type ProgressReporter,
   type RedactOptions,
@@ -13,12 +15,17 @@ import { sealBuiltEvent, toJson, type AuditDetails, type AuditEvent, type AuditE
 import { progressEventToAudit } from './progress-event-to-audit.js';
 
 /** Where an internal failure happened, passed to `onInternalError`. */
-export interface AuditFailureContext {
+export interface AuditReporterErrorContext extends InternalErrorContext {
   /** `build`: mapping, redacting or serialising; `publish`: the bus threw or rejected; `queue`: events were dropped. */
+  where: 'build' | 'publish' | 'queue';
+  /** @deprecated use `where` (the same word); removed in the next minor. */
   stage: 'build' | 'publish' | 'queue';
   /** The audit event type being published, when known. */
   eventType?: string;
 }
+
+/** @deprecated use {@link AuditReporterErrorContext} (the same fields, plus `where`); removed in the next minor. */
+export type AuditFailureContext = AuditReporterErrorContext;
 
 /** Options of {@link AuditReporter}. */
 export interface AuditReporterOptions {
@@ -33,7 +40,7 @@ export interface AuditReporterOptions {
    */
   redact?: RedactOptions;
   /** Called with every failure the reporter suppressed; its own errors are ignored. */
-  onInternalError?: (error: unknown, context: AuditFailureContext) => void;
+  onInternalError?: OnInternalError<AuditReporterErrorContext>;
   /**
    * Clock for the seven methods' `timestamp` and the `flush` timeout (default protocol's
    * `systemClock`); `handle` uses the event's `ts`.
@@ -195,7 +202,7 @@ export class AuditReporter implements ProgressReporter {
       }
       record = progressEventToAudit(event, this.#textDeltas);
     } catch (error) {
-      this.#fail(error, { stage: 'build' });
+      this.#fail(error, { where: 'build' });
       return;
     }
     if (record !== undefined) this.#publish(record.eventType, record.detail, event.ts);
@@ -228,7 +235,7 @@ export class AuditReporter implements ProgressReporter {
       if (!isTimestamp(timestamp))
         throw new AuditError('AUDIT_INVALID_OPTIONS', `now() returned ${describeThrown(timestamp)}, not epoch milliseconds`);
     } catch (error) {
-      this.#fail(error, { stage: 'build', eventType });
+      this.#fail(error, { where: 'build', eventType });
       return;
     }
     this.#publish(eventType, detail, timestamp);
@@ -252,7 +259,7 @@ export class AuditReporter implements ProgressReporter {
         detail: plain,
       });
     } catch (error) {
-      this.#fail(error, { stage: 'build', eventType });
+      this.#fail(error, { where: 'build', eventType });
       return;
     }
     if (this.#busy) this.#enqueue(event);
@@ -264,7 +271,7 @@ export class AuditReporter implements ProgressReporter {
     try {
       result = this.#bus.publish(event);
     } catch (error) {
-      this.#fail(error, { stage: 'publish', eventType: event.eventType });
+      this.#fail(error, { where: 'publish', eventType: event.eventType });
       return;
     }
     // What a bus returns is untrusted: a `then` getter that throws, a revoked proxy or a `then`
@@ -281,7 +288,7 @@ export class AuditReporter implements ProgressReporter {
         this.#settle();
       },
       (error: unknown) => {
-        this.#fail(error, { stage: 'publish', eventType: event.eventType });
+        this.#fail(error, { where: 'publish', eventType: event.eventType });
         this.#settle();
       },
     );
@@ -316,7 +323,7 @@ export class AuditReporter implements ProgressReporter {
         this.#overflowing = true;
         this.#fail(
           new AuditError('AUDIT_EVENTS_DROPPED', `The audit bus is more than ${this.#queueLimit} events behind; dropping the oldest`),
-          { stage: 'queue', eventType: event.eventType },
+          { where: 'queue', eventType: event.eventType },
           false,
         );
       }
@@ -328,12 +335,13 @@ export class AuditReporter implements ProgressReporter {
     }
   }
 
-  #fail(error: unknown, context: AuditFailureContext, count = true): void {
+  #fail(error: unknown, context: Omit<AuditReporterErrorContext, 'stage'>, count = true): void {
     if (count) this.#failures += 1;
     const handler = this.#onInternalError;
     if (handler === undefined) return;
     try {
-      handler(error, context);
+      // eslint-disable-next-line @typescript-eslint/no-deprecated -- the old key, kept for one minor
+      handler(error, { ...context, stage: context.where });
     } catch {
       // The error callback may not break the run either.
     }

@@ -1,10 +1,10 @@
 export { AuditReporter } from './audit-reporter.js';
-export type { AuditFailureContext, AuditFlushOptions, AuditReporterOptions } from './audit-reporter.js';
+export type { AuditFlushOptions, AuditReporterErrorContext, AuditReporterOptions } from './audit-reporter.js';
 export type { AuditBus, QueryableAuditBus } from './audit-bus.js';
-export { AUDIT_EVENT_TYPES, auditEventSchema } from './audit-event.js';
+export { AUDIT_EVENT_TYPES, assertAuditEvent, auditEventSchema, decodeAuditRecord } from './audit-event.js';
 export type { AuditDetails, AuditEvent, AuditEventType, AuditRunRef } from './audit-event.js';
-export { normalizeAuditQuery } from './audit-query.js';
-export type { AuditQuery, NormalizedAuditQuery } from './audit-query.js';
+export { auditQueryConditions, normalizeAuditQuery } from './audit-query.js';
+export type { AuditQuery, AuditQueryCondition, NormalizedAuditQuery } from './audit-query.js';
 export { MemoryAuditBus } from './memory-audit-bus.js';
 export type { AuditSubscriber, MemoryAuditBusOptions } from './memory-audit-bus.js';
 export { JsonlAuditBus } from './jsonl-audit-bus.js';
@@ -16,7 +16,9 @@ export type { SqliteAuditBusOptions } from './sqlite-audit-bus.js';
 export { AuditError } from './audit-error.js';
 export type { AuditErrorCode } from './audit-error.js';
 export { AuditLogError } from './audit-log-error.js';
-export type { AuditLogErrorCode, AuditLogErrorOptions } from './audit-log-error.js';
+export type { AuditLogErrorCode, AuditLogErrorOptions, ReporterAuditErrorCode } from './audit-log-error.js';
 export { AUDIT_GENESIS_HASH, AuditChain, auditRecordHash, canonicalJson, verifyAuditChain } from './audit-chain.js';
 export type { AuditChainBreak, AuditChainBreakKind, AuditChainResult, LocatedAuditEvent } from './audit-chain.js';
 export { readSqliteAuditRecords } from './sqlite-audit-bus.js';
+// eslint-disable-next-line @typescript-eslint/no-deprecated -- deprecated aliases, removed in the next minor
+export type { AuditFailureContext } from './audit-reporter.js';

@@ -1,14 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { describeIssues, toValidationIssues } from '@headway/protocol';
 import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
 import type { QueryableAuditBus } from './audit-bus.js';
 import { AuditChain, type LocatedAuditEvent } from './audit-chain.js';
 import { AuditError } from './audit-error.js';
-import { assertAuditEvent, auditEventSchema, toJson, type AuditEvent } from './audit-event.js';
+import { assertAuditEvent, decodeAuditRecord, toJson, type AuditEvent } from './audit-event.js';
 import { AuditLogError } from './audit-log-error.js';
-import { normalizeAuditQuery, type AuditQuery, type NormalizedAuditQuery } from './audit-query.js';
+import { auditQueryConditions, normalizeAuditQuery, type AuditQuery, type NormalizedAuditQuery } from './audit-query.js';
 
 /** Options of {@link SqliteAuditBus}. */
 export interface SqliteAuditBusOptions {
@@ -50,19 +49,9 @@ const SCHEMA_VERSION = 2;
 
 /** The SELECT (with bound parameters) that answers a validated query. */
 export function auditQuerySql(q: NormalizedAuditQuery): { sql: string; params: (string | number)[] } {
-  const where: string[] = [];
-  const params: (string | number)[] = [];
-  for (const [column, op, value] of [
-    ['session_id', '=', q.sessionId],
-    ['task_id', '=', q.taskId],
-    ['event_type', '=', q.eventType],
-    ['timestamp', '>=', q.since],
-    ['timestamp', '<', q.until],
-  ] as const) {
-    if (value === undefined) continue;
-    where.push(`${column} ${op} ?`);
-    params.push(value);
-  }
+  const conditions = auditQueryConditions(q);
+  const where = conditions.map((c) => `${c.column} ${c.op} ?`);
+  const params = conditions.map((c) => c.value);
   const direction = q.order === 'desc' ? 'DESC' : 'ASC';
   let sql = `SELECT * FROM audit_events${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY timestamp ${direction}, id ${direction}`;
   if (q.limit !== undefined) {
@@ -264,18 +253,18 @@ function rowToEvent(row: Row, path: string): AuditEvent {
       cause,
     });
   }
-  const result = auditEventSchema.safeParse({
-    eventType: row.event_type,
-    category: row.category,
-    result: row.result,
-    sessionId: row.session_id,
-    taskId: row.task_id,
-    timestamp: row.timestamp,
-    detail,
-    ...(row.hash === null ? {} : { hash: row.hash }),
-    ...(row.prev_hash === null ? {} : { prevHash: row.prev_hash }),
-  });
-  if (result.success) return result.data;
-  const issues = toValidationIssues(result.error);
-  throw new AuditLogError('AUDIT_INVALID_ROW', `${location}: not an audit event: ${describeIssues(issues)}`, { location, issues });
+  return decodeAuditRecord(
+    {
+      eventType: row.event_type,
+      category: row.category,
+      result: row.result,
+      sessionId: row.session_id,
+      taskId: row.task_id,
+      timestamp: row.timestamp,
+      detail,
+      ...(row.hash === null ? {} : { hash: row.hash }),
+      ...(row.prev_hash === null ? {} : { prevHash: row.prev_hash }),
+    },
+    location,
+  );
 }

@@ -18,7 +18,7 @@ import {
 import { capText, MAX_LIVE_TEXT } from './bounded-text.js';
 import pc from 'picocolors';
 import type { Colors } from './colors.js';
-import { limitText, timeoutExtendedText, windDownText } from './event-text.js';
+import { noticeOf } from './event-text.js';
 import { LiveState, type LiveNotice, type LiveOutcome } from './live-state.js';
 import { LiveView } from './live-view.js';
 import { plainEventText, plainLine } from './plain-lines.js';
@@ -52,7 +52,7 @@ export interface CLIReporterOptions {
   timers?: LegacyIntervalTimers;
   /**
    * Also shows what only matters when debugging a run, such as `checkpoint saved: <id>` after
-   * every round (default: `HEADWAY_VERBOSE` is set in `env`, to anything but `0`/`false`).
+   * every iteration (default: `HEADWAY_VERBOSE` is set in `env`, to anything but `0`/`false`).
    * The JSON and audit logs keep those events either way.
    */
   verbose?: boolean;
@@ -294,17 +294,13 @@ export class CLIReporter implements ProgressReporter {
         return;
       }
       case 'limit.approaching':
-        this.notice('warning', limitText(event));
-        return;
       case 'limit.reached':
-        this.notice('limit', limitText(event));
-        return;
       case 'wind-down.started':
-        this.notice('warning', windDownText(event));
+      case 'timeout.extended': {
+        const notice = noticeOf(event);
+        if (notice !== undefined) this.notice(notice.level, notice.text);
         return;
-      case 'timeout.extended':
-        this.notice('info', timeoutExtendedText(event));
-        return;
+      }
       case 'checkpoint.saved':
         this.notice('info', `checkpoint saved: ${this.clean(event.checkpointId)}`, 'checkpoint');
         return;

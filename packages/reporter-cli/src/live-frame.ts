@@ -1,7 +1,8 @@
 import type { Colors } from './colors.js';
 import { displayPercent } from './event-text.js';
 import { fitLine } from './fit-line.js';
-import { formatDuration, formatEtaRange } from './format-duration.js';
+import { formatDuration } from '@headway/protocol/internal';
+import { formatEtaRange } from './format-eta-range.js';
 import type { LiveNotice, LiveOutcome, LivePlanItem, LiveState } from './live-state.js';
 
 /** Plan items shown under the bar; the rest are folded into a count. */

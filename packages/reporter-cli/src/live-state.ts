@@ -1,3 +1,5 @@
+import type { NoticeLevel } from './event-text.js';
+
 /** A tool call that has started and not finished. */
 export interface RunningTool {
   name: string;
@@ -15,7 +17,7 @@ export interface FinishedTool {
 
 /** A warning or note shown in the live block. */
 export interface LiveNotice {
-  level: 'warning' | 'limit' | 'info';
+  level: NoticeLevel;
   text: string;
   /** A later notice with the same key replaces this one (e.g. the latest checkpoint). */
   key: string | undefined;

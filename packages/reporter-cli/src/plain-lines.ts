@@ -1,11 +1,13 @@
 import type { ProgressEvent } from '@headway/protocol';
 import { toolResultPreview } from '@headway/protocol';
-import { displayPercent, limitText, timeoutExtendedText, windDownText } from './event-text.js';
-import { formatDuration, formatEtaRange } from './format-duration.js';
+import { displayPercent, noticeOf, type NoticeLevel } from './event-text.js';
+import { formatDuration } from '@headway/protocol/internal';
+import { formatEtaRange } from './format-eta-range.js';
 import { renderReportMarkdown } from './report-markdown.js';
 import { oneLine } from './terminal-text.js';
 
 const PREFIX = '  [progress] ';
+const NOTICE_WORDS: Record<NoticeLevel, string> = { warning: 'Warning', limit: 'Limit', info: 'Note' };
 
 /** The exact plain lines of the seven reporter methods (no trailing newline). */
 export const plainLine = {
@@ -50,13 +52,12 @@ export function plainEventText(event: ProgressEvent, previewLength: number): str
       return preview === '' ? undefined : `${PREFIX}Result: ${preview}`;
     }
     case 'limit.approaching':
-      return `${PREFIX}Warning: ${limitText(event)}`;
     case 'limit.reached':
-      return `${PREFIX}Limit: ${limitText(event)}`;
     case 'wind-down.started':
-      return `${PREFIX}Warning: ${windDownText(event)}`;
-    case 'timeout.extended':
-      return `${PREFIX}Note: ${timeoutExtendedText(event)}`;
+    case 'timeout.extended': {
+      const notice = noticeOf(event);
+      return notice === undefined ? undefined : `${PREFIX}${NOTICE_WORDS[notice.level]}: ${notice.text}`;
+    }
     case 'checkpoint.saved':
       return `${PREFIX}Checkpoint saved: ${oneLine(event.checkpointId)}`;
     case 'tool.flagged':

@@ -1,7 +1,13 @@
-import { HeadwayError, type HeadwayErrorOptions } from '@headway/protocol';
+import { HeadwayError } from '@headway/protocol';
 
 /** Codes a {@link JSONReporterError} can carry. */
-export type JSONReporterErrorCode = 'REPORTER_JSON_INVALID_OPTIONS' | 'REPORTER_JSON_WRITE_FAILED' | 'REPORTER_JSON_STREAM_CLOSED';
+export type JSONReporterErrorCode =
+  /** A constructor option is out of range (thrown). */
+  | 'REPORTER_JSON_INVALID_OPTIONS'
+  /** The stream errored or `write()` threw; `cause` is the original error, e.g. `EPIPE` (passed to `onInternalError`). */
+  | 'REPORTER_JSON_WRITE_FAILED'
+  /** The stream was closed, ended or destroyed without an error (passed to `onInternalError`). */
+  | 'REPORTER_JSON_STREAM_CLOSED';
 
 /**
  * Raised for bad constructor options (thrown), and passed — never thrown — to
@@ -9,11 +15,6 @@ export type JSONReporterErrorCode = 'REPORTER_JSON_INVALID_OPTIONS' | 'REPORTER_
  * errored or `write()` threw (the original error, e.g. `EPIPE`, is the `cause`),
  * `REPORTER_JSON_STREAM_CLOSED` when it was closed, ended or destroyed without an error.
  */
-export class JSONReporterError extends HeadwayError {
-  declare readonly code: JSONReporterErrorCode;
-
-  constructor(code: JSONReporterErrorCode, message: string, options?: HeadwayErrorOptions) {
-    super(code, message, options);
-    this.name = 'JSONReporterError';
-  }
+export class JSONReporterError extends HeadwayError<JSONReporterErrorCode> {
+  override readonly name: string = 'JSONReporterError';
 }

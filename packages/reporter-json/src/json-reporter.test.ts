@@ -3,7 +3,8 @@ import { Socket } from 'node:net';
 import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { secretArb, wildEventArb } from './arbitraries.test-util.js';
+import { callSevenMethods, secretArb } from '@headway/protocol/testing';
+import { wildEventArb } from './arbitraries.test-util.js';
 import type { JSONReporterError } from './json-reporter-error.js';
 import { JSONReporter } from './json-reporter.js';
 import { memoryStream } from './stream.test-util.js';
@@ -12,14 +13,7 @@ describe('JSONReporter', () => {
   it('writes one line per reporter call, in the documented shapes', () => {
     const { stream, text } = memoryStream();
     const reporter = new JSONReporter({ stream });
-    reporter.onStart('Summarize the README file');
-    reporter.onIteration(0, 10);
-    reporter.onProgress(45, 'Analyzing input');
-    reporter.onToolStart('file_read');
-    reporter.onToolDone('file_read', 'ok');
-    reporter.onIteration(1, 10);
-    reporter.onComplete('finished after 2 iteration(s)');
-    reporter.onError('Provider timeout');
+    callSevenMethods(reporter);
     expect(text()).toMatchInlineSnapshot(`
       "{"event":"start","task":"Summarize the README file"}
       {"event":"iteration","current":0,"max":10}

@@ -98,65 +98,37 @@ export class JSONReporter implements ProgressReporter {
 
   /** Writes `{"event":"start","task":…}`. */
   onStart(task: string): void {
-    try {
-      this.#writer.write(this.#encoder.start(task));
-    } catch {
-      this.#writer.skip();
-    }
+    this.#write(() => this.#encoder.start(task));
   }
 
   /** Writes `{"event":"progress","pct":…,"label":…}`. */
   onProgress(pct: number, label: string): void {
-    try {
-      this.#writer.write(this.#encoder.progress(pct, label));
-    } catch {
-      this.#writer.skip();
-    }
+    this.#write(() => this.#encoder.progress(pct, label));
   }
 
   /** Writes `{"event":"tool_start","tool":…}`. */
   onToolStart(name: string): void {
-    try {
-      this.#writer.write(this.#encoder.toolStart(name));
-    } catch {
-      this.#writer.skip();
-    }
+    this.#write(() => this.#encoder.toolStart(name));
   }
 
   /** Writes `{"event":"tool_done","tool":…,"summary":…}`. */
   onToolDone(name: string, summary: string): void {
-    try {
-      this.#writer.write(this.#encoder.toolDone(name, summary));
-    } catch {
-      this.#writer.skip();
-    }
+    this.#write(() => this.#encoder.toolDone(name, summary));
   }
 
   /** Writes `{"event":"iteration","current":…,"max":…}`; `current` is zero-based, as given. */
   onIteration(i: number, maxIterations: number): void {
-    try {
-      this.#writer.write(this.#encoder.iteration(i, maxIterations));
-    } catch {
-      this.#writer.skip();
-    }
+    this.#write(() => this.#encoder.iteration(i, maxIterations));
   }
 
   /** Writes `{"event":"complete","summary":…}`. */
   onComplete(summary: string): void {
-    try {
-      this.#writer.write(this.#encoder.complete(summary));
-    } catch {
-      this.#writer.skip();
-    }
+    this.#write(() => this.#encoder.complete(summary));
   }
 
   /** Writes `{"event":"error","error":…}`. */
   onError(error: string): void {
-    try {
-      this.#writer.write(this.#encoder.error(error));
-    } catch {
-      this.#writer.skip();
-    }
+    this.#write(() => this.#encoder.error(error));
   }
 
   /**
@@ -164,10 +136,17 @@ export class JSONReporter implements ProgressReporter {
    * A value that is not an object is not written; it counts as dropped.
    */
   handle(event: ProgressEvent): void {
+    this.#write(() => this.#encoder.event(event));
+  }
+
+  /**
+   * Writes the line `encode` makes. A line that is not an object (from an untyped caller, or an
+   * unreadable proxy the redactor replaced whole) is no event, and one that cannot be made is
+   * not written: either counts as dropped.
+   */
+  #write(encode: () => string): void {
     try {
-      const line = this.#encoder.event(event);
-      // Something that is not an object (from an untyped caller, or an unreadable proxy the
-      // redactor replaced whole) is no event: it is counted as dropped, not written.
+      const line = encode();
       if (line.startsWith('{')) this.#writer.write(line);
       else this.#writer.skip();
     } catch {

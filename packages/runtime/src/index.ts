@@ -1,9 +1,10 @@
 export { AgentRuntime } from './loop/agent-runtime.js';
-export type { AgentRuntimeDeps, RunOptions } from './loop/agent-runtime.js';
+export type { AgentRuntimeDeps, AgentRuntimeErrorContext, RunOptions } from './loop/agent-runtime.js';
 export type { RunErrorInfo, RunResult } from './loop/finish-run.js';
 export type { AgentConfig, AgentConfigInput, CapabilityMode, TimeoutBehavior } from './loop/agent-config.js';
 export { ConfigError } from './loop/config-error.js';
 export type { ConfigErrorCode } from './loop/config-error.js';
+export type { RuntimeErrorCode } from './runtime-error-code.js';
 export { ProviderError } from './provider/provider-error.js';
 export type { ProviderErrorCode, ProviderErrorOptions } from './provider/provider-error.js';
 export { addUsage, collectStream } from './provider/provider.js';

@@ -18,11 +18,33 @@ export {
   validateInit as validateCheckpointInit,
   validateUpdate as validateCheckpointUpdate,
 } from './checkpoint/checkpoint-codec.js';
+export {
+  CHECKPOINT_COLUMNS,
+  CHECKPOINT_FULL_COLUMNS,
+  CHECKPOINT_INSERT_COLUMNS,
+  CHECKPOINT_SUMMARY_COLUMNS,
+  checkExpected as checkCheckpointExpected,
+  decodeCountsRow as decodeCheckpointCountsRow,
+  decodeSequenceRows as decodeCheckpointSequenceRows,
+  decodeSummaryRow as decodeCheckpointSummaryRow,
+  encodeInit as encodeCheckpointInit,
+  encodeUpdate as encodeCheckpointUpdate,
+  filterStatuses as checkpointFilterStatuses,
+  insertValues as checkpointInsertValues,
+} from './checkpoint/checkpoint-rows.js';
+export type {
+  CountsRow as CheckpointCountsRow,
+  EncodedInit as EncodedCheckpointInit,
+  EncodedUpdate as EncodedCheckpointUpdate,
+} from './checkpoint/checkpoint-rows.js';
+export { SESSION_COLUMNS, renderColumns } from './store/store-columns.js';
+export type { StoreColumn, StoreColumnTypes } from './store/store-columns.js';
 export { blobRef } from './checkpoint/blob-ref.js';
 export { CHECKPOINT_STATUSES } from './checkpoint/checkpoint.js';
 export {
   SESSION_SUMMARY_COLUMNS,
   decodeMessage as decodeSessionMessage,
+  decodeMessageRows as decodeSessionMessageRows,
   decodeSummaryRow as decodeSessionSummaryRow,
   encodeRun as encodeSessionRun,
   sessionExists,

@@ -7,7 +7,7 @@ import { SseError } from './sse-error.js';
 import { SSE_EVENT_NAME } from './sse-frame.js';
 
 export { SseError } from './sse-error.js';
-export type { SseErrorCode } from './sse-error.js';
+export type { SseErrorCode, SseErrorOptions } from './sse-error.js';
 export type { InvalidEventHandler } from './event-gate.js';
 
 /** The part of a browser `MessageEvent` the client reads. */
@@ -118,6 +118,7 @@ export async function subscribeToRun(url: string | URL, options: BrowserSubscrib
         }
       } catch (error) {
         finish(() => {
+          // The gate throws SseError or ProtocolError; the fallback only guards against the impossible.
           reject(error instanceof Error ? error : new Error(String(error)));
         });
       }

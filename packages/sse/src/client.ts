@@ -5,4 +5,4 @@ export type { SubscribeOptions } from './subscribe-to-run.js';
 export type { TimeoutTimers } from './subscribe-to-run.js';
 export type { InvalidEventHandler } from './event-gate.js';
 export { SseError } from './sse-error.js';
-export type { SseErrorCode } from './sse-error.js';
+export type { SseErrorCode, SseErrorOptions } from './sse-error.js';

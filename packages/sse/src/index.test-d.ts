@@ -4,14 +4,14 @@ import type { Server } from 'socket.io';
 import { describe, expectTypeOf, it } from 'vitest';
 import * as browser from './browser.js';
 import * as client from './client.js';
-import { socketIoSink, subscribeToRun, type AuthorizeResult, type SocketIoTarget, type SseHandler } from './index.js';
+import { createSocketIoSink, subscribeToRun, type AuthorizeResult, type SocketIoTarget, type SseHandler } from './index.js';
 
 describe('public types', () => {
   it('takes a socket.io server, namespace or room as a target, and is a progress sink', () => {
     expectTypeOf<Server>().toExtend<SocketIoTarget>();
     expectTypeOf<ReturnType<Server['of']>>().toExtend<SocketIoTarget>();
     expectTypeOf<ReturnType<ReturnType<Server['of']>['to']>>().toExtend<SocketIoTarget>();
-    expectTypeOf(socketIoSink).returns.toEqualTypeOf<ProgressSink>();
+    expectTypeOf(createSocketIoSink).returns.toEqualTypeOf<ProgressSink>();
   });
 
   it('gives both clients the same call shape, resolving with the terminal event', () => {

@@ -121,7 +121,7 @@ interface Entry {
   readonly end: number;
 }
 
-interface RunState {
+interface RunBuffer {
   readonly runId: string;
   /** Ring storage: absolute index `i` lives at `ring[i % capacity]`. */
   ring: (Entry | undefined)[];
@@ -151,7 +151,7 @@ class CursorImpl implements ReplayCursor {
   private pos: number;
 
   constructor(
-    private readonly run: RunState,
+    private readonly run: RunBuffer,
     pos: number,
     afterSeq: number,
     readonly onAppend: () => void,
@@ -222,7 +222,7 @@ class CursorImpl implements ReplayCursor {
   }
 }
 
-function entryAt(run: RunState, index: number): Entry {
+function entryAt(run: RunBuffer, index: number): Entry {
   const entry = run.ring[index % run.ring.length];
   // Callers stay within [first, next), where every slot is filled.
   if (entry === undefined) throw new Error(`replay log: no entry at ${index}`);
@@ -257,10 +257,10 @@ export function createReplayLog(options: ReplayLogOptions = {}): ReplayLog {
   // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until it is removed
   const clock = resolveClock(options.clock, options.now);
   const now = (): number => clock.now();
-  const runs = new Map<string, RunState>();
+  const runs = new Map<string, RunBuffer>();
   const counters = { ignored: 0, evictedEvents: 0, evictedRuns: 0 };
 
-  function scheduleWake(run: RunState): void {
+  function scheduleWake(run: RunBuffer): void {
     if (run.wakeScheduled || run.readers.size === 0) return;
     run.wakeScheduled = true;
     queueMicrotask(() => {
@@ -275,7 +275,7 @@ export function createReplayLog(options: ReplayLogOptions = {}): ReplayLog {
     });
   }
 
-  function forget(run: RunState): void {
+  function forget(run: RunBuffer): void {
     runs.delete(run.runId);
     run.forgotten = true;
     counters.evictedRuns += 1;
@@ -297,7 +297,7 @@ export function createReplayLog(options: ReplayLogOptions = {}): ReplayLog {
 
   function makeRoom(): void {
     while (runs.size >= maxRuns) {
-      let victim: RunState | undefined;
+      let victim: RunBuffer | undefined;
       for (const run of runs.values()) {
         if (victim === undefined) victim = run;
         else if ((run.endedAt !== undefined) !== (victim.endedAt !== undefined)) {
@@ -309,7 +309,7 @@ export function createReplayLog(options: ReplayLogOptions = {}): ReplayLog {
     }
   }
 
-  function ensure(runId: string, lastSeq: number): RunState {
+  function ensure(runId: string, lastSeq: number): RunBuffer {
     let run = runs.get(runId);
     if (run !== undefined) return run;
     sweep();
@@ -334,7 +334,7 @@ export function createReplayLog(options: ReplayLogOptions = {}): ReplayLog {
     return run;
   }
 
-  function evictOldest(run: RunState): void {
+  function evictOldest(run: RunBuffer): void {
     const entry = entryAt(run, run.first);
     run.ring[run.first % run.ring.length] = undefined;
     run.first += 1;
@@ -343,7 +343,7 @@ export function createReplayLog(options: ReplayLogOptions = {}): ReplayLog {
     counters.evictedEvents += 1;
   }
 
-  function grow(run: RunState): void {
+  function grow(run: RunBuffer): void {
     // While nothing was evicted absolute index i is ring slot i, so appending a slot keeps
     // the mapping; otherwise the live entries are laid out again in a larger ring.
     if (run.first === 0) {

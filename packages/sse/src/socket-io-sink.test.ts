@@ -3,7 +3,7 @@ import { ManualClock, createProgressHub, type ProgressEvent } from '@headway/pro
 import { Server } from 'socket.io';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { socketIoSink } from './socket-io-sink.js';
+import { createSocketIoSink } from './socket-io-sink.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -46,13 +46,13 @@ function collect(socket: Socket, until: number): Promise<ProgressEvent[]> {
   });
 }
 
-describe('socketIoSink', () => {
+describe('createSocketIoSink', () => {
   it('emits every event as agent.progress to a namespace, in order, as the same objects SSE carries', async () => {
     const { io, url } = await startIo();
     const agents = io.of('/agents');
     const socket = await client(`${url}/agents`);
     const hub = createProgressHub({ runId: 'r', clock: new ManualClock({ start: 7 }) });
-    hub.add(socketIoSink(agents));
+    hub.add(createSocketIoSink(agents));
     const received = collect(socket, 3);
     const sent = [
       hub.emit({ type: 'run.started', agentName: 'a' }),
@@ -69,7 +69,7 @@ describe('socketIoSink', () => {
     });
     const inA = await client(`${url}/runs?run=a`);
     const inB = await client(`${url}/runs?run=b`);
-    const sink = socketIoSink(io.of('/runs'), { room: (e) => e.runId });
+    const sink = createSocketIoSink(io.of('/runs'), { room: (e) => e.runId });
     const gotA = collect(inA, 2);
     const gotB = collect(inB, 1);
     sink({ type: 'progress', runId: 'a', seq: 1, ts: 0, percent: 10 });
@@ -81,23 +81,23 @@ describe('socketIoSink', () => {
     ]);
     expect((await gotB).map((e) => [e.runId, e.seq])).toEqual([['b', 1]]);
     // A room target from io.to() works the same.
-    const toRoom = socketIoSink(io.of('/runs').to('b'));
+    const toRoom = createSocketIoSink(io.of('/runs').to('b'));
     const again = collect(inB, 1);
     toRoom({ type: 'progress', runId: 'b', seq: 2, ts: 0, percent: 60 });
     expect((await again).at(-1)?.seq).toBe(2);
   });
 
-  it('never throws into the run: a failing target goes to onError', () => {
+  it('never throws into the run: a failing target goes to onInternalError with where, runId and the event', () => {
     const errors: unknown[] = [];
-    const sink = socketIoSink(
+    const sink = createSocketIoSink(
       {
         emit: () => {
           throw new Error('adapter down');
         },
       },
       {
-        onError: (e) => {
-          errors.push(e);
+        onInternalError: (e, { where, runId, event }) => {
+          errors.push([where, runId, event.seq, e]);
           throw new Error('and the handler too');
         },
       },
@@ -105,6 +105,23 @@ describe('socketIoSink', () => {
     expect(() => {
       sink({ type: 'progress', runId: 'r', seq: 1, ts: 0, percent: 1 });
     }).not.toThrow();
-    expect(errors).toEqual([new Error('adapter down')]);
+    expect(errors).toEqual([['emit', 'r', 1, new Error('adapter down')]]);
+  });
+
+  it('still calls the deprecated onError with the event', () => {
+    const seen: number[] = [];
+    const failing = {
+      emit: () => {
+        throw new Error('adapter down');
+      },
+    };
+    createSocketIoSink(failing, { onError: (_e, event) => seen.push(event.seq) })({
+      type: 'progress',
+      runId: 'r',
+      seq: 2,
+      ts: 0,
+      percent: 1,
+    });
+    expect(seen).toEqual([2]);
   });
 });

@@ -1,18 +1,26 @@
-import type { ProgressEvent, ProgressSink } from '@headway/protocol';
+import type { InternalErrorContext, OnInternalError, ProgressEvent, ProgressSink } from '@headway/protocol';
 
 /** Anything socket.io emits through: a `Server`, a namespace (`io.of('/agents')`) or a room (`io.to(runId)`). */
 export interface SocketIoTarget {
   emit(eventName: string, ...args: unknown[]): unknown;
 }
 
-/** Options of {@link socketIoSink}. */
+/** Options of {@link createSocketIoSink}. */
 export interface SocketIoSinkOptions {
   /** The socket.io event name (default `agent.progress`). */
   eventName?: string;
   /** Picks a room per event, e.g. `(event) => event.runId`; needs a target with `to()` (a server or namespace). */
   room?: (event: ProgressEvent) => string;
-  /** Told when emitting fails; the error goes no further. */
+  /** Told when emitting fails (`where: 'emit'`); the error goes no further. */
+  onInternalError?: OnInternalError<SocketIoSinkErrorContext>;
+  /** @deprecated use `onInternalError` (the event is `context.event`); removed in the next minor. */
   onError?: (error: unknown, event: ProgressEvent) => void;
+}
+
+/** Where a failure the sink survived happened: `emit`, socket.io threw for `event`. */
+export interface SocketIoSinkErrorContext extends InternalErrorContext {
+  readonly where: 'emit';
+  readonly event: ProgressEvent;
 }
 
 /** A target that can narrow to a room. */
@@ -28,23 +36,31 @@ interface RoomCapable {
  * @example
  * ```ts
  * const io = new Server(httpServer);
- * hub.add(socketIoSink(io.of('/agents').to(hub.runId)));
+ * hub.add(createSocketIoSink(io.of('/agents').to(hub.runId)));
  * // browser: socket.on('agent.progress', (event) => render(event));
  * ```
  */
-export function socketIoSink(target: SocketIoTarget, options: SocketIoSinkOptions = {}): ProgressSink {
+export function createSocketIoSink(target: SocketIoTarget, options: SocketIoSinkOptions = {}): ProgressSink {
   const eventName = options.eventName ?? 'agent.progress';
-  const { room, onError } = options;
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- the old callback, kept for one minor
+  const { room, onError, onInternalError } = options;
   return (event) => {
     try {
       if (room === undefined) target.emit(eventName, event);
       else (target as unknown as RoomCapable).to(room(event)).emit(eventName, event);
     } catch (error) {
       try {
-        onError?.(error, event);
+        if (onInternalError !== undefined) onInternalError(error, { where: 'emit', runId: event.runId, event });
+        else onError?.(error, event);
       } catch {
         // The error callback may not break the run either.
       }
     }
   };
 }
+
+/**
+ * @deprecated use {@link createSocketIoSink}; removed in the next minor.
+ * @alias
+ */
+export const socketIoSink: typeof createSocketIoSink = createSocketIoSink;

@@ -13,20 +13,22 @@ export type SseErrorCode =
   /** The connection failed and could not be re-established within the retry budget. */
   | 'SSE_CONNECTION_FAILED'
   /** The server sent more than `maxEventLength` characters without completing an event. */
-  | 'SSE_FRAME_TOO_LARGE';
+  | 'SSE_FRAME_TOO_LARGE'
+  /** A client's response stream was ended: too much unsent data, or its events were evicted from the replay log. */
+  | 'SSE_CLIENT_TOO_SLOW';
+
+/** Options of an {@link SseError}: the standard ones plus the HTTP status. */
+export interface SseErrorOptions extends HeadwayErrorOptions {
+  /** The HTTP status the server answered with. */
+  status?: number;
+}
 
 /**
  * Thrown (or rejected with) by `@headway/sse`; `status` carries the HTTP status for
  * `SSE_HTTP_STATUS`.
  */
-export class SseError extends HeadwayError {
-  declare readonly code: SseErrorCode;
+export class SseError extends HeadwayError<SseErrorCode, SseErrorOptions> {
+  override readonly name: string = 'SseError';
   /** The HTTP status the server answered with, when there was one. */
-  readonly status: number | undefined;
-
-  constructor(code: SseErrorCode, message: string, options?: HeadwayErrorOptions & { status?: number }) {
-    super(code, message, options);
-    this.name = 'SseError';
-    this.status = options?.status;
-  }
+  declare readonly status: number | undefined;
 }

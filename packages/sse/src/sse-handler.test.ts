@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ev, finished } from './events.test-util.js';
 import { get, listen, type TestServer } from './http.test-util.js';
 import { createReplayLog, type ReplayLog } from './replay-log.js';
-import type { DisconnectReason } from './run-stream.js';
+import type { DisconnectReason } from './client-stream.js';
 import { createSseHandler, type SseHandlerOptions } from './sse-handler.js';
 import { subscribeToRun } from './subscribe-to-run.js';
 

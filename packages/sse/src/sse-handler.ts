@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { startRunStream } from './run-stream.js';
+import { startClientStream } from './client-stream.js';
 import { decide, notifyDisconnect, requestUrl, settle, type RequestFacts, type SseServeOptions } from './sse-request.js';
 
 /** Options of {@link createSseHandler}. */
@@ -94,7 +94,7 @@ export function createSseHandler(options: SseHandlerOptions): SseHandler {
         return;
       }
       res.writeHead(200, { ...answer.headers, connection: 'keep-alive' });
-      const stream = startRunStream(
+      const stream = startClientStream(
         answer.cursor,
         {
           write(chunk) {

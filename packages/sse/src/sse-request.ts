@@ -2,14 +2,14 @@ import { compileCors, type CompiledCors, type CorsOptions } from './cors.js';
 import type { ReplayCursor, ReplayOpenResult } from './replay-log.js';
 import { systemClock, type Clock } from '@headway/protocol';
 import { clockFromIntervalTimers, type IntervalTimers as LegacyIntervalTimers } from '@headway/protocol/internal';
-import type { DisconnectReason } from './run-stream.js';
+import type { DisconnectReason } from './client-stream.js';
 import { SseError } from './sse-error.js';
 import { logOf, type ReplaySource, type SseSource } from './sse-source.js';
 
 /** What `authorize` may answer: `true` allows; `false` or `403` forbids; `401` asks for credentials. */
 export type AuthorizeResult = boolean | 401 | 403;
 
-/** Options shared by {@link createSseHandler} and {@link sseResponse}; `Req` is the request type of each. */
+/** Options shared by {@link createSseHandler} and {@link createSseResponse}; `Req` is the request type of each. */
 export interface SseServeOptions<Req> {
   /** A replay log (serves any run it holds) or one run's progress hub (serves that run). */
   source: SseSource;

@@ -2,8 +2,8 @@ import { createParser } from 'eventsource-parser';
 import { describe, expect, it } from 'vitest';
 import { ev, finished, microtasks } from './events.test-util.js';
 import { createReplayLog } from './replay-log.js';
-import type { DisconnectReason } from './run-stream.js';
-import { sseResponse } from './sse-response.js';
+import type { DisconnectReason } from './client-stream.js';
+import { createSseResponse } from './sse-response.js';
 
 async function readAll(response: Response): Promise<{ ids: number[]; retries: number[] }> {
   const ids: number[] = [];
@@ -18,13 +18,13 @@ async function readAll(response: Response): Promise<{ ids: number[]; retries: nu
   }
 }
 
-describe('sseResponse', () => {
+describe('createSseResponse', () => {
   it('answers a fetch-style request with a stream that replays after Last-Event-ID and closes at the end', async () => {
     const log = createReplayLog();
     for (let s = 1; s <= 5; s++) log.append(ev('r', s));
     log.append(finished('r', 6));
     const options = { source: log, heartbeatMs: 0, retryMs: 500 };
-    const response = await sseResponse(new Request('http://127.0.0.1/runs/r', { headers: { 'last-event-id': '3' } }), options);
+    const response = await createSseResponse(new Request('http://127.0.0.1/runs/r', { headers: { 'last-event-id': '3' } }), options);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     expect(await readAll(response)).toEqual({ ids: [4, 5, 6], retries: [500] });
@@ -35,11 +35,15 @@ describe('sseResponse', () => {
     log.append(finished('done', 1));
     const options = { source: log, authorize: (req: Request) => (req.headers.get('authorization') === null ? (401 as const) : true) };
     const auth = { authorization: 'x' };
-    expect((await sseResponse(new Request('http://h/done'), options)).status).toBe(401);
-    expect((await sseResponse(new Request('http://h/done', { headers: { ...auth, 'last-event-id': 'x' } }), options)).status).toBe(400);
-    expect((await sseResponse(new Request('http://h/done', { headers: { ...auth, 'last-event-id': '1' } }), options)).status).toBe(204);
-    expect((await sseResponse(new Request('http://h/other', { headers: auth }), options)).status).toBe(404);
-    const notAllowed = await sseResponse(new Request('http://h/done', { method: 'DELETE', headers: auth }), options);
+    expect((await createSseResponse(new Request('http://h/done'), options)).status).toBe(401);
+    expect((await createSseResponse(new Request('http://h/done', { headers: { ...auth, 'last-event-id': 'x' } }), options)).status).toBe(
+      400,
+    );
+    expect((await createSseResponse(new Request('http://h/done', { headers: { ...auth, 'last-event-id': '1' } }), options)).status).toBe(
+      204,
+    );
+    expect((await createSseResponse(new Request('http://h/other', { headers: auth }), options)).status).toBe(404);
+    const notAllowed = await createSseResponse(new Request('http://h/done', { method: 'DELETE', headers: auth }), options);
     expect([notAllowed.status, await notAllowed.json()]).toEqual([405, { code: 'SSE_METHOD_NOT_ALLOWED', message: 'Use GET' }]);
   });
 
@@ -53,7 +57,7 @@ describe('sseResponse', () => {
       maxBufferedBytes: 8 * 1024,
       onDisconnect: ({ reason }: { reason: DisconnectReason }) => ends.push(reason),
     };
-    const response = await sseResponse(new Request('http://h/r'), options);
+    const response = await createSseResponse(new Request('http://h/r'), options);
     // Nobody reads response.body.
     for (let s = 1; s <= 100; s++) {
       log.append(ev('r', s, { type: 'text.delta', text: 'q'.repeat(200) }));
@@ -62,7 +66,10 @@ describe('sseResponse', () => {
     }
     expect(ends).toEqual(['slow']);
     expect(log.stats().events).toBeLessThan(100);
-    await expect(response.body?.getReader().read()).rejects.toThrow(/too much unsent data/);
+    await expect(response.body?.getReader().read()).rejects.toMatchObject({
+      code: 'SSE_CLIENT_TOO_SLOW',
+      message: expect.stringMatching(/too much unsent data/) as unknown,
+    });
   });
 
   it('stops when the request is aborted', async () => {
@@ -70,7 +77,7 @@ describe('sseResponse', () => {
     log.register('r');
     const ends: DisconnectReason[] = [];
     const controller = new AbortController();
-    const response = await sseResponse(new Request('http://h/r', { signal: controller.signal }), {
+    const response = await createSseResponse(new Request('http://h/r', { signal: controller.signal }), {
       source: log,
       heartbeatMs: 0,
       onDisconnect: ({ reason }) => ends.push(reason),

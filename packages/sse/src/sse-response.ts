@@ -1,7 +1,8 @@
-import { startRunStream, type RunStream } from './run-stream.js';
+import { SseError } from './sse-error.js';
+import { startClientStream, type ClientStream } from './client-stream.js';
 import { decide, notifyDisconnect, requestUrl, settle, type ServeSettings, type SseServeOptions } from './sse-request.js';
 
-/** Options of {@link sseResponse}. */
+/** Options of {@link createSseResponse}. */
 export type SseResponseOptions = SseServeOptions<Request>;
 
 // Settings are validated once per options object, however many requests use it.
@@ -18,10 +19,10 @@ const settled = new WeakMap<SseResponseOptions, ServeSettings<Request>>();
  * ```ts
  * const log = createReplayLog();
  * const options = { source: log, runId: (req: Request) => new URL(req.url).searchParams.get('run') ?? undefined };
- * export const GET = (request: Request): Promise<Response> => sseResponse(request, options);
+ * export const GET = (request: Request): Promise<Response> => createSseResponse(request, options);
  * ```
  */
-export async function sseResponse(request: Request, options: SseResponseOptions): Promise<Response> {
+export async function createSseResponse(request: Request, options: SseResponseOptions): Promise<Response> {
   let settings = settled.get(options);
   if (settings === undefined) {
     settings = settle(options);
@@ -44,14 +45,14 @@ export async function sseResponse(request: Request, options: SseResponseOptions)
 
   const { clock, heartbeatMs, maxBufferedBytes, retryMs } = settings;
   const highWaterMark = Math.min(64 * 1024, maxBufferedBytes);
-  let stream: RunStream | undefined;
+  let stream: ClientStream | undefined;
   let controllerRef: ReadableStreamDefaultController<Uint8Array> | undefined;
   let closed = false;
   const body = new ReadableStream<Uint8Array>(
     {
       start(controller) {
         controllerRef = controller;
-        stream = startRunStream(
+        stream = startClientStream(
           answer.cursor,
           {
             write(chunk) {
@@ -64,7 +65,9 @@ export async function sseResponse(request: Request, options: SseResponseOptions)
             },
             destroy() {
               closed = true;
-              controller.error(new Error('SSE client disconnected: too much unsent data, or its events were evicted'));
+              controller.error(
+                new SseError('SSE_CLIENT_TOO_SLOW', 'SSE client disconnected: too much unsent data, or its events were evicted'),
+              );
             },
           },
           {
@@ -105,3 +108,9 @@ export async function sseResponse(request: Request, options: SseResponseOptions)
   );
   return new Response(body, { status: 200, headers: answer.headers });
 }
+
+/**
+ * @deprecated use {@link createSseResponse}; removed in the next minor.
+ * @alias
+ */
+export const sseResponse: typeof createSseResponse = createSseResponse;

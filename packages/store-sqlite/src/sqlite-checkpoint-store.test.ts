@@ -1,37 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { HeadwayError } from '@headway/protocol';
-import { afterEach, describe, expect, it } from 'vitest';
-import { checkpointInit as init, checkpointState as state, checkpointStoreConformance } from '@headway/runtime/testing';
+import { describe, expect, it } from 'vitest';
+import { checkpointInit as init, checkpointRound, checkpointStoreConformance } from '@headway/runtime/testing';
 import { SqliteCheckpointStore } from './sqlite-checkpoint-store.js';
+import { freshStore, tempDatabasePath as tempPath } from './temp-database.test-util.js';
 
-const dirs: string[] = [];
-function tempPath(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'headway-cp-'));
-  dirs.push(dir);
-  return join(dir, 'agent.db');
-}
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-checkpointStoreConformance('SqliteCheckpointStore', (now) => {
-  const path = tempPath();
-  let store = new SqliteCheckpointStore(path, { now });
-  return {
-    store,
-    reopen: () => {
-      store.close();
-      store = new SqliteCheckpointStore(path, { now });
-      return store;
-    },
-    cleanup: () => {
-      store.close();
-    },
-  };
-});
+checkpointStoreConformance('SqliteCheckpointStore', (now) => freshStore((path) => new SqliteCheckpointStore(path, { now })));
 
 describe('SqliteCheckpointStore', () => {
   it('uses WAL and commits checkpoints with synchronous=FULL', () => {
@@ -44,21 +18,13 @@ describe('SqliteCheckpointStore', () => {
     store.close();
   });
 
-  it('writes only the new rows and the checkpoint row on each round', () => {
+  it('writes only the new rows and the checkpoint row on each iteration', () => {
     const store = new SqliteCheckpointStore(tempPath());
     store.create(init('cp-1'));
     const changes = (): number => (store.database.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
     let before = changes();
     const round = (i: number): void => {
-      store.update('cp-1', {
-        appendMessages: [
-          { role: 'assistant', i },
-          { role: 'tool', i },
-        ],
-        appendLog: [{ i }],
-        state: state({ iteration: i }),
-        clearToolCalls: true,
-      });
+      store.update('cp-1', checkpointRound(i));
     };
     for (let i = 1; i <= 50; i++) {
       round(i);

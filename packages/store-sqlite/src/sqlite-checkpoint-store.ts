@@ -1,6 +1,5 @@
 // Over 300 lines on purpose: one class whose SQL statements and transactions belong together;
 // the codec it shares with every store is in @headway/runtime/store-kit.
-import { z } from 'zod';
 import {
   CheckpointError,
   type Checkpoint,
@@ -13,20 +12,27 @@ import {
   type SessionStore,
 } from '@headway/runtime';
 import {
-  CHECKPOINT_STATUSES,
+  CHECKPOINT_COLUMNS,
+  CHECKPOINT_FULL_COLUMNS,
+  CHECKPOINT_INSERT_COLUMNS,
+  CHECKPOINT_SUMMARY_COLUMNS as SUMMARY_COLUMNS,
   blobRef,
-  checkRow,
-  checkpointConflict as conflict,
+  checkpointInsertValues,
+  checkCheckpointExpected as checkExpected,
+  checkpointFilterStatuses as filterStatuses,
   checkpointNotFound as notFound,
   checkpointNotRunning as notRunning,
-  decodeJson,
+  decodeCheckpointCountsRow as decodeCounts,
+  decodeCheckpointSequenceRows as decodeRows,
+  decodeCheckpointSummaryRow as toSummary,
   decodeState,
   decodeToolCall,
-  encodeJson,
+  encodeCheckpointInit as encodeInit,
+  encodeCheckpointUpdate as encodeUpdate,
+  renderColumns,
   validateCheckpointInit as validateInit,
-  validateCheckpointUpdate as validateUpdate,
 } from '@headway/runtime/store-kit';
-import { migrate, openSqliteDatabase, type SqliteDatabase } from './sqlite-database.js';
+import { SQLITE_TYPES, openSqliteDatabase, type SqliteDatabase } from './sqlite-database.js';
 import { SqliteSessionStore } from './sqlite-session-store.js';
 
 /** Options of {@link SqliteCheckpointStore}. */
@@ -48,20 +54,7 @@ const MAX_PK = 2 ** 29;
 const DDL = `
 CREATE TABLE IF NOT EXISTS headway_checkpoints (
   pk INTEGER PRIMARY KEY,
-  id TEXT NOT NULL UNIQUE,
-  run_id TEXT NOT NULL,
-  session_id TEXT NOT NULL,
-  task_id TEXT NOT NULL,
-  input TEXT NOT NULL,
-  status TEXT NOT NULL,
-  iteration INTEGER NOT NULL,
-  state TEXT NOT NULL,
-  message_count INTEGER NOT NULL,
-  log_count INTEGER NOT NULL,
-  last_seq INTEGER NOT NULL,
-  error TEXT,
-  created_at INTEGER NOT NULL,
-  updated_at INTEGER NOT NULL
+${renderColumns(CHECKPOINT_COLUMNS, SQLITE_TYPES)}
 );
 CREATE INDEX IF NOT EXISTS headway_checkpoints_status ON headway_checkpoints (status);
 CREATE TABLE IF NOT EXISTS headway_checkpoint_messages (
@@ -94,37 +87,6 @@ interface Head {
   log_count: number;
 }
 
-const rowSchema = z.object({
-  id: z.string().min(1),
-  run_id: z.string().min(1),
-  session_id: z.string().min(1),
-  task_id: z.string().min(1),
-  status: z.enum(CHECKPOINT_STATUSES as [CheckpointStatus, ...CheckpointStatus[]]),
-  iteration: z.number().int().nonnegative(),
-  created_at: z.number().nonnegative(),
-  updated_at: z.number().nonnegative(),
-  error: z.string().nullable(),
-});
-
-const SUMMARY_COLUMNS = 'id, run_id, session_id, task_id, status, iteration, created_at, updated_at, error';
-
-function toSummary(row: unknown): CheckpointSummary {
-  const id = typeof (row as { id?: unknown }).id === 'string' ? (row as { id: string }).id : '?';
-  const r = checkRow(rowSchema, row, id);
-  const summary: CheckpointSummary = {
-    id: r.id,
-    runId: r.run_id,
-    sessionId: r.session_id,
-    taskId: r.task_id,
-    status: r.status,
-    iteration: r.iteration,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-  };
-  if (r.error !== null) summary.error = r.error;
-  return summary;
-}
-
 /**
  * A {@link CheckpointStore} in a SQLite file (better-sqlite3, WAL). Every checkpoint write
  * is one transaction committed with `synchronous=FULL`; writes are incremental.
@@ -146,16 +108,15 @@ export class SqliteCheckpointStore implements CheckpointStore {
 
   /** Opens `path` (created if missing), or uses an open better-sqlite3 connection. */
   constructor(pathOrDatabase: string | SqliteDatabase, options: SqliteCheckpointStoreOptions = {}) {
-    const { db, owned } = openSqliteDatabase(pathOrDatabase);
+    const { db, owned } = openSqliteDatabase(pathOrDatabase, {
+      component: 'checkpoints',
+      version: SCHEMA_VERSION,
+      ddl: DDL,
+      makeError: (message) => new CheckpointError('CHECKPOINT_CORRUPT', message),
+    });
     this.database = db;
     this.#owned = owned;
     this.#now = options.now ?? Date.now;
-    try {
-      migrate(db, 'checkpoints', SCHEMA_VERSION, DDL, (message) => new CheckpointError('CHECKPOINT_CORRUPT', message));
-    } catch (error) {
-      if (owned) db.close();
-      throw error;
-    }
     this.#stmt = prepare(db);
   }
 
@@ -167,28 +128,13 @@ export class SqliteCheckpointStore implements CheckpointStore {
 
   create(init: CheckpointInit): void {
     validateInit(init);
-    const state = encodeJson(init.state, 'init.state', init.id);
-    const messages = (init.messages ?? []).map((m, i) => encodeJson(m, `init.messages[${i}]`, init.id));
-    const log = (init.log ?? []).map((e, i) => encodeJson(e, `init.log[${i}]`, init.id));
+    const encoded = encodeInit(init);
+    const { messages, log } = encoded;
     const s = this.#stmt;
     this.database
       .transaction(() => {
         if (s.head.get(init.id) !== undefined) throw new CheckpointError('CHECKPOINT_EXISTS', `checkpoint ${init.id} exists already`);
-        const now = this.#now();
-        const { lastInsertRowid } = s.insert.run(
-          init.id,
-          init.runId,
-          init.sessionId,
-          init.taskId,
-          init.input,
-          init.state.iteration,
-          state,
-          messages.length,
-          log.length,
-          init.lastSeq ?? 0,
-          now,
-          now,
-        );
+        const { lastInsertRowid } = s.insert.run(...checkpointInsertValues(init, init.input, encoded, this.#now()));
         const pk = Number(lastInsertRowid);
         if (pk >= MAX_PK)
           throw new CheckpointError('CHECKPOINT_INVALID', `checkpoint ${init.id}: the database has used all ${MAX_PK} checkpoint keys`);
@@ -200,19 +146,12 @@ export class SqliteCheckpointStore implements CheckpointStore {
   }
 
   update(id: string, update: CheckpointUpdate): void {
-    validateUpdate(id, update);
-    const state = update.state === undefined ? null : encodeJson(update.state, 'update.state', id);
-    const messages = (update.appendMessages ?? []).map((m, i) => encodeJson(m, `update.appendMessages[${i}]`, id));
-    const log = (update.appendLog ?? []).map((e, i) => encodeJson(e, `update.appendLog[${i}]`, id));
-    const calls = (update.toolCalls ?? []).map((c, i) => ({ c, body: encodeJson(c, `update.toolCalls[${i}]`, id) }));
+    const { state, messages, log, calls } = encodeUpdate(id, update);
     const s = this.#stmt;
     const seqOnly = state === null && messages.length === 0 && log.length === 0 && calls.length === 0 && update.clearToolCalls !== true;
     const write = this.database.transaction(() => {
       const head = this.#running(id);
-      if (update.expect !== undefined) {
-        const actual = { messages: head.message_count, log: head.log_count };
-        if (actual.messages !== update.expect.messages || actual.log !== update.expect.log) throw conflict(id, update.expect, actual);
-      }
+      checkExpected(id, update, head);
       if (head.message_count + messages.length >= ROW_SPAN || head.log_count + log.length >= ROW_SPAN) {
         throw new CheckpointError('CHECKPOINT_INVALID', `checkpoint ${id}: more than ${ROW_SPAN - 1} messages or log entries`);
       }
@@ -264,19 +203,10 @@ export class SqliteCheckpointStore implements CheckpointStore {
       const row = s.full.get(id) as (Record<string, unknown> & Head & { input: unknown; state: unknown; last_seq: unknown }) | undefined;
       if (row === undefined) return undefined;
       const summary = toSummary(row);
-      const counts = checkRow(
-        z.object({
-          message_count: z.number().int().nonnegative(),
-          log_count: z.number().int().nonnegative(),
-          last_seq: z.number().int().nonnegative(),
-          input: z.string(),
-        }),
-        row,
-        id,
-      );
+      const counts = decodeCounts(row, id);
       const range = [row.pk * ROW_SPAN, row.pk * ROW_SPAN, (row.pk + 1) * ROW_SPAN] as const;
-      const messages = this.#rows(s.messages.all(...range), counts.message_count, 'messages', id);
-      const log = this.#rows(s.log.all(...range), counts.log_count, 'log', id);
+      const messages = decodeRows(s.messages.all(...range), counts.message_count, 'messages', id);
+      const log = decodeRows(s.log.all(...range), counts.log_count, 'log', id);
       const toolCalls = (s.calls.all(row.pk) as { body: unknown }[]).map((r, i) => decodeToolCall(r.body, `toolCalls[${i}]`, id));
       return {
         ...summary,
@@ -291,7 +221,7 @@ export class SqliteCheckpointStore implements CheckpointStore {
   }
 
   list(filter: CheckpointListFilter = {}): CheckpointSummary[] {
-    const statuses = filter.status === undefined ? undefined : typeof filter.status === 'string' ? [filter.status] : [...filter.status];
+    const statuses = filterStatuses(filter);
     const where: string[] = [];
     const params: unknown[] = [];
     if (statuses !== undefined) {
@@ -361,33 +291,16 @@ export class SqliteCheckpointStore implements CheckpointStore {
       })
       .immediate();
   }
-
-  #rows(rows: unknown[], expected: number, where: 'messages' | 'log', id: string): unknown[] {
-    if (rows.length !== expected) {
-      throw new CheckpointError('CHECKPOINT_CORRUPT', `checkpoint ${id}: ${where}: expected ${expected} row(s), found ${rows.length}`, {
-        issues: [{ path: where, message: `expected ${expected} row(s), found ${rows.length}` }],
-      });
-    }
-    return (rows as { seq: unknown; body: unknown }[]).map((r, i) => {
-      if (r.seq !== i) {
-        throw new CheckpointError('CHECKPOINT_CORRUPT', `checkpoint ${id}: ${where}[${i}]: missing (found seq ${String(r.seq)})`, {
-          issues: [{ path: `${where}[${i}]`, message: 'missing' }],
-        });
-      }
-      return decodeJson(r.body, `${where}[${i}]`, id);
-    });
-  }
 }
 
 function prepare(db: SqliteDatabase) {
   return {
     head: db.prepare('SELECT pk, status, message_count, log_count FROM headway_checkpoints WHERE id = ?'),
-    full: db.prepare(
-      `SELECT pk, ${SUMMARY_COLUMNS}, input, state, message_count, log_count, last_seq FROM headway_checkpoints WHERE id = ?`,
-    ),
+    full: db.prepare(`SELECT pk, ${CHECKPOINT_FULL_COLUMNS} FROM headway_checkpoints WHERE id = ?`),
     insert: db.prepare(
-      `INSERT INTO headway_checkpoints (id, run_id, session_id, task_id, input, status, iteration, state, message_count, log_count, last_seq, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO headway_checkpoints (${CHECKPOINT_INSERT_COLUMNS}) VALUES (${CHECKPOINT_INSERT_COLUMNS.split(',')
+        .map(() => '?')
+        .join(', ')})`,
     ),
     insertMessage: db.prepare('INSERT INTO headway_checkpoint_messages (key, body) VALUES (?, ?)'),
     insertLog: db.prepare('INSERT INTO headway_checkpoint_log (key, body) VALUES (?, ?)'),

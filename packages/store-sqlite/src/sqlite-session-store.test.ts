@@ -1,36 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sessionStoreConformance } from '@headway/runtime/testing';
 import { SqliteCheckpointStore } from './sqlite-checkpoint-store.js';
 import { SqliteSessionStore } from './sqlite-session-store.js';
+import { freshStore, tempDatabasePath as tempPath } from './temp-database.test-util.js';
 
-const dirs: string[] = [];
-function tempPath(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'headway-session-'));
-  dirs.push(dir);
-  return join(dir, 'agent.db');
-}
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-sessionStoreConformance('SqliteSessionStore', (now) => {
-  const path = tempPath();
-  let store = new SqliteSessionStore(path, { now });
-  return {
-    store,
-    reopen: () => {
-      store.close();
-      store = new SqliteSessionStore(path, { now });
-      return store;
-    },
-    cleanup: () => {
-      store.close();
-    },
-  };
-});
+sessionStoreConformance('SqliteSessionStore', (now) => freshStore((path) => new SqliteSessionStore(path, { now })));
 
 describe('SqliteSessionStore', () => {
   it('shares one file with the checkpoint store', () => {

@@ -8,25 +8,21 @@ import {
 } from '@headway/runtime';
 import {
   SESSION_SUMMARY_COLUMNS as COLUMNS,
-  decodeSessionMessage as decodeMessage,
+  decodeSessionMessageRows as decodeMessageRows,
   decodeSessionSummaryRow as toSummary,
   encodeSessionRun as encodeRun,
   sessionExists,
   sessionNotFound,
   validateSessionId,
+  SESSION_COLUMNS,
+  renderColumns,
 } from '@headway/runtime/store-kit';
-import { migrate, openSqliteDatabase, type SqliteDatabase } from './sqlite-database.js';
+import { SQLITE_TYPES, openSqliteDatabase, type SqliteDatabase } from './sqlite-database.js';
 
 const DDL = `
 CREATE TABLE IF NOT EXISTS headway_sessions (
   pk INTEGER PRIMARY KEY,
-  id TEXT NOT NULL UNIQUE,
-  created_at INTEGER NOT NULL,
-  updated_at INTEGER NOT NULL,
-  message_count INTEGER NOT NULL,
-  spent_usd REAL NOT NULL,
-  calls INTEGER NOT NULL,
-  runs INTEGER NOT NULL
+${renderColumns(SESSION_COLUMNS, SQLITE_TYPES)}
 );
 CREATE TABLE IF NOT EXISTS headway_session_messages (
   session INTEGER NOT NULL,
@@ -54,16 +50,15 @@ export class SqliteSessionStore implements SessionStore {
 
   /** Opens `path` (created if missing), or uses an open better-sqlite3 connection. */
   constructor(pathOrDatabase: string | SqliteDatabase, options: SessionStoreOptions = {}) {
-    const { db, owned } = openSqliteDatabase(pathOrDatabase);
+    const { db, owned } = openSqliteDatabase(pathOrDatabase, {
+      component: 'sessions',
+      version: 1,
+      ddl: DDL,
+      makeError: (message) => new SessionError('SESSION_CORRUPT', message),
+    });
     this.database = db;
     this.#owned = owned;
     this.#now = options.now ?? Date.now;
-    try {
-      migrate(db, 'sessions', 1, DDL, (message) => new SessionError('SESSION_CORRUPT', message));
-    } catch (error) {
-      if (owned) db.close();
-      throw error;
-    }
   }
 
   get(id: string): SessionRecord | undefined {
@@ -76,14 +71,7 @@ export class SqliteSessionStore implements SessionStore {
         seq: unknown;
         body: unknown;
       }[];
-      if (rows.length !== summary.messageCount || rows.some((r, i) => r.seq !== i)) {
-        throw new SessionError(
-          'SESSION_CORRUPT',
-          `session ${id}: messages: expected ${summary.messageCount} row(s) in sequence, found ${rows.length}`,
-          { issues: [{ path: 'messages', message: 'rows missing' }] },
-        );
-      }
-      return { ...summary, messages: rows.map((r, i) => decodeMessage(id, r.body, i)) };
+      return { ...summary, messages: decodeMessageRows(id, rows, summary.messageCount) };
     })();
   }
 

@@ -57,7 +57,7 @@ describe('dashboard state', () => {
     expect(state.outcome?.kind).toBe('limit');
     expect(state.warnings.map((w) => w.kind)).toEqual(expect.arrayContaining(['limit.reached', 'wind-down.started']));
     expect(state.warnings.find((w) => w.kind === 'wind-down.started')?.text).toBe(
-      'Winding down (time-budget): 4 more round(s) to wrap up and report',
+      'Winding down (time-budget): 4 more iteration(s) to wrap up and report',
     );
     expect(state.report?.reason).toBe('time-budget');
   });

@@ -1,6 +1,7 @@
 import { EventType, type RunAgentInput } from '@ag-ui/core';
 import { AgentRuntime, ScriptedProvider, defineTool } from '@headway/runtime';
 import { systemClock, type Clock, type ProgressEvent } from '@headway/protocol';
+import { deferred } from '@headway/protocol/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgUiHandler } from './ag-ui-handler.js';
@@ -139,7 +140,7 @@ describe('createAgUiHandler with the official HttpAgent', () => {
     );
     expect(release).toBeDefined();
     expect(run.outcome).toBe('cancelled');
-    expect(events.at(-1)?.type).toBe('run.cancelled');
+    expect(events.at(-1)).toMatchObject({ type: 'run.cancelled', reason: 'user pressed stop' });
     expectStateMatches(run, events);
     expect(handler.cancel('run-cancel')).toBe(false);
   });
@@ -267,7 +268,7 @@ describe('createAgUiHandler: hostile run functions', () => {
 describe('createAgUiHandler: heartbeats and survived failures', () => {
   it('sends an SSE comment to an idle client, which HttpAgent ignores; a throwing sink goes to onInternalError', async () => {
     const heartbeats: (() => void)[] = [];
-    const internal: { message: string; phase: string }[] = [];
+    const internal: { message: string; where: string }[] = [];
     const release = deferred();
     const { url } = await serve({
       heartbeatMs: 1000,
@@ -280,7 +281,7 @@ describe('createAgUiHandler: heartbeats and survived failures', () => {
         clearTimeout: () => undefined,
       },
       onInternalError: (error, context) => {
-        internal.push({ message: (error as Error).message, phase: context.phase });
+        internal.push({ message: (error as Error).message, where: context.where });
       },
       run: async ({ emit, hub }) => {
         hub.add(() => {
@@ -298,7 +299,7 @@ describe('createAgUiHandler: heartbeats and survived failures', () => {
     expect(run.outcome).toBe('success');
     expect(run.messages.filter((m) => m.role === 'assistant').map((m) => m.content)).toEqual(['tick']);
     expect(run.wireText).toContain('\n\n: keep-alive\n\n');
-    expect(internal).toContainEqual({ message: 'sink broke', phase: 'sink' });
+    expect(internal).toContainEqual({ message: 'sink broke', where: 'sink' });
   });
 });
 
@@ -460,14 +461,6 @@ describe('reattach', () => {
 
 async function waitUntil(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setImmediate(resolve));
-}
-
-function deferred(): { promise: Promise<void>; resolve: () => void } {
-  let resolve: () => void = () => undefined;
-  const promise = new Promise<void>((r) => {
-    resolve = r;
-  });
-  return { promise, resolve };
 }
 
 /** Reads an SSE response until a frame containing `marker` arrived (or it ended), then cancels it. */

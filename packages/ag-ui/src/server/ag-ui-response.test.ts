@@ -2,7 +2,7 @@ import { createProgressHub } from '@headway/protocol';
 import { createReplayLog } from '@headway/sse';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAgUiHandler } from './ag-ui-handler.js';
-import { agUiResponse, agUiServerFor } from './ag-ui-response.js';
+import { createAgUiResponse, agUiServerFor } from './ag-ui-response.js';
 import type { AgUiServerOptions } from './ag-ui-server.js';
 import { listen, parseSseEvents, runHttpAgent } from './http.test-util.js';
 
@@ -11,7 +11,7 @@ afterEach(async () => {
   await Promise.all(closers.splice(0).map((c) => c()));
 });
 
-describe('agUiResponse (fetch-style)', () => {
+describe('createAgUiResponse (fetch-style)', () => {
   it('serves HttpAgent the same stream, and 400 with issues for a bad body', async () => {
     const options: AgUiServerOptions = {
       heartbeatMs: 0,
@@ -22,14 +22,14 @@ describe('agUiResponse (fetch-style)', () => {
         emit({ type: 'progress', percent: 100 });
       },
     };
-    const viaFetch = (url: string, init: RequestInit): Promise<Response> => agUiResponse(new Request(url, init), options);
+    const viaFetch = (url: string, init: RequestInit): Promise<Response> => createAgUiResponse(new Request(url, init), options);
     const run = await runHttpAgent('http://app.test/agent', { runId: 'f1' }, { fetch: viaFetch });
     expect(run.outcome).toBe('success');
     expect(run.steps).toEqual(['answer']);
     expect(run.messages.filter((m) => m.role === 'assistant').map((m) => m.content)).toEqual(['Hello from a Response']);
     expect(run.warnings).toEqual([]);
 
-    const bad = await agUiResponse(new Request('http://app.test/agent', { method: 'POST', body: '{"runId": 1}' }), options);
+    const bad = await createAgUiResponse(new Request('http://app.test/agent', { method: 'POST', body: '{"runId": 1}' }), options);
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({
       code: 'AG_UI_INVALID_INPUT',
@@ -39,7 +39,7 @@ describe('agUiResponse (fetch-style)', () => {
   });
 });
 
-describe('agUiResponse backpressure', () => {
+describe('createAgUiResponse backpressure', () => {
   it('cuts off a client that does not read past maxBufferedBytes, and the run, left alone, is aborted', async () => {
     let signal: AbortSignal | undefined;
     const options: AgUiServerOptions = {
@@ -51,7 +51,7 @@ describe('agUiResponse backpressure', () => {
         return new Promise<void>(() => undefined);
       },
     };
-    const response = await agUiResponse(
+    const response = await createAgUiResponse(
       new Request('http://app.test/agent', { method: 'POST', body: JSON.stringify({ threadId: 't', runId: 'slow', messages: [] }) }),
       options,
     );

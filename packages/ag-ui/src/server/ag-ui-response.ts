@@ -1,10 +1,11 @@
 import { createAgUiServer, type AgUiServer, type AgUiServerOptions } from './ag-ui-server.js';
 import { readLimited } from './read-body.js';
+import { AgUiError } from '../ag-ui-error.js';
 
 // One endpoint per options object, however many requests use it, so runs outlive a request.
 const servers = new WeakMap<AgUiServerOptions, AgUiServer>();
 
-/** The endpoint {@link agUiResponse} uses for `options` (created on first use): for `cancel`. */
+/** The endpoint {@link createAgUiResponse} uses for `options` (created on first use): for `cancel`. */
 export function agUiServerFor(options: AgUiServerOptions): AgUiServer {
   let server = servers.get(options);
   if (server === undefined) {
@@ -37,10 +38,10 @@ async function* bodyChunks(request: Request): AsyncGenerator<Uint8Array> {
  * @example
  * ```ts
  * const options = { run: async ({ emit }) => { emit({ type: 'text.delta', text: 'Hello' }); } };
- * export const POST = (request: Request): Promise<Response> => agUiResponse(request, options);
+ * export const POST = (request: Request): Promise<Response> => createAgUiResponse(request, options);
  * ```
  */
-export async function agUiResponse(request: Request, options: AgUiServerOptions): Promise<Response> {
+export async function createAgUiResponse(request: Request, options: AgUiServerOptions): Promise<Response> {
   const answer = await agUiServerFor(options).answer({
     method: request.method,
     url: new URL(request.url),
@@ -72,7 +73,7 @@ export async function agUiResponse(request: Request, options: AgUiServerOptions)
           destroy() {
             if (closed) return;
             finish();
-            controller.error(new Error('AG-UI client disconnected: too much unsent data'));
+            controller.error(new AgUiError('AG_UI_CLIENT_TOO_SLOW', 'AG-UI client disconnected: too much unsent data'));
           },
         });
         // The run may have ended or cut the client off while starting, before `stop` was known.
@@ -88,3 +89,9 @@ export async function agUiResponse(request: Request, options: AgUiServerOptions)
   request.signal.addEventListener('abort', finish, { once: true });
   return new Response(body, { status: answer.status, headers: answer.headers });
 }
+
+/**
+ * @deprecated use {@link createAgUiResponse}; removed in the next minor.
+ * @alias
+ */
+export const agUiResponse: typeof createAgUiResponse = createAgUiResponse;

@@ -5,17 +5,19 @@ import type { AGUIEvent, RunAgentInput } from '@ag-ui/core';
 import { EventEncoder } from '@ag-ui/encoder';
 import {
   createProgressHub,
+  HeadwayError,
   type Clock,
+  type InternalErrorContext,
+  type OnInternalError,
   type ProgressEvent,
   type ProgressEventBody,
   type ProgressHub,
   type ValidationIssue,
 } from '@headway/protocol';
-import { adoptThenable, describeThrown, resolveClock, unrefClock, type TimeoutTimers } from '@headway/protocol/internal';
+import { adoptThenable, describeThrown, errorMessage, resolveClock, unrefClock, type TimeoutTimers } from '@headway/protocol/internal';
 import { createReplayLog, type ReplayLog } from '@headway/sse';
 import { AgUiError, type AgUiErrorCode } from '../ag-ui-error.js';
 import { toAgUiEvents, type AgUiEventMapper } from '../mapping/to-ag-ui-events.js';
-import { BodyTooLargeError } from './read-body.js';
 import { parseRunAgentInput, reattachOf, type ReattachRequest } from './run-input.js';
 
 /** What a run function gets: the request, where to emit, and the signal that says stop. */
@@ -45,7 +47,7 @@ export type AgUiRunFunction = (context: AgUiRunContext) => unknown;
 /** @deprecated pass a protocol `Clock` as `clock` instead; removed in the next minor. */
 export type AgUiTimers = TimeoutTimers;
 
-/** Options of {@link createAgUiServer}, {@link createAgUiHandler} and {@link agUiResponse}. */
+/** Options of {@link createAgUiServer}, {@link createAgUiHandler} and {@link createAgUiResponse}. */
 export interface AgUiServerOptions {
   /** Starts a run for each new `RunAgentInput`. */
   run: AgUiRunFunction;
@@ -73,7 +75,15 @@ export interface AgUiServerOptions {
   /** @deprecated use `clock`; removed in the next minor. */
   timers?: TimeoutTimers;
   /** Told about failures the endpoint survived: a hub sink that threw, a write to a closed client. */
-  onInternalError?: (error: unknown, context: { runId: string; phase: string }) => void;
+  onInternalError?: OnInternalError<AgUiErrorContext>;
+}
+
+/** Where a failure the endpoint survived happened: `where` is `sink` (a hub sink threw) or `write` (a closed client). */
+export interface AgUiErrorContext extends InternalErrorContext {
+  readonly where: string;
+  readonly runId: string;
+  /** @deprecated use `where` (the same word); removed in the next minor. */
+  readonly phase: string;
 }
 
 /** A client stream, whatever the server framework. */
@@ -91,7 +101,7 @@ export interface AgUiConnection {
 export interface AgUiRequest {
   method: string;
   url: URL;
-  /** The body as text, or a rejection with {@link BodyTooLargeError} past `limit` bytes. */
+  /** The body as text, or a rejection with an {@link AgUiError} `AG_UI_BODY_TOO_LARGE` past `limit` bytes. */
   readBody(limit: number): Promise<string>;
 }
 
@@ -169,15 +179,15 @@ export interface AgUiServer {
 }
 
 /**
- * Creates the endpoint behind {@link createAgUiHandler} and {@link agUiResponse}; use it
+ * Creates the endpoint behind {@link createAgUiHandler} and {@link createAgUiResponse}; use it
  * directly to serve both from one set of runs, or to cancel a run.
  *
  * @throws {AgUiError} `AG_UI_INVALID_OPTIONS` for out-of-range options.
  * @example
  * ```ts
  * const options = { run: async ({ emit }) => { emit({ type: 'text.delta', text: 'hi' }); } };
- * const server = agUiServerFor(options);        // the one agUiResponse(request, options) uses
- * app.post('/agent', (c) => agUiResponse(c.req.raw, options));
+ * const server = agUiServerFor(options);        // the one createAgUiResponse(request, options) uses
+ * app.post('/agent', (c) => createAgUiResponse(c.req.raw, options));
  * app.post('/agent/:runId/cancel', (c) => c.json({ cancelled: server.cancel(c.req.param('runId')) }));
  * ```
  */
@@ -198,7 +208,8 @@ export function createAgUiServer(options: AgUiServerOptions): AgUiServer {
 
   function internalError(error: unknown, runId: string, phase: string): void {
     try {
-      options.onInternalError?.(error, { runId, phase });
+      // eslint-disable-next-line @typescript-eslint/no-deprecated -- the old key, kept for one minor
+      options.onInternalError?.(error, { where: phase, runId, phase });
     } catch {
       // The callback may not break the endpoint either.
     }
@@ -250,7 +261,8 @@ export function createAgUiServer(options: AgUiServerOptions): AgUiServer {
     if (record.clients.size > 0 || record.mapper.ended || record.controller.signal.aborted) return;
     const abort = (): void => {
       record.graceTimer = undefined;
-      if (record.clients.size === 0 && !record.mapper.ended) record.controller.abort(new Error('Every client of the run disconnected'));
+      if (record.clients.size === 0 && !record.mapper.ended)
+        record.controller.abort(new AgUiError('AG_UI_CLIENTS_GONE', 'Every client of the run disconnected'));
     };
     if (graceMs === 0) abort();
     else record.graceTimer = timers.setTimeout(abort, graceMs);
@@ -332,7 +344,7 @@ export function createAgUiServer(options: AgUiServerOptions): AgUiServer {
       if (hub.ended) return;
       const durationMs = Math.max(0, clock.now() - started);
       if (outcome === 'threw' && !controller.signal.aborted) emit({ type: 'run.error', error: describeThrown(thrown) });
-      else if (controller.signal.aborted) emit({ type: 'run.cancelled', reason: describeThrown(controller.signal.reason) });
+      else if (controller.signal.aborted) emit({ type: 'run.cancelled', reason: errorMessage(controller.signal.reason) });
       else emit({ type: 'run.finished', durationMs, outcome: 'completed' });
     };
     const context: AgUiRunContext = {
@@ -451,7 +463,7 @@ export function createAgUiServer(options: AgUiServerOptions): AgUiServer {
     try {
       text = await request.readBody(maxBodyBytes);
     } catch (error) {
-      if (error instanceof BodyTooLargeError)
+      if (HeadwayError.isInstance(error, 'AG_UI_BODY_TOO_LARGE'))
         return { ok: false, answer: plain(413, 'AG_UI_BODY_TOO_LARGE', `The request body is larger than ${maxBodyBytes} bytes`) };
       return { ok: false, answer: plain(400, 'AG_UI_INVALID_JSON', `The request body could not be read: ${describeThrown(error, 200)}`) };
     }
@@ -504,7 +516,7 @@ export function createAgUiServer(options: AgUiServerOptions): AgUiServer {
     cancel(runId, reason) {
       const record = runs.get(runId);
       if (record === undefined || record.mapper.ended || record.controller.signal.aborted) return false;
-      record.controller.abort(new Error(reason ?? 'Cancelled'));
+      record.controller.abort(new AgUiError('AG_UI_RUN_CANCELLED', reason ?? 'Cancelled'));
       return true;
     },
     activeRuns() {

@@ -7,7 +7,7 @@ import {
   type LocatedAuditEvent,
 } from '@headway/reporter-audit';
 import { errorMessage } from '@headway/protocol/internal';
-import { parseCommand } from '../args.js';
+import { parseCommand, showHelp } from '../args.js';
 import { CliError, EXIT } from '../cli-error.js';
 import type { CliIo } from '../io/cli-io.js';
 import { openStores } from '../store-url.js';
@@ -83,10 +83,7 @@ async function readAuditRecords(path: string): Promise<{ records: LocatedAuditEv
 export async function auditCommand(args: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommand(args, { json: { type: 'boolean' } }, AUDIT_USAGE);
   const [sub, path, ...rest] = positionals;
-  if (values.help === true) {
-    io.stdout.write(`${AUDIT_HELP}\n`);
-    return EXIT.ok;
-  }
+  if (showHelp(values, AUDIT_HELP, io)) return EXIT.ok;
   if (sub !== 'verify')
     throw new CliError(
       'CLI_USAGE',

@@ -1,12 +1,10 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { numberOption, parseCommand, stringOption } from '../args.js';
-import { CliError, EXIT } from '../cli-error.js';
+import { parseCommand, showHelp, stringOption } from '../args.js';
+import { EXIT } from '../cli-error.js';
 import { AGENT_FORMATS } from '../convert/converter.js';
-import { EventStream } from '../convert/event-stream.js';
-import { ioClock, type CliIo } from '../io/cli-io.js';
-import { readLines, TOO_LONG } from '../io/line-source.js';
-import { formatOption } from './watch.js';
+import type { CliIo } from '../io/cli-io.js';
+import { AGENT_INPUT_OPTIONS, openAgentInput } from './agent-input.js';
 
 const CONVERT_USAGE = 'headway convert [FILE|-] [--from auto|claude-code|codex|gemini] [--out FILE] [--follow]';
 
@@ -31,36 +29,11 @@ Examples:
 
 /** `headway convert`. */
 export async function convertCommand(args: readonly string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommand(
-    args,
-    {
-      from: { type: 'string' },
-      out: { type: 'string' },
-      follow: { type: 'boolean', short: 'f' },
-      'max-turns': { type: 'string' },
-      'run-id': { type: 'string' },
-    },
-    CONVERT_USAGE,
-  );
-  if (values.help === true) {
-    io.stdout.write(`${CONVERT_HELP}\n`);
-    return EXIT.ok;
-  }
-  if (positionals.length > 1)
-    throw new CliError('CLI_USAGE', `convert reads one input, got ${positionals.length}\nusage: ${CONVERT_USAGE}`);
-  const path = positionals[0] ?? '-';
-  const maxTurns = numberOption(values, 'max-turns', undefined, 1);
-  const runId = stringOption(values, 'run-id');
-  const outPath = stringOption(values, 'out');
-  const stream = new EventStream({
-    from: formatOption(stringOption(values, 'from')),
-    clock: ioClock(io),
-    ...(runId === undefined ? {} : { runId }),
-    ...(maxTurns === undefined ? {} : { maxTurns: Math.floor(maxTurns) }),
-    onWarning: (message) => {
-      io.stderr.write(`headway: ${path === '-' ? 'stdin' : path}: ${message}\n`);
-    },
-  });
+  const parsed = parseCommand(args, { ...AGENT_INPUT_OPTIONS, out: { type: 'string' } }, CONVERT_USAGE);
+  if (showHelp(parsed.values, CONVERT_HELP, io)) return EXIT.ok;
+  const input = openAgentInput('convert', CONVERT_USAGE, parsed, io);
+  const { stream } = input;
+  const outPath = stringOption(parsed.values, 'out');
   const out = outPath === undefined ? io.stdout : createWriteStream(outPath);
   let buffered = '';
   const flush = async (): Promise<void> => {
@@ -69,16 +42,13 @@ export async function convertCommand(args: readonly string[], io: CliIo): Promis
     buffered = '';
     if (!ok) await once(out, 'drain');
   };
-  for await (const line of readLines(path, {
-    follow: values.follow === true,
-    stop: () => stream.terminal !== undefined,
-    clock: ioClock(io),
-    ...(io.signal === undefined ? {} : { signal: io.signal }),
-  })) {
-    for (const event of line === TOO_LONG ? stream.pushTooLong() : stream.push(line)) buffered += `${JSON.stringify(event)}\n`;
+  const warn = (line: string): void => {
+    io.stderr.write(`${line}\n`);
+  };
+  for await (const events of input.batches(warn)) {
+    for (const event of events) buffered += `${JSON.stringify(event)}\n`;
     if (buffered.length > 64 * 1024) await flush();
   }
-  for (const event of stream.end()) buffered += `${JSON.stringify(event)}\n`;
   await flush();
   if (outPath !== undefined) {
     out.end();

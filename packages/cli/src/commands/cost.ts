@@ -1,4 +1,4 @@
-import { parseCommand, stringOption } from '../args.js';
+import { parseCommand, showHelp, stringOption } from '../args.js';
 import { CliError, EXIT } from '../cli-error.js';
 import { formatUsd, table } from '../format.js';
 import type { CliIo } from '../io/cli-io.js';
@@ -31,10 +31,7 @@ export async function costCommand(args: readonly string[], io: CliIo): Promise<n
     { store: { type: 'string' }, session: { type: 'string' }, budget: { type: 'string' }, json: { type: 'boolean' } },
     COST_USAGE,
   );
-  if (values.help === true) {
-    io.stdout.write(`${COST_HELP}\n`);
-    return EXIT.ok;
-  }
+  if (showHelp(values, COST_HELP, io)) return EXIT.ok;
   if (positionals.length > 0) throw new CliError('CLI_USAGE', `cost takes no arguments, only options\nusage: ${COST_USAGE}`);
   const budgetText = stringOption(values, 'budget');
   const budget = budgetText === undefined ? undefined : Number(budgetText);

@@ -1,6 +1,6 @@
 import { parseProgressEvent, type ProgressEvent } from '@headway/protocol';
 import { errorMessage, sleep } from '@headway/protocol/internal';
-import { numberOption, parseCommand } from '../args.js';
+import { numberOption, parseCommand, showHelp } from '../args.js';
 import { CliError, EXIT } from '../cli-error.js';
 import { ioClock, type CliIo } from '../io/cli-io.js';
 import { readInput } from '../io/read-input.js';
@@ -62,10 +62,7 @@ export async function replayCommand(args: readonly string[], io: CliIo): Promise
     { speed: { type: 'string' }, 'max-wait': { type: 'string' }, plain: { type: 'boolean' } },
     REPLAY_USAGE,
   );
-  if (values.help === true) {
-    io.stdout.write(`${REPLAY_HELP}\n`);
-    return EXIT.ok;
-  }
+  if (showHelp(values, REPLAY_HELP, io)) return EXIT.ok;
   const [path, ...rest] = positionals;
   if (path === undefined || rest.length > 0) throw new CliError('CLI_USAGE', `replay takes one event log\nusage: ${REPLAY_USAGE}`);
   const speed = numberOption(values, 'speed', 1) ?? 1;

@@ -1,6 +1,6 @@
 import { progressReportSchema, type ProgressReport } from '@headway/protocol';
 import { continuationPrompt, parseProgressReport, renderProgressReport } from '@headway/report';
-import { parseCommand } from '../args.js';
+import { parseCommand, showHelp } from '../args.js';
 import { CliError, EXIT } from '../cli-error.js';
 import type { CliIo } from '../io/cli-io.js';
 import { parseJsonFile, readInput } from '../io/read-input.js';
@@ -41,11 +41,8 @@ async function readReport(path: string, io: CliIo): Promise<ProgressReport> {
 export async function reportCommand(args: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommand(args, { json: { type: 'boolean' } }, REPORT_USAGE);
   const [sub, path, ...rest] = positionals;
-  if (values.help === true || sub === undefined) {
-    if (values.help !== true) throw new CliError('CLI_USAGE', `report needs render, parse or continue\nusage: ${REPORT_USAGE}`);
-    io.stdout.write(`${REPORT_HELP}\n`);
-    return EXIT.ok;
-  }
+  if (showHelp(values, REPORT_HELP, io)) return EXIT.ok;
+  if (sub === undefined) throw new CliError('CLI_USAGE', `report needs render, parse or continue\nusage: ${REPORT_USAGE}`);
   if (path === undefined || rest.length > 0) throw new CliError('CLI_USAGE', `report ${sub} takes one FILE\nusage: ${REPORT_USAGE}`);
   switch (sub) {
     case 'render': {

@@ -1,5 +1,5 @@
 import type { Checkpoint, CheckpointSummary, RecoveryStrategy } from '@headway/runtime';
-import { numberOption, parseCommand, stringOption } from '../args.js';
+import { numberOption, parseCommand, showHelp, stringOption } from '../args.js';
 import { CliError, EXIT } from '../cli-error.js';
 import { formatAge, formatUsd, table } from '../format.js';
 import { ioClock, type CliIo } from '../io/cli-io.js';
@@ -67,10 +67,7 @@ export async function runsCommand(args: readonly string[], io: CliIo): Promise<n
     },
     RUNS_USAGE,
   );
-  if (values.help === true) {
-    io.stdout.write(`${RUNS_HELP}\n`);
-    return EXIT.ok;
-  }
+  if (showHelp(values, RUNS_HELP, io)) return EXIT.ok;
   const [sub, id, ...rest] = positionals;
   if (sub === undefined) throw new CliError('CLI_USAGE', `runs needs list, show, resume or abandon\nusage: ${RUNS_USAGE}`);
   if (!['list', 'show', 'resume', 'abandon'].includes(sub))

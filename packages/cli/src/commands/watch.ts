@@ -1,10 +1,9 @@
-import { numberOption, parseCommand, stringOption } from '../args.js';
+import { parseCommand, showHelp } from '../args.js';
 import { CliError, EXIT } from '../cli-error.js';
-import { AGENT_FORMATS, type AgentFormat } from '../convert/converter.js';
-import { EventStream } from '../convert/event-stream.js';
-import { ioClock, type CliIo } from '../io/cli-io.js';
-import { readLines, TOO_LONG } from '../io/line-source.js';
+import { AGENT_FORMATS } from '../convert/converter.js';
+import type { CliIo } from '../io/cli-io.js';
 import { LiveFeed } from '../live-feed.js';
+import { AGENT_INPUT_OPTIONS, openAgentInput } from './agent-input.js';
 
 const WATCH_USAGE = 'headway watch [FILE|-] [--from auto|headway|claude-code|codex|gemini] [--follow] [--max-turns N] [--plain|--live]';
 
@@ -33,59 +32,21 @@ Examples:
   gemini -p "summarise src/" --output-format stream-json | headway watch
   headway watch --follow .headway/events.jsonl`;
 
-/** Parses `--from`. */
-export function formatOption(value: string | undefined): AgentFormat | 'auto' {
-  if (value === undefined || value === 'auto') return 'auto';
-  if ((AGENT_FORMATS as readonly string[]).includes(value)) return value as AgentFormat;
-  throw new CliError('CLI_USAGE', `--from: expected auto, ${AGENT_FORMATS.join(', ')}; got ${JSON.stringify(value)}`);
-}
-
 /** `headway watch`. */
 export async function watchCommand(args: readonly string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommand(
-    args,
-    {
-      from: { type: 'string' },
-      follow: { type: 'boolean', short: 'f' },
-      'max-turns': { type: 'string' },
-      plain: { type: 'boolean' },
-      live: { type: 'boolean' },
-      'run-id': { type: 'string' },
-    },
-    WATCH_USAGE,
-  );
-  if (values.help === true) {
-    io.stdout.write(`${WATCH_HELP}\n`);
-    return EXIT.ok;
-  }
-  if (positionals.length > 1) throw new CliError('CLI_USAGE', `watch reads one input, got ${positionals.length}\nusage: ${WATCH_USAGE}`);
-  const path = positionals[0] ?? '-';
-  const maxTurns = numberOption(values, 'max-turns', undefined, 1);
-  const runId = stringOption(values, 'run-id');
+  const parsed = parseCommand(args, { ...AGENT_INPUT_OPTIONS, plain: { type: 'boolean' }, live: { type: 'boolean' } }, WATCH_USAGE);
+  const { values } = parsed;
+  if (showHelp(values, WATCH_HELP, io)) return EXIT.ok;
+  const input = openAgentInput('watch', WATCH_USAGE, parsed, io);
+  const { stream, maxTurns } = input;
   if (values.plain === true && values.live === true) throw new CliError('CLI_USAGE', `--plain or --live, not both\nusage: ${WATCH_USAGE}`);
   const mode = values.plain === true ? { mode: 'plain' as const } : values.live === true ? { mode: 'live' as const } : {};
   const feed = new LiveFeed({ io, ...mode, ...(maxTurns === undefined ? {} : { maxTurns }) });
-  const stream = new EventStream({
-    from: formatOption(stringOption(values, 'from')),
-    clock: ioClock(io),
-    ...(runId === undefined ? {} : { runId }),
-    ...(maxTurns === undefined ? {} : { maxTurns: Math.floor(maxTurns) }),
-    onWarning: (message) => {
-      feed.log(`headway: ${path === '-' ? 'stdin' : path}: ${message}`);
-    },
-  });
   try {
-    for await (const line of readLines(path, {
-      follow: values.follow === true,
-      stop: () => stream.terminal !== undefined,
-      clock: ioClock(io),
-      ...(io.signal === undefined ? {} : { signal: io.signal }),
-    })) {
-      const events = line === TOO_LONG ? stream.pushTooLong() : stream.push(line);
-      for (const event of events) feed.show(event);
-      if (stream.terminal !== undefined && values.follow === true) break;
-    }
-    for (const event of stream.end()) feed.show(event);
+    const warn = (line: string): void => {
+      feed.log(line);
+    };
+    for await (const events of input.batches(warn)) for (const event of events) feed.show(event);
   } catch (error) {
     feed.finish();
     throw error;

@@ -16,7 +16,7 @@ export interface CliIo {
 }
 
 /** The process's streams, environment and clock. */
-export function processIo(signal?: AbortSignal): CliIo {
+export function createProcessIo(signal?: AbortSignal): CliIo {
   return {
     stdout: process.stdout,
     stderr: process.stderr,
@@ -31,3 +31,9 @@ export function ioClock(io: CliIo): Clock {
   // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until it is removed
   return resolveClock(io.clock, io.now);
 }
+
+/**
+ * @deprecated use {@link createProcessIo}; removed in the next minor.
+ * @alias
+ */
+export const processIo: typeof createProcessIo = createProcessIo;

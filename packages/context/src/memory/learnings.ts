@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Clock } from '@headway/protocol';
+import type { Clock, OnInternalError } from '@headway/protocol';
 import { resolveClock } from '@headway/protocol/internal';
-import { ContextError } from '../context-error.js';
+import type { ContextErrorContext } from '../internal-error-context.js';
 import { MemoryContextStore, type LearningsStore } from '../storage/context-store.js';
-import { learningSchema, parseStoredRecord, type Learning } from '../storage/records.js';
+import { learningSchema, loadStoredRecords, parseStoredRecord, type Learning } from '../storage/records.js';
 
 /** Options of {@link Learnings}. */
 export interface LearningsOptions {
@@ -16,7 +16,7 @@ export interface LearningsOptions {
   /** Ids (default `crypto.randomUUID`). */
   generateId?: () => string;
   /** Told once when the store cannot be read or holds records that do not parse (`CONTEXT_CORRUPT_STORE`). */
-  onInternalError?: (error: unknown, where: string) => void;
+  onInternalError?: OnInternalError<ContextErrorContext>;
 }
 
 /**
@@ -33,7 +33,7 @@ export class Learnings {
   readonly #store: LearningsStore;
   readonly #now: () => number;
   readonly #id: () => string;
-  readonly #onInternalError: ((error: unknown, where: string) => void) | undefined;
+  readonly #onInternalError: OnInternalError<ContextErrorContext> | undefined;
   #all: Promise<Learning[]> | undefined;
 
   constructor(options: LearningsOptions = {}) {
@@ -56,42 +56,7 @@ export class Learnings {
 
   /** Every learning, oldest first; a store that cannot be read is empty, a record that does not parse is left out (reported once). */
   all(): Promise<Learning[]> {
-    this.#all ??= (async () => {
-      let rows: readonly unknown[];
-      try {
-        rows = await this.#store.loadLearnings();
-        if (!Array.isArray(rows)) throw new TypeError('loadLearnings() did not return an array');
-      } catch (cause) {
-        this.#report(new ContextError('CONTEXT_CORRUPT_STORE', 'learnings store: could not be read; starting empty', { cause }));
-        return [];
-      }
-      const out: Learning[] = [];
-      let bad = 0;
-      let first: unknown;
-      rows.forEach((row, i) => {
-        try {
-          out.push(parseStoredRecord('learnings', learningSchema, row, `record ${i}`));
-        } catch (error) {
-          bad += 1;
-          first ??= error;
-        }
-      });
-      if (bad > 0)
-        this.#report(
-          new ContextError('CONTEXT_CORRUPT_STORE', `learnings store: ${bad} of ${rows.length} record(s) do not parse and are left out`, {
-            cause: first,
-          }),
-        );
-      return out;
-    })();
+    this.#all ??= loadStoredRecords('learnings', learningSchema, () => this.#store.loadLearnings(), 'loadLearnings', this.#onInternalError);
     return this.#all;
-  }
-
-  #report(error: ContextError): void {
-    try {
-      this.#onInternalError?.(error, 'context.learnings.store');
-    } catch {
-      // The callback may not break the memory either.
-    }
   }
 }

@@ -131,7 +131,7 @@ describe('Playbook', () => {
     );
     db.close();
     const errors: [string, string][] = [];
-    const playbook = new Playbook({ store, onInternalError: (e, where) => errors.push([where, (e as Error).message]) });
+    const playbook = new Playbook({ store, onInternalError: (e, { where }) => errors.push([where, (e as Error).message]) });
     expect((await playbook.getRelevant('Fix it')).map((p) => p.id)).toEqual(['debug:read_file']);
     await playbook.getRelevant('Fix it again');
     expect(errors).toEqual([['context.playbook.store', 'playbook store: 2 of 3 record(s) do not parse and are left out']]);

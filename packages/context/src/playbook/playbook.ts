@@ -1,12 +1,12 @@
 import type { TaskHistory } from '@headway/estimator';
-import type { Clock } from '@headway/protocol';
+import type { Clock, OnInternalError } from '@headway/protocol';
 import { resolveClock } from '@headway/protocol/internal';
 import { z } from 'zod';
-import { ContextError } from '../context-error.js';
+import type { ContextErrorContext } from '../internal-error-context.js';
 import { parseOptions } from '../parse-options.js';
 import type { PlaybookStore } from '../storage/context-store.js';
 import { MemoryContextStore } from '../storage/context-store.js';
-import { parseStoredRecord, playbookPatternSchema, type PlaybookPattern } from '../storage/records.js';
+import { loadStoredRecords, playbookPatternSchema, type PlaybookPattern } from '../storage/records.js';
 import { contentWords, oneLine } from '../text/words.js';
 import { classifyTask } from './classify-task.js';
 
@@ -27,7 +27,7 @@ export interface PlaybookOptions {
   /** @deprecated use `clock`; removed in the next minor. */
   now?: () => number;
   /** Told once when the store cannot be read or holds records that do not parse (`CONTEXT_CORRUPT_STORE`). */
-  onInternalError?: (error: unknown, where: string) => void;
+  onInternalError?: OnInternalError<ContextErrorContext>;
 }
 
 /** A finished run, as the playbook learns from it. */
@@ -90,7 +90,7 @@ export class Playbook {
   readonly #store: PlaybookStore;
   readonly #classify: (task: string) => string;
   readonly #now: () => number;
-  readonly #onInternalError: ((error: unknown, where: string) => void) | undefined;
+  readonly #onInternalError: OnInternalError<ContextErrorContext> | undefined;
   #patterns: Promise<Map<string, PlaybookPattern>> | undefined;
 
   constructor(options: PlaybookOptions = {}) {
@@ -166,45 +166,14 @@ export class Playbook {
 
   /** Loads the store once; a store that cannot be read is empty, a record that does not parse is left out (reported once). */
   #load(): Promise<Map<string, PlaybookPattern>> {
-    this.#patterns ??= (async () => {
-      const patterns = new Map<string, PlaybookPattern>();
-      let rows: readonly unknown[];
-      try {
-        rows = await this.#store.loadPatterns();
-        if (!Array.isArray(rows)) throw new TypeError('loadPatterns() did not return an array');
-      } catch (cause) {
-        this.#report(new ContextError('CONTEXT_CORRUPT_STORE', 'playbook store: could not be read; starting empty', { cause }));
-        return patterns;
-      }
-      let first: unknown;
-      let bad = 0;
-      rows.forEach((row, i) => {
-        try {
-          const p = parseStoredRecord('playbook', playbookPatternSchema, row, `record ${i}`);
-          patterns.set(p.id, p);
-        } catch (error) {
-          bad += 1;
-          first ??= error;
-        }
-      });
-      if (bad > 0) {
-        this.#report(
-          new ContextError('CONTEXT_CORRUPT_STORE', `playbook store: ${bad} of ${rows.length} record(s) do not parse and are left out`, {
-            cause: first,
-          }),
-        );
-      }
-      return patterns;
-    })();
+    this.#patterns ??= loadStoredRecords(
+      'playbook',
+      playbookPatternSchema,
+      () => this.#store.loadPatterns(),
+      'loadPatterns',
+      this.#onInternalError,
+    ).then((patterns) => new Map(patterns.map((p) => [p.id, p])));
     return this.#patterns;
-  }
-
-  #report(error: ContextError): void {
-    try {
-      this.#onInternalError?.(error, 'context.playbook.store');
-    } catch {
-      // The callback may not break the playbook either.
-    }
   }
 }
 

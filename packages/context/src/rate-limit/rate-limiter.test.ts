@@ -4,7 +4,7 @@ import type { ProgressEvent } from '@headway/protocol';
 import { AgentRuntime, ManualClock, ScriptedProvider } from '@headway/runtime';
 import { describe, expect, it } from 'vitest';
 import type { ContextEvent } from '../context-event.js';
-import { RateLimiter, rateLimiter, type RateLimitWait } from './rate-limiter.js';
+import { RateLimiter, createRateLimiterPart, type RateLimitWait } from './rate-limiter.js';
 
 describe('RateLimiter', () => {
   it('lets requests through up to the per-minute limit, then waits for the oldest to age out', async () => {
@@ -70,7 +70,7 @@ describe('RateLimiter', () => {
   });
 });
 
-describe('rateLimiter in a run', () => {
+describe('createRateLimiterPart in a run', () => {
   it('waits instead of failing, shows it as the progress message, and a cancel ends the wait', async () => {
     const clock = new ManualClock({ start: 1_000_000 });
     const provider = new ScriptedProvider([{ content: 'one' }, { content: 'two' }], { clock });
@@ -79,7 +79,12 @@ describe('rateLimiter in a run', () => {
     const seen: ProgressEvent[] = [];
     const runtime = new AgentRuntime(
       { provider: 'scripted', progress: { aiDriven: false } },
-      { provider, clock, sinks: [(e) => void seen.push(e)], context: [rateLimiter(limiter, { clock, onEvent: (e) => events.push(e) })] },
+      {
+        provider,
+        clock,
+        sinks: [(e) => void seen.push(e)],
+        context: [createRateLimiterPart(limiter, { clock, onEvent: (e) => events.push(e) })],
+      },
     );
     expect((await runtime.run('first')).text).toBe('one');
     const second = runtime.run('second');

@@ -128,7 +128,7 @@ export class RateLimiter {
   }
 }
 
-/** Options of {@link rateLimiter} besides the limiter. */
+/** Options of {@link createRateLimiterPart} besides the limiter. */
 export interface RateLimiterPartOptions {
   /** Counts the tokens of each call (default {@link estimateTokenCounter}). */
   counter?: TokenCounter;
@@ -146,10 +146,10 @@ export interface RateLimiterPartOptions {
  *
  * @example
  * ```ts
- * const limits = rateLimiter(new RateLimiter({ limits: { openai: { requestsPerMinute: 60 } } }));
+ * const limits = createRateLimiterPart(new RateLimiter({ limits: { openai: { requestsPerMinute: 60 } } }));
  * ```
  */
-export function rateLimiter(limiter: RateLimiter, options: RateLimiterPartOptions = {}): ContextPart {
+export function createRateLimiterPart(limiter: RateLimiter, options: RateLimiterPartOptions = {}): ContextPart {
   const counter = options.counter ?? estimateTokenCounter;
   const clock = options.clock ?? systemClock;
   const cache = new MessageTokenCache(counter);
@@ -193,3 +193,9 @@ export function rateLimiter(limiter: RateLimiter, options: RateLimiterPartOption
     },
   };
 }
+
+/**
+ * @deprecated use {@link createRateLimiterPart}; removed in the next minor.
+ * @alias
+ */
+export const rateLimiter: typeof createRateLimiterPart = createRateLimiterPart;

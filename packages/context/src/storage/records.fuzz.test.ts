@@ -57,7 +57,7 @@ describe('stored data is hostile', () => {
           store.putRaw('learnings', `l${i}`, row);
         });
         const reports: string[] = [];
-        const onInternalError = (_e: unknown, where: string): void => void reports.push(where);
+        const onInternalError = (_e: unknown, { where }: { where: string }): void => void reports.push(where);
         const playbook = new Playbook({ store, onInternalError });
         await playbook.getRelevant('Fix the bug');
         await playbook.stats('Fix the bug');

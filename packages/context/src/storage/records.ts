@@ -1,7 +1,8 @@
-import { describeIssues, toValidationIssues } from '@headway/protocol';
+import { describeIssues, toValidationIssues, type OnInternalError } from '@headway/protocol';
 import { errorMessage } from '@headway/protocol/internal';
 import { z } from 'zod';
 import { ContextError } from '../context-error.js';
+import type { ContextErrorContext } from '../internal-error-context.js';
 
 /** One recorded run of a pattern: what the estimator's history is made of. */
 export interface PatternRun {
@@ -85,6 +86,58 @@ export function parseStoredRecord<T>(kind: 'playbook' | 'learnings', schema: z.Z
   if (result.success) return result.data;
   const issues = toValidationIssues(result.error);
   throw new ContextError('CONTEXT_CORRUPT_STORE', `${kind} store: ${where}: ${describeIssues(issues)}`, { issues });
+}
+
+/**
+ * Reads a store's records once: a store that cannot be read is empty, and a record that does
+ * not parse is left out. Either is told once to `onInternalError` as a `CONTEXT_CORRUPT_STORE`
+ * error (the first bad record's error as its cause), at `context.<kind>.store`; what the
+ * callback throws is ignored.
+ *
+ * @example
+ * ```ts
+ * const learnings = await loadStoredRecords('learnings', learningSchema, () => store.loadLearnings(), 'loadLearnings', onInternalError);
+ * ```
+ */
+export async function loadStoredRecords<T>(
+  kind: 'playbook' | 'learnings',
+  schema: z.ZodType<T>,
+  load: () => unknown,
+  loadName: string,
+  onInternalError: OnInternalError<ContextErrorContext> | undefined,
+): Promise<T[]> {
+  const report = (error: ContextError): void => {
+    try {
+      onInternalError?.(error, { where: `context.${kind}.store` });
+    } catch {
+      // The callback may not break the store's reader either.
+    }
+  };
+  let rows: readonly unknown[];
+  try {
+    const loaded = await load();
+    if (!Array.isArray(loaded)) throw new TypeError(`${loadName}() did not return an array`);
+    rows = loaded;
+  } catch (cause) {
+    report(new ContextError('CONTEXT_CORRUPT_STORE', `${kind} store: could not be read; starting empty`, { cause }));
+    return [];
+  }
+  const out: T[] = [];
+  let bad = 0;
+  let first: unknown;
+  rows.forEach((row, i) => {
+    try {
+      out.push(parseStoredRecord(kind, schema, row, `record ${i}`));
+    } catch (error) {
+      bad += 1;
+      first ??= error;
+    }
+  });
+  if (bad > 0) {
+    const message = `${kind} store: ${bad} of ${rows.length} record(s) do not parse and are left out`;
+    report(new ContextError('CONTEXT_CORRUPT_STORE', message, { cause: first }));
+  }
+  return out;
 }
 
 function corrupt(kind: string, where: string, message: string, cause?: unknown): ContextError {

@@ -4,6 +4,10 @@ import { ContextError } from '../context-error.js';
 import type { LearningsStore, PlaybookStore } from './context-store.js';
 import type { Learning, PlaybookPattern } from './records.js';
 
+// One table per kind of record, each an id and the record's JSON.
+const TABLES = ['headway_playbook', 'headway_learnings'] as const;
+type Table = (typeof TABLES)[number];
+
 /**
  * better-sqlite3 is an optional peer dependency: loaded when the first SQLite store is made, so
  * `@headway/context` itself installs nothing native.
@@ -51,32 +55,36 @@ export class SqliteContextStore implements PlaybookStore, LearningsStore {
     const Sqlite = loadDatabase();
     this.#db = new Sqlite(path, { timeout: 1000 });
     this.#db.pragma('journal_mode = WAL');
-    this.#db.exec(
-      'CREATE TABLE IF NOT EXISTS headway_playbook (id TEXT PRIMARY KEY, json TEXT NOT NULL);' +
-        'CREATE TABLE IF NOT EXISTS headway_learnings (id TEXT PRIMARY KEY, json TEXT NOT NULL);',
-    );
+    for (const table of TABLES) this.#db.exec(`CREATE TABLE IF NOT EXISTS ${table} (id TEXT PRIMARY KEY, json TEXT NOT NULL)`);
   }
 
   loadPatterns(): unknown[] {
-    return this.#db
-      .prepare<[], { json: unknown }>('SELECT json FROM headway_playbook ORDER BY rowid')
-      .all()
-      .map((r) => r.json);
+    return this.#loadAll('headway_playbook');
   }
 
   savePattern(pattern: PlaybookPattern): void {
-    this.#db.prepare('INSERT OR REPLACE INTO headway_playbook (id, json) VALUES (?, ?)').run(pattern.id, JSON.stringify(pattern));
+    this.#save('headway_playbook', pattern);
   }
 
   loadLearnings(): unknown[] {
+    return this.#loadAll('headway_learnings');
+  }
+
+  saveLearning(learning: Learning): void {
+    this.#save('headway_learnings', learning);
+  }
+
+  /** Every stored item's JSON text, in the order first saved. */
+  #loadAll(table: Table): unknown[] {
     return this.#db
-      .prepare<[], { json: unknown }>('SELECT json FROM headway_learnings ORDER BY rowid')
+      .prepare<[], { json: unknown }>(`SELECT json FROM ${table} ORDER BY rowid`)
       .all()
       .map((r) => r.json);
   }
 
-  saveLearning(learning: Learning): void {
-    this.#db.prepare('INSERT OR REPLACE INTO headway_learnings (id, json) VALUES (?, ?)').run(learning.id, JSON.stringify(learning));
+  /** Stores `item` under its id, replacing what was there. */
+  #save(table: Table, item: { id: string }): void {
+    this.#db.prepare(`INSERT OR REPLACE INTO ${table} (id, json) VALUES (?, ?)`).run(item.id, JSON.stringify(item));
   }
 
   /** Closes the database. */

@@ -3,7 +3,7 @@ import type { ChatMessage, ContextAssembly } from '@headway/runtime';
 import { describe, expect, it } from 'vitest';
 import type { ContextEvent } from '../context-event.js';
 import { SUMMARY_HEADER, consolidateMessages } from './consolidate.js';
-import { contextWindow } from './context-window.js';
+import { createContextWindow } from './context-window.js';
 
 /** A counter where every character is a token, so counts are easy to read. */
 const perChar = { name: 'chars', countText: (t: string) => t.length };
@@ -74,7 +74,7 @@ describe('consolidateMessages', () => {
   });
 });
 
-describe('contextWindow', () => {
+describe('createContextWindow', () => {
   const total = (msgs: ChatMessage[]) =>
     msgs.reduce(
       (n, m) =>
@@ -90,7 +90,7 @@ describe('contextWindow', () => {
     const tokens = total(long);
     const events: ContextEvent[] = [];
     // 80% of maxTokens is one token above the conversation: nothing happens.
-    const below = contextWindow({
+    const below = createContextWindow({
       maxTokens: Math.ceil((tokens + 1) / 0.8) + 1,
       counter: perChar,
       summaryShare: 0.5,
@@ -98,7 +98,12 @@ describe('contextWindow', () => {
     });
     expect(below.tokens(assembly(long))).toBe(tokens);
     expect(below.assembleContext?.(assembly(long))).toBeUndefined();
-    const at = contextWindow({ maxTokens: Math.floor(tokens / 0.8), counter: perChar, summaryShare: 0.5, onEvent: (e) => events.push(e) });
+    const at = createContextWindow({
+      maxTokens: Math.floor(tokens / 0.8),
+      counter: perChar,
+      summaryShare: 0.5,
+      onEvent: (e) => events.push(e),
+    });
     const result = at.assembleContext?.(assembly(long));
     expect(result).toMatchObject({ conversation: expect.any(Array) as unknown });
     expect(events).toEqual([
@@ -118,15 +123,15 @@ describe('contextWindow', () => {
   });
 
   it.each([
-    [{ maxTokens: 100 }, 'Invalid contextWindow options: maxTokens: too small: expected number to be >=256'],
-    [{ maxTokens: 1000, threshold: 1.5 }, 'Invalid contextWindow options: threshold: too big: expected number to be <=1'],
-    [{ maxTokens: 1000, keepLast: 0 }, 'Invalid contextWindow options: keepLast: too small: expected number to be >=1'],
-    [{ maxTokens: 1000, counter: {} }, 'Invalid contextWindow options: counter: expected { countText(text) }'],
-    [{ maxTokens: 1000, maxToken: 5 }, 'Invalid contextWindow options: (root): unrecognized key: "maxToken"'],
+    [{ maxTokens: 100 }, 'Invalid createContextWindow options: maxTokens: too small: expected number to be >=256'],
+    [{ maxTokens: 1000, threshold: 1.5 }, 'Invalid createContextWindow options: threshold: too big: expected number to be <=1'],
+    [{ maxTokens: 1000, keepLast: 0 }, 'Invalid createContextWindow options: keepLast: too small: expected number to be >=1'],
+    [{ maxTokens: 1000, counter: {} }, 'Invalid createContextWindow options: counter: expected { countText(text) }'],
+    [{ maxTokens: 1000, maxToken: 5 }, 'Invalid createContextWindow options: (root): unrecognized key: "maxToken"'],
   ])('refuses %j at construction, naming the field', (options, message) => {
     let error: unknown;
     try {
-      contextWindow(options as never);
+      createContextWindow(options as never);
     } catch (e) {
       error = e;
     }

@@ -8,7 +8,7 @@ import { KEEP_LAST_MESSAGES, consolidateMessages } from './consolidate.js';
 /** The share of the window at which the seed consolidates. */
 export const CONSOLIDATE_AT = 0.8;
 
-/** Options of {@link contextWindow}. */
+/** Options of {@link createContextWindow}. */
 export interface ContextWindowOptions {
   /** The model's context window in tokens. */
   maxTokens: number;
@@ -18,7 +18,7 @@ export interface ContextWindowOptions {
   keepLast?: number;
   /** Largest summary, as a share of the window (default 0.25). */
   summaryShare?: number;
-  /** Counts tokens (default {@link estimateTokenCounter}; `tiktokenCounter()` for OpenAI models). */
+  /** Counts tokens (default {@link estimateTokenCounter}; `createTiktokenCounter()` for OpenAI models). */
   counter?: TokenCounter;
   /** Told about each consolidation. Its errors are ignored. */
   onEvent?: (event: ContextEvent) => void;
@@ -53,14 +53,14 @@ const schema = z.strictObject({
  * @throws {ContextError} `CONTEXT_INVALID_CONFIG` naming the bad field.
  * @example
  * ```ts
- * const window = contextWindow({ maxTokens: 128_000, onEvent: (e) => console.log(e) });
+ * const window = createContextWindow({ maxTokens: 128_000, onEvent: (e) => console.log(e) });
  * new AgentRuntime({ provider: 'openai' }, { provider, context: [window] });
  * ```
  */
-export function contextWindow(
+export function createContextWindow(
   options: ContextWindowOptions,
 ): ContextPart & { readonly tokens: (assembly: Pick<ContextAssembly, 'conversation' | 'system'>) => number } {
-  const o = parseOptions('contextWindow', schema, options);
+  const o = parseOptions('createContextWindow', schema, options);
   const cache = new MessageTokenCache(o.counter);
   const tokens = (a: Pick<ContextAssembly, 'conversation' | 'system'>): number => {
     let n = cache.total(a.conversation);
@@ -101,3 +101,9 @@ export function contextWindow(
     },
   };
 }
+
+/**
+ * @deprecated use {@link createContextWindow}; removed in the next minor.
+ * @alias
+ */
+export const contextWindow: typeof createContextWindow = createContextWindow;

@@ -1,6 +1,7 @@
 // One PostgreSQL server per test file, started at import (top-level await) so suites that need
 // its URL while they are being defined (the crash suite) have it, and stopped after the file.
 import pg from 'pg';
+import { reopenableStore, type ReopenableStore } from '@headway/runtime/testing';
 import { afterAll, it } from 'vitest';
 import { POSTGRES_MISSING, findPostgresBin, startPostgres, type PostgresServer } from './postgres-server.test-util.js';
 
@@ -25,4 +26,19 @@ export async function freshPool(server: PostgresServer, options: pg.PoolConfig =
   count += 1;
   const url = await server.createDatabase(`t_${process.pid}_${count}`);
   return { pool: new pg.Pool({ connectionString: url, ...options }), url };
+}
+
+/**
+ * A conformance-suite handle for a store made by `open` on a fresh database of `server`; `reopen`
+ * ends the store's pool and opens it again on a new pool.
+ */
+export async function freshStore<S extends { pool: pg.Pool }>(
+  server: PostgresServer,
+  open: (pool: pg.Pool) => S,
+): Promise<ReopenableStore<S>> {
+  const { pool, url } = await freshPool(server);
+  return reopenableStore(
+    (first) => open(first ? pool : new pg.Pool({ connectionString: url })),
+    (store) => store.pool.end(),
+  );
 }

@@ -1,5 +1,6 @@
 // A real PostgreSQL server for the tests: `initdb` into a temp dir, `postgres` on 127.0.0.1
-// with a free port (its unix socket in the temp dir too), stopped at the end.
+// with a free port (its unix socket in the temp dir too) through protocol's `startTestServer`,
+// stopped at the end.
 //
 // PostgreSQL refuses to run as root. When the tests run as root (a container, CI), initdb and
 // postgres run as the unprivileged user `nobody` through `setpriv`, with the temp dir chowned to
@@ -7,11 +8,11 @@
 // with initdb and postgres), else PATH, else /usr/lib/postgresql/<version>/bin (Debian's
 // `postgresql` package); without them the tests that need a server are skipped with
 // POSTGRES_MISSING.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { accessSync, chownSync, constants, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { spawnSync } from 'node:child_process';
+import { chownSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { isExecutable, startTestServer } from '@headway/protocol/testing';
 import pg from 'pg';
 
 /** Why the Postgres tests are skipped when no server is found. */
@@ -21,17 +22,8 @@ export const POSTGRES_MISSING =
 /** The superuser's password in the test cluster (host connections need it; a wrong one is refused). */
 export const TEST_PASSWORD = 'headway-test-secret';
 
-function executable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function hasServer(dir: string): boolean {
-  return executable(join(dir, 'initdb')) && executable(join(dir, 'postgres'));
+  return isExecutable(join(dir, 'initdb')) && isExecutable(join(dir, 'postgres'));
 }
 
 /** The directory holding initdb and postgres: HEADWAY_PG_BIN, else PATH, else the newest /usr/lib/postgresql/N/bin. */
@@ -48,19 +40,6 @@ export function findPostgresBin(): string | undefined {
   return versions.map((v) => join('/usr/lib/postgresql', v, 'bin')).find(hasServer);
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) =>
-    server.close(() => {
-      resolve();
-    }),
-  );
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
-
 /** A running test server. */
 export interface PostgresServer {
   /** `postgres://postgres:<password>@127.0.0.1:<port>/postgres` */
@@ -73,11 +52,6 @@ export interface PostgresServer {
   /** Stops the server and removes its directory. */
   stop(): Promise<void>;
 }
-
-const running = new Set<ChildProcess>();
-process.once('exit', () => {
-  for (const child of running) child.kill('SIGINT');
-});
 
 // Run as `nobody` when we are root: PostgreSQL will not run as root.
 function asUser(): { prefix: string[]; uid: number | undefined } {
@@ -124,13 +98,11 @@ export async function startPostgres(bin: string, options: { fsync?: boolean } = 
     rmSync(dir, { recursive: true, force: true });
     throw new Error(`initdb failed:\n${init.stdout}\n${init.stderr}`);
   }
-  const port = await freePort();
-  let child: ChildProcess | undefined;
-  let pid: number | undefined;
-
-  async function launch(): Promise<void> {
-    // fsync off by default: the tests kill clients, not the machine; a bench turns it on to compare with SQLite's synchronous=FULL.
-    const args = [
+  // fsync off by default: the tests kill clients, not the machine; a bench turns it on to compare with SQLite's synchronous=FULL.
+  const server = await startTestServer({
+    name: 'postgres',
+    command: (port) => [
+      ...user.prefix,
       join(bin, 'postgres'),
       '-D',
       data,
@@ -146,68 +118,13 @@ export async function startPostgres(bin: string, options: { fsync?: boolean } = 
       'max_connections=200',
       '-c',
       'shared_buffers=32MB',
-    ];
-    const command = [...user.prefix, ...args];
-    const proc = spawn(
-      'sh',
-      [
-        '-c',
-        'exec 3<&0; "$@" 2>&1 & pid=$!; echo "pid $pid"; { cat <&3 >/dev/null; kill -INT $pid 2>/dev/null; } & wait $pid',
-        'sh',
-        ...command,
-      ],
-      {
-        cwd: dir,
-        stdio: ['pipe', 'pipe', 'pipe'],
-      },
-    );
-    child = proc;
-    running.add(proc);
-    proc.on('exit', () => running.delete(proc));
-    let output = '';
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        reject(new Error(`postgres did not start within 30 s:\n${output}`));
-      }, 30_000);
-      proc.stdout.setEncoding('utf8');
-      proc.stdout.on('data', (chunk: string) => {
-        output += chunk;
-        const match = /^pid (\d+)$/m.exec(output);
-        if (match?.[1] !== undefined) pid = Number(match[1]);
-        if (output.includes('ready to accept connections')) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-      proc.on('exit', () => {
-        clearTimeout(timer);
-        reject(new Error(`postgres exited at start:\n${output}`));
-      });
-    });
-    proc.stdout.resume();
-  }
-
-  async function shutdown(): Promise<void> {
-    const proc = child;
-    if (proc?.exitCode !== null) return;
-    const exited = new Promise<void>((resolve) =>
-      proc.once('exit', () => {
-        resolve();
-      }),
-    );
-    if (pid !== undefined) {
-      try {
-        process.kill(pid, 'SIGINT');
-      } catch {
-        // Already gone.
-      }
-    }
-    proc.stdin?.end();
-    await exited;
-    child = undefined;
-  }
-
-  await launch();
+    ],
+    ready: 'ready to accept connections',
+    cwd: dir,
+    orphanSignal: 'SIGINT',
+    startTimeoutMs: 30_000,
+  });
+  const port = server.port;
   const url = `postgres://postgres:${TEST_PASSWORD}@127.0.0.1:${port}/postgres`;
   return {
     url,
@@ -223,11 +140,11 @@ export async function startPostgres(bin: string, options: { fsync?: boolean } = 
       return url.replace(/\/postgres$/, `/${name}`);
     },
     async restart() {
-      await shutdown();
-      await launch();
+      await server.kill('SIGINT');
+      await server.start();
     },
     async stop() {
-      await shutdown();
+      await server.kill('SIGINT');
       rmSync(dir, { recursive: true, force: true });
     },
   };

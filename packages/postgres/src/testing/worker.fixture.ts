@@ -56,7 +56,7 @@ function runtime(store: PostgresCheckpointStore): AgentRuntime {
       provider: new ScriptedProvider((conversation) => script(conversation)),
       tools: [tool],
       checkpointStore: store,
-      onInternalError: (error, where) => {
+      onInternalError: (error, { where }) => {
         writeSync(2, `INTERNAL ${where}: ${error instanceof Error ? error.message : String(error)}\n`);
       },
     },

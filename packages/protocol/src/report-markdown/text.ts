@@ -41,14 +41,22 @@ export function formatCount(n: number): string {
   return numberFormat.format(n);
 }
 
-/** `1h 2m`, `4m 12s`, `12.3s`, `450ms`: a duration as a person reads it. */
+/**
+ * A duration as a person reads it: `850ms`, `1.2s`, `42s`, `4m 05s`, `1h 02m` (tenths only under
+ * 10 s; minutes and seconds padded so a live view does not jitter). Negative or non-finite input
+ * reads `0ms`. The one format of headway's terminal lines, reports and prompts.
+ */
 export function formatDuration(ms: number): string {
-  if (!Number.isFinite(ms) || ms < 0) return '?';
+  if (!Number.isFinite(ms) || ms < 0) return '0ms';
   if (ms < 1000) return `${Math.round(ms)}ms`;
-  if (ms < 60_000) return `${(Math.floor(ms / 100) / 10).toString()}s`;
+  if (ms < 10_000) return `${(Math.floor(ms / 100) / 10).toFixed(1)}s`;
   const totalSeconds = Math.floor(ms / 1000);
-  const hours = Math.floor(totalSeconds / 3600);
-  const minutes = Math.floor((totalSeconds % 3600) / 60);
-  const seconds = totalSeconds % 60;
-  return hours > 0 ? `${hours}h ${minutes}m` : `${minutes}m ${seconds}s`;
+  if (totalSeconds < 60) return `${totalSeconds}s`;
+  const totalMinutes = Math.floor(totalSeconds / 60);
+  if (totalMinutes < 60) return `${totalMinutes}m ${pad(totalSeconds % 60)}s`;
+  return `${Math.floor(totalMinutes / 60)}h ${pad(totalMinutes % 60)}m`;
+}
+
+function pad(n: number): string {
+  return n < 10 ? `0${n}` : String(n);
 }

@@ -1,21 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) =>
-    server.close(() => {
-      resolve();
-    }),
-  );
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
+import { startTestServer } from '@headway/protocol/testing';
 
 /** A real redis-server on 127.0.0.1, in its own temp dir. */
 export interface RedisServer {
@@ -29,26 +15,18 @@ export interface RedisServer {
   stop(): Promise<void>;
 }
 
-// Every server started by this process, so none outlives it even if a test forgets one.
-const running = new Set<ChildProcess>();
-process.once('exit', () => {
-  for (const child of running) child.kill('SIGKILL');
-});
-
 /**
- * Starts redis-server (`binary`) on 127.0.0.1 with a free port and a temp dir; `aof` turns
- * on the append-only file with an fsync before every reply. The server runs under a tiny
- * shell that kills it when this process's end of a pipe closes, so even a test process
- * killed with -9 leaves no server behind.
+ * Starts redis-server (`binary`) on 127.0.0.1 with a free port and a temp dir, through
+ * protocol's `startTestServer` (three tries, each on a new port); `aof` turns on the
+ * append-only file with an fsync before every reply.
  */
 export async function startRedisServer(binary: string, options: { aof?: boolean } = {}): Promise<RedisServer> {
   const dir = mkdtempSync(join(tmpdir(), 'headway-redis-'));
-  let port = await freePort();
-  let child: ChildProcess | undefined;
-  let pid: number | undefined;
-
-  async function launch(): Promise<void> {
-    const args = [
+  const aof = options.aof === true ? ['--appendonly', 'yes', '--appendfsync', 'always'] : [];
+  const server = await startTestServer({
+    name: 'redis-server',
+    command: (port) => [
+      binary,
       '--bind',
       '127.0.0.1',
       '--port',
@@ -61,91 +39,25 @@ export async function startRedisServer(binary: string, options: { aof?: boolean 
       'no',
       '--protected-mode',
       'yes',
-    ];
-    if (options.aof === true) args.push('--appendonly', 'yes', '--appendfsync', 'always');
-    const proc = spawn(
-      'sh',
-      [
-        '-c',
-        'exec 3<&0; "$@" & pid=$!; echo "pid $pid"; { cat <&3 >/dev/null; kill -9 $pid 2>/dev/null; } & wait $pid',
-        'sh',
-        binary,
-        ...args,
-      ],
-      {
-        stdio: ['pipe', 'pipe', 'pipe'],
-      },
-    );
-    child = proc;
-    running.add(proc);
-    proc.on('exit', () => running.delete(proc));
-    let output = '';
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        reject(new Error(`redis-server did not start within 15 s:\n${output}`));
-      }, 15_000);
-      proc.stdout.setEncoding('utf8');
-      proc.stdout.on('data', (chunk: string) => {
-        output += chunk;
-        const match = /^pid (\d+)$/m.exec(output);
-        if (match?.[1] !== undefined) pid = Number(match[1]);
-        if (output.includes('Ready to accept connections')) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-      proc.on('exit', () => {
-        clearTimeout(timer);
-        reject(new Error(`redis-server exited at start:\n${output}`));
-      });
-    });
-    proc.stdout.resume();
-  }
-
-  async function kill(signal: NodeJS.Signals): Promise<void> {
-    const proc = child;
-    if (proc?.exitCode !== null) return;
-    const exited = new Promise<void>((resolve) =>
-      proc.once('exit', () => {
-        resolve();
-      }),
-    );
-    if (pid !== undefined) {
-      try {
-        process.kill(pid, signal);
-      } catch {
-        // Already gone.
-      }
-    }
-    proc.stdin?.end();
-    await exited;
-    child = undefined;
-  }
-
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await launch();
-      break;
-    } catch (error) {
-      await kill('SIGKILL');
-      if (attempt === 3) {
-        rmSync(dir, { recursive: true, force: true });
-        throw error;
-      }
-      port = await freePort();
-    }
-  }
+      ...aof,
+    ],
+    ready: 'Ready to accept connections',
+    attempts: 3,
+  }).catch((error: unknown) => {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  });
   return {
     get url() {
-      return `redis://127.0.0.1:${port}`;
+      return `redis://127.0.0.1:${server.port}`;
     },
     get port() {
-      return port;
+      return server.port;
     },
-    crash: () => kill('SIGKILL'),
-    restart: launch,
+    crash: () => server.kill('SIGKILL'),
+    restart: () => server.start(),
     async stop() {
-      await kill('SIGTERM');
+      await server.kill('SIGTERM');
       rmSync(dir, { recursive: true, force: true });
     },
   };

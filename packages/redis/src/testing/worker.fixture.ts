@@ -3,7 +3,7 @@
 import { createInterface } from 'node:readline';
 import { createProgressHub } from '@headway/protocol';
 import { connectRedis } from '../connect-redis.js';
-import { redisSink } from '../redis-sink.js';
+import { createRedisSink } from '../redis-sink.js';
 
 interface Args {
   url: string;
@@ -24,7 +24,7 @@ const go = new Promise<void>((resolve) =>
 );
 
 const client = await connectRedis(args.url, { maxReconnectDelayMs: 200 });
-const sink = redisSink(client, { leaseMs: args.leaseMs, workerId: `worker-${process.pid}`, maxRetryDelayMs: 200 });
+const sink = createRedisSink(client, { leaseMs: args.leaseMs, workerId: `worker-${process.pid}`, maxRetryDelayMs: 200 });
 const hub = createProgressHub({ runId: args.runId });
 hub.add(sink, { name: 'redis' });
 hub.emit({ type: 'run.started', agentName: 'distributed-test' });

@@ -1,5 +1,4 @@
-import { HeadwayError, type HeadwayErrorOptions, type ValidationIssue } from '@headway/protocol';
-import { toErrorOptions } from '@headway/protocol/internal';
+import { HeadwayError } from '@headway/protocol';
 
 /** Codes a {@link CheckpointError} can carry. */
 export type CheckpointErrorCode =
@@ -14,25 +13,14 @@ export type CheckpointErrorCode =
   /** The `expect` counts of an update did not match the store: another writer, or a lost write. */
   | 'CHECKPOINT_CONFLICT'
   /** What was read back is not a valid checkpoint (damaged or written by something else). */
-  | 'CHECKPOINT_CORRUPT';
+  | 'CHECKPOINT_CORRUPT'
+  /** The store threw while the runtime scanned it for runs to recover (`pendingRecovery`); `cause` is what it threw. */
+  | 'CHECKPOINT_STORE_FAILED';
 
 /**
  * Thrown by checkpoint stores and recovery. The message names the checkpoint and, for
  * invalid or corrupt data, the path of every problem.
  */
-export class CheckpointError extends HeadwayError {
-  declare readonly code: CheckpointErrorCode;
-
-  constructor(code: CheckpointErrorCode, message: string, options?: HeadwayErrorOptions);
-  /** @deprecated pass `{ issues, cause }` as the third argument: `new CheckpointError(code, message, { issues })`. */
-  constructor(code: CheckpointErrorCode, message: string, issues: readonly ValidationIssue[], options?: ErrorOptions);
-  constructor(
-    code: CheckpointErrorCode,
-    message: string,
-    issuesOrOptions?: readonly ValidationIssue[] | HeadwayErrorOptions,
-    options?: ErrorOptions,
-  ) {
-    super(code, message, toErrorOptions(issuesOrOptions, options));
-    this.name = 'CheckpointError';
-  }
+export class CheckpointError extends HeadwayError<CheckpointErrorCode> {
+  override readonly name: string = 'CheckpointError';
 }

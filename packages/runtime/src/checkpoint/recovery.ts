@@ -6,7 +6,7 @@ import type { CheckpointStore, MaybePromise } from './checkpoint-store.js';
 import { mapMaybe } from './maybe-promise.js';
 
 /**
- * What to do with a run that did not finish: `resume` it from its last round, `restart`
+ * What to do with a run that did not finish: `resume` it from its last iteration, `restart`
  * its task from the beginning (its state is too old to trust), or `abandon` it.
  */
 export type RecoveryStrategy = 'resume' | 'restart' | 'abandon';

@@ -13,7 +13,7 @@ export function scanPending(store: CheckpointStore, policy: RecoveryPolicy, now:
   try {
     pending = scanForRecovery(store, { now, policy });
   } catch (error) {
-    pending = Promise.reject(new Error(errorMessage(error), { cause: error }));
+    pending = Promise.reject(new CheckpointError('CHECKPOINT_STORE_FAILED', errorMessage(error), { cause: error }));
   }
   if (pending instanceof Promise) pending.catch(() => undefined);
   return pending;

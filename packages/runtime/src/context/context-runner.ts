@@ -1,5 +1,5 @@
 import type { TaskHistory, TaskHistoryRun } from '@headway/estimator';
-import { isThenable } from '@headway/protocol/internal';
+import { errorMessage, isThenable } from '@headway/protocol/internal';
 import { ConfigError } from '../loop/config-error.js';
 import { isStopSignal } from '../loop/stop-signal.js';
 import type { ChatMessage, ToolSpec } from '../provider/provider.js';
@@ -25,6 +25,7 @@ export function readContextParts(parts: readonly ContextPart[] | undefined): rea
   if (parts === undefined) return [];
   if (!Array.isArray(parts)) throw invalid('context', 'expected an array of context parts');
   return parts.map((part: unknown, i): ReadPart => {
+    // The plain errors thrown here never leave: the catch turns them into a ConfigError.
     try {
       if (typeof part !== 'object' || part === null)
         throw new Error('expected { name, beforeRun?, beforeIteration?, assembleContext?, afterRun? }');
@@ -39,9 +40,14 @@ export function readContextParts(parts: readonly ContextPart[] | undefined): rea
       }
       return { name, part: part as ContextPart, hooks };
     } catch (error) {
-      throw invalid(`context[${i}]`, error instanceof Error ? error.message : 'could not be read');
+      throw invalid(`context[${i}]`, errorMessage(error));
     }
   });
+}
+
+/** What a hook returned is unusable: `problem` is `hook: path: what was expected`. */
+function badResult(problem: string): ConfigError {
+  return new ConfigError('RUNTIME_INVALID_CONTEXT_RESULT', problem);
 }
 
 function invalid(path: string, message: string): ConfigError {
@@ -50,14 +56,14 @@ function invalid(path: string, message: string): ConfigError {
 
 /** A conversation a part returned, checked: new message objects must look like chat messages. */
 function checkConversation(value: unknown, before: readonly ChatMessage[]): ChatMessage[] {
-  if (!Array.isArray(value)) throw new TypeError('assembleContext: conversation: expected an array of messages');
+  if (!Array.isArray(value)) throw badResult('assembleContext: conversation: expected an array of messages');
   const known = new Set<unknown>(before);
   const out: ChatMessage[] = [];
   for (const [i, m] of (value as unknown[]).entries()) {
     if (!known.has(m)) {
       const msg = m as { role?: unknown; content?: unknown } | null;
       if (typeof msg !== 'object' || msg === null || !ROLES.has(msg.role as string) || typeof msg.content !== 'string') {
-        throw new TypeError(`assembleContext: conversation[${i}]: expected { role, content: string }`);
+        throw badResult(`assembleContext: conversation[${i}]: expected { role, content: string }`);
       }
     }
     out.push(m as ChatMessage);
@@ -129,7 +135,7 @@ export class ContextRunner {
         const history = (advice as { history?: unknown }).history;
         if (history === undefined) continue;
         const list: unknown = typeof history === 'object' && history !== null ? (history as { runs?: unknown }).runs : undefined;
-        if (!Array.isArray(list)) throw new TypeError('beforeRun: history: expected { runs: [...] }');
+        if (!Array.isArray(list)) throw badResult('beforeRun: history: expected { runs: [...] }');
         for (const run of list as unknown[]) {
           const r = run as { roundtrips?: unknown; durationMs?: unknown } | null;
           const roundtrips = r?.roundtrips;
@@ -173,10 +179,10 @@ export class ContextRunner {
         const r = result as { conversation?: unknown; system?: unknown; tools?: unknown };
         const { conversation: c, system: s, tools: t } = r;
         const nextConversation = c === undefined ? undefined : checkConversation(c, current);
-        if (s !== undefined && typeof s !== 'string') throw new TypeError('assembleContext: system: expected a string');
+        if (s !== undefined && typeof s !== 'string') throw badResult('assembleContext: system: expected a string');
         let nextTools: ToolSpec[] | undefined;
         if (t !== undefined) {
-          if (!Array.isArray(t)) throw new TypeError('assembleContext: tools: expected an array of tool specs');
+          if (!Array.isArray(t)) throw badResult('assembleContext: tools: expected an array of tool specs');
           const byName = new Map(tools.map((spec) => [spec.name, spec]));
           nextTools = [];
           for (const spec of t as unknown[]) {

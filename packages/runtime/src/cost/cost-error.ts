@@ -1,5 +1,4 @@
-import { HeadwayError, type HeadwayErrorOptions, type ValidationIssue } from '@headway/protocol';
-import { toErrorOptions } from '@headway/protocol/internal';
+import { HeadwayError } from '@headway/protocol';
 
 /** Codes a {@link CostError} can carry. */
 export type CostErrorCode =
@@ -11,19 +10,6 @@ export type CostErrorCode =
   | 'COST_INVALID_USAGE';
 
 /** Thrown by the price table and the cost tracker; the message names the bad field. */
-export class CostError extends HeadwayError {
-  declare readonly code: CostErrorCode;
-
-  constructor(code: CostErrorCode, message: string, options?: HeadwayErrorOptions);
-  /** @deprecated pass `{ issues, cause }` as the third argument: `new CostError(code, message, { issues })`. */
-  constructor(code: CostErrorCode, message: string, issues: readonly ValidationIssue[], options?: ErrorOptions);
-  constructor(
-    code: CostErrorCode,
-    message: string,
-    issuesOrOptions?: readonly ValidationIssue[] | HeadwayErrorOptions,
-    options?: ErrorOptions,
-  ) {
-    super(code, message, toErrorOptions(issuesOrOptions, options));
-    this.name = 'CostError';
-  }
+export class CostError extends HeadwayError<CostErrorCode> {
+  override readonly name: string = 'CostError';
 }

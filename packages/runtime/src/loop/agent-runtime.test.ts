@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { AgentRuntime } from './agent-runtime.js';
 import { ScriptedProvider } from '../provider/scripted-provider.js';
-import { collect, fileRead, ids, recordingReporter, search } from './test-helpers.test-util.js';
+import { collect, fileRead, ids, createRecordingReporter, search } from './test-helpers.test-util.js';
 
 describe('AgentRuntime: a two-round run', () => {
   it('calls the reporter in exactly the documented order', async () => {
-    const { reporter, calls } = recordingReporter();
+    const { reporter, calls } = createRecordingReporter();
     const provider = new ScriptedProvider([
       { toolCalls: [{ name: 'file_read', args: { path: 'README.md' } }] },
       { content: 'The README says headway makes agent loops legible.' },
@@ -33,7 +33,7 @@ describe('AgentRuntime: a two-round run', () => {
     expect(calls.at(-2)).toMatch(/^onProgress\(100, /);
   });
 
-  it('emits the events of each round, one terminal event last', async () => {
+  it('emits the events of each iteration, one terminal event last', async () => {
     const { sink, events, types } = collect();
     const provider = new ScriptedProvider([
       {

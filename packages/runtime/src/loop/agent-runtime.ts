@@ -1,7 +1,14 @@
 // Over 300 lines on purpose: most of it is the public API and its TSDoc; recovery, the runStream
 // queue and building a loop live beside it (run-recovery.ts, run-stream.ts, loop-context.ts).
 import { randomUUID } from 'node:crypto';
-import { NullReporter, type ProgressEvent, type ProgressReporter, type SinkLike } from '@headway/protocol';
+import {
+  NullReporter,
+  type InternalErrorContext,
+  type OnInternalError,
+  type ProgressEvent,
+  type ProgressReporter,
+  type SinkLike,
+} from '@headway/protocol';
 import { CheckpointError } from '../checkpoint/checkpoint-error.js';
 import type { CheckpointStore, MaybePromise } from '../checkpoint/checkpoint-store.js';
 import { resolveRecoveryPolicy, type PendingRecovery, type RecoveryPolicy } from '../checkpoint/recovery.js';
@@ -86,7 +93,15 @@ export interface AgentRuntimeDeps {
    * Told about failures the run survives: sinks and reporters that throw, checkpoint writes
    * that fail, rejected model `_progress`. Its own errors are ignored.
    */
-  onInternalError?: (error: unknown, where: string) => void;
+  onInternalError?: OnInternalError<AgentRuntimeErrorContext>;
+}
+
+/**
+ * Where a failure the run survived happened: `where` names the part (`sink`, `session`,
+ * `checkpoint.blob`, `report-parse`, `onTimeout`, …), `runId` the run when known.
+ */
+export interface AgentRuntimeErrorContext extends InternalErrorContext {
+  readonly where: string;
 }
 
 /** Options of one run. */
@@ -284,7 +299,7 @@ export class AgentRuntime {
 
   #internalError(error: unknown, where: string): void {
     try {
-      this.#deps.onInternalError?.(error, where);
+      this.#deps.onInternalError?.(error, { where });
     } catch {
       // The error callback may not break the run either.
     }

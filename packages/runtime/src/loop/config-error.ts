@@ -1,26 +1,21 @@
-import { HeadwayError, type HeadwayErrorOptions, type ValidationIssue } from '@headway/protocol';
-import { toErrorOptions } from '@headway/protocol/internal';
+import { HeadwayError } from '@headway/protocol';
 
 /** Codes a {@link ConfigError} can carry. */
-export type ConfigErrorCode = 'RUNTIME_INVALID_CONFIG' | 'RUNTIME_INVALID_TOOL';
+export type ConfigErrorCode =
+  /** An `AgentConfig` or the runtime's dependencies are invalid; `issues` names every offending field. */
+  | 'RUNTIME_INVALID_CONFIG'
+  /** A tool is not usable: not made with `defineTool`, a duplicate name, an invalid definition. */
+  | 'RUNTIME_INVALID_TOOL'
+  /** A context part's hook returned something the runtime cannot use (passed to `onInternalError`; the part is dropped). */
+  | 'RUNTIME_INVALID_CONTEXT_RESULT'
+  /** A callback given to the runtime did not answer in time: `onTimeout`, a context part's `afterRun` (passed to `onInternalError`). */
+  | 'RUNTIME_CALLBACK_TIMEOUT';
 
 /**
  * Thrown when an `AgentConfig`, a runtime's dependencies or a tool definition is invalid;
- * the message names every offending field.
+ * the message names every offending field. Passed to `onInternalError` (not thrown) when a
+ * part given to the runtime misbehaves during a run: a context hook's result, a late callback.
  */
-export class ConfigError extends HeadwayError {
-  declare readonly code: ConfigErrorCode;
-
-  constructor(code: ConfigErrorCode, message: string, options?: HeadwayErrorOptions);
-  /** @deprecated pass `{ issues, cause }` as the third argument: `new ConfigError(code, message, { issues })`. */
-  constructor(code: ConfigErrorCode, message: string, issues: readonly ValidationIssue[], options?: ErrorOptions);
-  constructor(
-    code: ConfigErrorCode,
-    message: string,
-    issuesOrOptions?: readonly ValidationIssue[] | HeadwayErrorOptions,
-    options?: ErrorOptions,
-  ) {
-    super(code, message, toErrorOptions(issuesOrOptions, options));
-    this.name = 'ConfigError';
-  }
+export class ConfigError extends HeadwayError<ConfigErrorCode> {
+  override readonly name: string = 'ConfigError';
 }

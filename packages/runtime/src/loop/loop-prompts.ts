@@ -1,5 +1,5 @@
 /**
- * The short check the model gets after each round of tool results, so it stops as soon as
+ * The short check the model gets after each iteration of tool results, so it stops as soon as
  * the task is done instead of wandering on.
  */
 export const VERIFICATION_PROMPT =

@@ -5,7 +5,8 @@ import { AgentRuntime } from './agent-runtime.js';
 import { ManualClock } from './clock.js';
 import { defineTool } from '../tools/define-tool.js';
 import { ScriptedProvider, type ScriptedStep } from '../provider/scripted-provider.js';
-import { collect, fileRead, ids, recordingReporter, search } from './test-helpers.test-util.js';
+import { collect, fileRead, ids, createRecordingReporter, search } from './test-helpers.test-util.js';
+import { drainRunStream } from '../testing/drain-run-stream.js';
 
 const twoRounds = (): ScriptedStep[] => [
   { toolCalls: [{ name: 'file_read', args: { path: 'README.md' } }] },
@@ -83,7 +84,7 @@ describe('reporters and sinks cannot change a run', () => {
         ],
         generateId: ids(),
         clock: new ManualClock(),
-        onInternalError: (_e, where) => internal.push(where),
+        onInternalError: (_e, { where }) => internal.push(where),
       },
     ).run('t');
     await new Promise((resolve) => setImmediate(resolve));
@@ -117,18 +118,13 @@ describe('model _progress', () => {
   it('is never shown in streamed text deltas', async () => {
     const provider = new ScriptedProvider([{ content: 'All done here. ```json\n{"_progress": {"percent": 90}}\n``` Bye {"a": 1}' }]);
     const runtime = new AgentRuntime({ provider: 'scripted' }, { provider });
-    const deltas: string[] = [];
-    const stream = runtime.runStream('t');
-    let next = await stream.next();
-    while (next.done !== true) {
-      if (next.value.type === 'text.delta') deltas.push(next.value.text);
-      next = await stream.next();
-    }
+    const { events, result } = await drainRunStream(runtime.runStream('t'));
+    const deltas = events.flatMap((e) => (e.type === 'text.delta' ? [e.text] : []));
     expect(deltas.join('')).not.toContain('_progress');
     expect(deltas.join('')).toContain('All done here.');
     expect(deltas.join('')).toContain('Bye {"a": 1}');
-    expect(next.value.status).toBe('completed');
-    expect(next.value.text).not.toContain('_progress');
+    expect(result.status).toBe('completed');
+    expect(result.text).not.toContain('_progress');
   });
 });
 
@@ -138,13 +134,7 @@ describe('runStream', () => {
       { provider: 'scripted' },
       { provider: new ScriptedProvider(twoRounds()), tools: [fileRead], generateId: ids() },
     );
-    const events: ProgressEvent[] = [];
-    const stream = runtime.runStream('Summarize the README file');
-    let next = await stream.next();
-    while (next.done !== true) {
-      events.push(next.value);
-      next = await stream.next();
-    }
+    const { events, result } = await drainRunStream(runtime.runStream('Summarize the README file'));
     expect(events[0]?.type).toBe('run.started');
     expect(events.at(-1)?.type).toBe('run.finished');
     expect(
@@ -153,7 +143,7 @@ describe('runStream', () => {
         .map((e) => (e as { text: string }).text)
         .join(''),
     ).toBe('The README says headway makes agent loops legible.');
-    expect(next.value).toMatchObject({ status: 'completed', iterations: 2, runId: 'id-1' });
+    expect(result).toMatchObject({ status: 'completed', iterations: 2, runId: 'id-1' });
   });
 
   it('breaking out early cancels the run', async () => {
@@ -294,7 +284,7 @@ describe('modes', () => {
       [{ provider: 'scripted', maxIterations: 1 }, [fileRead]],
     ] as const) {
       const provider = new ScriptedProvider([{ content: 'Hello!' }]);
-      const { reporter, calls } = recordingReporter();
+      const { reporter, calls } = createRecordingReporter();
       const result = await new AgentRuntime(config, { provider, tools, progressReporter: reporter }).run('Hi');
       expect(result).toMatchObject({ status: 'completed', text: 'Hello!', iterations: 1 });
       expect(provider.requests[0]?.tools).toEqual([]);

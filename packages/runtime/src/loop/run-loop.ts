@@ -27,6 +27,8 @@ import { addUsage, collectStream, type CompletionResponse, type ToolSpec } from 
 import { checkResponse } from '../provider/check-response.js';
 import type { ProviderRegistry } from '../provider/provider-registry.js';
 import { isAbortError } from '../provider/retry-policy.js';
+import { ProviderError } from '../provider/provider-error.js';
+import { ConfigError } from './config-error.js';
 import { ContextRunner } from '../context/context-runner.js';
 import type { ContextRunInfo, ContextTurn } from '../context/context-part.js';
 import { openToolProgress } from '../tools/tool-progress.js';
@@ -363,7 +365,10 @@ export class RunLoop {
     if (config.progress.aiDriven) {
       const progress = extractModelProgress(response.content, {
         onReject: (reason) => {
-          this.#ctx.onInternalError(new Error(`model _progress rejected: ${reason}`), 'model-progress');
+          this.#ctx.onInternalError(
+            new ProviderError('PROVIDER_INVALID_RESPONSE', `model _progress rejected: ${reason}`),
+            'model-progress',
+          );
         },
       });
       if (progress !== undefined) this.#tracker.reportModelProgress(progress);
@@ -565,7 +570,9 @@ export class RunLoop {
     await this.#context.afterRun(outcome, <T>(work: unknown) => {
       const deadline = new AbortController();
       const timer = clock.setTimeout(() => {
-        deadline.abort(new Error(`context part took longer than ${CONTEXT_AFTER_RUN_MS} ms after the run`));
+        deadline.abort(
+          new ConfigError('RUNTIME_CALLBACK_TIMEOUT', `context part took longer than ${CONTEXT_AFTER_RUN_MS} ms after the run`),
+        );
       }, CONTEXT_AFTER_RUN_MS);
       const done = new AbortController();
       return raceStop<T>(work, done.signal, deadline.signal).finally(() => {

@@ -47,6 +47,7 @@ export async function* streamRun(
   } finally {
     outer?.removeEventListener('abort', forward);
     if (!state.done) {
+      // Only its message leaves: the run ends `run.cancelled` with it as the reason.
       controller.abort(new Error('runStream: the consumer stopped reading'));
       await running;
     }

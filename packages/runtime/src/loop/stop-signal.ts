@@ -4,7 +4,7 @@ import type { StopReason } from '@headway/protocol';
 /** Why a run was stopped from outside its loop: a cancellation, a hard time limit, the cost cap. */
 export type Stop = { kind: 'cancel'; reason: string } | { kind: 'hard-time'; reason: StopReason } | { kind: 'budget'; reason: StopReason };
 
-/** Thrown inside the loop when a stop (cancel, hard time limit) interrupts an await. */
+/** Thrown inside the loop when a stop (cancel, hard time limit) interrupts an await; the loop catches it, it never leaves. */
 export class StopSignal extends Error {
   constructor() {
     super('run stopped');
@@ -32,6 +32,7 @@ function toError(value: unknown): Error {
   } catch {
     // A revoked proxy or a throwing getter: describe it instead.
   }
+  // A stand-in for a hostile value, so the loop can describe it; the thrower chose to throw a non-Error.
   return new Error(describeThrown(value));
 }
 

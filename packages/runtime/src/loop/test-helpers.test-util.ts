@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineTool, type Tool } from '../tools/define-tool.js';
 
 /** A reporter that records its calls as strings. */
-export { recordingReporter } from '@headway/protocol/testing';
+export { createRecordingReporter } from '@headway/protocol/testing';
 
 /** A sink that collects every event. */
 export function collect(): { sink: (e: ProgressEvent) => void; events: ProgressEvent[]; types: () => string[] } {

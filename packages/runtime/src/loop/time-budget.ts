@@ -1,5 +1,6 @@
 import type { LimitKind, ProgressEventBody, StopReason } from '@headway/protocol';
 import type { AgentConfig } from './agent-config.js';
+import { ConfigError } from './config-error.js';
 import type { Clock } from './clock.js';
 import type { RunState } from './run-state.js';
 import type { Stop } from './stop-signal.js';
@@ -97,7 +98,7 @@ export class TimeBudget {
       // An observer that does not answer within hardStopAfterMs has declined.
       const answer = new AbortController();
       const timer = host.schedule(config.hardStopAfterMs, () => {
-        answer.abort(new Error('onTimeout did not answer in time'));
+        answer.abort(new ConfigError('RUNTIME_CALLBACK_TIMEOUT', 'onTimeout did not answer in time'));
       });
       try {
         const reply = await host.race<unknown>(

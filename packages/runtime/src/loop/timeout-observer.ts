@@ -38,7 +38,7 @@ const answerSchema = z.object({ extendMs: z.number().nonnegative() });
 export function modelTimeoutObserver(registry: ProviderRegistry, messages: () => readonly ChatMessage[], model?: string): TimeoutObserver {
   return async (request) => {
     const prompt = [
-      `The time budget of this task (${Math.round(request.budgetMs / 1000)} s) is used up after ${request.iteration} round(s).`,
+      `The time budget of this task (${Math.round(request.budgetMs / 1000)} s) is used up after ${request.iteration} iteration(s).`,
       `You may ask for up to ${Math.round(Math.min(request.chunkMs, request.remainingMs) / 1000)} s more if you are close to finishing and the extra time will clearly pay off; otherwise ask for none and you will be asked to write a progress report.`,
       'Reply with JSON only: {"extendMs": <milliseconds, 0 for none>, "reason": "<one line>"}',
     ].join('\n');

@@ -1,4 +1,4 @@
-import { HeadwayError } from '@headway/protocol';
+import { HeadwayError, type HeadwayErrorOptions } from '@headway/protocol';
 
 /** Codes a {@link ProviderError} can carry. */
 export type ProviderErrorCode =
@@ -14,7 +14,7 @@ export type ProviderErrorCode =
   | 'PROVIDER_INVALID_RESPONSE';
 
 /** Details of a {@link ProviderError}. */
-export interface ProviderErrorOptions extends ErrorOptions {
+export interface ProviderErrorOptions extends HeadwayErrorOptions {
   /** Registry name of the provider. */
   provider?: string;
   /** HTTP status, when the failure came from an HTTP response. */
@@ -31,21 +31,20 @@ export interface ProviderErrorOptions extends ErrorOptions {
  * A model provider failed or none is available. `retryable` tells the registry whether to
  * try again; `retryAfterMs` carries the server's `retry-after`.
  */
-export class ProviderError extends HeadwayError {
-  declare readonly code: ProviderErrorCode;
-  readonly provider: string | undefined;
-  readonly status: number | undefined;
-  readonly retryable: boolean;
-  readonly retryAfterMs: number | undefined;
-  readonly attempts: number | undefined;
+export class ProviderError extends HeadwayError<ProviderErrorCode, ProviderErrorOptions> {
+  override readonly name: string = 'ProviderError';
+  /** Registry name of the provider, when known. */
+  declare readonly provider: string | undefined;
+  /** HTTP status, when the failure came from an HTTP response. */
+  declare readonly status: number | undefined;
+  /** Whether trying again may succeed; `false` unless the options say so. */
+  declare readonly retryable: boolean;
+  /** How long the server asked us to wait (`retry-after`), in ms. */
+  declare readonly retryAfterMs: number | undefined;
+  /** How many attempts were made before giving up. */
+  declare readonly attempts: number | undefined;
 
   constructor(code: ProviderErrorCode, message: string, options: ProviderErrorOptions = {}) {
-    super(code, message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'ProviderError';
-    this.provider = options.provider;
-    this.status = options.status;
-    this.retryable = options.retryable ?? false;
-    this.retryAfterMs = options.retryAfterMs;
-    this.attempts = options.attempts;
+    super(code, message, { ...options, retryable: options.retryable ?? false });
   }
 }

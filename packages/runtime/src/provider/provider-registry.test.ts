@@ -5,7 +5,7 @@ import { CircuitBreaker } from './circuit-breaker.js';
 import { ManualClock } from '../loop/clock.js';
 import { ProviderError } from './provider-error.js';
 import { ProviderRegistry } from './provider-registry.js';
-import { backoffDelay, isRetryable, retryPolicy } from './retry-policy.js';
+import { backoffDelay, isRetryable, createRetryPolicy } from './retry-policy.js';
 import { ScriptedProvider } from './scripted-provider.js';
 
 const request = { messages: [{ role: 'user' as const, content: 'hi' }], tools: [] };
@@ -13,7 +13,7 @@ const unavailable = new ProviderError('PROVIDER_REQUEST_FAILED', 'HTTP 503', { r
 
 describe('backoff', () => {
   it('doubles per attempt, with equal jitter, capped, and honours retry-after', () => {
-    const policy = retryPolicy({ baseDelayMs: 100, maxDelayMs: 1_000 });
+    const policy = createRetryPolicy({ baseDelayMs: 100, maxDelayMs: 1_000 });
     expect([0, 1, 2, 3, 4, 5].map((a) => backoffDelay(policy, a, () => 0))).toEqual([50, 100, 200, 400, 500, 500]);
     expect([0, 1, 2, 3, 4, 5].map((a) => backoffDelay(policy, a, () => 1))).toEqual([100, 200, 400, 800, 1_000, 1_000]);
     expect(backoffDelay(policy, 0, () => 0.5, 5_000)).toBe(5_000);
@@ -22,7 +22,7 @@ describe('backoff', () => {
   it('always lies between half the cap and the cap (property)', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 30 }), fc.double({ min: 0, max: 1, noNaN: true }), (attempt, r) => {
-        const policy = retryPolicy();
+        const policy = createRetryPolicy();
         const cap = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
         const d = backoffDelay(policy, attempt, () => r);
         return d >= Math.floor(cap / 2) && d <= Math.ceil(cap);

@@ -3,7 +3,7 @@ import { CircuitBreaker, type CircuitBreakerOptions } from './circuit-breaker.js
 import { sleep, systemClock, type Clock } from '../loop/clock.js';
 import type { CompletionRequest, CompletionResponse, Provider, ProviderCallOptions, StreamChunk } from './provider.js';
 import { ProviderError } from './provider-error.js';
-import { backoffDelay, isAbortError, isRetryable, retryPolicy, type RetryOptions, type RetryPolicy } from './retry-policy.js';
+import { backoffDelay, isAbortError, isRetryable, createRetryPolicy, type RetryOptions, type RetryPolicy } from './retry-policy.js';
 
 /** What {@link ProviderRegistryOptions.onRetry} is told before each retry. */
 export interface RetryInfo {
@@ -51,7 +51,7 @@ export class ProviderRegistry {
   #preferred: string | undefined;
 
   constructor(providers: Iterable<Provider> | Record<string, Provider> = [], options: ProviderRegistryOptions = {}) {
-    this.#policy = retryPolicy(options.retry);
+    this.#policy = createRetryPolicy(options.retry);
     this.#breakerOptions = options.circuitBreaker ?? {};
     this.#clock = options.clock ?? systemClock;
     this.#random = options.random ?? Math.random;

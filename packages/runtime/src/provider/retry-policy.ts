@@ -18,7 +18,7 @@ export interface RetryPolicy {
 }
 
 /** Fills in {@link RetryOptions} defaults. */
-export function retryPolicy(options: RetryOptions = {}): RetryPolicy {
+export function createRetryPolicy(options: RetryOptions = {}): RetryPolicy {
   return {
     maxRetries: Math.max(0, Math.floor(options.maxRetries ?? 3)),
     baseDelayMs: Math.max(0, options.baseDelayMs ?? 500),
@@ -78,8 +78,29 @@ function retryableUnsafe(error: unknown): boolean {
   if (HeadwayError.isInstance(error)) return (error as { retryable?: unknown }).retryable === true;
   if (typeof error !== 'object' || error === null) return false;
   const { status, code, cause } = error as { status?: unknown; code?: unknown; cause?: unknown };
-  if (typeof status === 'number') return status === 408 || status === 409 || status === 429 || status >= 500;
+  if (typeof status === 'number') return isRetryableStatus(status);
   if (typeof code === 'string' && NETWORK_CODES.has(code)) return true;
   if (error instanceof TypeError && /fetch failed|network/i.test(error.message)) return true;
   return cause !== undefined && cause !== error && isRetryable(cause);
+}
+
+/** Whether an HTTP answer with this status may succeed if tried again: 408, 409, 429 and 5xx. */
+export function isRetryableStatus(status: number): boolean {
+  return status === 408 || status === 409 || status === 429 || status >= 500;
+}
+
+/**
+ * How long the server asked to wait, in ms: `retry-after-ms`, else `retry-after` (whole or
+ * decimal seconds, or an HTTP date, counted from `now`); `undefined` when neither says.
+ */
+export function retryAfterMs(headers: Headers | undefined, now: number = Date.now()): number | undefined {
+  if (headers === undefined) return undefined;
+  const ms = Number.parseFloat(headers.get('retry-after-ms') ?? '');
+  if (Number.isFinite(ms) && ms >= 0) return ms;
+  const value = headers.get('retry-after');
+  if (value === null) return undefined;
+  const seconds = Number(value.trim());
+  if (value.trim() !== '' && Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(value);
+  return Number.isFinite(date) ? Math.max(0, date - now) : undefined;
 }

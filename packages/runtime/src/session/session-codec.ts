@@ -50,6 +50,7 @@ export function encodeRun(id: string, run: SessionRunRecord): string[] {
 /** Parses a stored message. */
 export function decodeMessage(id: string, text: unknown, index: number): unknown {
   try {
+    // Caught below and turned into SESSION_CORRUPT (this error is its cause).
     if (typeof text !== 'string') throw new TypeError('not text');
     return JSON.parse(text) as unknown;
   } catch (error) {
@@ -58,6 +59,19 @@ export function decodeMessage(id: string, text: unknown, index: number): unknown
       cause: error,
     });
   }
+}
+
+/**
+ * Reads a session's messages back from its rows (`seq`, `body`), in order; a missing or extra
+ * row is `SESSION_CORRUPT`.
+ */
+export function decodeMessageRows(id: string, rows: readonly { seq: unknown; body: unknown }[], expected: number): unknown[] {
+  if (rows.length !== expected || rows.some((r, i) => r.seq !== i)) {
+    throw new SessionError('SESSION_CORRUPT', `session ${id}: messages: expected ${expected} row(s) in sequence, found ${rows.length}`, {
+      issues: [{ path: 'messages', message: 'rows missing' }],
+    });
+  }
+  return rows.map((r, i) => decodeMessage(id, r.body, i));
 }
 
 /** The error for an id that is not stored. */

@@ -1,5 +1,4 @@
-import { HeadwayError, type HeadwayErrorOptions, type ValidationIssue } from '@headway/protocol';
-import { toErrorOptions } from '@headway/protocol/internal';
+import { HeadwayError } from '@headway/protocol';
 
 /** Codes a {@link SessionError} can carry. */
 export type SessionErrorCode =
@@ -13,19 +12,6 @@ export type SessionErrorCode =
   | 'SESSION_CORRUPT';
 
 /** Thrown by session stores; the message names the session and, for bad data, the path. */
-export class SessionError extends HeadwayError {
-  declare readonly code: SessionErrorCode;
-
-  constructor(code: SessionErrorCode, message: string, options?: HeadwayErrorOptions);
-  /** @deprecated pass `{ issues, cause }` as the third argument: `new SessionError(code, message, { issues })`. */
-  constructor(code: SessionErrorCode, message: string, issues: readonly ValidationIssue[], options?: ErrorOptions);
-  constructor(
-    code: SessionErrorCode,
-    message: string,
-    issuesOrOptions?: readonly ValidationIssue[] | HeadwayErrorOptions,
-    options?: ErrorOptions,
-  ) {
-    super(code, message, toErrorOptions(issuesOrOptions, options));
-    this.name = 'SessionError';
-  }
+export class SessionError extends HeadwayError<SessionErrorCode> {
+  override readonly name: string = 'SessionError';
 }

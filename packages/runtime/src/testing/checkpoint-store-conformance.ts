@@ -3,9 +3,9 @@
 // The behaviour every CheckpointStore must have. Each store's test file calls
 // `checkpointStoreConformance` with a factory; a new backend (Postgres, …) passes when it
 // runs this suite unchanged.
-import { HeadwayError } from '@headway/protocol';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+import { errorCodeOf as codeOf } from './error-code.js';
 import type { CheckpointInit, CheckpointState, CheckpointUpdate, CheckpointToolCall } from '../checkpoint/checkpoint.js';
 import type { CheckpointStore } from '../checkpoint/checkpoint-store.js';
 import { scanForRecovery } from '../checkpoint/recovery.js';
@@ -39,22 +39,28 @@ export function checkpointInit(id: string, overrides: Partial<CheckpointInit> = 
   };
 }
 
+/**
+ * Round `i` of a run for tests: two messages and a log entry appended, the state at iteration
+ * `i`, the tool calls cleared.
+ */
+export function checkpointRound(i: number): CheckpointUpdate {
+  return {
+    appendMessages: [
+      { role: 'assistant', i },
+      { role: 'tool', i },
+    ],
+    appendLog: [{ i }],
+    state: checkpointState({ iteration: i }),
+    clearToolCalls: true,
+  };
+}
+
 function started(toolCallId: string, index: number, name = 'file_read'): CheckpointToolCall {
   return { toolCallId, name, args: { path: `f${index}.txt` }, index, status: 'started' };
 }
 
 function finished(toolCallId: string, index: number, result: unknown, ok = true): CheckpointToolCall {
   return { ...started(toolCallId, index), status: 'finished', ok, result, durationMs: 7 + index };
-}
-
-async function codeOf(fn: () => unknown): Promise<string | undefined> {
-  try {
-    await fn();
-  } catch (error) {
-    if (HeadwayError.isInstance(error)) return error.code;
-    throw error;
-  }
-  return undefined;
 }
 
 // Stores may throw synchronously or reject: this turns either into a rejection.

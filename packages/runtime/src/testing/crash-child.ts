@@ -41,7 +41,7 @@ export async function runCrashChild(module: CrashStoreModule): Promise<void> {
           if (event.type === 'checkpoint.saved') crash(`round-saved:${event.iteration}`);
         },
       ],
-      onInternalError: (error, where) => {
+      onInternalError: (error, { where }) => {
         writeSync(2, `INTERNAL ${where}: ${error instanceof Error ? error.message : String(error)}\n`);
       },
     },

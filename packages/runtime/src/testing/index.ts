@@ -11,14 +11,22 @@
  *
  * @packageDocumentation
  */
-export { checkpointStoreConformance, checkpointInit, checkpointState } from './checkpoint-store-conformance.js';
+export { checkpointStoreConformance, checkpointInit, checkpointRound, checkpointState } from './checkpoint-store-conformance.js';
+export { reopenableStore } from './reopenable-store.js';
+export type { ReopenableStore } from './reopenable-store.js';
 export type { CheckpointStoreFactory, CheckpointStoreHandle } from './checkpoint-store-conformance.js';
 export { sessionStoreConformance } from './session-store-conformance.js';
 export type { SessionStoreFactory, SessionStoreHandle } from './session-store-conformance.js';
 export { CRASH_KILL_POINTS, crashRecoverySuite } from './crash-recovery-suite.js';
+export { CHECKPOINT_WRITE_KILL_POINTS, checkpointWriteInFlightCall } from './checkpoint-write-kill-points.js';
 export type { CrashRecoverySuiteOptions } from './crash-recovery-suite.js';
 export type { CrashStore, CrashStoreModule } from './crash-store.js';
 export { ScriptedServer, jsonReply, sseReply } from './scripted-server.js';
+export { useScriptedServer } from './use-scripted-server.js';
+export { drainRunStream } from './drain-run-stream.js';
+export type { DrainedRun } from './drain-run-stream.js';
 // The test clock is protocol's; re-exported here beside the scripted server it is used with.
-export { recordingClock } from '@headway/protocol/testing';
+export { createRecordingClock } from '@headway/protocol/testing';
 export type { ScriptedReply, ScriptedRequest, ScriptedServerOptions } from './scripted-server.js';
+// eslint-disable-next-line @typescript-eslint/no-deprecated -- deprecated aliases, removed in the next minor
+export { recordingClock } from '@headway/protocol/testing';

@@ -1,6 +1,6 @@
 // The behaviour every SessionStore must have; each backend's test runs it unchanged.
-import { HeadwayError } from '@headway/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
+import { errorCodeOf as codeOf } from './error-code.js';
 import type { SessionStore } from '../session/session-store.js';
 
 /** A session store under test. */
@@ -8,16 +8,6 @@ export interface SessionStoreHandle {
   store: SessionStore;
   reopen?: () => SessionStore | Promise<SessionStore>;
   cleanup?: () => void | Promise<void>;
-}
-
-async function codeOf(fn: () => unknown): Promise<string | undefined> {
-  try {
-    await fn();
-  } catch (error) {
-    if (HeadwayError.isInstance(error)) return error.code;
-    throw error;
-  }
-  return undefined;
 }
 
 /** Makes a fresh, empty session store whose timestamps come from `now`. */

@@ -1,3 +1,4 @@
+import { cleanMessage } from '@headway/protocol/internal';
 import type { ProgressTracker } from '@headway/estimator';
 
 /** A part of the run's 0–100 bar: `0 <= lo <= hi <= 100`. */
@@ -22,21 +23,8 @@ export interface ToolProgress {
   close(): void;
 }
 
-const MAX_MESSAGE_CHARS = 200;
 /** The bar stays below 100 until the run finishes. */
 const CEILING = 99;
-
-/** A tool's message made safe for one line of a terminal: no control characters, bounded. */
-function cleanMessage(message: unknown): string | undefined {
-  if (typeof message !== 'string') return undefined;
-  const text = message
-    .slice(0, MAX_MESSAGE_CHARS * 4)
-    // eslint-disable-next-line no-control-regex -- stripping control characters is the point
-    .replace(/[\u0000-\u001F\u007F-\u009F]+/gu, ' ')
-    .replace(/ {2,}/gu, ' ')
-    .trim();
-  return text === '' ? undefined : text.slice(0, MAX_MESSAGE_CHARS);
-}
 
 /** Reads an update that may fight back (a throwing getter, a revoked proxy): anything unreadable counts as absent. */
 function readUpdate(update: unknown): { percent?: number; message?: string } {

@@ -1,0 +1,84 @@
+import { inspect } from 'node:util';
+import { HeadwayError, type HeadwayErrorOptions, type ValidationIssue } from './headway-error.js';
+
+/** Everything a user can see of an error, as plain data a test can compare with `toEqual`. */
+export interface ErrorSnapshot {
+  /** The class's name, from `constructor.name`. */
+  readonly constructorName: string;
+  readonly name: string;
+  readonly code: string;
+  readonly message: string;
+  readonly issues: readonly ValidationIssue[];
+  /** Whether the error has its own `cause`, and what it is. */
+  readonly hasCause: boolean;
+  readonly cause: unknown;
+  /** `HeadwayError.isInstance(error, error.code)`. */
+  readonly isInstance: boolean;
+  /** The first line of `stack`, e.g. `CostError: price is negative`. */
+  readonly stackHead: string;
+  /** The first line of `util.inspect(error)`, as a console shows it. */
+  readonly inspectHead: string;
+  /** The error's own enumerable properties: `name`, `code`, `issues` and the class's details. */
+  readonly properties: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * A headway error class that still accepts the deprecated `(code, message, issues, options)`
+ * form beside `(code, message, { issues?, cause?, ...details })`.
+ */
+export interface HeadwayErrorClass<C extends string> {
+  new (code: C, message: string, options?: HeadwayErrorOptions): HeadwayError<C>;
+  new (code: C, message: string, issues: readonly ValidationIssue[], options?: ErrorOptions): HeadwayError<C>;
+}
+
+/** The same error built with both constructor forms of {@link HeadwayErrorClass}. */
+export interface ErrorConstructorForms {
+  /** `new ErrorClass(code, 'something failed', { issues, cause })`. */
+  readonly current: ErrorSnapshot;
+  /** `new ErrorClass(code, 'something failed', issues, { cause })`. */
+  readonly deprecated: ErrorSnapshot;
+}
+
+/**
+ * Snapshot of `error` for tests: what a user sees of it (name, code, message, issues, cause,
+ * stack and console lines, own properties), as plain data.
+ */
+export function errorSnapshot(error: HeadwayError): ErrorSnapshot {
+  return {
+    constructorName: error.constructor.name,
+    name: error.name,
+    code: error.code,
+    message: error.message,
+    issues: error.issues,
+    hasCause: Object.hasOwn(error, 'cause'),
+    cause: error.cause,
+    isInstance: HeadwayError.isInstance(error, error.code),
+    stackHead: firstLine(error.stack),
+    inspectHead: firstLine(inspect(error)),
+    properties: Object.fromEntries(Object.entries(error)),
+  };
+}
+
+/**
+ * Builds one error with the current constructor form and one with the deprecated positional
+ * form, with the same code, message, issues and cause, and snapshots both: a test expects them
+ * equal.
+ *
+ * @example
+ * ```ts
+ * const { current, deprecated } = errorConstructorForms(CostError, 'COST_INVALID_PRICE');
+ * expect(deprecated).toEqual(current);
+ * ```
+ */
+export function errorConstructorForms<C extends string>(ErrorClass: HeadwayErrorClass<C>, code: C): ErrorConstructorForms {
+  const issues: readonly ValidationIssue[] = [{ path: 'items[0].price', message: 'expected a number >= 0' }];
+  const cause = new Error('the cause');
+  return {
+    current: errorSnapshot(new ErrorClass(code, 'something failed', { issues, cause })),
+    deprecated: errorSnapshot(new ErrorClass(code, 'something failed', issues, { cause })),
+  };
+}
+
+function firstLine(text: string | undefined): string {
+  return (text ?? '').split('\n', 1)[0] ?? '';
+}
