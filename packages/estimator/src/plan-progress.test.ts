@@ -1,7 +1,6 @@
 import { ManualClock } from '@headway/protocol';
 import { describe, expect, it } from 'vitest';
 import type { PlanItem } from '@headway/protocol';
-import { fakeNow as fakeClock } from '@headway/protocol/testing';
 import { ProgressTracker, type ProgressEmission } from './progress-tracker.js';
 
 function plan(...statuses: PlanItem['status'][]): { type: 'plan.updated'; items: PlanItem[] } {

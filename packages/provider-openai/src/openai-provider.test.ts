@@ -167,7 +167,11 @@ describe('OpenAIProvider against a local OpenAI-compatible server', () => {
   it('a retry-after HTTP date is measured against the provider clock', async () => {
     const at = 'Wed, 21 Oct 2026 07:28:00 GMT';
     server().reply(jsonReply(429, { error: { message: 'Rate limit reached', type: 'rate_limit_error' } }, { 'retry-after': at }));
-    const provider = new OpenAIProvider({ apiKey: 'k', baseURL: server().baseURL, clock: new ManualClock({ start: Date.parse(at) - 3_000 }) });
+    const provider = new OpenAIProvider({
+      apiKey: 'k',
+      baseURL: server().baseURL,
+      clock: new ManualClock({ start: Date.parse(at) - 3_000 }),
+    });
     const error = await provider.complete({ messages: [{ role: 'user', content: 'hi' }], tools: [] }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'PROVIDER_REQUEST_FAILED', status: 429, retryAfterMs: 3_000 });
   });

@@ -1,4 +1,11 @@
-import { isTerminalEvent, safeStringify, type Clock, type InternalErrorContext, type OnInternalError, type ProgressEvent } from '@headway/protocol';
+import {
+  isTerminalEvent,
+  safeStringify,
+  type Clock,
+  type InternalErrorContext,
+  type OnInternalError,
+  type ProgressEvent,
+} from '@headway/protocol';
 import { describeThrown, resolveClock, sleep, unrefClock, type TimeoutTimers } from '@headway/protocol/internal';
 import { checkPrefix, entryIdOf, indexKey, isValidRunId, runKeys } from './keys.js';
 import { isServerReply, isTransientReply, type RedisCommandClient } from './redis-client.js';

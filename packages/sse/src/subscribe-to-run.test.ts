@@ -1,4 +1,4 @@
-import { recordingClock } from '@headway/protocol/testing';
+import { createRecordingClock } from '@headway/protocol/testing';
 import type { ProgressEvent, ProtocolError } from '@headway/protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ev, finished } from './events.test-util.js';
@@ -65,7 +65,7 @@ describe('subscribeToRun (fetch + eventsource-parser)', () => {
     const server = await listen(() => undefined);
     const url = server.url;
     await server.close(); // nothing listens there now
-    const clock = recordingClock();
+    const clock = createRecordingClock();
     const error = await subscribeToRun(url, { onEvent: () => undefined, maxRetries: 2, clock }).catch((e: unknown) => e);
     expect(SseError.isInstance(error, 'SSE_CONNECTION_FAILED')).toBe(true);
     expect(clock.waits).toEqual([1000, 2000]); // doubling per failure in a row
@@ -84,7 +84,7 @@ describe('subscribeToRun (fetch + eventsource-parser)', () => {
       res.end(formatProgressFrame(finished('r', 1)));
     });
     servers.push(server);
-    const clock = recordingClock();
+    const clock = createRecordingClock();
     const terminal = await subscribeToRun(server.url, { onEvent: () => undefined, clock });
     expect([calls, terminal?.seq, clock.waits]).toEqual([2, 1, [1000]]);
   });
