@@ -55,9 +55,9 @@ function headwayLog(shape: Shape, maxEntries?: number) {
     return {
       record: (i: number) => {
         const text = shape.text(i);
-        if (text !== undefined) log.recordText({ step: i, text });
+        if (text !== undefined) log.recordText({ iteration: i, text });
         log.recordToolCall({
-          step: i,
+          iteration: i,
           name: `tool_${i % 200}`,
           args: shape.args(i),
           result: shape.result(i),
@@ -78,10 +78,10 @@ function unboundedLog(shape: Shape) {
     return {
       record: (i: number) => {
         const text = shape.text(i);
-        if (text !== undefined) entries.push({ kind: 'text', step: i, text: text.slice(0, 1000) });
+        if (text !== undefined) entries.push({ kind: 'text', iteration: i, text: text.slice(0, 1000) });
         entries.push({
           kind: 'tool',
-          step: i,
+          iteration: i,
           name: `tool_${i % 200}`,
           args: JSON.stringify(shape.args(i)).slice(0, 200),
           resultBrief: shape.result(i).slice(0, 500),
@@ -114,9 +114,9 @@ for (const shape of [typical, worst]) {
 // The bound itself: a default log can never hold more than this much text (see the README).
 const worstLog = new ToolCallLog();
 for (let i = 1; i <= STEPS; i++) {
-  worstLog.recordText({ step: i, text: worst.text(i) ?? '' });
+  worstLog.recordText({ iteration: i, text: worst.text(i) ?? '' });
   worstLog.recordToolCall({
-    step: i,
+    iteration: i,
     name: `tool_${i}`.padEnd(150, 'n'),
     args: worst.args(i),
     result: worst.result(i),
@@ -150,10 +150,10 @@ const rows = await compare(
       fn: () => {
         const entries: unknown[] = [];
         for (const { i, args, result, text } of inputs) {
-          if (text !== undefined) entries.push({ kind: 'text', step: i, text: text.slice(0, 1000) });
+          if (text !== undefined) entries.push({ kind: 'text', iteration: i, text: text.slice(0, 1000) });
           entries.push({
             kind: 'tool',
-            step: i,
+            iteration: i,
             name: 'search',
             args: JSON.stringify(args).slice(0, 200),
             resultBrief: result.slice(0, 500),
@@ -168,8 +168,8 @@ const rows = await compare(
       fn: () => {
         const log = new ToolCallLog();
         for (const { i, args, result, text } of inputs) {
-          if (text !== undefined) log.recordText({ step: i, text });
-          log.recordToolCall({ step: i, name: 'search', args, result, ok: true, durationMs: 1 });
+          if (text !== undefined) log.recordText({ iteration: i, text });
+          log.recordToolCall({ iteration: i, name: 'search', args, result, ok: true, durationMs: 1 });
         }
       },
     },
