@@ -304,7 +304,7 @@ describe('crash recovery', () => {
     const log = store.load('first-2')!.log as Record<string, unknown>[];
     // Rows already stored stay as they were; the rows the resumed run added use the new name.
     expect(log.slice(0, rows.length).every((e) => 'step' in e && !('iteration' in e))).toBe(true);
-    expect(log.slice(rows.length).map((e) => [e['iteration'], e['name'] ?? e['text']])).toEqual([
+    expect(log.slice(rows.length).map((e) => [e.iteration, e.name ?? e.text])).toEqual([
       [1, 'work'],
       [2, 'work'],
       [3, 'All three parts are done.'],
