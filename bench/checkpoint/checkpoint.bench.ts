@@ -113,7 +113,7 @@ function incrementalRun(synchronous: 'FULL' | 'OFF'): Map<number, Sample> {
       appendLog: [
         {
           kind: 'tool',
-          step: round,
+          iteration: round,
           name: call.name,
           args: JSON.stringify(call.args),
           resultBrief: text(round, 'brief').slice(0, 500),
@@ -159,7 +159,7 @@ function fullRewriteRun(synchronous: 'FULL' | 'OFF'): Map<number, Sample> {
       { role: 'tool', content: text(round, 'tool result') },
       { role: 'user', content: 'Has the done-criterion been met?' },
     );
-    log.push({ kind: 'tool', step: round, resultBrief: text(round, 'brief').slice(0, 500) });
+    log.push({ kind: 'tool', iteration: round, resultBrief: text(round, 'brief').slice(0, 500) });
     if (!measured(round)) continue;
     const before = walSize(path);
     const t0 = performance.now();

@@ -73,7 +73,7 @@ async function round(store: CheckpointStore, id: string, r: number): Promise<voi
   });
   await store.update(id, {
     appendMessages: [{ role: 'tool', toolCallId: call.toolCallId, name: call.name, content: text(r, 'tool result') }],
-    appendLog: [{ kind: 'tool', step: r, name: call.name, resultBrief: text(r, 'brief').slice(0, 500), ok: true, durationMs: 40 }],
+    appendLog: [{ kind: 'tool', iteration: r, name: call.name, resultBrief: text(r, 'brief').slice(0, 500), ok: true, durationMs: 40 }],
     toolCalls: [{ ...call, status: 'finished', ok: true, result: text(r, 'tool result'), durationMs: 40 }],
     state: state(r - 1),
     lastSeq: r * 8 + 3,

@@ -1,4 +1,4 @@
-// Memory bound of a 10,000-step run's ToolCallLog: retained heap and serialized size vs an
+// Memory bound of a 10,000-iteration run's ToolCallLog: retained heap and serialized size vs an
 // unbounded log that keeps every entry (what a log without a bound does), plus the cost of
 // recording a call. Run: pnpm -F @headway/bench bench:report
 import { setFlagsFromString } from 'node:v8';
@@ -9,11 +9,11 @@ import { compare, printTable } from '../lib/compare.js';
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 
-const STEPS = 10_000;
+const ITERATIONS = 10_000;
 
 interface Shape {
   name: string;
-  /** Builds step `i`'s arguments, result and model text (fresh strings each time, as a real run makes). */
+  /** Builds iteration `i`'s arguments, result and model text (fresh strings each time, as a real run makes). */
   args: (i: number) => unknown;
   result: (i: number) => string;
   text: (i: number) => string | undefined;
@@ -21,7 +21,7 @@ interface Shape {
 
 // Typical: a code-search run — short args, a few KB of result, a note every fifth step.
 const typical: Shape = {
-  name: 'typical (2 KB results, note every 5th step)',
+  name: 'typical (2 KB results, note every 5th iteration)',
   args: (i) => ({ query: `symbol_${i}`, path: 'src/', maxResults: 20 }),
   result: (i) => `Found ${i % 40} matching records:\n`.padEnd(2_000, `src/module_${i}.ts:12: const x = ${i};\n`),
   text: (i) =>
@@ -30,9 +30,9 @@ const typical: Shape = {
 
 // Worst case for the bound: every field over its cut, in two-byte characters (V8 stores
 // Latin-1 text at one byte a character, anything else at two), 20 KB args, 20 KB results,
-// a 4,000-character note every step, 200 distinct tool names and a failure every 7th call.
+// a 4,000-character note every iteration, 200 distinct tool names and a failure every 7th call.
 const worst: Shape = {
-  name: 'worst case (20 KB args+results, 2-byte text, note every step)',
+  name: 'worst case (20 KB args+results, 2-byte text, note every iteration)',
   args: (i) => ({ blob: `${i}`.padEnd(20_000, '漢字') }),
   result: (i) => `${i}`.padEnd(20_000, 'données€'),
   text: (i) => `${i}`.padEnd(4_000, 'メモ'),
@@ -42,7 +42,7 @@ function run(shape: Shape, make: () => { record: (i: number) => void; keep: () =
   gc();
   const before = process.memoryUsage().heapUsed;
   const { record, keep } = make();
-  for (let i = 1; i <= STEPS; i++) record(i);
+  for (let i = 1; i <= ITERATIONS; i++) record(i);
   gc();
   const heapBytes = process.memoryUsage().heapUsed - before;
   const json = Buffer.byteLength(JSON.stringify(keep()));
@@ -55,9 +55,9 @@ function headwayLog(shape: Shape, maxEntries?: number) {
     return {
       record: (i: number) => {
         const text = shape.text(i);
-        if (text !== undefined) log.recordText({ step: i, text });
+        if (text !== undefined) log.recordText({ iteration: i, text });
         log.recordToolCall({
-          step: i,
+          iteration: i,
           name: `tool_${i % 200}`,
           args: shape.args(i),
           result: shape.result(i),
@@ -78,10 +78,10 @@ function unboundedLog(shape: Shape) {
     return {
       record: (i: number) => {
         const text = shape.text(i);
-        if (text !== undefined) entries.push({ kind: 'text', step: i, text: text.slice(0, 1000) });
+        if (text !== undefined) entries.push({ kind: 'text', iteration: i, text: text.slice(0, 1000) });
         entries.push({
           kind: 'tool',
-          step: i,
+          iteration: i,
           name: `tool_${i % 200}`,
           args: JSON.stringify(shape.args(i)).slice(0, 200),
           resultBrief: shape.result(i).slice(0, 500),
@@ -96,7 +96,7 @@ function unboundedLog(shape: Shape) {
 
 const kb = (bytes: number): string => `${(bytes / 1024).toLocaleString('en-US', { maximumFractionDigits: 0 })} KB`;
 
-console.log(`\nToolCallLog memory after ${STEPS.toLocaleString('en-US')} steps (retained heap after GC; JSON bytes of toJSON())`);
+console.log(`\nToolCallLog memory after ${ITERATIONS.toLocaleString('en-US')} iterations (retained heap after GC; JSON bytes of toJSON())`);
 console.log('| run | log | retained heap | serialized JSON |');
 console.log('|---|---|---:|---:|');
 for (const shape of [typical, worst]) {
@@ -113,10 +113,10 @@ for (const shape of [typical, worst]) {
 
 // The bound itself: a default log can never hold more than this much text (see the README).
 const worstLog = new ToolCallLog();
-for (let i = 1; i <= STEPS; i++) {
-  worstLog.recordText({ step: i, text: worst.text(i) ?? '' });
+for (let i = 1; i <= ITERATIONS; i++) {
+  worstLog.recordText({ iteration: i, text: worst.text(i) ?? '' });
   worstLog.recordToolCall({
-    step: i,
+    iteration: i,
     name: `tool_${i}`.padEnd(150, 'n'),
     args: worst.args(i),
     result: worst.result(i),
@@ -129,14 +129,14 @@ const report = renderProgressReport(
     task: 'bench',
     log: worstLog,
     reason: 'max-iterations',
-    stats: { iterations: STEPS, toolCalls: STEPS, elapsedMs: 1 },
+    stats: { iterations: ITERATIONS, toolCalls: ITERATIONS, elapsedMs: 1 },
   }),
 );
 console.log(
   `\nworst-case default log: ${kb(Buffer.byteLength(JSON.stringify(worstLog)))} of JSON, ${worstLog.entries().length} entries kept, fallback report ${kb(Buffer.byteLength(report))} of Markdown`,
 );
 
-// Recording cost: 1,000 typical steps per op, inputs made beforehand so only the logs are timed.
+// Recording cost: 1,000 typical iterations per op, inputs made beforehand so only the logs are timed.
 const BATCH = 1000;
 const inputs = Array.from({ length: BATCH }, (_, k) => {
   const i = k + 1;
@@ -150,10 +150,10 @@ const rows = await compare(
       fn: () => {
         const entries: unknown[] = [];
         for (const { i, args, result, text } of inputs) {
-          if (text !== undefined) entries.push({ kind: 'text', step: i, text: text.slice(0, 1000) });
+          if (text !== undefined) entries.push({ kind: 'text', iteration: i, text: text.slice(0, 1000) });
           entries.push({
             kind: 'tool',
-            step: i,
+            iteration: i,
             name: 'search',
             args: JSON.stringify(args).slice(0, 200),
             resultBrief: result.slice(0, 500),
@@ -168,12 +168,12 @@ const rows = await compare(
       fn: () => {
         const log = new ToolCallLog();
         for (const { i, args, result, text } of inputs) {
-          if (text !== undefined) log.recordText({ step: i, text });
-          log.recordToolCall({ step: i, name: 'search', args, result, ok: true, durationMs: 1 });
+          if (text !== undefined) log.recordText({ iteration: i, text });
+          log.recordToolCall({ iteration: i, name: 'search', args, result, ok: true, durationMs: 1 });
         }
       },
     },
   ],
   { rounds: 3, timeMs: 300 },
 );
-printTable(`recording ${BATCH} typical steps per op`, rows);
+printTable(`recording ${BATCH} typical iterations per op`, rows);

@@ -52,7 +52,7 @@ export const cases: AdversarialCase[] = [
     make: (n) => {
       const log = new ToolCallLog({ maxEntries: 1_000_000, keepFirst: 10 });
       const note = `Plan:\n${fill('- step -     done \n1. ~~x~~ ✓\nstep 2 done, moving on to step 3. ', 990)}`;
-      for (let i = 0; i * 1000 < n; i++) log.recordText({ step: i + 1, text: note });
+      for (let i = 0; i * 1000 < n; i++) log.recordText({ iteration: i + 1, text: note });
       return log;
     },
     run: (input) =>
@@ -68,7 +68,7 @@ export const cases: AdversarialCase[] = [
     // A bound large enough to let every entry through to validation.
     make: (n) => ({
       ...new ToolCallLog({ maxEntries: 1_000_000 }).toJSON(),
-      recent: Array.from({ length: Math.floor(n / 40) }, () => ({ kind: 'text', step: -1, text: 7 })),
+      recent: Array.from({ length: Math.floor(n / 40) }, () => ({ kind: 'text', iteration: -1, text: 7 })),
     }),
     run: (input) => ToolCallLog.fromJSON(input),
   },

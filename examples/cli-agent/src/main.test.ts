@@ -4,14 +4,19 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseProgressEvent, progressReportSchema } from '@headway/protocol';
 import { SqliteAuditBus } from '@headway/reporter-audit';
 import { describe, expect, it } from 'vitest';
 
 const here = import.meta.dirname;
 const repo = resolve(here, '..', '..', '..');
-const tsx = resolve(here, '..', 'node_modules', '.bin', 'tsx');
+// The agent runs in node itself with tsx's loader, not under the tsx launcher: the launcher relays
+// a SIGINT and, when the agent does not confirm it within 30 ms (a loaded machine), sends a
+// second one, which the agent rightly reads as "Ctrl-C again: quit at once".
+const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const main = resolve(here, 'main.ts');
 
 interface Outcome {
@@ -25,8 +30,8 @@ function runDemo(
   options: { onStderr?: (text: string, kill: (signal: NodeJS.Signals) => void) => void; env?: Record<string, string | undefined> } = {},
 ): Promise<Outcome> {
   return new Promise((done, fail) => {
-    // Its own process group, so SIGKILL reaches the agent and not only tsx's launcher.
-    const child = spawn(tsx, [main, ...args], {
+    // Its own process group, so SIGKILL reaches the agent and whatever it started.
+    const child = spawn(process.execPath, ['--import', tsxLoader, main, ...args], {
       cwd: repo,
       env: { ...process.env, CI: '1', NO_COLOR: '1', ...options.env },
       detached: true,
@@ -37,7 +42,7 @@ function runDemo(
     child.stderr.on('data', (d: Buffer) => {
       stderr += d.toString();
       options.onStderr?.(stderr, (signal) => {
-        // tsx passes SIGINT on to the agent itself, like a terminal's Ctrl-C; SIGKILL must hit the whole group.
+        // SIGINT goes to the agent, like a terminal's Ctrl-C; SIGKILL hits the whole group.
         if (signal === 'SIGKILL' && child.pid !== undefined) process.kill(-child.pid, signal);
         else child.kill(signal);
       });

@@ -176,7 +176,7 @@ describe('withHeadway', () => {
     expect(events.find((e) => e.type === 'thinking')).toMatchObject({ content: 'read a.txt first' });
     expect(events.filter((e) => e.type === 'progress').map((e) => [e.percent, e.message])).toContainEqual([70, 'Reading a.txt']);
     expect(end.report?.generatedBy).toBe('fallback');
-    expect(end.report?.keyFindings).toContain('Model note (step 1): Reading.');
+    expect(end.report?.keyFindings).toContain('Model note (iteration 1): Reading.');
   });
 
   it('at the iteration limit the model receives the report prompt in that step, without tools', async () => {
@@ -190,7 +190,7 @@ describe('withHeadway', () => {
     const last = model.doGenerateCalls[2];
     const prompt = userTexts(last ?? { prompt: [] }).at(-1) ?? '';
     expect(prompt).toMatch(/^STOP: You have reached the iteration limit \(3 of 3\)\./);
-    expect(prompt).toContain('[step 1] read({"path":"0.txt"}) → contents of 0.txt');
+    expect(prompt).toContain('[iteration 1] read({"path":"0.txt"}) → contents of 0.txt');
     expect(last?.toolChoice).toEqual({ type: 'none' });
     expect(last?.tools ?? []).toEqual([]);
     expect(model.doGenerateCalls.slice(0, 2).every((c) => userTexts(c).every((t) => !t.startsWith('STOP:')))).toBe(true);

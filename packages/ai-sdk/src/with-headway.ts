@@ -288,7 +288,7 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
     experimental_onToolCallFinish(event) {
       const result = event.success ? event.output : errorMessage(event.error);
       log.recordToolCall({
-        step: iterations,
+        iteration: iterations,
         name: event.toolCall.toolName,
         args: event.toolCall.input,
         result,
@@ -342,7 +342,7 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
         // A model asked for `_progress` (PROGRESS_PROMPT_INSTRUCTIONS) reports it in its text.
         const progress = tracker === undefined ? undefined : extractModelProgress(text);
         if (progress !== undefined) tracker?.reportModelProgress(progress);
-        log.recordText({ step: iterations, text: stripModelProgress(text) });
+        log.recordText({ iteration: iterations, text: stripModelProgress(text) });
       }
       tracker?.roundtripFinished();
       if (o.maxSpendUsd !== undefined) approach('cost', spentUsd, o.maxSpendUsd);

@@ -19,14 +19,14 @@ describe('continuationPrompt', () => {
       Done so far:
       - Plan step 1 done: List the services in docker-compose.yml
       - Plan step 2 done: Find each service's health-check endpoint
-      - read_file({"path":"docker-compose.yml"}) (step 1)
-      - search({"query":"healthz|/health","path":"."}) (step 2)
+      - read_file({"path":"docker-compose.yml"}) (iteration 1)
+      - search({"query":"healthz|/health","path":"."}) (iteration 2)
 
       Findings (use them as they are, no need to look them up again):
       - read_file({"path":"docker-compose.yml"}) → services: api: build: ./api worker: build: ./worker web: build: ./web
-      - Model note (step 2): Step 1 done: three services (api, worker, web). Moving on to step 2.
+      - Model note (iteration 2): Step 1 done: three services (api, worker, web). Moving on to step 2.
       - search({"query":"healthz|/health","path":"."}) → api/src/server.ts:31: app.get("/health", (_req, res) => res.send("ok"));
-      - Model note (step 3): Step 2 complete: only api has a health endpoint (GET /health). Now step 3: add one to worker and web.
+      - Model note (iteration 3): Step 2 complete: only api has a health endpoint (GET /health). Now step 3: add one to worker and web.
 
       ## What to do next
 
@@ -43,7 +43,7 @@ describe('continuationPrompt', () => {
       ## Do not repeat
 
       These were tried and failed or gave nothing; only retry one with a different approach:
-      - edit_file({"path":"worker/src/main.ts","patch":"+ http.createServer(...)"}) failed (step 3): Patch rejected: file is read-only in this sandbox"
+      - edit_file({"path":"worker/src/main.ts","patch":"+ http.createServer(...)"}) failed (iteration 3): Patch rejected: file is read-only in this sandbox"
     `);
   });
 

@@ -19,21 +19,21 @@ describe('buildFallbackReport', () => {
 
       ### Completed Work
 
-      - search({"query":"verifyToken","path":"src/"}) (steps 1, 5)
-      - read_file({"path":"src/auth/jwt.ts","startLine":10,"endLine":40}) (step 2)
+      - search({"query":"verifyToken","path":"src/"}) (iterations 1, 5)
+      - read_file({"path":"src/auth/jwt.ts","startLine":10,"endLine":40}) (iteration 2)
 
       ### Key Findings
 
       - search({"query":"verifyToken","path":"src/"}) → Found 3 matching records: src/auth/middleware.ts:42: const claims = verifyToken(header.slice(7)); src/auth/jwt.ts:18:export function verifyToken(token: string): Claims { src/routes/admin.ts:9: verifyToken(req.headers.authorization ?? "");
       - read_file({"path":"src/auth/jwt.ts","startLine":10,"endLine":40}) → export function verifyToken(token: string): Claims { const claims = jwt.verify(token, process.env.JWT_SECRET!, { algorithms: ["HS256"] }); if (typeof claims === "string") throw new AuthError("malformed"); return claims as Claims; }
-      - Model note (step 3): verifyToken relies on jwt.verify, which checks \`exp\` itself. Next I need to see whether the admin route handles the thrown error.
+      - Model note (iteration 3): verifyToken relies on jwt.verify, which checks \`exp\` itself. Next I need to see whether the admin route handles the thrown error.
       - search({"query":"verifyToken","path":"src/"}) → Found 3 matching records: src/auth/middleware.ts:42: const claims = verifyToken(header.slice(7));
 
       ### Attempted but Inconclusive
 
-      - search({"query":"verifyToken","path":"src/"}) was called 2 times with the same arguments (steps 1, 5)
-      - read_file({"path":"src/routes/admin.ts"}) failed (step 3): EACCES: permission denied, open src/routes/admin.ts
-      - search({"query":"AuthError","path":"src/routes/"}) returned nothing (step 4)
+      - search({"query":"verifyToken","path":"src/"}) was called 2 times with the same arguments (iterations 1, 5)
+      - read_file({"path":"src/routes/admin.ts"}) failed (iteration 3): EACCES: permission denied, open src/routes/admin.ts
+      - search({"query":"AuthError","path":"src/routes/"}) returned nothing (iteration 4)
 
       ### Not Started / Remaining
 
@@ -62,19 +62,19 @@ describe('buildFallbackReport', () => {
 
       ### Completed Work
 
-      - web_search({"q":"AWS RDS postgres db.m6g.xlarge price per hour"}) (step 1)
+      - web_search({"q":"AWS RDS postgres db.m6g.xlarge price per hour"}) (iteration 1)
 
       ### Key Findings
 
-      - Model note (step 1): I will compare managed Postgres offerings on price for a 4 vCPU / 16 GB instance.
+      - Model note (iteration 1): I will compare managed Postgres offerings on price for a 4 vCPU / 16 GB instance.
       - web_search({"q":"AWS RDS postgres db.m6g.xlarge price per hour"}) → RDS for PostgreSQL db.m6g.xlarge (4 vCPU, 16 GiB) On-Demand us-east-1: $0.318 per hour
-      - Model note (step 5): Cloud SQL pricing page blocks the fetcher. Azure search gave nothing; will try the Azure retail prices API instead.
+      - Model note (iteration 5): Cloud SQL pricing page blocks the fetcher. Azure search gave nothing; will try the Azure retail prices API instead.
 
       ### Attempted but Inconclusive
 
-      - fetch_url({"url":"https://cloud.google.com/sql/pricing","apiKey":"[REDACTED]"}) failed 2 times (steps 2, 3): HTTP 403 Forbidden
-      - web_search({"q":"Azure Database for PostgreSQL flexible server D4s v3 price"}) returned nothing (step 4)
-      - fetch_url({"url":"https://prices.azure.com/api/retail/prices?$filter=serviceName eq 'Azure Database for PostgreSQL'"}) failed (step 5): ETIMEDOUT after 30000 ms
+      - fetch_url({"url":"https://cloud.google.com/sql/pricing","apiKey":"[REDACTED]"}) failed 2 times (iterations 2, 3): HTTP 403 Forbidden
+      - web_search({"q":"Azure Database for PostgreSQL flexible server D4s v3 price"}) returned nothing (iteration 4)
+      - fetch_url({"url":"https://prices.azure.com/api/retail/prices?$filter=serviceName eq 'Azure Database for PostgreSQL'"}) failed (iteration 5): ETIMEDOUT after 30000 ms
 
       ### Not Started / Remaining
 
@@ -104,19 +104,19 @@ describe('buildFallbackReport', () => {
 
       - Plan step 1 done: List the services in docker-compose.yml
       - Plan step 2 done: Find each service's health-check endpoint
-      - read_file({"path":"docker-compose.yml"}) (step 1)
-      - search({"query":"healthz|/health","path":"."}) (step 2)
+      - read_file({"path":"docker-compose.yml"}) (iteration 1)
+      - search({"query":"healthz|/health","path":"."}) (iteration 2)
 
       ### Key Findings
 
       - read_file({"path":"docker-compose.yml"}) → services: api: build: ./api worker: build: ./worker web: build: ./web
-      - Model note (step 2): Step 1 done: three services (api, worker, web). Moving on to step 2.
+      - Model note (iteration 2): Step 1 done: three services (api, worker, web). Moving on to step 2.
       - search({"query":"healthz|/health","path":"."}) → api/src/server.ts:31: app.get("/health", (_req, res) => res.send("ok"));
-      - Model note (step 3): Step 2 complete: only api has a health endpoint (GET /health). Now step 3: add one to worker and web.
+      - Model note (iteration 3): Step 2 complete: only api has a health endpoint (GET /health). Now step 3: add one to worker and web.
 
       ### Attempted but Inconclusive
 
-      - edit_file({"path":"worker/src/main.ts","patch":"+ http.createServer(...)"}) failed (step 3): Patch rejected: file is read-only in this sandbox
+      - edit_file({"path":"worker/src/main.ts","patch":"+ http.createServer(...)"}) failed (iteration 3): Patch rejected: file is read-only in this sandbox
 
       ### Not Started / Remaining
 
@@ -138,7 +138,7 @@ describe('buildFallbackReport', () => {
     for (let step = 1; step <= 10_000; step++) {
       const ok = step % 1000 !== 0;
       log.recordToolCall({
-        step,
+        iteration: step,
         name: step % 2 === 0 ? 'read_file' : 'search',
         args: { n: step },
         result: ok ? `line ${step}` : 'timeout',
@@ -152,11 +152,11 @@ describe('buildFallbackReport', () => {
       reason: 'max-iterations',
       stats: { iterations: 10_000, toolCalls: 10_000, elapsedMs: 1 },
     });
-    expect(report.completedWork).toContain('Steps 3–9994 (summarised): 9,992 tool calls — search ×4,996, read_file ×4,996 (9 failed)');
+    expect(report.completedWork).toContain('Iterations 3–9994 (summarised): 9,992 tool calls — search ×4,996, read_file ×4,996 (9 failed)');
     expect(report.attemptedInconclusive.slice(0, 3)).toEqual([
-      'read_file({"n":10000}) failed (step 10000): timeout',
-      '9 failed calls in the summarised steps 3–9994: read_file ×9',
-      'read_file({"n":1000}) failed (step 1000): timeout',
+      'read_file({"n":10000}) failed (iteration 10000): timeout',
+      '9 failed calls in the summarised iterations 3–9994: read_file ×9',
+      'read_file({"n":1000}) failed (iteration 1000): timeout',
     ]);
     expect(report.attemptedInconclusive).toHaveLength(11);
   });
@@ -164,7 +164,7 @@ describe('buildFallbackReport', () => {
   it('caps each section and says how much it left out', () => {
     const log = new ToolCallLog({ maxEntries: 1000 });
     for (let step = 1; step <= 500; step++)
-      log.recordToolCall({ step, name: 'read', args: { n: step }, result: `value ${step}`, ok: true, durationMs: 1 });
+      log.recordToolCall({ iteration: step, name: 'read', args: { n: step }, result: `value ${step}`, ok: true, durationMs: 1 });
     const report = buildFallbackReport({
       task: 't',
       log,
@@ -223,8 +223,9 @@ describe('buildFallbackReport', () => {
         const build = (): ReturnType<typeof buildFallbackReport> => {
           const log = new ToolCallLog({ maxEntries });
           entries.forEach((e, step) => {
-            if (e.kind === 'tool') log.recordToolCall({ step, name: e.name, args: e.args, result: e.result, ok: e.ok, durationMs: 1 });
-            else log.recordText({ step, text: e.text });
+            if (e.kind === 'tool')
+              log.recordToolCall({ iteration: step, name: e.name, args: e.args, result: e.result, ok: e.ok, durationMs: 1 });
+            else log.recordText({ iteration: step, text: e.text });
           });
           return buildFallbackReport({
             task: 't',

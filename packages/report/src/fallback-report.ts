@@ -20,7 +20,7 @@ export interface FallbackReportContext {
 interface CallGroup {
   call: string;
   name: string;
-  steps: number[];
+  iterations: number[];
   ok: ToolCallEntry[];
   failed: ToolCallEntry[];
   empty: ToolCallEntry[];
@@ -35,10 +35,10 @@ function isEmptyResult(brief: string): boolean {
   return text === '' || EMPTY_RESULT.test(text);
 }
 
-function stepList(steps: readonly number[]): string {
-  const shown = steps.slice(0, 6).join(', ');
-  const label = steps.length === 1 ? 'step' : 'steps';
-  return steps.length > 6 ? `${label} ${shown}, …` : `${label} ${shown}`;
+function iterationList(iterations: readonly number[]): string {
+  const shown = iterations.slice(0, 6).join(', ');
+  const label = iterations.length === 1 ? 'iteration' : 'iterations';
+  return iterations.length > 6 ? `${label} ${shown}, …` : `${label} ${shown}`;
 }
 
 function capList(items: string[], max: number): string[] {
@@ -55,10 +55,10 @@ function groupCalls(calls: readonly ToolCallEntry[]): CallGroup[] {
     const call = describeCall(c);
     let g = groups.get(call);
     if (g === undefined) {
-      g = { call, name: c.name, steps: [], ok: [], failed: [], empty: [] };
+      g = { call, name: c.name, iterations: [], ok: [], failed: [], empty: [] };
       groups.set(call, g);
     }
-    g.steps.push(c.step);
+    g.iterations.push(c.iteration);
     if (!c.ok) g.failed.push(c);
     else if (isEmptyResult(c.resultBrief)) g.empty.push(c);
     else g.ok.push(c);
@@ -106,11 +106,11 @@ export function buildFallbackReport(ctx: FallbackReportContext): ProgressReport 
   } else {
     for (const s of plan?.steps ?? []) if (s.done) lists.completedWork.push(`Plan step ${s.number} done: ${s.text}`);
   }
-  for (const g of groups) if (g.ok.length > 0) lists.completedWork.push(`${g.call} (${stepList(g.ok.map((c) => c.step))})`);
+  for (const g of groups) if (g.ok.length > 0) lists.completedWork.push(`${g.call} (${iterationList(g.ok.map((c) => c.iteration))})`);
   if (omitted !== undefined) {
     const notes = omitted.texts > 0 ? ` and ${formatCount(omitted.texts)} notes` : '';
     lists.completedWork.push(
-      `Steps ${omitted.firstStep}–${omitted.lastStep} (summarised): ${formatCount(omitted.toolCalls)} tool calls${notes} — ${describeTallies(omitted) || 'no tool calls'}`,
+      `Iterations ${omitted.firstIteration}–${omitted.lastIteration} (summarised): ${formatCount(omitted.toolCalls)} tool calls${notes} — ${describeTallies(omitted) || 'no tool calls'}`,
     );
   }
 
@@ -120,7 +120,7 @@ export function buildFallbackReport(ctx: FallbackReportContext): ProgressReport 
     let finding: string;
     if (e.kind === 'text') {
       if (e === plan?.source) continue;
-      finding = `Model note (step ${e.step}): ${oneLine(e.text)}`;
+      finding = `Model note (iteration ${e.iteration}): ${oneLine(e.text)}`;
     } else {
       if (!e.ok || isEmptyResult(e.resultBrief)) continue;
       finding = `${describeCall(e)} → ${oneLine(e.resultBrief)}`;
@@ -137,24 +137,27 @@ export function buildFallbackReport(ctx: FallbackReportContext): ProgressReport 
       const times = g.failed.length === 1 ? '' : ` ${g.failed.length} times`;
       const why = oneLine(last.resultBrief);
       lists.attemptedInconclusive.push(
-        `${g.call} failed${times} (${stepList(g.failed.map((c) => c.step))})${why === '' ? '' : `: ${cutText(why, 200)}`}`,
+        `${g.call} failed${times} (${iterationList(g.failed.map((c) => c.iteration))})${why === '' ? '' : `: ${cutText(why, 200)}`}`,
       );
     }
-    if (g.empty.length > 0) lists.attemptedInconclusive.push(`${g.call} returned nothing (${stepList(g.empty.map((c) => c.step))})`);
+    if (g.empty.length > 0)
+      lists.attemptedInconclusive.push(`${g.call} returned nothing (${iterationList(g.empty.map((c) => c.iteration))})`);
     // A call that failed every time is already listed as failed; repeating it is news only otherwise.
-    if (g.steps.length > 1 && g.failed.length < g.steps.length)
-      lists.attemptedInconclusive.push(`${g.call} was called ${g.steps.length} times with the same arguments (${stepList(g.steps)})`);
+    if (g.iterations.length > 1 && g.failed.length < g.iterations.length)
+      lists.attemptedInconclusive.push(
+        `${g.call} was called ${g.iterations.length} times with the same arguments (${iterationList(g.iterations)})`,
+      );
   }
   const middleFailures = omitted?.tools.reduce((n, t) => n + t.failures, omitted.otherTools?.failures ?? 0) ?? 0;
   if (omitted !== undefined && middleFailures > 0) {
     const failing = omitted.tools.filter((t) => t.failures > 0).map((t) => `${t.name} ×${formatCount(t.failures)}`);
     if ((omitted.otherTools?.failures ?? 0) > 0) failing.push(`other tools ×${formatCount(omitted.otherTools?.failures ?? 0)}`);
     lists.attemptedInconclusive.push(
-      `${formatCount(middleFailures)} failed calls in the summarised steps ${omitted.firstStep}–${omitted.lastStep}: ${failing.join(', ')}`,
+      `${formatCount(middleFailures)} failed calls in the summarised iterations ${omitted.firstIteration}–${omitted.lastIteration}: ${failing.join(', ')}`,
     );
     for (const f of omitted.failureSamples) {
       const why = oneLine(f.resultBrief);
-      lists.attemptedInconclusive.push(`${describeCall(f)} failed (step ${f.step})${why === '' ? '' : `: ${cutText(why, 200)}`}`);
+      lists.attemptedInconclusive.push(`${describeCall(f)} failed (iteration ${f.iteration})${why === '' ? '' : `: ${cutText(why, 200)}`}`);
     }
   }
 
@@ -193,7 +196,7 @@ export function buildFallbackReport(ctx: FallbackReportContext): ProgressReport 
       `Rephrase or broaden the calls that returned nothing: ${shown}${empties.length > 3 ? `; and ${empties.length - 3} more` : ''}`,
     );
   }
-  for (const g of groups.filter((x) => x.steps.length > 1 && x.ok.length > 0).slice(0, 3)) {
+  for (const g of groups.filter((x) => x.iterations.length > 1 && x.ok.length > 0).slice(0, 3)) {
     next.push(`Do not call ${g.call} again: its result is under Key Findings`);
   }
   if (first === undefined) {

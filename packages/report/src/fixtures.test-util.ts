@@ -8,7 +8,7 @@ import { ToolCallLog } from './tool-call-log.js';
 function codeSearchLog(): ToolCallLog {
   const log = new ToolCallLog();
   log.recordToolCall({
-    step: 1,
+    iteration: 1,
     name: 'search',
     args: { query: 'verifyToken', path: 'src/' },
     result:
@@ -17,7 +17,7 @@ function codeSearchLog(): ToolCallLog {
     durationMs: 184,
   });
   log.recordToolCall({
-    step: 2,
+    iteration: 2,
     name: 'read_file',
     args: { path: 'src/auth/jwt.ts', startLine: 10, endLine: 40 },
     result:
@@ -26,11 +26,11 @@ function codeSearchLog(): ToolCallLog {
     durationMs: 12,
   });
   log.recordText({
-    step: 3,
+    iteration: 3,
     text: 'verifyToken relies on jwt.verify, which checks `exp` itself. Next I need to see whether the admin route handles the thrown error.',
   });
   log.recordToolCall({
-    step: 3,
+    iteration: 3,
     name: 'read_file',
     args: { path: 'src/routes/admin.ts' },
     result: new Error('EACCES: permission denied, open src/routes/admin.ts'),
@@ -38,7 +38,7 @@ function codeSearchLog(): ToolCallLog {
     durationMs: 2,
   });
   log.recordToolCall({
-    step: 4,
+    iteration: 4,
     name: 'search',
     args: { query: 'AuthError', path: 'src/routes/' },
     result: 'No results found',
@@ -46,7 +46,7 @@ function codeSearchLog(): ToolCallLog {
     durationMs: 95,
   });
   log.recordToolCall({
-    step: 5,
+    iteration: 5,
     name: 'search',
     args: { query: 'verifyToken', path: 'src/' },
     result: 'Found 3 matching records:\nsrc/auth/middleware.ts:42:  const claims = verifyToken(header.slice(7));',
@@ -59,9 +59,9 @@ function codeSearchLog(): ToolCallLog {
 /** A research run with failing fetches, an empty search and a repeated call, stopped by its time budget. */
 export function researchLog(): ToolCallLog {
   const log = new ToolCallLog();
-  log.recordText({ step: 1, text: 'I will compare managed Postgres offerings on price for a 4 vCPU / 16 GB instance.' });
+  log.recordText({ iteration: 1, text: 'I will compare managed Postgres offerings on price for a 4 vCPU / 16 GB instance.' });
   log.recordToolCall({
-    step: 1,
+    iteration: 1,
     name: 'web_search',
     args: { q: 'AWS RDS postgres db.m6g.xlarge price per hour' },
     result: 'RDS for PostgreSQL db.m6g.xlarge (4 vCPU, 16 GiB) On-Demand us-east-1: $0.318 per hour',
@@ -69,7 +69,7 @@ export function researchLog(): ToolCallLog {
     durationMs: 900,
   });
   log.recordToolCall({
-    step: 2,
+    iteration: 2,
     name: 'fetch_url',
     args: { url: 'https://cloud.google.com/sql/pricing', apiKey: 'AIzaSyA-not-a-real-key-0123456789abcdefg' },
     result: 'HTTP 403 Forbidden',
@@ -77,7 +77,7 @@ export function researchLog(): ToolCallLog {
     durationMs: 410,
   });
   log.recordToolCall({
-    step: 3,
+    iteration: 3,
     name: 'fetch_url',
     args: { url: 'https://cloud.google.com/sql/pricing', apiKey: 'AIzaSyA-not-a-real-key-0123456789abcdefg' },
     result: 'HTTP 403 Forbidden',
@@ -85,7 +85,7 @@ export function researchLog(): ToolCallLog {
     durationMs: 388,
   });
   log.recordToolCall({
-    step: 4,
+    iteration: 4,
     name: 'web_search',
     args: { q: 'Azure Database for PostgreSQL flexible server D4s v3 price' },
     result: '[]',
@@ -93,11 +93,11 @@ export function researchLog(): ToolCallLog {
     durationMs: 1200,
   });
   log.recordText({
-    step: 5,
+    iteration: 5,
     text: 'Cloud SQL pricing page blocks the fetcher. Azure search gave nothing; will try the Azure retail prices API instead.',
   });
   log.recordToolCall({
-    step: 5,
+    iteration: 5,
     name: 'fetch_url',
     args: { url: "https://prices.azure.com/api/retail/prices?$filter=serviceName eq 'Azure Database for PostgreSQL'" },
     result: new Error('ETIMEDOUT after 30000 ms'),
@@ -111,20 +111,20 @@ export function researchLog(): ToolCallLog {
 export function midPlanLog(): ToolCallLog {
   const log = new ToolCallLog();
   log.recordText({
-    step: 1,
+    iteration: 1,
     text: "Plan:\n1. List the services in docker-compose.yml\n2. Find each service's health-check endpoint\n3. Add a /healthz route where one is missing\n4. Wire the checks into the compose file\n5. Run `docker compose up` and confirm all services report healthy",
   });
   log.recordToolCall({
-    step: 1,
+    iteration: 1,
     name: 'read_file',
     args: { path: 'docker-compose.yml' },
     result: 'services:\n  api:\n    build: ./api\n  worker:\n    build: ./worker\n  web:\n    build: ./web',
     ok: true,
     durationMs: 8,
   });
-  log.recordText({ step: 2, text: 'Step 1 done: three services (api, worker, web). Moving on to step 2.' });
+  log.recordText({ iteration: 2, text: 'Step 1 done: three services (api, worker, web). Moving on to step 2.' });
   log.recordToolCall({
-    step: 2,
+    iteration: 2,
     name: 'search',
     args: { query: 'healthz|/health', path: '.' },
     result: 'api/src/server.ts:31: app.get("/health", (_req, res) => res.send("ok"));',
@@ -132,11 +132,11 @@ export function midPlanLog(): ToolCallLog {
     durationMs: 66,
   });
   log.recordText({
-    step: 3,
+    iteration: 3,
     text: 'Step 2 complete: only api has a health endpoint (GET /health). Now step 3: add one to worker and web.',
   });
   log.recordToolCall({
-    step: 3,
+    iteration: 3,
     name: 'edit_file',
     args: { path: 'worker/src/main.ts', patch: '+ http.createServer(...)' },
     result: 'Patch rejected: file is read-only in this sandbox',
@@ -183,10 +183,10 @@ export function midPlanReport(): ProgressReport {
 export function planLog(): ToolCallLog {
   const log = new ToolCallLog();
   // Model text with a plan of its own: the plan kept with update_plan wins over it.
-  log.recordText({ step: 1, text: 'Plan:\n1. Something else\n2. And more' });
+  log.recordText({ iteration: 1, text: 'Plan:\n1. Something else\n2. And more' });
   expect(log.recordPlan([{ text: 'Old list', status: 'pending' }])).toBe(true);
   log.recordToolCall({
-    step: 2,
+    iteration: 2,
     name: 'read_file',
     args: { path: 'src/auth.ts' },
     result: 'export function login() {}',

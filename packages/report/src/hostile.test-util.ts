@@ -50,7 +50,7 @@ const hostile: HostileParserInput = hostileParserInput({
   ],
   shapes: [
     () => ({ version: 1, head: throwingTraps(), recent: revokedProxy() }),
-    (): unknown[] => Array.from({ length: 200_000 }, () => ({ kind: 'text', step: 1, text: 'x' })),
+    (): unknown[] => Array.from({ length: 200_000 }, () => ({ kind: 'text', iteration: 1, text: 'x' })),
   ],
 });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { extractPlan } from './plan.js';
 import type { ToolCallLogEntry } from './tool-call-log-state.js';
 
-const text = (step: number, t: string): ToolCallLogEntry => ({ kind: 'text', step, text: t });
+const text = (step: number, t: string): ToolCallLogEntry => ({ kind: 'text', iteration: step, text: t });
 const open = (entries: ToolCallLogEntry[]): string[] => (extractPlan(entries)?.steps ?? []).filter((s) => !s.done).map((s) => s.text);
 
 describe('extractPlan', () => {

@@ -46,12 +46,12 @@ describe('buildReportPrompt', () => {
         Add health checks to every service
 
         Your activity so far (oldest first):
-        [step 1] (model) Plan: 1. List the services in docker-compose.yml 2. Find each service's health-check endpoint 3. Add a /healthz route where one is m…
-        [step 1] read_file({"path":"docker-compose.yml"}) → services: api: build: ./api worker: build: ./worker web: build: ./web
-        [step 2] (model) Step 1 done: three services (api, worker, web). Moving on to step 2.
-        [step 2] search({"query":"healthz|/health","path":"."}) → api/src/server.ts:31: app.get("/health", (_req, res) => res.send("ok"));
-        [step 3] (model) Step 2 complete: only api has a health endpoint (GET /health). Now step 3: add one to worker and web.
-        [step 3] edit_file({"path":"worker/src/main.ts","patch":"+ http.createServer(...)"}) → failed: Patch rejected: file is read-only in this sandbox"
+        [iteration 1] (model) Plan: 1. List the services in docker-compose.yml 2. Find each service's health-check endpoint 3. Add a /healthz route where one…
+        [iteration 1] read_file({"path":"docker-compose.yml"}) → services: api: build: ./api worker: build: ./worker web: build: ./web
+        [iteration 2] (model) Step 1 done: three services (api, worker, web). Moving on to step 2.
+        [iteration 2] search({"query":"healthz|/health","path":"."}) → api/src/server.ts:31: app.get("/health", (_req, res) => res.send("ok"));
+        [iteration 3] (model) Step 2 complete: only api has a health endpoint (GET /health). Now step 3: add one to worker and web.
+        [iteration 3] edit_file({"path":"worker/src/main.ts","patch":"+ http.createServer(...)"}) → failed: Patch rejected: file is read-only in this sandbox"
       `);
   });
 
@@ -74,14 +74,14 @@ describe('buildReportPrompt', () => {
   it('shortens a long activity log to its first and most recent lines', () => {
     const log = new ToolCallLog({ maxEntries: 1000 });
     for (let step = 1; step <= 300; step++)
-      log.recordToolCall({ step, name: 'read', args: { n: step }, result: 'ok', ok: true, durationMs: 1 });
+      log.recordToolCall({ iteration: step, name: 'read', args: { n: step }, result: 'ok', ok: true, durationMs: 1 });
     const lines = buildReportPrompt('max-iterations', { task: 't', log, maxActivityLines: 10 }).split('\n');
     const activity = lines.slice(lines.indexOf('Your activity so far (oldest first):') + 1);
     expect(activity).toEqual([
-      '[step 1] read({"n":1}) → ok',
-      '[step 2] read({"n":2}) → ok',
+      '[iteration 1] read({"n":1}) → ok',
+      '[iteration 2] read({"n":2}) → ok',
       '… 291 more lines …',
-      ...Array.from({ length: 7 }, (_, i) => `[step ${294 + i}] read({"n":${294 + i}}) → ok`),
+      ...Array.from({ length: 7 }, (_, i) => `[iteration ${294 + i}] read({"n":${294 + i}}) → ok`),
     ]);
     expect(buildReportPrompt('max-iterations', { task: 't', log: new ToolCallLog() })).toMatch(/\(no tool calls yet\)$/);
   });
@@ -89,7 +89,7 @@ describe('buildReportPrompt', () => {
   it('carries the research log with its failures', () => {
     const prompt = buildReportPrompt('time-budget', { task: 'Compare Postgres prices', log: researchLog() });
     expect(prompt).toContain(
-      '[step 3] fetch_url({"url":"https://cloud.google.com/sql/pricing","apiKey":"[REDACTED]"}) → failed: HTTP 403 Forbidden',
+      '[iteration 3] fetch_url({"url":"https://cloud.google.com/sql/pricing","apiKey":"[REDACTED]"}) → failed: HTTP 403 Forbidden',
     );
     expect(prompt).toContain('include X');
   });

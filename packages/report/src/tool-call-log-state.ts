@@ -17,7 +17,8 @@ export const SUMMARY_MAX_FAILURES = 10;
 /** One tool call as the log keeps it. */
 export interface ToolCallEntry {
   kind: 'tool';
-  step: number;
+  /** The agent loop's iteration the call was made in. */
+  iteration: number;
   name: string;
   /** JSON of the redacted arguments, cut to 200 characters (`''` when there were none). */
   args: string;
@@ -30,7 +31,8 @@ export interface ToolCallEntry {
 /** Text the model wrote between tool calls, cut to 1000 characters. */
 export interface TextEntry {
   kind: 'text';
-  step: number;
+  /** The agent loop's iteration the text was written in. */
+  iteration: number;
   text: string;
 }
 
@@ -52,8 +54,10 @@ export interface OmittedSummary {
   entries: number;
   toolCalls: number;
   texts: number;
-  firstStep: number;
-  lastStep: number;
+  /** Iteration of the first summarised entry. */
+  firstIteration: number;
+  /** Iteration of the last summarised entry. */
+  lastIteration: number;
   /** Per tool, in order of first appearance; at most 64, the rest pooled in `otherTools`. */
   tools: ToolTally[];
   otherTools?: { calls: number; failures: number };
@@ -61,7 +65,11 @@ export interface OmittedSummary {
   failureSamples: ToolCallEntry[];
 }
 
-/** Plain-JSON form of a {@link ToolCallLog}, as checkpoints carry it. */
+/**
+ * Plain-JSON form of a {@link ToolCallLog}, as checkpoints carry it. State saved before the
+ * rename (entries with `step`, a summary with `firstStep`/`lastStep`) still validates and is
+ * read as `iteration`, `firstIteration`, `lastIteration`.
+ */
 export interface ToolCallLogState {
   version: 1;
   maxEntries: number;
@@ -79,38 +87,91 @@ export interface ToolCallLogState {
 }
 
 const count = z.number().int().nonnegative();
-const step = z.number().int().nonnegative();
+const iteration = z.number().int().nonnegative();
 
-const toolEntryShape = z.strictObject({
-  kind: z.literal('tool'),
-  step,
-  name: z.string().max(NAME_MAX_CHARS),
-  args: z.string().max(ARGS_MAX_CHARS),
-  resultBrief: z.string().max(BRIEF_MAX_CHARS),
-  ok: z.boolean(),
-  durationMs: z.number().nonnegative(),
-});
+/** A required field that saved state of the previous minor may still carry under its old name. */
+function requireOneOf(value: Record<string, unknown>, name: string, legacy: string): z.core.$ZodRawIssue | undefined {
+  if (value[name] !== undefined || value[legacy] !== undefined) return undefined;
+  return { code: 'custom', path: [name], message: 'Invalid input: expected number, received undefined', input: value };
+}
+
+// `step` is the name saved state had for `iteration` before the rename; read it, never write it.
+const toolEntryShape = z
+  .strictObject({
+    kind: z.literal('tool'),
+    iteration: iteration.exactOptional(),
+    step: iteration.exactOptional(),
+    name: z.string().max(NAME_MAX_CHARS),
+    args: z.string().max(ARGS_MAX_CHARS),
+    resultBrief: z.string().max(BRIEF_MAX_CHARS),
+    ok: z.boolean(),
+    durationMs: z.number().nonnegative(),
+  })
+  .check((ctx) => {
+    const issue = requireOneOf(ctx.value, 'iteration', 'step');
+    if (issue !== undefined) ctx.issues.push(issue);
+  })
+  .transform((e): ToolCallEntry => ({
+    kind: e.kind,
+    iteration: e.iteration ?? e.step ?? 0,
+    name: e.name,
+    args: e.args,
+    resultBrief: e.resultBrief,
+    ok: e.ok,
+    durationMs: e.durationMs,
+  }));
 const toolEntrySchema: z.ZodType<ToolCallEntry> = toolEntryShape;
 
-const textEntryShape = z.strictObject({
-  kind: z.literal('text'),
-  step,
-  text: z.string().max(TEXT_MAX_CHARS),
-});
+const textEntryShape = z
+  .strictObject({
+    kind: z.literal('text'),
+    iteration: iteration.exactOptional(),
+    step: iteration.exactOptional(),
+    text: z.string().max(TEXT_MAX_CHARS),
+  })
+  .check((ctx) => {
+    const issue = requireOneOf(ctx.value, 'iteration', 'step');
+    if (issue !== undefined) ctx.issues.push(issue);
+  })
+  .transform((e): TextEntry => ({ kind: e.kind, iteration: e.iteration ?? e.step ?? 0, text: e.text }));
 
-/** One entry of a saved log (checked one by one first, so a huge list of bad entries costs no more than its length). */
+/**
+ * One entry of a saved log (checked one by one first, so a huge list of bad entries costs no
+ * more than its length). Accepts the pre-rename `step` for `iteration`.
+ */
 export const entrySchema: z.ZodType<ToolCallLogEntry> = z.discriminatedUnion('kind', [toolEntryShape, textEntryShape]);
 
-const omittedSchema: z.ZodType<OmittedSummary> = z.strictObject({
-  entries: count,
-  toolCalls: count,
-  texts: count,
-  firstStep: step,
-  lastStep: step,
-  tools: z.array(z.strictObject({ name: z.string().max(NAME_MAX_CHARS), calls: count, failures: count })).max(SUMMARY_MAX_TOOLS),
-  otherTools: z.strictObject({ calls: count, failures: count }).exactOptional(),
-  failureSamples: z.array(toolEntrySchema).max(SUMMARY_MAX_FAILURES),
-});
+const omittedSchema: z.ZodType<OmittedSummary> = z
+  .strictObject({
+    entries: count,
+    toolCalls: count,
+    texts: count,
+    firstIteration: iteration.exactOptional(),
+    lastIteration: iteration.exactOptional(),
+    // Pre-rename names of firstIteration and lastIteration.
+    firstStep: iteration.exactOptional(),
+    lastStep: iteration.exactOptional(),
+    tools: z.array(z.strictObject({ name: z.string().max(NAME_MAX_CHARS), calls: count, failures: count })).max(SUMMARY_MAX_TOOLS),
+    otherTools: z.strictObject({ calls: count, failures: count }).exactOptional(),
+    failureSamples: z.array(toolEntrySchema).max(SUMMARY_MAX_FAILURES),
+  })
+  .check((ctx) => {
+    for (const issue of [requireOneOf(ctx.value, 'firstIteration', 'firstStep'), requireOneOf(ctx.value, 'lastIteration', 'lastStep')])
+      if (issue !== undefined) ctx.issues.push(issue);
+  })
+  .transform((o): OmittedSummary => {
+    const summary: OmittedSummary = {
+      entries: o.entries,
+      toolCalls: o.toolCalls,
+      texts: o.texts,
+      firstIteration: o.firstIteration ?? o.firstStep ?? 0,
+      lastIteration: o.lastIteration ?? o.lastStep ?? 0,
+      tools: o.tools,
+      failureSamples: o.failureSamples,
+    };
+    if (o.otherTools !== undefined) summary.otherTools = o.otherTools;
+    return summary;
+  });
 
 /**
  * zod schema of {@link ToolCallLogState}. Besides the shape it checks the bounds (entry

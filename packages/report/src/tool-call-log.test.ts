@@ -16,11 +16,11 @@ function errorOf(fn: () => unknown): ReportError {
   throw new Error('expected a ReportError');
 }
 
-const call = (step: number, over: Partial<ToolCallRecord> = {}): ToolCallRecord => ({
-  step,
+const call = (iteration: number, over: Partial<ToolCallRecord> = {}): ToolCallRecord => ({
+  iteration,
   name: 'search',
-  args: { query: `q${step}` },
-  result: `result ${step}`,
+  args: { query: `q${iteration}` },
+  result: `result ${iteration}`,
   ok: true,
   durationMs: 10,
   ...over,
@@ -30,7 +30,7 @@ describe('ToolCallLog recording', () => {
   it('stores a call with redacted args cut to 200 characters of JSON and the first 500 characters of the result', () => {
     const log = new ToolCallLog();
     log.recordToolCall({
-      step: 3,
+      iteration: 3,
       name: 'http_get',
       args: { url: 'https://api.example.com/v1/items', headers: { authorization: 'Bearer abcdefghijklmnop' }, note: 'x'.repeat(300) },
       result: `token=sk-${'a'.repeat(30)} ${'y'.repeat(600)}`,
@@ -38,7 +38,7 @@ describe('ToolCallLog recording', () => {
       durationMs: 120,
     });
     const [entry] = log.entries();
-    expect(entry).toMatchObject({ kind: 'tool', step: 3, name: 'http_get', ok: true, durationMs: 120 });
+    expect(entry).toMatchObject({ kind: 'tool', iteration: 3, name: 'http_get', ok: true, durationMs: 120 });
     if (entry?.kind !== 'tool') throw new Error('expected a tool entry');
     expect(entry.args).toHaveLength(200);
     expect(entry.args.startsWith('{"url":"https://api.example.com/v1/items","headers":{"authorization":"[REDACTED]"},"note":"xxx')).toBe(
@@ -58,8 +58,8 @@ describe('ToolCallLog recording', () => {
 
   it('keeps model text cut to 1000 characters and ignores blank text', () => {
     const log = new ToolCallLog();
-    log.recordText({ step: 1, text: '   ' });
-    log.recordText({ step: 2, text: `  ${'z'.repeat(1500)}  ` });
+    log.recordText({ iteration: 1, text: '   ' });
+    log.recordText({ iteration: 2, text: `  ${'z'.repeat(1500)}  ` });
     expect(log.textCount).toBe(1);
     const [entry] = log.entries();
     expect(entry?.kind === 'text' ? entry.text.length : -1).toBe(1000);
@@ -81,20 +81,42 @@ describe('ToolCallLog recording', () => {
     expect(() => {
       log.recordToolCall(bad);
       log.recordToolCall(call(2, { args: { n: 10n }, result: new Error('ENOENT: no such file'), ok: false }));
-      log.recordText({ step: 3, text: undefined as unknown as string });
+      log.recordText({ iteration: 3, text: undefined as unknown as string });
     }).not.toThrow();
     expect(log.entries()).toEqual([
       {
         kind: 'tool',
-        step: 0,
+        iteration: 0,
         name: '42',
         args: '{"a":1,"self":"[Circular]"}',
         resultBrief: '"[unserializable]"',
         ok: false,
         durationMs: 0,
       },
-      { kind: 'tool', step: 2, name: 'search', args: '{"n":"10"}', resultBrief: 'ENOENT: no such file', ok: false, durationMs: 10 },
-      { kind: 'text', step: 3, text: 'undefined' },
+      { kind: 'tool', iteration: 2, name: 'search', args: '{"n":"10"}', resultBrief: 'ENOENT: no such file', ok: false, durationMs: 10 },
+      { kind: 'text', iteration: 3, text: 'undefined' },
+    ]);
+  });
+
+  it('takes the deprecated step for iteration, and iteration when both are given', () => {
+    const log = new ToolCallLog();
+    /* eslint-disable @typescript-eslint/no-deprecated -- the deprecated alias is what is tested */
+    log.recordText({ step: 2, text: 'Looking at the handler.' });
+    log.recordToolCall({ step: 2, name: 'read', args: { path: 'a.ts' }, result: 'export {}', ok: true, durationMs: 5 });
+    log.recordToolCall({ iteration: 4, step: 3, name: 'read', args: { path: 'b.ts' }, result: '', ok: true, durationMs: 5 });
+    /* eslint-enable @typescript-eslint/no-deprecated */
+    log.recordText({ text: 'No iteration given: the previous one.' });
+    expect(log.activityLog()).toEqual([
+      '[iteration 2] (model) Looking at the handler.',
+      '[iteration 2] read({"path":"a.ts"}) → export {}',
+      '[iteration 4] read({"path":"b.ts"}) → (empty result)',
+      '[iteration 4] (model) No iteration given: the previous one.',
+    ]);
+    expect(log.entries().map((e) => Object.keys(e))).toEqual([
+      ['kind', 'iteration', 'text'],
+      ['kind', 'iteration', 'name', 'args', 'resultBrief', 'ok', 'durationMs'],
+      ['kind', 'iteration', 'name', 'args', 'resultBrief', 'ok', 'durationMs'],
+      ['kind', 'iteration', 'text'],
     ]);
   });
 });
@@ -102,7 +124,7 @@ describe('ToolCallLog recording', () => {
 describe('ToolCallLog bounds', () => {
   it('keeps the first and the most recent entries and counts the middle per tool', () => {
     const log = new ToolCallLog({ maxEntries: 6, keepFirst: 2 });
-    log.recordText({ step: 0, text: 'Plan: 1. search 2. read' });
+    log.recordText({ iteration: 0, text: 'Plan: 1. search 2. read' });
     for (let step = 1; step <= 20; step++) {
       const name = step % 3 === 0 ? 'read_file' : 'search';
       log.recordToolCall(
@@ -110,32 +132,32 @@ describe('ToolCallLog bounds', () => {
       );
     }
     expect(log.toolCallCount).toBe(20);
-    expect(log.entries().map((e) => e.step)).toEqual([0, 1, 17, 18, 19, 20]);
+    expect(log.entries().map((e) => e.iteration)).toEqual([0, 1, 17, 18, 19, 20]);
     expect(log.omitted).toEqual({
       entries: 15,
       toolCalls: 15,
       texts: 0,
-      firstStep: 2,
-      lastStep: 16,
+      firstIteration: 2,
+      lastIteration: 16,
       tools: [
         { name: 'search', calls: 10, failures: 2 },
         { name: 'read_file', calls: 5, failures: 1 },
       ],
       failureSamples: [
-        expect.objectContaining({ step: 5, name: 'search', resultBrief: 'timeout after 30s (step 5)' }),
-        expect.objectContaining({ step: 10, name: 'search' }),
-        expect.objectContaining({ step: 15, name: 'read_file' }),
+        expect.objectContaining({ iteration: 5, name: 'search', resultBrief: 'timeout after 30s (step 5)' }),
+        expect.objectContaining({ iteration: 10, name: 'search' }),
+        expect.objectContaining({ iteration: 15, name: 'read_file' }),
       ],
     });
     expect(log.activityLog(70)).toMatchInlineSnapshot(`
       [
-        "[step 0] (model) Plan: 1. search 2. read",
-        "[step 1] search({"query":"q1"}) → ok 1",
-        "[steps 2–16] 15 tool calls summarised: search ×10 (2 failed), read_fi…",
-        "[step 17] search({"query":"q17"}) → ok 17",
-        "[step 18] read_file({"query":"q18"}) → ok 18",
-        "[step 19] search({"query":"q19"}) → ok 19",
-        "[step 20] search({"query":"q20"}) → failed: timeout after 30s (step 2…",
+        "[iteration 0] (model) Plan: 1. search 2. read",
+        "[iteration 1] search({"query":"q1"}) → ok 1",
+        "[iterations 2–16] 15 tool calls summarised: search ×10 (2 failed), re…",
+        "[iteration 17] search({"query":"q17"}) → ok 17",
+        "[iteration 18] read_file({"query":"q18"}) → ok 18",
+        "[iteration 19] search({"query":"q19"}) → ok 19",
+        "[iteration 20] search({"query":"q20"}) → failed: timeout after 30s (s…",
       ]
     `);
   });
@@ -146,7 +168,7 @@ describe('ToolCallLog bounds', () => {
     const omitted = log.omitted;
     expect(omitted?.tools).toHaveLength(64);
     expect(omitted?.otherTools).toEqual({ calls: 36, failures: 36 });
-    expect(omitted?.failureSamples.map((f) => f.step)).toEqual([91, 92, 93, 94, 95, 96, 97, 98, 99, 100]);
+    expect(omitted?.failureSamples.map((f) => f.iteration)).toEqual([91, 92, 93, 94, 95, 96, 97, 98, 99, 100]);
   });
 
   it('does not keep a large result alive through its brief', () => {
@@ -178,8 +200,9 @@ describe('ToolCallLog JSON', () => {
   );
   type Op = typeof op extends fc.Arbitrary<infer T> ? T : never;
   const apply = (log: ToolCallLog, o: Op, step: number): void => {
-    if (o.kind === 'tool') log.recordToolCall({ step, name: o.name, args: { q: o.q }, result: o.q.repeat(3), ok: o.ok, durationMs: step });
-    else log.recordText({ step, text: o.text });
+    if (o.kind === 'tool')
+      log.recordToolCall({ iteration: step, name: o.name, args: { q: o.q }, result: o.q.repeat(3), ok: o.ok, durationMs: step });
+    else log.recordText({ iteration: step, text: o.text });
   };
 
   it('restores to a log that goes on exactly like the original', () => {
@@ -198,6 +221,63 @@ describe('ToolCallLog JSON', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('loads state saved before the rename (step, firstStep, lastStep) and saves it with the new names', () => {
+    // As ToolCallLog.toJSON() wrote it when the loop unit was called a step: maxEntries 4, keepFirst 1, 6 entries.
+    const saved = {
+      version: 1,
+      maxEntries: 4,
+      keepFirst: 1,
+      toolCallCount: 5,
+      textCount: 1,
+      head: [{ kind: 'text', step: 1, text: 'Plan:\n1. Find verifyToken\n2. Check expiry handling' }],
+      recent: [
+        {
+          kind: 'tool',
+          step: 3,
+          name: 'read_file',
+          args: '{"path":"src/auth/jwt.ts"}',
+          resultBrief: 'export function verifyToken',
+          ok: true,
+          durationMs: 8,
+        },
+        { kind: 'tool', step: 4, name: 'search', args: '{"query":"exp"}', resultBrief: '', ok: true, durationMs: 3 },
+        { kind: 'tool', step: 4, name: 'read_file', args: '{"path":"src/admin.ts"}', resultBrief: 'EACCES', ok: false, durationMs: 1 },
+      ],
+      omitted: {
+        entries: 2,
+        toolCalls: 2,
+        texts: 0,
+        firstStep: 1,
+        lastStep: 2,
+        tools: [{ name: 'search', calls: 2, failures: 1 }],
+        failureSamples: [
+          { kind: 'tool', step: 2, name: 'search', args: '{"query":"auth"}', resultBrief: 'timeout', ok: false, durationMs: 30 },
+        ],
+      },
+    };
+    const log = ToolCallLog.fromJSON(JSON.parse(JSON.stringify(saved)));
+    const restored = log.activityLog();
+    expect(restored).toEqual([
+      '[iteration 1] (model) Plan: 1. Find verifyToken 2. Check expiry handling',
+      '[iterations 1–2] 2 tool calls summarised: search ×2 (1 failed)',
+      '[iteration 3] read_file({"path":"src/auth/jwt.ts"}) → export function verifyToken',
+      '[iteration 4] search({"query":"exp"}) → (empty result)',
+      '[iteration 4] read_file({"path":"src/admin.ts"}) → failed: EACCES',
+    ]);
+    log.recordToolCall({ iteration: 5, name: 'search', args: { query: 'AuthError' }, result: 'src/errors.ts:3', ok: true, durationMs: 2 });
+    const state = log.toJSON();
+    expect(state.omitted).toMatchObject({ firstIteration: 1, lastIteration: 3 });
+    expect(state.omitted?.failureSamples[0]).toMatchObject({ iteration: 2 });
+    expect(JSON.stringify(state)).not.toMatch(/"(?:step|firstStep|lastStep)"/);
+    expect(log.activityLog().at(-1)).toBe('[iteration 5] search({"query":"AuthError"}) → src/errors.ts:3');
+    // Old and new entries side by side (a checkpoint's rows written before and after an upgrade).
+    const mixed = { ...saved, recent: [saved.recent[0], { ...saved.recent[1], step: undefined, iteration: 4 }, saved.recent[2]] };
+    expect(ToolCallLog.fromJSON(JSON.parse(JSON.stringify(mixed))).activityLog()).toEqual(restored);
+    expect(errorOf(() => ToolCallLog.fromJSON({ ...saved, head: [{ kind: 'text', text: 'x' }] })).issues).toEqual([
+      { path: 'head[0].iteration', message: 'invalid input: expected number, received undefined' },
+    ]);
   });
 
   it('keeps its redaction settings across a restore', () => {
@@ -225,7 +305,7 @@ describe('ToolCallLog JSON', () => {
   it('lists at most 20 issues of a bad state, then how many more', () => {
     const state = {
       ...new ToolCallLog({ maxEntries: 400 }).toJSON(),
-      recent: Array.from({ length: 300 }, () => ({ kind: 'text', step: -1, text: 7 })),
+      recent: Array.from({ length: 300 }, () => ({ kind: 'text', iteration: -1, text: 7 })),
     };
     const error = errorOf(() => ToolCallLog.fromJSON(state));
     expect(error.issues).toHaveLength(21);
@@ -245,10 +325,10 @@ describe('ToolCallLog JSON', () => {
         .map((parts) => {
           const log = new ToolCallLog({ maxEntries: 4 });
           for (const [i, [kind, text]] of parts.entries()) {
-            if (kind === 0) log.recordText({ step: i + 1, text });
+            if (kind === 0) log.recordText({ iteration: i + 1, text });
             else
               log.recordToolCall({
-                step: i + 1,
+                iteration: i + 1,
                 name: text.slice(0, 50) || 'tool',
                 args: { text },
                 result: text,

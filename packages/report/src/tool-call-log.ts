@@ -45,7 +45,10 @@ export interface ToolCallLogOptions {
 
 /** A finished tool call, as the agent loop reports it to {@link ToolCallLog.recordToolCall}. */
 export interface ToolCallRecord {
-  step: number;
+  /** The agent loop's iteration the call was made in (from 1); the previous entry's when missing or invalid. */
+  iteration?: number;
+  /** @deprecated use iteration (accepted for one minor; `iteration` wins when both are given). */
+  step?: number;
   name: string;
   args: unknown;
   result: unknown;
@@ -55,7 +58,10 @@ export interface ToolCallRecord {
 
 /** Text the model wrote, as reported to {@link ToolCallLog.recordText}. */
 export interface TextRecord {
-  step: number;
+  /** The agent loop's iteration the text was written in (from 1); the previous entry's when missing or invalid. */
+  iteration?: number;
+  /** @deprecated use iteration (accepted for one minor; `iteration` wins when both are given). */
+  step?: number;
   text: string;
 }
 
@@ -85,8 +91,8 @@ interface MutableSummary {
   entries: number;
   toolCalls: number;
   texts: number;
-  firstStep: number;
-  lastStep: number;
+  firstIteration: number;
+  lastIteration: number;
   tools: Map<string, ToolTally>;
   otherTools: { calls: number; failures: number } | undefined;
   failureSamples: ToolCallEntry[];
@@ -150,7 +156,7 @@ function oversizedState(state: unknown): { path: string; message: string } | und
 
 /**
  * The record of what an agent run did, kept so that a run that stops short can say what it
- * did: every tool call (`{ step, name, args, resultBrief, ok, durationMs }`, arguments
+ * did: every tool call (`{ iteration, name, args, resultBrief, ok, durationMs }`, arguments
  * passed through protocol's `redact` and cut to 200 characters of JSON, results to their
  * first 500 characters) and the model's own text between calls (cut to 1000 characters).
  * Results and text are kept as the model saw them — redacting them would garble the very
@@ -165,9 +171,9 @@ function oversizedState(state: unknown): { path: string; message: string } | und
  * @example
  * ```ts
  * const log = new ToolCallLog();
- * log.recordText({ step: 1, text: 'Plan:\n1. Find the auth middleware\n2. Read it' });
- * log.recordToolCall({ step: 1, name: 'search', args: { query: 'auth' }, result: 'Found 15 matching records', ok: true, durationMs: 42 });
- * log.activityLog(); // ['[step 1] (model) Plan: 1. Find the auth middleware 2. Read it', '[step 1] search({"query":"auth"}) → Found 15 matching records']
+ * log.recordText({ iteration: 1, text: 'Plan:\n1. Find the auth middleware\n2. Read it' });
+ * log.recordToolCall({ iteration: 1, name: 'search', args: { query: 'auth' }, result: 'Found 15 matching records', ok: true, durationMs: 42 });
+ * log.activityLog(); // ['[iteration 1] (model) Plan: 1. Find the auth middleware 2. Read it', '[iteration 1] search({"query":"auth"}) → Found 15 matching records']
  * const copy = ToolCallLog.fromJSON(JSON.parse(JSON.stringify(log)));
  * ```
  */
@@ -184,7 +190,7 @@ export class ToolCallLog {
   #omitted: MutableSummary | undefined;
   #toolCallCount = 0;
   #textCount = 0;
-  #lastStep = 0;
+  #lastIteration = 0;
   #plan: readonly PlanItem[] | undefined;
 
   /**
@@ -234,10 +240,10 @@ export class ToolCallLog {
     // Typed callers can still pass anything from plain JavaScript; read the fields as unknown.
     const name: unknown = call.name;
     const ok: unknown = call.ok;
-    const step = this.#stepOf(call.step);
+    const iteration = this.#iterationOf(call);
     const entry: ToolCallEntry = Object.freeze({
       kind: 'tool',
-      step,
+      iteration,
       name: guarded(() => detach(cutText(String(name), NAME_MAX_CHARS)), '[unreadable name]'),
       args: guarded(() => {
         const json = safeStringify(this.#redactArgs(call.args)) ?? '';
@@ -257,7 +263,7 @@ export class ToolCallLog {
     if (text === '') return;
     const entry: TextEntry = Object.freeze({
       kind: 'text',
-      step: this.#stepOf(t.step),
+      iteration: this.#iterationOf(t),
       text: detach(cutText(text, TEXT_MAX_CHARS)),
     });
     this.#textCount += 1;
@@ -304,8 +310,8 @@ export class ToolCallLog {
       entries: o.entries,
       toolCalls: o.toolCalls,
       texts: o.texts,
-      firstStep: o.firstStep,
-      lastStep: o.lastStep,
+      firstIteration: o.firstIteration,
+      lastIteration: o.lastIteration,
       tools: [...o.tools.values()].map((t) => ({ ...t })),
       failureSamples: [...o.failureSamples],
     };
@@ -315,7 +321,7 @@ export class ToolCallLog {
 
   /**
    * One line per kept entry, for prompts and people:
-   * `[step 3] search({"query":"auth"}) → Found 15 matching records…`; failed calls read
+   * `[iteration 3] search({"query":"auth"}) → Found 15 matching records…`; failed calls read
    * `→ failed: …`, model text `(model) …`, and the summarised middle one line of counts.
    * Each line is cut to `maxLineLength` characters.
    */
@@ -404,20 +410,32 @@ export class ToolCallLog {
         entries: o.entries,
         toolCalls: o.toolCalls,
         texts: o.texts,
-        firstStep: o.firstStep,
-        lastStep: o.lastStep,
+        firstIteration: o.firstIteration,
+        lastIteration: o.lastIteration,
         tools: new Map(o.tools.map((t) => [t.name, { ...t }])),
         otherTools: o.otherTools === undefined ? undefined : { ...o.otherTools },
         failureSamples: o.failureSamples.map((e) => Object.freeze({ ...e })),
       };
     }
     const last = this.#ring.at(-1) ?? this.#head.at(-1);
-    this.#lastStep = last?.step ?? 0;
+    this.#lastIteration = last?.iteration ?? 0;
   }
 
-  #stepOf(step: unknown): number {
-    const n = typeof step === 'number' && Number.isFinite(step) && step >= 0 ? Math.floor(step) : this.#lastStep;
-    this.#lastStep = n;
+  /** The record's `iteration`, else its deprecated `step`, else the previous entry's; read without trusting the record. */
+  #iterationOf(record: { iteration?: unknown; step?: unknown }): number {
+    const valid = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n) && n >= 0;
+    let n = this.#lastIteration;
+    try {
+      const { iteration } = record;
+      if (valid(iteration)) n = Math.floor(iteration);
+      else {
+        const { step } = record;
+        if (valid(step)) n = Math.floor(step);
+      }
+    } catch {
+      // A throwing getter: keep the previous entry's iteration.
+    }
+    this.#lastIteration = n;
     return n;
   }
 
@@ -446,14 +464,14 @@ export class ToolCallLog {
       entries: 0,
       toolCalls: 0,
       texts: 0,
-      firstStep: entry.step,
-      lastStep: entry.step,
+      firstIteration: entry.iteration,
+      lastIteration: entry.iteration,
       tools: new Map(),
       otherTools: undefined,
       failureSamples: [],
     });
     o.entries += 1;
-    o.lastStep = entry.step;
+    o.lastIteration = entry.iteration;
     if (entry.kind === 'text') {
       o.texts += 1;
       return;
@@ -478,12 +496,12 @@ export class ToolCallLog {
   }
 }
 
-/** `[step 3] search({"query":"auth"}) → Found 15…`, uncut. */
+/** `[iteration 3] search({"query":"auth"}) → Found 15…`, uncut. */
 function activityLine(entry: ToolCallLogEntry): string {
-  if (entry.kind === 'text') return `[step ${entry.step}] (model) ${oneLine(entry.text)}`;
+  if (entry.kind === 'text') return `[iteration ${entry.iteration}] (model) ${oneLine(entry.text)}`;
   const brief = oneLine(entry.resultBrief);
   const outcome = entry.ok ? (brief === '' ? '(empty result)' : brief) : `failed: ${brief === '' ? '(no message)' : brief}`;
-  return `[step ${entry.step}] ${describeCall(entry)} → ${outcome}`;
+  return `[iteration ${entry.iteration}] ${describeCall(entry)} → ${outcome}`;
 }
 
 /** Tool counts of a summarised middle: `search ×5,000 (12 failed), read ×4,800`. */
@@ -501,5 +519,5 @@ function omittedLine(o: OmittedSummary): string {
   const what = [`${formatCount(o.toolCalls)} tool calls`];
   if (o.texts > 0) what.push(`${formatCount(o.texts)} notes`);
   const tallies = describeTallies(o);
-  return `[steps ${o.firstStep}–${o.lastStep}] ${what.join(' and ')} summarised${tallies === '' ? '' : `: ${tallies}`}`;
+  return `[iterations ${o.firstIteration}–${o.lastIteration}] ${what.join(' and ')} summarised${tallies === '' ? '' : `: ${tallies}`}`;
 }

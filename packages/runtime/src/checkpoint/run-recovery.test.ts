@@ -273,6 +273,44 @@ describe('crash recovery', () => {
     },
   );
 
+  it('resumes a checkpoint whose tool-call log rows were written before the rename (step, not iteration)', async () => {
+    const clock = new ManualClock({ start: 1_000 });
+    const crashed = new MemoryCheckpointStore({ now: () => 0 });
+    await crashMidRound(crashed, clock);
+    const cp = crashed.load('first-2')!;
+    const rows = cp.log as { iteration: number }[];
+    expect(rows.length).toBeGreaterThan(0);
+    // The same checkpoint as the previous minor stored it: every log row names its iteration `step`.
+    const store = new MemoryCheckpointStore({ now: () => 0 });
+    store.create({
+      id: cp.id,
+      runId: cp.runId,
+      sessionId: cp.sessionId,
+      taskId: cp.taskId,
+      input: cp.input,
+      state: cp.state,
+      messages: cp.messages,
+      log: rows.map(({ iteration, ...rest }) => ({ ...rest, step: iteration })),
+      lastSeq: cp.lastSeq,
+    });
+    store.update(cp.id, { toolCalls: cp.toolCalls });
+    const effects: Effect[] = [];
+    const result = await runtime(store, [workTool(effects)], clock, { prefix: 'second' }).resume('first-2');
+    expect(result).toMatchObject({ status: 'completed', text: 'All three parts are done.', iterations: 3 });
+    expect(effects).toEqual([
+      { n: 2, key: 'first-1:c2' },
+      { n: 3, key: 'first-1:c3' },
+    ]);
+    const log = store.load('first-2')!.log as Record<string, unknown>[];
+    // Rows already stored stay as they were; the rows the resumed run added use the new name.
+    expect(log.slice(0, rows.length).every((e) => 'step' in e && !('iteration' in e))).toBe(true);
+    expect(log.slice(rows.length).map((e) => [e.iteration, e.name ?? e.text])).toEqual([
+      [1, 'work'],
+      [2, 'work'],
+      [3, 'All three parts are done.'],
+    ]);
+  });
+
   it('rejects pendingRecovery with CHECKPOINT_STORE_FAILED when the store throws while it is scanned', async () => {
     const broken = new MemoryCheckpointStore();
     const cause = new Error('disk unplugged');

@@ -373,7 +373,7 @@ export class RunLoop {
       });
       if (progress !== undefined) this.#tracker.reportModelProgress(progress);
     }
-    if (visible.trim() !== '') this.#log.recordText({ step: index + 1, text: visible });
+    if (visible.trim() !== '') this.#log.recordText({ iteration: index + 1, text: visible });
     return { ...response, toolCalls, visible };
   }
 
@@ -423,7 +423,7 @@ export class RunLoop {
       });
       this.#tracker.toolCallFinished(call.name, result.ok);
       this.#log.recordToolCall({
-        step: round.iteration + 1,
+        iteration: round.iteration + 1,
         name: call.name,
         args: call.args,
         result: result.raw,

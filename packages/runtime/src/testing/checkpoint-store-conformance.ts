@@ -93,7 +93,7 @@ export function checkpointStoreConformance(name: string, factory: CheckpointStor
             { role: 'system', content: 'be brief' },
             { role: 'user', content: 'hi' },
           ],
-          log: [{ step: 0 }],
+          log: [{ iteration: 0 }],
           lastSeq: 3,
         }),
       );
@@ -112,7 +112,7 @@ export function checkpointStoreConformance(name: string, factory: CheckpointStor
           { role: 'system', content: 'be brief' },
           { role: 'user', content: 'hi' },
         ],
-        log: [{ step: 0 }],
+        log: [{ iteration: 0 }],
         toolCalls: [],
         lastSeq: 3,
       });
