@@ -1,4 +1,4 @@
-// A worker process for the many-workers tests, bundled with esbuild by the test. Modes (argv[2]):
+// A worker process for postgres-checkpoint-store.integration.test.ts (many workers), bundled with esbuild by the test. Modes (argv[2]):
 //   setup <url> <effects> <runs>   starts <runs> runs and blocks every one inside round 2's tools
 //                                  (before their side effects), printing `STUCK <runId>`; the test
 //                                  SIGKILLs it, leaving <runs> interrupted runs.
