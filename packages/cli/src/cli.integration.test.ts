@@ -3,7 +3,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseProgressEventJson, type ProgressReport } from '@headway/protocol';
+import { ManualClock, parseProgressEventJson, type ProgressReport } from '@headway/protocol';
 import { createRecordingClock } from '@headway/protocol/testing';
 import { JsonlAuditBus, SqliteAuditBus, type AuditEvent } from '@headway/reporter-audit';
 import { SqliteCheckpointStore, SqliteSessionStore } from '@headway/store-sqlite';
@@ -291,7 +291,7 @@ describe('headway runs and cost', () => {
   const db = join(dir, 'agent.db');
   const now = Date.now();
   beforeAll(async () => {
-    const store = new SqliteCheckpointStore(db, { now: () => now - 120_000 });
+    const store = new SqliteCheckpointStore(db, { clock: new ManualClock({ start: now - 120_000 }) });
     await storeSampleRuns(store, new SqliteSessionStore(store.database));
     store.close();
   });

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { HeadwayError } from '@headway/protocol';
+import { HeadwayError, systemClock } from '@headway/protocol';
 import { checkpointInit as init, checkpointRound, checkpointStoreConformance } from '@headway/runtime/testing';
 import { migrate, SCHEMA_VERSION } from './migrate.js';
 import { PostgresCheckpointStore } from './postgres-checkpoint-store.js';
@@ -19,7 +19,9 @@ async function codeOf(fn: () => Promise<unknown>): Promise<unknown> {
 }
 
 if (server !== undefined) {
-  checkpointStoreConformance('PostgresCheckpointStore', (now) => freshStore(server, (pool) => new PostgresCheckpointStore(pool, { now })));
+  checkpointStoreConformance('PostgresCheckpointStore', (now) =>
+    freshStore(server, (pool) => new PostgresCheckpointStore(pool, { clock: { ...systemClock, now } })),
+  );
 
   describe('PostgresCheckpointStore', () => {
     it('writes only the new rows and the checkpoint row on each iteration', async () => {

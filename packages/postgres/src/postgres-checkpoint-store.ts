@@ -1,5 +1,7 @@
 // The checkpoint store and its run claims. Over 300 lines because the claim (lease) rules
 // touch every write; they are kept together so the fencing is readable in one place.
+import { resolveClock } from '@headway/protocol/internal';
+import type { Clock } from '@headway/protocol';
 import { randomUUID } from 'node:crypto';
 import {
   CheckpointError,
@@ -51,7 +53,9 @@ export interface PostgresWorkerOptions {
 
 /** Options of {@link PostgresCheckpointStore}. */
 export interface PostgresCheckpointStoreOptions {
-  /** Clock for `createdAt`/`updatedAt` (default `Date.now`). Leases use the database's clock. */
+  /** Clock for `createdAt`/`updatedAt` (default protocol's `systemClock`). Leases use the database's clock. */
+  clock?: Clock;
+  /** @deprecated use `clock`; removed in the next minor. */
   now?: () => number;
   /**
    * Claim runs for this worker: `load` of a running checkpoint (what `runtime.resume` calls)
@@ -104,7 +108,7 @@ export class PostgresCheckpointStore implements CheckpointStore {
   /** This store's worker id when it claims runs, else `undefined`. */
   readonly workerId: string | undefined;
   readonly #leaseMs: number;
-  readonly #now: () => number;
+  readonly #clock: Clock;
   readonly #held = new Set<string>();
   #renewal: ReturnType<typeof setInterval> | undefined;
   #sessions: SessionStore | undefined;
@@ -113,7 +117,8 @@ export class PostgresCheckpointStore implements CheckpointStore {
   constructor(pool: Pool, options: PostgresCheckpointStoreOptions = {}) {
     this.pool = pool;
     guardPool(pool);
-    this.#now = options.now ?? Date.now;
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until it is removed
+    this.#clock = resolveClock(options.clock, options.now);
     this.workerId = options.worker === undefined ? undefined : (options.worker.id ?? `worker-${randomUUID()}`);
     this.#leaseMs = options.worker?.leaseMs ?? 30_000;
     if (!(this.#leaseMs > 0))
@@ -122,7 +127,7 @@ export class PostgresCheckpointStore implements CheckpointStore {
 
   /** Session history in the same database: the runtime's default when it is given no `sessionStore`. */
   sessionStore(): SessionStore {
-    this.#sessions ??= new PostgresSessionStore(this.pool, { now: this.#now });
+    this.#sessions ??= new PostgresSessionStore(this.pool, { clock: this.#clock });
     return this.#sessions;
   }
 
@@ -148,7 +153,7 @@ export class PostgresCheckpointStore implements CheckpointStore {
         `INSERT INTO headway_checkpoints (${CHECKPOINT_INSERT_COLUMNS}, lease_owner, lease_expires)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::text, CASE WHEN $14::text IS NULL THEN NULL ELSE ${DB_NOW} + $15 END)
          ON CONFLICT (id) DO NOTHING RETURNING pk`,
-        [...checkpointInsertValues(init, input, encoded, this.#now()), this.workerId ?? null, this.#leaseMs],
+        [...checkpointInsertValues(init, input, encoded, this.#clock.now()), this.workerId ?? null, this.#leaseMs],
       );
       const pk = inserted.rows[0]?.pk;
       if (pk === undefined) throw new CheckpointError('CHECKPOINT_EXISTS', `checkpoint ${init.id} exists already`);
@@ -184,7 +189,16 @@ export class PostgresCheckpointStore implements CheckpointStore {
            updated_at = $7,
            lease_expires = CASE WHEN lease_owner IS NULL THEN NULL ELSE ${DB_NOW} + $8 END
          WHERE pk = $1`,
-        [head.pk, state, update.state?.iteration ?? null, messages.length, log.length, update.lastSeq ?? null, this.#now(), this.#leaseMs],
+        [
+          head.pk,
+          state,
+          update.state?.iteration ?? null,
+          messages.length,
+          log.length,
+          update.lastSeq ?? null,
+          this.#clock.now(),
+          this.#leaseMs,
+        ],
       );
     });
   }
@@ -368,7 +382,7 @@ export class PostgresCheckpointStore implements CheckpointStore {
       const head = await this.#running(c, id);
       await c.query(
         'UPDATE headway_checkpoints SET status = $1, error = $2, updated_at = $3, lease_owner = NULL, lease_expires = NULL WHERE pk = $4',
-        [status, error, this.#now(), head.pk],
+        [status, error, this.#clock.now(), head.pk],
       );
     });
     this.#held.delete(id);

@@ -1,3 +1,4 @@
+import { systemClock } from '@headway/protocol';
 import { describe, expect, it } from 'vitest';
 import { sessionStoreConformance } from '@headway/runtime/testing';
 import { PostgresCheckpointStore } from './postgres-checkpoint-store.js';
@@ -7,7 +8,9 @@ import { freshPool, freshStore, usePostgres } from './testing/postgres-fixture.t
 const server = await usePostgres();
 
 if (server !== undefined) {
-  sessionStoreConformance('PostgresSessionStore', (now) => freshStore(server, (pool) => new PostgresSessionStore(pool, { now })));
+  sessionStoreConformance('PostgresSessionStore', (now) =>
+    freshStore(server, (pool) => new PostgresSessionStore(pool, { clock: { ...systemClock, now } })),
+  );
 
   describe('PostgresSessionStore', () => {
     it('shares the database with the checkpoint store', async () => {

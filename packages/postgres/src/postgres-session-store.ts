@@ -1,3 +1,4 @@
+import { resolveClock } from '@headway/protocol/internal';
 import {
   SessionError,
   type SessionRecord,
@@ -38,7 +39,9 @@ export class PostgresSessionStore implements SessionStore {
   constructor(pool: Pool, options: SessionStoreOptions = {}) {
     this.pool = pool;
     guardPool(pool);
-    this.#now = options.now ?? Date.now;
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until it is removed
+    const clock = resolveClock(options.clock, options.now);
+    this.#now = () => clock.now();
   }
 
   async get(id: string): Promise<SessionRecord | undefined> {

@@ -1,11 +1,13 @@
 import Database from 'better-sqlite3';
-import { HeadwayError } from '@headway/protocol';
+import { HeadwayError, systemClock } from '@headway/protocol';
 import { describe, expect, it } from 'vitest';
 import { checkpointInit as init, checkpointRound, checkpointStoreConformance } from '@headway/runtime/testing';
 import { SqliteCheckpointStore } from './sqlite-checkpoint-store.js';
 import { freshStore, tempDatabasePath as tempPath } from './temp-database.test-util.js';
 
-checkpointStoreConformance('SqliteCheckpointStore', (now) => freshStore((path) => new SqliteCheckpointStore(path, { now })));
+checkpointStoreConformance('SqliteCheckpointStore', (now) =>
+  freshStore((path) => new SqliteCheckpointStore(path, { clock: { ...systemClock, now } })),
+);
 
 describe('SqliteCheckpointStore', () => {
   it('uses WAL and commits checkpoints with synchronous=FULL', () => {

@@ -1,5 +1,7 @@
 // Over 300 lines on purpose: one class whose SQL statements and transactions belong together;
 // the codec it shares with every store is in @headway/runtime/store-kit.
+import { resolveClock } from '@headway/protocol/internal';
+import type { Clock } from '@headway/protocol';
 import {
   CheckpointError,
   type Checkpoint,
@@ -37,7 +39,9 @@ import { SqliteSessionStore } from './sqlite-session-store.js';
 
 /** Options of {@link SqliteCheckpointStore}. */
 export interface SqliteCheckpointStoreOptions {
-  /** Clock for `createdAt`/`updatedAt` (default `Date.now`). */
+  /** Clock for `createdAt`/`updatedAt` (default protocol's `systemClock`). */
+  clock?: Clock;
+  /** @deprecated use `clock`; removed in the next minor. */
   now?: () => number;
 }
 
@@ -103,7 +107,7 @@ export class SqliteCheckpointStore implements CheckpointStore {
   readonly database: SqliteDatabase;
   #sessions: SessionStore | undefined;
   readonly #owned: boolean;
-  readonly #now: () => number;
+  readonly #clock: Clock;
   readonly #stmt: ReturnType<typeof prepare>;
 
   /** Opens `path` (created if missing), or uses an open better-sqlite3 connection. */
@@ -116,13 +120,14 @@ export class SqliteCheckpointStore implements CheckpointStore {
     });
     this.database = db;
     this.#owned = owned;
-    this.#now = options.now ?? Date.now;
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until it is removed
+    this.#clock = resolveClock(options.clock, options.now);
     this.#stmt = prepare(db);
   }
 
   /** Session history in the same database file: the runtime's default when it is given no `sessionStore`. */
   sessionStore(): SessionStore {
-    this.#sessions ??= new SqliteSessionStore(this.database);
+    this.#sessions ??= new SqliteSessionStore(this.database, { clock: this.#clock });
     return this.#sessions;
   }
 
@@ -134,7 +139,7 @@ export class SqliteCheckpointStore implements CheckpointStore {
     this.database
       .transaction(() => {
         if (s.head.get(init.id) !== undefined) throw new CheckpointError('CHECKPOINT_EXISTS', `checkpoint ${init.id} exists already`);
-        const { lastInsertRowid } = s.insert.run(...checkpointInsertValues(init, init.input, encoded, this.#now()));
+        const { lastInsertRowid } = s.insert.run(...checkpointInsertValues(init, init.input, encoded, this.#clock.now()));
         const pk = Number(lastInsertRowid);
         if (pk >= MAX_PK)
           throw new CheckpointError('CHECKPOINT_INVALID', `checkpoint ${init.id}: the database has used all ${MAX_PK} checkpoint keys`);
@@ -167,7 +172,7 @@ export class SqliteCheckpointStore implements CheckpointStore {
         messages: messages.length,
         log: log.length,
         lastSeq: update.lastSeq ?? null,
-        now: this.#now(),
+        now: this.#clock.now(),
       });
     });
     if (!seqOnly) {
@@ -287,7 +292,7 @@ export class SqliteCheckpointStore implements CheckpointStore {
     this.database
       .transaction(() => {
         const head = this.#running(id);
-        this.#stmt.finish.run(status, error, this.#now(), head.pk);
+        this.#stmt.finish.run(status, error, this.#clock.now(), head.pk);
       })
       .immediate();
   }

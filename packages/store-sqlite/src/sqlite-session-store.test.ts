@@ -1,10 +1,13 @@
+import { systemClock } from '@headway/protocol';
 import { describe, expect, it } from 'vitest';
 import { sessionStoreConformance } from '@headway/runtime/testing';
 import { SqliteCheckpointStore } from './sqlite-checkpoint-store.js';
 import { SqliteSessionStore } from './sqlite-session-store.js';
 import { freshStore, tempDatabasePath as tempPath } from './temp-database.test-util.js';
 
-sessionStoreConformance('SqliteSessionStore', (now) => freshStore((path) => new SqliteSessionStore(path, { now })));
+sessionStoreConformance('SqliteSessionStore', (now) =>
+  freshStore((path) => new SqliteSessionStore(path, { clock: { ...systemClock, now } })),
+);
 
 describe('SqliteSessionStore', () => {
   it('shares one file with the checkpoint store', () => {

@@ -1,3 +1,4 @@
+import { resolveClock } from '@headway/protocol/internal';
 import {
   SessionError,
   type SessionRecord,
@@ -58,7 +59,9 @@ export class SqliteSessionStore implements SessionStore {
     });
     this.database = db;
     this.#owned = owned;
-    this.#now = options.now ?? Date.now;
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until it is removed
+    const clock = resolveClock(options.clock, options.now);
+    this.#now = () => clock.now();
   }
 
   get(id: string): SessionRecord | undefined {

@@ -1,3 +1,5 @@
+import { resolveClock } from '@headway/protocol/internal';
+import type { Clock } from '@headway/protocol';
 import type {
   Checkpoint,
   CheckpointInit,
@@ -23,7 +25,9 @@ import type { CheckpointListFilter, CheckpointStore } from './checkpoint-store.j
 
 /** Options of {@link MemoryCheckpointStore}. */
 export interface MemoryCheckpointStoreOptions {
-  /** Clock for `createdAt`/`updatedAt` (default `Date.now`). */
+  /** Clock for `createdAt`/`updatedAt` (default protocol's `systemClock`). */
+  clock?: Clock;
+  /** @deprecated use `clock`; removed in the next minor. */
   now?: () => number;
 }
 
@@ -56,7 +60,9 @@ export class MemoryCheckpointStore implements CheckpointStore {
   readonly #entries = new Map<string, Entry>();
 
   constructor(options: MemoryCheckpointStoreOptions = {}) {
-    this.#now = options.now ?? Date.now;
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until it is removed
+    const clock = resolveClock(options.clock, options.now);
+    this.#now = () => clock.now();
   }
 
   create(init: CheckpointInit): void {

@@ -1,4 +1,5 @@
-import { describeIssues, toValidationIssues } from '@headway/protocol';
+import { resolveClock } from '@headway/protocol/internal';
+import { type Clock, describeIssues, toValidationIssues } from '@headway/protocol';
 import { z } from 'zod';
 import type { CheckpointSummary } from './checkpoint.js';
 import { CheckpointError } from './checkpoint-error.js';
@@ -45,7 +46,9 @@ export interface PendingRecovery {
 
 /** Options of {@link scanForRecovery}. */
 export interface RecoveryScanOptions {
-  /** Clock the ages are measured with (default `Date.now`). */
+  /** Clock the ages are measured with (default protocol's `systemClock`). */
+  clock?: Clock;
+  /** @deprecated use `clock`; removed in the next minor. */
   now?: () => number;
   policy?: Partial<RecoveryPolicy>;
 }
@@ -92,7 +95,9 @@ function recoveryStrategy(ageMs: number, policy: RecoveryPolicy = DEFAULT_RECOVE
  */
 export function scanForRecovery(store: CheckpointStore, options: RecoveryScanOptions = {}): MaybePromise<PendingRecovery[]> {
   const policy = resolveRecoveryPolicy(options.policy);
-  const now = options.now ?? Date.now;
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until it is removed
+  const clock = resolveClock(options.clock, options.now);
+  const now = (): number => clock.now();
   return mapMaybe(store.list({ status: 'running' }), (summaries: CheckpointSummary[]) => {
     const at = now();
     return summaries.map((s) => ({

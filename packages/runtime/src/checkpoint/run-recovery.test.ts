@@ -217,7 +217,7 @@ describe('crash recovery', () => {
     return store.load(store.list()[0]!.id)!.messages;
   }
 
-  it.each([['memory', () => new MemoryCheckpointStore({ now: () => 0 })]] as const)(
+  it.each([['memory', () => new MemoryCheckpointStore({ clock: new ManualClock({ start: 0 }) })]] as const)(
     'resumes from the last iteration (%s): finished calls kept, the in-flight call re-run with its key, seq and percent continue',
     async (_kind, make) => {
       const clock = new ManualClock({ start: 1_000 });
@@ -275,13 +275,13 @@ describe('crash recovery', () => {
 
   it('resumes a checkpoint whose tool-call log rows were written before the rename (step, not iteration)', async () => {
     const clock = new ManualClock({ start: 1_000 });
-    const crashed = new MemoryCheckpointStore({ now: () => 0 });
+    const crashed = new MemoryCheckpointStore({ clock: new ManualClock({ start: 0 }) });
     await crashMidRound(crashed, clock);
     const cp = crashed.load('first-2')!;
     const rows = cp.log as { iteration: number }[];
     expect(rows.length).toBeGreaterThan(0);
     // The same checkpoint as the previous minor stored it: every log row names its iteration `step`.
-    const store = new MemoryCheckpointStore({ now: () => 0 });
+    const store = new MemoryCheckpointStore({ clock: new ManualClock({ start: 0 }) });
     store.create({
       id: cp.id,
       runId: cp.runId,
@@ -324,7 +324,7 @@ describe('crash recovery', () => {
 
   it('picks a strategy by age, and restarts, abandons or refuses as asked', async () => {
     const clock = new ManualClock({ start: 0 });
-    const store = new MemoryCheckpointStore({ now: () => clock.now() });
+    const store = new MemoryCheckpointStore({ clock });
     await crashMidRound(store, clock);
     await clock.advance(2 * 3_600_000);
     const rt = runtime(store, [workTool([])], clock, { prefix: 'later' });

@@ -1,3 +1,4 @@
+import type { Clock } from '@headway/protocol';
 import { errorMessage } from '@headway/protocol/internal';
 import type { Checkpoint } from './checkpoint.js';
 import { CheckpointError } from './checkpoint-error.js';
@@ -8,10 +9,10 @@ import { scanForRecovery, type PendingRecovery, type RecoveryPolicy } from './re
  * Lists a store's unfinished runs for `pendingRecovery`. A failed scan becomes a rejected
  * promise that nobody has to read: it must not turn into an unhandled rejection.
  */
-export function scanPending(store: CheckpointStore, policy: RecoveryPolicy, now: () => number): MaybePromise<PendingRecovery[]> {
+export function scanPending(store: CheckpointStore, policy: RecoveryPolicy, clock: Clock): MaybePromise<PendingRecovery[]> {
   let pending: MaybePromise<PendingRecovery[]>;
   try {
-    pending = scanForRecovery(store, { now, policy });
+    pending = scanForRecovery(store, { clock, policy });
   } catch (error) {
     pending = Promise.reject(new CheckpointError('CHECKPOINT_STORE_FAILED', errorMessage(error), { cause: error }));
   }

@@ -213,8 +213,8 @@ export class AgentRuntime {
     this.#context = readContextParts(deps.context);
     this.#costs = new CostTracker({ budgetUsd: this.config.maxSpendUsd, ...(deps.prices === undefined ? {} : { prices: deps.prices }) });
     const store = deps.checkpointStore;
-    this.#sessions = deps.sessionStore ?? store?.sessionStore?.() ?? new MemorySessionStore({ now: () => this.#clock.now() });
-    this.pendingRecovery = store === undefined ? [] : scanPending(store, resolveRecoveryPolicy(deps.recovery), () => this.#clock.now());
+    this.#sessions = deps.sessionStore ?? store?.sessionStore?.() ?? new MemorySessionStore({ clock: this.#clock });
+    this.pendingRecovery = store === undefined ? [] : scanPending(store, resolveRecoveryPolicy(deps.recovery), this.#clock);
   }
 
   /**

@@ -1,4 +1,5 @@
+import { systemClock } from '@headway/protocol';
 import { MemorySessionStore } from './memory-session-store.js';
 import { sessionStoreConformance } from '../testing/session-store-conformance.js';
 
-sessionStoreConformance('MemorySessionStore', (now) => ({ store: new MemorySessionStore({ now }) }));
+sessionStoreConformance('MemorySessionStore', (now) => ({ store: new MemorySessionStore({ clock: { ...systemClock, now } }) }));

@@ -1,9 +1,13 @@
+import { resolveClock } from '@headway/protocol/internal';
+import type { Clock } from '@headway/protocol';
 import { decodeMessage, encodeRun, sessionExists, sessionNotFound, validateSessionId } from './session-codec.js';
 import type { SessionRecord, SessionRunRecord, SessionStore, SessionSummary } from './session-store.js';
 
 /** Options of the session stores. */
 export interface SessionStoreOptions {
-  /** Clock for `createdAt`/`updatedAt` (default `Date.now`). */
+  /** Clock for `createdAt`/`updatedAt` (default protocol's `systemClock`). */
+  clock?: Clock;
+  /** @deprecated use `clock`; removed in the next minor. */
   now?: () => number;
 }
 
@@ -18,7 +22,9 @@ export class MemorySessionStore implements SessionStore {
   readonly #entries = new Map<string, Entry>();
 
   constructor(options: SessionStoreOptions = {}) {
-    this.#now = options.now ?? Date.now;
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until it is removed
+    const clock = resolveClock(options.clock, options.now);
+    this.#now = () => clock.now();
   }
 
   get(id: string): SessionRecord | undefined {

@@ -3,6 +3,7 @@
 // The behaviour every CheckpointStore must have. Each store's test file calls
 // `checkpointStoreConformance` with a factory; a new backend (Postgres, …) passes when it
 // runs this suite unchanged.
+import { ManualClock } from '@headway/protocol';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { errorCodeOf as codeOf } from './error-code.js';
@@ -18,7 +19,10 @@ export interface CheckpointStoreHandle {
   cleanup?: () => Promise<void> | void;
 }
 
-/** Makes a fresh, empty store whose timestamps come from `now`. */
+/**
+ * Makes a fresh, empty store whose timestamps come from `now`: build it with
+ * `clock: { ...systemClock, now }`.
+ */
 export type CheckpointStoreFactory = (now: () => number) => Promise<CheckpointStoreHandle> | CheckpointStoreHandle;
 
 /** A checkpoint state for tests, with `overrides`. */
@@ -298,7 +302,7 @@ export function checkpointStoreConformance(name: string, factory: CheckpointStor
       await store.create(checkpointInit('fresh'));
       await store.create(checkpointInit('done'));
       await store.complete('done');
-      const pending = await scanForRecovery(store, { now: () => 30 * hour });
+      const pending = await scanForRecovery(store, { clock: new ManualClock({ start: 30 * hour }) });
       expect(pending.map((p) => [p.checkpointId, p.strategy])).toEqual([
         ['old', 'abandon'],
         ['day', 'restart'],
@@ -314,7 +318,7 @@ export function checkpointStoreConformance(name: string, factory: CheckpointStor
         strategy: 'resume',
       });
       const custom = await scanForRecovery(store, {
-        now: () => 30 * hour,
+        clock: new ManualClock({ start: 30 * hour }),
         policy: { resumeWithinMs: 11 * hour, restartWithinMs: 40 * hour },
       });
       expect(custom.map((p) => p.strategy)).toEqual(['restart', 'resume', 'resume']);

@@ -5,8 +5,9 @@
  *
  * @example
  * ```ts
+ * import { systemClock } from '@headway/protocol';
  * import { checkpointStoreConformance } from '@headway/runtime/testing';
- * checkpointStoreConformance('MyStore', (now) => ({ store: new MyStore({ now }) }));
+ * checkpointStoreConformance('MyStore', (now) => ({ store: new MyStore({ clock: { ...systemClock, now } }) }));
  * ```
  *
  * @packageDocumentation

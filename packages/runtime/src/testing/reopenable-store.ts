@@ -16,7 +16,7 @@ export interface ReopenableStore<S> {
  * ```ts
  * checkpointStoreConformance('SqliteCheckpointStore', (now) => {
  *   const path = tempPath();
- *   return reopenableStore(() => new SqliteCheckpointStore(path, { now }), (store) => store.close());
+ *   return reopenableStore(() => new SqliteCheckpointStore(path, { clock: { ...systemClock, now } }), (store) => store.close());
  * });
  * ```
  */

@@ -10,7 +10,10 @@ export interface SessionStoreHandle {
   cleanup?: () => void | Promise<void>;
 }
 
-/** Makes a fresh, empty session store whose timestamps come from `now`. */
+/**
+ * Makes a fresh, empty session store whose timestamps come from `now`: build it with
+ * `clock: { ...systemClock, now }`.
+ */
 export type SessionStoreFactory = (now: () => number) => SessionStoreHandle | Promise<SessionStoreHandle>;
 
 /** The behaviour every `SessionStore` must have, as a vitest suite run against stores made by `factory`. */
