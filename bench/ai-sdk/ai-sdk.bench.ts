@@ -1,54 +1,14 @@
 // Per-step overhead of @headway/ai-sdk: generateText with withHeadway (NullReporter; CLI and
 // JSON reporters) vs plain generateText, the same scripted model and no-op tool, side by side
 // in one process. Run: pnpm -F @headway/bench bench:ai-sdk
-import { Writable } from 'node:stream';
 import { withHeadway } from '@headway/ai-sdk';
 import { NullReporter } from '@headway/protocol';
 import { CLIReporter } from '@headway/reporter-cli';
 import { JSONReporter } from '@headway/reporter-json';
-import { generateText, stepCountIs, tool } from 'ai';
-import { MockLanguageModelV3 } from 'ai/test';
+import { generateText, stepCountIs } from 'ai';
 import { Bench } from 'tinybench';
-import { z } from 'zod';
-
-/** A stream that accepts and discards every write. */
-function devNull(): Writable {
-  return new Writable({
-    write(_chunk, _encoding, callback) {
-      callback();
-    },
-  });
-}
-
-const usage = {
-  inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 5, text: 5, reasoning: 0 },
-};
-const tools = { noop: tool({ description: 'does nothing', inputSchema: z.object({}), execute: () => Promise.resolve('ok') }) };
-
-/** A mock model that calls `noop` until the last step, then answers. */
-function model(steps: number): MockLanguageModelV3 {
-  let call = 0;
-  return new MockLanguageModelV3({
-    doGenerate: () => {
-      call += 1;
-      if (call < steps) {
-        return Promise.resolve({
-          content: [{ type: 'tool-call' as const, toolCallId: `call_${call}`, toolName: 'noop', input: '{}' }],
-          finishReason: { unified: 'tool-calls' as const, raw: 'tool_calls' },
-          usage,
-          warnings: [],
-        });
-      }
-      return Promise.resolve({
-        content: [{ type: 'text' as const, text: 'done' }],
-        finishReason: { unified: 'stop' as const, raw: 'stop' },
-        usage,
-        warnings: [],
-      });
-    },
-  });
-}
+import { noopAiTools as tools, toolCallingModel as model } from '../lib/ai-sdk-mock.js';
+import { discardStream as devNull } from '../lib/discard-stream.js';
 
 type Who = 'plain' | 'null' | 'cli+json';
 

@@ -1,58 +1,24 @@
 // Per-round overhead of the headway agent loop vs the AI SDK's generateText multi-step
 // loop, both driving a scripted model and a no-op tool for the same rounds in the same
 // process. Run: pnpm -F @headway/bench bench:runtime
-import { Writable } from 'node:stream';
 import { NullReporter } from '@headway/protocol';
 import { CLIReporter } from '@headway/reporter-cli';
 import { JSONReporter } from '@headway/reporter-json';
 import { AgentRuntime, ScriptedProvider, defineTool, type ScriptedStep } from '@headway/runtime';
-import { generateText, stepCountIs, tool } from 'ai';
-import { MockLanguageModelV3 } from 'ai/test';
+import { generateText, stepCountIs } from 'ai';
 import { Bench } from 'tinybench';
 import { z } from 'zod';
-
-/** A stream that accepts and discards every write, like /dev/null without the syscall. */
-function sink(): Writable {
-  return new Writable({
-    write(_chunk, _encoding, callback) {
-      callback();
-    },
-  });
-}
-
-const usage = {
-  inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 5, text: 5, reasoning: 0 },
-};
+import { noopAiTools, toolCallingModel } from '../lib/ai-sdk-mock.js';
+import { discardStream as sink } from '../lib/discard-stream.js';
 
 /** The AI SDK: generateText with a mock model that calls `noop` until the last iteration, then answers. */
 function aiSdkRun(rounds: number): () => Promise<void> {
   return async () => {
-    let call = 0;
-    const model = new MockLanguageModelV3({
-      doGenerate: () => {
-        call += 1;
-        if (call < rounds) {
-          return Promise.resolve({
-            content: [{ type: 'tool-call' as const, toolCallId: `call_${call}`, toolName: 'noop', input: '{}' }],
-            finishReason: { unified: 'tool-calls' as const, raw: 'tool_calls' },
-            usage,
-            warnings: [],
-          });
-        }
-        return Promise.resolve({
-          content: [{ type: 'text' as const, text: 'done' }],
-          finishReason: { unified: 'stop' as const, raw: 'stop' },
-          usage,
-          warnings: [],
-        });
-      },
-    });
     const result = await generateText({
-      model,
+      model: toolCallingModel(rounds),
       system: 'You are a helpful agent.',
       prompt: 'Do the task',
-      tools: { noop: tool({ description: 'does nothing', inputSchema: z.object({}), execute: () => Promise.resolve('ok') }) },
+      tools: noopAiTools,
       stopWhen: stepCountIs(rounds + 1),
     });
     if (result.steps.length !== rounds) throw new Error(`ai: expected ${rounds} steps, got ${result.steps.length}`);

@@ -3,11 +3,11 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import type { ProgressEvent } from '@headway/protocol';
 import { AuditReporter, MemoryAuditBus, readAuditLog } from '@headway/reporter-audit';
 import { CLIReporter } from '@headway/reporter-cli';
 import { JSONReporter } from '@headway/reporter-json';
+import { discardStream as sink } from '../../lib/discard-stream.js';
 
 /** One growth case (the runner's shape, declared here so this file stands alone). */
 interface AdversarialCase {
@@ -18,14 +18,6 @@ interface AdversarialCase {
 }
 
 const repeat = (piece: string, n: number): string => piece.repeat(Math.max(1, Math.ceil(n / piece.length))).slice(0, n);
-
-/** A stream that takes everything at once and keeps nothing. */
-const sink = (): Writable =>
-  new Writable({
-    write(_chunk, _encoding, callback) {
-      callback();
-    },
-  });
 
 /** A terminal that takes everything and keeps nothing. */
 const terminal = (isTTY: boolean) => ({ isTTY, columns: 120, rows: 40, write: () => true });
