@@ -9,17 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CheckpointState } from '@headway/runtime';
 import { SqliteCheckpointStore } from '@headway/store-sqlite';
+import { MESSAGE_CHARS, checkpointInit, iterationUpdates, roundText as text } from '../lib/checkpoint-load.js';
+import { median } from '../lib/compare.js';
 
 const ROUNDS = 1_000;
 const EARLY = [6, 15] as const; // "iteration 10": the median over iterations 6–15
 const LATE = [991, 1_000] as const; // "iteration 1,000": over iterations 991–1,000
-const MESSAGE_CHARS = 2_048;
-
-function text(round: number, what: string): string {
-  const head = `${what} of round ${round}: `;
-  return head + 'lorem ipsum dolor sit amet '.repeat(Math.ceil(MESSAGE_CHARS / 27)).slice(0, MESSAGE_CHARS - head.length);
-}
-
 function state(round: number): CheckpointState {
   return {
     iteration: round,
@@ -55,12 +50,6 @@ function state(round: number): CheckpointState {
   };
 }
 
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
-
 interface Sample {
   ms: number;
   bytes: number;
@@ -82,55 +71,12 @@ function incrementalRun(synchronous: 'FULL' | 'OFF'): Map<number, Sample> {
   // No WAL checkpoints during the run, so the WAL's growth is exactly what each commit wrote.
   store.database.pragma('wal_autocheckpoint = 0');
   store.database.pragma(`synchronous = ${synchronous}`);
-  store.create({
-    id: 'cp',
-    runId: 'run',
-    sessionId: 's',
-    taskId: 't',
-    input: 'Summarize the repository',
-    state: state(0),
-    messages: [
-      { role: 'system', content: text(0, 'system') },
-      { role: 'user', content: 'Summarize the repository' },
-    ],
-  });
+  store.create(checkpointInit('cp', state(0)));
   const samples = new Map<number, Sample>();
   for (let round = 1; round <= ROUNDS; round++) {
-    const call = { toolCallId: `c${round}`, name: 'file_read', args: { path: `src/file-${round}.ts` }, index: 0 };
     const before = walSize(path);
     const t0 = performance.now();
-    store.update('cp', {
-      appendMessages: [
-        { role: 'assistant', content: text(round, 'assistant'), toolCalls: [{ id: call.toolCallId, name: call.name, args: call.args }] },
-      ],
-      clearToolCalls: true,
-      toolCalls: [{ ...call, status: 'started' }],
-      state: state(round - 1),
-      lastSeq: round * 8,
-    });
-    store.update('cp', {
-      appendMessages: [{ role: 'tool', toolCallId: call.toolCallId, name: call.name, content: text(round, 'tool result') }],
-      appendLog: [
-        {
-          kind: 'tool',
-          iteration: round,
-          name: call.name,
-          args: JSON.stringify(call.args),
-          resultBrief: text(round, 'brief').slice(0, 500),
-          ok: true,
-          durationMs: 40,
-        },
-      ],
-      toolCalls: [{ ...call, status: 'finished', ok: true, result: text(round, 'tool result'), durationMs: 40 }],
-      state: state(round - 1),
-      lastSeq: round * 8 + 3,
-    });
-    store.update('cp', {
-      appendMessages: [{ role: 'user', content: 'Has the done-criterion been met?' }],
-      clearToolCalls: true,
-      state: state(round),
-      lastSeq: round * 8 + 6,
-    });
+    for (const update of iterationUpdates(round, state)) store.update('cp', update);
     const ms = performance.now() - t0;
     samples.set(round, { ms, bytes: walSize(path) - before });
   }

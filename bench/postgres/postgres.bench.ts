@@ -14,19 +14,15 @@ import pg from 'pg';
 import { PostgresCheckpointStore } from '@headway/postgres';
 import type { CheckpointState, CheckpointStore } from '@headway/runtime';
 import { SqliteCheckpointStore } from '@headway/store-sqlite';
+import { checkpointInit, iterationUpdates } from '../lib/checkpoint-load.js';
+import { median } from '../lib/compare.js';
 import { POSTGRES_MISSING, findPostgresBin, startPostgres } from '../../packages/postgres/src/testing/postgres-server.test-util.js';
 
 const ROUNDS = 1_000;
 const EARLY = [6, 15] as const;
 const LATE = [991, 1_000] as const;
-const MESSAGE_CHARS = 2_048;
 const CONCURRENT = 8;
 const THROUGHPUT_ROUNDS = 150;
-
-function text(round: number, what: string): string {
-  const head = `${what} of round ${round}: `;
-  return head + 'lorem ipsum dolor sit amet '.repeat(Math.ceil(MESSAGE_CHARS / 27)).slice(0, MESSAGE_CHARS - head.length);
-}
 
 function state(round: number): CheckpointState {
   return {
@@ -39,51 +35,12 @@ function state(round: number): CheckpointState {
   };
 }
 
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 === 1 ? (s[m] ?? 0) : ((s[m - 1] ?? 0) + (s[m] ?? 0)) / 2;
-}
-
 async function create(store: CheckpointStore, id: string): Promise<void> {
-  await store.create({
-    id,
-    runId: `run-${id}`,
-    sessionId: 's',
-    taskId: 't',
-    input: 'Summarize the repository',
-    state: state(0),
-    messages: [
-      { role: 'system', content: text(0, 'system') },
-      { role: 'user', content: 'Summarize the repository' },
-    ],
-  });
+  await store.create(checkpointInit(id, state(0)));
 }
 
 async function round(store: CheckpointStore, id: string, r: number): Promise<void> {
-  const call = { toolCallId: `c${r}`, name: 'file_read', args: { path: `src/file-${r}.ts` }, index: 0 };
-  await store.update(id, {
-    appendMessages: [
-      { role: 'assistant', content: text(r, 'assistant'), toolCalls: [{ id: call.toolCallId, name: call.name, args: call.args }] },
-    ],
-    clearToolCalls: true,
-    toolCalls: [{ ...call, status: 'started' }],
-    state: state(r - 1),
-    lastSeq: r * 8,
-  });
-  await store.update(id, {
-    appendMessages: [{ role: 'tool', toolCallId: call.toolCallId, name: call.name, content: text(r, 'tool result') }],
-    appendLog: [{ kind: 'tool', iteration: r, name: call.name, resultBrief: text(r, 'brief').slice(0, 500), ok: true, durationMs: 40 }],
-    toolCalls: [{ ...call, status: 'finished', ok: true, result: text(r, 'tool result'), durationMs: 40 }],
-    state: state(r - 1),
-    lastSeq: r * 8 + 3,
-  });
-  await store.update(id, {
-    appendMessages: [{ role: 'user', content: 'Has the done-criterion been met?' }],
-    clearToolCalls: true,
-    state: state(r),
-    lastSeq: r * 8 + 6,
-  });
+  for (const update of iterationUpdates(r, state)) await store.update(id, update);
 }
 
 const bin = findPostgresBin();
