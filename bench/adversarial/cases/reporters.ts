@@ -3,7 +3,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ProgressEvent } from '@headway/protocol';
+import type { Clock, ProgressEvent } from '@headway/protocol';
 import { AuditReporter, MemoryAuditBus, readAuditLog } from '@headway/reporter-audit';
 import { CLIReporter } from '@headway/reporter-cli';
 import { JSONReporter } from '@headway/reporter-json';
@@ -22,7 +22,11 @@ const repeat = (piece: string, n: number): string => piece.repeat(Math.max(1, Ma
 /** A terminal that takes everything and keeps nothing. */
 const terminal = (isTTY: boolean) => ({ isTTY, columns: 120, rows: 40, write: () => true });
 
-const timers = { setInterval: () => ({ unref() {} }), clearInterval: () => undefined };
+/** Time that moves 100 ms at each read, and timers that never fire: every event redraws at once. */
+function steppingClock(): Clock {
+  let now = 0;
+  return { now: () => (now += 100), setTimeout: () => undefined, clearTimeout: () => undefined };
+}
 
 const dir = mkdtempSync(join(tmpdir(), 'headway-adversarial-'));
 let files = 0;
@@ -81,8 +85,7 @@ export const cases: AdversarialCase[] = [
     name: 'CLIReporter live: 20 events under a huge task',
     make: (n) => repeat('T', n),
     run: (input) => {
-      let now = 0;
-      const reporter = new CLIReporter({ stream: terminal(true), mode: 'live', env: {}, timers, now: () => (now += 100) });
+      const reporter = new CLIReporter({ stream: terminal(true), mode: 'live', env: {}, clock: steppingClock() });
       reporter.onStart(input as string);
       for (let i = 1; i <= 20; i++) reporter.onProgress(i, 'working');
       reporter.onComplete('done');
