@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { AdversarialCase } from './case.js';
+import { verdict } from '../lib/verdict.js';
 
 const SIZES = [10_000, 100_000, 1_000_000] as const;
 const MAX_RATIO = 15;
@@ -96,6 +97,7 @@ console.log(
 console.log('| case | 10 KB | 100 KB | 1 MB | 100K/10K | 1M/100K |');
 console.log('|---|---:|---:|---:|---:|---:|');
 let failed = 0;
+let worst = { ratio: 0, name: '' };
 for (const c of cases) {
   // A super-linear case fails every time; a shared machine's noise does not. A row over the
   // bound is measured again (up to ATTEMPTS times), keeping the best time per size.
@@ -112,6 +114,7 @@ for (const c of cases) {
   const ratios = [mid / small, large / mid];
   const bad = ratios.some((r) => r > MAX_RATIO);
   if (bad) failed++;
+  if (Math.max(...ratios) > worst.ratio) worst = { ratio: Math.max(...ratios), name: c.name };
   console.log(
     `| ${c.name} | ${format(small)} | ${format(mid)} | ${format(large)} | ${ratios[0]!.toFixed(1)} | ${ratios[1]!.toFixed(1)}${bad ? ' ✗' : ''}${attempts > 1 ? ` (${attempts} attempts)` : ''} |`,
   );
@@ -119,4 +122,5 @@ for (const c of cases) {
 console.log(
   failed === 0 ? `\nAll ${cases.length} cases grow at most ~linearly.` : `\n${failed} of ${cases.length} cases grow faster than linear.`,
 );
+verdict(`adversarial: worst time growth per 10× input of ${cases.length} cases (${worst.name})`, worst.ratio, '<=', MAX_RATIO, '');
 process.exit(failed === 0 ? 0 : 1);

@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EventStream } from '@headway/cli';
+import { verdict } from '../lib/verdict.js';
 
 const RATE = 10_000;
 const SECONDS = 3;
@@ -181,4 +182,5 @@ const fps = median((results.watch ?? []).map((m) => (m.frames / m.wallMs) * 1000
 console.log(
   `watch CPU / (cat + render alone): ${ratio.toFixed(2)} (median of ${ROUNDS}; target ≤ 1.5)   watch frames/s: ${fps.toFixed(1)} (target ≤ ~12)`,
 );
-if (ratio > 1.5 || fps > 13) process.exitCode = 1;
+verdict('cli: watch CPU vs cat + render alone', ratio, '<=', 1.5);
+verdict('cli: watch frames per second', fps, '<=', 13, '/s');

@@ -5,6 +5,7 @@ import { createOtelSink } from '@headway/otel';
 import { AlwaysOffSampler, BasicTracerProvider, NoopSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { compare, printTable } from '../lib/compare.js';
+import { verdict } from '../lib/verdict.js';
 
 let hits = 0;
 const noop: ProgressSink = () => {
@@ -86,6 +87,7 @@ for (const [label, deltas] of [
     { name: '+ createOtelSink (SDK recording spans and metrics)', fn: runs(bodies, sdk) },
   ]);
   printTable(`${label}: ${String(bodies.length)} events emitted to 10 no-op sinks, ${String(RUNS)} runs per op`, rows);
+  verdict(`otel: ${label}, createOtelSink (OTel API, no SDK) vs the hub's per-event cost`, rows[1]!.ratio, '<=', 1.3);
   ratios.push(
     `${label}: ${rows[1]!.ratio.toFixed(2)}× (sampled out ${rows[2]!.ratio.toFixed(2)}×, recording ${rows[3]!.ratio.toFixed(2)}×)`,
   );

@@ -17,6 +17,7 @@ import { SqliteCheckpointStore } from '@headway/store-sqlite';
 import { checkpointInit, iterationUpdates } from '../lib/checkpoint-load.js';
 import { median } from '../lib/compare.js';
 import { POSTGRES_MISSING, findPostgresBin, startPostgres } from '../../packages/postgres/src/testing/postgres-server.test-util.js';
+import { verdict } from '../lib/verdict.js';
 
 const ROUNDS = 1_000;
 const EARLY = [6, 15] as const;
@@ -69,7 +70,7 @@ try {
   console.log(
     `checkpoint write (3 transactions per iteration), median: iteration 10 ${early.toFixed(2)} ms, iteration 1,000 ${late.toFixed(2)} ms → ${growth.toFixed(2)}× (target ≤ 1.5×)`,
   );
-  if (growth > 1.5) failed = true;
+  if (!verdict('postgres: checkpoint write at iteration 1,000 vs 10', growth, '<=', 1.5)) failed = true;
   await pool.end();
 
   // 2. 8 concurrent runs on one pool vs SQLite's single run.
@@ -98,7 +99,7 @@ try {
   console.log(
     `rounds/s: SQLite single run ${sqliteRate.toFixed(0)}, Postgres ${CONCURRENT} concurrent runs on one pool ${pgRate.toFixed(0)} → ${ratio.toFixed(2)}× (target ≥ 0.5×)`,
   );
-  if (ratio < 0.5) failed = true;
+  if (!verdict(`postgres: ${CONCURRENT} concurrent runs on one pool vs SQLite single run`, ratio, '>=', 0.5)) failed = true;
 } finally {
   await server.stop();
 }

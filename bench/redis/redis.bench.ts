@@ -16,6 +16,7 @@ import { createReplayLog, createSseHandler } from '@headway/sse';
 import { findTestPart } from '@headway/protocol/testing';
 import { median } from '../lib/compare.js';
 import { SseClients, clock, emitPaced, tick, nextMessage, usedMemory } from '../lib/sse-clients.js';
+import { verdict } from '../lib/verdict.js';
 
 const PHASE_TIMEOUT_MS = 180_000;
 const PAYLOAD = 'token '.repeat(30); // ~180 B of text: a streamed text.delta
@@ -197,15 +198,16 @@ async function main(): Promise<void> {
         ratios.push(ratio);
         console.log(`| ${round} | ${fmt(got.redis ?? NaN)} | ${fmt(got.memory ?? NaN)} | ${ratio.toFixed(2)} |`);
       }
-      console.log(`median × in-memory: ${median(ratios).toFixed(2)} (target >= 0.5)`);
+      console.log(`median × in-memory: ${median(ratios).toFixed(2)}`);
+      verdict('redis: deliveries with 2 web processes vs the in-memory log', median(ratios), '>=', 0.5);
     }
     if (only === undefined || only === 'latency') {
       console.log('\nEmit-to-receive latency through Redis, 100 clients (50 per web process) x 1,000 events/s for 3 s');
       const l = await latency(clients, await throughRedis(client, webs), 100, 1000, 3);
-      if (l)
-        console.log(
-          `p50 ${l.p50.toFixed(1)} ms, p99 ${l.p99.toFixed(1)} ms (target < 100), max ${l.max.toFixed(1)} ms, samples ${fmt(l.samples)}`,
-        );
+      if (l) {
+        console.log(`p50 ${l.p50.toFixed(1)} ms, p99 ${l.p99.toFixed(1)} ms, max ${l.max.toFixed(1)} ms, samples ${fmt(l.samples)}`);
+        verdict('redis: emit-to-receive p99 latency', l.p99, '<=', 100, ' ms');
+      }
     }
     if (only === undefined || only === 'memory') {
       const web = webs[0];
@@ -221,8 +223,9 @@ async function main(): Promise<void> {
       const after = await nextMessage<FromWeb, 'memory'>(web.child, 'memory', PHASE_TIMEOUT_MS);
       const perClient = (after.bytes - before.bytes) / (after.readers - before.readers);
       console.log(
-        `\nMemory per idle subscribed client in a web process (heap + external after GC, ${fmt(after.readers - before.readers)} clients): ${(perClient / 1024).toFixed(1)} KiB (target <= 20 KiB)`,
+        `\nMemory per idle subscribed client in a web process (heap + external after GC, ${fmt(after.readers - before.readers)} clients): ${(perClient / 1024).toFixed(1)} KiB`,
       );
+      verdict('redis: memory per idle subscribed client', perClient / 1024, '<=', 20, ' KiB');
       await clients.close();
       await source.close();
     }

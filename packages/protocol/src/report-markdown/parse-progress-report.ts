@@ -201,7 +201,8 @@ export function parseProgressReport(markdown: string, defaults: ParseProgressRep
 
 /** Where warnings go while a report is read. */
 interface WarningSink {
-  push(warning: string): unknown;
+  /** A warning, or a function making it: only called when the warning is kept (a hostile text can raise one per line). */
+  push(warning: string | (() => string)): unknown;
 }
 
 /** Keeps at most {@link MAX_REPORT_WARNINGS} warnings and counts the rest, so a hostile text cannot pile them up. */
@@ -209,8 +210,8 @@ class BoundedWarnings implements WarningSink {
   readonly #kept: string[] = [];
   #more = 0;
 
-  push(warning: string): void {
-    if (this.#kept.length < MAX_REPORT_WARNINGS) this.#kept.push(warning);
+  push(warning: string | (() => string)): void {
+    if (this.#kept.length < MAX_REPORT_WARNINGS) this.#kept.push(typeof warning === 'string' ? warning : warning());
     else this.#more++;
   }
 
@@ -236,11 +237,14 @@ interface Scan {
  * read them; the renderer uses it to check that readable Markdown reads back unchanged.
  */
 export function readBack(markdown: string, key: ReportSectionKey): string | string[] {
-  const { sections } = scanReport(markdown, []);
+  const { sections } = scanReport(markdown, IGNORE_WARNINGS);
   const section = sections.get(key);
   if (key === 'task') return section === undefined ? '' : taskOf(section);
-  return readList(key, section, []);
+  return readList(key, section, IGNORE_WARNINGS);
 }
+
+/** For read-backs, where warnings are not wanted. */
+const IGNORE_WARNINGS: WarningSink = { push: () => undefined };
 
 function scanReport(markdown: string, warnings: WarningSink): Scan {
   const sections = new Map<ReportSectionKey, Section>();
@@ -287,8 +291,14 @@ function scanReport(markdown: string, warnings: WarningSink): Scan {
     paragraph.push(text);
   };
 
-  const lines = typeof markdown === 'string' ? markdown.replace(/\r\n?/g, '\n').split('\n') : [];
-  for (const raw of lines) {
+  // Lines are taken one at a time rather than split up front: a text of 100,000 short lines
+  // would otherwise hold them all at once, and the collector's cost grows with that.
+  const source = typeof markdown === 'string' ? markdown.replace(/\r\n?/g, '\n') : '';
+  for (let start = 0; start <= source.length;) {
+    let end = source.indexOf('\n', start);
+    if (end === -1) end = source.length;
+    const raw = source.slice(start, end);
+    start = end + 1;
     const text = raw.trim();
     if (FENCE.test(text)) {
       // A fenced report (```markdown … ```) is read as if unfenced; fences inside items are dropped.
@@ -314,7 +324,7 @@ function scanReport(markdown: string, warnings: WarningSink): Scan {
         continue;
       }
       if (label.target === 'unknown') {
-        if (target !== undefined || sections.size > 0) warnings.push(`unknown section "${quoted(label.label)}" ignored`);
+        if (target !== undefined || sections.size > 0) warnings.push(() => `unknown section "${quoted(label.label)}" ignored`);
         open('ignore');
         continue;
       }
