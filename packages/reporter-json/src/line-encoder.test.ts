@@ -1,8 +1,15 @@
-import { createRedactor, parseProgressEvent, safeStringify, type ProgressEvent, type RedactOptions } from '@headway/protocol';
+import {
+  createRedactor,
+  parseProgressEvent,
+  progressEventJsonSchema,
+  safeStringify,
+  type ProgressEvent,
+  type RedactOptions,
+} from '@headway/protocol';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { eventArb, textArb, wildEventArb } from './arbitraries.test-util.js';
-import { createLineEncoder } from './line-encoder.js';
+import { FAST_EVENT_KEYS, createLineEncoder } from './line-encoder.js';
 
 /** What every line must equal: JSON.stringify of the redacted value (safeStringify where JSON cannot). */
 function reference(value: unknown, redact: RedactOptions | false): string | undefined {
@@ -27,6 +34,33 @@ const argArb: fc.Arbitrary<unknown> = fc.oneof(
   fc.jsonValue(),
   fc.anything(),
 );
+
+/** Every top-level key of every event type, read from the protocol's JSON Schema. */
+function schemaEventKeys(): string[] {
+  const keys = new Set<string>();
+  const walk = (node: unknown): void => {
+    if (typeof node !== 'object' || node === null) return;
+    const o = node as Record<string, unknown>;
+    for (const k of ['anyOf', 'oneOf', 'allOf']) if (Array.isArray(o[k])) (o[k] as unknown[]).forEach(walk);
+    if (typeof o.properties === 'object' && o.properties !== null) for (const k of Object.keys(o.properties)) keys.add(k);
+  };
+  walk(progressEventJsonSchema());
+  return [...keys].sort();
+}
+
+describe('the fast path knows every event key', () => {
+  // A key the fast path does not know sends every event that carries it down the slow,
+  // redact-everything path: correct, but several times the cost (progress events with an
+  // ETA range, steps with a model and usage did, through the AI SDK bridge).
+  it('lists every top-level key of the protocol schema', () => {
+    expect(schemaEventKeys().filter((k) => !FAST_EVENT_KEYS.has(k))).toEqual([]);
+  });
+  it('lists no key the redactor treats as a secret name', () => {
+    const redact = createRedactor({});
+    const record = Object.fromEntries([...FAST_EVENT_KEYS].map((k) => [k, 'plain value']));
+    expect(redact(record)).toEqual(record);
+  });
+});
 
 describe('createLineEncoder', () => {
   it('writes the seven reporter shapes exactly, values unchanged', () => {

@@ -58,7 +58,22 @@ const EVENT_KEYS: ReadonlySet<string> = new Set([
   'checkpointId',
   'iteration',
   'report',
+  'sessionId',
+  'limits',
+  'provider',
+  'model',
+  'usage',
+  'finishReason',
+  'costUsd',
+  'etaLowMs',
+  'etaHighMs',
+  'findings',
+  'failures',
+  'items',
 ]);
+
+/** The top-level keys the fast path knows (line-encoder.test.ts checks them against the protocol's schema). */
+export const FAST_EVENT_KEYS: ReadonlySet<string> = EVENT_KEYS;
 
 /** Top-level keys whose values repeat across a run's events: their encoded text is cached. */
 const REPEATING_KEYS: ReadonlySet<string> = new Set(['type', 'runId', 'agentName', 'toolName', 'outcome', 'limit']);
