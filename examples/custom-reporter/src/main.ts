@@ -7,7 +7,11 @@ import { z } from 'zod';
 import { JsonLinesReporter } from './jsonl-reporter.js';
 import { WebhookReporter } from './webhook-reporter.js';
 
-const { values } = parseArgs({ options: { webhook: { type: 'string' } } });
+const { values } = parseArgs({
+  // pnpm hands its `--` separator on to the script (`pnpm -F … start -- --flag`): it is not an argument.
+  args: process.argv.slice(process.argv[2] === '--' ? 3 : 2),
+  options: { webhook: { type: 'string' } },
+});
 
 const reporter = new JsonLinesReporter(process.stdout);
 // Structural typing: no base class, no registration — just the seven methods.

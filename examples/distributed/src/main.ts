@@ -16,6 +16,8 @@ import { startWeb } from './web.js';
 import { runAgent } from './worker.js';
 
 const { values } = parseArgs({
+  // pnpm hands its `--` separator on to the script (`pnpm -F … start -- --flag`): it is not an argument.
+  args: process.argv.slice(process.argv[2] === '--' ? 3 : 2),
   options: {
     role: { type: 'string' },
     redis: { type: 'string' },

@@ -12,6 +12,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { createAgent } from './agent.js';
 
 const { values } = parseArgs({
+  // pnpm hands its `--` separator on to the script (`pnpm -F … start -- --flag`): it is not an argument.
+  args: process.argv.slice(process.argv[2] === '--' ? 3 : 2),
   options: { 'via-mcp': { type: 'boolean', default: false }, 'doc-step-ms': { type: 'string', default: '300' } },
 });
 const docStepMs = Number(values['doc-step-ms']);

@@ -14,6 +14,8 @@ function fail(message: string): never {
 let values;
 try {
   ({ values } = parseArgs({
+    // pnpm hands its `--` separator on to the script (`pnpm -F … start -- --flag`): it is not an argument.
+    args: process.argv.slice(process.argv[2] === '--' ? 3 : 2),
     options: {
       port: { type: 'string', default: process.env.PORT ?? '5178' },
       'model-delay': { type: 'string', default: '600' },
