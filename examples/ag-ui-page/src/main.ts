@@ -1,4 +1,4 @@
-// pnpm -F @headway-examples/ag-ui-page start [--port N]
+// npm start --prefix examples/ag-ui-page [-- --port N]
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startAgUiPageServer } from './server.js';

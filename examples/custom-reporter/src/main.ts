@@ -1,5 +1,5 @@
 // Your own reporters, as a user writes them: run with
-//   pnpm -F @headway-examples/custom-reporter start [-- --webhook http://127.0.0.1:8787/hook]
+//   npm start --prefix examples/custom-reporter [-- --webhook http://127.0.0.1:8787/hook]
 import { parseArgs } from 'node:util';
 import { isProgressReporter } from '@headway/protocol';
 import { AgentRuntime, ScriptedProvider, defineTool } from '@headway/runtime';

@@ -1,6 +1,6 @@
 // A manager agent that runs WORKFLOW.md: each step's workers are agent runs of their own,
 // and their progress lands in the step's slice of one overall bar that only moves forward.
-//   pnpm -F @headway-examples/manager-worker start [-- --events events.jsonl --step-delay 300]
+//   npm start --prefix examples/manager-worker [-- --events events.jsonl --step-delay 300]
 import { createWriteStream, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';

@@ -1,7 +1,7 @@
 // An agent whose tool lives in a local MCP server; the tool's own progress shows in the CLI bar.
 //
-//   pnpm -F @headway-examples/mcp-tools start                 the agent, with its CLI bar
-//   pnpm -F @headway-examples/mcp-tools start --via-mcp       the same agent as an MCP tool,
+//   npm start --prefix examples/mcp-tools                   the agent, with its CLI bar
+//   npm start --prefix examples/mcp-tools -- --via-mcp      the same agent as an MCP tool,
 //                                                             called by the official MCP client
 //   --doc-step-ms MS                                          how slow the tool is (default 300)
 import { fileURLToPath } from 'node:url';

@@ -1,4 +1,4 @@
-// The web dashboard: `pnpm -F @headway-examples/web-dashboard start` builds the page and
+// The web dashboard: `npm start --prefix examples/web-dashboard` builds the page and
 // serves it on http://127.0.0.1:5178/ (or --port / PORT).
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
