@@ -58,10 +58,12 @@ if (!installed || last !== inputs) {
   step(label, 'npx', ['-y', packageManager, 'install', '--frozen-lockfile']);
   writeFileSync(stamp, inputs);
 }
+// The CLI too: the demo's last lines show `npm run headway -- …` (packages/cli's bin) on its logs.
 step('Building the packages the demo uses', join(root, 'node_modules', '.bin', 'turbo'), [
   'run',
   'build',
   '--filter=@headway-examples/cli-agent...',
+  '--filter=@headway/cli',
   '--output-logs=errors-only',
 ]);
 // Ctrl-C reaches the agent too; it cancels cleanly and prints its report, so this wrapper waits for it.

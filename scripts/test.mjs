@@ -61,10 +61,11 @@ function summary() {
       if ((r.numRuntimeErrorTestSuites ?? 0) > 0 && (r.testResults ?? []).length === 0) failed += r.numRuntimeErrorTestSuites;
     }
   }
-  // Each README, checked with one package manager, counts as one test file.
-  const docs = join(root, '.docs-check', 'results.json');
-  if (existsSync(docs)) {
-    for (const result of JSON.parse(readFileSync(docs, 'utf8')).testResults ?? []) {
+  // Each README, checked with one package manager, counts as one test file; so does each README
+  // command (scripts/check-commands.mjs).
+  for (const results of [join(root, '.docs-check', 'results.json'), join(root, '.commands-check', 'results.json')]) {
+    if (!existsSync(results)) continue;
+    for (const result of JSON.parse(readFileSync(results, 'utf8')).testResults ?? []) {
       if (result.status === 'passed') passed += 1;
       else failed += 1;
     }
@@ -74,6 +75,7 @@ function summary() {
 
 // A results file left by an earlier run must not count in this one.
 rmSync(join(root, '.docs-check'), { recursive: true, force: true });
+rmSync(join(root, '.commands-check'), { recursive: true, force: true });
 
 const steps = [
   ['npx', ['-y', packageManager, 'install', '--frozen-lockfile']],
@@ -87,7 +89,9 @@ const steps = [
   // when neither the READMEs nor the packages changed since its last green run).
   [process.execPath, [join(root, 'scripts', 'check-docs.mjs')]],
   // The package scaffolder (`pnpm new-package`) makes a package that type-checks.
-  [process.execPath, ['--test', join(root, 'scripts', 'new-package.test.mjs')]],
+  [process.execPath, ['--test', join(root, 'scripts', 'new-package.test.mjs'), join(root, 'scripts', 'check-commands.test.mjs')]],
+  // Every command in the READMEs, run as written from where they say, as a user with Node.js and npm.
+  [process.execPath, [join(root, 'scripts', 'check-commands.mjs')]],
   [bin('knip'), ['--no-progress']],
 ];
 let failedSteps = 0;

@@ -1,6 +1,6 @@
 // Runs the agent as a user would (a child process) and checks what it printed and logged.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseProgressEvent, type ProgressEvent } from '@headway/protocol';
@@ -9,9 +9,9 @@ import { describe, expect, it } from 'vitest';
 const here = import.meta.dirname;
 const tsx = resolve(here, '..', 'node_modules', '.bin', 'tsx');
 
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done, fail) => {
-    const child = spawn(tsx, [resolve(here, 'main.ts'), ...args], { env: { ...process.env, CI: '1', OPENAI_API_KEY: '' } });
+    const child = spawn(tsx, [resolve(here, 'main.ts'), ...args], { env: { ...process.env, CI: '1', OPENAI_API_KEY: '', ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -43,5 +43,19 @@ describe('ai-sdk-agent', () => {
     expect(events.filter((e) => e.type === 'tool.completed').map((e) => e.toolName)).toEqual(['listFiles', 'readFile', 'readFile']);
     expect(events.at(-2)).toMatchObject({ type: 'report.generated', report: { generatedBy: 'model', remaining: ['c.txt', 'd.txt'] } });
     expect(events.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'limit' });
+  });
+
+  it("reads its paths from where the command was typed (npm's and pnpm's INIT_CWD), after pnpm's --", async () => {
+    // `npm start --prefix examples/ai-sdk-agent -- --dir sub` typed in `typed`: npm runs the script
+    // in the example's folder and says where it was typed in INIT_CWD; pnpm also passes its `--` on.
+    const typed = mkdtempSync(join(tmpdir(), 'headway-ai-sdk-typed-'));
+    mkdirSync(join(typed, 'sub'));
+    writeFileSync(join(typed, 'sub', 'only.txt'), 'only body\n');
+    const r = await run(['--', '--dir', 'sub', '--events', 'events.jsonl', '--max-iterations', '3'], { INIT_CWD: typed });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`events: ${join(typed, 'events.jsonl')}`);
+    const events = readFileSync(join(typed, 'events.jsonl'), 'utf8').trim().split('\n');
+    expect(events.map((line) => parseProgressEvent(JSON.parse(line)).type)).toContain('run.finished');
+    expect(r.stdout + r.stderr).toContain('only.txt');
   });
 });

@@ -17,13 +17,18 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { z } from 'zod';
 
 const { values } = parseArgs({
+  // pnpm hands its `--` separator on to the script (`pnpm -F … start -- --flag`): it is not an argument.
+  args: process.argv.slice(process.argv[2] === '--' ? 3 : 2),
   options: {
     dir: { type: 'string', default: '.' },
     events: { type: 'string', default: 'ai-sdk-agent.events.jsonl' },
     'max-iterations': { type: 'string', default: '5' },
   },
 });
-const root = resolve(values.dir);
+// npm and pnpm run the script in this folder; the paths given are from where the command was typed.
+const cwd = process.env.INIT_CWD ?? process.cwd();
+const root = resolve(cwd, values.dir);
+const eventsPath = resolve(cwd, values.events);
 const task = `List the files under ${root} and summarise what each one is for.`;
 
 /** Paths under `root` only: the model's arguments are untrusted. */
@@ -111,7 +116,7 @@ const model: LanguageModel =
         process.env.OPENAI_MODEL ?? 'gpt-4.1-mini',
       );
 
-const json = new JSONReporter({ stream: createWriteStream(values.events) });
+const json = new JSONReporter({ stream: createWriteStream(eventsPath) });
 const run = withHeadway({
   task,
   agentName: 'ai-sdk-agent',
@@ -124,5 +129,5 @@ await json.close();
 if (end.report !== undefined) console.log(renderProgressReport(end.report));
 else console.log(end.result?.text ?? '');
 for (const w of end.warnings) console.error(`warning: ${w}`);
-console.error(`events: ${resolve(values.events)}`);
+console.error(`events: ${eventsPath}`);
 process.exitCode = end.outcome === 'completed' || end.outcome === 'limit' ? 0 : 1;

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseProgressEvent, progressReportSchema } from '@headway/protocol';
 import { SqliteAuditBus } from '@headway/reporter-audit';
@@ -78,8 +78,19 @@ describe('cli-agent demo', () => {
     expect(r.stdout).toContain(`**Packages (${packages.length}):**`);
     for (const name of packages) expect(r.stdout).toContain(`- @headway/${name} — `);
     expect(r.stdout).toContain(`Events (JSON lines): ${join(out, 'run.jsonl')}`);
+    // Its last lines: the headway CLI on these logs, as commands to paste where the demo ran.
+    const store = `sqlite:${relative(repo, join(out, 'checkpoints.sqlite'))}`;
+    const runId = /runs show (\S+) /.exec(r.stdout)?.[1] ?? '';
+    expect(r.stdout.trimEnd().split('\n').slice(-5)).toEqual([
+      'With the headway CLI, from this folder:',
+      `  npm run headway -- replay ${relative(repo, join(out, 'run.jsonl'))} --speed 5     # this run again, in the live view`,
+      `  npm run headway -- watch ${relative(repo, join(out, 'run.jsonl'))}     # its log in the view (--follow: while a run writes it)`,
+      `  npm run headway -- runs show ${runId} --store ${store}     # its last checkpoint`,
+      `  npm run headway -- runs list --store ${store}     # runs a crash left unfinished: resume one with npm run demo -- --resume`,
+    ]);
 
     const log = events(out);
+    expect(log[0]?.runId).toBe(runId);
     expect(log.map((e) => e.seq)).toEqual(log.map((_, i) => i + 1));
     expect(log.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'completed' });
     const percents = log.flatMap((e) => (e.type === 'progress' ? [e.percent] : []));

@@ -8,7 +8,7 @@
 //   npm run demo -- --provider anthropic           a real Claude model (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL)
 //   npm run demo -- --verbose                      also shows each saved checkpoint (or HEADWAY_VERBOSE=1)
 import { mkdirSync, readFileSync, writeFileSync, createWriteStream } from 'node:fs';
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { describeIssues, progressReportSchema, toValidationIssues } from '@headway/protocol';
 import { continuationPrompt } from '@headway/report';
@@ -36,6 +36,8 @@ function fail(message: string): never {
 let args;
 try {
   args = parseArgs({
+    // pnpm hands its `--` separator on to the script (`pnpm -F … start -- --flag`): it is not an argument.
+    args: process.argv.slice(process.argv[2] === '--' ? 3 : 2),
     allowPositionals: true,
     options: {
       dir: { type: 'string', default: repoRoot },
@@ -151,5 +153,17 @@ say();
 say(`Events (JSON lines): ${paths.jsonl}`);
 say(`Audit log (SQLite):  ${paths.audit}`);
 say(`Checkpoints (SQLite): ${paths.checkpoints}`);
+// The headway CLI reads all three; from a clone it is `npm run headway --` (built by `npm run demo`).
+const shown = (path: string): string => {
+  const rel = relative(process.cwd(), path);
+  return /\s/.test(rel) ? JSON.stringify(rel) : rel;
+};
+const store = `sqlite:${shown(paths.checkpoints)}`;
+say();
+say('With the headway CLI, from this folder:');
+say(`  npm run headway -- replay ${shown(paths.jsonl)} --speed 5     # this run again, in the live view`);
+say(`  npm run headway -- watch ${shown(paths.jsonl)}     # its log in the view (--follow: while a run writes it)`);
+say(`  npm run headway -- runs show ${result.runId} --store ${store}     # its last checkpoint`);
+say(`  npm run headway -- runs list --store ${store}     # runs a crash left unfinished: resume one with npm run demo -- --resume`);
 // A limit is a handoff, not a failure; a cancelled run exits like any Ctrl-C'd program.
 process.exitCode = result.status === 'cancelled' ? 130 : result.status === 'error' ? 1 : 0;

@@ -1,5 +1,5 @@
 // Your own reporters, as a user writes them: run with
-//   pnpm -F @headway-examples/custom-reporter start [-- --webhook http://127.0.0.1:8787/hook]
+//   npm start --prefix examples/custom-reporter [-- --webhook http://127.0.0.1:8787/hook]
 import { parseArgs } from 'node:util';
 import { isProgressReporter } from '@headway/protocol';
 import { AgentRuntime, ScriptedProvider, defineTool } from '@headway/runtime';
@@ -7,7 +7,11 @@ import { z } from 'zod';
 import { JsonLinesReporter } from './jsonl-reporter.js';
 import { WebhookReporter } from './webhook-reporter.js';
 
-const { values } = parseArgs({ options: { webhook: { type: 'string' } } });
+const { values } = parseArgs({
+  // pnpm hands its `--` separator on to the script (`pnpm -F … start -- --flag`): it is not an argument.
+  args: process.argv.slice(process.argv[2] === '--' ? 3 : 2),
+  options: { webhook: { type: 'string' } },
+});
 
 const reporter = new JsonLinesReporter(process.stdout);
 // Structural typing: no base class, no registration — just the seven methods.

@@ -1,7 +1,7 @@
 // N worker processes running agents and M web processes serving the dashboard, on one Redis.
 //
-//   pnpm -F @headway-examples/distributed start                     2 workers, 2 web processes, a local redis-server
-//   pnpm -F @headway-examples/distributed start --workers 3 --web 2 --redis redis://127.0.0.1:6379
+//   npm start --prefix examples/distributed                          2 workers, 2 web processes, a local redis-server
+//   npm start --prefix examples/distributed -- --workers 3 --web 2 --redis redis://127.0.0.1:6379
 //
 // Without --redis it starts redis-server (HEADWAY_REDIS_SERVER, else on PATH) on 127.0.0.1
 // with a free port. Open any of the printed web URLs: each shows every run.
@@ -16,6 +16,8 @@ import { startWeb } from './web.js';
 import { runAgent } from './worker.js';
 
 const { values } = parseArgs({
+  // pnpm hands its `--` separator on to the script (`pnpm -F … start -- --flag`): it is not an argument.
+  args: process.argv.slice(process.argv[2] === '--' ? 3 : 2),
   options: {
     role: { type: 'string' },
     redis: { type: 'string' },

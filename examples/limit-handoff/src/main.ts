@@ -1,7 +1,7 @@
 // A run that runs out of time and hands over, and a second agent that continues from it.
-//   pnpm -F @headway-examples/limit-handoff start [-- --budget-ms 2000 --events-dir out/]
+//   npm start --prefix examples/limit-handoff [-- --budget-ms 2000 --events-dir out/]
 import { createWriteStream, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { continuationPrompt } from '@headway/report';
 import { CLIReporter } from '@headway/reporter-cli';
@@ -10,6 +10,8 @@ import { AgentRuntime, ScriptedProvider, type AgentConfigInput, type RunResult }
 import { TASK, lookupTool, researchModel } from './research-model.js';
 
 const { values } = parseArgs({
+  // pnpm hands its `--` separator on to the script (`pnpm -F … start -- --flag`): it is not an argument.
+  args: process.argv.slice(process.argv[2] === '--' ? 3 : 2),
   options: {
     'budget-ms': { type: 'string', default: '2000' },
     'tool-ms': { type: 'string', default: '450' },
@@ -20,11 +22,13 @@ const { values } = parseArgs({
 const budgetMs = Number(values['budget-ms']);
 const toolMs = Number(values['tool-ms']);
 const thinkMs = Number(values['think-ms']);
-if (values['events-dir'] !== undefined) mkdirSync(values['events-dir'], { recursive: true });
+// npm and pnpm run the script in this folder; the paths given are from where the command was typed.
+const eventsDir = values['events-dir'] === undefined ? undefined : resolve(process.env.INIT_CWD ?? process.cwd(), values['events-dir']);
+if (eventsDir !== undefined) mkdirSync(eventsDir, { recursive: true });
 
 async function agent(name: string, config: Partial<AgentConfigInput>, input: string): Promise<RunResult> {
   const cli = new CLIReporter();
-  const file = values['events-dir'] === undefined ? undefined : createWriteStream(join(values['events-dir'], `${name}.jsonl`));
+  const file = eventsDir === undefined ? undefined : createWriteStream(join(eventsDir, `${name}.jsonl`));
   const json = file === undefined ? undefined : new JSONReporter({ stream: file });
   const runtime = new AgentRuntime(
     { provider: 'scripted', agentName: name, maxIterations: 20, ...config },

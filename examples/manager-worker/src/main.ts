@@ -1,6 +1,6 @@
 // A manager agent that runs WORKFLOW.md: each step's workers are agent runs of their own,
 // and their progress lands in the step's slice of one overall bar that only moves forward.
-//   pnpm -F @headway-examples/manager-worker start [-- --events events.jsonl --step-delay 300]
+//   npm start --prefix examples/manager-worker [-- --events events.jsonl --step-delay 300]
 import { createWriteStream, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -11,26 +11,31 @@ import { JSONReporter } from '@headway/reporter-json';
 import { runWorker } from './workers.js';
 
 const { values } = parseArgs({
+  // pnpm hands its `--` separator on to the script (`pnpm -F … start -- --flag`): it is not an argument.
+  args: process.argv.slice(process.argv[2] === '--' ? 3 : 2),
   options: {
     workflow: { type: 'string', default: resolve(import.meta.dirname, '..', 'WORKFLOW.md') },
     events: { type: 'string' },
     'step-delay': { type: 'string', default: '300' },
   },
 });
+// npm and pnpm run the script in this folder; the paths given are from where the command was typed.
+const cwd = process.env.INIT_CWD ?? process.cwd();
+const workflowPath = resolve(cwd, values.workflow);
 const stepDelayMs = Number(values['step-delay']);
 
 let steps;
 try {
-  steps = parseWorkflow(readFileSync(values.workflow, 'utf8'));
+  steps = parseWorkflow(readFileSync(workflowPath, 'utf8'));
 } catch (error) {
-  process.stderr.write(`manager-worker: ${values.workflow}: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`manager-worker: ${workflowPath}: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(2);
 }
 const startedAt = Date.now();
 const hub = createProgressHub({ runId: `manager-${startedAt.toString(36)}` });
 const cli = new CLIReporter();
 hub.add(cli);
-const eventsFile = values.events === undefined ? undefined : createWriteStream(values.events);
+const eventsFile = values.events === undefined ? undefined : createWriteStream(resolve(cwd, values.events));
 const json = eventsFile === undefined ? undefined : new JSONReporter({ stream: eventsFile });
 if (json !== undefined) hub.add(json);
 

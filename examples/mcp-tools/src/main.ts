@@ -1,7 +1,7 @@
 // An agent whose tool lives in a local MCP server; the tool's own progress shows in the CLI bar.
 //
-//   pnpm -F @headway-examples/mcp-tools start                 the agent, with its CLI bar
-//   pnpm -F @headway-examples/mcp-tools start --via-mcp       the same agent as an MCP tool,
+//   npm start --prefix examples/mcp-tools                   the agent, with its CLI bar
+//   npm start --prefix examples/mcp-tools -- --via-mcp      the same agent as an MCP tool,
 //                                                             called by the official MCP client
 //   --doc-step-ms MS                                          how slow the tool is (default 300)
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { createAgent } from './agent.js';
 
 const { values } = parseArgs({
+  // pnpm hands its `--` separator on to the script (`pnpm -F … start -- --flag`): it is not an argument.
+  args: process.argv.slice(process.argv[2] === '--' ? 3 : 2),
   options: { 'via-mcp': { type: 'boolean', default: false }, 'doc-step-ms': { type: 'string', default: '300' } },
 });
 const docStepMs = Number(values['doc-step-ms']);

@@ -1,4 +1,4 @@
-// The web dashboard: `pnpm -F @headway-examples/web-dashboard start` builds the page and
+// The web dashboard: `npm start --prefix examples/web-dashboard` builds the page and
 // serves it on http://127.0.0.1:5178/ (or --port / PORT).
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -14,6 +14,8 @@ function fail(message: string): never {
 let values;
 try {
   ({ values } = parseArgs({
+    // pnpm hands its `--` separator on to the script (`pnpm -F … start -- --flag`): it is not an argument.
+    args: process.argv.slice(process.argv[2] === '--' ? 3 : 2),
     options: {
       port: { type: 'string', default: process.env.PORT ?? '5178' },
       'model-delay': { type: 'string', default: '600' },

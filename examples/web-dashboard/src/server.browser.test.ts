@@ -1,5 +1,5 @@
 // End to end in a real headless Chromium: the built page, the real server, real runs.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isTerminalEvent, type ProgressEvent } from '@headway/protocol';
@@ -7,10 +7,12 @@ import { findTestPart } from '@headway/protocol/testing';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pngText, withPngText } from './png-text.test-util.js';
 import { startDashboardServer, type DashboardServer } from './server.js';
 
 const root = resolve(import.meta.dirname, '..');
 const artifacts = resolve(root, '.artifacts');
+const readmeScreenshot = resolve(root, 'dashboard.png');
 const chromiumPath = findTestPart('HEADWAY_CHROMIUM_PATH');
 const CHROMIUM_ARGS = [
   '--headless',
@@ -206,6 +208,18 @@ describe.skipIf(chromiumPath === undefined)('web dashboard in Chromium', () => {
         .map((r) => r.value)
         .at(-1),
     ).toBe(100);
+
+    // The README's screenshot is this page. It carries the page's text; when the page says
+    // something else (durations aside), the screenshot is rewritten and the test fails, so the new
+    // one gets committed and the README never shows a stale page.
+    const said = (await page.innerText('body')).replace(/\d+(?:\.\d+)?/g, '#');
+    const committed = existsSync(readmeScreenshot) ? pngText(readFileSync(readmeScreenshot), 'page-text') : undefined;
+    if (committed !== said) {
+      // The bar's width eases in after a reload: the picture shows where it ends.
+      await page.addStyleTag({ content: '* { transition: none !important; }' });
+      writeFileSync(readmeScreenshot, withPngText(await page.screenshot(), 'page-text', said));
+      expect.fail(`examples/web-dashboard/dashboard.png showed another page; it is rewritten from this run: commit it.\n${said}`);
+    }
   });
 
   it('stops a run at its iteration limit with warnings and the PROGRESS REPORT', async () => {

@@ -194,7 +194,9 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
     } catch {
       if (relative === 'index.html') {
         res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8' });
-        res.end(`The page is not built: run "pnpm -F @headway-examples/web-dashboard build" (looked in ${pageDir})\n`);
+        res.end(
+          `The page is not built: run "npm run build --prefix examples/web-dashboard" from the repository root (looked in ${pageDir})\n`,
+        );
         return;
       }
       sendJson(res, 404, { error: 'not found' });
