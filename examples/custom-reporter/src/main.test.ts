@@ -65,7 +65,8 @@ describe('custom reporters', () => {
 
   it('the example run prints JSON lines for the seven methods and posts to the webhook', async () => {
     received.length = 0;
-    const r = await run(['--webhook', url]);
+    // A generous webhook timeout: a busy machine may answer the post late; this case is about what arrives.
+    const r = await run(['--webhook', url, '--webhook-timeout-ms', '120000']);
     expect(r.code).toBe(0);
     const lines = r.stdout
       .trim()

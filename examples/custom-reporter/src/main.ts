@@ -1,5 +1,5 @@
 // Your own reporters, as a user writes them: run with
-//   npm start --prefix examples/custom-reporter [-- --webhook http://127.0.0.1:8787/hook]
+//   npm start --prefix examples/custom-reporter [-- --webhook http://127.0.0.1:8787/hook [--webhook-timeout-ms 2000]]
 import { parseArgs } from 'node:util';
 import { isProgressReporter } from '@headway/protocol';
 import { AgentRuntime, ScriptedProvider, defineTool } from '@headway/runtime';
@@ -10,14 +10,22 @@ import { WebhookReporter } from './webhook-reporter.js';
 const { values } = parseArgs({
   // pnpm hands its `--` separator on to the script (`pnpm -F … start -- --flag`): it is not an argument.
   args: process.argv.slice(process.argv[2] === '--' ? 3 : 2),
-  options: { webhook: { type: 'string' } },
+  options: { webhook: { type: 'string' }, 'webhook-timeout-ms': { type: 'string' } },
 });
+const webhookTimeoutMs = values['webhook-timeout-ms'] === undefined ? undefined : Number(values['webhook-timeout-ms']);
+if (webhookTimeoutMs !== undefined && !(Number.isInteger(webhookTimeoutMs) && webhookTimeoutMs > 0)) {
+  console.error(`--webhook-timeout-ms takes a whole number of milliseconds above 0, not "${String(values['webhook-timeout-ms'])}"`);
+  process.exit(2);
+}
 
 const reporter = new JsonLinesReporter(process.stdout);
 // Structural typing: no base class, no registration — just the seven methods.
 if (!isProgressReporter(reporter)) throw new Error('JsonLinesReporter is missing a reporter method');
 
-const webhook = values.webhook === undefined ? undefined : new WebhookReporter({ url: values.webhook });
+const webhook =
+  values.webhook === undefined
+    ? undefined
+    : new WebhookReporter({ url: values.webhook, ...(webhookTimeoutMs === undefined ? {} : { timeoutMs: webhookTimeoutMs }) });
 
 const weather = defineTool({
   name: 'weather',
