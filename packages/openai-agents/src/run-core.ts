@@ -47,7 +47,7 @@ const LIMIT_OF: Partial<Record<StopReason, LimitKind>> = { 'max-iterations': 'it
 const defaultClock: Clock = unrefClock(systemClock);
 
 /** A limit that ended the working turns: the report is asked from the model (`ask`) or built from the log (`fallback`). */
-export interface StopState {
+interface StopState {
   reason: StopReason;
   mode: 'ask' | 'asked' | 'answered' | 'fallback';
 }

@@ -5,7 +5,7 @@ import { Usage, tool, type FunctionTool, type Model, type ModelRequest, type Mod
 import { z } from 'zod';
 
 /** One model answer: tool calls (the loop goes on) or text (it ends). */
-export type ScriptStep = { calls: { tool: string; input: unknown }[] } | { text: string };
+type ScriptStep = { calls: { tool: string; input: unknown }[] } | { text: string };
 
 /** What the script is asked: the call's index and the request (its input is what the model saw). */
 export type Script = (call: number, request: ModelRequest) => ScriptStep;
