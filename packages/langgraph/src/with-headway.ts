@@ -191,7 +191,8 @@ async function track(
     const stream = await graph.stream(input, {
       ...config,
       recursionLimit: typeof config.recursionLimit === 'number' ? config.recursionLimit : core.maxIterations,
-      streamMode: ['tasks', 'updates', 'values'],
+      // `updates` only for the plan key: each stream mode costs LangGraph work per superstep.
+      streamMode: o.planKey === undefined ? ['tasks', 'values'] : ['tasks', 'updates', 'values'],
       subgraphs: true,
       signal: config.signal instanceof AbortSignal ? AbortSignal.any([config.signal, core.signal]) : core.signal,
     });
