@@ -234,4 +234,31 @@ describe('withHeadway (LangGraph)', () => {
     expect(end.warnings.map((w) => w.code)).toEqual(['plan-invalid']);
     expect(end.warnings[0]?.message).toContain('status');
   });
+
+  it('the time budget winds down between supersteps and ends with the report', async () => {
+    const { events, sink } = collect();
+    const clock = manualClock();
+    const graph = scriptedGraph((call) => {
+      if (call === 1) clock.advanceSync(40_000); // the second model call runs past the budget (not the grace)
+      return { calls: [{ tool: 'read', input: { path: `${String(call)}.txt` } }] };
+    });
+    const reportModel = { invoke: () => Promise.resolve({ content: MODEL_REPORT }) };
+    const end = await withHeadway({
+      task: 'Find the config',
+      sinks: [sink],
+      maxIterations: 20,
+      timeBudgetMs: 30_000,
+      reportModel,
+      clock,
+    }).run(graph, {
+      messages: [['user', 'Find the config']],
+    });
+    expect(end).toMatchObject({ outcome: 'limit', reason: 'time-budget', report: { generatedBy: 'model' } });
+    expect(graph.calls()).toBe(2);
+    expect(events.filter((e) => e.type === 'wind-down.started' || e.type === 'limit.reached').map((e) => e.type)).toEqual([
+      'limit.reached',
+      'wind-down.started',
+    ]);
+    expectOneTerminal(events);
+  });
 });

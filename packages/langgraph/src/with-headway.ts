@@ -61,6 +61,15 @@ function usageOf(messages: Record<string, unknown>[]): ModelUsage | undefined {
   return found ? { inputTokens, outputTokens } : undefined;
 }
 
+/** A thrown value's `name`, read without trusting it (a getter may throw). */
+function nameOf(error: unknown): string {
+  try {
+    return isRecord(error) && typeof error.name === 'string' ? error.name : '';
+  } catch {
+    return '';
+  }
+}
+
 const textOf = (content: unknown): string =>
   typeof content === 'string'
     ? content
@@ -210,7 +219,7 @@ async function track(
     }
     if (!stoppedByUs) return { ...(await core.end({ completed: true })), state };
   } catch (error) {
-    const name = isRecord(error) && typeof error.name === 'string' ? error.name : '';
+    const name = nameOf(error);
     if (name !== 'GraphRecursionError' && !core.signal.aborted) return { ...(await core.end({ completed: false, error })), state, error };
     if (name === 'GraphRecursionError') core.turnLimitReached();
     else if (core.cancelled()) return { ...(await core.end({ completed: false, error, cancelled: true })), state, error };

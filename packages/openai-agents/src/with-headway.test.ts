@@ -245,4 +245,43 @@ describe('withHeadway (OpenAI Agents SDK)', () => {
     expectOneTerminal(events);
     expect(events.at(-1)?.type).toBe('run.error');
   });
+
+  it('the time budget winds down at the next turn and ends with the report the agent writes without tools', async () => {
+    const { events, sink } = collect();
+    const clock = manualClock();
+    const model = scriptedModel((call, request) => {
+      if (call === 1) clock.advanceSync(40_000); // the second model call runs past the budget (not the grace)
+      return reader(call, request);
+    });
+    const agent = new Agent({ name: 'reader', model, tools: [readTool] });
+    const end = await withHeadway({ task: 'Find the config', sinks: [sink], maxIterations: 20, timeBudgetMs: 30_000, clock }).run(
+      agent,
+      'Find',
+    );
+    expect(end).toMatchObject({ outcome: 'limit', reason: 'time-budget', report: { generatedBy: 'model' } });
+    expect(model.requests).toHaveLength(3);
+    expect(model.requests[2]?.tools).toEqual([]);
+    expect(userTexts(model.requests[2]!).at(-1)).toMatch(/^STOP: /);
+    expect(events.filter((e) => e.type === 'wind-down.started' || e.type === 'limit.reached').map((e) => e.type)).toEqual([
+      'limit.reached',
+      'wind-down.started',
+    ]);
+    expectOneTerminal(events);
+  });
+
+  it('the hard stop aborts a report call that does not come back, and the report comes from the log', async () => {
+    const clock = manualClock();
+    const model = scriptedModel((call, request) => {
+      if (call === 1) clock.advanceSync(35_000);
+      if (call === 2) clock.advanceSync(30_000); // the report call outlives the grace
+      return reader(call, request);
+    });
+    const agent = new Agent({ name: 'reader', model, tools: [readTool] });
+    const end = await withHeadway({ task: 'Find', maxIterations: 20, timeBudgetMs: 30_000, hardStopAfterMs: 10_000, clock }).run(
+      agent,
+      'Find',
+    );
+    expect(end).toMatchObject({ outcome: 'limit', reason: 'time-budget' });
+    expect(end.report?.generatedBy).toBe('fallback');
+  });
 });
