@@ -1,0 +1,70 @@
+// Per-step overhead of @headway/langgraph: a ReAct-style graph (scripted model node, prebuilt
+// ToolNode with a no-op tool) run through withHeadway (NullReporter; CLI and JSON reporters) vs
+// plain graph.invoke, side by side in one process. Run: pnpm -F @headway/bench bench:langgraph
+import { withHeadway } from '@headway/langgraph';
+import { NullReporter } from '@headway/protocol';
+import { CLIReporter } from '@headway/reporter-cli';
+import { JSONReporter } from '@headway/reporter-json';
+import { AIMessage } from '@langchain/core/messages';
+import { tool } from '@langchain/core/tools';
+import { END, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
+import { ToolNode, toolsCondition } from '@langchain/langgraph/prebuilt';
+import { z } from 'zod';
+import { discardStream as devNull } from '../lib/discard-stream.js';
+import { stepOverhead } from '../lib/step-overhead.js';
+
+const noop = tool(({ n }: { n: number }) => `ok ${String(n)}`, {
+  name: 'noop',
+  description: 'does nothing',
+  schema: z.object({ n: z.number() }),
+});
+
+/** The graph: the model node calls `noop` for `steps` calls, then answers. */
+function graphFor(steps: number) {
+  let call = 0;
+  return new StateGraph(MessagesAnnotation)
+    .addNode('agent', () => {
+      call += 1;
+      const usage = { input_tokens: 100, output_tokens: 20, total_tokens: 120 };
+      const message =
+        call <= steps
+          ? new AIMessage({
+              content: '',
+              tool_calls: [{ id: `c${String(call)}`, name: 'noop', args: { n: call } }],
+              usage_metadata: usage,
+            } as never)
+          : new AIMessage({ content: 'done', usage_metadata: usage } as never);
+      return { messages: [message] };
+    })
+    .addNode('tools', new ToolNode([noop]))
+    .addEdge(START, 'agent')
+    .addConditionalEdges('agent', toolsCondition, ['tools', END])
+    .addEdge('tools', 'agent')
+    .compile();
+}
+
+const input = { messages: [new AIMessage('Do the task')] };
+const over = await stepOverhead('@headway/langgraph overhead (scripted model node, prebuilt ToolNode, no-op tool)', [
+  {
+    name: 'plain',
+    bound: 1,
+    run: (steps) => async () => {
+      const state = await graphFor(steps).invoke(input, { recursionLimit: 2 * steps + 5 });
+      if (state.messages.length !== 2 * steps + 2) throw new Error(`plain: ${String(state.messages.length)} messages`);
+    },
+  },
+  ...(
+    [
+      ['null', 1.1, () => [new NullReporter()]],
+      ['cli+json', 1.3, () => [new CLIReporter({ stream: devNull(), mode: 'plain' }), new JSONReporter({ stream: devNull() })]],
+    ] as const
+  ).map(([name, bound, sinks]) => ({
+    name,
+    bound,
+    run: (steps: number) => async () => {
+      const end = await withHeadway({ task: 'Do the task', sinks: [...sinks()], maxIterations: 2 * steps + 5 }).run(graphFor(steps), input);
+      if (end.outcome !== 'completed') throw new Error(`${name}: ${end.outcome}`);
+    },
+  })),
+]);
+process.exitCode = over === 0 ? 0 : 1;

@@ -1,0 +1,76 @@
+// Per-step overhead of @headway/openai-agents: Runner.run with withHeadway (NullReporter; CLI
+// and JSON reporters) vs plain Runner.run, the same scripted model and no-op tool, side by side
+// in one process. Run: pnpm -F @headway/bench bench:openai-agents
+import { withHeadway } from '@headway/openai-agents';
+import { NullReporter } from '@headway/protocol';
+import { CLIReporter } from '@headway/reporter-cli';
+import { JSONReporter } from '@headway/reporter-json';
+import { Agent, Runner, Usage, setTracingDisabled, tool, type Model, type ModelResponse } from '@openai/agents';
+import { z } from 'zod';
+import { discardStream as devNull } from '../lib/discard-stream.js';
+import { stepOverhead } from '../lib/step-overhead.js';
+
+setTracingDisabled(true);
+const noop = tool({
+  name: 'noop',
+  description: 'does nothing',
+  parameters: z.object({ n: z.number() }),
+  execute: ({ n }) => `ok ${String(n)}`,
+});
+
+/** A model that calls `noop` for `steps` calls, then answers. */
+function model(steps: number): Model {
+  let call = 0;
+  return {
+    getResponse(): Promise<ModelResponse> {
+      call += 1;
+      const usage = new Usage({ requests: 1, inputTokens: 100, outputTokens: 20, totalTokens: 120 });
+      if (call <= steps)
+        return Promise.resolve({
+          usage,
+          output: [
+            { type: 'function_call', callId: `c${String(call)}`, name: 'noop', arguments: `{"n":${String(call)}}`, status: 'completed' },
+          ],
+        });
+      return Promise.resolve({
+        usage,
+        output: [{ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'done' }] }],
+      });
+    },
+    getStreamedResponse(): AsyncIterable<never> {
+      throw new Error('not streamed');
+    },
+  };
+}
+
+const agentFor = (steps: number): Agent => new Agent({ name: 'bench', instructions: 'Do the task.', model: model(steps), tools: [noop] });
+const runner = new Runner();
+
+const over = await stepOverhead('@headway/openai-agents overhead (scripted model, no-op tool)', [
+  {
+    name: 'plain',
+    bound: 1,
+    run: (steps) => async () => {
+      const result = await runner.run(agentFor(steps), 'Do the task', { maxTurns: steps + 2 });
+      if (result.finalOutput !== 'done') throw new Error('plain: not done');
+    },
+  },
+  ...(
+    [
+      ['null', 1.1, () => [new NullReporter()]],
+      ['cli+json', 1.3, () => [new CLIReporter({ stream: devNull(), mode: 'plain' }), new JSONReporter({ stream: devNull() })]],
+    ] as const
+  ).map(([name, bound, sinks]) => ({
+    name,
+    bound,
+    run: (steps: number) => async () => {
+      const end = await withHeadway({ task: 'Do the task', sinks: [...sinks()], maxIterations: steps + 2 }).run(
+        agentFor(steps),
+        'Do the task',
+        { runner },
+      );
+      if (end.outcome !== 'completed') throw new Error(`${name}: ${end.outcome}`);
+    },
+  })),
+]);
+process.exitCode = over === 0 ? 0 : 1;

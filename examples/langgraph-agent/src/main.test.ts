@@ -1,0 +1,46 @@
+// Runs the example as a user would (a child process) and checks what it printed and logged.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseProgressEventJson, type ProgressEvent } from '@headway/protocol';
+import { describe, expect, it } from 'vitest';
+
+const here = import.meta.dirname;
+const tsx = resolve(here, '..', 'node_modules', '.bin', 'tsx');
+
+function run(args: string[]): Promise<{ code: number | null; stdout: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(tsx, [resolve(here, 'main.ts'), ...args], { env: { ...process.env, CI: '1', OPENAI_API_KEY: '' } });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.resume();
+    child.on('error', fail);
+    child.on('close', (code) => {
+      done({ code, stdout });
+    });
+  });
+}
+
+describe('langgraph-agent', () => {
+  it('keeps its plan in the bar, stops at recursionLimit with the report, and logs every event', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'headway-lg-'));
+    for (const name of ['a.txt', 'b.txt', 'c.txt', 'd.txt']) writeFileSync(join(dir, name), `${name} body\n`);
+    const eventsFile = join(mkdtempSync(join(tmpdir(), 'headway-lg-events-')), 'events.jsonl');
+    const { code, stdout } = await run(['--dir', dir, '--events', eventsFile, '--max-iterations', '6']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('## PROGRESS REPORT');
+    expect(stdout).toContain('- read a.txt, b.txt, c.txt');
+    expect(stdout).toContain('- read d.txt next');
+    const events: ProgressEvent[] = readFileSync(eventsFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => parseProgressEventJson(line));
+    expect(events[0]).toMatchObject({ type: 'run.started', agentName: 'summariser' });
+    expect(events.filter((e) => e.type === 'tool.completed').map((e) => e.toolName)).toEqual(['readFile', 'readFile', 'readFile']);
+    expect(events.filter((e) => e.type === 'plan.updated')).toHaveLength(3);
+    const percents = events.filter((e) => e.type === 'progress').map((e) => e.percent);
+    expect(percents).toEqual([...percents].sort((a, b) => a - b));
+    expect(events.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'limit' });
+  });
+});

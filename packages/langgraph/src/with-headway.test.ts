@@ -1,0 +1,264 @@
+import { isTerminalEvent, progressEventSchema, type ProgressEvent } from '@headway/protocol';
+import { continuationPrompt } from '@headway/report';
+import { describe, expect, it } from 'vitest';
+import { manualClock, parentGraph, scriptedGraph, type Script } from './scripted-graph.test-util.js';
+import { withHeadway } from './with-headway.js';
+
+const MODEL_REPORT = [
+  '## PROGRESS REPORT',
+  '### Task',
+  'Find the config',
+  '### Completed Work',
+  '- read 0.txt and 1.txt',
+  '### Key Findings',
+  '- 0.txt holds the token',
+  '### Attempted but Inconclusive',
+  'None.',
+  '### Not Started / Remaining',
+  '- read 2.txt',
+  '### Suggested Next Steps',
+  '- read 2.txt next',
+].join('\n');
+
+const reader: Script = (call) => ({ calls: [{ tool: 'read', input: { path: `${String(call)}.txt` } }] });
+
+function collect(): { events: ProgressEvent[]; sink: (e: ProgressEvent) => void } {
+  const events: ProgressEvent[] = [];
+  return { events, sink: (e) => events.push(e) };
+}
+
+function expectOneTerminal(events: ProgressEvent[]): void {
+  expect(events.filter(isTerminalEvent)).toHaveLength(1);
+  expect(isTerminalEvent(events.at(-1) ?? { type: '' })).toBe(true);
+  events.forEach((e, i) => {
+    expect(e.seq).toBe(i + 1);
+    expect(progressEventSchema.parse(e)).toEqual(e);
+  });
+}
+
+describe('withHeadway (LangGraph)', () => {
+  it('a two-tool run emits the seed order, with tokens, cost, previews and the plan', async () => {
+    const { events, sink } = collect();
+    const graph = scriptedGraph((call) =>
+      call === 0
+        ? {
+            calls: [{ tool: 'read', input: { path: 'a.txt' } }],
+            todos: [
+              { text: 'read a', status: 'in_progress' },
+              { text: 'read b', status: 'pending' },
+            ],
+          }
+        : call === 1
+          ? {
+              calls: [{ tool: 'read', input: { path: 'b.txt' } }],
+              todos: [
+                { text: 'read a', status: 'completed' },
+                { text: 'read b', status: 'in_progress' },
+              ],
+            }
+          : { text: 'a and b say hi' },
+    );
+    const tracked = withHeadway({
+      task: 'Read a and b',
+      sinks: [sink],
+      maxIterations: 10,
+      planKey: 'todos',
+      costOf: (u) => (u.inputTokens + u.outputTokens) / 1000,
+      clock: manualClock(),
+    });
+    const end = await tracked.run(graph, { messages: [['user', 'Read a and b']] });
+    expect(end.outcome).toBe('completed');
+    expectOneTerminal(events);
+    expect(
+      events
+        .map((e) => (e.type === 'step.started' || e.type === 'step.finished' ? `${e.type} ${e.step}` : e.type))
+        .filter((t) => t !== 'progress'),
+    ).toEqual([
+      'run.started',
+      'iteration',
+      'step.started agent',
+      'plan.updated',
+      'step.finished agent',
+      'iteration',
+      'step.started tools',
+      'tool.executing',
+      'tool.completed',
+      'step.finished tools',
+      'iteration',
+      'step.started agent',
+      'plan.updated',
+      'step.finished agent',
+      'iteration',
+      'step.started tools',
+      'tool.executing',
+      'tool.completed',
+      'step.finished tools',
+      'iteration',
+      'step.started agent',
+      'step.finished agent',
+      'run.finished',
+    ]);
+    expect(events[0]).toMatchObject({ type: 'run.started', agentName: 'reader', task: 'Read a and b', limits: { iterations: 10 } });
+    expect(events.find((e) => e.type === 'step.finished')).toMatchObject({
+      step: 'agent',
+      usage: { inputTokens: 10, outputTokens: 5 },
+      costUsd: 0.015,
+    });
+    expect(events.filter((e) => e.type === 'tool.completed').map((e) => [e.toolName, e.ok, e.preview])).toEqual([
+      ['read', true, 'contents of a.txt'],
+      ['read', true, 'contents of b.txt'],
+    ]);
+    expect(events.find((e) => e.type === 'plan.updated')).toMatchObject({
+      items: [
+        { text: 'read a', status: 'in_progress' },
+        { text: 'read b', status: 'pending' },
+      ],
+    });
+    expect(events.filter((e) => e.type === 'progress').at(-1)).toMatchObject({ percent: 100 });
+  });
+
+  it('recursionLimit ends with the report from the report model, and the report continues the work', async () => {
+    const { events, sink } = collect();
+    const prompts: string[] = [];
+    const reportModel = {
+      invoke: (messages: [string, string][]) => {
+        prompts.push(messages.map((m) => m[1]).join('\n'));
+        return Promise.resolve({ content: MODEL_REPORT });
+      },
+    };
+    const end = await withHeadway({ task: 'Find the config', sinks: [sink], maxIterations: 4, reportModel, clock: manualClock() }).run(
+      scriptedGraph(reader),
+      {
+        messages: [['user', 'Find the config']],
+      },
+    );
+    expect(end).toMatchObject({ outcome: 'limit', reason: 'max-iterations', report: { generatedBy: 'model', remaining: ['read 2.txt'] } });
+    expect(end.error).toBeUndefined();
+    expect(prompts[0]).toMatch(/^STOP: You have reached the iteration limit \(4 of 4\)\./);
+    expect(prompts[0]).toContain('[iteration 2] read({"path":"0.txt"}) → contents of 0.txt');
+    expect(end.reportMarkdown).toContain('read 2.txt next');
+    expectOneTerminal(events);
+    expect(events.filter((e) => e.type === 'limit.reached')).toMatchObject([{ limit: 'iterations' }]);
+    expect(events.at(-2)).toMatchObject({ type: 'report.generated' });
+    expect(events.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'limit' });
+
+    const next = scriptedGraph((call, messages) =>
+      call === 0 ? { calls: [{ tool: 'read', input: { path: '2.txt' } }] } : { text: `done after ${String(messages.length)} message(s)` },
+    );
+    const again = await withHeadway({ task: 'Find the config' }).run(next, { messages: [['user', continuationPrompt(end.report!)]] });
+    expect(again.outcome).toBe('completed');
+  });
+
+  it('without a report model the limit report comes from the tool-call log', async () => {
+    const end = await withHeadway({ task: 'Find', maxIterations: 3 }).run(scriptedGraph(reader), { messages: [['user', 'Find']] });
+    expect(end).toMatchObject({ outcome: 'limit', reason: 'max-iterations', report: { generatedBy: 'fallback' } });
+  });
+
+  it('a spent budget stops between supersteps; unknown cost counts as spent', async () => {
+    const graph = scriptedGraph(reader);
+    const end = await withHeadway({ task: 'Find', maxIterations: 20, maxSpendUsd: 1, costOf: () => undefined }).run(graph, {
+      messages: [['user', 'Find']],
+    });
+    expect(graph.calls()).toBe(1);
+    expect(end).toMatchObject({ outcome: 'limit', reason: 'cost-budget', report: { generatedBy: 'fallback' } });
+    expect(end.warnings.map((w) => w.code)).toContain('cost-unknown');
+  });
+
+  it('a subgraph is nested progress and the bar never moves backwards', async () => {
+    const { events, sink } = collect();
+    const child = scriptedGraph((call) =>
+      call < 3 ? { calls: [{ tool: 'read', input: { path: `${String(call)}.txt` } }] } : { text: 'found it' },
+    );
+    const end = await withHeadway({ task: 'Research', sinks: [sink], maxIterations: 10, clock: manualClock() }).run(parentGraph(child), {
+      messages: [['user', 'Research']],
+    });
+    expect(end.outcome).toBe('completed');
+    const steps = events.filter((e) => e.type === 'step.started').map((e) => e.step);
+    expect(steps[0]).toBe('research');
+    expect(steps).toContain('research/agent');
+    expect(steps.at(-1)).toBe('summarise');
+    const percents = events.filter((e) => e.type === 'progress').map((e) => e.percent);
+    expect(percents).toEqual([...percents].sort((a, b) => a - b));
+    expect(percents.at(-1)).toBe(100);
+    expectOneTerminal(events);
+  });
+
+  it('redacts secrets in tool arguments where the event is made', async () => {
+    const { events, sink } = collect();
+    const graph = scriptedGraph((call) =>
+      call === 0 ? { calls: [{ tool: 'login', input: { user: 'ann', password: 'hunter2-secret-value' } }] } : { text: 'in' },
+    );
+    await withHeadway({ task: 'Log in', sinks: [sink] }).run(graph, { messages: [['user', 'Log in']] });
+    const executing = events.find((e) => e.type === 'tool.executing');
+    expect(JSON.stringify(executing)).not.toContain('hunter2-secret-value');
+    expect(executing).toMatchObject({ args: { user: 'ann' } });
+  });
+
+  it('a throwing sink changes nothing', async () => {
+    const runOnce = async (extra: ((e: ProgressEvent) => void)[]): Promise<{ types: string[]; outcome: string }> => {
+      const { events, sink } = collect();
+      const end = await withHeadway({ task: 'Find', sinks: [...extra, sink], maxIterations: 4, clock: manualClock() }).run(
+        scriptedGraph(reader),
+        {
+          messages: [['user', 'Find']],
+        },
+      );
+      return { types: events.map((e) => e.type), outcome: end.outcome };
+    };
+    const plain = await runOnce([]);
+    const hostile = await runOnce([
+      () => {
+        throw new Error('sink on fire');
+      },
+    ]);
+    expect(hostile).toEqual(plain);
+  });
+
+  it('a node that throws ends with run.error and a report', async () => {
+    const { events, sink } = collect();
+    const graph = scriptedGraph(() => {
+      throw new Error('model on fire');
+    });
+    const end = await withHeadway({ task: 'Find', sinks: [sink] }).run(graph, { messages: [['user', 'Find']] });
+    expect(end.outcome).toBe('error');
+    expect(end.report?.reason).toBe('error');
+    expect(events.at(-1)).toMatchObject({ type: 'run.error', error: 'model on fire' });
+    expectOneTerminal(events);
+  });
+
+  it('a plan that does not validate is not used, and says why', async () => {
+    const { events, sink } = collect();
+    const graph = scriptedGraph((call) => (call === 0 ? { text: 'done', todos: [{ text: 'x', status: 'almost' }] } : { text: 'done' }));
+    const end = await withHeadway({ task: 'Plan', sinks: [sink], planKey: 'todos' }).run(graph, { messages: [['user', 'Plan']] });
+    expect(events.some((e) => e.type === 'plan.updated')).toBe(false);
+    expect(end.warnings.map((w) => w.code)).toEqual(['plan-invalid']);
+    expect(end.warnings[0]?.message).toContain('status');
+  });
+
+  it('the time budget winds down between supersteps and ends with the report', async () => {
+    const { events, sink } = collect();
+    const clock = manualClock();
+    const graph = scriptedGraph((call) => {
+      if (call === 1) clock.advanceSync(40_000); // the second model call runs past the budget (not the grace)
+      return { calls: [{ tool: 'read', input: { path: `${String(call)}.txt` } }] };
+    });
+    const reportModel = { invoke: () => Promise.resolve({ content: MODEL_REPORT }) };
+    const end = await withHeadway({
+      task: 'Find the config',
+      sinks: [sink],
+      maxIterations: 20,
+      timeBudgetMs: 30_000,
+      reportModel,
+      clock,
+    }).run(graph, {
+      messages: [['user', 'Find the config']],
+    });
+    expect(end).toMatchObject({ outcome: 'limit', reason: 'time-budget', report: { generatedBy: 'model' } });
+    expect(graph.calls()).toBe(2);
+    expect(events.filter((e) => e.type === 'wind-down.started' || e.type === 'limit.reached').map((e) => e.type)).toEqual([
+      'limit.reached',
+      'wind-down.started',
+    ]);
+    expectOneTerminal(events);
+  });
+});

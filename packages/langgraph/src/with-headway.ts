@@ -1,0 +1,250 @@
+// The bridge between one LangGraph run and headway's events. LangGraph owns the loop: this file
+// reads the graph's own stream (`tasks` for node runs, `updates` for the plan key, subgraphs
+// included) and turns it into headway events; at `recursionLimit` (GraphRecursionError), the time
+// budget or the spend budget the run ends with the progress report instead of an exception.
+import { renderProgressReport, type ModelUsage, type ProgressHub } from '@headway/protocol';
+import { errorMessage } from '@headway/protocol/internal';
+import { LangGraphError } from './langgraph-error.js';
+import { parseOptions, type WithHeadwayOptions } from './options.js';
+import { createRunCore, type HeadwayRunResult, type RunCore } from './run-core.js';
+
+/** The part of a compiled LangGraph graph the bridge uses: `stream` with LangGraph's options. */
+export interface StreamableGraph {
+  readonly name?: string;
+  stream(input: unknown, options: Record<string, unknown>): Promise<AsyncIterable<unknown>>;
+}
+
+/** What {@link HeadwayGraphRun.run} returns: how the run ended, the graph's last state, or its error. */
+export type HeadwayGraphResult = HeadwayRunResult & {
+  /** The graph's state after the last superstep (from the `values` stream). */
+  state?: unknown;
+  /** The report in Markdown, for a run that stopped short. */
+  reportMarkdown?: string;
+  /** What the graph threw, for a run that ended in an error or was cancelled. */
+  error?: unknown;
+};
+
+/** One tracked LangGraph run. */
+export interface HeadwayGraphRun {
+  readonly runId: string;
+  /** The hub events go to (the one passed in, or the one created for `sinks`). */
+  readonly hub: ProgressHub;
+  /** Streams `graph` on `input` with headway's events, limits and report; rethrows nothing. Call once. */
+  run(graph: StreamableGraph, input: unknown, config?: Record<string, unknown>): Promise<HeadwayGraphResult>;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const count = (n: unknown): number => (typeof n === 'number' && Number.isFinite(n) && n >= 0 ? Math.floor(n) : 0);
+
+/** Messages in a node's writes: `{ messages }` (what LangGraph 1.x streams), or `[key, value]` pairs. */
+function messagesOf(writes: unknown): Record<string, unknown>[] {
+  const values: unknown[] = [];
+  if (isRecord(writes)) values.push(writes.messages);
+  else if (Array.isArray(writes)) for (const w of writes) if (Array.isArray(w) && w[0] === 'messages') values.push(w[1]);
+  const out: Record<string, unknown>[] = [];
+  for (const value of values) for (const m of Array.isArray(value) ? value : [value]) if (isRecord(m)) out.push(m);
+  return out;
+}
+
+/** Token counts of the AI messages a node wrote (LangChain's `usage_metadata`). */
+function usageOf(messages: Record<string, unknown>[]): ModelUsage | undefined {
+  let found = false;
+  let inputTokens = 0;
+  let outputTokens = 0;
+  for (const m of messages) {
+    const u = m.usage_metadata;
+    if (!isRecord(u)) continue;
+    found = true;
+    inputTokens += count(u.input_tokens);
+    outputTokens += count(u.output_tokens);
+  }
+  return found ? { inputTokens, outputTokens } : undefined;
+}
+
+/** A thrown value's `name`, read without trusting it (a getter may throw). */
+function nameOf(error: unknown): string {
+  try {
+    return isRecord(error) && typeof error.name === 'string' ? error.name : '';
+  } catch {
+    return '';
+  }
+}
+
+const textOf = (content: unknown): string =>
+  typeof content === 'string'
+    ? content
+    : Array.isArray(content)
+      ? content.map((p) => (isRecord(p) && typeof p.text === 'string' ? p.text : '')).join('')
+      : '';
+
+/**
+ * Tracks one LangGraph run with headway: supersteps are iterations, node runs are steps (with
+ * tokens and cost from the AI messages they write), tool-node runs are `tool.executing` /
+ * `tool.completed` per tool call, subgraphs are nested progress that never moves the bar
+ * backwards, and updates of `planKey` are `plan.updated`. `recursionLimit` (default
+ * `maxIterations`), the time budget and the spend budget end with headway's progress report —
+ * asked from `reportModel` when one is given and a call is left, else built from the tool-call
+ * log — instead of `GraphRecursionError`.
+ *
+ * @throws {LangGraphError} `LANGGRAPH_INVALID_OPTIONS`, naming every invalid field.
+ * @example
+ * ```ts
+ * const tracked = withHeadway({ task: 'Find the auth middleware', sinks: [new CLIReporter()], maxIterations: 10, planKey: 'todos' });
+ * const { outcome, report, state } = await tracked.run(graph, { messages: [['user', 'Find the auth middleware']] });
+ * ```
+ */
+export function withHeadway(options: WithHeadwayOptions): HeadwayGraphRun {
+  const o = parseOptions(options);
+  const core = createRunCore(o, 'langgraph');
+  let used = false;
+  return {
+    runId: core.hub.runId,
+    hub: core.hub,
+    async run(graph, input, config = {}) {
+      if (used)
+        throw new LangGraphError(
+          'LANGGRAPH_INVALID_OPTIONS',
+          'withHeadway: run() was already called; track each run with its own withHeadway()',
+        );
+      used = true;
+      if (typeof graph.name === 'string') core.nameAgent(graph.name);
+      return track(core, o, graph, input, config);
+    },
+  };
+}
+
+async function track(
+  core: RunCore,
+  o: WithHeadwayOptions,
+  graph: StreamableGraph,
+  input: unknown,
+  config: Record<string, unknown>,
+): Promise<HeadwayGraphResult> {
+  const toolNodes = new Set(o.toolNodes ?? ['tools']);
+  const toolCalls = new Map<string, { name: string; args: unknown }[]>();
+  const open = new Set<string>();
+  const namespaces: string[] = [];
+  let state: unknown;
+  /** Between supersteps: every node of the last one has finished (an object: the callbacks change it). */
+  const at = { boundary: true };
+  let stoppedByUs = false;
+
+  const onTask = (ns: string[], data: Record<string, unknown>): void => {
+    const id = typeof data.id === 'string' ? data.id : '';
+    const node = typeof data.name === 'string' ? data.name : 'node';
+    const key = ns.join('|');
+    if (ns.length > 0 && !namespaces.includes(key)) {
+      namespaces.push(key);
+      core.nest(`subgraph ${ns.map((n) => n.split(':')[0]).join(' › ')}`);
+    }
+    const name = ns.length === 0 ? node : `${ns.map((n) => n.split(':')[0]).join('/')}/${node}`;
+    if ('input' in data) {
+      if (ns.length === 0 && at.boundary) {
+        at.boundary = false;
+        core.iterationStarted();
+      }
+      open.add(id);
+      core.stepStarted(id, name, toolNodes.has(node) ? `tool node ${name}` : `node ${name}`);
+      if (toolNodes.has(node)) {
+        const last = (isRecord(data.input) && Array.isArray(data.input.messages) ? data.input.messages : []).at(-1) as unknown;
+        const calls = isRecord(last) && Array.isArray(last.tool_calls) ? last.tool_calls.filter(isRecord) : [];
+        const started: { name: string; args: unknown }[] = [];
+        for (const c of calls) {
+          const callName = typeof c.name === 'string' ? c.name : 'tool';
+          const callId = typeof c.id === 'string' ? c.id : `${id}-${String(started.length)}`;
+          core.toolStarted(callName, callId, c.args);
+          started.push({ name: callName, args: c.args });
+        }
+        toolCalls.set(id, started);
+      }
+      return;
+    }
+    const messages = messagesOf(data.result);
+    const failed = data.error !== undefined && data.error !== null;
+    if (toolNodes.has(node)) {
+      const started = toolCalls.get(id) ?? [];
+      toolCalls.delete(id);
+      for (const m of messages) {
+        const callId = typeof m.tool_call_id === 'string' ? m.tool_call_id : '';
+        const match = started.find((s) => s.name === m.name) ?? started[0];
+        core.toolFinished(
+          typeof m.name === 'string' ? m.name : (match?.name ?? 'tool'),
+          callId,
+          match?.args,
+          textOf(m.content),
+          m.status !== 'error',
+        );
+      }
+    } else {
+      for (const m of messages) if (Array.isArray(m.tool_calls) && m.tool_calls.length === 0) core.text(textOf(m.content));
+    }
+    const model = messages
+      .map((m) => (isRecord(m.response_metadata) ? m.response_metadata.model_name : undefined))
+      .find((n) => typeof n === 'string');
+    core.finishStep(id, usageOf(messages), typeof model === 'string' ? model : 'unknown', !failed);
+    open.delete(id);
+    if (ns.length > 0 && open.size === 0) core.unnest();
+    if (ns.length === 0 && open.size === 0) {
+      at.boundary = true;
+      core.iterationFinished();
+    }
+  };
+
+  const onUpdate = (ns: string[], data: unknown): void => {
+    if (o.planKey === undefined || ns.length > 0 || !isRecord(data)) return;
+    for (const update of Object.values(data)) if (isRecord(update) && o.planKey in update) core.planUpdated(update[o.planKey]);
+  };
+
+  try {
+    core.start();
+    const stream = await graph.stream(input, {
+      ...config,
+      recursionLimit: typeof config.recursionLimit === 'number' ? config.recursionLimit : core.maxIterations,
+      // `updates` only for the plan key: each stream mode costs LangGraph work per superstep.
+      streamMode: o.planKey === undefined ? ['tasks', 'values'] : ['tasks', 'updates', 'values'],
+      subgraphs: true,
+      signal: config.signal instanceof AbortSignal ? AbortSignal.any([config.signal, core.signal]) : core.signal,
+    });
+    for await (const chunk of stream) {
+      if (!Array.isArray(chunk)) continue;
+      const [ns, mode, data] = chunk as [unknown, unknown, unknown];
+      const path = Array.isArray(ns) ? ns.filter((n): n is string => typeof n === 'string') : [];
+      if (mode === 'tasks' && isRecord(data)) onTask(path, data);
+      else if (mode === 'updates') onUpdate(path, data);
+      else if (mode === 'values' && path.length === 0) state = data;
+      if (at.boundary && core.turnStarting() !== undefined) {
+        stoppedByUs = true;
+        break;
+      }
+    }
+    if (!stoppedByUs) return { ...(await core.end({ completed: true })), state };
+  } catch (error) {
+    const name = nameOf(error);
+    if (name !== 'GraphRecursionError' && !core.signal.aborted) return { ...(await core.end({ completed: false, error })), state, error };
+    if (name === 'GraphRecursionError') core.turnLimitReached();
+    else if (core.cancelled()) return { ...(await core.end({ completed: false, error, cancelled: true })), state, error };
+  }
+  const reportText = await askReport(core, o);
+  const end = await core.end({ completed: false, ...(reportText === undefined ? {} : { reportText }) });
+  return { ...end, state, ...(end.report === undefined ? {} : { reportMarkdown: renderProgressReport(end.report) }) };
+}
+
+async function askReport(core: RunCore, o: WithHeadwayOptions): Promise<string | undefined> {
+  const stop = core.stop;
+  if (o.reportModel === undefined || stop?.mode !== 'ask' || core.signal.aborted) return undefined;
+  core.reportAsked();
+  const id = 'report';
+  core.stepStarted(id, 'report', 'model call (no tools)');
+  try {
+    const answer = await o.reportModel.invoke([['user', core.reportPrompt(stop.reason)]], { signal: core.signal });
+    core.finishStep(id, usageOf([answer]), 'report-model', true);
+    return textOf(answer.content);
+  } catch (error) {
+    core.finishStep(id, undefined, 'report-model', false);
+    core.warnings.push({
+      code: 'report-unusable',
+      message: `the report call failed (${errorMessage(error)}); built the report from the tool-call log`,
+    });
+    return undefined;
+  }
+}

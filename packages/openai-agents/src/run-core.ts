@@ -1,0 +1,426 @@
+// The run state every hook of the bridge reads and writes: the hub, the estimator, the
+// tool-call log, the limits and the report. The SDK owns the loop; this file only turns what
+// its hooks say into headway events and decides, at turn boundaries, when the run must stop.
+import { ProgressTracker } from '@headway/estimator';
+import {
+  createProgressHub,
+  isNullReporter,
+  redact,
+  systemClock,
+  toolResultPreview,
+  type Clock,
+  type LimitKind,
+  type ModelUsage,
+  type ProgressEventBody,
+  type ProgressHub,
+  type ProgressReport,
+  type ProgressReportStats,
+  type StopReason,
+} from '@headway/protocol';
+import { describeThrown, errorMessage, unrefClock } from '@headway/protocol/internal';
+import { buildFallbackReport, buildReportPrompt, ToolCallLog, type ReportPromptLimits } from '@headway/report';
+import { OpenAIAgentsError } from './openai-agents-error.js';
+import { reportFromModel } from './model-report.js';
+import type { BridgeWarning, OpenAIAgentsErrorContext, WithHeadwayOptions } from './options.js';
+
+/** How a run ended. */
+export type HeadwayOutcome = 'completed' | 'limit' | 'cancelled' | 'error';
+
+/** What a tracked run returns. */
+export interface HeadwayRunResult {
+  outcome: HeadwayOutcome;
+  /** Why the run stopped short; absent when it completed. */
+  reason?: StopReason;
+  /** The progress report, for every run that did not complete. */
+  report?: ProgressReport;
+  /** Typed problems the caller may want to log: a guardrail trip, an unusable model report, an unpriced call. */
+  warnings: BridgeWarning[];
+}
+
+const DEFAULT_MAX_ITERATIONS = 20;
+const DEFAULT_HARD_STOP_AFTER_MS = 30_000;
+const APPROACHING = 0.8;
+const FLUSH_TIMEOUT_MS = 5_000;
+const LIMIT_OF: Partial<Record<StopReason, LimitKind>> = { 'max-iterations': 'iterations', 'time-budget': 'time', 'cost-budget': 'cost' };
+
+// Unref'd: a forgotten run must not keep the process alive for the time budget.
+const defaultClock: Clock = unrefClock(systemClock);
+
+/** A limit that ended the working turns: the report is asked from the model (`ask`) or built from the log (`fallback`). */
+interface StopState {
+  reason: StopReason;
+  mode: 'ask' | 'asked' | 'answered' | 'fallback';
+}
+
+type EndKind = { completed: true } | { completed: false; reportText?: string; error?: unknown; cancelled?: boolean };
+
+/** The run state behind one tracked run (see the file comment). */
+export interface RunCore {
+  readonly hub: ProgressHub;
+  readonly log: ToolCallLog;
+  /** Aborts at the hard time stop, or when the caller's `abortSignal` fires. */
+  readonly signal: AbortSignal;
+  readonly maxIterations: number;
+  readonly warnings: BridgeWarning[];
+  readonly stop: StopState | undefined;
+  readonly ending: boolean;
+  readonly iterations: number;
+  emit(body: ProgressEventBody): void;
+  start(): void;
+  nameAgent(name: string): void;
+  cancelled(): boolean;
+  finishStep(usage: ModelUsage | undefined, model: string, finishReason?: string): void;
+  elapsed(): number;
+  stats(): ProgressReportStats;
+  turnStarting(): StopState | undefined;
+  turnLimitReached(): StopState;
+  stepStarted(description: { provider?: string; model?: string }): void;
+  toolStarted(toolName: string, toolCallId: string, args: unknown): void;
+  toolFinished(toolName: string, toolCallId: string, args: unknown, result: unknown, ok: boolean): void;
+  text(text: string): void;
+  nest(label: string): void;
+  reportPrompt(reason: StopReason): string;
+  reportAsked(): void;
+  end(kind: EndKind): Promise<HeadwayRunResult>;
+}
+
+/** Builds the run state for `o` (already validated). */
+export function createRunCore(o: WithHeadwayOptions, defaultAgentName: string): RunCore {
+  const clock = o.clock ?? defaultClock;
+  const maxIterations = o.maxIterations ?? DEFAULT_MAX_ITERATIONS;
+  const hardStopAfterMs = o.hardStopAfterMs ?? DEFAULT_HARD_STOP_AFTER_MS;
+  const ownsHub = o.hub === undefined;
+  const hub: ProgressHub = o.hub ?? createProgressHub({ runId: o.runId ?? crypto.randomUUID(), clock });
+  if (ownsHub) for (const sink of o.sinks ?? []) hub.add(sink);
+  const internal = (error: unknown, where: OpenAIAgentsErrorContext['where']): void => {
+    try {
+      o.onInternalError?.(error, { where });
+    } catch {
+      // The callback may not break the run either.
+    }
+  };
+  // With only NullReporters (which the hub skips) and no hub of the caller's, no event would
+  // reach anyone, so none is built. The report is still kept.
+  const quiet = ownsHub && (o.sinks ?? []).every((sink) => isNullReporter(sink));
+  const emit = (body: ProgressEventBody): void => {
+    if (quiet || hub.ended) return;
+    try {
+      hub.emit(body);
+    } catch (error) {
+      internal(error, 'emit');
+    }
+  };
+
+  const log = new ToolCallLog();
+  const root = quiet ? undefined : new ProgressTracker({ maxRoundtrips: maxIterations, clock, steps: o.steps ?? [], emit });
+  /** The tracker the current agent's turns move: the root, or a handed-off agent's slice of its parent. */
+  let active = root;
+  const hardStop = new AbortController();
+  const signal = o.abortSignal === undefined ? hardStop.signal : AbortSignal.any([o.abortSignal, hardStop.signal]);
+  const timers: unknown[] = [];
+  const warnings: BridgeWarning[] = [];
+  const toolStarts = new Map<string, number>();
+
+  let agentName = o.agentName ?? defaultAgentName;
+  let startedAt = 0;
+  let started = false;
+  let iterations = 0;
+  let spentUsd = 0;
+  let priced = false;
+  let step: { name: string; startedAt: number } | undefined;
+  let toolsStarted = false;
+  const approached = new Set<LimitKind>();
+  const reached = new Set<LimitKind>();
+  let stop: StopState | undefined;
+  let ending: Promise<HeadwayRunResult> | undefined;
+
+  const approach = (limit: LimitKind, used: number, max: number, early = false): void => {
+    if (approached.has(limit) || (used < APPROACHING * max && !early)) return;
+    approached.add(limit);
+    emit({ type: 'limit.approaching', limit, used, max });
+  };
+  const reach = (limit: LimitKind, used: number, max: number): void => {
+    if (reached.has(limit)) return;
+    reached.add(limit);
+    emit({ type: 'limit.reached', limit, used, max });
+  };
+  const elapsed = (): number => Math.max(0, clock.now() - startedAt);
+
+  const start = (): void => {
+    if (started) return;
+    started = true;
+    startedAt = clock.now();
+    const limits: Partial<Record<LimitKind, number>> = { iterations: maxIterations };
+    if (o.timeBudgetMs !== undefined) limits.time = o.timeBudgetMs;
+    if (o.maxSpendUsd !== undefined) limits.cost = o.maxSpendUsd;
+    emit({
+      type: 'run.started',
+      agentName,
+      task: o.task,
+      ...(o.sessionId === undefined ? {} : { sessionId: o.sessionId }),
+      limits,
+    });
+    const budget = o.timeBudgetMs;
+    if (budget !== undefined) {
+      timers.push(
+        clock.setTimeout(() => {
+          approach('time', elapsed(), budget);
+        }, budget * APPROACHING),
+      );
+      timers.push(
+        clock.setTimeout(() => {
+          windDown();
+        }, budget),
+      );
+    }
+  };
+
+  /** Graceful stop: the next turn boundary ends the working turns; the hard stop follows `hardStopAfterMs` later. */
+  const windDown = (): void => {
+    if (stop !== undefined || ending !== undefined) return;
+    const budget = o.timeBudgetMs ?? 0;
+    approach('time', elapsed(), budget);
+    reach('time', elapsed(), budget);
+    stop = { reason: 'time-budget', mode: 'ask' };
+    emit({ type: 'wind-down.started', reason: 'time-budget', bonusSteps: 1 });
+    timers.push(
+      clock.setTimeout(() => {
+        if (ending === undefined)
+          hardStop.abort(
+            new OpenAIAgentsError(
+              'OPENAI_AGENTS_HARD_STOP',
+              `hard stop: the time budget of ${String(budget)} ms and ${String(hardStopAfterMs)} ms of grace are used up`,
+            ),
+          );
+      }, hardStopAfterMs),
+    );
+  };
+
+  const stats = (): ProgressReportStats => {
+    const s: ProgressReportStats = { iterations, toolCalls: log.toolCallCount, elapsedMs: elapsed() };
+    if (priced) s.costUsd = spentUsd;
+    return s;
+  };
+
+  const finishStep = (usage: ModelUsage | undefined, model: string, finishReason?: string): void => {
+    if (step === undefined) return;
+    let costUsd: number | undefined;
+    if (usage !== undefined && o.costOf !== undefined) {
+      try {
+        const c = o.costOf(usage, { model });
+        if (typeof c === 'number' && Number.isFinite(c) && c >= 0) costUsd = c;
+        else
+          internal(
+            new OpenAIAgentsError('OPENAI_AGENTS_INVALID_COST', `costOf returned ${describeThrown(c, 80)}, not a finite number >= 0`),
+            'costOf',
+          );
+      } catch (error) {
+        internal(error, 'costOf');
+      }
+    }
+    if (costUsd !== undefined) {
+      priced = true;
+      spentUsd += costUsd;
+    } else if (o.maxSpendUsd !== undefined) {
+      // Unknown cost counts against the cap, never as free: the budget is taken as spent.
+      priced = true;
+      spentUsd = Math.max(spentUsd, o.maxSpendUsd);
+      warnings.push({ code: 'cost-unknown', message: `the cost of a call to ${model} is unknown; it counts as the whole spend budget` });
+    }
+    emit({
+      type: 'step.finished',
+      step: step.name,
+      durationMs: Math.max(0, clock.now() - step.startedAt),
+      ...(usage === undefined ? {} : { usage }),
+      ...(finishReason === undefined ? {} : { finishReason }),
+      ...(costUsd === undefined ? {} : { costUsd }),
+    });
+    step = undefined;
+    active?.roundtripFinished();
+    if (o.maxSpendUsd !== undefined) approach('cost', spentUsd, o.maxSpendUsd);
+  };
+
+  return {
+    hub,
+    log,
+    signal,
+    maxIterations,
+    warnings,
+    get stop(): StopState | undefined {
+      return stop;
+    },
+    get ending(): boolean {
+      return ending !== undefined;
+    },
+    get iterations(): number {
+      return iterations;
+    },
+    emit,
+    start,
+    /** The agent's own name for `run.started`, unless `agentName` was given. */
+    nameAgent(name: string): void {
+      if (o.agentName === undefined && !started && name !== '') agentName = name;
+    },
+    /** True when the caller's `abortSignal` fired. */
+    cancelled(): boolean {
+      return o.abortSignal?.aborted === true;
+    },
+    finishStep,
+    elapsed,
+    stats,
+    /**
+     * A model call is about to be made. Returns the stop when a limit says no working call may
+     * be made (the caller then ends the working turns); undefined to go on.
+     */
+    turnStarting(): StopState | undefined {
+      start();
+      if (stop === undefined && o.timeBudgetMs !== undefined && elapsed() >= o.timeBudgetMs) windDown();
+      const budget = o.maxSpendUsd;
+      if (stop === undefined && budget !== undefined && spentUsd >= budget) {
+        // The budget is spent: no model call is left to write the report with.
+        reach('cost', spentUsd, budget);
+        stop = { reason: 'cost-budget', mode: 'fallback' };
+      }
+      if (stop === undefined && iterations >= maxIterations - 1) {
+        reach('iterations', maxIterations, maxIterations);
+        stop = { reason: 'max-iterations', mode: 'ask' };
+      }
+      return stop;
+    },
+    /** The SDK's own turn limit fired: the working turns end with an iteration-limit report. */
+    turnLimitReached(): StopState {
+      start();
+      if (stop === undefined) {
+        reach('iterations', maxIterations, maxIterations);
+        stop = { reason: 'max-iterations', mode: 'ask' };
+      }
+      return stop;
+    },
+    /** A model call begins (a working one, or the report call when the stop is `asked`). */
+    stepStarted(description: { provider?: string; model?: string }): void {
+      start();
+      const index = iterations;
+      iterations = index + 1;
+      emit({ type: 'iteration', index, max: maxIterations });
+      // As headway's runtime: before the last iteration (from 80% of the limit, and at the latest one ahead of it).
+      if (index < maxIterations - 1) approach('iterations', index + 1, maxIterations, index + 2 >= maxIterations);
+      active?.roundtripStarted();
+      step = { name: `llm-${String(iterations)}`, startedAt: clock.now() };
+      toolsStarted = false;
+      emit({
+        type: 'step.started',
+        step: step.name,
+        description: stop?.mode === 'asked' ? 'model call (no tools)' : 'model call',
+        ...(description.provider === undefined ? {} : { provider: description.provider }),
+        ...(description.model === undefined ? {} : { model: description.model }),
+      });
+    },
+    toolStarted(toolName: string, toolCallId: string, args: unknown): void {
+      if (!toolsStarted) {
+        toolsStarted = true;
+        active?.toolsStarted();
+      }
+      toolStarts.set(toolCallId, clock.now());
+      if (!quiet) emit({ type: 'tool.executing', toolName, toolCallId, args: redact(args) });
+    },
+    toolFinished(toolName: string, toolCallId: string, args: unknown, result: unknown, ok: boolean): void {
+      const began = toolStarts.get(toolCallId);
+      toolStarts.delete(toolCallId);
+      const durationMs = began === undefined ? 0 : Math.max(0, clock.now() - began);
+      log.recordToolCall({ iteration: iterations, name: toolName, args, result, ok, durationMs });
+      active?.toolCallFinished(toolName, ok);
+      if (!quiet) emit({ type: 'tool.completed', toolName, toolCallId, durationMs, ok, preview: toolResultPreview(result) });
+    },
+    /** Model text of a working turn: kept in the log for the fallback report. */
+    text(text: string): void {
+      if (text !== '') log.recordText({ iteration: iterations, text });
+    },
+    /**
+     * Work handed to a nested agent (a handoff, a subgraph): from now on its turns move a child
+     * tracker that fills the rest of the current tracker's bar (`mapProgressToRange` inside the
+     * estimator), so the bar never moves backwards.
+     */
+    nest(label: string): void {
+      if (active === undefined) return;
+      const from = active.percent;
+      active = active.child({ start: from, end: Math.max(from, 95) }, { maxRoundtrips: Math.max(1, maxIterations - iterations) });
+      active.setMessage(label);
+    },
+    /** The report prompt for `reason`, with the run's counters. */
+    reportPrompt(reason: StopReason): string {
+      // The prompt goes into the report call, which is one more iteration.
+      const limits: ReportPromptLimits = { iterations: iterations + 1, maxIterations, elapsedMs: elapsed() };
+      if (o.timeBudgetMs !== undefined) limits.timeBudgetMs = o.timeBudgetMs;
+      if (priced) limits.costUsd = spentUsd;
+      if (o.maxSpendUsd !== undefined) limits.costBudgetUsd = o.maxSpendUsd;
+      return buildReportPrompt(reason, { task: o.task, log, limits });
+    },
+    /** Marks the report call as made (`asked`) or answered with `text`. */
+    reportAsked(): void {
+      if (stop !== undefined) stop.mode = 'asked';
+    },
+    /** Emits the terminal event once and returns the run's result. */
+    end(kind: EndKind): Promise<HeadwayRunResult> {
+      ending ??= (async (): Promise<HeadwayRunResult> => {
+        start();
+        for (const t of timers) clock.clearTimeout(t);
+        const result = compute(kind);
+        const { terminal } = result;
+        if (result.report !== undefined) emit({ type: 'report.generated', report: result.report });
+        emit(terminal);
+        if (ownsHub) await hub.flush({ timeoutMs: FLUSH_TIMEOUT_MS });
+        const out: HeadwayRunResult = { outcome: result.outcome, warnings: [...warnings] };
+        if (result.reason !== undefined) out.reason = result.reason;
+        if (result.report !== undefined) out.report = result.report;
+        return out;
+      })();
+      return ending;
+    },
+  };
+
+  function compute(kind: EndKind): { outcome: HeadwayOutcome; reason?: StopReason; report?: ProgressReport; terminal: ProgressEventBody } {
+    if (kind.completed && stop === undefined) {
+      root?.complete();
+      return {
+        outcome: 'completed',
+        terminal: {
+          type: 'run.finished',
+          durationMs: elapsed(),
+          outcome: 'completed',
+          summary: `finished after ${String(iterations)} iteration(s)`,
+        },
+      };
+    }
+    const cancelled = !kind.completed && kind.cancelled === true;
+    if (stop !== undefined && !cancelled) {
+      const reason = stop.reason;
+      let report: ProgressReport;
+      if (!kind.completed && kind.reportText !== undefined) {
+        const read = reportFromModel(kind.reportText, { task: o.task, reason, stats: stats(), log });
+        report = read.report;
+        warnings.push(...read.warnings.map((message) => ({ code: 'report-unusable' as const, message })));
+      } else {
+        report = buildFallbackReport({ task: o.task, log, reason, stats: stats() });
+      }
+      const limit = LIMIT_OF[reason];
+      return {
+        outcome: 'limit',
+        reason,
+        report,
+        terminal: {
+          type: 'run.finished',
+          durationMs: elapsed(),
+          outcome: 'limit',
+          summary: `stopped at ${limit === undefined ? reason : `the ${limit} limit`} after ${String(iterations)} iteration(s); progress report attached`,
+        },
+      };
+    }
+    const reason: StopReason = cancelled ? 'cancelled' : 'error';
+    const report = buildFallbackReport({ task: o.task, log, reason, stats: stats() });
+    const error = kind.completed ? undefined : kind.error;
+    const terminal: ProgressEventBody = cancelled
+      ? { type: 'run.cancelled', reason: errorMessage(o.abortSignal?.reason ?? 'aborted') }
+      : { type: 'run.error', error: errorMessage(error) };
+    return { outcome: cancelled ? 'cancelled' : 'error', reason, report, terminal };
+  }
+}
