@@ -3,6 +3,7 @@
 // (long − short) / (steps between), and its ratio to the plain loop's is compared to a bound.
 import { Bench } from 'tinybench';
 import { median } from './compare.js';
+import { verdict } from './verdict.js';
 
 /** One way of running an agent for `steps` tool-calling steps. */
 export interface StepVariant {
@@ -11,7 +12,7 @@ export interface StepVariant {
   run: (steps: number) => () => Promise<void>;
 }
 
-/** Measures every variant against the first (the plain loop), prints a table, and returns how many went over their bound. */
+/** Measures every variant against the first (the plain loop), prints a table and a verdict per variant, and returns how many went over their bound. */
 export async function stepOverhead(
   title: string,
   variants: StepVariant[],
@@ -36,6 +37,7 @@ export async function stepOverhead(
   const baseLong = perRound[`${base}/${String(long)}`]!;
   const baseMarginal = baseLong.map((t, i) => (t - baseShort[i]!) / (long - short));
   let over = 0;
+  const ratios: number[] = [];
   console.log(`\n${title}: ${String(long)}-step runs, median of ${String(rounds)} interleaved rounds`);
   console.log('| variant | µs per run | µs per step (marginal) | × plain per run | × plain per step | bound |');
   console.log('|---|---:|---:|---:|---:|---:|');
@@ -44,11 +46,13 @@ export async function stepOverhead(
     const l = perRound[`${v.name}/${String(long)}`]!;
     const marginal = l.map((t, i) => (t - s[i]!) / (long - short));
     const ratioStep = median(marginal.map((m, i) => m / baseMarginal[i]!));
-    const ok = ratioStep <= v.bound;
-    if (!ok) over += 1;
+    ratios.push(ratioStep);
     console.log(
-      `| ${v.name} | ${(median(l) * 1000).toFixed(0)} | ${(median(marginal) * 1000).toFixed(1)} | ${median(l.map((t, i) => t / baseLong[i]!)).toFixed(2)} | ${ratioStep.toFixed(2)} | ≤ ${v.bound.toFixed(1)} ${ok ? 'ok' : 'OVER'} |`,
+      `| ${v.name} | ${(median(l) * 1000).toFixed(0)} | ${(median(marginal) * 1000).toFixed(1)} | ${median(l.map((t, i) => t / baseLong[i]!)).toFixed(2)} | ${ratioStep.toFixed(2)} | ≤ ${v.bound.toFixed(1)} |`,
     );
   }
+  variants.forEach((v, i) => {
+    if (i > 0 && !verdict(`${title}: ${v.name} per step vs ${base}`, ratios[i]!, '<=', v.bound)) over += 1;
+  });
   return over;
 }

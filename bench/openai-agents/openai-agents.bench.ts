@@ -46,7 +46,7 @@ function model(steps: number): Model {
 const agentFor = (steps: number): Agent => new Agent({ name: 'bench', instructions: 'Do the task.', model: model(steps), tools: [noop] });
 const runner = new Runner();
 
-const over = await stepOverhead('@headway/openai-agents overhead (scripted model, no-op tool)', [
+await stepOverhead('@headway/openai-agents overhead (scripted model, no-op tool)', [
   {
     name: 'plain',
     bound: 1,
@@ -73,4 +73,3 @@ const over = await stepOverhead('@headway/openai-agents overhead (scripted model
     },
   })),
 ]);
-process.exitCode = over === 0 ? 0 : 1;
