@@ -92,16 +92,20 @@ describe('ProgressTracker with the agent plan', () => {
     expect(withPlan.percent).toBeGreaterThanOrEqual(without.percent - 2);
   });
 
-  it('drops the plan when a new list replaces a finished one, and never goes backwards', () => {
-    const { withPlan, without, emitted, round } = twins(100);
+  it('reads a new list after a finished one as plan 2, spanning half of the bar left, and never goes backwards', () => {
+    const { withPlan, emitted, round } = twins(100);
     round(plan('in_progress', 'pending'));
     round(plan('completed', 'in_progress'));
     round(plan('completed', 'completed'));
     const finished = withPlan.percent;
     expect(finished).toBe(92);
+    expect(withPlan.planNumber).toBeUndefined();
     round(plan('in_progress', 'pending', 'pending'));
     round(plan('completed', 'in_progress', 'pending'));
-    expect(withPlan.percent).toBe(Math.max(finished, without.percent));
+    // 1.5 of 3 items over 92% of the slice 92–96: 93.84.
+    expect(withPlan.percent).toBe(94);
+    expect(withPlan.planNumber).toBe(2);
+    expect(emitted.at(-1)?.plan).toBe(2);
     const percents = emitted.map((e) => e.percent);
     expect(percents).toEqual([...percents].sort((a, b) => a - b));
   });

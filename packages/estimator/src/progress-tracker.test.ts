@@ -187,8 +187,12 @@ describe('ProgressTracker invariants (random event sequences)', () => {
           const prev = emitted[i - 1];
           if (prev !== undefined) {
             expect(body.percent).toBeGreaterThanOrEqual(prev.percent);
-            expect(body.percent !== prev.percent || body.message !== prev.message).toBe(true);
+            expect(
+              body.percent !== prev.percent || body.message !== prev.message || body.guess !== prev.guess || body.plan !== prev.plan,
+            ).toBe(true);
           }
+          // A guess comes without an ETA, and the end is never a guess.
+          if (body.guess === true) expect([body.etaMs, body.percent === 100]).toEqual([undefined, false]);
           if (i < emitted.length - 1) expect(body.percent).toBeLessThanOrEqual(99);
         }
         expect(emitted.at(-1)?.percent).toBe(100);
@@ -552,7 +556,16 @@ describe('ProgressTracker with history', () => {
     let t = 0;
     const seen: ProgressEmission[] = [];
     const history = { runs: [4, 5, 6].map((roundtrips) => ({ roundtrips, durationMs: roundtrips * 2000 })) };
-    const tracker = new ProgressTracker({ maxRoundtrips: 30, clock: { ...systemClock, now: () => t }, history, emit: (b) => seen.push(b) });
+    // The raw estimate (an identity calibration); the shipped calibration is tested in eta-calibration.test.ts.
+    const bin = { belowPercent: 101, low: 0, mid: 0, high: 0 };
+    const etaCalibration = { plan: [bin], iterations: [bin] };
+    const tracker = new ProgressTracker({
+      maxRoundtrips: 30,
+      clock: { ...systemClock, now: () => t },
+      history,
+      etaCalibration,
+      emit: (b) => seen.push(b),
+    });
     const plain = new ProgressTracker({ maxRoundtrips: 30, clock: { ...systemClock, now: () => t } });
     for (const tr of [tracker, plain]) tr.roundtripStarted();
     t = 2000;
