@@ -51,18 +51,18 @@ export const etaCalibrationSchema: z.ZodType<EtaCalibration> = z.strictObject({ 
  */
 export const ETA_CALIBRATION: EtaCalibration = {
   plan: [
-    { belowPercent: 20, low: -1.629, mid: -0.228, high: 0.832 },
+    { belowPercent: 20, low: -1.837, mid: -0.301, high: 0.761 },
     { belowPercent: 40, low: -1.569, mid: -0.647, high: 0.194 },
-    { belowPercent: 60, low: -2.122, mid: -0.427, high: 0.676 },
-    { belowPercent: 80, low: -0.882, mid: 0.006, high: 0.825 },
-    { belowPercent: 101, low: -1.793, mid: -0.228, high: 1.098 },
+    { belowPercent: 60, low: -2.332, mid: -0.507, high: 0.569 },
+    { belowPercent: 80, low: -1.049, mid: -0.072, high: 0.686 },
+    { belowPercent: 101, low: -1.828, mid: -0.241, high: 1.295 },
   ],
   iterations: [
-    { belowPercent: 20, low: -1.863, mid: -0.099, high: 1.815 },
+    { belowPercent: 20, low: -1.845, mid: -0.083, high: 1.833 },
     { belowPercent: 40, low: -1.772, mid: -0.577, high: 1.708 },
-    { belowPercent: 60, low: -1.876, mid: -0.282, high: 1.683 },
-    { belowPercent: 80, low: -2.128, mid: -0.103, high: 2.046 },
-    { belowPercent: 101, low: -1.594, mid: 0.434, high: 2.236 },
+    { belowPercent: 60, low: -1.83, mid: -0.096, high: 1.945 },
+    { belowPercent: 80, low: -2.204, mid: -0.222, high: 1.341 },
+    { belowPercent: 101, low: -1.295, mid: 0.626, high: 2.338 },
   ],
 };
 

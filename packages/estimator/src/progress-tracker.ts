@@ -550,6 +550,8 @@ export class ProgressTracker {
     // Each plan spans its slice of the bar: all of it, or a share of what is left in a run of several plans.
     const span = this.plan.span();
     const onBar = (fraction: number): number => span.start + fraction * (span.end - span.start);
+    // In a run of several plans (a queue shown, or a finished plan replaced) the estimate stays within the current plan's slice.
+    if (this.plan.several()) value = Math.min(value, span.end);
     const ceiling = this.plan.ceiling(this.roundtrips);
     if (ceiling !== undefined && value > onBar(ceiling.fraction))
       value = ceiling.weight * onBar(ceiling.fraction) + (1 - ceiling.weight) * value;
