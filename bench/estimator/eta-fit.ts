@@ -9,7 +9,7 @@ import type { Trace } from './traces.js';
 const DEFAULT_CAP = 30;
 const SAMPLES = 400;
 /** Upper bounds of the bins of the percent shown. */
-export const BIN_EDGES = [20, 40, 60, 80, 101];
+const BIN_EDGES = [20, 40, 60, 80, 101];
 /** The quantiles fitted: low, mid, high. */
 const QUANTILES = [0.1, 0.5, 0.9] as const;
 
@@ -24,7 +24,7 @@ interface Sample {
 }
 
 /** Samples of log(true time left / raw point ETA) from the third iteration on. */
-export function etaResiduals(traces: readonly Trace[], options: { plan: boolean; history?: TaskHistory }): Sample[] {
+function etaResiduals(traces: readonly Trace[], options: { plan: boolean; history?: TaskHistory }): Sample[] {
   const out: Sample[] = [];
   for (const trace of traces) {
     const duration = Math.max(1, trace.endTs - trace.startTs);
