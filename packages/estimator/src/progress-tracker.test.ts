@@ -41,7 +41,8 @@ type Op =
   | { kind: 'stepStarted' | 'stepFinished'; target: number; ms: number; step: number }
   | { kind: 'message'; target: number; ms: number; message: string }
   | { kind: 'childRange'; target: number; ms: number; start: number; width: number; cap?: number }
-  | { kind: 'childStep'; target: number; ms: number; step: number };
+  | { kind: 'childStep'; target: number; ms: number; step: number }
+  | { kind: 'plan'; target: number; ms: number; total: number; done: number; active: boolean };
 
 const target = fc.nat(20);
 const ms = fc.nat(60_000);
@@ -88,6 +89,20 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     ),
   },
   { weight: 5, arbitrary: fc.record({ kind: fc.constant('childStep' as const), target, ms, step: fc.nat(2) }) },
+  // The agent's plan: kept, finished and replaced (plans as phases), any order.
+  {
+    weight: 8,
+    arbitrary: fc
+      .record({
+        kind: fc.constant('plan' as const),
+        target,
+        ms,
+        total: fc.integer({ min: 1, max: 6 }),
+        done: fc.nat(6),
+        active: fc.boolean(),
+      })
+      .map((op) => ({ ...op, done: Math.min(op.done, op.total) })),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('complete' as const), target: fc.integer({ min: 1, max: 20 }), ms }) },
 );
 
@@ -138,7 +153,16 @@ describe('ProgressTracker invariants (random event sequences)', () => {
               slot.done = true;
               break;
             case 'toolCallFinished':
-              t.toolCallFinished('bash', op.ok);
+              // Now and then a queue tool: the run holds several plans.
+              t.toolCallFinished(op.ms % 7 === 0 ? 'mcp__issues__issue_ready' : 'bash', op.ok);
+              break;
+            case 'plan':
+              t.planUpdated({
+                items: Array.from({ length: op.total }, (_, i) => ({
+                  text: `item ${i}`,
+                  status: i < op.done ? 'completed' : i === op.done && op.active ? 'in_progress' : 'pending',
+                })),
+              });
               break;
             case 'model':
               t.reportModelProgress(op.message === undefined ? { percent: op.percent } : { percent: op.percent, message: op.message });
