@@ -16,6 +16,12 @@ describe('calibrateEta', () => {
     expect(calibrateEta(calibration, 'iterations', 49, 1000)).toEqual({ point: 1000, low: 1000 * Math.exp(-1), high: 1000 * Math.exp(1) });
     expect(calibrateEta(calibration, 'iterations', 50, 1000)).toEqual({ point: 1000 * Math.exp(-1), low: 1000 * Math.exp(-2), high: 1000 });
     expect(calibrateEta(calibration, 'plan', 99, 1000)).toEqual({ point: 1000, low: 1000, high: 1000 });
+    // With history the median stays; the spread moves with it.
+    expect(calibrateEta(calibration, 'iterations', 50, 1000, true)).toEqual({
+      point: 1000,
+      low: 1000 * Math.exp(-1),
+      high: 1000 * Math.exp(1),
+    });
   });
 
   it('ships a table whose bins ascend to 101 and hold low <= mid <= high', () => {

@@ -66,15 +66,24 @@ export const ETA_CALIBRATION: EtaCalibration = {
   ],
 };
 
-/** The calibrated median and p10–p90 range of the time left, given the raw point ETA and the share of the run (0–100) it puts behind. */
+/**
+ * The calibrated median and p10–p90 range of the time left, given the raw point ETA and the
+ * share of the run (0–100) it puts behind. With `keepPoint` (the tracker has history of this
+ * kind of task, which the table was not fitted with) the median stays the raw ETA and only the
+ * spread is applied around it.
+ */
 export function calibrateEta(
   calibration: EtaCalibration,
   evidence: EtaEvidence,
   sharePercent: number,
   point: number,
+  keepPoint = false,
 ): { point: number; low: number; high: number } {
   const bins = calibration[evidence];
   const bin = bins.find((b) => sharePercent < b.belowPercent) ?? bins[bins.length - 1];
   if (bin === undefined) return { point, low: point, high: point };
-  return { point: point * Math.exp(bin.mid), low: point * Math.exp(bin.low), high: point * Math.exp(bin.high) };
+  // A point ETA already calibrated by history of this kind of task keeps its median; the range keeps its spread around it.
+  const mid = keepPoint ? 0 : bin.mid;
+  const shift = mid - bin.mid;
+  return { point: point * Math.exp(mid), low: point * Math.exp(bin.low + shift), high: point * Math.exp(bin.high + shift) };
 }

@@ -21,7 +21,7 @@ export interface PlanUpdate {
 
 /** Options of a {@link ProgressTracker}. */
 export interface ProgressTrackerOptions {
-  /** The run's iteration cap; `Infinity` when there is none (a worker driven by its tool calls). */
+  /** The run's iteration cap; `Infinity` when there is none (then, without history or a plan, the percent is a slow guess: see {@link ProgressTracker.guess}). */
   maxRoundtrips: number;
   /** Receives a `progress` body whenever the integer percent or the message changes. Errors it throws are swallowed. */
   emit?: (body: ProgressEmission) => void;
@@ -648,7 +648,8 @@ export class ProgressTracker {
     }
     if (point === undefined || !Number.isFinite(point)) return;
     // Bins are chosen by the share of the run the raw ETA says is behind us.
-    const calibrated = calibrateEta(this.calibration, evidence, elapsed > 0 ? (100 * elapsed) / (elapsed + point) : 0, point);
+    const share = elapsed > 0 ? (100 * elapsed) / (elapsed + point) : 0;
+    const calibrated = calibrateEta(this.calibration, evidence, share, point, this.historyRoundMs !== undefined);
     this.eta = Math.round(calibrated.point);
     this.etaLow = Math.round(calibrated.low);
     this.etaHigh = Math.round(calibrated.high);
