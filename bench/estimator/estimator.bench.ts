@@ -8,7 +8,10 @@
 // left falls inside [etaLowMs, etaHighMs] (and the range's median width, relative to the time
 // so far plus the point ETA, in the first and last third of the runs).
 // Run: pnpm -F @headway/bench bench:estimator
-import { estimateProgress, replayProgress, type ReplayedProgress, type TaskHistory } from '@headway/estimator';
+import { basename } from 'node:path';
+import { estimateProgress, replayProgress, type ReplayProgressOptions, type ReplayedProgress, type TaskHistory } from '@headway/estimator';
+import { fitEtaCalibration } from './eta-fit.js';
+import { writePlots } from './plots.js';
 import { generateTraces, loadRealTraces, tracesDirs, type Trace, type TraceEvent } from './traces.js';
 
 /** Without a recorded cap, the naive estimate (and every other source) assumes this one. */
@@ -117,6 +120,9 @@ function oracle(total: number, clock: { t: number }, startTs: number): Stepper {
   };
 }
 
+/** The range is an 80% interval (p10–p90): the interval score's penalty is 2 / (1 - 0.8). */
+const WINKLER_PENALTY = 2 / 0.2;
+
 interface RunScore {
   mae: number;
   backJump: number;
@@ -124,15 +130,17 @@ interface RunScore {
   shareAt95: number;
   etaErrors: number[];
   etaEligible: number;
-  /** Samples (from the third roundtrip) with a range, and how many held the true time left. */
-  ranged: number;
-  covered: number;
-  /** (etaHigh - etaLow) / (elapsed + etaMs), in the first and the last third of the run. */
-  widthFirst: number[];
-  widthLast: number[];
-  /** (etaHigh - etaLow) / the true time left, in the first and the last third of the run. */
-  leftWidthFirst: number[];
-  leftWidthLast: number[];
+  /** Per third of the run: samples (from the third iteration) with a range, and how many held the true time left. */
+  ranged: [number, number, number];
+  covered: [number, number, number];
+  /** Per third: (etaHigh - etaLow) / the true time left. */
+  leftWidth: [number[], number[], number[]];
+  /** Per third: the summed interval (Winkler) score of the range, over the run's duration. */
+  winkler: [number, number, number];
+  /** Samples with a range: the true time left over the p10, p50 and p90 it was given (for the calibration plot). */
+  quantileHits: [number, number, number];
+  /** Shown percent at each sample, and the true percent. */
+  curve: { truth: number; shown: number }[];
   /** The run stayed within the cap the sources were told (recorded, or the assumed 30). */
   withinCap: boolean;
 }
@@ -161,12 +169,12 @@ function score(trace: Trace, replay: Replay): RunScore {
     shareAt95: 0,
     etaErrors: [],
     etaEligible: 0,
-    ranged: 0,
-    covered: 0,
-    widthFirst: [],
-    widthLast: [],
-    leftWidthFirst: [],
-    leftWidthLast: [],
+    ranged: [0, 0, 0],
+    covered: [0, 0, 0],
+    leftWidth: [[], [], []],
+    winkler: [0, 0, 0],
+    quantileHits: [0, 0, 0],
+    curve: [],
     withinCap: trace.roundtrips <= (trace.maxIterations ?? DEFAULT_CAP),
   };
   let current: ReplayedProgress = { ts: trace.startTs, percent: 0 };
@@ -174,25 +182,26 @@ function score(trace: Trace, replay: Replay): RunScore {
     while (next < points.length && points[next]!.ts <= t) current = points[next++]!;
     while (roundsSeen < rounds.length && rounds[roundsSeen]! <= t) roundsSeen++;
     const p = current.percent;
-    absErr += Math.abs(p / 100 - (t - trace.startTs) / duration);
+    const truth = (t - trace.startTs) / duration;
+    absErr += Math.abs(p / 100 - truth);
+    s.curve.push({ truth: truth * 100, shown: p });
     if (p >= 95) at95 += duration / SAMPLES;
     if (roundsSeen >= 3) {
       s.etaEligible++;
       const left = trace.endTs - t;
       if (current.etaMs !== undefined) s.etaErrors.push(Math.abs(current.etaMs - left) / left);
       if (current.etaLowMs !== undefined && current.etaHighMs !== undefined) {
-        s.ranged++;
-        if (current.etaLowMs <= left && left <= current.etaHighMs) s.covered++;
-        // Width relative to the whole run as it looks now (time so far + the point ETA).
-        const width = (current.etaHighMs - current.etaLowMs) / (t - trace.startTs + (current.etaMs ?? 0));
-        const leftWidth = (current.etaHighMs - current.etaLowMs) / left;
-        if (k < SAMPLES / 3) {
-          s.widthFirst.push(width);
-          s.leftWidthFirst.push(leftWidth);
-        } else if (k >= (2 * SAMPLES) / 3) {
-          s.widthLast.push(width);
-          s.leftWidthLast.push(leftWidth);
-        }
+        const third = Math.min(2, Math.floor((3 * k) / SAMPLES)) as 0 | 1 | 2;
+        const low = current.etaLowMs;
+        const high = current.etaHighMs;
+        s.ranged[third]++;
+        if (low <= left && left <= high) s.covered[third]++;
+        s.leftWidth[third].push((high - low) / left);
+        const miss = left < low ? low - left : left > high ? left - high : 0;
+        s.winkler[third] += (high - low + WINKLER_PENALTY * miss) / duration;
+        if (left <= low) s.quantileHits[0]++;
+        if (current.etaMs !== undefined && left <= current.etaMs) s.quantileHits[1]++;
+        if (left <= high) s.quantileHits[2]++;
       }
     }
   }
@@ -209,34 +218,72 @@ function median(values: number[]): number {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-const VARIANTS = ['a naive', 'c tracker', 'd tracker+history', 'e plan tracker', 'f plan tracker+history', 'bound: exact N'] as const;
+const VARIANTS = [
+  'a naive',
+  'b plan baseline',
+  'c tracker',
+  'd tracker+history',
+  'e plan tracker',
+  'f plan tracker+history',
+  'bound: exact N',
+] as const;
 type Variant = (typeof VARIANTS)[number];
 
 function historyOf(traces: Trace[]): TaskHistory {
   return { runs: traces.map((t) => ({ roundtrips: Math.max(1, t.roundtrips), durationMs: t.endTs - t.startTs })) };
 }
 
-function evaluate(traces: Trace[]): Map<string, Map<Variant, RunScore[]>> {
-  const out = new Map<string, Map<Variant, RunScore[]>>();
+/**
+ * The simplest plan reading: the latest plan's completed items plus half of the one in
+ * progress, over its total (a replaced plan starts over, so it can go backwards); before the
+ * first plan, what the tracker without plans shows.
+ */
+function planBaseline(trace: Trace, at: number[], cap: number): ReplayedProgress[] {
+  const before = replayProgress(trace.raw, { plan: false, maxRoundtrips: cap, at });
+  const plans = trace.events.filter((e) => e.kind === 'plan');
+  let k = 0;
+  let fraction: number | undefined;
+  return before.map((p) => {
+    for (; k < plans.length && plans[k]!.ts <= p.ts; k++) {
+      const e = plans[k]!;
+      fraction = e.total > 0 ? (e.completed + 0.5 * Math.min(1, e.inProgress)) / e.total : fraction;
+    }
+    if (p.percent === 100 || fraction === undefined) return { ts: p.ts, percent: p.percent };
+    return { ts: p.ts, percent: Math.min(99, Math.round(100 * fraction)) };
+  });
+}
+
+type Scores = Map<string, Map<Variant, RunScore[]>>;
+
+function evaluate(traces: Trace[], pool: Trace[]): Scores {
+  const out: Scores = new Map();
   const groups = [...new Set(traces.map((t) => t.group))];
   for (const group of groups) {
     const members = traces.filter((t) => t.group === group);
-    // Leave one group out: history comes only from the other groups of the same kind (real or generated).
-    const history = historyOf(traces.filter((t) => t.group !== group && t.real === members[0]!.real));
+    // Leave one group out: history and the ETA calibration come only from the other groups of the same kind (real or generated).
+    const others = pool.filter((t) => t.group !== group && t.real === members[0]!.real);
+    const history = historyOf(others);
+    const calibration = {
+      plain: fitEtaCalibration(others, { plan: false }),
+      plainHistory: fitEtaCalibration(others, { plan: false, history }),
+      plan: fitEtaCalibration(others, { plan: true }),
+      planHistory: fitEtaCalibration(others, { plan: true, history }),
+    };
     const byVariant = new Map<Variant, RunScore[]>();
     for (const trace of members) {
       const cap = trace.maxIterations ?? DEFAULT_CAP;
       const replay =
-        (options: { history?: TaskHistory; plan: boolean }): Replay =>
+        (options: ReplayProgressOptions): Replay =>
         (t, at) =>
           replayProgress(t.raw, { ...options, maxRoundtrips: cap, at });
       const scores: Record<Variant, RunScore> = {
         'a naive': score(trace, (t, at) => stepwise(t, at, (c) => naive(cap, c, t.startTs))),
+        'b plan baseline': score(trace, (t, at) => planBaseline(t, at, cap)),
         // Today's tracker: the same replay with the plan events left out.
-        'c tracker': score(trace, replay({ plan: false })),
-        'd tracker+history': score(trace, replay({ plan: false, history })),
-        'e plan tracker': score(trace, replay({ plan: true })),
-        'f plan tracker+history': score(trace, replay({ plan: true, history })),
+        'c tracker': score(trace, replay({ plan: false, etaCalibration: calibration.plain })),
+        'd tracker+history': score(trace, replay({ plan: false, history, etaCalibration: calibration.plainHistory })),
+        'e plan tracker': score(trace, replay({ plan: true, etaCalibration: calibration.plan })),
+        'f plan tracker+history': score(trace, replay({ plan: true, history, etaCalibration: calibration.planHistory })),
         'bound: exact N': score(trace, (t, at) => stepwise(t, at, (c) => oracle(t.roundtrips, c, t.startTs))),
       };
       for (const v of VARIANTS) {
@@ -260,18 +307,16 @@ interface Row {
   shareAt95: number;
   etaMedian: number;
   etaCoverage: number;
-  rangeCoverage: number;
-  rangeShare: number;
-  widthFirst: number;
-  widthLast: number;
-  leftWidthFirst: number;
-  leftWidthLast: number;
+  coverage: [number, number, number];
+  leftWidth: [number, number, number];
+  winkler: [number, number, number];
 }
+
+const perThird = <T>(f: (i: 0 | 1 | 2) => T): [T, T, T] => [f(0), f(1), f(2)];
 
 function summarise(group: string, variant: Variant, scores: RunScore[]): Row {
   const eligible = scores.reduce((a, s) => a + s.etaEligible, 0);
   const errors = scores.flatMap((s) => s.etaErrors);
-  const ranged = scores.reduce((a, s) => a + s.ranged, 0);
   return {
     group,
     runs: scores.length,
@@ -282,36 +327,38 @@ function summarise(group: string, variant: Variant, scores: RunScore[]): Row {
     shareAt95: scores.reduce((a, s) => a + s.shareAt95, 0) / scores.length,
     etaMedian: median(errors),
     etaCoverage: eligible === 0 ? 0 : errors.length / eligible,
-    rangeCoverage: ranged === 0 ? Number.NaN : scores.reduce((a, s) => a + s.covered, 0) / ranged,
-    rangeShare: eligible === 0 ? 0 : ranged / eligible,
-    widthFirst: median(scores.flatMap((s) => s.widthFirst)),
-    widthLast: median(scores.flatMap((s) => s.widthLast)),
-    leftWidthFirst: median(scores.flatMap((s) => s.leftWidthFirst)),
-    leftWidthLast: median(scores.flatMap((s) => s.leftWidthLast)),
+    coverage: perThird((i) => {
+      const ranged = scores.reduce((a, s) => a + s.ranged[i], 0);
+      return ranged === 0 ? Number.NaN : scores.reduce((a, s) => a + s.covered[i], 0) / ranged;
+    }),
+    leftWidth: perThird((i) => median(scores.flatMap((s) => s.leftWidth[i]))),
+    winkler: perThird((i) => {
+      const ranged = scores.reduce((a, s) => a + s.ranged[i], 0);
+      return ranged === 0 ? Number.NaN : scores.reduce((a, s) => a + s.winkler[i], 0) / ranged;
+    }),
   };
 }
 
 const pct = (v: number): string => (Number.isNaN(v) ? '–' : `${(v * 100).toFixed(0)}%`);
+const thirds = (values: [number, number, number], show: (v: number) => string): string =>
+  values.every((v) => Number.isNaN(v)) ? '–' : values.map(show).join(' / ');
 
 function printRows(title: string, rows: Row[]): void {
   console.log(`\n${title}`);
   console.log(
-    '| group | runs | source | MAE | max back-jump | mean s at >=95% before end (share) | ETA median rel. err (given) | range holds the time left (given) | range width / (elapsed + ETA), first → last third | range width / true time left, first → last third |',
+    '| group | runs | source | MAE | max back-jump | mean s at >=95% before end (share) | ETA median rel. err (given) | range holds the time left, by third | range width / true time left (median), by third | interval score / duration, by third |',
   );
   console.log('|---|---:|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
     const eta = Number.isNaN(r.etaMedian) ? 'none' : `${pct(r.etaMedian)} (${pct(r.etaCoverage)})`;
-    const range = Number.isNaN(r.rangeCoverage) ? 'none' : `${pct(r.rangeCoverage)} (${pct(r.rangeShare)})`;
-    const width = Number.isNaN(r.widthFirst) ? '–' : `${r.widthFirst.toFixed(2)} → ${r.widthLast.toFixed(2)}`;
-    const leftWidth = Number.isNaN(r.leftWidthFirst) ? '–' : `${r.leftWidthFirst.toFixed(2)} → ${r.leftWidthLast.toFixed(2)}`;
     console.log(
-      `| ${r.group} | ${r.runs} | ${r.variant} | ${r.mae.toFixed(3)} | ${r.backJump} | ${r.secondsAt95.toFixed(1)} (${(r.shareAt95 * 100).toFixed(1)}%) | ${eta} | ${range} | ${width} | ${leftWidth} |`,
+      `| ${r.group} | ${r.runs} | ${r.variant} | ${(r.mae * 100).toFixed(1)} | ${r.backJump} | ${r.secondsAt95.toFixed(1)} (${(r.shareAt95 * 100).toFixed(1)}%) | ${eta} | ${thirds(r.coverage, pct)} | ${thirds(r.leftWidth, (v) => v.toFixed(2))} | ${thirds(r.winkler, (v) => v.toFixed(2))} |`,
     );
   }
 }
 
-function report(title: string, traces: Trace[]): Row[] {
-  const results = evaluate(traces);
+function report(title: string, traces: Trace[], pool: Trace[]): { rows: Row[]; results: Scores } {
+  const results = evaluate(traces, pool);
   const rows: Row[] = [];
   for (const [group, byVariant] of results) for (const v of VARIANTS) rows.push(summarise(group, v, byVariant.get(v) ?? []));
   const all: Row[] = VARIANTS.map((v) =>
@@ -330,37 +377,42 @@ function report(title: string, traces: Trace[]): Row[] {
     ),
   );
   printRows(title, [...rows, ...all, ...kept]);
-  return [...rows, ...all, ...kept];
+  return { rows: [...rows, ...all, ...kept], results };
 }
 
 function verdicts(rows: Row[]): string[] {
   const row = (group: string, variant: Variant): Row => rows.find((r) => r.group === group && r.variant === variant)!;
+  const groups = [...new Set(rows.map((r) => r.group))].filter((g) => !g.startsWith('ALL'));
   const out: string[] = [];
   for (const [before, after] of [
     ['c tracker', 'e plan tracker'],
     ['d tracker+history', 'f plan tracker+history'],
+    ['b plan baseline', 'e plan tracker'],
+    ['b plan baseline', 'f plan tracker+history'],
   ] as const) {
     const b = row('ALL', before);
     const a = row('ALL', after);
-    const groups = [...new Set(rows.map((r) => r.group))].filter((g) => !g.startsWith('ALL'));
     const worst = Math.max(...groups.map((g) => row(g, after).mae - row(g, before).mae));
     out.push(
-      `${after} vs ${before}: MAE ${(a.mae * 100).toFixed(1)} vs ${(b.mae * 100).toFixed(1)} (${((1 - a.mae / b.mae) * 100).toFixed(0)}% lower), ` +
-        `worst group ${(worst * 100).toFixed(1)} points worse, back-jump ${a.backJump}, ETA median ${pct(a.etaMedian)} vs ${pct(b.etaMedian)} ` +
-        `(${((1 - a.etaMedian / b.etaMedian) * 100).toFixed(0)}% lower), range coverage ${pct(a.rangeCoverage)}, width / (elapsed + ETA) ${a.widthFirst.toFixed(2)} → ${a.widthLast.toFixed(2)}, ` +
-        `width / true time left ${a.leftWidthFirst.toFixed(2)} → ${a.leftWidthLast.toFixed(2)}`,
+      `${after} vs ${before}: MAE ${(a.mae * 100).toFixed(1)} vs ${(b.mae * 100).toFixed(1)}, worst group ${(worst * 100).toFixed(1)} points ${worst > 0 ? 'worse' : 'better'}, ` +
+        `back-jump ${a.backJump}, range holds ${thirds(a.coverage, pct)}, width / true time left ${thirds(a.leftWidth, (v) => v.toFixed(2))} (by third)`,
     );
   }
   return out;
 }
 
+const svg = process.argv.includes('--svg');
 const started = performance.now();
-for (const dir of tracesDirs()) {
-  const real = loadRealTraces(dir);
+const dirs = tracesDirs();
+const loaded = dirs.map((dir) => ({ dir, traces: loadRealTraces(dir) }));
+const pool = loaded.flatMap((l) => l.traces);
+const plots: { name: string; results: Scores }[] = [];
+for (const { dir, traces } of loaded) {
   console.log(
-    `\n## ${dir}\n\n${real.length} real traces; MAE sampled at ${SAMPLES} even points per run; cap ${DEFAULT_CAP} where none recorded`,
+    `\n## ${dir}\n\n${traces.length} real traces; MAE in percentage points, sampled at ${SAMPLES} even points per run; cap ${DEFAULT_CAP} where none recorded`,
   );
-  const rows = report('Real traces (history: the other real groups)', real);
+  const { rows, results } = report('Real traces (history and ETA calibration: the other real groups)', traces, pool);
+  plots.push({ name: basename(dir), results });
   console.log(
     `\nVerdict on ${dir}:\n${verdicts(rows)
       .map((v) => `- ${v}`)
@@ -368,7 +420,11 @@ for (const dir of tracesDirs()) {
   );
 }
 console.log(
-  '\n"bound: exact N" is not a real source: it is told the true roundtrip count, and bounds what any roundtrip-count estimator can reach.',
+  '\n"bound: exact N" is not a real source: it is told the true iteration count, and bounds what any iteration-count estimator can reach.',
 );
-if (process.env.HEADWAY_BENCH_GENERATED !== '0') report('Generated traces (history: the other generated groups)', generateTraces());
+if (process.env.HEADWAY_BENCH_GENERATED !== '0') {
+  const generated = generateTraces();
+  report('Generated traces (history and ETA calibration: the other generated groups)', generated, generated);
+}
+if (svg) for (const written of writePlots(plots)) console.log(`wrote ${written}`);
 console.log(`\n(${((performance.now() - started) / 1000).toFixed(1)} s)`);

@@ -8,7 +8,8 @@ export type TraceEvent =
   | { kind: 'round'; ts: number }
   | { kind: 'tools'; ts: number }
   | { kind: 'tool.done'; ts: number; name: string; ok: boolean }
-  | { kind: 'round.end'; ts: number };
+  | { kind: 'round.end'; ts: number }
+  | { kind: 'plan'; ts: number; total: number; completed: number; inProgress: number };
 
 export interface Trace {
   file: string;
@@ -106,6 +107,7 @@ export function loadRealTraces(dir: string): Trace[] {
           break;
         case 'plan.updated':
           planUpdates++;
+          events.push({ kind: 'plan', ts: e.ts, total: e.total, completed: e.completed, inProgress: e.inProgress });
           break;
       }
     }
@@ -212,5 +214,7 @@ function toLine(e: TraceEvent): unknown {
       return { type: 'tool.completed', ts: e.ts, toolName: e.name, ok: e.ok };
     case 'round.end':
       return { type: 'step.finished', ts: e.ts };
+    case 'plan':
+      return { type: 'plan.updated', ts: e.ts, total: e.total, completed: e.completed, inProgress: e.inProgress };
   }
 }

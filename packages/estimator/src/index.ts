@@ -22,6 +22,8 @@ export type { TaskHistory, TaskHistoryRun } from './task-history.js';
 export { EstimatorError } from './estimator-error.js';
 export type { EstimatorErrorCode } from './estimator-error.js';
 export { replayProgress } from './replay-progress.js';
+export { ETA_CALIBRATION, etaCalibrationSchema } from './eta-calibration.js';
+export type { EtaCalibration, EtaCalibrationBin, EtaEvidence } from './eta-calibration.js';
 export type { ReplayProgressOptions, ReplayedProgress } from './replay-progress.js';
 
 /** @deprecated use `MAX_REPORTED_ISSUES` from `@headway/protocol` (the same cap, shared by every package); removed in the next minor. */

@@ -92,18 +92,35 @@ describe('ProgressTracker with the agent plan', () => {
     expect(withPlan.percent).toBeGreaterThanOrEqual(without.percent - 2);
   });
 
-  it('drops the plan when a new list replaces a finished one, and never goes backwards', () => {
-    const { withPlan, without, emitted, round } = twins(100);
+  it('reads a new list after a finished one as plan 2, spanning 40% of the bar left, and never goes backwards', () => {
+    const { withPlan, emitted, round } = twins(100);
     round(plan('in_progress', 'pending'));
     round(plan('completed', 'in_progress'));
     round(plan('completed', 'completed'));
     const finished = withPlan.percent;
     expect(finished).toBe(92);
+    expect(withPlan.planNumber).toBeUndefined();
     round(plan('in_progress', 'pending', 'pending'));
     round(plan('completed', 'in_progress', 'pending'));
-    expect(withPlan.percent).toBe(Math.max(finished, without.percent));
+    // 1.5 of 3 items over 92% of the slice 92–95.2: 93.47.
+    expect(withPlan.percent).toBe(93);
+    expect(withPlan.planNumber).toBe(2);
+    expect(emitted.at(-1)?.plan).toBe(2);
     const percents = emitted.map((e) => e.percent);
     expect(percents).toEqual([...percents].sort((a, b) => a - b));
+  });
+
+  it('gives the first plan 40% of the bar once the agent showed a queue of tasks (an issue list)', () => {
+    const { withPlan, round } = twins(100);
+    withPlan.roundtripStarted();
+    withPlan.toolsStarted();
+    withPlan.toolCallFinished('mcp__issues__issue_ready', true);
+    withPlan.roundtripFinished();
+    round(plan('in_progress', 'pending'));
+    round(plan('completed', 'in_progress'));
+    round(plan('completed', 'completed'));
+    // All items done: 92% of the first plan's slice 0–40.
+    expect(withPlan.percent).toBe(37);
   });
 
   it('stays at most 99 with every item completed until the run completes', () => {

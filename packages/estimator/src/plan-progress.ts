@@ -12,6 +12,15 @@ const PLAN_SPAN = 0.92;
 const CEILING_ITEMS = 3;
 /** Furthest into the next item the clock alone may move the plan (as a share of one item). */
 const MAX_ITEM_SHARE = 0.8;
+/**
+ * Share of the bar left that one plan spans once the run is known to hold several (the agent
+ * showed a queue, or replaced a finished plan): the number of plans still to come is unknown,
+ * so each takes this share of what is left. Tuned on the recorded multi-issue sessions
+ * (bench:estimator, oasess group): 0.3–0.5 are within a point of each other.
+ */
+const PHASE_SHARE = 0.4;
+/** Tool names that show a queue of tasks (an issue list, a backlog): the run will hold several plans. */
+const QUEUE_TOOL = /issues?_(?:ready|list)|list_?issues|backlog|queue/i;
 
 /** The saved state of a {@link PlanProgress}; times are ms into the run, so a resumed run keeps the plan's pace. */
 export interface PlanProgressState {
@@ -22,6 +31,12 @@ export interface PlanProgressState {
   maintained: boolean;
   /** A new list replaced a finished one: the plan is no longer trusted. */
   restarted: boolean;
+  /** How many plans the agent has written, counting a new list after a finished one as the next (absent: 1). */
+  phase?: number;
+  /** The percent shown when the current plan began (absent: 0). */
+  phaseStart?: number;
+  /** The agent showed a queue of tasks (absent: false). */
+  queue?: boolean;
   /** Roundtrips started when the plan last changed. */
   changedAtRoundtrip: number;
   /** When the plan was first declared, and when an item was last completed. */
@@ -62,16 +77,31 @@ export class PlanProgress {
   private counts: PlanCounts | undefined;
   private maintained = false;
   private restarted = false;
+  private phases = 1;
+  private phaseStart = 0;
+  private queue = false;
   private changedAtRoundtrip = 0;
   /** When the plan was first declared, and when an item was last completed. */
   private declaredAt = 0;
   private completedAt = 0;
 
-  /** The plan was (re)written at time `t`, when `roundtrip` roundtrips had started. */
-  update(counts: PlanCounts, roundtrip: number, t: number): void {
-    const previous = this.counts;
+  /** A tool ran: a tool that lists a queue of tasks says the run holds several plans. */
+  toolRan(name: string): void {
+    if (QUEUE_TOOL.test(name)) this.queue = true;
+  }
+
+  /** The plan was (re)written at time `t`, when `roundtrip` roundtrips had started and the bar showed `shown`. */
+  update(counts: PlanCounts, roundtrip: number, t: number, shown = 0): void {
+    let previous = this.counts;
+    if (previous !== undefined && counts.completed < previous.completed && previous.completed >= previous.total) {
+      // A new list after a finished one: the next plan of the run, read like a first one.
+      this.restarted = true;
+      this.phases++;
+      this.phaseStart = shown;
+      this.maintained = false;
+      previous = undefined;
+    }
     if (previous !== undefined) {
-      if (counts.completed < previous.completed && previous.completed >= previous.total) this.restarted = true;
       const advanced = counts.completed > previous.completed;
       if (advanced) {
         this.maintained = true;
@@ -108,6 +138,8 @@ export class PlanProgress {
       ...c,
       maintained: this.maintained,
       restarted: this.restarted,
+      ...(this.phases > 1 ? { phase: this.phases, phaseStart: this.phaseStart } : {}),
+      ...(this.queue ? { queue: true } : {}),
       changedAtRoundtrip: this.changedAtRoundtrip,
       declaredAtMs: Math.max(0, this.declaredAt - startedAt),
       completedAtMs: Math.max(0, this.completedAt - startedAt),
@@ -123,6 +155,9 @@ export class PlanProgress {
     };
     this.maintained = state.maintained;
     this.restarted = state.restarted;
+    this.phases = state.phase ?? 1;
+    this.phaseStart = state.phaseStart ?? 0;
+    this.queue = state.queue ?? false;
     this.changedAtRoundtrip = state.changedAtRoundtrip;
     this.declaredAt = startedAt + state.declaredAtMs;
     this.completedAt = startedAt + Math.max(state.declaredAtMs, state.completedAtMs);
@@ -135,16 +170,35 @@ export class PlanProgress {
    */
   ceiling(roundtrip: number): { fraction: number; weight: number } | undefined {
     const c = this.counts;
-    if (c === undefined || c.total <= 0 || this.restarted) return undefined;
+    if (c === undefined || c.total <= 0) return undefined;
     const since = roundtrip - this.changedAtRoundtrip;
     const weight = since <= STALE_AFTER ? 1 : 0.5 ** ((since - STALE_AFTER) / STALE_HALF_LIFE);
     return { fraction: (PLAN_SPAN * Math.min(c.total, c.completed + CEILING_ITEMS)) / c.total, weight };
   }
 
+  /**
+   * The slice of the bar (percent) the current plan spans: all of it for a lone plan; once the
+   * run is known to hold several plans, {@link PHASE_SHARE} of what was left when this plan began.
+   */
+  span(): { start: number; end: number } {
+    if (!this.several()) return { start: 0, end: 100 };
+    return { start: this.phaseStart, end: this.phaseStart + (100 - this.phaseStart) * PHASE_SHARE };
+  }
+
+  /** The run is known to hold several plans: the agent showed a queue of tasks, or replaced a finished plan. */
+  several(): boolean {
+    return this.queue || this.phases > 1;
+  }
+
+  /** Which plan the agent is on (2, 3, …) once a finished plan was replaced by a new one; undefined before. */
+  phase(): number | undefined {
+    return this.phases > 1 ? this.phases : undefined;
+  }
+
   /** How much the plan is trusted now, 0–1, given how many roundtrips have started. */
   trust(roundtrip: number): number {
     // A plan only declared (nothing ever completed) says what the agent meant to do, not how far it got.
-    if (this.counts === undefined || this.restarted || !this.maintained) return 0;
+    if (this.counts === undefined || !this.maintained) return 0;
     const since = roundtrip - this.changedAtRoundtrip;
     if (since <= STALE_AFTER) return 1;
     return 0.5 ** ((since - STALE_AFTER) / STALE_HALF_LIFE);

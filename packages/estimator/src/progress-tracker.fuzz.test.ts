@@ -2,6 +2,7 @@ import { systemClock } from '@headway/protocol';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HOSTILE_RUN, hostileString, withHostileHoles } from './hostile.test-util.js';
+import { EstimatorError } from './estimator-error.js';
 import { ProgressTracker } from './progress-tracker.js';
 import { replayProgress } from './replay-progress.js';
 
@@ -43,6 +44,36 @@ describe('plan input that fights back', () => {
       fc.asyncProperty(fc.array(withHostileHoles(event), { maxLength: 8 }), async (events) => {
         const points = replayProgress(events.map((make) => make()));
         for (const p of points) expect(Number.isInteger(p.percent) && p.percent >= 0 && p.percent <= 100).toBe(true);
+        await Promise.resolve();
+      }),
+      HOSTILE_RUN,
+    );
+  });
+});
+
+describe('an ETA calibration that fights back', () => {
+  const bin = fc.record({ belowPercent: fc.double(), low: fc.double(), mid: fc.double(), high: fc.double() });
+  const table = fc.record({ plan: fc.array(bin, { maxLength: 4 }), iterations: fc.array(bin, { maxLength: 4 }) });
+
+  it('is either accepted with finite ETAs or refused with an EstimatorError naming etaCalibration, never a crash (property, time-limited)', async () => {
+    await fc.assert(
+      fc.asyncProperty(withHostileHoles(table), async (make) => {
+        let t = 0;
+        let tracker: ProgressTracker;
+        try {
+          tracker = new ProgressTracker({ maxRoundtrips: 10, clock: { ...systemClock, now: () => t }, etaCalibration: make() as never });
+        } catch (error) {
+          expect(error).toBeInstanceOf(EstimatorError);
+          expect((error as Error).message).toContain('etaCalibration');
+          return;
+        }
+        for (let i = 0; i < 4; i++) {
+          tracker.roundtripStarted();
+          t += 1000;
+          tracker.roundtripFinished();
+          for (const v of [tracker.etaMs, tracker.etaLowMs, tracker.etaHighMs])
+            if (v !== undefined) expect(Number.isFinite(v) && v >= 0).toBe(true);
+        }
         await Promise.resolve();
       }),
       HOSTILE_RUN,

@@ -41,7 +41,8 @@ type Op =
   | { kind: 'stepStarted' | 'stepFinished'; target: number; ms: number; step: number }
   | { kind: 'message'; target: number; ms: number; message: string }
   | { kind: 'childRange'; target: number; ms: number; start: number; width: number; cap?: number }
-  | { kind: 'childStep'; target: number; ms: number; step: number };
+  | { kind: 'childStep'; target: number; ms: number; step: number }
+  | { kind: 'plan'; target: number; ms: number; total: number; done: number; active: boolean };
 
 const target = fc.nat(20);
 const ms = fc.nat(60_000);
@@ -88,6 +89,20 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     ),
   },
   { weight: 5, arbitrary: fc.record({ kind: fc.constant('childStep' as const), target, ms, step: fc.nat(2) }) },
+  // The agent's plan: kept, finished and replaced (plans as phases), any order.
+  {
+    weight: 8,
+    arbitrary: fc
+      .record({
+        kind: fc.constant('plan' as const),
+        target,
+        ms,
+        total: fc.integer({ min: 1, max: 6 }),
+        done: fc.nat(6),
+        active: fc.boolean(),
+      })
+      .map((op) => ({ ...op, done: Math.min(op.done, op.total) })),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('complete' as const), target: fc.integer({ min: 1, max: 20 }), ms }) },
 );
 
@@ -138,7 +153,16 @@ describe('ProgressTracker invariants (random event sequences)', () => {
               slot.done = true;
               break;
             case 'toolCallFinished':
-              t.toolCallFinished('bash', op.ok);
+              // Now and then a queue tool: the run holds several plans.
+              t.toolCallFinished(op.ms % 7 === 0 ? 'mcp__issues__issue_ready' : 'bash', op.ok);
+              break;
+            case 'plan':
+              t.planUpdated({
+                items: Array.from({ length: op.total }, (_, i) => ({
+                  text: `item ${i}`,
+                  status: i < op.done ? 'completed' : i === op.done && op.active ? 'in_progress' : 'pending',
+                })),
+              });
               break;
             case 'model':
               t.reportModelProgress(op.message === undefined ? { percent: op.percent } : { percent: op.percent, message: op.message });
@@ -187,8 +211,12 @@ describe('ProgressTracker invariants (random event sequences)', () => {
           const prev = emitted[i - 1];
           if (prev !== undefined) {
             expect(body.percent).toBeGreaterThanOrEqual(prev.percent);
-            expect(body.percent !== prev.percent || body.message !== prev.message).toBe(true);
+            expect(
+              body.percent !== prev.percent || body.message !== prev.message || body.guess !== prev.guess || body.plan !== prev.plan,
+            ).toBe(true);
           }
+          // A guess comes without an ETA, and the end is never a guess.
+          if (body.guess === true) expect([body.etaMs, body.percent === 100]).toEqual([undefined, false]);
           if (i < emitted.length - 1) expect(body.percent).toBeLessThanOrEqual(99);
         }
         expect(emitted.at(-1)?.percent).toBe(100);
@@ -552,7 +580,16 @@ describe('ProgressTracker with history', () => {
     let t = 0;
     const seen: ProgressEmission[] = [];
     const history = { runs: [4, 5, 6].map((roundtrips) => ({ roundtrips, durationMs: roundtrips * 2000 })) };
-    const tracker = new ProgressTracker({ maxRoundtrips: 30, clock: { ...systemClock, now: () => t }, history, emit: (b) => seen.push(b) });
+    // The raw estimate (an identity calibration); the shipped calibration is tested in eta-calibration.test.ts.
+    const bin = { belowPercent: 101, low: 0, mid: 0, high: 0 };
+    const etaCalibration = { plan: [bin], iterations: [bin] };
+    const tracker = new ProgressTracker({
+      maxRoundtrips: 30,
+      clock: { ...systemClock, now: () => t },
+      history,
+      etaCalibration,
+      emit: (b) => seen.push(b),
+    });
     const plain = new ProgressTracker({ maxRoundtrips: 30, clock: { ...systemClock, now: () => t } });
     for (const tr of [tracker, plain]) tr.roundtripStarted();
     t = 2000;

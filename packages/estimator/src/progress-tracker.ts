@@ -2,7 +2,8 @@ import { describeIssues, limitIssues, planItemsSchema, type Clock, type PlanItem
 import { errorMessage, resolveClock, validateUntrusted } from '@headway/protocol/internal';
 import { EstimatorError, invalidArgument, shown } from './estimator-error.js';
 import type { ProgressRange } from './map-progress-to-range.js';
-import { etaRange } from './eta-range.js';
+import { coldStartPercent } from './cold-start.js';
+import { ETA_CALIBRATION, calibrateEta, etaCalibrationSchema, type EtaCalibration, type EtaEvidence } from './eta-calibration.js';
 import type { ModelProgress } from './model-progress.js';
 import { PlanProgress, countPlan } from './plan-progress.js';
 import { MAX_STATE_STEPS, progressTrackerStateSchema, type ProgressTrackerState } from './progress-tracker-state.js';
@@ -20,7 +21,7 @@ export interface PlanUpdate {
 
 /** Options of a {@link ProgressTracker}. */
 export interface ProgressTrackerOptions {
-  /** The run's iteration cap; `Infinity` when there is none (a worker driven by its tool calls). */
+  /** The run's iteration cap; `Infinity` when there is none (then, without history or a plan, the percent is a slow guess: see {@link ProgressTracker.guess}). */
   maxRoundtrips: number;
   /** Receives a `progress` body whenever the integer percent or the message changes. Errors it throws are swallowed. */
   emit?: (body: ProgressEmission) => void;
@@ -36,6 +37,8 @@ export interface ProgressTrackerOptions {
   history?: TaskHistory;
   /** A saved {@link ProgressTracker.toJSON} to continue from (validated). */
   state?: unknown;
+  /** How the raw point ETA becomes a calibrated median and p10–p90 range (default {@link ETA_CALIBRATION}; validated). */
+  etaCalibration?: EtaCalibration;
 }
 
 /** Options of {@link ProgressTracker.child}; the child inherits the clock. */
@@ -67,8 +70,8 @@ function readOptions(options: unknown): ProgressTrackerOptions {
   let read: ProgressTrackerOptions;
   try {
     /* eslint-disable @typescript-eslint/no-deprecated -- `now` is honoured until it is removed */
-    const { maxRoundtrips, emit, clock, now, aiDriven, steps, history, state } = options as ProgressTrackerOptions;
-    read = { maxRoundtrips, emit, clock, now, aiDriven, steps, history, state } as ProgressTrackerOptions;
+    const { maxRoundtrips, emit, clock, now, aiDriven, steps, history, state, etaCalibration } = options as ProgressTrackerOptions;
+    read = { maxRoundtrips, emit, clock, now, aiDriven, steps, history, state, etaCalibration } as ProgressTrackerOptions;
     /* eslint-enable @typescript-eslint/no-deprecated */
   } catch (cause) {
     throw new EstimatorError('ESTIMATOR_INVALID_ARGUMENT', `ProgressTracker: options could not be read (${errorMessage(cause, 200)})`, {
@@ -100,6 +103,16 @@ function readOptions(options: unknown): ProgressTrackerOptions {
       throw new EstimatorError('ESTIMATOR_INVALID_ARGUMENT', `ProgressTracker: options.${describeIssues(issues)}`, { issues });
     }
     read.history = history.data;
+  }
+  if (read.etaCalibration !== undefined) {
+    const calibration = validateUntrusted(etaCalibrationSchema, read.etaCalibration);
+    if (!calibration.success) {
+      const issues = limitIssues(
+        calibration.issues.map((i) => ({ path: i.path === '' ? 'etaCalibration' : `etaCalibration.${i.path}`, message: i.message })),
+      );
+      throw new EstimatorError('ESTIMATOR_INVALID_ARGUMENT', `ProgressTracker: options.${describeIssues(issues)}`, { issues });
+    }
+    read.etaCalibration = calibration.data;
   }
   return read;
 }
@@ -173,6 +186,9 @@ export class ProgressTracker {
   private readonly posterior: RoundtripPosterior | undefined;
   private readonly historyRoundMs: number | undefined;
   private readonly slots = new Map<string, ChildSlot>();
+  private readonly calibration: EtaCalibration;
+  /** A child tracker without a cap: it advances by tool calls, never by the cold-start guess. */
+  private worker = false;
 
   private shown = 0;
   private message: string | undefined;
@@ -194,8 +210,9 @@ export class ProgressTracker {
   private eta: number | undefined;
   private etaLow: number | undefined;
   private etaHigh: number | undefined;
+  private evidence: EtaEvidence | undefined;
   private readonly plan = new PlanProgress();
-  private lastEmitted: { percent: number; message: string | undefined };
+  private lastEmitted: { percent: number; message: string | undefined; guess: boolean; plan: number | undefined };
 
   /**
    * @throws {EstimatorError} `ESTIMATOR_INVALID_ARGUMENT` naming the option (a cap below 1,
@@ -212,6 +229,7 @@ export class ProgressTracker {
     this.source = source;
     this.clock = () => source.now();
     this.aiDriven = options.aiDriven ?? true;
+    this.calibration = options.etaCalibration ?? ETA_CALIBRATION;
     this.ranges = stepsOf(options.steps);
     const runs = options.history?.runs ?? [];
     const finiteCap = Number.isFinite(cap) ? cap : undefined;
@@ -222,7 +240,7 @@ export class ProgressTracker {
     this.startedAt = this.clock() - elapsed;
     this.roundStartedAt = this.clock();
     this.toolsStartedAt = this.roundStartedAt;
-    this.lastEmitted = { percent: this.shown, message: this.message };
+    this.lastEmitted = { percent: this.shown, message: this.message, guess: this.guess, plan: this.plan.phase() };
   }
 
   /** The percent shown now: an integer in 0–100 that never decreases. */
@@ -245,6 +263,33 @@ export class ProgressTracker {
     return this.etaHigh;
   }
 
+  /** What the ETA rests on now (`plan` while the agent's plan is trusted, else `iterations`); undefined without an ETA. */
+  get etaEvidence(): EtaEvidence | undefined {
+    return this.evidence;
+  }
+
+  /**
+   * True while the percent is a guess: no cap, no history, no trusted plan, no model report
+   * and no weighted steps. The percent then grows slowly with the iterations and there is no
+   * ETA; a view shows it as `~12%`.
+   */
+  get guess(): boolean {
+    return (
+      !this.completed &&
+      this.posterior === undefined &&
+      !this.worker &&
+      this.ranges.length === 0 &&
+      this.slots.size === 0 &&
+      this.model === undefined &&
+      this.plan.trust(this.roundtrips) === 0
+    );
+  }
+
+  /** Which of the agent's plans the bar follows (1, 2, …) once a finished plan was replaced; undefined before. */
+  get planNumber(): number | undefined {
+    return this.plan.phase();
+  }
+
   /**
    * The agent's own plan changed: pass the `plan.updated` event (or any `{ items }`). The
    * plan moves the bar while the agent keeps it current; a plan that is only declared,
@@ -263,7 +308,7 @@ export class ProgressTracker {
     }
     const parsed = validateUntrusted(planItemsSchema, items);
     if (!parsed.success) return false;
-    this.plan.update(countPlan(parsed.data), this.roundtrips, this.clock());
+    this.plan.update(countPlan(parsed.data), this.roundtrips, this.clock(), this.shown);
     this.update();
     return true;
   }
@@ -291,8 +336,9 @@ export class ProgressTracker {
   }
 
   /** One tool call ended; counts toward the worker fallback (+10 local each, up to 80). */
-  toolCallFinished(_name: string, _ok: boolean): void {
+  toolCallFinished(name: string, _ok: boolean): void {
     if (this.completed) return;
+    if (typeof name === 'string') this.plan.toolRan(name);
     this.toolCalls++;
     this.stepToolCalls++;
     this.update();
@@ -400,6 +446,7 @@ export class ProgressTracker {
       ...(options.steps === undefined ? {} : { steps: options.steps }),
       ...(options.history === undefined ? {} : { history: options.history }),
     });
+    child.worker = options.maxRoundtrips === undefined;
     members.set(child, 0);
     return child;
   }
@@ -493,19 +540,24 @@ export class ProgressTracker {
   /** The best current estimate on this tracker's own 0–100 scale, before the monotone floor. */
   private target(t: number): number {
     const { position, atLeast } = this.position(t);
-    const estimate =
-      this.posterior === undefined
-        ? Math.min(TOOL_CALL_CAP, PER_TOOL_CALL * this.toolCalls)
-        : 100 * this.posterior.fractionDone(position, atLeast);
+    let estimate: number;
+    if (this.posterior !== undefined) estimate = 100 * this.posterior.fractionDone(position, atLeast);
+    else if (this.worker) estimate = Math.min(TOOL_CALL_CAP, PER_TOOL_CALL * this.toolCalls);
+    else estimate = coldStartPercent(position);
     let value = estimate;
     if (this.ranges.length > 0) value = this.stepValue(estimate);
     // The agent is not far past where its plan says it is, trusted or not (the early-run overshoot).
+    // Each plan spans its slice of the bar: all of it, or a share of what is left in a run of several plans.
+    const span = this.plan.span();
+    const onBar = (fraction: number): number => span.start + fraction * (span.end - span.start);
+    // In a run of several plans (a queue shown, or a finished plan replaced) the estimate stays within the current plan's slice.
+    if (this.plan.several()) value = Math.min(value, span.end);
     const ceiling = this.plan.ceiling(this.roundtrips);
-    if (ceiling !== undefined && value > 100 * ceiling.fraction)
-      value = ceiling.weight * 100 * ceiling.fraction + (1 - ceiling.weight) * value;
+    if (ceiling !== undefined && value > onBar(ceiling.fraction))
+      value = ceiling.weight * onBar(ceiling.fraction) + (1 - ceiling.weight) * value;
     const trust = this.plan.trust(this.roundtrips);
     const planFraction = this.plan.fraction(t);
-    if (trust > 0 && planFraction !== undefined) value = trust * 100 * planFraction + (1 - trust) * value;
+    if (trust > 0 && planFraction !== undefined) value = trust * onBar(planFraction) + (1 - trust) * value;
     for (const [key, slot] of this.slots) {
       if (key.startsWith('step:')) continue;
       value = Math.max(value, slot.range.start + (mean(slot.members.values()) / 100) * (slot.range.end - slot.range.start));
@@ -574,13 +626,19 @@ export class ProgressTracker {
     this.eta = undefined;
     this.etaLow = undefined;
     this.etaHigh = undefined;
+    this.evidence = undefined;
     if (this.completed) return;
     const elapsed = t - this.startedAt;
     const trust = this.plan.trust(this.roundtrips);
-    const fraction = this.plan.fraction(t);
+    const local = this.plan.fraction(t);
+    const span = this.plan.span();
+    // The share of the whole run the plan puts behind (a later plan starts where the last one left the bar).
+    const fraction = local === undefined ? undefined : (span.start + local * (span.end - span.start)) / 100;
     const fromRoundtrips = this.roundtripEta(t);
     let point = fromRoundtrips;
+    let evidence: EtaEvidence = 'iterations';
     if (trust > 0 && fraction !== undefined && fraction > 0 && elapsed > 0) {
+      evidence = 'plan';
       // The plan's pace: the time the done share took, stretched over the share left.
       const fromPlan = (elapsed * (1 - fraction)) / fraction;
       point =
@@ -589,10 +647,13 @@ export class ProgressTracker {
           : Math.exp(trust * Math.log(Math.max(1, fromPlan)) + (1 - trust) * Math.log(Math.max(1, fromRoundtrips)));
     }
     if (point === undefined || !Number.isFinite(point)) return;
-    const range = etaRange(point);
-    this.eta = Math.round(point);
-    this.etaLow = Math.round(range.low);
-    this.etaHigh = Math.round(range.high);
+    // Bins are chosen by the share of the run the raw ETA says is behind us.
+    const share = elapsed > 0 ? (100 * elapsed) / (elapsed + point) : 0;
+    const calibrated = calibrateEta(this.calibration, evidence, share, point, this.historyRoundMs !== undefined);
+    this.eta = Math.round(calibrated.point);
+    this.etaLow = Math.round(calibrated.low);
+    this.etaHigh = Math.round(calibrated.high);
+    this.evidence = evidence;
   }
 
   private update(): void {
@@ -605,11 +666,16 @@ export class ProgressTracker {
       if (target > this.shown) this.shown = target;
       this.computeEta(t);
     }
-    if (this.lastEmitted.percent === this.shown && this.lastEmitted.message === this.message) return;
-    this.lastEmitted = { percent: this.shown, message: this.message };
+    const guess = this.guess;
+    const plan = this.plan.phase();
+    const last = this.lastEmitted;
+    if (last.percent === this.shown && last.message === this.message && last.guess === guess && last.plan === plan) return;
+    this.lastEmitted = { percent: this.shown, message: this.message, guess, plan };
     if (this.emitFn === undefined) return;
     const body: ProgressEmission = { type: 'progress', percent: this.shown };
     if (this.message !== undefined) body.message = this.message;
+    if (guess) body.guess = true;
+    if (plan !== undefined) body.plan = plan;
     if (this.eta !== undefined) body.etaMs = this.eta;
     if (this.etaLow !== undefined) body.etaLowMs = this.etaLow;
     if (this.etaHigh !== undefined) body.etaHighMs = this.etaHigh;

@@ -3,6 +3,7 @@ import { invalidArgument, shown } from './estimator-error.js';
 import { MAX_PLAN_ITEMS, systemClock, type PlanItem } from '@headway/protocol';
 import { ProgressTracker } from './progress-tracker.js';
 import type { TaskHistory } from './task-history.js';
+import type { EtaCalibration, EtaEvidence } from './eta-calibration.js';
 
 /** What the bar showed at one moment of a replayed run. */
 export interface ReplayedProgress {
@@ -12,6 +13,12 @@ export interface ReplayedProgress {
   etaMs?: number;
   etaLowMs?: number;
   etaHighMs?: number;
+  /** What the ETA rested on (see {@link ProgressTracker.etaEvidence}). */
+  etaEvidence?: EtaEvidence;
+  /** The percent was a guess (see {@link ProgressTracker.guess}). */
+  guess?: true;
+  /** Which of the agent's plans the bar followed, from the second on. */
+  plan?: number;
 }
 
 /** Options of {@link replayProgress}. */
@@ -22,6 +29,8 @@ export interface ReplayProgressOptions {
   history?: TaskHistory;
   /** Feed `plan.updated` events to the tracker (default true); false replays the bar without plans. */
   plan?: boolean;
+  /** How the raw point ETA is calibrated (see {@link EtaCalibration}); default the shipped one. */
+  etaCalibration?: EtaCalibration;
   /** Extra times (epoch ms, ascending) at which to read the bar between events, as a timer would. */
   at?: readonly number[];
 }
@@ -104,6 +113,9 @@ export function replayProgress(events: readonly unknown[], options: ReplayProgre
     if (tracker.etaMs !== undefined) point.etaMs = tracker.etaMs;
     if (tracker.etaLowMs !== undefined) point.etaLowMs = tracker.etaLowMs;
     if (tracker.etaHighMs !== undefined) point.etaHighMs = tracker.etaHighMs;
+    if (tracker.etaEvidence !== undefined) point.etaEvidence = tracker.etaEvidence;
+    if (tracker.guess) point.guess = true;
+    if (tracker.planNumber !== undefined) point.plan = tracker.planNumber;
     out.push(point);
   };
   const start = (t: number, cap: number | undefined): ProgressTracker => {
@@ -112,6 +124,7 @@ export function replayProgress(events: readonly unknown[], options: ReplayProgre
       maxRoundtrips: options.maxRoundtrips ?? cap ?? DEFAULT_CAP,
       clock: { ...systemClock, now: () => clock },
       ...(options.history === undefined ? {} : { history: options.history }),
+      ...(options.etaCalibration === undefined ? {} : { etaCalibration: options.etaCalibration }),
     });
   };
   for (const raw of events) {

@@ -92,6 +92,10 @@ export interface ProgressUpdateEvent extends EventEnvelope {
   etaLowMs?: number;
   /** High end (about the 90th percentile) of the time left, in ms; present only with evidence. */
   etaHighMs?: number;
+  /** True when the percent is a guess (no cap, plan or history yet): show it as `~12%`, without an ETA. */
+  guess?: boolean;
+  /** Which of the agent's plans the percent follows (1, 2, …) once a finished plan was replaced by a new one. */
+  plan?: number;
 }
 /** A partial result worth showing before the run ends. */
 export interface IntermediateResultEvent extends EventEnvelope {
@@ -354,6 +358,8 @@ const eventSchemas = z.discriminatedUnion('type', [
     etaMs: duration.exactOptional(),
     etaLowMs: duration.exactOptional(),
     etaHighMs: duration.exactOptional(),
+    guess: z.boolean().exactOptional(),
+    plan: z.number().int().positive().exactOptional(),
   }),
   event('intermediate.result', { content: z.string() }),
   event('run.finished', {

@@ -92,6 +92,8 @@ export function progressEventArbitraries(options: ProgressEventArbitraryOptions 
         etaMs: ms,
         etaLowMs: ms,
         etaHighMs: ms,
+        guess: fc.boolean(),
+        plan: fc.integer({ min: 1, max: 1000 }),
       },
       ['type', 'percent'],
     ),

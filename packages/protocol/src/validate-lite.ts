@@ -74,6 +74,8 @@ const BODIES: Readonly<Record<ProgressEvent['type'], Shape>> = {
     etaMs: ['nonNegative', 'optional'],
     etaLowMs: ['nonNegative', 'optional'],
     etaHighMs: ['nonNegative', 'optional'],
+    guess: ['boolean', 'optional'],
+    plan: ['positiveInt', 'optional'],
   },
   'intermediate.result': { content: S },
   'run.finished': { durationMs: DURATION, tokenCount: ['count', 'optional'], outcome: [['completed', 'limit']], summary: OS },

@@ -78,6 +78,15 @@ describe('CLIReporter plain mode', () => {
     expect(stream.chunks).toEqual(['  [progress] Tool: evil\uFFFD[2J\uFFFD]0;pwned\uFFFD...\n', '  [progress] Error: line one line two\n']);
   });
 
+  it('writes a guessed percent as ~12% without an ETA, and names the plan from the second on', () => {
+    const { stream, reporter } = plain();
+    const hub = createProgressHub({ runId: 'r1', clock: new ManualClock() });
+    hub.add(reporter);
+    hub.emit({ type: 'progress', percent: 12, message: 'Reading', guess: true });
+    hub.emit({ type: 'progress', percent: 56, plan: 2, etaMs: 20_000 });
+    expect(stream.chunks).toEqual(['  [progress] ~12% Reading\n', '  [progress] 56% (plan 2) (ETA 20s)\n']);
+  });
+
   it('adds durations, previews, ETA, limits and the report from the event stream', () => {
     const { stream, reporter } = plain();
     const hub = createProgressHub({ runId: 'r1', clock: new ManualClock() });

@@ -268,10 +268,14 @@ export class CLIReporter implements ProgressReporter {
         return;
       case 'progress':
         this.live((s) => {
-          s.progress(event.percent, event.message === undefined ? s.label : this.clean(event.message), now, event.etaMs, {
-            lowMs: event.etaLowMs,
-            highMs: event.etaHighMs,
-          });
+          s.progress(
+            event.percent,
+            event.message === undefined ? s.label : this.clean(event.message),
+            now,
+            event.etaMs,
+            { lowMs: event.etaLowMs, highMs: event.etaHighMs },
+            { guess: event.guess, plan: event.plan },
+          );
         });
         return;
       case 'plan.updated': {

@@ -52,6 +52,19 @@ describe('renderLiveFrame', () => {
     expect(renderLiveFrame(s, { now: T0 + 3_000, width: 80, colors: plain, maxRunning: 3 })).not.toContain('ETA');
   });
 
+  it('marks a guessed percent with ~ and shows no ETA for it; names the plan from the second on', () => {
+    const s = new LiveState(T0, 3, 3);
+    s.task = 'Fix the issues';
+    s.progress(12, 'Reading', T0 + 1_000, 20_000, { lowMs: 10_000, highMs: 40_000 }, { guess: true });
+    expect(renderLiveFrame(s, { now: T0 + 2_000, width: 80, colors: plain, maxRunning: 3 }).split('\n')[1]).toBe(
+      '  ██░░░░░░░░░░░░░░░░░░░░░░ ~ 12% · 2s',
+    );
+    s.progress(56, 'Reading', T0 + 3_000, 20_000, undefined, { plan: 2 });
+    expect(renderLiveFrame(s, { now: T0 + 3_000, width: 80, colors: plain, maxRunning: 3 }).split('\n')[1]).toBe(
+      '  █████████████░░░░░░░░░░░  56% · 3s · ETA 20s · plan 2',
+    );
+  });
+
   it('lists at most maxRunning running tools, then how many more', () => {
     const s = new LiveState(T0, 3, 3);
     for (const name of ['a', 'b', 'c', 'd', 'e']) s.toolStarted(name, undefined, T0);

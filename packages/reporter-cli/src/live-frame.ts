@@ -100,8 +100,10 @@ export function renderLiveFrame(state: LiveState, options: FrameOptions): string
 
   const elapsedMs = outcome === undefined ? now - state.startedAt : outcome.durationMs;
   const barWidth = Math.max(10, Math.min(30, Math.floor(width * 0.3)));
-  const facts = [`${displayPercent(state.percent ?? 0).padStart(3)}%`, elapsedText(elapsedMs)];
-  if (state.eta !== undefined && outcome === undefined) facts.push(etaFacts(state.eta, now));
+  const guessed = state.guess && outcome === undefined;
+  const facts = [`${guessed ? '~' : ''}${displayPercent(state.percent ?? 0).padStart(3)}%`, elapsedText(elapsedMs)];
+  if (state.eta !== undefined && outcome === undefined && !guessed) facts.push(etaFacts(state.eta, now));
+  if (state.planNumber !== undefined && outcome === undefined) facts.push(`plan ${state.planNumber}`);
   if (state.iteration !== undefined) facts.push(`iteration ${state.iteration.index + 1}/${state.iteration.max}`);
   lines.push(`  ${bar(state.percent ?? 0, barWidth, c)} ${facts.join(c.dim(' · '))}`);
 

@@ -44,6 +44,10 @@ export class LiveState {
   task = '';
   startedAt: number;
   percent: number | undefined = undefined;
+  /** The percent is a guess (shown as `~12%`, without an ETA). */
+  guess = false;
+  /** Which of the agent's plans the percent follows, from the second on. */
+  planNumber: number | undefined = undefined;
   label = '';
   /** The point ETA and, when known, its range (p10–p90), as of `at`. */
   eta: { ms: number; at: number; lowMs?: number; highMs?: number } | undefined = undefined;
@@ -71,10 +75,14 @@ export class LiveState {
     now: number,
     etaMs?: number,
     range?: { lowMs?: number | undefined; highMs?: number | undefined },
+    mark?: { guess?: boolean | undefined; plan?: number | undefined },
   ): void {
     if (Number.isFinite(percent)) this.percent = Math.min(100, Math.max(0, percent));
     this.label = label;
-    this.eta = etaMs === undefined || !Number.isFinite(etaMs) ? undefined : { ms: Math.max(0, etaMs), at: now };
+    this.guess = mark?.guess === true;
+    this.planNumber = mark?.plan;
+    // A guessed percent has no ETA worth showing.
+    this.eta = etaMs === undefined || !Number.isFinite(etaMs) || this.guess ? undefined : { ms: Math.max(0, etaMs), at: now };
     const low = range?.lowMs;
     const high = range?.highMs;
     if (this.eta !== undefined && low !== undefined && high !== undefined && Number.isFinite(low) && Number.isFinite(high)) {
@@ -109,6 +117,7 @@ export class LiveState {
     this.outcome = outcome;
     this.running = [];
     if (outcome.kind === 'completed') {
+      this.guess = false;
       this.percent = 100;
       this.eta = undefined;
     }

@@ -35,7 +35,13 @@ export function plainEventText(event: ProgressEvent, previewLength: number): str
     case 'iteration':
       return plainLine.iteration(event.index, event.max);
     case 'progress': {
-      const line = plainLine.progress(event.percent, event.message ?? '');
+      if (event.guess === true) {
+        // A guessed percent: marked with ~, and no ETA.
+        const text = oneLine(event.message ?? '');
+        return `${PREFIX}~${displayPercent(event.percent)}%${event.plan === undefined ? '' : ` (plan ${event.plan})`}${text === '' ? '' : ` ${text}`}`;
+      }
+      const base = plainLine.progress(event.percent, event.message ?? '');
+      const line = event.plan === undefined ? base : base.replace(/%/, `% (plan ${event.plan})`);
       if (event.etaLowMs !== undefined && event.etaHighMs !== undefined)
         return `${line} (ETA ${formatEtaRange(event.etaLowMs, event.etaHighMs)})`;
       return event.etaMs === undefined ? line : `${line} (ETA ${formatDuration(event.etaMs)})`;

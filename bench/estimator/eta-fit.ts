@@ -1,0 +1,82 @@
+// Fits the ETA calibration (ETA_CALIBRATION in @headway/estimator) from recorded runs: each run
+// is replayed with an identity calibration, and per evidence (plan / iterations) and bin of the
+// percent shown, the 10th/50th/90th percentile of log(true time left / raw point ETA) is taken,
+// each run weighing the same.
+import { replayProgress, type EtaCalibration, type EtaCalibrationBin, type EtaEvidence, type TaskHistory } from '@headway/estimator';
+import type { Trace } from './traces.js';
+
+/** Without a recorded cap, the bench (and this fit) assume the runtime's default. */
+const DEFAULT_CAP = 30;
+const SAMPLES = 400;
+/** Upper bounds of the bins of the percent shown. */
+const BIN_EDGES = [20, 40, 60, 80, 101];
+/** The quantiles fitted: low, mid, high. */
+const QUANTILES = [0.1, 0.5, 0.9] as const;
+
+const identityBins = (): EtaCalibrationBin[] => [{ belowPercent: 101, low: 0, mid: 0, high: 0 }];
+const IDENTITY: EtaCalibration = { plan: identityBins(), iterations: identityBins() };
+
+interface Sample {
+  evidence: EtaEvidence;
+  percent: number;
+  residual: number;
+  weight: number;
+}
+
+/** Samples of log(true time left / raw point ETA) from the third iteration on. */
+function etaResiduals(traces: readonly Trace[], options: { plan: boolean; history?: TaskHistory }): Sample[] {
+  const out: Sample[] = [];
+  for (const trace of traces) {
+    const duration = Math.max(1, trace.endTs - trace.startTs);
+    const at = Array.from({ length: SAMPLES }, (_, k) => trace.startTs + ((k + 0.5) / SAMPLES) * duration);
+    const points = replayProgress(trace.raw, {
+      ...options,
+      maxRoundtrips: trace.maxIterations ?? DEFAULT_CAP,
+      etaCalibration: IDENTITY,
+      at,
+    });
+    const third = trace.events.filter((e) => e.kind === 'round')[2]?.ts ?? Number.POSITIVE_INFINITY;
+    const mine: Omit<Sample, 'weight'>[] = [];
+    let next = 0;
+    let current: (typeof points)[number] | undefined;
+    for (const t of at) {
+      while (next < points.length && points[next]!.ts <= t) current = points[next++];
+      if (t < third || current?.etaMs === undefined || current.etaEvidence === undefined || current.etaMs <= 0) continue;
+      mine.push({ evidence: current.etaEvidence, percent: current.percent, residual: Math.log((trace.endTs - t) / current.etaMs) });
+    }
+    for (const s of mine) out.push({ ...s, weight: 1 / mine.length });
+  }
+  return out;
+}
+
+/** The weighted q-quantile of `values`. */
+function quantile(values: { v: number; w: number }[], q: number): number {
+  const sorted = [...values].sort((a, b) => a.v - b.v);
+  const total = sorted.reduce((a, s) => a + s.w, 0);
+  let acc = 0;
+  for (const s of sorted) {
+    acc += s.w;
+    if (acc >= q * total) return s.v;
+  }
+  return sorted[sorted.length - 1]?.v ?? 0;
+}
+
+/** The calibration table for these runs (the shipped one when a bin has too few runs' worth of samples). */
+export function fitEtaCalibration(traces: readonly Trace[], options: { plan: boolean; history?: TaskHistory }): EtaCalibration {
+  const samples = etaResiduals(traces, options);
+  const fit = (evidence: EtaEvidence): EtaCalibrationBin[] => {
+    const mine = samples.filter((s) => s.evidence === evidence);
+    const all = mine.map((s) => ({ v: s.residual, w: s.weight }));
+    let lower = 0;
+    return BIN_EDGES.map((edge) => {
+      const inBin = mine.filter((s) => s.percent >= lower && s.percent < edge).map((s) => ({ v: s.residual, w: s.weight }));
+      lower = edge;
+      // A bin with less than two runs' worth of samples borrows the whole evidence's spread.
+      const use = inBin.reduce((a, s) => a + s.w, 0) >= 2 ? inBin : all;
+      if (use.length === 0) return { belowPercent: edge, low: -1.75, mid: 0, high: 1.95 };
+      const [low, mid, high] = QUANTILES.map((q) => Math.round(quantile(use, q) * 1000) / 1000) as [number, number, number];
+      return { belowPercent: edge, low, mid, high };
+    });
+  };
+  return { plan: fit('plan'), iterations: fit('iterations') };
+}
