@@ -25,12 +25,17 @@ function projectWithAi(version: string): string {
 
 describe('the ai peer dependency', () => {
   it('declares the range it checks at run time', () => {
-    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { peerDependencies: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      peerDependencies: Record<string, string>;
+    };
     expect(manifest.peerDependencies.ai).toBe(SUPPORTED_AI_RANGE);
   });
 
   it('accepts every ai 6 release and the one installed here', () => {
-    for (const version of ['6.0.0', '6.0.326', '6.1.0-beta.2']) expect(() => { assertSupportedAi(version); }).not.toThrow();
+    for (const version of ['6.0.0', '6.0.326', '6.1.0-beta.2'])
+      expect(() => {
+        assertSupportedAi(version);
+      }).not.toThrow();
     const here = installedAiVersion(import.meta.url);
     expect(here).toMatch(/^6\./);
   });
