@@ -47,8 +47,8 @@ import {
 } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { delimiter, join, relative, sep } from 'node:path';
+import { homedir, tmpdir } from 'node:os';
+import { basename, delimiter, join, relative, sep } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
 const args = new Map(
@@ -242,7 +242,7 @@ async function startPrebuildHost(work) {
   const glibc = process.report?.getReport?.().header?.glibcVersionRuntime !== undefined;
   if (process.platform === 'linux' && !glibc) return undefined; // musl builds are named differently
   const dir = join(work, 'prebuilds');
-  let served = 0;
+  const served = [];
   for (const entry of existsSync(store) ? readdirSync(store) : []) {
     const m = /^better-sqlite3@(\d+\.\d+\.\d+)$/.exec(entry);
     const pkg = join(store, entry, 'node_modules', 'better-sqlite3');
@@ -253,9 +253,9 @@ async function startPrebuildHost(work) {
     const r = spawnSync('tar', ['-czf', join(dir, `v${version}`, name), '-C', pkg, 'build/Release/better_sqlite3.node'], {
       encoding: 'utf8',
     });
-    if (r.status === 0) served += 1;
+    if (r.status === 0) served.push(`/v${version}/${name}`);
   }
-  if (served === 0) return undefined;
+  if (served.length === 0) return undefined;
   const server = createServer((req, res) => {
     const path = join(dir, decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname));
     if (!path.startsWith(dir + sep) || !existsSync(path)) {
@@ -266,7 +266,22 @@ async function startPrebuildHost(work) {
     createReadStream(path).pipe(res);
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((resolve) => server.close(resolve)) };
+  const url = `http://127.0.0.1:${server.address().port}`;
+  // prebuild-install keeps each download in npm's cache under a name made from its URL; this
+  // run's port makes those names unique, so they are removed instead of piling up.
+  const cache = join(process.env.npm_config_cache || join(homedir(), '.npm'), '_prebuilds');
+  const cached = served.map((path) => {
+    const digest = createHash('sha512')
+      .update(url + path)
+      .digest('hex')
+      .slice(0, 6);
+    return join(cache, `${digest}-${basename(path).replace(/[^a-zA-Z0-9.]+/g, '-')}`);
+  });
+  const close = async () => {
+    await new Promise((resolve) => server.close(resolve));
+    for (const file of cached) rmSync(file, { force: true });
+  };
+  return { url, close };
 }
 
 /**
