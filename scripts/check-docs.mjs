@@ -27,7 +27,7 @@
 //   <!-- docs-check: no-run -->      type-checked, not run (needs a key, a server, user input…)
 //   <!-- docs-check: skip -->        neither (a fragment shown for its shape); say why beside it
 //
-// Usage: node scripts/check-docs.mjs [--only=<package dir name>] [--pm=npm|pnpm] [--force]
+// Usage: node scripts/check-docs.mjs [--only=<package dir name>[,<another>…]] [--pm=npm|pnpm] [--force]
 // Prints one line per README and package manager, writes .docs-check/results.json, exits 1 on
 // any failure. A run whose READMEs, packages and changesets are unchanged since the last green
 // run is skipped (the hash lives in node_modules/.cache/headway-docs-check); --force runs anyway.
@@ -450,7 +450,14 @@ async function main() {
   const pkgs = workspacePackages();
   const readmes = [{ file: join(root, 'README.md'), owner: undefined }, ...pkgs.map((p) => ({ file: join(p.dir, 'README.md'), owner: p }))]
     .filter((r) => existsSync(r.file))
-    .filter((r) => !args.has('only') || r.owner?.short === args.get('only'));
+    .filter(
+      (r) =>
+        !args.has('only') ||
+        args
+          .get('only')
+          .split(',')
+          .includes(r.owner?.short ?? ''),
+    );
 
   const work = mkdtempSync(join(tmpdir(), 'headway-docs-'));
   const closers = [];
