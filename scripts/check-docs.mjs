@@ -31,6 +31,7 @@
 // Prints one line per README and package manager, writes .docs-check/results.json, exits 1 on
 // any failure. A run whose READMEs, packages and changesets are unchanged since the last green
 // run is skipped (the hash lives in node_modules/.cache/headway-docs-check); --force runs anyway.
+// HEADWAY_DOCS_CHECK_TIMINGS=1 prints how long staging, the registry and each changesets step took.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
