@@ -174,8 +174,9 @@ export function testFilesUsing(root, variable) {
 function aptInstall(apt, packages, log) {
   log(`installing ${packages.join(', ')} from Debian's packages (apt-get)…`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  // Another apt-get on the machine holds the lock for a while: wait for it instead of failing.
-  const lock = ['-o', 'DPkg::Lock::Timeout=300'];
+  // Another apt-get on the machine holds the lock for a while: wait for it instead of failing (up to
+  // 30 min, a guard against a stuck lock, not a limit a busy machine reaches).
+  const lock = ['-o', 'DPkg::Lock::Timeout=1800'];
   for (const args of [
     ['update', '-qq', ...lock],
     ['install', '-y', '-qq', '--no-install-recommends', ...lock, ...packages],

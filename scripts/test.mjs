@@ -85,8 +85,10 @@ const steps = [
     bin('turbo'),
     ['run', 'build', 'typecheck', 'lint', 'check', 'test', '--output-logs=errors-only', '--continue', ...process.argv.slice(2)],
   ],
-  // Docs are code: every README snippet, type-checked and run from the packed packages (skipped
-  // when neither the READMEs nor the packages changed since its last green run).
+  // Docs are code: the release published to a local registry, every README's install line
+  // installed from it as written (npm and pnpm), its snippets type-checked and run, and
+  // `npx @headway/cli` run from it (skipped when neither the READMEs, the packages nor the
+  // changesets changed since its last green run).
   [process.execPath, [join(root, 'scripts', 'check-docs.mjs')]],
   // The package scaffolder (`pnpm new-package`) makes a package that type-checks.
   [process.execPath, ['--test', join(root, 'scripts', 'new-package.test.mjs'), join(root, 'scripts', 'check-commands.test.mjs')]],

@@ -7,12 +7,15 @@ export type AiSdkErrorCode =
   /** The time budget's hard stop: the abort reason of `settings.abortSignal`. */
   | 'AI_SDK_HARD_STOP'
   /** `costOf` returned something that is not a finite number >= 0 (passed to `onInternalError`; the step has no cost). */
-  | 'AI_SDK_INVALID_COST';
+  | 'AI_SDK_INVALID_COST'
+  /** The installed `ai` is a major this package is not tested with; the message names the supported range. */
+  | 'AI_SDK_UNSUPPORTED_VERSION';
 
 /**
  * Thrown by `withHeadway` for options it cannot use (`AI_SDK_INVALID_OPTIONS`; the message
  * names every offending field), and the abort reason of `settings.abortSignal` at the hard
- * time stop (`AI_SDK_HARD_STOP`), which the AI SDK call then rejects with.
+ * time stop (`AI_SDK_HARD_STOP`), which the AI SDK call then rejects with. `withHeadway` also
+ * throws `AI_SDK_UNSUPPORTED_VERSION` when the installed `ai` is not a supported major.
  */
 export class AiSdkError extends HeadwayError<AiSdkErrorCode> {
   override readonly name: string = 'AiSdkError';

@@ -14,6 +14,7 @@ export type { AiSdkErrorContext, CostOf, WithHeadwayOptions } from './options.js
 export type { HeadwayClock } from './options.js';
 export type { StepFacts } from './step-facts.js';
 export { AiSdkError } from './ai-sdk-error.js';
+export { SUPPORTED_AI_RANGE } from './ai-version.js';
 export type { AiSdkErrorCode } from './ai-sdk-error.js';
 export { createUIMessageStreamSink } from './ui-message-stream.js';
 export type { DataChunkWriter, HeadwayDataChunk, HeadwayDataTypes, ProgressData, UIMessageStreamSinkOptions } from './ui-message-stream.js';

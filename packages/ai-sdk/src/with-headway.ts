@@ -21,6 +21,7 @@ import { describeThrown, errorMessage, unrefClock } from '@headway/protocol/inte
 import { buildFallbackReport, buildReportPrompt, ToolCallLog, type ReportPromptLimits } from '@headway/report';
 import type { ModelMessage } from 'ai';
 import { AiSdkError } from './ai-sdk-error.js';
+import { checkInstalledAi } from './ai-version.js';
 import { reportFromModel } from './model-report.js';
 import { parseOptions, type AiSdkErrorContext, type WithHeadwayOptions } from './options.js';
 import { finishReasonOf, usageOf, type StepFacts } from './step-facts.js';
@@ -113,7 +114,8 @@ const LIMIT_OF: Partial<Record<StopReason, LimitKind>> = { 'max-iterations': 'it
  * `report.generated`, one terminal event), and at a limit a last step in which the model is
  * asked for its progress report (the prompt goes into the step's messages, with no tools).
  *
- * @throws {AiSdkError} `AI_SDK_INVALID_OPTIONS`, naming every invalid field.
+ * @throws {AiSdkError} `AI_SDK_INVALID_OPTIONS`, naming every invalid field;
+ * `AI_SDK_UNSUPPORTED_VERSION` when the installed `ai` is not a supported major (`^6`).
  * @example
  * ```ts
  * const run = withHeadway({ task: 'Find the auth middleware', sinks: [new CLIReporter()], maxIterations: 10 });
@@ -122,6 +124,7 @@ const LIMIT_OF: Partial<Record<StopReason, LimitKind>> = { 'max-iterations': 'it
  * ```
  */
 export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
+  checkInstalledAi();
   const o = parseOptions(options);
   const clock = o.clock ?? defaultClock;
   const maxIterations = o.maxIterations ?? DEFAULT_MAX_ITERATIONS;
