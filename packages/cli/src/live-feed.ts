@@ -4,6 +4,7 @@ import { repeatOn } from '@headway/protocol/internal';
 import { CLIReporter, type CLIReporterMode } from '@headway/reporter-cli';
 import { EXIT } from './cli-error.js';
 import { ioClock, type CliIo } from './io/cli-io.js';
+import { terminalLines, terminalSafe } from './terminal-text.js';
 
 /**
  * Longest gap between two frames of the live block: about 12 a second, what a person can follow.
@@ -120,7 +121,7 @@ export class LiveFeed {
   /** Prints a line above the live block (or as a plain line), after the events before it. */
   log(text: string): void {
     this.#flush();
-    this.reporter.log(text);
+    this.reporter.log(terminalLines(text));
   }
 
   /** Stops animating; the exit code the run's end calls for (0 ok, 1 failed or never ended, 3 stopped short). */
@@ -151,7 +152,8 @@ export class LiveFeed {
 
   #emit(body: ProgressEvent | ProgressEventBody): void {
     this.#seq += 1;
-    const event = { ...body, runId: this.#runId, seq: this.#seq, ts: 'ts' in body ? body.ts : this.#clock.now() };
+    // Every string of the stream reaches the terminal neutralised (escape sequences, bidi overrides).
+    const event = terminalSafe({ ...body, runId: this.#runId, seq: this.#seq, ts: 'ts' in body ? body.ts : this.#clock.now() });
     const terminal = event.type === 'run.finished' || event.type === 'run.error' || event.type === 'run.cancelled';
     if (terminal) this.#terminal = event;
     if (this.#stopFrames === undefined) {

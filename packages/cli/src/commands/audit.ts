@@ -8,6 +8,7 @@ import {
 } from '@headway/reporter-audit';
 import { errorMessage } from '@headway/protocol/internal';
 import { parseCommand, showHelp } from '../args.js';
+import { terminalJson, terminalLines, terminalText } from '../terminal-text.js';
 import { CliError, EXIT } from '../cli-error.js';
 import type { CliIo } from '../io/cli-io.js';
 import { openStores } from '../store-url.js';
@@ -96,14 +97,14 @@ export async function auditCommand(args: readonly string[], io: CliIo): Promise<
   const invalid = problems.filter((p) => !p.includes('torn record'));
   if (result.ok && invalid.length > 0) result = { ok: false, records: result.records, sessions: result.sessions };
   if (values.json === true) {
-    io.stdout.write(`${JSON.stringify({ ...result, ...(problems.length === 0 ? {} : { problems }) })}\n`);
+    io.stdout.write(`${terminalJson({ ...result, ...(problems.length === 0 ? {} : { problems }) })}\n`);
   } else if (result.break !== undefined) {
-    io.stdout.write(`BROKEN: ${result.break.kind}\n${result.break.message}\n`);
+    io.stdout.write(`BROKEN: ${terminalText(result.break.kind)}\n${terminalLines(result.break.message)}\n`);
   } else if (invalid.length > 0) {
-    io.stdout.write(`BROKEN: unreadable\n${invalid[0] ?? ''}\n`);
+    io.stdout.write(`BROKEN: unreadable\n${terminalLines(invalid[0] ?? '')}\n`);
   } else {
     io.stdout.write(`OK: ${result.records} records in ${result.sessions} session${result.sessions === 1 ? '' : 's'}, hash chain whole\n`);
-    for (const p of problems) io.stderr.write(`headway: ${p}\n`);
+    for (const p of problems) io.stderr.write(`headway: ${terminalLines(p)}\n`);
   }
   return result.ok ? EXIT.ok : EXIT.failed;
 }
