@@ -45,7 +45,7 @@ export interface EventStreamOptions extends ConverterOptions {
 }
 
 /** In `stream` timing, the time between a line that carries no time and the event before it. */
-export const STREAM_STEP_MS = 1000;
+const STREAM_STEP_MS = 1000;
 
 /** A converter for `format`. */
 export function createConverter(format: Exclude<AgentFormat, 'headway'>, options: ConverterOptions = {}): StreamConverter {
