@@ -1,5 +1,6 @@
 // `--store` URLs whose password holds `/`, `@` or `:`: read as the URL rules say, never printed.
 import { HeadwayError } from '@headway/protocol';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CliError } from './cli-error.js';
 import { openStores } from './store-url.js';
@@ -48,5 +49,19 @@ describe('openStores with a postgres:// URL', () => {
     const error = await failure('mysql://me:p@ss/w@h/db');
     expect(error.exitCode).toBe(2);
     expect(error.message).toBe('mysql://me:***@h/db: not a store URL; expected sqlite:PATH or postgres://…');
+  });
+
+  it('never prints a password, whatever characters it holds', async () => {
+    const password = fc.string({ unit: fc.constantFrom(...'/@:%?#ab9Z'.split('')), minLength: 1, maxLength: 24 }).map((p) => `Q${p}Q`);
+    await fc.assert(
+      fc.asyncProperty(password, async (pw) => {
+        for (const url of [`postgres://me:${pw}@db.example:port/agents`, `mysql://me:${pw}@h/db`]) {
+          const error = await failure(url);
+          expect(error.exitCode).toBe(2);
+          expect(error.message).not.toContain(pw);
+        }
+      }),
+      { numRuns: 200 },
+    );
   });
 });

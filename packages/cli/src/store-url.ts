@@ -70,16 +70,16 @@ export async function openStores(url: string | undefined): Promise<OpenedStores>
 }
 
 /**
- * The user info of a `scheme://user:password@host…` URL, split at the last `@` before the query:
- * a password may hold `/`, `@` or `:` (written raw, or percent-encoded as the URL rules want).
+ * The user info of a `scheme://user:password@host…` URL, split at its last `@`: a password may
+ * hold `/`, `@`, `:`, `?` or `#` (written raw, or percent-encoded as the URL rules want).
  */
 function splitAuthority(url: string): { scheme: string; user: string | undefined; password: string | undefined; rest: string } {
   const at = url.indexOf('://');
   const scheme = url.slice(0, at + 3);
   const tail = url.slice(at + 3);
-  const query = tail.indexOf('?');
-  const beforeQuery = query === -1 ? tail : tail.slice(0, query);
-  const lastAt = beforeQuery.lastIndexOf('@');
+  // The last `@` of all: a password may hold `/`, `?`, `#` and `@` too. (An `@` in a query
+  // value must then be percent-encoded, as the URL rules say anyway.)
+  const lastAt = tail.lastIndexOf('@');
   if (lastAt === -1) return { scheme, user: undefined, password: undefined, rest: tail };
   const info = tail.slice(0, lastAt);
   const colon = info.indexOf(':');
