@@ -82,6 +82,9 @@ describe('headway convert keeps the run’s own timing', () => {
     expectMonotone(events);
     const lines = readFileSync(fixture('codex-todo.jsonl'), 'utf8').trimEnd().split('\n').length;
     expect((events.at(-1)?.ts ?? 0) - (events[0]?.ts ?? 0)).toBe((lines - 1) * 1000);
+    // The run starts when its UUIDv7 thread id (0199a213-81c0-…) was made.
+    expect(events[0]?.ts).toBe(0x0199a21381c0);
+    expect(events.at(-1)).toMatchObject({ type: 'run.finished', durationMs: (lines - 1) * 1000 });
   });
 });
 
