@@ -1,4 +1,5 @@
 import { formatDuration } from '@headway/protocol/internal';
+import { terminalText } from './terminal-text.js';
 
 /** `5s`, `3m 20s`, `2h 05m`, `4d 1h`: an age for a table, in whole seconds; under a day as headway writes every duration. */
 export function formatAge(ms: number): string {
@@ -13,8 +14,9 @@ export function formatUsd(usd: number): string {
   return `$${usd.toFixed(4)}`;
 }
 
-/** Rows as aligned columns, the first row the header. */
-export function table(rows: readonly (readonly string[])[]): string {
+/** Rows as aligned columns, the first row the header; every cell made safe to print ({@link terminalText}). */
+export function table(input: readonly (readonly string[])[]): string {
+  const rows = input.map((row) => row.map(terminalText));
   const widths: number[] = [];
   for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
   return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ')).join('\n');

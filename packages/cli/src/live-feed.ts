@@ -1,9 +1,10 @@
-import { ProgressTracker } from '@headway/estimator';
 import type { Clock, ProgressEvent, ProgressEventBody } from '@headway/protocol';
 import { repeatOn } from '@headway/protocol/internal';
 import { CLIReporter, type CLIReporterMode } from '@headway/reporter-cli';
 import { EXIT } from './cli-error.js';
 import { ioClock, type CliIo } from './io/cli-io.js';
+import { RunProgress, TICK_MS } from './run-progress.js';
+import { terminalLines, terminalSafe } from './terminal-text.js';
 
 /**
  * Longest gap between two frames of the live block: about 12 a second, what a person can follow.
@@ -30,13 +31,10 @@ export interface LiveFeedOptions {
  */
 export class LiveFeed {
   readonly reporter: CLIReporter;
-  #tracker: ProgressTracker | undefined;
+  readonly #progress: RunProgress | undefined;
   #seq = 0;
   #runId = 'run';
   #terminal: ProgressEvent | undefined;
-  #sawProgress = false;
-  readonly #estimate: boolean;
-  readonly #maxTurns: number;
   readonly #clock: Clock;
   #stopTicker: (() => void) | undefined;
   /** Live mode: events waiting for the next frame, the view's own animation tick, and the frame timer. */
@@ -47,8 +45,16 @@ export class LiveFeed {
   constructor(options: LiveFeedOptions) {
     const clock = ioClock(options.io);
     this.#clock = clock;
-    this.#estimate = options.estimate ?? true;
-    this.#maxTurns = options.maxTurns ?? Number.POSITIVE_INFINITY;
+    this.#progress =
+      (options.estimate ?? true)
+        ? new RunProgress({
+            clock,
+            maxTurns: options.maxTurns,
+            emit: (body) => {
+              if (this.#terminal === undefined) this.#emit(body);
+            },
+          })
+        : undefined;
     // The view animates itself on a timer of its clock; here that timer is this feed's frame
     // clock, so a frame is drawn either for a batch of new events or for the animation, never both.
     const viewClock: Clock = {
@@ -87,40 +93,33 @@ export class LiveFeed {
   /** Shows one event (and the progress it implies). Nothing after the terminal event. */
   show(event: ProgressEvent): void {
     if (this.#terminal !== undefined) return;
-    if (event.type === 'progress') this.#sawProgress = true;
-    if (event.type === 'run.started') this.#start(event.runId);
-    // 100% before the line that says it finished.
-    if (event.type === 'run.finished' && event.outcome === 'completed' && this.#estimate && !this.#sawProgress) this.#tracker?.complete();
-    this.#emit(event);
-    if (!this.#estimate || this.#sawProgress) return;
-    const tracker = this.#tracker;
-    if (tracker === undefined) return;
-    switch (event.type) {
-      case 'step.started':
-        tracker.roundtripStarted();
-        break;
-      case 'tool.executing':
-        tracker.toolsStarted();
-        break;
-      case 'tool.completed':
-        tracker.toolCallFinished(event.toolName, event.ok);
-        break;
-      case 'step.finished':
-        tracker.roundtripFinished();
-        break;
-      case 'plan.updated':
-        // The agent's own todo list (TodoWrite, todo_list, write_todos) moves the bar once it is kept current.
-        tracker.planUpdated(event);
-        break;
-      default:
-        break;
+    if (event.type === 'run.started') this.#runId = event.runId;
+    const progress = this.#progress;
+    if (progress === undefined) {
+      this.#emit(event);
+      return;
+    }
+    const started = progress.isStarted();
+    progress.handle(event, (e) => {
+      this.#emit(e);
+    });
+    // Lets the bar creep within a long turn, as the runtime does.
+    if (!started && progress.isStarted()) {
+      this.#stopTicker = repeatOn(
+        this.#clock,
+        TICK_MS,
+        () => {
+          progress.tick();
+        },
+        { unref: true },
+      );
     }
   }
 
   /** Prints a line above the live block (or as a plain line), after the events before it. */
   log(text: string): void {
     this.#flush();
-    this.reporter.log(text);
+    this.reporter.log(terminalLines(text));
   }
 
   /** Stops animating; the exit code the run's end calls for (0 ok, 1 failed or never ended, 3 stopped short). */
@@ -135,23 +134,10 @@ export class LiveFeed {
     return EXIT.ok;
   }
 
-  #start(runId: string): void {
-    this.#runId = runId;
-    if (!this.#estimate || this.#tracker !== undefined) return;
-    this.#tracker = new ProgressTracker({
-      maxRoundtrips: this.#maxTurns,
-      clock: this.#clock,
-      emit: (body) => {
-        if (this.#terminal === undefined && !this.#sawProgress) this.#emit(body);
-      },
-    });
-    // Lets the bar creep within a long turn, as the runtime does.
-    this.#stopTicker = repeatOn(this.#clock, 1000, () => this.#tracker?.tick(), { unref: true });
-  }
-
   #emit(body: ProgressEvent | ProgressEventBody): void {
     this.#seq += 1;
-    const event = { ...body, runId: this.#runId, seq: this.#seq, ts: 'ts' in body ? body.ts : this.#clock.now() };
+    // Every string of the stream reaches the terminal neutralised (escape sequences, bidi overrides).
+    const event = terminalSafe({ ...body, runId: this.#runId, seq: this.#seq, ts: 'ts' in body ? body.ts : this.#clock.now() });
     const terminal = event.type === 'run.finished' || event.type === 'run.error' || event.type === 'run.cancelled';
     if (terminal) this.#terminal = event;
     if (this.#stopFrames === undefined) {

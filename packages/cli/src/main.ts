@@ -9,6 +9,7 @@ import { reportCommand } from './commands/report.js';
 import { runsCommand } from './commands/runs.js';
 import { watchCommand } from './commands/watch.js';
 import type { CliIo } from './io/cli-io.js';
+import { terminalJson, terminalLines, terminalText } from './terminal-text.js';
 
 type Command = (args: readonly string[], io: CliIo) => Promise<number>;
 
@@ -68,22 +69,22 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   }
   const command = COMMANDS[name];
   if (command === undefined) {
-    io.stderr.write(`headway: unknown command ${JSON.stringify(name)}\n\n${HELP}\n`);
+    io.stderr.write(`headway: unknown command ${terminalJson(name)}\n\n${HELP}\n`);
     return EXIT.usage;
   }
   try {
     return await command(args, io);
   } catch (error) {
     if (CliError.isInstance(error)) {
-      io.stderr.write(`headway ${name}: ${error.message}\n`);
+      io.stderr.write(`headway ${name}: ${terminalLines(error.message)}\n`);
       const { exitCode } = error as Partial<CliError>;
       return typeof exitCode === 'number' ? exitCode : EXIT.failed;
     }
     if (HeadwayError.isInstance(error)) {
-      io.stderr.write(`headway ${name}: ${error.message} (${error.code})\n`);
+      io.stderr.write(`headway ${name}: ${terminalLines(error.message)} (${terminalText(error.code)})\n`);
       return EXIT.failed;
     }
-    io.stderr.write(`headway ${name}: ${errorMessage(error)}\n`);
+    io.stderr.write(`headway ${name}: ${terminalLines(errorMessage(error))}\n`);
     return EXIT.failed;
   }
 }

@@ -61,6 +61,33 @@ if (server !== undefined) {
       expect(stderr).not.toContain('secret');
     });
 
+    it('logs in with a password holding / @ : ? #, written raw or percent-encoded, and never prints it', async () => {
+      const { pool, url } = await freshPool(pgServer);
+      const role = `tricky_${process.pid}`;
+      const password = 'p@ss/w:rd?#x';
+      await pool.query(`CREATE ROLE ${role} LOGIN PASSWORD '${password}'`);
+      const db = new URL(url).pathname.slice(1);
+      await pool.query(`GRANT ALL ON DATABASE ${db} TO ${role}`);
+      await pool.query(`GRANT ALL ON SCHEMA public TO ${role}`);
+      const stores = createPostgresStores(url);
+      await storeSampleRuns(stores.checkpoints, stores.sessions);
+      await stores.close();
+      await pool.query(`GRANT ALL ON ALL TABLES IN SCHEMA public TO ${role}`);
+      await pool.query(`GRANT ALL ON ALL SEQUENCES IN SCHEMA public TO ${role}`);
+      const hostPath = `127.0.0.1:${pgServer.port}/${db}`;
+      for (const written of [password, encodeURIComponent(password)]) {
+        const list = await runCli(['runs', 'list', '--store', `postgres://${role}:${written}@${hostPath}`]);
+        expect(list.stderr).toBe('');
+        expect(list.code).toBe(0);
+        expect(list.stdout.split('\n')[1]).toMatch(/^cp-live +s-1 +running/);
+      }
+      const wrong = await runCli(['runs', 'list', '--store', `postgres://${role}:${password}x@${hostPath}`]);
+      expect(wrong.code).toBe(1);
+      expect(wrong.stderr).toContain('login refused');
+      expect(wrong.stderr).not.toContain('ss/w');
+      await pool.end();
+    });
+
     it('names the server, never the password, when the login is refused', async () => {
       const { url } = await freshPool(pgServer);
       const wrong = new URL(url);

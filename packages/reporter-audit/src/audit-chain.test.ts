@@ -151,3 +151,36 @@ describe('the hash chain', () => {
     });
   });
 });
+
+describe('the hash covers the record as stored', () => {
+  it('breaks when a key the schema does not know, or a __proto__ member, is added to a stored record', async () => {
+    const file = tempFile('jsonl');
+    const bus = new JsonlAuditBus(file);
+    for (let i = 1; i <= 3; i += 1) bus.publish(ev(i));
+    bus.close();
+    const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+    const tampers = [
+      (l: string) => l.replace('{', '{"approvedBy":"admin",'),
+      (l: string) => l.replace('"detail":{', '"detail":{"__proto__":{"admin":true},'),
+      (l: string) => l.replace('{', '{"__proto__":{"admin":true},'),
+    ];
+    for (const tamper of tampers) {
+      writeFileSync(file, `${lines.map((l, i) => (i === 1 ? tamper(l) : l)).join('\n')}\n`);
+      const { events, lineNumbers, problems } = await readAuditLog(file);
+      expect(problems).toEqual([]);
+      const result = verifyAuditChain(events.map((event, i) => ({ event, location: `${file}:${lineNumbers[i] ?? 0}` })));
+      expect(result.break).toMatchObject({ kind: 'edited', location: `${file}:2` });
+    }
+    // The log as written still verifies: the hash of an untouched record is what it always was.
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const { events } = await readAuditLog(file);
+    expect(verifyAuditChain(events.map((event, i) => ({ event, location: String(i) }))).ok).toBe(true);
+  });
+
+  it('calls a record nested too deep to hash edited, without throwing', () => {
+    let detail: Record<string, unknown> = {};
+    for (let i = 0; i < 100_000; i += 1) detail = { d: detail };
+    const record = { ...ev(1), detail, prevHash: AUDIT_GENESIS_HASH, hash: 'a'.repeat(64) };
+    expect(verifyAuditChain([{ event: record, location: 'x' }]).break?.kind).toBe('edited');
+  });
+});

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { AuditEvent } from './audit-event.js';
+import { storedFormOf, type AuditEvent } from './audit-event.js';
 
 /** `prevHash` of the first record of a session: 64 zeros (there is no record before it). */
 export const AUDIT_GENESIS_HASH: string = '0'.repeat(64);
@@ -30,11 +30,24 @@ export function canonicalJson(value: unknown): string {
 
 /**
  * The hash of one audit record: hex SHA-256 of the canonical JSON of the record without its own
- * `hash` field (its `prevHash` included, which is what chains it to the one before).
+ * `hash` field (its `prevHash` included, which is what chains it to the one before). A record read
+ * back from storage is hashed as it was stored, every key included (a key the schema does not know,
+ * a `__proto__` member): adding anything to a stored record breaks its hash.
  */
 export function auditRecordHash(record: AuditEvent): string {
-  const { hash: _own, ...rest } = record;
+  const stored = storedFormOf(record);
+  const { hash: _own, ...rest } = (typeof stored === 'object' && stored !== null ? stored : record) as Record<string, unknown>;
   return createHash('sha256').update(canonicalJson(rest)).digest('hex');
+}
+
+/** {@link auditRecordHash}, or undefined for a record too deeply nested to hash. */
+function hashOrUndefined(record: AuditEvent): string | undefined {
+  try {
+    return auditRecordHash(record);
+  } catch {
+    // RangeError: nested deeper than the stack; no writer could have hashed it either.
+    return undefined;
+  }
 }
 
 /**
@@ -146,7 +159,7 @@ export function verifyAuditChain(records: readonly LocatedAuditEvent[]): AuditCh
     if (typeof event.hash !== 'string' || typeof event.prevHash !== 'string') {
       return fail('unchained', i, `record of session ${JSON.stringify(session)} has no hash chain (hash, prevHash)`);
     }
-    if (auditRecordHash(event) !== event.hash) {
+    if (hashOrUndefined(event) !== event.hash) {
       return fail('edited', i, `record of session ${JSON.stringify(session)} was edited: its content does not match its hash`);
     }
     if (seen.has(`${session}\u0000${event.hash}`)) {

@@ -155,10 +155,30 @@ export function assertAuditEvent(event: unknown): AuditEvent {
  * @throws {AuditLogError} `AUDIT_INVALID_ROW` naming `location` and each bad path.
  */
 export function decodeAuditRecord(value: unknown, location: string): AuditEvent {
-  const result = auditEventSchema.safeParse(value);
+  const result = safeParseStoredRecord(value);
   if (result.success) return result.data;
   const issues = toValidationIssues(result.error);
   throw new AuditLogError('AUDIT_INVALID_ROW', `${location}: not an audit event: ${describeIssues(issues)}`, { location, issues });
+}
+
+// Records read back from storage, as they were stored (every key, `__proto__` members included),
+// by the validated event made from them: the chain's hash covers what is stored, not what the
+// schema keeps, so a key added to a stored record breaks its hash.
+const storedForms = new WeakMap<object, unknown>();
+
+/**
+ * Validates a record read back from storage (`auditEventSchema.safeParse`) and, when it is one,
+ * remembers the stored value beside the event, for {@link storedFormOf}.
+ */
+export function safeParseStoredRecord(value: unknown): ReturnType<typeof auditEventSchema.safeParse> {
+  const result = auditEventSchema.safeParse(value);
+  if (result.success) storedForms.set(result.data, value);
+  return result;
+}
+
+/** The record as it was stored, when `event` was read back by {@link decodeAuditRecord}; else `event` itself. */
+export function storedFormOf(event: AuditEvent): unknown {
+  return storedForms.get(event) ?? event;
 }
 
 /** JSON text of an object: the fast native path, or `safeStringify` for cycles and bigints. */

@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { describeIssues, toValidationIssues } from '@headway/protocol';
 import { errorMessage } from '@headway/protocol/internal';
-import { auditEventSchema, type AuditEvent } from './audit-event.js';
+import { safeParseStoredRecord, type AuditEvent } from './audit-event.js';
 import { AuditLogError } from './audit-log-error.js';
 
 /** A line of a JSONL audit log that was skipped, and why. */
@@ -103,7 +103,7 @@ export async function readAuditLog(file: string, options: ReadAuditLogOptions = 
       invalid(`${file}:${lineNo}: not JSON (${reason})`, []);
       return;
     }
-    const result = auditEventSchema.safeParse(value);
+    const result = safeParseStoredRecord(value);
     if (result.success) {
       events.push(result.data);
       lineNumbers.push(lineNo);

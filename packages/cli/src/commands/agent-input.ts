@@ -12,7 +12,12 @@ export const AGENT_INPUT_OPTIONS: OptionSpec = {
   follow: { type: 'boolean', short: 'f' },
   'max-turns': { type: 'string' },
   'run-id': { type: 'string' },
+  'keep-secrets': { type: 'boolean' },
 };
+
+/** The `--keep-secrets` line of `watch --help` and `convert --help`. */
+export const KEEP_SECRETS_HELP = `--keep-secrets   keep API keys, passwords, Bearer tokens and URL passwords found in tool
+                   inputs, results and text (default: each becomes [REDACTED])`;
 
 /** Parses `--from`. */
 function formatOption(value: string | undefined): AgentFormat | 'auto' {
@@ -41,7 +46,13 @@ export interface AgentInput {
  *
  * @throws {CliError} `CLI_USAGE` for more than one input or a bad option value.
  */
-export function openAgentInput(command: string, usage: string, parsed: ParsedCommand, io: CliIo): AgentInput {
+export function openAgentInput(
+  command: string,
+  usage: string,
+  parsed: ParsedCommand,
+  io: CliIo,
+  timing: 'live' | 'stream' = 'live',
+): AgentInput {
   const { values, positionals } = parsed;
   if (positionals.length > 1) throw new CliError('CLI_USAGE', `${command} reads one input, got ${positionals.length}\nusage: ${usage}`);
   const path = positionals[0] ?? '-';
@@ -52,6 +63,8 @@ export function openAgentInput(command: string, usage: string, parsed: ParsedCom
   const stream = new EventStream({
     from: formatOption(stringOption(values, 'from')),
     clock: ioClock(io),
+    timing,
+    redact: values['keep-secrets'] !== true,
     ...(runId === undefined ? {} : { runId }),
     ...(maxTurns === undefined ? {} : { maxTurns: Math.floor(maxTurns) }),
     onWarning: (message) => {

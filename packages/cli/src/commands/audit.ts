@@ -8,6 +8,7 @@ import {
 } from '@headway/reporter-audit';
 import { errorMessage } from '@headway/protocol/internal';
 import { parseCommand, showHelp } from '../args.js';
+import { terminalJson, terminalLines, terminalText } from '../terminal-text.js';
 import { CliError, EXIT } from '../cli-error.js';
 import type { CliIo } from '../io/cli-io.js';
 import { openStores } from '../store-url.js';
@@ -38,8 +39,14 @@ Examples:
 
 const SQLITE_MAGIC = 'SQLite format 3\u0000';
 
+/** A line of a JSONL log that is not a record: `allowed` only for a torn last line. */
+interface AuditProblem {
+  message: string;
+  allowed: boolean;
+}
+
 /** The records of an audit log, in storage order, with where each is. */
-async function readAuditRecords(path: string): Promise<{ records: LocatedAuditEvent[]; problems: string[] }> {
+async function readAuditRecords(path: string): Promise<{ records: LocatedAuditEvent[]; problems: AuditProblem[] }> {
   if (/^postgres(?:ql)?:\/\//.test(path)) {
     const stores = await openStores(path);
     try {
@@ -73,9 +80,22 @@ async function readAuditRecords(path: string): Promise<{ records: LocatedAuditEv
     }
   }
   const { events, lineNumbers, problems } = await readAuditLog(path);
+  // Only the last line may be a write cut off by a crash; a cut-off line with records after it
+  // is a line someone broke, and breaks the log.
+  let lastLine = 0;
+  for (const line of lineNumbers) lastLine = Math.max(lastLine, line);
+  for (const p of problems) lastLine = Math.max(lastLine, p.line);
   return {
     records: events.map((event, i) => ({ event, location: `${path}:${lineNumbers[i] ?? 0}` })),
-    problems: problems.map((p) => p.message),
+    problems: problems.map((p) =>
+      p.kind === 'torn' && p.line === lastLine
+        ? { message: p.message, allowed: true }
+        : {
+            message:
+              p.kind === 'torn' ? `${path}:${p.line}: cut off, with records after it (only the last line may be a torn write)` : p.message,
+            allowed: false,
+          },
+    ),
   };
 }
 
@@ -93,17 +113,17 @@ export async function auditCommand(args: readonly string[], io: CliIo): Promise<
   const { records, problems } = await readAuditRecords(path);
   let result: AuditChainResult = verifyAuditChain(records);
   // A line that is not an audit record at all breaks the log too, unless it is a torn last write.
-  const invalid = problems.filter((p) => !p.includes('torn record'));
+  const invalid = problems.filter((p) => !p.allowed).map((p) => p.message);
   if (result.ok && invalid.length > 0) result = { ok: false, records: result.records, sessions: result.sessions };
   if (values.json === true) {
-    io.stdout.write(`${JSON.stringify({ ...result, ...(problems.length === 0 ? {} : { problems }) })}\n`);
+    io.stdout.write(`${terminalJson({ ...result, ...(problems.length === 0 ? {} : { problems: problems.map((p) => p.message) }) })}\n`);
   } else if (result.break !== undefined) {
-    io.stdout.write(`BROKEN: ${result.break.kind}\n${result.break.message}\n`);
+    io.stdout.write(`BROKEN: ${terminalText(result.break.kind)}\n${terminalLines(result.break.message)}\n`);
   } else if (invalid.length > 0) {
-    io.stdout.write(`BROKEN: unreadable\n${invalid[0] ?? ''}\n`);
+    io.stdout.write(`BROKEN: unreadable\n${terminalLines(invalid[0] ?? '')}\n`);
   } else {
     io.stdout.write(`OK: ${result.records} records in ${result.sessions} session${result.sessions === 1 ? '' : 's'}, hash chain whole\n`);
-    for (const p of problems) io.stderr.write(`headway: ${p}\n`);
+    for (const p of problems) io.stderr.write(`headway: ${terminalLines(p.message)}\n`);
   }
   return result.ok ? EXIT.ok : EXIT.failed;
 }

@@ -1,4 +1,5 @@
 import { parseCommand, showHelp, stringOption } from '../args.js';
+import { terminalJson, terminalText } from '../terminal-text.js';
 import { CliError, EXIT } from '../cli-error.js';
 import { formatUsd, table } from '../format.js';
 import type { CliIo } from '../io/cli-io.js';
@@ -36,7 +37,7 @@ export async function costCommand(args: readonly string[], io: CliIo): Promise<n
   const budgetText = stringOption(values, 'budget');
   const budget = budgetText === undefined ? undefined : Number(budgetText);
   if (budget !== undefined && !(Number.isFinite(budget) && budget >= 0))
-    throw new CliError('CLI_USAGE', `--budget: expected dollars ≥ 0, got ${JSON.stringify(budgetText)}`);
+    throw new CliError('CLI_USAGE', `--budget: expected dollars ≥ 0, got ${terminalJson(budgetText)}`);
   const stores = await openStores(stringOption(values, 'store') ?? io.env.HEADWAY_STORE);
   try {
     const sessions = stores.sessions;
@@ -56,7 +57,7 @@ export async function costCommand(args: readonly string[], io: CliIo): Promise<n
       const total = rows.reduce((sum, r) => sum + r.spentUsd, 0);
       if (values.json === true) {
         io.stdout.write(
-          `${JSON.stringify({ sessions: rows, totalUsd: total, ...(budget === undefined ? {} : { budgetUsd: budget }) }, null, 2)}\n`,
+          `${terminalJson({ sessions: rows, totalUsd: total, ...(budget === undefined ? {} : { budgetUsd: budget }) }, 2)}\n`,
         );
         return EXIT.ok;
       }
@@ -79,7 +80,7 @@ export async function costCommand(args: readonly string[], io: CliIo): Promise<n
     }
     const session = await sessions.get(sessionId);
     if (session === undefined)
-      throw new CliError('CLI_NOT_FOUND', `no session ${JSON.stringify(sessionId)} in this store (headway cost lists them)`);
+      throw new CliError('CLI_NOT_FOUND', `no session ${terminalJson(sessionId)} in this store (headway cost lists them)`);
     const runs = [];
     for (const s of await stores.checkpoints.list({ sessionId })) {
       const cp = await stores.checkpoints.load(s.id);
@@ -103,7 +104,7 @@ export async function costCommand(args: readonly string[], io: CliIo): Promise<n
       ...(budget === undefined ? {} : { budgetUsd: budget }),
     };
     if (values.json === true) {
-      io.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+      io.stdout.write(`${terminalJson(summary, 2)}\n`);
       return EXIT.ok;
     }
     const header = ['RUN', 'STATUS', 'ITERATION', 'CALLS', 'TOKENS IN', 'TOKENS OUT', 'SPENT'];
@@ -119,7 +120,7 @@ export async function costCommand(args: readonly string[], io: CliIo): Promise<n
     const budgetLine =
       budget === undefined ? '' : `, budget ${formatUsd(budget)}, left ${formatUsd(Math.max(0, budget - session.spentUsd))}`;
     io.stdout.write(
-      `session ${sessionId}: ${formatUsd(session.spentUsd)} over ${session.calls} calls in ${session.runs} runs${budgetLine}\n` +
+      `session ${terminalText(sessionId)}: ${formatUsd(session.spentUsd)} over ${session.calls} calls in ${session.runs} runs${budgetLine}\n` +
         (runs.length === 0 ? 'no checkpoints kept for its runs\n' : `${table([header, ...body])}\n`),
     );
     return EXIT.ok;

@@ -1,5 +1,6 @@
 import type { Checkpoint, CheckpointSummary, RecoveryStrategy } from '@headway/runtime';
 import { numberOption, parseCommand, showHelp, stringOption } from '../args.js';
+import { terminalJson, terminalText } from '../terminal-text.js';
 import { CliError, EXIT } from '../cli-error.js';
 import { formatAge, formatUsd, table } from '../format.js';
 import { ioClock, type CliIo } from '../io/cli-io.js';
@@ -71,7 +72,7 @@ export async function runsCommand(args: readonly string[], io: CliIo): Promise<n
   const [sub, id, ...rest] = positionals;
   if (sub === undefined) throw new CliError('CLI_USAGE', `runs needs list, show, resume or abandon\nusage: ${RUNS_USAGE}`);
   if (!['list', 'show', 'resume', 'abandon'].includes(sub))
-    throw new CliError('CLI_USAGE', `unknown runs command ${JSON.stringify(sub)}\nusage: ${RUNS_USAGE}`);
+    throw new CliError('CLI_USAGE', `unknown runs command ${terminalJson(sub)}\nusage: ${RUNS_USAGE}`);
   if (rest.length > 0 || (sub === 'list' && id !== undefined)) throw new CliError('CLI_USAGE', `too many arguments\nusage: ${RUNS_USAGE}`);
   if ((sub === 'show' || sub === 'resume' || (sub === 'abandon' && values.all !== true)) && id === undefined) {
     throw new CliError('CLI_USAGE', `runs ${sub} needs a run (checkpoint) ID${sub === 'abandon' ? ' or --all' : ''}\nusage: ${RUNS_USAGE}`);
@@ -104,7 +105,7 @@ export async function runsCommand(args: readonly string[], io: CliIo): Promise<n
         const summaries = await stores.checkpoints.list(values.all === true ? {} : { status: 'running' });
         const rows = await Promise.all(summaries.map(row));
         if (values.json === true) {
-          io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+          io.stdout.write(`${terminalJson(rows, 2)}\n`);
         } else if (rows.length === 0) {
           io.stdout.write(values.all === true ? 'no runs in this store\n' : 'no unfinished runs (--all lists finished ones too)\n');
         } else {
@@ -120,7 +121,7 @@ export async function runsCommand(args: readonly string[], io: CliIo): Promise<n
         const r = await row(cp);
         if (values.json === true) {
           io.stdout.write(
-            `${JSON.stringify({ ...r, messages: cp.messages.length, log: cp.log.length, toolCalls: cp.toolCalls, lastSeq: cp.lastSeq }, null, 2)}\n`,
+            `${terminalJson({ ...r, messages: cp.messages.length, log: cp.log.length, toolCalls: cp.toolCalls, lastSeq: cp.lastSeq }, 2)}\n`,
           );
         } else {
           const lines = [
@@ -134,7 +135,7 @@ export async function runsCommand(args: readonly string[], io: CliIo): Promise<n
             ...cp.toolCalls.map((t) => `in flight  ${t.name} (${t.toolCallId}): ${t.status}`),
             ...(r.strategy === undefined ? [] : [`suggested  ${r.strategy}`]),
           ];
-          io.stdout.write(`${lines.join('\n')}\n`);
+          io.stdout.write(`${lines.map(terminalText).join('\n')}\n`);
         }
         return EXIT.ok;
       }
@@ -142,17 +143,17 @@ export async function runsCommand(args: readonly string[], io: CliIo): Promise<n
         const cp = await load(stores, target);
         const r = await row(cp);
         if (cp.status !== 'running') {
-          io.stderr.write(`headway: run ${cp.id} is ${cp.status}: nothing to resume\n`);
+          io.stderr.write(`headway: run ${terminalText(cp.id)} is ${cp.status}: nothing to resume\n`);
           return EXIT.failed;
         }
         if (values.json === true) {
           io.stdout.write(
-            `${JSON.stringify({ checkpointId: cp.id, runId: cp.runId, sessionId: cp.sessionId, iteration: cp.iteration, strategy: r.strategy })}\n`,
+            `${terminalJson({ checkpointId: cp.id, runId: cp.runId, sessionId: cp.sessionId, iteration: cp.iteration, strategy: r.strategy })}\n`,
           );
         } else {
           io.stdout.write(
-            `run ${cp.id} can be resumed from iteration ${cp.iteration} (suggested: ${r.strategy ?? 'resume'}).\n` +
-              `Resume it in the program that owns its tools and provider:\n  await runtime.resume(${JSON.stringify(cp.id)});\n`,
+            `run ${terminalText(cp.id)} can be resumed from iteration ${cp.iteration} (suggested: ${r.strategy ?? 'resume'}).\n` +
+              `Resume it in the program that owns its tools and provider:\n  await runtime.resume(${terminalJson(cp.id)});\n`,
           );
         }
         return EXIT.ok;
@@ -162,14 +163,14 @@ export async function runsCommand(args: readonly string[], io: CliIo): Promise<n
         if (values.all !== true) {
           const cp = await load(stores, target);
           if (cp.status !== 'running') {
-            io.stderr.write(`headway: run ${cp.id} is ${cp.status}: only an unfinished run can be abandoned\n`);
+            io.stderr.write(`headway: run ${terminalText(cp.id)} is ${cp.status}: only an unfinished run can be abandoned\n`);
             return EXIT.failed;
           }
         }
         for (const target of targets) await stores.checkpoints.abandon(target);
         io.stdout.write(
           values.json === true
-            ? `${JSON.stringify({ abandoned: targets })}\n`
+            ? `${terminalJson({ abandoned: targets })}\n`
             : `abandoned ${targets.length} run${targets.length === 1 ? '' : 's'}\n`,
         );
         return EXIT.ok;
@@ -183,6 +184,6 @@ export async function runsCommand(args: readonly string[], io: CliIo): Promise<n
 async function load(stores: OpenedStores, id: string): Promise<Checkpoint> {
   const cp = await stores.checkpoints.load(id);
   if (cp === undefined)
-    throw new CliError('CLI_NOT_FOUND', `no run ${JSON.stringify(id)} in this store (headway runs list --all shows them)`);
+    throw new CliError('CLI_NOT_FOUND', `no run ${terminalJson(id)} in this store (headway runs list --all shows them)`);
   return cp;
 }

@@ -3,7 +3,7 @@ import { CliError, EXIT } from '../cli-error.js';
 import { AGENT_FORMATS } from '../convert/converter.js';
 import type { CliIo } from '../io/cli-io.js';
 import { LiveFeed } from '../live-feed.js';
-import { AGENT_INPUT_OPTIONS, openAgentInput } from './agent-input.js';
+import { AGENT_INPUT_OPTIONS, KEEP_SECRETS_HELP, openAgentInput } from './agent-input.js';
 
 const WATCH_USAGE = 'headway watch [FILE|-] [--from auto|headway|claude-code|codex|gemini] [--follow] [--max-turns N] [--plain|--live]';
 
@@ -20,6 +20,7 @@ Options:
   --plain          plain lines even on a terminal
   --live           the live block even when stderr is not a terminal (a pane that reads a pipe)
   --run-id ID      runId of the events (default: the stream's session or thread id)
+  ${KEEP_SECRETS_HELP}
 
 A line that is not understood is counted and reported once; it never stops the view.
 

@@ -1,7 +1,7 @@
 import type { ModelUsage } from '@headway/protocol';
 import type { ConvertedEvent, StreamConverter } from './converter.js';
 import { planStatus, planUpdate, toPlanItems } from './plan-items.js';
-import { field, list, num, str } from './read-json.js';
+import { count, field, isoTime, list, num, str, sumCounts } from './read-json.js';
 import { at, TurnTracker } from './turn-tracker.js';
 
 /** Options shared by the agent-stream converters. */
@@ -35,7 +35,14 @@ export class ClaudeCodeConverter implements StreamConverter {
     this.#turns = new TurnTracker(options.maxTurns);
   }
 
-  convert(value: unknown, now: number): ConvertedEvent[] | undefined {
+  convert(value: unknown, lineNow: number): ConvertedEvent[] | undefined {
+    // Claude Code's session transcripts carry an ISO `timestamp` per line; its stream-json does not.
+    const ts = isoTime(value, 'timestamp');
+    const out = this.#convert(value, ts ?? lineNow);
+    return ts === undefined || out === undefined ? out : out.map((c) => (c.ts === undefined ? { ...c, ts } : c));
+  }
+
+  #convert(value: unknown, now: number): ConvertedEvent[] | undefined {
     const type = str(value, 'type');
     const session = str(value, 'session_id');
     if (session !== undefined && this.sessionId === undefined) this.sessionId = session;
@@ -131,7 +138,7 @@ export class ClaudeCodeConverter implements StreamConverter {
     const out = this.#start();
     out.push(...this.#turns.finish(now, undefined));
     const subtype = str(value, 'subtype') ?? 'success';
-    const durationMs = num(value, 'duration_ms') ?? 0;
+    const durationMs = Math.max(0, num(value, 'duration_ms') ?? 0);
     const cost = num(value, 'total_cost_usd');
     const turns = num(value, 'num_turns');
     const facts = [turns === undefined ? undefined : `${turns} turns`, cost === undefined ? undefined : `$${cost.toFixed(4)}`]
@@ -179,10 +186,13 @@ function resultText(content: unknown): unknown {
 
 /** Anthropic `usage` (input, output, cache read/creation) as protocol token counts. */
 export function modelUsage(usage: unknown): ModelUsage | undefined {
-  const input = num(usage, 'input_tokens');
-  const output = num(usage, 'output_tokens');
+  const input = count(usage, 'input_tokens');
+  const output = count(usage, 'output_tokens');
   if (input === undefined && output === undefined) return undefined;
-  const cacheRead = num(usage, 'cache_read_input_tokens') ?? num(usage, 'cached_input_tokens') ?? 0;
-  const cacheWrite = num(usage, 'cache_creation_input_tokens') ?? 0;
-  return { inputTokens: Math.max(0, (input ?? 0) + cacheRead + cacheWrite), outputTokens: Math.max(0, output ?? 0) };
+  const cacheRead = count(usage, 'cache_read_input_tokens') ?? count(usage, 'cached_input_tokens') ?? 0;
+  const cacheWrite = count(usage, 'cache_creation_input_tokens') ?? 0;
+  const inputTokens = sumCounts(input ?? 0, cacheRead, cacheWrite);
+  // Counts too large to add up are not counts a model reported: no usage rather than a wrong one.
+  if (inputTokens === undefined || sumCounts(inputTokens, output ?? 0) === undefined) return undefined;
+  return { inputTokens, outputTokens: output ?? 0 };
 }

@@ -49,7 +49,11 @@ export class CodexConverter implements StreamConverter {
     const type = str(value, 'type');
     if (type === 'thread.started') {
       this.sessionId ??= str(value, 'thread_id');
-      return this.#start();
+      // The one time a Codex stream carries: a UUIDv7 thread id holds the moment it was made.
+      const ts = uuidV7Time(str(value, 'thread_id'));
+      if (ts === undefined) return this.#start();
+      this.#startedAt = ts;
+      return this.#start().map((c) => ({ ...c, ts }));
     }
     if (type === 'turn.completed') return this.#finish(now, field(value, 'usage'));
     if (type === 'turn.failed') return this.#fail(now, str(field(value, 'error'), 'message') ?? 'turn failed');
@@ -204,6 +208,12 @@ export class CodexConverter implements StreamConverter {
         return [];
     }
   }
+}
+
+/** Epoch ms in a UUIDv7 (its first 48 bits), or undefined for any other id. */
+function uuidV7Time(id: string | undefined): number | undefined {
+  if (id === undefined || !/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i.test(id)) return undefined;
+  return Number.parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
 }
 
 function toolName(itemType: string, item: unknown): string {

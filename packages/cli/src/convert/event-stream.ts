@@ -1,11 +1,20 @@
-import { DEFAULT_MAX_EVENT_JSON_LENGTH, isTerminalEvent, type Clock, type ProgressEvent, type ProgressEventBody } from '@headway/protocol';
+import {
+  createRedactor,
+  DEFAULT_MAX_EVENT_JSON_LENGTH,
+  isTerminalEvent,
+  type Clock,
+  type ProgressEvent,
+  type ProgressEventBody,
+  type Redactor,
+} from '@headway/protocol';
 import { resolveClock } from '@headway/protocol/internal';
 import { ClaudeCodeConverter, type ConverterOptions } from './claude-code.js';
 import { CodexConverter } from './codex.js';
-import type { AgentFormat, StreamConverter } from './converter.js';
+import type { AgentFormat, ConvertedEvent, StreamConverter } from './converter.js';
 import { detectFormat } from './detect-format.js';
 import { GeminiConverter } from './gemini.js';
 import { readHeadwayEvent } from './headway.js';
+import { fitPlanItems } from './plan-items.js';
 
 /** Options of {@link EventStream}. */
 export interface EventStreamOptions extends ConverterOptions {
@@ -21,7 +30,22 @@ export interface EventStreamOptions extends ConverterOptions {
   maxLineLength?: number;
   /** Told once, at the first line that is not understood, with its line number; later ones are only counted. */
   onWarning?: (message: string) => void;
+  /**
+   * Where the time of a line that carries none comes from: `live` (default) the clock, as the line
+   * is read; `stream` the stream's own order: {@link STREAM_STEP_MS} after the event before it (the
+   * first at the clock's time), so a converted file keeps the pace of the run, not of the conversion.
+   * Either way times never go backwards.
+   */
+  timing?: 'live' | 'stream';
+  /**
+   * Replace secrets (API keys, passwords, Bearer tokens, URL passwords …) in tool inputs, results
+   * and text with `[REDACTED]`, with protocol's redactor (default true).
+   */
+  redact?: boolean;
 }
+
+/** In `stream` timing, the time between a line that carries no time and the event before it. */
+const STREAM_STEP_MS = 1000;
 
 /** A converter for `format`. */
 export function createConverter(format: Exclude<AgentFormat, 'headway'>, options: ConverterOptions = {}): StreamConverter {
@@ -55,6 +79,12 @@ export class EventStream {
   #runId: string | undefined;
   #seq = 0;
   #warned = false;
+  #lastTs: number | undefined;
+  /** `stream` timing: the time given to the last line read. */
+  #lastLineTime: number | undefined;
+  /** True once a line carried its own time (gemini-cli, Claude Code transcripts). */
+  timed = false;
+  readonly #redact: Redactor | undefined;
   readonly #options: EventStreamOptions;
   readonly #now: () => number;
   readonly #maxLineLength: number;
@@ -65,6 +95,7 @@ export class EventStream {
     const clock = resolveClock(options.clock, options.now);
     this.#now = () => clock.now();
     this.#maxLineLength = options.maxLineLength ?? DEFAULT_MAX_EVENT_JSON_LENGTH;
+    this.#redact = options.redact === false ? undefined : createRedactor();
     if (options.from !== undefined && options.from !== 'auto') this.#use(options.from);
   }
 
@@ -93,9 +124,9 @@ export class EventStream {
     if (this.#format === 'headway') {
       const event = readHeadwayEvent(value);
       if (event === undefined) return this.#notUnderstood('not a headway event');
-      return this.#keep([event]);
+      return this.#keep([this.#redact === undefined ? event : this.#redact(event)]);
     }
-    const now = this.#now();
+    const now = this.#lineTime();
     let converted;
     try {
       converted = this.#converter?.convert(value, now);
@@ -103,7 +134,9 @@ export class EventStream {
       converted = undefined;
     }
     if (converted === undefined) return this.#notUnderstood(`not understood as ${this.#format ?? 'any'} stream`);
-    return this.#keep(converted.map((c) => this.#stamp(c.body, c.ts ?? now)));
+    const stamped = converted.map((c) => this.#stamp(c.body, c.ts ?? now, c.ts !== undefined));
+    this.#lineTimed(converted);
+    return this.#keep(stamped);
   }
 
   /** A line over the length limit that was skipped unread: counted like any line not understood. */
@@ -114,9 +147,9 @@ export class EventStream {
 
   /** The input ended: events that close what is still open. */
   end(): ProgressEvent[] {
-    const now = this.#now();
+    const now = this.#lineTime();
     const closing = this.#converter?.end(now) ?? [];
-    return this.#keep(closing.map((c) => this.#stamp(c.body, c.ts ?? now)));
+    return this.#keep(closing.map((c) => this.#stamp(c.body, c.ts ?? now, c.ts !== undefined)));
   }
 
   #use(format: AgentFormat): void {
@@ -124,10 +157,29 @@ export class EventStream {
     if (format !== 'headway') this.#converter = createConverter(format, this.#options);
   }
 
-  #stamp(body: ProgressEventBody, ts: number): ProgressEvent {
-    this.#runId ??= this.#options.runId ?? this.#converter?.sessionId ?? 'run';
+  /** The time of a line: the clock's (`live`), or the stream's own pace (`stream`). */
+  #lineTime(): number {
+    if (this.#options.timing !== 'stream') return this.#now();
+    const time = this.#lastLineTime === undefined ? this.#now() : this.#lastLineTime + STREAM_STEP_MS;
+    this.#lastLineTime = time;
+    return time;
+  }
+
+  /** `stream` timing: a line that carried its own time sets the pace of the lines after it. */
+  #lineTimed(events: readonly ConvertedEvent[]): void {
+    if (this.#options.timing === 'stream' && events.some((c) => c.ts !== undefined) && this.#lastTs !== undefined) {
+      this.#lastLineTime = this.#lastTs;
+    }
+  }
+
+  #stamp(body: ProgressEventBody, ts: number, own: boolean): ProgressEvent {
+    // An empty id names no run: the protocol's runId is never empty.
+    this.#runId ??= nonEmpty(this.#options.runId) ?? nonEmpty(this.#converter?.sessionId) ?? 'run';
     this.#seq += 1;
-    return stampBody(body, this.#runId, this.#seq, ts);
+    if (own) this.timed = true;
+    const time = Math.max(0, this.#lastTs ?? 0, ts);
+    this.#lastTs = time;
+    return stampBody(this.#redact === undefined ? body : redactBody(this.#redact, body), this.#runId, this.#seq, time);
   }
 
   #keep(events: ProgressEvent[]): ProgressEvent[] {
@@ -148,6 +200,16 @@ export class EventStream {
     }
     return [];
   }
+}
+
+/** `body` with its secrets redacted, and a plan's items fitted to the protocol again (a redacted text can grow, two ids can become one). */
+function redactBody(redact: Redactor, body: ProgressEventBody): ProgressEventBody {
+  const redacted = redact(body);
+  return redacted.type === 'plan.updated' ? { ...redacted, items: fitPlanItems(redacted.items) } : redacted;
+}
+
+function nonEmpty(text: string | undefined): string | undefined {
+  return text === '' ? undefined : text;
 }
 
 function stampBody(body: ProgressEventBody, runId: string, seq: number, ts: number): ProgressEvent {

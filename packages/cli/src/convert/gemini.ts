@@ -1,7 +1,7 @@
 import type { ConverterOptions } from './claude-code.js';
 import type { ConvertedEvent, StreamConverter } from './converter.js';
 import { planStatus, planUpdate, toPlanItems } from './plan-items.js';
-import { field, isoTime, list, num, str } from './read-json.js';
+import { count, field, isoTime, list, num, str } from './read-json.js';
 import { at, TurnTracker } from './turn-tracker.js';
 
 /**
@@ -96,14 +96,9 @@ export class GeminiConverter implements StreamConverter {
       out.push(at({ type: 'run.error', error: str(field(value, 'error'), 'message') ?? 'error' }, ts));
       return out;
     }
-    const tokens = num(stats, 'total_tokens');
+    const tokens = count(stats, 'total_tokens');
     const durationMs = Math.max(0, num(stats, 'duration_ms') ?? 0);
-    out.push(
-      at(
-        { type: 'run.finished', outcome: 'completed', durationMs, ...(tokens === undefined ? {} : { tokenCount: Math.max(0, tokens) }) },
-        ts,
-      ),
-    );
+    out.push(at({ type: 'run.finished', outcome: 'completed', durationMs, ...(tokens === undefined ? {} : { tokenCount: tokens }) }, ts));
     return out;
   }
 }

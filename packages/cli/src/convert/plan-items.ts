@@ -14,14 +14,26 @@ export interface RawPlanItem {
  */
 export function toPlanItems(raw: readonly RawPlanItem[]): PlanItem[] {
   const items: PlanItem[] = [];
+  const ids = new Set<string>();
   for (const item of raw) {
     if (items.length >= MAX_PLAN_ITEMS) break;
     const text = item.text?.trim().slice(0, MAX_PLAN_ITEM_TEXT);
     if (text === undefined || text === '' || item.status === undefined) continue;
     const id = item.id?.slice(0, MAX_PLAN_ITEM_ID);
-    items.push(id === undefined || id === '' ? { text, status: item.status } : { id, text, status: item.status });
+    // A plan's ids are unique: an item that repeats an id (or one cut to the same length) keeps its text, not the id.
+    const keep = id !== undefined && id !== '' && !ids.has(id);
+    if (keep) ids.add(id);
+    items.push(keep ? { id, text, status: item.status } : { text, status: item.status });
   }
   return items;
+}
+
+/**
+ * The items made to fit the protocol again after their texts changed (secrets redacted): texts
+ * and ids cut to the limits, a repeated id dropped.
+ */
+export function fitPlanItems(items: readonly PlanItem[]): PlanItem[] {
+  return toPlanItems(items);
 }
 
 /** A status word agents use, as a plan item status (`cancelled` and unknown words give undefined). */

@@ -21,16 +21,30 @@ export function num(value: unknown, key: string): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }
 
+/** A token or item count property: a finite number ≥ 0, rounded, at most `Number.MAX_SAFE_INTEGER`; else undefined. */
+export function count(value: unknown, key: string): number | undefined {
+  const v = num(value, key);
+  if (v === undefined || v < 0) return undefined;
+  const n = Math.round(v);
+  return Number.isSafeInteger(n) ? n : undefined;
+}
+
+/** The sum of counts, or undefined when it is not a safe integer. */
+export function sumCounts(...counts: number[]): number | undefined {
+  const total = counts.reduce((a, b) => a + b, 0);
+  return Number.isSafeInteger(total) ? total : undefined;
+}
+
 /** An array property (a bounded prefix of it), or an empty array. */
 export function list(value: unknown, key: string, max = 1000): unknown[] {
   const v = field(value, key);
   return Array.isArray(v) ? v.slice(0, max) : [];
 }
 
-/** Epoch ms of an ISO timestamp property, or undefined. */
+/** Epoch ms of an ISO timestamp property, or undefined (also for a time before 1970: event times are ≥ 0). */
 export function isoTime(value: unknown, key: string): number | undefined {
   const text = str(value, key);
-  if (text === undefined) return undefined;
+  if (text === undefined || text.length > 64) return undefined;
   const ms = Date.parse(text);
-  return Number.isFinite(ms) ? ms : undefined;
+  return Number.isFinite(ms) && ms >= 0 ? ms : undefined;
 }

@@ -1,4 +1,5 @@
 import { toolResultPreview, type ModelUsage } from '@headway/protocol';
+import { boundedValue } from './bounded-value.js';
 import type { ConvertedEvent } from './converter.js';
 
 /** Longest tool-result preview a converter puts in `tool.completed` (the CLI view cuts it further). */
@@ -58,7 +59,7 @@ export class TurnTracker {
           type: 'tool.executing',
           toolName: name,
           ...(id === undefined ? {} : { toolCallId: id }),
-          ...(args === undefined ? {} : { args }),
+          ...(args === undefined ? {} : { args: boundedValue(args) }),
         },
         ts,
       ),
