@@ -125,6 +125,8 @@ export function toAgUiEvents(options: ToAgUiEventsOptions = {}): AgUiEventMapper
   const openSteps: string[] = [];
   /** The assistant message of the current model turn: its text and the tool calls it makes. */
   let turnMessageId: string | undefined;
+  /** A tool result came since the turn's message was opened: the next text or thinking is the model's next turn. */
+  let turnHasResult = false;
   let openTextId: string | undefined;
 
   const activityId = (): string => `${runId ?? ''}:progress`;
@@ -235,7 +237,15 @@ export function toAgUiEvents(options: ToAgUiEventsOptions = {}): AgUiEventMapper
         timestamp,
       ),
     );
-    // Text after a tool result starts a new assistant message, as a model's next turn would.
+    // Further calls of the same turn stay in its message; text after a result starts a new
+    // assistant message, as a model's next turn would.
+    turnHasResult = true;
+  }
+
+  /** Text or thinking after a tool result: the model's next turn gets its own message. */
+  function nextTurnIfAnswered(): void {
+    if (!turnHasResult) return;
+    turnHasResult = false;
     turnMessageId = undefined;
   }
 
@@ -303,6 +313,7 @@ export function toAgUiEvents(options: ToAgUiEventsOptions = {}): AgUiEventMapper
         finishStep(out, event.step, timestamp);
         openSteps.push(event.step);
         turnMessageId = undefined;
+        turnHasResult = false;
         out.push(stamp({ type: EventType.STEP_STARTED, stepName: event.step }, timestamp));
         return;
       case 'step.finished':
@@ -312,6 +323,7 @@ export function toAgUiEvents(options: ToAgUiEventsOptions = {}): AgUiEventMapper
       case 'thinking': {
         if (event.content === '') return;
         closeText(out, timestamp);
+        nextTurnIfAnswered();
         const spanId = nextId('r');
         const messageId = nextId('m');
         const message: ReasoningMessage = { id: messageId, role: 'reasoning', content: event.content };
@@ -329,6 +341,7 @@ export function toAgUiEvents(options: ToAgUiEventsOptions = {}): AgUiEventMapper
       case 'text.delta': {
         if (event.text === '') return;
         if (openTextId === undefined) {
+          nextTurnIfAnswered();
           turnMessageId ??= nextId('m');
           openTextId = turnMessageId;
           assistantMessage(openTextId);
