@@ -14,7 +14,7 @@ import {
   type RunStartedEvent,
   type ToolMessage,
 } from '@ag-ui/core';
-import type { ProgressEvent } from '@headway/protocol';
+import { redact, redactString, type ProgressEvent } from '@headway/protocol';
 import { initialActivity, type ProgressActivityContent } from './progress-activity.js';
 
 /** Options of {@link toAgUiEvents}. */
@@ -27,6 +27,13 @@ export interface ToAgUiEventsOptions {
   input?: RunAgentInput;
   /** `activityType` of the progress activity (default `progress`). */
   activityType?: string;
+  /**
+   * Secrets in tool results and arguments (API keys, `DB_PASSWORD=…`, bearer tokens, URL
+   * passwords, secret-named keys) become `[REDACTED]` in `TOOL_CALL_RESULT` and
+   * `TOOL_CALL_ARGS`, whoever emitted the events. `false` turns this off, for a trusted, local
+   * client only.
+   */
+  redact?: false;
 }
 
 /** A stateful mapping of one run's {@link ProgressEvent}s to AG-UI events. */
@@ -108,6 +115,7 @@ function stringifyArgs(args: unknown): string | undefined {
  */
 export function toAgUiEvents(options: ToAgUiEventsOptions = {}): AgUiEventMapper {
   const activityType = options.activityType ?? 'progress';
+  const redacting = options.redact !== false;
   const input = options.input;
   let runId = options.runId;
   let threadId = options.threadId;
@@ -262,7 +270,7 @@ export function toAgUiEvents(options: ToAgUiEventsOptions = {}): AgUiEventMapper
     usedToolIds.add(toolCallId);
     turnMessageId ??= nextId('m');
     const parent = assistantMessage(turnMessageId);
-    const argText = stringifyArgs(args);
+    const argText = stringifyArgs(redacting ? redact(args) : args);
     parent.toolCalls = [
       ...(parent.toolCalls ?? []),
       { id: toolCallId, type: 'function', function: { name: toolName, arguments: argText ?? '' } },
@@ -359,7 +367,8 @@ export function toAgUiEvents(options: ToAgUiEventsOptions = {}): AgUiEventMapper
         // A completion whose start never came still gets a call to belong to.
         const tool = takeRunning(event.toolName, event.toolCallId) ?? startToolAndTake(out, event.toolName, event.toolCallId, timestamp);
         const meta: Record<string, unknown> = { ok: event.ok, durationMs: event.durationMs, toolName: event.toolName };
-        toolResult(out, tool, event.preview ?? '', meta, timestamp);
+        const preview = event.preview ?? '';
+        toolResult(out, tool, redacting ? redactString(preview) : preview, meta, timestamp);
         set('toolCalls', { finished: activity.toolCalls.finished + 1, failed: activity.toolCalls.failed + (event.ok ? 0 : 1) });
         return;
       }

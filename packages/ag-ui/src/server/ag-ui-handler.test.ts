@@ -643,3 +643,57 @@ function frames(text: string): [string | undefined, string][] {
       return [id, (JSON.parse(data) as { type: string }).type];
     });
 }
+
+describe('secrets in tool results (issue 31)', () => {
+  const KEY = 'sk-proj-AbCdEfGhIjKlMnOpQrStUvWx0123';
+  const PASSWORD = 'hunter2-correct-horse-battery';
+  const envDump = defineTool({
+    name: 'env_dump',
+    description: 'Print the environment',
+    parameters: z.object({}),
+    execute: () => `OPENAI_API_KEY=${KEY}\nDB_PASSWORD=${PASSWORD}`,
+  });
+
+  it('a runtime run: no AG-UI frame on the wire (TOOL_CALL_RESULT included) carries the secret; a reattach neither', async () => {
+    const events: ProgressEvent[] = [];
+    const { url } = await serve({
+      disconnectGraceMs: 60_000,
+      run: runtimeRun(
+        (conversation) =>
+          conversation.some((m) => m.role === 'tool') ? { content: 'Rotated.' } : { toolCalls: [{ name: 'env_dump', args: {} }] },
+        events,
+        10,
+        [envDump],
+      ),
+    });
+    const run = await runHttpAgent(url, { runId: 'secret-run' });
+    expect(run.wireText).not.toContain(KEY);
+    expect(run.wireText).not.toContain(PASSWORD);
+    expect(run.wire.find((e) => e.type === EventType.TOOL_CALL_RESULT)).toMatchObject({
+      content: 'OPENAI_API_KEY=[REDACTED] DB_PASSWORD=[REDACTED]',
+    });
+    const again = await fetch(`${url}?runId=secret-run`);
+    const text = await again.text();
+    expect(text).toContain('MESSAGES_SNAPSHOT');
+    expect(text).not.toContain(KEY);
+  });
+
+  it('events emitted by hand are redacted too (result and arguments); redact: false is the one opt-out', async () => {
+    const emitSecrets: AgUiServerOptions['run'] = ({ emit }) => {
+      emit({ type: 'tool.executing', toolName: 'login', toolCallId: 'c1', args: { user: 'ann', password: PASSWORD } });
+      emit({ type: 'tool.completed', toolName: 'login', toolCallId: 'c1', durationMs: 1, ok: true, preview: `token ok: ${KEY}` });
+    };
+    const redacted = await serve({ run: emitSecrets });
+    const run = await runHttpAgent(redacted.url);
+    expect(run.wireText).not.toContain(KEY);
+    expect(run.wireText).not.toContain(PASSWORD);
+    expect(run.wire.filter((e) => e.type === EventType.TOOL_CALL_ARGS || e.type === EventType.TOOL_CALL_RESULT)).toMatchObject([
+      { delta: '{"user":"ann","password":"[REDACTED]"}' },
+      { content: 'token ok: [REDACTED]' },
+    ]);
+    const raw = await serve({ run: emitSecrets, redact: false });
+    const rawRun = await runHttpAgent(raw.url);
+    expect(rawRun.wireText).toContain(KEY);
+    expect(rawRun.wireText).toContain(PASSWORD);
+  });
+});

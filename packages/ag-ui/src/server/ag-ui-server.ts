@@ -59,6 +59,12 @@ export interface AgUiServerOptions {
   log?: ReplayLog;
   /** How long a run with no client left keeps going before its signal is aborted (default 0: at once). */
   disconnectGraceMs?: number;
+  /**
+   * Secrets in tool results and arguments become `[REDACTED]` in the AG-UI frames (see
+   * `toAgUiEvents`' `redact`), whoever emitted the events. `false` turns this off, for a
+   * trusted, local client only.
+   */
+  redact?: false;
   /** Largest request body accepted (default 1 MiB); larger ones get 413. */
   maxBodyBytes?: number;
   /** A client whose unsent data passes this is disconnected (default 1 MiB); it can reattach. */
@@ -219,6 +225,7 @@ export function createAgUiServer(options: AgUiServerOptions): AgUiServer {
   const clock = unrefClock(resolveClock(options.clock, options.now, options.timers));
   const timers = clock;
   const encoder = new EventEncoder();
+  const redactOption = options.redact === false ? { redact: false as const } : {};
   const runs = new Map<string, RunRecord>();
 
   function internalError(error: unknown, runId: string, phase: string): void {
@@ -323,7 +330,7 @@ export function createAgUiServer(options: AgUiServerOptions): AgUiServer {
         internalError(error, input.runId, 'sink');
       },
     });
-    const mapper = toAgUiEvents({ threadId: input.threadId, runId: input.runId, input });
+    const mapper = toAgUiEvents({ threadId: input.threadId, runId: input.runId, input, ...redactOption });
     const record: RunRecord = {
       runId: input.runId,
       hub,
@@ -447,7 +454,7 @@ export function createAgUiServer(options: AgUiServerOptions): AgUiServer {
       status: 200,
       headers: STREAM_HEADERS,
       start(connection) {
-        const mapper = toAgUiEvents({ runId: request.runId });
+        const mapper = toAgUiEvents({ runId: request.runId, ...redactOption });
         const client: Client = { connection, heartbeat: undefined, closed: false };
         const pull = (): void => {
           // The cursor only paces and wakes this reader; the events come from the log itself.
