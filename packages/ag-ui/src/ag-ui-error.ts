@@ -8,6 +8,8 @@ export type AgUiErrorCode =
   | 'AG_UI_INVALID_JSON'
   /** The request body is not a valid AG-UI `RunAgentInput` (see `issues`), or a reattach request is malformed. */
   | 'AG_UI_INVALID_INPUT'
+  /** A POST whose `content-type` is not JSON (a form, multipart, text/plain, or none). */
+  | 'AG_UI_UNSUPPORTED_MEDIA_TYPE'
   /** The request body is larger than `maxBodyBytes`. */
   | 'AG_UI_BODY_TOO_LARGE'
   /** A reattach request names a run this endpoint does not know (never seen, or forgotten). */

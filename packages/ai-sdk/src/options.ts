@@ -42,7 +42,12 @@ export interface WithHeadwayOptions {
   timeBudgetMs?: number;
   /** Grace after `timeBudgetMs` before the hard stop (default 30 000 ms). */
   hardStopAfterMs?: number;
-  /** Spend budget in USD, priced with `costOf`. At the budget no further model call is made. */
+  /**
+   * Spend budget in USD, priced with `costOf`. At the budget no further model call is made. A
+   * step whose cost is unknown (no usable token counts, or `costOf` threw or returned NaN,
+   * Infinity or a negative number) counts as spending the rest of the budget, never as free:
+   * the run stops there with a `cost-budget` report, and `onInternalError` says why.
+   */
   maxSpendUsd?: number;
   /** Prices each model call; required with `maxSpendUsd`, optional otherwise (adds `costUsd` to `step.finished`). */
   costOf?: CostOf;
@@ -52,13 +57,23 @@ export interface WithHeadwayOptions {
   abortSignal?: AbortSignal;
   /** Time and timers (default protocol's `systemClock`, its timers unref'd); tests pass a `ManualClock`. */
   clock?: Clock;
+  /**
+   * Secrets in the events (tool results' `preview`, tool `args`: API keys, `DB_PASSWORD=…`,
+   * bearer tokens, URL passwords, secret-named keys) are replaced with `[REDACTED]` where the
+   * events are made; the model still gets every tool result whole. `false` turns this off, for
+   * a trusted, local event stream only.
+   */
+  redact?: false;
   /** Called with every failure the bridge survived (a throwing `costOf`, a hub error). */
   onInternalError?: OnInternalError<AiSdkErrorContext>;
 }
 
-/** Where a failure the bridge survived happened: `emit` (the hub threw) or `costOf` (it threw or returned a bad number). */
+/**
+ * Where a failure the bridge survived happened: `emit` (the hub threw), `costOf` (it threw or
+ * returned a bad number) or `usage` (a step reported no usable token counts, so it could not be priced).
+ */
 export interface AiSdkErrorContext extends InternalErrorContext {
-  readonly where: 'emit' | 'costOf';
+  readonly where: 'emit' | 'costOf' | 'usage';
 }
 
 const isFunction = (v: unknown): boolean => typeof v === 'function';
@@ -93,6 +108,7 @@ const schema = z
       )
       .optional(),
     onInternalError: z.custom<OnInternalError<AiSdkErrorContext>>(isFunction, 'must be a function').optional(),
+    redact: z.literal(false, 'must be false (redaction is on unless turned off)').optional(),
   })
   .superRefine((o, ctx) => {
     if (o.maxSpendUsd !== undefined && o.costOf === undefined)

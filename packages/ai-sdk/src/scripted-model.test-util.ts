@@ -6,8 +6,10 @@ import { MockLanguageModelV3, convertArrayToReadableStream } from 'ai/test';
 import { z } from 'zod';
 
 /** One model answer: tool calls (the loop goes on) or text (it ends). */
-export type ScriptStep =
-  { calls: { tool: string; input: unknown }[]; text?: string; usage?: [number, number] } | { text: string; usage?: [number, number] };
+export type ScriptStep = { calls: { tool: string; input: unknown }[]; text?: string; usage?: Usage } | { text: string; usage?: Usage };
+
+/** Input and output tokens the model reports (`undefined`: not reported). */
+type Usage = readonly [number | undefined, number | undefined];
 
 /** What the script is asked: the step's call options (its prompt is what the model saw). */
 export type Script = (call: number, options: LanguageModelV3CallOptions) => ScriptStep | Promise<ScriptStep>;

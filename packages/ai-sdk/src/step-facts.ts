@@ -1,4 +1,5 @@
 import type { ModelUsage } from '@headway/protocol';
+import { isTokenCount } from '@headway/protocol/internal';
 
 /** What a finished AI SDK step tells about its model call (a structural subset of `StepResult`). */
 export interface StepFacts {
@@ -10,13 +11,17 @@ export interface StepFacts {
   readonly model?: { readonly provider: string; readonly modelId: string };
 }
 
-const count = (n: unknown): number => (typeof n === 'number' && Number.isFinite(n) && n >= 0 ? Math.floor(n) : 0);
-
-/** The step's token counts as the protocol carries them (missing counts read as 0). */
+/**
+ * The step's token counts as the protocol carries them; `undefined` when the step reported no
+ * usage or a count that is not a token count (missing, NaN, negative, fractional, infinite: the
+ * rule of protocol's `tokenCountSchema`, which the runtime applies to provider answers too).
+ * Such a step's cost is unknown, never read as 0.
+ */
 export function usageOf(step: StepFacts): ModelUsage | undefined {
   const u = step.usage;
   if (u === undefined) return undefined;
-  return { inputTokens: count(u.inputTokens), outputTokens: count(u.outputTokens) };
+  const { inputTokens, outputTokens } = u;
+  return isTokenCount(inputTokens) && isTokenCount(outputTokens) ? { inputTokens, outputTokens } : undefined;
 }
 
 /** The AI SDK's finish reason in the protocol's spelling (`tool-calls` → `tool_calls`). */

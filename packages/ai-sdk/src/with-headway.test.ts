@@ -7,9 +7,10 @@ import {
   type ProgressEvent,
   type ProgressReporter,
 } from '@headway/protocol';
-import { generateText, streamText } from 'ai';
+import { generateText, streamText, tool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { manualClock, scriptedModel, tools, userTexts, type Script } from './scripted-model.test-util.js';
 import { withHeadway } from './with-headway.js';
 
@@ -393,5 +394,110 @@ describe('withHeadway', () => {
     expect(() => withHeadway({ task: '', timeBudgetMs: Number.NaN })).toThrowErrorMatchingInlineSnapshot(
       `[AiSdkError: withHeadway: invalid options: task: must be a non-empty string; timeBudgetMs: invalid input: expected number, received NaN]`,
     );
+  });
+});
+
+describe('the spending cap never fails open (issue 31)', () => {
+  /** Calls `read` forever at 1,000,000 + 1,000,000 tokens a step ($2 at the price below), with `usage` as given. */
+  const spender =
+    (usage: readonly [number | undefined, number | undefined]): Script =>
+    (call, options) => {
+      if (userTexts(options).some((t) => t.startsWith('STOP:'))) return { text: MODEL_REPORT, usage };
+      return { calls: [{ tool: 'read', input: { path: `${String(call)}.txt` } }], usage };
+    };
+  const dollarsPerMillion = (u: { inputTokens: number; outputTokens: number }): number => (u.inputTokens + u.outputTokens) / 1_000_000;
+
+  it.each([
+    ['usage NaN', [Number.NaN, 1_000_000], dollarsPerMillion, 'usage', 'AI_SDK_UNKNOWN_USAGE'],
+    ['usage missing', [undefined, undefined], dollarsPerMillion, 'usage', 'AI_SDK_UNKNOWN_USAGE'],
+    ['usage negative', [-1_000_000, 1_000_000], dollarsPerMillion, 'usage', 'AI_SDK_UNKNOWN_USAGE'],
+    ['costOf returning Infinity', [1_000_000, 1_000_000], () => Number.POSITIVE_INFINITY, 'costOf', 'AI_SDK_INVALID_COST'],
+    ['costOf returning NaN', [1_000_000, 1_000_000], () => Number.NaN, 'costOf', 'AI_SDK_INVALID_COST'],
+    [
+      'costOf throwing',
+      [1_000_000, 1_000_000],
+      () => {
+        throw new Error('price list offline');
+      },
+      'costOf',
+      'AI_SDK_INVALID_COST',
+    ],
+  ] as const)(
+    '%s: the unknown cost counts against the of 1 USD (one model call, then the report), with a warning',
+    async (_name, usage, costOf, where, code) => {
+      const { events, sink } = collect();
+      const warnings: { code: string; where: string; message: string }[] = [];
+      const run = withHeadway({
+        task: 'Find the config',
+        sinks: [sink],
+        maxSpendUsd: 1,
+        costOf,
+        onInternalError: (error, context) => {
+          warnings.push({ code: (error as HeadwayError).code, where: context.where, message: (error as Error).message });
+        },
+      });
+      const model = scriptedModel(spender(usage));
+      await generateText({ model, tools, prompt: 'Find the config', ...run.settings });
+      const end = await run.finish();
+      expect(model.doGenerateCalls).toHaveLength(1);
+      expect(end).toMatchObject({ outcome: 'limit', reason: 'cost-budget', report: { generatedBy: 'fallback' } });
+      expectOneTerminal(events);
+      expect(events.filter((e) => e.type === 'limit.reached')).toMatchObject([{ limit: 'cost', max: 1 }]);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatchObject({ code, where });
+      expect(warnings[0]?.message).toMatch(/^step 1.*its cost is unknown; counted as spending the rest of maxSpendUsd$/);
+    },
+  );
+
+  it('a known cost under the cap goes on; without a cap an unknown cost is only a warning', async () => {
+    const capped = withHeadway({ task: 't', maxSpendUsd: 100, costOf: dollarsPerMillion });
+    const model = scriptedModel((call) =>
+      call < 3 ? { calls: [{ tool: 'read', input: { path: 'a' } }], usage: [1_000_000, 0] } : { text: 'done' },
+    );
+    await generateText({ model, tools, prompt: 't', ...capped.settings });
+    expect(await capped.finish()).toMatchObject({ outcome: 'completed' });
+    expect(model.doGenerateCalls).toHaveLength(4);
+
+    const warnings: string[] = [];
+    const uncapped = withHeadway({ task: 't', costOf: () => Number.NaN, onInternalError: (_e, { where }) => warnings.push(where) });
+    const other = scriptedModel((call) => (call < 2 ? { calls: [{ tool: 'read', input: { path: 'a' } }] } : { text: 'done' }));
+    await generateText({ model: other, tools, prompt: 't', ...uncapped.settings });
+    expect(await uncapped.finish()).toMatchObject({ outcome: 'completed' });
+    expect(warnings).toEqual(['costOf', 'costOf', 'costOf']);
+  });
+});
+
+describe('secrets in tool results (issue 31)', () => {
+  const KEY = 'sk-proj-AbCdEfGhIjKlMnOpQrStUvWx0123';
+  const PASSWORD = 'hunter2-correct-horse-battery';
+  const envTools = {
+    env: tool({
+      description: 'prints the environment',
+      inputSchema: z.object({ password: z.string() }),
+      execute: () => Promise.resolve(`OPENAI_API_KEY=${KEY}\nDB_PASSWORD=${PASSWORD}`),
+    }),
+  };
+  const script: Script = (call) => (call === 0 ? { calls: [{ tool: 'env', input: { password: PASSWORD } }] } : { text: 'Rotated.' });
+
+  it('no event carries the secret (preview and args); the model still gets the real result', async () => {
+    const { events, sink } = collect();
+    const run = withHeadway({ task: 'Rotate the keys', sinks: [sink] });
+    const model = scriptedModel(script);
+    await generateText({ model, tools: envTools, prompt: 'Rotate the keys', ...run.settings });
+    await run.finish();
+    const wire = JSON.stringify(events);
+    expect(wire).not.toContain(KEY);
+    expect(wire).not.toContain(PASSWORD);
+    expect(events.find((e) => e.type === 'tool.completed')).toMatchObject({ preview: 'OPENAI_API_KEY=[REDACTED] DB_PASSWORD=[REDACTED]' });
+    expect(JSON.stringify(model.doGenerateCalls[1]?.prompt)).toContain(KEY);
+  });
+
+  it('redact: false is the one opt-out', async () => {
+    const { events, sink } = collect();
+    const run = withHeadway({ task: 'Rotate the keys', sinks: [sink], redact: false });
+    await generateText({ model: scriptedModel(script), tools: envTools, prompt: 'Rotate the keys', ...run.settings });
+    await run.finish();
+    expect(JSON.stringify(events)).toContain(KEY);
+    expect(() => withHeadway({ task: 't', redact: true as unknown as false })).toThrow(/redact: must be false/);
   });
 });

@@ -11,6 +11,7 @@ import {
   toolResultPreview,
   type Clock,
   type LimitKind,
+  type ModelUsage,
   type ProgressEventBody,
   type ProgressHub,
   type ProgressReport,
@@ -23,7 +24,7 @@ import type { ModelMessage } from 'ai';
 import { AiSdkError } from './ai-sdk-error.js';
 import { checkInstalledAi } from './ai-version.js';
 import { reportFromModel } from './model-report.js';
-import { parseOptions, type AiSdkErrorContext, type WithHeadwayOptions } from './options.js';
+import { parseOptions, type AiSdkErrorContext, type CostOf, type WithHeadwayOptions } from './options.js';
 import { finishReasonOf, usageOf, type StepFacts } from './step-facts.js';
 
 /** What the AI SDK passes to `prepareStep` that the bridge reads. */
@@ -162,6 +163,8 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
   let iterations = 0;
   let spentUsd = 0;
   let priced = false;
+  /** A step could not be priced: with a budget, it counts as spending the rest of it. */
+  let unknownCost = false;
   let stepStartedAt = 0;
   let toolsStarted = false;
   const approached = new Set<LimitKind>();
@@ -244,6 +247,29 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
     return buildReportPrompt(reason, { task: o.task, log, limits });
   };
 
+  /** The step's cost by `costOf`, or `undefined` (told to `onInternalError`) when it cannot be known. */
+  const priceStep = (costOf: CostOf, step: StepFacts, usage: ModelUsage | undefined): number | undefined => {
+    const where = `step ${String(iterations)}`;
+    const budgetNote = o.maxSpendUsd === undefined ? '' : '; counted as spending the rest of maxSpendUsd';
+    if (usage === undefined || step.model === undefined) {
+      const what = step.model === undefined ? 'no model' : `no usable token counts (${describeThrown(step.usage, 120)})`;
+      internal(new AiSdkError('AI_SDK_UNKNOWN_USAGE', `${where} reported ${what}: its cost is unknown${budgetNote}`), 'usage');
+      return undefined;
+    }
+    let c: unknown;
+    try {
+      c = costOf(usage, { provider: step.model.provider, modelId: step.model.modelId });
+    } catch (error) {
+      const message = `${where}: costOf threw ${describeThrown(error, 80)}: its cost is unknown${budgetNote}`;
+      internal(new AiSdkError('AI_SDK_INVALID_COST', message, { cause: error }), 'costOf');
+      return undefined;
+    }
+    if (typeof c === 'number' && Number.isFinite(c) && c >= 0) return c;
+    const message = `${where}: costOf returned ${describeThrown(c, 80)}, not a finite number >= 0: its cost is unknown${budgetNote}`;
+    internal(new AiSdkError('AI_SDK_INVALID_COST', message), 'costOf');
+    return undefined;
+  };
+
   const settings: HeadwaySettings = {
     prepareStep({ stepNumber, messages }) {
       start();
@@ -285,7 +311,12 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
         tracker?.toolsStarted();
       }
       if (!quiet)
-        emit({ type: 'tool.executing', toolName: toolCall.toolName, toolCallId: toolCall.toolCallId, args: redact(toolCall.input) });
+        emit({
+          type: 'tool.executing',
+          toolName: toolCall.toolName,
+          toolCallId: toolCall.toolCallId,
+          args: o.redact === false ? toolCall.input : redact(toolCall.input),
+        });
     },
 
     experimental_onToolCallFinish(event) {
@@ -306,28 +337,19 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
           toolCallId: event.toolCall.toolCallId,
           durationMs: Math.max(0, event.durationMs),
           ok: event.success,
-          preview: toolResultPreview(result),
+          // Redacted here, where the event is made: any sink may be a browser, a stream or a trace.
+          preview: toolResultPreview(result, 100, o.redact === false ? { redact: false } : {}),
         });
     },
 
     onStepFinish(step) {
       const usage = usageOf(step);
       const finishReason = finishReasonOf(step);
-      let costUsd: number | undefined;
-      if (o.costOf !== undefined && usage !== undefined && step.model !== undefined) {
-        try {
-          const c = o.costOf(usage, { provider: step.model.provider, modelId: step.model.modelId });
-          if (typeof c === 'number' && Number.isFinite(c) && c >= 0) costUsd = c;
-          else
-            internal(new AiSdkError('AI_SDK_INVALID_COST', `costOf returned ${describeThrown(c, 80)}, not a finite number >= 0`), 'costOf');
-        } catch (error) {
-          internal(error, 'costOf');
-        }
-      }
+      const costUsd = o.costOf === undefined ? undefined : priceStep(o.costOf, step, usage);
       if (costUsd !== undefined) {
         priced = true;
         spentUsd += costUsd;
-      }
+      } else if (o.costOf !== undefined) unknownCost = true;
       emit({
         type: 'step.finished',
         step: `llm-${iterations}`,
@@ -355,7 +377,8 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
       if (ending !== undefined || hardStop.signal.aborted) return true;
       if (stop !== undefined && stop.mode !== 'pending') return true;
       const budget = o.maxSpendUsd;
-      if (budget !== undefined && spentUsd >= budget && stop === undefined) {
+      // An unknown cost counts against the budget (the runtime's rule): never as free.
+      if (budget !== undefined && (spentUsd >= budget || unknownCost) && stop === undefined) {
         // The budget is spent: no model call is left to write the report with.
         reach('cost', spentUsd, budget);
         stop = { reason: 'cost-budget', mode: 'fallback' };

@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { redactString } from '@headway/protocol';
 import { errorMessage } from '@headway/protocol/internal';
 import { McpError } from './mcp-error.js';
 
@@ -45,8 +46,57 @@ function isClient(source: McpServerSource): source is Client {
   );
 }
 
-function describeSource(source: StdioServer | HttpServer): string {
-  return 'url' in source ? String(source.url) : [source.command, ...(source.args ?? [])].join(' ');
+const CENSOR = '[REDACTED]';
+
+/**
+ * Turns a text that may hold a server URL's credentials into one that does not: the password
+ * (as written, and percent-decoded) is censored wherever it appears, the URL's userinfo too
+ * when the URL could not be parsed, then every other secret shape (`?token=…`, bearer tokens).
+ */
+interface Scrubber {
+  (text: string): string;
+  /** The URL as it may be shown: `scheme://user:[REDACTED]@host/path`. */
+  readonly label: string;
+}
+
+function decodeOrSelf(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** A scrubber for the credentials of `raw` (a URL, parsed or not). */
+function urlScrubber(raw: string): Scrubber {
+  let secrets: string[] = [];
+  let label: string;
+  try {
+    const url = new URL(raw);
+    secrets = url.password === '' ? [] : [url.password, decodeOrSelf(url.password)];
+    const userinfo = url.username === '' && url.password === '' ? '' : `${url.username}${url.password === '' ? '' : `:${CENSOR}`}@`;
+    label = `${url.protocol}//${userinfo}${url.host}${url.pathname}${url.search}`;
+  } catch {
+    // Not a URL (a password with "/" or "@" in it, say): everything between the scheme and the
+    // last "@" may be credentials.
+    const at = raw.lastIndexOf('@');
+    const scheme = /^[a-z][a-z\d+.-]*:\/\//i.exec(raw)?.[0];
+    if (at !== -1) secrets = [raw.slice(scheme?.length ?? 0, at)];
+    label = at === -1 ? raw : `${scheme ?? ''}${CENSOR}${raw.slice(at)}`;
+  }
+  const found = secrets.filter((s) => s !== '').sort((a, b) => b.length - a.length);
+  const pattern = found.length === 0 ? undefined : new RegExp(found.map(escapeRegExp).join('|'), 'g');
+  const scrub = (text: string): string => redactString(pattern === undefined ? text : text.replace(pattern, CENSOR));
+  return Object.assign(scrub, { label: scrub(label) });
+}
+
+function describeSource(source: StdioServer | HttpServer, scrub: Scrubber | undefined): string {
+  if (scrub !== undefined) return scrub.label;
+  return redactString([(source as StdioServer).command, ...((source as StdioServer).args ?? [])].join(' '));
 }
 
 function httpOptions(source: HttpServer): { requestInit?: RequestInit } {
@@ -96,13 +146,16 @@ export async function connect(source: McpServerSource, name: string | undefined,
   ) {
     throw new McpError('MCP_INVALID_OPTIONS', 'createMcpTools: expected an MCP Client, { command, args } or { url }');
   }
-  const label = name ?? describeSource(source);
+  // Passwords in a server URL never reach an error message, its `server` field or its cause.
+  const scrub = 'url' in source ? urlScrubber(String(source.url)) : undefined;
+  const label = name ?? describeSource(source, scrub);
   let url: URL | undefined;
   if ('url' in source) {
     try {
       url = new URL(source.url);
-    } catch (error) {
-      throw new McpError('MCP_INVALID_OPTIONS', `createMcpTools: url: not a URL: ${errorMessage(error)}`, { cause: error, server: label });
+    } catch {
+      // The cause is left out: it may hold the URL as written.
+      throw new McpError('MCP_INVALID_OPTIONS', `createMcpTools: url: not a URL: ${scrub?.label ?? ''}`, { server: label });
     }
   }
   const transport =
@@ -112,8 +165,11 @@ export async function connect(source: McpServerSource, name: string | undefined,
     await client.connect(transport);
   } catch (error) {
     await client.close().catch(() => undefined);
-    throw new McpError('MCP_CONNECT_FAILED', `MCP server "${label}": could not connect: ${errorMessage(error)}`, {
-      cause: error,
+    const message = errorMessage(error);
+    const clean = scrub === undefined ? redactString(message) : scrub(message);
+    // A cause whose message held a credential is left out: a logger would print it.
+    throw new McpError('MCP_CONNECT_FAILED', `MCP server "${label}": could not connect: ${clean}`, {
+      ...(clean === message ? { cause: error } : {}),
       server: label,
     });
   }

@@ -1,5 +1,5 @@
 export { createMcpTools } from './mcp-tools.js';
-export type { McpToolSet, McpToolsOptions } from './mcp-tools.js';
+export type { McpErrorContext, McpToolSet, McpToolsOptions } from './mcp-tools.js';
 export type { HttpServer, McpServerSource, StdioServer } from './connect.js';
 export { mapCallToolResult } from './map-result.js';
 export type { McpToolResult, ResultOrigin } from './map-result.js';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { mapCallToolResult } from './map-result.js';
 import { cleanMessage } from '@headway/protocol/internal';
 import { SliceMapper } from './progress-slice.js';
-import { argumentsSchema, compileArgumentsCheck } from './tool-arguments.js';
+import { argumentsSchema, compileArgumentsCheck, createSchemaValidator } from './tool-arguments.js';
 
 function revoked(): object {
   const { proxy, revoke } = Proxy.revocable({}, {});
@@ -84,11 +84,14 @@ describe('hostile MCP answers and arguments (property)', () => {
   });
 
   it('argument checks never throw: hostile arguments are invalid with a reason', () => {
-    const check = compileArgumentsCheck({
-      type: 'object',
-      properties: { path: { type: 'string' }, n: { type: 'integer', minimum: 0 } },
-      required: ['path'],
-    });
+    const check = compileArgumentsCheck(
+      {
+        type: 'object',
+        properties: { path: { type: 'string' }, n: { type: 'integer', minimum: 0 } },
+        required: ['path'],
+      },
+      createSchemaValidator(() => undefined),
+    );
     const schema = argumentsSchema(check);
     fc.assert(
       fc.property(

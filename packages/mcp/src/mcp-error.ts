@@ -12,6 +12,11 @@ export type McpErrorCode =
   | 'MCP_INVALID_RESULT'
   /** The tool answered with `isError: true`; the message carries its text. */
   | 'MCP_TOOL_ERROR'
+  /**
+   * A tool schema's `pattern` that RE2 cannot run (a backreference, a lookaround) is not checked
+   * before the call (passed to `onInternalError`; the server checks its own input).
+   */
+  | 'MCP_UNCHECKED_PATTERN'
   /** `createMcpTools` or `createAgentTool` was given options it cannot use. */
   | 'MCP_INVALID_OPTIONS';
 

@@ -291,3 +291,27 @@ describe('sources createMcpTools cannot use', () => {
     expect(codes).toEqual(['MCP_INVALID_OPTIONS', 'MCP_INVALID_OPTIONS', 'MCP_INVALID_OPTIONS', 'MCP_CONNECT_FAILED']);
   });
 });
+
+describe('passwords in server URLs (issue 31)', () => {
+  it('never appear in a connection error: message, server, cause', async () => {
+    const sources = [
+      { url: 'http://admin:s3cr3t-Pa55@127.0.0.1:1/mcp', secret: 's3cr3t-Pa55' },
+      { url: 'http://admin:s3cr%2Ft-Pa55@127.0.0.1:1/mcp', secret: 's3cr/t-Pa55' },
+      { url: 'http://admin:pa/ss@wo@rd-77@127.0.0.1:1/mcp', secret: 'wo@rd-77' },
+      { url: 'http://127.0.0.1:1/mcp?token=tok-1234567890abcdef', secret: 'tok-1234567890abcdef' },
+    ];
+    for (const { url, secret } of sources) {
+      const error: unknown = await createMcpTools({ url }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(HeadwayError.isInstance(error)).toBe(true);
+      const seen: string[] = [];
+      for (let e: unknown = error; e instanceof Error; e = e.cause) seen.push(e.message, String((e as { server?: unknown }).server));
+      const text = seen.join('\n');
+      expect(text).toContain('127.0.0.1');
+      expect(text).not.toContain(secret);
+      expect(text).not.toContain(encodeURIComponent(secret));
+    }
+  });
+});

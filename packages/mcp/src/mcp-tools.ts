@@ -1,11 +1,12 @@
+import type { InternalErrorContext, OnInternalError } from '@headway/protocol';
 import type { Tool } from '@headway/runtime';
-import { cleanMessage, errorMessage } from '@headway/protocol/internal';
+import { cleanMessage, cutText, errorMessage } from '@headway/protocol/internal';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { connect, type McpServerSource } from './connect.js';
 import { mapCallToolResult, type McpToolResult } from './map-result.js';
 import { McpError } from './mcp-error.js';
 import { SliceMapper, localPercent, type NestedProgress } from './progress-slice.js';
-import { argumentsSchema, compileArgumentsCheck } from './tool-arguments.js';
+import { argumentsSchema, compileArgumentsCheck, createSchemaValidator } from './tool-arguments.js';
 
 /** Options of {@link createMcpTools}. */
 export interface McpToolsOptions {
@@ -24,6 +25,19 @@ export interface McpToolsOptions {
    * (`ctx.progressSlice`) — for a display or log of your own. The run's bar moves without it.
    */
   onProgress?: (update: NestedProgress) => void;
+  /**
+   * Told about what the tool set survived: a schema `pattern` that RE2 cannot run (a
+   * backreference, a lookaround) and is therefore not checked here — an {@link McpError}
+   * `MCP_UNCHECKED_PATTERN` (`where: 'schema'`). Its own errors are ignored.
+   */
+  onInternalError?: OnInternalError<McpErrorContext>;
+}
+
+/** Where a failure {@link createMcpTools} survived happened: `schema` (a tool's input schema), with the server and tool. */
+export interface McpErrorContext extends InternalErrorContext {
+  readonly where: 'schema';
+  readonly server: string;
+  readonly tool: string;
 }
 
 /** The tools of one MCP server, ready for `new AgentRuntime(config, { tools })`. */
@@ -96,7 +110,22 @@ export async function createMcpTools(source: McpServerSource, options: McpToolsO
   try {
     const listed = await listAll(client, server);
     const seen = new Set<string>();
+    let current = '';
+    // Server-supplied patterns run in linear time; one RE2 cannot run is reported, not checked.
+    const validator = createSchemaValidator((pattern, reason) => {
+      const message = `MCP server "${server}", tool "${current}": the pattern ${JSON.stringify(cutText(pattern, 200))} is not checked here (${reason}); the server checks its own input`;
+      try {
+        options.onInternalError?.(new McpError('MCP_UNCHECKED_PATTERN', message, { server, tool: current }), {
+          where: 'schema',
+          server,
+          tool: current,
+        });
+      } catch {
+        // The callback may not break the tool list.
+      }
+    });
     const tools = listed.map((entry) => {
+      current = entry.name;
       // MCP names may hold dots; model providers take only letters, digits, "_" and "-".
       const name = `${options.prefix ?? ''}${entry.name.replaceAll('.', '_')}`;
       if (!TOOL_NAME.test(name)) throw invalidList(server, 'its name is not 1–64 letters, digits, "_" or "-"', entry.name);
@@ -104,7 +133,7 @@ export async function createMcpTools(source: McpServerSource, options: McpToolsO
       seen.add(name);
       let check;
       try {
-        check = compileArgumentsCheck(entry.inputSchema);
+        check = compileArgumentsCheck(entry.inputSchema, validator);
       } catch (error) {
         throw invalidList(server, `its input schema does not compile: ${errorMessage(error)}`, entry.name, error);
       }

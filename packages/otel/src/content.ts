@@ -13,8 +13,18 @@ function cut(text: string, maxLength: number): string {
   return text.length > maxLength ? `${text.slice(0, maxLength)}…` : text;
 }
 
-/** Content capture with headway's redaction: secret-named keys and secret-shaped text become `[REDACTED]`. */
-export function contentCapture(maxLength: number, options: RedactOptions | undefined): ContentCapture {
+/**
+ * Content capture with headway's redaction: secret-named keys and secret-shaped text become
+ * `[REDACTED]`; with `false`, content is recorded as it is.
+ */
+export function contentCapture(maxLength: number, options: RedactOptions | false | undefined): ContentCapture {
+  if (options === false) {
+    return {
+      maxLength,
+      text: (value) => cut(value, maxLength),
+      json: (value) => cut(safeStringify(value) ?? 'null', maxLength),
+    };
+  }
   const redactor = createRedactor(options);
   const censor = options?.censor ?? '[REDACTED]';
   return {

@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { createProgressHub, systemClock } from '@headway/protocol';
+import { AgentRuntime, ScriptedProvider, defineTool } from '@headway/runtime';
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { createOtelSink } from './otel-sink.js';
 
 interface OtlpAttribute {
@@ -138,5 +140,84 @@ describe('OTLP/HTTP JSON export', () => {
       attr(tool, 'gen_ai.tool.call.arguments'),
     ]).toEqual(['grep', 'call-1', 'tool_error', undefined]);
     expect(run.events?.map((e) => [e.name, e.attributes.map((a) => a.key)])).toEqual([['headway.progress', ['headway.progress.percent']]]);
+  });
+});
+
+describe('secrets never reach the collector (issue 31)', () => {
+  const KEY = 'sk-proj-AbCdEfGhIjKlMnOpQrStUvWx0123';
+  const PASSWORD = 'hunter2-correct-horse-battery';
+
+  async function exportRun(
+    emitAll: (hub: ReturnType<typeof createProgressHub>) => Promise<void>,
+    captureContent: Parameters<typeof createOtelSink>[0] = {},
+  ): Promise<string> {
+    const { url, requests } = await receiver();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(new OTLPTraceExporter({ url }))] });
+    const sink = createOtelSink({ tracer: provider.getTracer('@headway/otel'), meter: false, captureContent: true, ...captureContent });
+    const hub = createProgressHub({ runId: 'run-secret' });
+    hub.add(sink);
+    await emitAll(hub);
+    await provider.forceFlush();
+    await provider.shutdown();
+    return JSON.stringify(requests.map((r) => r.body));
+  }
+
+  it("a runtime run with content capture: no span attribute or event carries the tool result's secrets", async () => {
+    const envDump = defineTool({
+      name: 'env_dump',
+      description: 'Print the environment',
+      parameters: z.object({ password: z.string() }),
+      execute: () => `OPENAI_API_KEY=${KEY}\nDB_PASSWORD=${PASSWORD}`,
+    });
+    const wire = await exportRun(async (hub) => {
+      const runtime = new AgentRuntime(
+        { provider: 'scripted', planTool: true },
+        {
+          provider: new ScriptedProvider([
+            {
+              toolCalls: [
+                { name: 'env_dump', args: { password: PASSWORD } },
+                { name: 'update_plan', args: { items: [{ text: `Rotate ${KEY}`, status: 'in_progress' }] } },
+              ],
+            },
+            { content: 'Rotated.' },
+          ]),
+          tools: [envDump],
+          sinks: [(event) => void hub.emit(event)],
+        },
+      );
+      await runtime.run(`Rotate the keys; DB_PASSWORD=${PASSWORD}`, { stream: true });
+    });
+    expect(wire).toContain('gen_ai.tool.call.result');
+    expect(wire).toContain('OPENAI_API_KEY=[REDACTED]');
+    expect(wire).not.toContain(KEY);
+    expect(wire).not.toContain(PASSWORD);
+  });
+
+  it('events emitted by hand (result, arguments, text split over deltas) are redacted; captureContent.redact: false is the opt-out', async () => {
+    const emitSecrets = (hub: ReturnType<typeof createProgressHub>): Promise<void> => {
+      hub.emit({ type: 'run.started', agentName: 'hand', task: 'x' });
+      hub.emit({ type: 'step.started', step: 'llm-1', provider: 'openai', model: 'gpt-4o' });
+      hub.emit({ type: 'text.delta', text: 'the key is OPENAI_API_KEY=sk-proj-AbCdEf' });
+      hub.emit({ type: 'text.delta', text: 'GhIjKlMnOpQrStUvWx0123 ok' });
+      hub.emit({ type: 'step.finished', step: 'llm-1', durationMs: 1 });
+      hub.emit({ type: 'tool.executing', toolName: 'login', toolCallId: 'c1', args: { password: PASSWORD } });
+      hub.emit({
+        type: 'tool.completed',
+        toolName: 'login',
+        toolCallId: 'c1',
+        durationMs: 1,
+        ok: true,
+        preview: `DB_PASSWORD=${PASSWORD}`,
+      });
+      hub.emit({ type: 'run.finished', durationMs: 2, outcome: 'completed' });
+      return Promise.resolve();
+    };
+    const wire = await exportRun(emitSecrets);
+    expect(wire).not.toContain('GhIjKlMnOpQrStUvWx0123');
+    expect(wire).not.toContain(PASSWORD);
+    const raw = await exportRun(emitSecrets, { captureContent: { redact: false } });
+    expect(raw).toContain(KEY);
+    expect(raw).toContain(PASSWORD);
   });
 });

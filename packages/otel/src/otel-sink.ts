@@ -44,9 +44,11 @@ export interface OtelSinkOptions {
   meter?: Meter | false;
   /**
    * Record message contents (the task, tool arguments and results, streamed text, thinking,
-   * progress messages): off by default. What is recorded is redacted with headway's `redact`.
+   * progress messages): off by default. What is recorded is redacted with headway's `redact`
+   * (API keys, `DB_PASSWORD=…`, bearer tokens, URL passwords, secret-named keys); `redact: false`
+   * turns that off, for a trusted, local collector only.
    */
-  captureContent?: boolean | { maxLength?: number; redact?: RedactOptions };
+  captureContent?: boolean | { maxLength?: number; redact?: RedactOptions | false };
   /** Agent name for a run whose events do not name it (a run resumed from a checkpoint). */
   agentName?: string;
   /**

@@ -77,6 +77,7 @@ export type {
   SinkLike,
 } from './progress-hub.js';
 export { toolResultPreview } from './tool-result-preview.js';
+export type { ToolResultPreviewOptions } from './tool-result-preview.js';
 export { safeStringify } from './safe-stringify.js';
 export { createRedactor, redact, redactString } from './redact.js';
 export type { RedactOptions, Redactor } from './redact.js';

@@ -15,5 +15,6 @@ export { cutText, detach, formatCount, formatDuration, isSpace, oneLine } from '
 export { CANCELLED_PREFIX } from './bridges.js';
 export { abortError, clockFromIntervalTimers, repeatOn, resolveClock, sleep, unrefClock, unrefTimer } from './clock.js';
 export type { IntervalTimers, RepeatOptions, TimeoutTimers } from './clock.js';
+export { isTokenCount, tokenCountSchema } from './token-count.js';
 export { validateUntrusted } from './validate-untrusted.js';
 export type { Validated } from './validate-untrusted.js';

@@ -51,6 +51,21 @@ describe('toolResultPreview', () => {
     expect(preview).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
   });
 
+  it('redacts secrets before it cuts, so no half secret is left; redact: false keeps the text', () => {
+    const result =
+      'deploy ok\nOPENAI_API_KEY=sk-proj-AbCdEfGhIjKlMnOpQrStUvWx\nDB_PASSWORD=hunter2-correct-horse\nAuthorization: Bearer abcdefghijklmnop';
+    expect(toolResultPreview(result, 200)).toBe(
+      'deploy ok OPENAI_API_KEY=[REDACTED] DB_PASSWORD=[REDACTED] Authorization: Bearer [REDACTED]',
+    );
+    // Cut where the key stood: the preview shows the censor, never a piece of the key.
+    expect(toolResultPreview(result, 40)).toBe('deploy ok OPENAI_API_KEY=[REDACTED] D...');
+    expect(toolResultPreview({ env: result }, 300)).not.toMatch(/sk-proj|hunter2|abcdefghijklmnop/);
+    expect(toolResultPreview(result, 60, { redact: { censor: '***' } })).toBe(
+      'deploy ok OPENAI_API_KEY=*** DB_PASSWORD=*** Authorizatio...',
+    );
+    expect(toolResultPreview(result, 200, { redact: false })).toContain('sk-proj-AbCdEfGhIjKlMnOpQrStUvWx');
+  });
+
   it('reads only the head of a huge string result', () => {
     expect(toolResultPreview(`${'x'.repeat(10)}${' '.repeat(200_000)}tail`, 20)).toBe('xxxxxxxxxx');
     expect(toolResultPreview('y'.repeat(10_000_000), 8)).toBe('yyyyy...');

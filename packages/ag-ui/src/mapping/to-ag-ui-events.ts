@@ -14,7 +14,7 @@ import {
   type RunStartedEvent,
   type ToolMessage,
 } from '@ag-ui/core';
-import type { ProgressEvent } from '@headway/protocol';
+import { redact, redactString, type ProgressEvent } from '@headway/protocol';
 import { initialActivity, type ProgressActivityContent } from './progress-activity.js';
 
 /** Options of {@link toAgUiEvents}. */
@@ -27,6 +27,13 @@ export interface ToAgUiEventsOptions {
   input?: RunAgentInput;
   /** `activityType` of the progress activity (default `progress`). */
   activityType?: string;
+  /**
+   * Secrets in tool results and arguments (API keys, `DB_PASSWORD=…`, bearer tokens, URL
+   * passwords, secret-named keys) become `[REDACTED]` in `TOOL_CALL_RESULT` and
+   * `TOOL_CALL_ARGS`, whoever emitted the events. `false` turns this off, for a trusted, local
+   * client only.
+   */
+  redact?: false;
 }
 
 /** A stateful mapping of one run's {@link ProgressEvent}s to AG-UI events. */
@@ -108,6 +115,7 @@ function stringifyArgs(args: unknown): string | undefined {
  */
 export function toAgUiEvents(options: ToAgUiEventsOptions = {}): AgUiEventMapper {
   const activityType = options.activityType ?? 'progress';
+  const redacting = options.redact !== false;
   const input = options.input;
   let runId = options.runId;
   let threadId = options.threadId;
@@ -125,6 +133,8 @@ export function toAgUiEvents(options: ToAgUiEventsOptions = {}): AgUiEventMapper
   const openSteps: string[] = [];
   /** The assistant message of the current model turn: its text and the tool calls it makes. */
   let turnMessageId: string | undefined;
+  /** A tool result came since the turn's message was opened: the next text or thinking is the model's next turn. */
+  let turnHasResult = false;
   let openTextId: string | undefined;
 
   const activityId = (): string => `${runId ?? ''}:progress`;
@@ -235,7 +245,15 @@ export function toAgUiEvents(options: ToAgUiEventsOptions = {}): AgUiEventMapper
         timestamp,
       ),
     );
-    // Text after a tool result starts a new assistant message, as a model's next turn would.
+    // Further calls of the same turn stay in its message; text after a result starts a new
+    // assistant message, as a model's next turn would.
+    turnHasResult = true;
+  }
+
+  /** Text or thinking after a tool result: the model's next turn gets its own message. */
+  function nextTurnIfAnswered(): void {
+    if (!turnHasResult) return;
+    turnHasResult = false;
     turnMessageId = undefined;
   }
 
@@ -252,7 +270,7 @@ export function toAgUiEvents(options: ToAgUiEventsOptions = {}): AgUiEventMapper
     usedToolIds.add(toolCallId);
     turnMessageId ??= nextId('m');
     const parent = assistantMessage(turnMessageId);
-    const argText = stringifyArgs(args);
+    const argText = stringifyArgs(redacting ? redact(args) : args);
     parent.toolCalls = [
       ...(parent.toolCalls ?? []),
       { id: toolCallId, type: 'function', function: { name: toolName, arguments: argText ?? '' } },
@@ -303,6 +321,7 @@ export function toAgUiEvents(options: ToAgUiEventsOptions = {}): AgUiEventMapper
         finishStep(out, event.step, timestamp);
         openSteps.push(event.step);
         turnMessageId = undefined;
+        turnHasResult = false;
         out.push(stamp({ type: EventType.STEP_STARTED, stepName: event.step }, timestamp));
         return;
       case 'step.finished':
@@ -312,6 +331,7 @@ export function toAgUiEvents(options: ToAgUiEventsOptions = {}): AgUiEventMapper
       case 'thinking': {
         if (event.content === '') return;
         closeText(out, timestamp);
+        nextTurnIfAnswered();
         const spanId = nextId('r');
         const messageId = nextId('m');
         const message: ReasoningMessage = { id: messageId, role: 'reasoning', content: event.content };
@@ -329,6 +349,7 @@ export function toAgUiEvents(options: ToAgUiEventsOptions = {}): AgUiEventMapper
       case 'text.delta': {
         if (event.text === '') return;
         if (openTextId === undefined) {
+          nextTurnIfAnswered();
           turnMessageId ??= nextId('m');
           openTextId = turnMessageId;
           assistantMessage(openTextId);
@@ -346,7 +367,8 @@ export function toAgUiEvents(options: ToAgUiEventsOptions = {}): AgUiEventMapper
         // A completion whose start never came still gets a call to belong to.
         const tool = takeRunning(event.toolName, event.toolCallId) ?? startToolAndTake(out, event.toolName, event.toolCallId, timestamp);
         const meta: Record<string, unknown> = { ok: event.ok, durationMs: event.durationMs, toolName: event.toolName };
-        toolResult(out, tool, event.preview ?? '', meta, timestamp);
+        const preview = event.preview ?? '';
+        toolResult(out, tool, redacting ? redactString(preview) : preview, meta, timestamp);
         set('toolCalls', { finished: activity.toolCalls.finished + 1, failed: activity.toolCalls.failed + (event.ok ? 0 : 1) });
         return;
       }

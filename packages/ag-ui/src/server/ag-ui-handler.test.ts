@@ -8,6 +8,8 @@ import { createAgUiHandler } from './ag-ui-handler.js';
 import type { AgUiRunContext, AgUiServerOptions } from './ag-ui-server.js';
 import { expectStateMatches, listen, parseSseEvents, runHttpAgent } from './http.test-util.js';
 
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
   await Promise.all(closers.splice(0).map((c) => c()));
@@ -252,7 +254,7 @@ describe('createAgUiHandler: hostile run functions', () => {
     });
     const body = JSON.stringify({ threadId: 't', runId: 'graceful', messages: [] });
     const first = new AbortController();
-    await readUntil(await fetch(url, { method: 'POST', body, signal: first.signal }), 'STEP_STARTED');
+    await readUntil(await fetch(url, { method: 'POST', body, signal: first.signal, headers: JSON_HEADERS }), 'STEP_STARTED');
     await waitUntil(() => scheduled.some((t) => t.ms === 5000));
     expect(signal?.aborted).toBe(false);
     const text = await readUntil(await fetch(`${url}?runId=graceful`), 'STEP_STARTED');
@@ -344,7 +346,7 @@ describe('createAgUiHandler: bad input and disconnects', () => {
   it('400 for a body that is not JSON, 413 for one too large, 405 for another method', async () => {
     const { url } = await serve({ run: () => undefined, maxBodyBytes: 1000 });
     expect(await post(url, '{"threadId": ')).toMatchObject({ status: 400, json: { code: 'AG_UI_INVALID_JSON' } });
-    const big = await fetch(url, { method: 'POST', body: 'x'.repeat(5000) });
+    const big = await fetch(url, { method: 'POST', body: 'x'.repeat(5000), headers: { 'content-type': 'application/json' } });
     expect(big.status).toBe(413);
     expect(await big.json()).toMatchObject({ code: 'AG_UI_BODY_TOO_LARGE' });
     const put = await fetch(url, { method: 'PUT', body: '{}' });
@@ -388,6 +390,7 @@ describe('createAgUiHandler: bad input and disconnects', () => {
         const response = await fetch(url, {
           method: 'POST',
           body: JSON.stringify({ threadId: 't', runId: 'r', messages: [] }),
+          headers: JSON_HEADERS,
           signal: controller.signal,
         });
         const reader = response.body!.getReader() as ReadableStreamDefaultReader<Uint8Array>;
@@ -476,3 +479,221 @@ async function readUntil(response: Response, marker: string): Promise<string> {
   await reader.cancel();
   return text;
 }
+
+describe('hostile requests (issue 31)', () => {
+  /** A RunAgentInput JSON text whose `key` is nested `depth` levels deep, built as text (no recursion). */
+  function deepBody(runId: string, key: 'state' | 'forwardedProps', depth: number): string {
+    return `{"threadId":"t","runId":"${runId}","messages":[],"${key}":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`;
+  }
+
+  it('a body nested 5,000 or 100,000 deep (state or forwardedProps, under 1 MiB) gets 400, and nothing is kept for it', async () => {
+    let started = 0;
+    const { url, handler } = await serve({
+      run: ({ emit }) => {
+        started += 1;
+        emit({ type: 'text.delta', text: 'ok' });
+      },
+    });
+    for (const [key, depth] of [
+      ['state', 5_000],
+      ['forwardedProps', 5_000],
+      ['state', 100_000],
+      ['forwardedProps', 100_000],
+    ] as const) {
+      const body = deepBody('deep', key, depth);
+      expect(body.length).toBeLessThan(1024 * 1024);
+      const response = await fetch(url, { method: 'POST', body, headers: JSON_HEADERS });
+      expect(response.status).toBe(400);
+      const json = (await response.json()) as { code: string; issues: { path: string; message: string }[] };
+      expect(json.code).toBe('AG_UI_INVALID_INPUT');
+      expect(json.issues).toEqual([{ path: `${key}.a.a.a.a.a.a.a`, message: 'nested deeper than 100 levels' }]);
+      expect(handler.server.activeRuns()).toEqual([]);
+      // A reattach to the refused run finds nothing (and does not take the process down).
+      expect((await fetch(`${url}?runId=deep`)).status).toBe(404);
+    }
+    expect(started).toBe(0);
+    // The refused runId is free: a well-formed request with it runs.
+    const run = await runHttpAgent(url, { runId: 'deep' });
+    expect(run.outcome).toBe('success');
+    expect(started).toBe(1);
+  }, 60_000);
+
+  it('415 for a POST that is not JSON (text/plain, a form, multipart, no content-type): no run starts', async () => {
+    let started = 0;
+    const { url, handler } = await serve({
+      run: () => {
+        started += 1;
+      },
+    });
+    const body = JSON.stringify({ threadId: 't', runId: 'csrf', messages: [{ id: 'u', role: 'user', content: 'rm -rf' }] });
+    const form = new FormData();
+    form.set('x', body);
+    const requests: RequestInit[] = [
+      { body }, // fetch sends text/plain;charset=UTF-8, as a page's form-free POST would
+      { body, headers: { 'content-type': 'text/plain' } },
+      { body: new URLSearchParams({ [body]: '' }) },
+      { body: form },
+      { body: new Blob([body]) }, // no content-type at all
+    ];
+    for (const init of requests) {
+      const response = await fetch(url, { method: 'POST', ...init });
+      expect(response.status).toBe(415);
+      expect(await response.json()).toMatchObject({ code: 'AG_UI_UNSUPPORTED_MEDIA_TYPE' });
+    }
+    expect(started).toBe(0);
+    expect(handler.server.activeRuns()).toEqual([]);
+    // JSON with parameters, and a +json type, are JSON.
+    const ok = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json; charset=utf-8' } });
+    expect(ok.status).toBe(200);
+    await ok.text();
+    expect(started).toBe(1);
+  });
+
+  it('every frame id is the seq of the event it came from; the opening frames carry none; Last-Event-ID reattaches', async () => {
+    const gate = deferred();
+    const midway = deferred();
+    const { url } = await serve({
+      disconnectGraceMs: 60_000,
+      run: async ({ emit }) => {
+        emit({ type: 'run.started', agentName: 'demo' });
+        emit({ type: 'step.started', step: 'model' });
+        emit({ type: 'text.delta', text: 'Half ' });
+        midway.resolve();
+        await gate.promise;
+        emit({ type: 'text.delta', text: 'done.' });
+        emit({ type: 'run.finished', durationMs: 9, outcome: 'completed' });
+      },
+    });
+    const first = runHttpAgent(url, { runId: 'ids' });
+    await midway.promise;
+    // An EventSource reconnecting sends the last id it saw.
+    const again = await readUntil(await fetch(`${url}?runId=ids`, { headers: { 'last-event-id': '3' } }), 'TEXT_MESSAGE_START');
+    expect(frames(again)).toEqual([
+      ['3', 'RUN_STARTED'],
+      ['3', 'MESSAGES_SNAPSHOT'],
+      ['3', 'STEP_STARTED'],
+      ['3', 'TEXT_MESSAGE_START'],
+    ]);
+    const ahead = await fetch(`${url}?runId=ids`, { headers: { 'last-event-id': '99' } });
+    expect(ahead.status).toBe(400);
+    expect(await ahead.json()).toMatchObject({ code: 'AG_UI_LAST_SEQ_AHEAD' });
+    gate.resolve();
+    const run = await first;
+    expect(frames(run.wireText)).toEqual([
+      [undefined, 'RUN_STARTED'],
+      [undefined, 'ACTIVITY_SNAPSHOT'],
+      ['1', 'ACTIVITY_DELTA'],
+      ['2', 'STEP_STARTED'],
+      ['3', 'TEXT_MESSAGE_START'],
+      ['3', 'TEXT_MESSAGE_CONTENT'],
+      ['4', 'TEXT_MESSAGE_CONTENT'],
+      ['5', 'TEXT_MESSAGE_END'],
+      ['5', 'STEP_FINISHED'],
+      ['5', 'ACTIVITY_DELTA'],
+      ['5', 'RUN_FINISHED'],
+    ]);
+  });
+
+  it('the tool calls of one model turn stay in one assistant message', async () => {
+    const events: ProgressEvent[] = [];
+    const { url } = await serve({
+      run: runtimeRun(
+        (_conversation, _request, call) =>
+          call < 2
+            ? { content: `Turn ${call}.`, toolCalls: [0, 1, 2].map((i) => ({ name: 'file_read', args: { path: `f${call}-${i}.md` } })) }
+            : { content: 'Read six files.' },
+        events,
+      ),
+    });
+    const run = await runHttpAgent(url);
+    expect(run.outcome).toBe('success');
+    expectStateMatches(run, events);
+    const shape = run.messages
+      .filter((m) => m.role === 'assistant' || m.role === 'tool')
+      .map((m) =>
+        m.role === 'assistant'
+          ? `assistant ${String(m.content)} [${(m.toolCalls ?? []).map((c) => c.function.arguments).join(' ')}]`
+          : 'tool',
+      );
+    expect(shape).toEqual([
+      'assistant Turn 0. [{"path":"f0-0.md"} {"path":"f0-1.md"} {"path":"f0-2.md"}]',
+      'tool',
+      'tool',
+      'tool',
+      'assistant Turn 1. [{"path":"f1-0.md"} {"path":"f1-1.md"} {"path":"f1-2.md"}]',
+      'tool',
+      'tool',
+      'tool',
+      'assistant Read six files. []',
+    ]);
+    const parents = run.wire.flatMap((e) => (e.type === EventType.TOOL_CALL_START ? [e.parentMessageId] : []));
+    expect(new Set(parents).size).toBe(2);
+  });
+});
+
+/** `[id, type]` of each SSE frame in `text` (id `undefined` when the frame has none). */
+function frames(text: string): [string | undefined, string][] {
+  return text
+    .split('\n\n')
+    .filter((block) => block.includes('data: '))
+    .map((block) => {
+      const lines = block.split('\n');
+      const id = lines.find((l) => l.startsWith('id: '))?.slice(4);
+      const data = lines.find((l) => l.startsWith('data: '))?.slice(6) ?? '{}';
+      return [id, (JSON.parse(data) as { type: string }).type];
+    });
+}
+
+describe('secrets in tool results (issue 31)', () => {
+  const KEY = 'sk-proj-AbCdEfGhIjKlMnOpQrStUvWx0123';
+  const PASSWORD = 'hunter2-correct-horse-battery';
+  const envDump = defineTool({
+    name: 'env_dump',
+    description: 'Print the environment',
+    parameters: z.object({}),
+    execute: () => `OPENAI_API_KEY=${KEY}\nDB_PASSWORD=${PASSWORD}`,
+  });
+
+  it('a runtime run: no AG-UI frame on the wire (TOOL_CALL_RESULT included) carries the secret; a reattach neither', async () => {
+    const events: ProgressEvent[] = [];
+    const { url } = await serve({
+      disconnectGraceMs: 60_000,
+      run: runtimeRun(
+        (conversation) =>
+          conversation.some((m) => m.role === 'tool') ? { content: 'Rotated.' } : { toolCalls: [{ name: 'env_dump', args: {} }] },
+        events,
+        10,
+        [envDump],
+      ),
+    });
+    const run = await runHttpAgent(url, { runId: 'secret-run' });
+    expect(run.wireText).not.toContain(KEY);
+    expect(run.wireText).not.toContain(PASSWORD);
+    expect(run.wire.find((e) => e.type === EventType.TOOL_CALL_RESULT)).toMatchObject({
+      content: 'OPENAI_API_KEY=[REDACTED] DB_PASSWORD=[REDACTED]',
+    });
+    const again = await fetch(`${url}?runId=secret-run`);
+    const text = await again.text();
+    expect(text).toContain('MESSAGES_SNAPSHOT');
+    expect(text).not.toContain(KEY);
+  });
+
+  it('events emitted by hand are redacted too (result and arguments); redact: false is the one opt-out', async () => {
+    const emitSecrets: AgUiServerOptions['run'] = ({ emit }) => {
+      emit({ type: 'tool.executing', toolName: 'login', toolCallId: 'c1', args: { user: 'ann', password: PASSWORD } });
+      emit({ type: 'tool.completed', toolName: 'login', toolCallId: 'c1', durationMs: 1, ok: true, preview: `token ok: ${KEY}` });
+    };
+    const redacted = await serve({ run: emitSecrets });
+    const run = await runHttpAgent(redacted.url);
+    expect(run.wireText).not.toContain(KEY);
+    expect(run.wireText).not.toContain(PASSWORD);
+    expect(run.wire.filter((e) => e.type === EventType.TOOL_CALL_ARGS || e.type === EventType.TOOL_CALL_RESULT)).toMatchObject([
+      { delta: '{"user":"ann","password":"[REDACTED]"}' },
+      { content: 'token ok: [REDACTED]' },
+    ]);
+    const raw = await serve({ run: emitSecrets, redact: false });
+    const rawRun = await runHttpAgent(raw.url);
+    expect(rawRun.wireText).toContain(KEY);
+    expect(rawRun.wireText).toContain(PASSWORD);
+  });
+});

@@ -11,19 +11,30 @@ export interface AgUiHandler {
   readonly server: AgUiServer;
 }
 
+/** One request header as a fetch `Headers` gives it: repeated values joined, `null` when absent. */
+function headerValue(req: IncomingMessage, name: string): string | null {
+  const value = req.headers[name.toLowerCase()];
+  if (value === undefined) return null;
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
 /** Serves `server` on `node:http`. */
 function nodeListener(server: AgUiServer): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     const request = {
       method: req.method ?? 'GET',
       url: new URL(req.url ?? '/', 'http://localhost'),
+      headers: { get: (name: string) => headerValue(req, name) },
       readBody: (limit: number) => readLimited(req, limit),
     };
     server.answer(request).then(
       (answer) => {
         if (answer.kind === 'plain') {
           // A refused upload may still be arriving: close rather than read the rest.
-          res.writeHead(answer.status, { ...answer.headers, ...(answer.status === 413 ? { connection: 'close' } : {}) });
+          res.writeHead(answer.status, {
+            ...answer.headers,
+            ...(answer.status === 413 || answer.status === 415 ? { connection: 'close' } : {}),
+          });
           res.end(answer.body);
           return;
         }

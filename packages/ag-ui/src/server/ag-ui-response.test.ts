@@ -29,7 +29,10 @@ describe('createAgUiResponse (fetch-style)', () => {
     expect(run.messages.filter((m) => m.role === 'assistant').map((m) => m.content)).toEqual(['Hello from a Response']);
     expect(run.warnings).toEqual([]);
 
-    const bad = await createAgUiResponse(new Request('http://app.test/agent', { method: 'POST', body: '{"runId": 1}' }), options);
+    const bad = await createAgUiResponse(
+      new Request('http://app.test/agent', { method: 'POST', body: '{"runId": 1}', headers: { 'content-type': 'application/json' } }),
+      options,
+    );
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({
       code: 'AG_UI_INVALID_INPUT',
@@ -52,7 +55,11 @@ describe('createAgUiResponse backpressure', () => {
       },
     };
     const response = await createAgUiResponse(
-      new Request('http://app.test/agent', { method: 'POST', body: JSON.stringify({ threadId: 't', runId: 'slow', messages: [] }) }),
+      new Request('http://app.test/agent', {
+        method: 'POST',
+        body: JSON.stringify({ threadId: 't', runId: 'slow', messages: [] }),
+        headers: { 'content-type': 'application/json' },
+      }),
       options,
     );
     expect(signal?.aborted).toBe(true);

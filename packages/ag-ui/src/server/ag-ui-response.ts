@@ -45,6 +45,7 @@ export async function createAgUiResponse(request: Request, options: AgUiServerOp
   const answer = await agUiServerFor(options).answer({
     method: request.method,
     url: new URL(request.url),
+    headers: request.headers,
     readBody: (limit) => readLimited(bodyChunks(request), limit),
   });
   if (answer.kind === 'plain') return new Response(answer.body ?? null, { status: answer.status, headers: answer.headers });

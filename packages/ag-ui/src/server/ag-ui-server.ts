@@ -59,6 +59,12 @@ export interface AgUiServerOptions {
   log?: ReplayLog;
   /** How long a run with no client left keeps going before its signal is aborted (default 0: at once). */
   disconnectGraceMs?: number;
+  /**
+   * Secrets in tool results and arguments become `[REDACTED]` in the AG-UI frames (see
+   * `toAgUiEvents`' `redact`), whoever emitted the events. `false` turns this off, for a
+   * trusted, local client only.
+   */
+  redact?: false;
   /** Largest request body accepted (default 1 MiB); larger ones get 413. */
   maxBodyBytes?: number;
   /** A client whose unsent data passes this is disconnected (default 1 MiB); it can reattach. */
@@ -78,7 +84,10 @@ export interface AgUiServerOptions {
   onInternalError?: OnInternalError<AgUiErrorContext>;
 }
 
-/** Where a failure the endpoint survived happened: `where` is `sink` (a hub sink threw) or `write` (a closed client). */
+/**
+ * Where a failure the endpoint survived happened: `where` is `sink` (a hub sink threw), `write`
+ * (a closed client) or `encode` (an AG-UI event the encoder could not write, left out).
+ */
 export interface AgUiErrorContext extends InternalErrorContext {
   readonly where: string;
   readonly runId: string;
@@ -101,6 +110,11 @@ export interface AgUiConnection {
 export interface AgUiRequest {
   method: string;
   url: URL;
+  /**
+   * The request's headers (a fetch `Headers`, or anything with its `get`): `content-type` must
+   * name JSON on a POST, and `last-event-id` is read on a GET reattach.
+   */
+  headers: { get(name: string): string | null };
   /** The body as text, or a rejection with an {@link AgUiError} `AG_UI_BODY_TOO_LARGE` past `limit` bytes. */
   readBody(limit: number): Promise<string>;
 }
@@ -160,6 +174,13 @@ function plain(
   };
 }
 
+/** True for `application/json` and `application/<x>+json`, with any parameters. */
+function isJsonMediaType(contentType: string | null): boolean {
+  if (contentType === null) return false;
+  const type = (contentType.split(';', 1)[0] ?? '').trim().toLowerCase();
+  return type === 'application/json' || /^application\/[\w.+-]+\+json$/.test(type);
+}
+
 function nonNegativeInteger(name: string, value: number | undefined, fallback: number, min = 0): number {
   if (value === undefined) return fallback;
   if (!Number.isSafeInteger(value) || value < min) {
@@ -204,6 +225,7 @@ export function createAgUiServer(options: AgUiServerOptions): AgUiServer {
   const clock = unrefClock(resolveClock(options.clock, options.now, options.timers));
   const timers = clock;
   const encoder = new EventEncoder();
+  const redactOption = options.redact === false ? { redact: false as const } : {};
   const runs = new Map<string, RunRecord>();
 
   function internalError(error: unknown, runId: string, phase: string): void {
@@ -215,9 +237,21 @@ export function createAgUiServer(options: AgUiServerOptions): AgUiServer {
     }
   }
 
-  function encode(events: readonly AGUIEvent[], seq: number): string {
+  /**
+   * The SSE frames of `events`, each with `id: <seq>` of the headway event they came from;
+   * frames that come from no event (the run's opening frames) carry no id. An event the
+   * encoder cannot write is reported and left out rather than thrown into a request handler.
+   */
+  function encode(events: readonly AGUIEvent[], seq: number | undefined, runId: string): string {
+    const id = seq === undefined || seq <= 0 ? '' : `id: ${seq}\n`;
     let text = '';
-    for (const event of events) text += `id: ${seq}\n${encoder.encodeSSE(event)}`;
+    for (const event of events) {
+      try {
+        text += id + encoder.encodeSSE(event);
+      } catch (error) {
+        internalError(error, runId, 'encode');
+      }
+    }
     return text;
   }
 
@@ -296,7 +330,7 @@ export function createAgUiServer(options: AgUiServerOptions): AgUiServer {
         internalError(error, input.runId, 'sink');
       },
     });
-    const mapper = toAgUiEvents({ threadId: input.threadId, runId: input.runId, input });
+    const mapper = toAgUiEvents({ threadId: input.threadId, runId: input.runId, input, ...redactOption });
     const record: RunRecord = {
       runId: input.runId,
       hub,
@@ -305,12 +339,14 @@ export function createAgUiServer(options: AgUiServerOptions): AgUiServer {
       clients: new Set(),
       graceTimer: undefined,
     };
+    // Encoded before the run is registered: nothing is kept for a request that cannot be answered.
+    const first = encode(mapper.start(), undefined, input.runId);
     runs.set(input.runId, record);
     hub.add(
       (event) => {
         const out = mapper.push(event);
         if (out.length === 0) return;
-        const chunk = encode(out, event.seq);
+        const chunk = encode(out, event.seq, record.runId);
         for (const client of [...record.clients]) send(client, chunk, record.runId);
         if (mapper.ended) {
           for (const client of [...record.clients]) {
@@ -323,7 +359,6 @@ export function createAgUiServer(options: AgUiServerOptions): AgUiServer {
       { name: 'ag-ui' },
     );
     log.attach(hub);
-    const first = encode(mapper.start(), 0);
     return {
       kind: 'stream',
       status: 200,
@@ -390,7 +425,7 @@ export function createAgUiServer(options: AgUiServerOptions): AgUiServer {
         headers: STREAM_HEADERS,
         start(connection) {
           // Taken when the stream starts, in the same tick as attaching: nothing can slip between.
-          return attach(record, connection, encode(record.mapper.snapshot(), record.mapper.lastSeq));
+          return attach(record, connection, encode(record.mapper.snapshot(), record.mapper.lastSeq, record.runId));
         },
       };
     }
@@ -419,18 +454,18 @@ export function createAgUiServer(options: AgUiServerOptions): AgUiServer {
       status: 200,
       headers: STREAM_HEADERS,
       start(connection) {
-        const mapper = toAgUiEvents({ runId: request.runId });
+        const mapper = toAgUiEvents({ runId: request.runId, ...redactOption });
         const client: Client = { connection, heartbeat: undefined, closed: false };
         const pull = (): void => {
           // The cursor only paces and wakes this reader; the events come from the log itself.
           if (opened?.ok === true) while (opened.cursor.take(Number.MAX_SAFE_INTEGER) !== undefined);
           for (const event of log.events(request.runId, mapper.lastSeq) ?? []) {
             const out = mapper.push(event);
-            if (out.length > 0) send(client, encode(out, event.seq), request.runId);
+            if (out.length > 0) send(client, encode(out, event.seq, request.runId), request.runId);
           }
         };
         for (const event of log.events(request.runId) ?? []) mapper.push(event);
-        send(client, encode(mapper.snapshot(), mapper.lastSeq), request.runId);
+        send(client, encode(mapper.snapshot(), mapper.lastSeq, request.runId), request.runId);
         const opened = mapper.ended
           ? undefined
           : log.open(request.runId, mapper.lastSeq, () => {
@@ -440,7 +475,8 @@ export function createAgUiServer(options: AgUiServerOptions): AgUiServer {
         function finishIfDone(): void {
           const lost = opened !== undefined && (!opened.ok || opened.cursor.lost);
           if (!mapper.ended && !lost) return;
-          if (!mapper.ended) send(client, encode(mapper.end('The replay log lost events of the run'), mapper.lastSeq), request.runId);
+          if (!mapper.ended)
+            send(client, encode(mapper.end('The replay log lost events of the run'), mapper.lastSeq, request.runId), request.runId);
           if (opened?.ok === true) opened.cursor.close();
           if (!client.closed) {
             closeClient(client);
@@ -481,7 +517,8 @@ export function createAgUiServer(options: AgUiServerOptions): AgUiServer {
       if (request.method === 'GET') {
         const runId = request.url.searchParams.get('runId');
         if (runId === null || runId === '') return plain(404, 'AG_UI_UNKNOWN_RUN', 'No run named in the request (?runId=)');
-        const rawSeq = request.url.searchParams.get('lastSeq');
+        // An EventSource that reconnects sends the id of the last frame it got as Last-Event-ID.
+        const rawSeq = request.url.searchParams.get('lastSeq') ?? request.headers.get('last-event-id');
         const lastSeq = rawSeq === null ? undefined : /^(?:0|[1-9]\d{0,15})$/.test(rawSeq) ? Number(rawSeq) : Number.NaN;
         if (lastSeq !== undefined && !Number.isSafeInteger(lastSeq)) {
           return plain(400, 'AG_UI_INVALID_INPUT', 'lastSeq must be a non-negative integer', [
@@ -492,6 +529,13 @@ export function createAgUiServer(options: AgUiServerOptions): AgUiServer {
       }
       if (request.method !== 'POST')
         return plain(405, 'AG_UI_METHOD_NOT_ALLOWED', 'Use POST (or GET ?runId= to reattach)', undefined, { allow: 'GET, POST' });
+      // Only JSON: a page may POST text/plain, a form or multipart to any origin without a CORS
+      // preflight, and could start a run on a local endpoint with its own prompt.
+      if (!isJsonMediaType(request.headers.get('content-type'))) {
+        return plain(415, 'AG_UI_UNSUPPORTED_MEDIA_TYPE', 'The request body must be JSON (content-type: application/json)', undefined, {
+          accept: 'application/json',
+        });
+      }
       const body = await readJson(request);
       if (!body.ok) return body.answer;
       let input: RunAgentInput;

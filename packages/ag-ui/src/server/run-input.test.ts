@@ -39,7 +39,12 @@ function hostile(): fc.Arbitrary<unknown> {
       throwing.map((t) => ({ headway: t })),
     ),
   });
-  return fc.oneof(fc.anything(), throwing, revoked, deep, almost, fc.string({ maxLength: 100_000 }));
+  const deepState = fc.integer({ min: 1, max: 100_000 }).map((depth) => {
+    let value: unknown = 'x';
+    for (let i = 0; i < depth; i++) value = { a: value };
+    return { threadId: 't', runId: 'r', messages: [], state: value };
+  });
+  return fc.oneof(fc.anything(), throwing, revoked, deep, deepState, almost, fc.string({ maxLength: 100_000 }));
 }
 
 describe('parseRunAgentInput', () => {
@@ -59,12 +64,35 @@ describe('parseRunAgentInput', () => {
     expect(reattachOf(input)).toEqual({ runId: 'r', lastSeq: 4 });
   });
 
+  it('refuses a body nested deeper than 100 levels, naming where; what it accepts can be written back as JSON', () => {
+    const nested = (depth: number): unknown => {
+      let value: unknown = 1;
+      for (let i = 0; i < depth; i++) value = i % 2 === 0 ? { k: value } : [value];
+      return value;
+    };
+    // The body itself is level 1, the value of `state` level 2: 99 levels fit there.
+    const fits = parseRunAgentInput({ threadId: 't', runId: 'r', messages: [], state: nested(99) });
+    expect(JSON.parse(JSON.stringify(fits))).toEqual(fits);
+    for (const depth of [100, 5_000, 100_000]) {
+      let thrown: unknown;
+      try {
+        parseRunAgentInput({ threadId: 't', runId: 'r', messages: [], state: nested(depth) });
+      } catch (error) {
+        thrown = error;
+      }
+      expect(HeadwayError.isInstance(thrown, 'AG_UI_INVALID_INPUT')).toBe(true);
+      expect((thrown as HeadwayError).issues).toEqual([{ path: 'state[0].k[0].k[0].k[0]', message: 'nested deeper than 100 levels' }]);
+    }
+  });
+
   it('fuzz: hostile input returns an input or throws AG_UI_INVALID_INPUT naming where, never anything else', () => {
     fc.assert(
       fc.property(hostile(), (value) => {
         try {
           const input = parseRunAgentInput(materialize(value));
           reattachOf(input);
+          // Whatever is accepted is echoed in RUN_STARTED: it must be writable.
+          JSON.stringify(input);
         } catch (error) {
           expect(HeadwayError.isInstance(error, 'AG_UI_INVALID_INPUT')).toBe(true);
           expect((error as HeadwayError).issues.length).toBeGreaterThan(0);

@@ -5,15 +5,54 @@ import { describeThrown } from '@headway/protocol/internal';
 import { AgUiError } from '../ag-ui-error.js';
 
 /**
- * Validates a request body against `@ag-ui/core`'s own `RunAgentInput` schema.
+ * How deep a request body may nest (objects and arrays). The body is echoed in `RUN_STARTED`
+ * and written with `JSON.stringify`, which recurses: a body nested thousands deep would
+ * overflow the stack there, after the run was registered.
+ */
+const MAX_INPUT_DEPTH = 100;
+
+/**
+ * The path of the first place `value` nests deeper than `max` levels, or `undefined`. Walks
+ * with its own stack, so a value nested 100,000 deep costs one pass and no recursion.
+ */
+function tooDeepAt(value: unknown, max: number): string | undefined {
+  const stack: { value: unknown; depth: number; path: string }[] = [{ value, depth: 0, path: '' }];
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    if (typeof item.value !== 'object' || item.value === null) continue;
+    const depth = item.depth + 1;
+    if (depth > max) return item.path;
+    // Only the first key path is kept in full; deeper levels are not named one by one.
+    const named = item.depth < 8;
+    if (Array.isArray(item.value)) {
+      for (let i = item.value.length - 1; i >= 0; i--) {
+        stack.push({ value: item.value[i], depth, path: named ? `${item.path}[${i}]` : item.path });
+      }
+    } else {
+      for (const [key, child] of Object.entries(item.value)) {
+        stack.push({ value: child, depth, path: named ? (item.path === '' ? key : `${item.path}.${key}`) : item.path });
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Validates a request body against `@ag-ui/core`'s own `RunAgentInput` schema, after checking
+ * that it nests no deeper than {@link MAX_INPUT_DEPTH} levels.
  *
  * @throws {AgUiError} `AG_UI_INVALID_INPUT` with the schema's issues (path and message).
  */
 export function parseRunAgentInput(value: unknown): RunAgentInput {
   let parsed: ReturnType<typeof RunAgentInputSchema.safeParse>;
   try {
+    const deep = tooDeepAt(value, MAX_INPUT_DEPTH);
+    if (deep !== undefined) {
+      const issues = [{ path: deep, message: `nested deeper than ${MAX_INPUT_DEPTH} levels` }];
+      throw new AgUiError('AG_UI_INVALID_INPUT', `Invalid RunAgentInput: ${describeIssues(issues)}`, { issues });
+    }
     parsed = RunAgentInputSchema.safeParse(value);
   } catch (error) {
+    if (AgUiError.isInstance(error)) throw error;
     // A value that is not plain data (a throwing getter, a revoked proxy) cannot be read at all.
     const issues = [{ path: '', message: `could not be read: ${describeThrown(error, 200)}` }];
     throw new AgUiError('AG_UI_INVALID_INPUT', `Invalid RunAgentInput: ${describeIssues(issues)}`, { issues, cause: error });

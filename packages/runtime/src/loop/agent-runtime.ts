@@ -94,6 +94,13 @@ export interface AgentRuntimeDeps {
    * that fail, rejected model `_progress`. Its own errors are ignored.
    */
   onInternalError?: OnInternalError<AgentRuntimeErrorContext>;
+  /**
+   * Secrets in the events a run emits (tool results' `preview`, tool `args`, the plan's text:
+   * API keys, `DB_PASSWORD=…`, bearer tokens, URL passwords, secret-named keys) are replaced
+   * with `[REDACTED]` where the events are made; the model still gets every tool result
+   * whole. `false` turns this off, for a trusted, local event stream only.
+   */
+  redact?: false;
 }
 
 /**
@@ -406,6 +413,7 @@ export class AgentRuntime {
         extraSink,
         checkpointer,
         context: this.#context,
+        redact: deps.redact !== false,
       },
       state,
     );

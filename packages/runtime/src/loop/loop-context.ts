@@ -34,6 +34,8 @@ export interface LoopContext {
   externalize: ((content: string) => Promise<string>) | undefined;
   /** The runtime's context parts (`deps.context`), read once. */
   context: readonly ReadPart[];
+  /** Redact secrets in the events the loop makes (`deps.redact`, default true). */
+  redact: boolean;
 }
 
 /** What a runtime hands to every loop it builds. */
@@ -52,6 +54,7 @@ export interface LoopContextInput {
   extraSink: ((event: ProgressEvent) => void) | undefined;
   checkpointer: StoreCheckpointer | undefined;
   context: readonly ReadPart[];
+  redact: boolean;
 }
 
 /** Builds a loop's context for a run state (fresh or restored). */
@@ -85,6 +88,7 @@ export function buildLoopContext(input: LoopContextInput, state: RunState): Loop
     externalize: checkpointer === undefined ? undefined : (content: string) => checkpointer.externalize(content),
     onInternalError,
     context: input.context,
+    redact: input.redact,
     stream: input.stream,
     signal: input.signal,
   };

@@ -349,3 +349,60 @@ describe('the facts a tracing sink needs', () => {
     expect(finished.every((e) => typeof e.costUsd === 'number' && e.costUsd > 0)).toBe(true);
   });
 });
+
+describe('secrets in tool results (issue 31)', () => {
+  const KEY = 'sk-proj-AbCdEfGhIjKlMnOpQrStUvWx0123';
+  const PASSWORD = 'hunter2-correct-horse-battery';
+  const envDump = defineTool({
+    name: 'env_dump',
+    description: 'Print the environment',
+    parameters: z.object({}),
+    execute: () => `NODE_ENV=production\nOPENAI_API_KEY=${KEY}\nDB_PASSWORD=${PASSWORD}`,
+  });
+
+  async function runWithSecrets(redact?: false): Promise<{ events: ProgressEvent[]; toolContents: string[] }> {
+    const { sink, events } = collect();
+    const toolContents: string[] = [];
+    const provider = new ScriptedProvider((conversation, _request, call) => {
+      if (call > 0) toolContents.push(...conversation.flatMap((m) => (m.role === 'tool' ? [m.content] : [])));
+      if (call === 0) {
+        return {
+          toolCalls: [
+            { name: 'env_dump', args: {} },
+            {
+              name: 'update_plan',
+              args: { items: [{ id: 'a', text: `Rotate DB_PASSWORD=${PASSWORD} and ${KEY}`, status: 'in_progress' }] },
+            },
+          ],
+        };
+      }
+      return { content: 'Rotated.' };
+    });
+    const runtime = new AgentRuntime(
+      { provider: 'scripted', planTool: true },
+      { provider, tools: [envDump], sinks: [sink], generateId: ids(), clock: new ManualClock(), ...(redact === false ? { redact } : {}) },
+    );
+    await runtime.run('Rotate the keys');
+    return { events, toolContents };
+  }
+
+  it('no event carries a secret from a tool result or the plan (preview included); the model still gets the real result', async () => {
+    const { events, toolContents } = await runWithSecrets();
+    const wire = JSON.stringify(events);
+    expect(wire).not.toContain(KEY);
+    expect(wire).not.toContain(PASSWORD);
+    const previews = events.flatMap((e) => (e.type === 'tool.completed' ? [`${e.toolName}: ${e.preview ?? ''}`] : []));
+    expect(previews).toEqual([
+      'env_dump: NODE_ENV=production OPENAI_API_KEY=[REDACTED] DB_PASSWORD=[REDACTED]',
+      'update_plan: Plan updated: 0/1 done, now: Rotate DB_PASSWORD=[REDACTED] and [REDACTED].',
+    ]);
+    expect(toolContents.join('\n')).toContain(`OPENAI_API_KEY=${KEY}\nDB_PASSWORD=${PASSWORD}`);
+  });
+
+  it('redact: false is the one opt-out: the events then carry the text as it is', async () => {
+    const { events } = await runWithSecrets(false);
+    const wire = JSON.stringify(events);
+    expect(wire).toContain(KEY);
+    expect(wire).toContain(`DB_PASSWORD=${PASSWORD}`);
+  });
+});

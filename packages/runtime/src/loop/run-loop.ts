@@ -389,7 +389,12 @@ export class RunLoop {
       this.#checkStopped();
       call.status = 'started';
       await this.#updateCheckpoint('tool-started');
-      this.#emit({ type: 'tool.executing', toolName: call.name, toolCallId: call.id, args: redact(call.args) });
+      this.#emit({
+        type: 'tool.executing',
+        toolName: call.name,
+        toolCallId: call.id,
+        args: this.#ctx.redact ? redact(call.args) : call.args,
+      });
       const result = await executeToolCall(call, round.iteration, {
         tools: this.#ctx.tools,
         clock: this.#ctx.clock,
@@ -419,7 +424,8 @@ export class RunLoop {
         toolCallId: call.id,
         durationMs: result.durationMs,
         ok: result.ok,
-        preview: toolResultPreview(result.raw),
+        // Redacted here, where the event is made: any sink may be a browser, a stream or a trace.
+        preview: toolResultPreview(result.raw, 100, this.#ctx.redact ? {} : { redact: false }),
       });
       this.#tracker.toolCallFinished(call.name, result.ok);
       this.#log.recordToolCall({
@@ -434,7 +440,8 @@ export class RunLoop {
       state.failureStreaks[call.name] = streak;
       if (streak >= STRATEGY_ROTATION_AFTER) {
         state.failureStreaks[call.name] = 0;
-        followUps.push(strategyRotationPrompt(call.name, streak, toolResultPreview(result.raw, 200)));
+        // For the model, which had the whole result already: not an event, so not redacted.
+        followUps.push(strategyRotationPrompt(call.name, streak, toolResultPreview(result.raw, 200, { redact: false })));
         this.#emit({ type: 'strategy.rotated', toolName: call.name, failures: streak });
       }
       await this.#updateCheckpoint('tool-finished');
@@ -450,7 +457,7 @@ export class RunLoop {
   #planUpdated(args: unknown): void {
     const parsed = planItemsSchema.safeParse((args as { items?: unknown } | null)?.items);
     if (!parsed.success) return;
-    const event = { type: 'plan.updated', items: redact(parsed.data) } as const;
+    const event = { type: 'plan.updated', items: this.#ctx.redact ? redact(parsed.data) : parsed.data } as const;
     this.#emit(event);
     this.#tracker.planUpdated(event);
     this.#log.recordPlan(event.items);

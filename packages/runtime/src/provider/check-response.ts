@@ -1,10 +1,10 @@
 import { describeIssues, toValidationIssues } from '@headway/protocol';
-import { describeThrown } from '@headway/protocol/internal';
+import { describeThrown, tokenCountSchema } from '@headway/protocol/internal';
 import { z } from 'zod';
 import type { ChatMessage, CompletionResponse, FinishReason, ToolCall } from './provider.js';
 import { ProviderError } from './provider-error.js';
 
-const tokenCount = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+const tokenCount = tokenCountSchema;
 
 /**
  * Token counts must be non-negative integers: NaN, negative or fractional counts would price a
