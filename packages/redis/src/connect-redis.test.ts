@@ -9,7 +9,7 @@ async function closedPort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await new Promise<void>((resolve) => server.close(() => { resolve(); }));
   if (address === null || typeof address === 'string') throw new Error('no port');
   return address.port;
 }
@@ -33,13 +33,17 @@ describe('connectRedis', () => {
     (port: number) => `redis://app:s3cret-pw@127.0.0.1:${port}/0`,
     (port: number) => `redis://app:s3cret%2Fpw%40x@127.0.0.1:${port}/0`,
     (port: number) => `redis://s3cret-pw@127.0.0.1:${port}`,
-  ])('an unreachable Redis gives REDIS_UNREACHABLE, and neither the message nor the inspected error names the password (%#)', async (make) => {
-    const url = make(await closedPort());
-    const error: unknown = await connectRedis(url, { attempts: 1, connectTimeoutMs: 2000 }).catch((e: unknown) => e);
-    expect(HeadwayError.isInstance(error, 'REDIS_UNREACHABLE')).toBe(true);
-    const printed = `${(error as Error).message}\n${inspect(error, { depth: 10 })}`;
-    expect(printed).toContain('could not be reached after 1 attempt(s)');
-    expect(printed).toContain('***');
-    for (const secret of ['s3cret', 's3cret%2Fpw', 's3cret/pw']) expect(printed).not.toContain(secret);
-  }, 60_000);
+  ])(
+    'an unreachable Redis gives REDIS_UNREACHABLE, and neither the message nor the inspected error names the password (%#)',
+    async (make) => {
+      const url = make(await closedPort());
+      const error: unknown = await connectRedis(url, { attempts: 1, connectTimeoutMs: 2000 }).catch((e: unknown) => e);
+      expect(HeadwayError.isInstance(error, 'REDIS_UNREACHABLE')).toBe(true);
+      const printed = `${(error as Error).message}\n${inspect(error, { depth: 10 })}`;
+      expect(printed).toContain('could not be reached after 1 attempt(s)');
+      expect(printed).toContain('***');
+      for (const secret of ['s3cret', 's3cret%2Fpw', 's3cret/pw']) expect(printed).not.toContain(secret);
+    },
+    60_000,
+  );
 });

@@ -12,7 +12,13 @@ describe('fitEventJson', () => {
   });
 
   it('cuts a long summary with a visible marker and keeps every other field', () => {
-    const event: ProgressEvent = { type: 'run.finished', durationMs: 5, outcome: 'limit', summary: `Done: ${'x'.repeat(5000)}`, ...envelope };
+    const event: ProgressEvent = {
+      type: 'run.finished',
+      durationMs: 5,
+      outcome: 'limit',
+      summary: `Done: ${'x'.repeat(5000)}`,
+      ...envelope,
+    };
     const fitted = fit(event, 1000);
     expect(fitted.kind).toBe('truncated');
     if (fitted.kind !== 'truncated') return;
@@ -31,7 +37,13 @@ describe('fitEventJson', () => {
   });
 
   it('a terminal event with a large value that is no string keeps its envelope and small fields', () => {
-    const event = { type: 'run.finished', durationMs: 5, outcome: 'completed', extra: Array.from({ length: 10_000 }, (_, i) => i), ...envelope };
+    const event = {
+      type: 'run.finished',
+      durationMs: 5,
+      outcome: 'completed',
+      extra: Array.from({ length: 10_000 }, (_, i) => i),
+      ...envelope,
+    };
     const fitted = fit(event as ProgressEvent, 500);
     expect(fitted).toEqual({
       kind: 'truncated',
@@ -42,7 +54,10 @@ describe('fitEventJson', () => {
 
   it('a terminal event keeps its envelope when its large value is no string (an array of short strings cannot be cut)', () => {
     const event = { type: 'run.cancelled', reason: Array.from({ length: 10_000 }, () => 'ab'), ...envelope };
-    expect(fit(event as unknown as ProgressEvent, 500)).toMatchObject({ kind: 'truncated', json: JSON.stringify({ type: 'run.cancelled', ...envelope }) });
+    expect(fit(event as unknown as ProgressEvent, 500)).toMatchObject({
+      kind: 'truncated',
+      json: JSON.stringify({ type: 'run.cancelled', ...envelope }),
+    });
   });
 
   it('a terminal event whose JSON cannot be made valid still ends the run, as a run.error saying why', () => {
