@@ -601,3 +601,32 @@ describe('AnthropicProvider: the SDK telemetry', () => {
     expect(server().received[0]?.headers.traceparent).toBe('00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01');
   });
 });
+
+describe('AnthropicProvider: an answer that stalls after its headers', () => {
+  // A short real timeout; the test's own limit is generous, and nothing is timed.
+  it('complete() rejects with PROVIDER_TIMEOUT once timeoutMs passes, however far the body got', async () => {
+    server().reply((res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"id":"msg_1","type":"message",');
+    });
+    const error = await failure(provider({ timeoutMs: 300 }).complete(hi));
+    expect(error.code).toBe('PROVIDER_TIMEOUT');
+    expect(error.message).toBe('Provider "anthropic" did not finish answering within 300 ms');
+    expect(error.retryable).toBe(true);
+  }, 60_000);
+
+  it('stream() yields what came, then rejects with PROVIDER_TIMEOUT', async () => {
+    server().reply((res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write([messageStart(), ...textBlock(0, 'Hel')].map(sseEvent).join(''));
+    });
+    const chunks: StreamChunk[] = [];
+    const error = await failure(
+      (async () => {
+        for await (const chunk of provider({ timeoutMs: 300 }).stream(hi)) chunks.push(chunk);
+      })(),
+    );
+    expect(error.code).toBe('PROVIDER_TIMEOUT');
+    expect(chunks).toEqual([{ type: 'text-delta', text: 'Hel' }]);
+  }, 60_000);
+});
