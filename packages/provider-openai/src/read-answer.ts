@@ -9,7 +9,7 @@ import { createParser } from 'eventsource-parser';
 export const MAX_ANSWER_BYTES: number = 16 * 1024 * 1024;
 
 /** Longest piece of a server's text repeated in an error message. */
-export const QUOTED_CHARS = 500;
+const QUOTED_CHARS = 500;
 
 /** `text` cut to `max` characters with `…` (never splitting a surrogate pair). */
 export function clip(text: string, max: number = QUOTED_CHARS): string {

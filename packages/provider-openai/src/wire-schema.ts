@@ -18,7 +18,7 @@ const reasoning = {
 };
 
 /** Token counts of an answer. */
-export interface WireUsage {
+interface WireUsage {
   prompt_tokens?: number | null | undefined;
   completion_tokens?: number | null | undefined;
 }
