@@ -1,5 +1,6 @@
-import { HeadwayError } from '@headway/protocol';
-import { collectStream, type CompletionRequest, type StreamChunk } from '@headway/runtime';
+import { HeadwayError, ManualClock } from '@headway/protocol';
+import { deferred } from '@headway/protocol/testing';
+import { collectStream, type CompletionRequest } from '@headway/runtime';
 import { jsonReply, useScriptedServer, type ScriptedReply } from '@headway/runtime/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -45,21 +46,29 @@ describe('OpenAIProvider under hostile answers', () => {
   it(
     'timeoutMs covers an answer that sent its headers and then stalls: complete() and stream() reject with PROVIDER_TIMEOUT',
     async () => {
-      server().reply(stall('application/json'));
-      expect(await outcome(() => provider({ timeoutMs: 300 }).complete(request))).toEqual({
-        code: 'PROVIDER_TIMEOUT',
-        message: 'Provider "openai" did not finish answering within 300 ms',
+      // The call's time limit runs on a ManualClock: it passes only when the test says so.
+      const clock = new ManualClock({ start: 0 });
+      const stalled = () => new OpenAIProvider({ apiKey: 'k', baseURL: server().baseURL, model: 'm', clock, timeoutMs: 300 });
+      const headersSent = deferred();
+      server().reply((res) => {
+        stall('application/json')(res);
+        headersSent.resolve();
       });
+      const completing = outcome(() => stalled().complete(request));
+      await headersSent.promise;
+      await clock.advance(300);
+      expect(await completing).toEqual({ code: 'PROVIDER_TIMEOUT', message: 'Provider "openai" did not finish answering within 300 ms' });
+
       server().reply((res) => {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: 'Hel' }, finish_reason: null }] })}\n\n`);
       });
-      const chunks: StreamChunk[] = [];
-      const streamed = await outcome(async () => {
-        for await (const chunk of provider({ timeoutMs: 300 }).stream(request)) chunks.push(chunk);
-      });
-      expect(streamed.code).toBe('PROVIDER_TIMEOUT');
-      expect(chunks).toEqual([{ type: 'text-delta', text: 'Hel' }]);
+      const stream = stalled().stream(request);
+      // The first chunk arrives; then the server says nothing more until the time is up.
+      expect((await stream.next()).value).toEqual({ type: 'text-delta', text: 'Hel' });
+      const rest = outcome(() => stream.next());
+      await clock.advance(300);
+      expect((await rest).code).toBe('PROVIDER_TIMEOUT');
     },
     CASE_LIMIT_MS,
   );
