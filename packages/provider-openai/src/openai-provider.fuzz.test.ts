@@ -50,8 +50,8 @@ describe('OpenAIProvider under hostile answers', () => {
       const clock = new ManualClock({ start: 0 });
       const stalled = () => new OpenAIProvider({ apiKey: 'k', baseURL: server().baseURL, model: 'm', clock, timeoutMs: 300 });
       const headersSent = deferred();
-      server().reply((res) => {
-        stall('application/json')(res);
+      server().reply((res, req) => {
+        stall('application/json')(res, req);
         headersSent.resolve();
       });
       const completing = outcome(() => stalled().complete(request));
