@@ -110,6 +110,8 @@ export class PostgresCheckpointStore implements CheckpointStore {
   readonly #leaseMs: number;
   readonly #clock: Clock;
   readonly #held = new Set<string>();
+  /** When (this store's clock) each held lease was last confirmed by the database. */
+  readonly #confirmedAt = new Map<string, number>();
   #renewal: ReturnType<typeof setInterval> | undefined;
   #sessions: SessionStore | undefined;
 
@@ -329,6 +331,50 @@ export class PostgresCheckpointStore implements CheckpointStore {
   }
 
   /**
+   * True while this worker holds the lease on the running checkpoint `id` (what the runtime asks
+   * before every tool call). The database answers; when it cannot within a third of the lease (an
+   * outage), the lease counts as held only if the database confirmed it less than `leaseMs` ago,
+   * so a worker cut off for longer than its lease stops instead of racing the worker that took
+   * the run over. Without `worker`, always true.
+   */
+  async checkLease(id: string): Promise<boolean> {
+    if (this.workerId === undefined) return true;
+    const asked = this.#clock.now();
+    let timer: unknown;
+    const late = new Promise<'late'>((resolve) => {
+      timer = this.#clock.setTimeout(
+        () => {
+          resolve('late');
+        },
+        Math.max(50, Math.floor(this.#leaseMs / 3)),
+      );
+    });
+    try {
+      const answer = await Promise.race([
+        query<{ lease_owner: string | null; lease_live: boolean; status: string }>(
+          this.pool,
+          `SELECT lease_owner, coalesce(lease_expires > ${DB_NOW}, false) AS lease_live, status FROM headway_checkpoints WHERE id = $1`,
+          [id],
+        ),
+        late,
+      ]);
+      if (answer !== 'late') {
+        const row = answer[0];
+        const held = row?.status === 'running' && row.lease_owner === this.workerId && row.lease_live;
+        if (held) this.#confirmedAt.set(id, asked);
+        else this.#held.delete(id);
+        return held;
+      }
+    } catch {
+      // The database cannot answer: what it last confirmed decides, below.
+    } finally {
+      this.#clock.clearTimeout(timer);
+    }
+    const confirmed = this.#confirmedAt.get(id);
+    return this.#held.has(id) && confirmed !== undefined && this.#clock.now() - confirmed < this.#leaseMs;
+  }
+
+  /**
    * Stops renewing this worker's leases and releases them, so another worker can take the
    * runs at once. The pool stays open: it is yours to `end()`.
    */
@@ -422,6 +468,7 @@ export class PostgresCheckpointStore implements CheckpointStore {
   #hold(id: string): void {
     if (this.workerId === undefined) return;
     this.#held.add(id);
+    this.#confirmedAt.set(id, this.#clock.now());
     if (this.#renewal !== undefined) return;
     this.#renewal = setInterval(
       () => {
@@ -448,6 +495,7 @@ export class PostgresCheckpointStore implements CheckpointStore {
       );
       const kept = new Set(rows.map((r) => r.id));
       for (const id of held) if (!kept.has(id)) this.#held.delete(id);
+      for (const id of kept) this.#confirmedAt.set(id, this.#clock.now());
     } catch {
       // The next renewal tries again; a lease that lapses meanwhile is fenced on the next write.
     }

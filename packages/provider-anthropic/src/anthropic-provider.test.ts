@@ -1,5 +1,6 @@
 import { propagation, trace, type Span, type TextMapPropagator, type Tracer, type TracerProvider } from '@opentelemetry/api';
-import { HeadwayError, type ProgressEvent } from '@headway/protocol';
+import { HeadwayError, ManualClock, type ProgressEvent } from '@headway/protocol';
+import { deferred } from '@headway/protocol/testing';
 import { AgentRuntime, ProviderRegistry, collectStream, defineTool, type ProviderError, type StreamChunk } from '@headway/runtime';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -600,4 +601,37 @@ describe('AnthropicProvider: the SDK telemetry', () => {
     expect(started).toEqual(['anthropic.messages.create']);
     expect(server().received[0]?.headers.traceparent).toBe('00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01');
   });
+});
+
+describe('AnthropicProvider: an answer that stalls after its headers', () => {
+  // The call's time limit runs on a ManualClock: it passes only when the test says so.
+  it('complete() rejects with PROVIDER_TIMEOUT once timeoutMs passes, however far the body got', async () => {
+    const clock = new ManualClock({ start: 0 });
+    const bodyStarted = deferred();
+    server().reply((res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"id":"msg_1","type":"message",');
+      bodyStarted.resolve();
+    });
+    const pending = failure(provider({ timeoutMs: 300, clock }).complete(hi));
+    await bodyStarted.promise;
+    await clock.advance(300);
+    const error = await pending;
+    expect(error.code).toBe('PROVIDER_TIMEOUT');
+    expect(error.message).toBe('Provider "anthropic" did not finish answering within 300 ms');
+    expect(error.retryable).toBe(true);
+  }, 60_000);
+
+  it('stream() yields what came, then rejects with PROVIDER_TIMEOUT', async () => {
+    const clock = new ManualClock({ start: 0 });
+    server().reply((res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write([messageStart(), ...textBlock(0, 'Hel')].map(sseEvent).join(''));
+    });
+    const stream = provider({ timeoutMs: 300, clock }).stream(hi);
+    expect((await stream.next()).value).toEqual({ type: 'text-delta', text: 'Hel' });
+    const rest = failure(stream.next());
+    await clock.advance(300);
+    expect((await rest).code).toBe('PROVIDER_TIMEOUT');
+  }, 60_000);
 });

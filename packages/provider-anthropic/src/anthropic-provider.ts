@@ -9,7 +9,7 @@ import {
   type ProviderCallOptions,
   type StreamChunk,
 } from '@headway/runtime';
-import { VendorClient } from '@headway/runtime/provider-kit';
+import { VendorClient, createCallDeadline } from '@headway/runtime/provider-kit';
 import { MessageAssembler } from './message-assembler.js';
 import { toProviderError } from './provider-failure.js';
 import { toMessagesRequest } from './request.js';
@@ -36,7 +36,7 @@ export interface AnthropicProviderOptions {
   thinking?: ThinkingConfigParam;
   /** Mark the conversation for the prompt cache (5 minutes) on every request (default true). */
   promptCaching?: boolean;
-  /** Per-request timeout in ms (default 10 min). */
+  /** Longest a call may take, response headers and body (or the whole stream) together, in ms (default 10 min). */
   timeoutMs?: number;
   /** Set false to disable the provider without removing it. */
   enabled?: boolean;
@@ -88,6 +88,7 @@ export class AnthropicProvider implements Provider {
   readonly #promptCaching: boolean;
   readonly #memory: ThinkingMemory;
   readonly #clock: Clock;
+  readonly #timeoutMs: number;
 
   constructor(options: AnthropicProviderOptions = {}) {
     this.name = options.name ?? 'anthropic';
@@ -97,6 +98,7 @@ export class AnthropicProvider implements Provider {
     this.#promptCaching = options.promptCaching ?? true;
     this.#memory = new ThinkingMemory(options.thinkingMemory ?? 1000);
     this.#clock = options.clock ?? systemClock;
+    this.#timeoutMs = options.timeoutMs ?? 600_000;
     this.#client = new VendorClient(
       this.name,
       'ANTHROPIC',
@@ -125,18 +127,36 @@ export class AnthropicProvider implements Provider {
     return this.#client.unavailableReason();
   }
 
-  /** One message (`POST /v1/messages`). */
+  /** One message (`POST /v1/messages`), headers and body within `timeoutMs` (`PROVIDER_TIMEOUT` past it). */
   async complete(request: CompletionRequest, options: ProviderCallOptions = {}): Promise<CompletionResponse> {
-    return collectStream(this.#messageChunks(this.#client.get(), request, options.signal));
+    const client = this.#client.get();
+    const deadline = createCallDeadline(this.name, this.#timeoutMs, this.#clock, options.signal);
+    try {
+      return await collectStream(this.#messageChunks(client, request, deadline.signal));
+    } finally {
+      deadline.clear();
+    }
   }
 
-  /** A streamed message: text and thinking as they arrive, tool calls and usage once the message is complete. */
+  /**
+   * A streamed message: text and thinking as they arrive, tool calls and usage once the message is
+   * complete. The whole stream runs within `timeoutMs` (`PROVIDER_TIMEOUT` past it).
+   */
   async *stream(request: CompletionRequest, options: ProviderCallOptions = {}): AsyncGenerator<StreamChunk> {
     const client = this.#client.get();
-    const { signal } = options;
+    // The SDK's timeout stops at the headers: this one runs until the stream ends. Its abort reason is the typed timeout.
+    const deadline = createCallDeadline(this.name, this.#timeoutMs, this.#clock, options.signal);
+    try {
+      yield* this.#streamChunks(client, request, deadline.signal);
+    } finally {
+      deadline.clear();
+    }
+  }
+
+  async *#streamChunks(client: Anthropic, request: CompletionRequest, signal: AbortSignal): AsyncGenerator<StreamChunk> {
     let events: AsyncIterable<unknown>;
     try {
-      events = await client.messages.create({ ...this.#params(request), stream: true }, signal === undefined ? {} : { signal });
+      events = await client.messages.create({ ...this.#params(request), stream: true }, { signal });
     } catch (error) {
       throw toProviderError(error, this.name, signal, undefined, this.#clock.now());
     }
@@ -164,15 +184,15 @@ export class AnthropicProvider implements Provider {
       await iterator.return?.();
     }
     // The SDK ends a stream quietly when the request is aborted.
-    if (signal?.aborted === true) throw signal.reason;
+    if (signal.aborted) throw signal.reason;
     assembler.end();
   }
 
   /** A whole message read as the chunks that would have streamed it, so both paths check the same things. */
-  async *#messageChunks(client: Anthropic, request: CompletionRequest, signal: AbortSignal | undefined): AsyncGenerator<StreamChunk> {
+  async *#messageChunks(client: Anthropic, request: CompletionRequest, signal: AbortSignal): AsyncGenerator<StreamChunk> {
     let message: unknown;
     try {
-      message = await client.messages.create(this.#params(request), signal === undefined ? {} : { signal });
+      message = await client.messages.create(this.#params(request), { signal });
     } catch (error) {
       throw toProviderError(error, this.name, signal, undefined, this.#clock.now());
     }

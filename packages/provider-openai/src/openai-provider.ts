@@ -1,11 +1,12 @@
-import OpenAI, { APIConnectionError, APIError } from 'openai';
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import type {
-  ChatCompletionChunk,
   ChatCompletionCreateParamsNonStreaming,
   ChatCompletionMessageParam,
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
-import { systemClock, type Clock } from '@headway/protocol';
+import { describeIssues, systemClock, type Clock } from '@headway/protocol';
+import { describeThrown, validateUntrusted } from '@headway/protocol/internal';
+import type { z } from 'zod';
 import {
   ProviderError,
   isAbortError,
@@ -19,7 +20,9 @@ import {
   type ToolCall,
   type Usage,
 } from '@headway/runtime';
-import { VendorClient, isRetryableStatus, retryAfterMs } from '@headway/runtime/provider-kit';
+import { VendorClient, createCallDeadline, isRetryableStatus, retryAfterMs, type CallDeadline } from '@headway/runtime/provider-kit';
+import { MAX_ANSWER_BYTES, clip, readCappedText, readEventData } from './read-answer.js';
+import { chunkSchema, completionSchema, streamErrorSchema, type WireCompletion } from './wire-schema.js';
 
 /** Options of {@link OpenAIProvider}. */
 export interface OpenAIProviderOptions {
@@ -31,7 +34,7 @@ export interface OpenAIProviderOptions {
   baseURL?: string;
   /** Model used when a request names none (default `gpt-4o-mini`). */
   model?: string;
-  /** Per-request timeout in ms (default 10 min, the SDK's). */
+  /** Longest a call may take, response headers and body (or the whole stream) together, in ms (default 10 min). */
   timeoutMs?: number;
   /** Set false to disable the provider without removing it. */
   enabled?: boolean;
@@ -39,7 +42,7 @@ export interface OpenAIProviderOptions {
   fetch?: typeof fetch;
   /** Environment to read defaults from (default `process.env`). */
   env?: Record<string, string | undefined>;
-  /** Clock an HTTP-date `retry-after` is measured against (default protocol's `systemClock`). */
+  /** Clock of the call's time limit, and what an HTTP-date `retry-after` is measured against (default protocol's `systemClock`). */
   clock?: Clock;
 }
 
@@ -90,7 +93,9 @@ function toFinishReason(reason: string | null | undefined, hasToolCalls: boolean
   }
 }
 
-function toUsage(usage: { prompt_tokens?: number; completion_tokens?: number } | null | undefined): Usage {
+function toUsage(
+  usage: { prompt_tokens?: number | null | undefined; completion_tokens?: number | null | undefined } | null | undefined,
+): Usage {
   return { inputTokens: usage?.prompt_tokens ?? 0, outputTokens: usage?.completion_tokens ?? 0 };
 }
 
@@ -120,11 +125,13 @@ export class OpenAIProvider implements Provider {
   readonly model: string;
   readonly #client: VendorClient<OpenAI>;
   readonly #clock: Clock;
+  readonly #timeoutMs: number;
 
   constructor(options: OpenAIProviderOptions = {}) {
     this.name = options.name ?? 'openai';
     this.model = options.model ?? 'gpt-4o-mini';
     this.#clock = options.clock ?? systemClock;
+    this.#timeoutMs = options.timeoutMs ?? 600_000;
     this.#client = new VendorClient(
       this.name,
       'OPENAI',
@@ -150,17 +157,19 @@ export class OpenAIProvider implements Provider {
     return this.#client.unavailableReason();
   }
 
-  /** One chat completion (`POST /chat/completions`). */
+  /** One chat completion (`POST /chat/completions`), read and validated within `timeoutMs`. */
   async complete(request: CompletionRequest, options: ProviderCallOptions = {}): Promise<CompletionResponse> {
     const client = this.#client.get();
-    let completion;
+    const deadline = createCallDeadline(this.name, this.#timeoutMs, this.#clock, options.signal);
+    let completion: WireCompletion;
     try {
-      completion = await client.chat.completions.create(
-        this.#params(request),
-        options.signal === undefined ? {} : { signal: options.signal },
-      );
+      const response = await client.chat.completions.create(this.#params(request), { signal: deadline.signal }).asResponse();
+      const text = await readCappedText(response, this.name);
+      completion = this.#validate(completionSchema, this.#json(text, response, 'its answer'), 'its answer');
     } catch (error) {
-      throw this.#toError(error);
+      throw this.#toError(error, deadline);
+    } finally {
+      deadline.clear();
     }
     const choice = completion.choices[0];
     if (choice === undefined) {
@@ -171,7 +180,8 @@ export class OpenAIProvider implements Provider {
     }
     const toolCalls: ToolCall[] = [];
     for (const call of choice.message.tool_calls ?? []) {
-      if (call.type === 'function') toolCalls.push({ id: call.id, name: call.function.name, args: parseArgs(call.function.arguments) });
+      if (call.type === undefined || call.type === 'function')
+        toolCalls.push({ id: call.id, name: call.function.name, args: parseArgs(call.function.arguments ?? '') });
     }
     const response: CompletionResponse = {
       content: choice.message.content ?? '',
@@ -184,42 +194,80 @@ export class OpenAIProvider implements Provider {
     return response;
   }
 
-  /** A streamed chat completion; tool calls are yielded once their argument deltas are complete. */
+  /**
+   * A streamed chat completion; tool calls are yielded once their argument deltas are complete.
+   * The whole stream runs within `timeoutMs`; an answer that is not an event stream, or an event
+   * that is not a valid chunk, is a `PROVIDER_INVALID_RESPONSE`.
+   */
   async *stream(request: CompletionRequest, options: ProviderCallOptions = {}): AsyncGenerator<StreamChunk> {
     const client = this.#client.get();
-    let stream: AsyncIterable<ChatCompletionChunk>;
-    try {
-      stream = await client.chat.completions.create(
-        { ...this.#params(request), stream: true, stream_options: { include_usage: true } },
-        options.signal === undefined ? {} : { signal: options.signal },
-      );
-    } catch (error) {
-      throw this.#toError(error);
-    }
+    const deadline = createCallDeadline(this.name, this.#timeoutMs, this.#clock, options.signal);
     // Tool calls arrive as deltas keyed by index: the id and name first, the arguments in pieces.
     const pending = new Map<number, { id: string; name: string; args: string }>();
     let finish: string | null | undefined;
     let usage: Usage = { inputTokens: 0, outputTokens: 0 };
+    let ended = false;
     try {
-      for await (const chunk of stream) {
-        if (chunk.usage !== undefined && chunk.usage !== null) usage = toUsage(chunk.usage);
-        const choice = chunk.choices[0];
-        if (choice === undefined) continue;
-        const reasoning = reasoningOf(choice.delta);
-        if (reasoning !== undefined) yield { type: 'reasoning-delta', text: reasoning };
-        if (typeof choice.delta.content === 'string' && choice.delta.content !== '')
-          yield { type: 'text-delta', text: choice.delta.content };
-        for (const delta of choice.delta.tool_calls ?? []) {
-          const entry = pending.get(delta.index) ?? { id: '', name: '', args: '' };
-          if (delta.id !== undefined) entry.id = delta.id;
-          if (delta.function?.name !== undefined) entry.name += delta.function.name;
-          if (delta.function?.arguments !== undefined) entry.args += delta.function.arguments;
-          pending.set(delta.index, entry);
+      const response = await client.chat.completions
+        .create({ ...this.#params(request), stream: true, stream_options: { include_usage: true } }, { signal: deadline.signal })
+        .asResponse();
+      const type = response.headers.get('content-type') ?? '';
+      if (!type.toLowerCase().includes('text/event-stream')) {
+        const text = await readCappedText(response, this.name);
+        throw new ProviderError(
+          'PROVIDER_INVALID_RESPONSE',
+          `Provider "${this.name}" answered a streaming call with ${type === '' ? 'no content type' : clip(type, 100)}, not an event stream: ${clip(text, 200)}`,
+          { provider: this.name, status: response.status, retryable: false },
+        );
+      }
+      for await (const data of readEventData(response, this.name)) {
+        if (data === '[DONE]') {
+          ended = true;
+          break;
         }
-        if (choice.finish_reason !== null) finish = choice.finish_reason;
+        const value = this.#json(data, response, 'a stream event');
+        const streamed = streamErrorSchema.safeParse(value);
+        if (streamed.success) throw this.#streamError(streamed.data.error);
+        const chunk = this.#validate(chunkSchema, value, 'a stream event');
+        if (chunk.usage !== undefined && chunk.usage !== null) usage = toUsage(chunk.usage);
+        const choice = chunk.choices?.[0];
+        if (choice === undefined) continue;
+        const delta = choice.delta ?? {};
+        const reasoning = reasoningOf(delta);
+        if (reasoning !== undefined) yield { type: 'reasoning-delta', text: reasoning };
+        if (typeof delta.content === 'string' && delta.content !== '') yield { type: 'text-delta', text: delta.content };
+        for (const call of delta.tool_calls ?? []) {
+          const entry = pending.get(call.index) ?? { id: '', name: '', args: '' };
+          if (typeof call.id === 'string') entry.id = call.id;
+          if (typeof call.function?.name === 'string') entry.name += call.function.name;
+          if (typeof call.function?.arguments === 'string') entry.args += call.function.arguments;
+          if (entry.args.length + entry.name.length > MAX_ANSWER_BYTES) {
+            throw new ProviderError(
+              'PROVIDER_INVALID_RESPONSE',
+              `Provider "${this.name}" streamed a tool call larger than ${MAX_ANSWER_BYTES} bytes`,
+              {
+                provider: this.name,
+              },
+            );
+          }
+          pending.set(call.index, entry);
+        }
+        if (typeof choice.finish_reason === 'string') finish = choice.finish_reason;
       }
     } catch (error) {
-      throw this.#toError(error);
+      throw this.#toError(error, deadline);
+    } finally {
+      deadline.clear();
+    }
+    if (!ended && finish === undefined) {
+      throw new ProviderError(
+        'PROVIDER_INVALID_RESPONSE',
+        `Provider "${this.name}" ended the stream before it finished (no finish reason, no [DONE])`,
+        {
+          provider: this.name,
+          retryable: true,
+        },
+      );
     }
     const indices = [...pending.keys()].sort((a, b) => a - b);
     for (const index of indices) {
@@ -240,6 +288,46 @@ export class OpenAIProvider implements Provider {
     yield { type: 'finish', finishReason: toFinishReason(finish, pending.size > 0), usage };
   }
 
+  /** `text` parsed as JSON, or `PROVIDER_INVALID_RESPONSE` quoting its start (an HTML page, a cut-off body). */
+  #json(text: string, response: Response, what: string): unknown {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      // The SyntaxError says no more than this does.
+      const type = response.headers.get('content-type');
+      throw new ProviderError(
+        'PROVIDER_INVALID_RESPONSE',
+        `Provider "${this.name}" sent ${what} that is not JSON${type === null ? '' : ` (${clip(type, 100)})`}: ${clip(text, 200)}`,
+        { provider: this.name, status: response.status, retryable: true },
+      );
+    }
+  }
+
+  #validate<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+    const result = validateUntrusted(schema, value);
+    if (result.success) return result.data;
+    throw new ProviderError(
+      'PROVIDER_INVALID_RESPONSE',
+      `Provider "${this.name}" sent ${what} of the wrong shape: ${clip(describeIssues(result.issues))}`,
+      {
+        provider: this.name,
+        issues: result.issues,
+        retryable: true,
+      },
+    );
+  }
+
+  #streamError(error: string | { message?: unknown; type?: unknown }): ProviderError {
+    const text =
+      typeof error === 'string'
+        ? error
+        : `${typeof error.type === 'string' ? `${error.type}: ` : ''}${typeof error.message === 'string' ? error.message : describeThrown(error.message)}`;
+    return new ProviderError('PROVIDER_REQUEST_FAILED', `Provider "${this.name}" sent an error in its stream: ${clip(text)}`, {
+      provider: this.name,
+      retryable: false,
+    });
+  }
+
   #params(request: CompletionRequest): ChatCompletionCreateParamsNonStreaming {
     const params: ChatCompletionCreateParamsNonStreaming = {
       model: request.model ?? this.model,
@@ -255,7 +343,9 @@ export class OpenAIProvider implements Provider {
     return params;
   }
 
-  #toError(error: unknown): unknown {
+  #toError(error: unknown, deadline: CallDeadline): unknown {
+    if (deadline.timedOut()) return deadline.error();
+    if (ProviderError.isInstance(error)) return error;
     if (isAbortError(error)) return error;
     if (error instanceof APIError) {
       // instanceof leaves the class's generics as any: read the fields as what they are.
@@ -264,7 +354,8 @@ export class OpenAIProvider implements Provider {
       if (typeof status === 'number') {
         const retryable = isRetryableStatus(status);
         const after = retryAfterMs(headers instanceof Headers ? headers : undefined, this.#clock.now());
-        return new ProviderError('PROVIDER_REQUEST_FAILED', `Provider "${this.name}" answered HTTP ${status}: ${error.message}`, {
+        // The message holds the server's error body: a 100 KB page becomes 500 characters.
+        return new ProviderError('PROVIDER_REQUEST_FAILED', `Provider "${this.name}" answered HTTP ${status}: ${clip(error.message)}`, {
           provider: this.name,
           status,
           retryable,
@@ -273,13 +364,19 @@ export class OpenAIProvider implements Provider {
         });
       }
     }
+    if (error instanceof APIConnectionTimeoutError) return deadline.error();
     if (error instanceof APIConnectionError) {
-      return new ProviderError('PROVIDER_REQUEST_FAILED', `Provider "${this.name}" could not be reached: ${error.message}`, {
+      return new ProviderError('PROVIDER_REQUEST_FAILED', `Provider "${this.name}" could not be reached: ${clip(error.message)}`, {
         provider: this.name,
         retryable: true,
         cause: error,
       });
     }
-    return error;
+    // The connection dropped mid-body (undici's "terminated") or something else the SDK let through: wrapped, typed.
+    return new ProviderError('PROVIDER_REQUEST_FAILED', `Provider "${this.name}" failed: ${clip(describeThrown(error))}`, {
+      provider: this.name,
+      retryable: error instanceof TypeError && /terminated|socket|other side closed/i.test(error.message),
+      cause: error,
+    });
   }
 }

@@ -12,6 +12,8 @@ export type RedisErrorCode =
   | 'REDIS_INVALID_ENTRY'
   /** The sink's queue was full: the event was not written (counted in `stats().dropped`). */
   | 'REDIS_QUEUE_FULL'
+  /** An event's JSON was over the sink's `maxEventBytes`: its long strings were cut, or (not terminal) it was not written. */
+  | 'REDIS_EVENT_TOO_LARGE'
   /** Redis refused a write for good (not a duplicate, not a connection failure): the event was not written. */
   | 'REDIS_WRITE_FAILED'
   /** Reading from Redis failed; the reader retries. */

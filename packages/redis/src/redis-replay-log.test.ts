@@ -88,6 +88,41 @@ describe.skipIf(binary === undefined)('@headway/redis against a real redis-serve
     });
   });
 
+  it('a 2 MB run.finished is written cut to the 1 MiB the reader reads, with a marker: subscribers get it and end', async () => {
+    const errors: unknown[] = [];
+    const hub = createProgressHub({ runId: 'huge-end-1' });
+    const sink = createRedisSink(client, { leaseMs: 60_000, onInternalError: (error) => errors.push(error) });
+    hub.add(sink);
+    closers.push(async () => {
+      await sink.close();
+    });
+    const invalid: RedisError[] = [];
+    const log = createRedisReplayLog(client, { reapIntervalMs: 0, onInvalid: (error) => invalid.push(error) });
+    // Room for two 1 MiB frames at once: the SSE handler would otherwise cut this client off as slow.
+    const http = await listen(createSseHandler({ source: log, heartbeatMs: 0, retryMs: 10, maxBufferedBytes: 8 * 1024 * 1024 }));
+    closers.push(http.close, () => log.close());
+    const url = http.url;
+    hub.emit({ type: 'run.started', agentName: 'huge' });
+    hub.emit({ type: 'tool.completed', toolName: 'dump', durationMs: 1, ok: true, preview: 'p'.repeat(3_000_000) });
+    hub.emit({ type: 'run.finished', durationMs: 5, outcome: 'completed', summary: `Done. ${'s'.repeat(2_000_000)}` });
+    expect(await sink.flush()).toBe(true);
+    expect(sink.stats()).toMatchObject({ written: 3, truncated: 2, oversized: 0, dropped: 0 });
+    expect(errors.map((e) => (e as RedisError).code)).toEqual(['REDIS_EVENT_TOO_LARGE', 'REDIS_EVENT_TOO_LARGE']);
+    // The whole body arrives: the server ends the stream after the terminal event.
+    const all = await get(`${url}/runs/huge-end-1`);
+    expect(all.status).toBe(200);
+    expect(frameIds(all.body)).toEqual([1, 2, 3]);
+    const frames = [...all.body.matchAll(/^data: (.*)$/gm)].map((m) => JSON.parse(m[1] ?? 'null') as ProgressEvent);
+    const finished = frames[2] as ProgressEvent & { summary: string };
+    expect(finished).toMatchObject({ type: 'run.finished', outcome: 'completed', durationMs: 5, seq: 3 });
+    expect(finished.summary.startsWith('Done. sss')).toBe(true);
+    expect(finished.summary.endsWith('… [truncated: 2,000,006 characters]')).toBe(true);
+    expect(JSON.stringify(finished).length).toBeLessThanOrEqual(1024 * 1024);
+    expect((frames[1] as ProgressEvent & { preview: string }).preview.endsWith('… [truncated: 3,000,000 characters]')).toBe(true);
+    expect(invalid).toEqual([]);
+    expect(await log.listRuns()).toContainEqual(expect.objectContaining({ runId: 'huge-end-1', state: 'finished', lastSeq: 3 }));
+  }, 120_000);
+
   it('trims an active run by age (MINID) when maxAgeMs is set', async () => {
     let t = 1_000_000;
     // Time is read from t; the sink's timers are the real ones.

@@ -9,14 +9,16 @@ import {
 import { describeThrown, resolveClock, sleep, unrefClock, type TimeoutTimers } from '@headway/protocol/internal';
 import { checkPrefix, entryIdOf, indexKey, isValidRunId, runKeys } from './keys.js';
 import { isServerReply, isTransientReply, type RedisCommandClient } from './redis-client.js';
+import { fitEventJson } from './fit-event.js';
 import { RedisError } from './redis-error.js';
+import { DEFAULT_MAX_EVENT_BYTES } from './stream-entry.js';
 import { WRITE_BATCH_SCRIPT } from './write-script.js';
 
 /** Where a failure the sink survived happened, passed to `onInternalError`. */
 export interface RedisSinkErrorContext extends InternalErrorContext {
-  where: 'write' | 'lease' | 'overflow' | 'refused';
+  where: 'write' | 'lease' | 'overflow' | 'refused' | 'oversized';
   /** @deprecated use `where` (the same word); removed in the next minor. */
-  operation: 'write' | 'lease' | 'overflow' | 'refused';
+  operation: 'write' | 'lease' | 'overflow' | 'refused' | 'oversized';
   runId?: string;
   seq?: number;
 }
@@ -37,6 +39,14 @@ export interface RedisSinkOptions {
    * run's later events, and `await hub.flush()` in the loop waits for Redis).
    */
   overflow?: 'drop' | 'wait';
+  /**
+   * Longest event JSON written, in characters (default 1 MiB, the replay log's `maxEventBytes`; keep
+   * the two equal). A longer event has its longest strings cut, each ending in
+   * `… [truncated: N characters]`; a terminal event is never dropped (at worst it keeps only its
+   * envelope and small fields), another event that cannot be cut to fit is not written (counted in
+   * `stats().oversized`). Both are reported to `onInternalError` (`where: 'oversized'`).
+   */
+  maxEventBytes?: number;
   /** Most events written in one round trip (default 500). */
   batchSize?: number;
   /** Entries kept per run's stream, trimmed approximately (`MAXLEN ~`, default 10 000). */
@@ -78,6 +88,10 @@ export interface RedisSinkStats {
   failed: number;
   /** Events refused before queueing because their run id would escape the key prefix. */
   refused: number;
+  /** Events written with long strings cut to fit `maxEventBytes`. */
+  truncated: number;
+  /** Non-terminal events not written because they could not be cut to fit `maxEventBytes`. */
+  oversized: number;
   /** Round trips retried after a connection failure. */
   retries: number;
 }
@@ -146,6 +160,7 @@ export function createRedisSink(client: RedisCommandClient, options: RedisSinkOp
   const prefix = checkPrefix(options.prefix);
   const maxQueue = positive('maxQueue', options.maxQueue, 10_000);
   const batchSize = positive('batchSize', options.batchSize, 500);
+  const maxEventBytes = positive('maxEventBytes', options.maxEventBytes, DEFAULT_MAX_EVENT_BYTES);
   const maxLength = positive('maxLength', options.maxLength, 10_000);
   const maxAgeMs = options.maxAgeMs === undefined ? undefined : positive('maxAgeMs', options.maxAgeMs, 1);
   const ttlMs = positive('finishedRunTtlMs', options.finishedRunTtlMs, 3_600_000);
@@ -167,7 +182,7 @@ export function createRedisSink(client: RedisCommandClient, options: RedisSinkOp
   let roomWaiters: (() => void)[] = [];
   let leaseTimer: unknown;
   const runs = new Map<string, RunWriter>();
-  const counters = { written: 0, duplicates: 0, dropped: 0, failed: 0, refused: 0, retries: 0 };
+  const counters = { written: 0, duplicates: 0, dropped: 0, failed: 0, refused: 0, truncated: 0, oversized: 0, retries: 0 };
 
   function report(error: unknown, context: Omit<RedisSinkErrorContext, 'operation'>): void {
     try {
@@ -340,7 +355,22 @@ export function createRedisSink(client: RedisCommandClient, options: RedisSinkOp
     }
     runOf(runId);
     if (leaseTimer === undefined && !closed) leaseTimer = timers.setTimeout(renewLeases, Math.max(1, Math.floor(leaseMs / 3)));
-    const item = { event, json: toJson(event) };
+    const fitted = fitEventJson(event, toJson(event), maxEventBytes);
+    if (fitted.kind !== 'whole') {
+      const what = `event ${event.seq} (${event.type}) of run ${runId} is ${fitted.from} characters of JSON, over maxEventBytes ${maxEventBytes}`;
+      if (fitted.kind === 'truncated') counters.truncated += 1;
+      else counters.oversized += 1;
+      report(
+        new RedisError(
+          'REDIS_EVENT_TOO_LARGE',
+          fitted.kind === 'truncated' ? `${what}: its long strings were cut to fit` : `${what}: it was not written`,
+          { runId },
+        ),
+        { where: 'oversized', runId, seq: event.seq },
+      );
+      if (fitted.kind === 'oversized') return;
+    }
+    const item = { event, json: fitted.json };
     if (queue.length < maxQueue || isTerminalEvent(event)) {
       enqueue(item);
       return;

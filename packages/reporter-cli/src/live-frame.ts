@@ -115,11 +115,11 @@ export function renderLiveFrame(state: LiveState, options: FrameOptions): string
       const preview = tool.preview === '' ? '' : `  ${c.dim(tool.preview)}`;
       lines.push(`  ${mark} ${tool.name} ${c.dim(formatDuration(tool.durationMs))}${preview}`);
     }
-    const shown = state.running.slice(0, options.maxRunning);
+    const shown = state.running.oldest(options.maxRunning);
     for (const tool of shown) {
       lines.push(`  ${c.cyan(spinner(now, tool.startedAt))} ${tool.name} ${c.dim(formatDuration(now - tool.startedAt))}`);
     }
-    if (state.running.length > shown.length) lines.push(`  ${c.dim(`+${state.running.length - shown.length} more running`)}`);
+    if (state.running.size > shown.length) lines.push(`  ${c.dim(`+${state.running.size - shown.length} more running`)}`);
   }
   for (const notice of state.notices) lines.push(noticeLine(notice, c));
 

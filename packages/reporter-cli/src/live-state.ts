@@ -1,4 +1,5 @@
 import type { NoticeLevel } from './event-text.js';
+import { RunningCalls } from './running-calls.js';
 
 /** A tool call that has started and not finished. */
 export interface RunningTool {
@@ -54,7 +55,8 @@ export class LiveState {
   /** The agent's latest plan, pinned under the bar. */
   plan: LivePlanItem[] | undefined = undefined;
   iteration: { index: number; max: number } | undefined = undefined;
-  running: RunningTool[] = [];
+  /** The calls that have started and not finished, indexed so a completion never searches them. */
+  readonly running: RunningCalls = new RunningCalls();
   finished: FinishedTool[] = [];
   toolCalls = 0;
   failedTools = 0;
@@ -92,14 +94,12 @@ export class LiveState {
   }
 
   toolStarted(name: string, id: string | undefined, now: number): void {
-    this.running.push({ name, id, startedAt: now });
+    this.running.start(name, id, now);
   }
 
   /** Ends the matching running call (by id, else the oldest of that name); its duration is measured when not given. */
   toolFinished(name: string, id: string | undefined, ok: boolean, now: number, durationMs?: number, preview = ''): void {
-    let index = id === undefined ? -1 : this.running.findIndex((t) => t.id === id);
-    if (index < 0) index = this.running.findIndex((t) => t.name === name);
-    const started = index < 0 ? undefined : this.running.splice(index, 1)[0];
+    const started = this.running.finish(name, id);
     const measured = started === undefined ? 0 : Math.max(0, now - started.startedAt);
     this.finished.push({ name, ok, durationMs: durationMs ?? measured, preview });
     if (this.finished.length > this.keepTools) this.finished.splice(0, this.finished.length - this.keepTools);
@@ -115,7 +115,7 @@ export class LiveState {
 
   finish(outcome: LiveOutcome): void {
     this.outcome = outcome;
-    this.running = [];
+    this.running.clear();
     if (outcome.kind === 'completed') {
       this.guess = false;
       this.percent = 100;

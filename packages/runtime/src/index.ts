@@ -76,3 +76,4 @@ export type {
   ContextRunOutcome,
   ContextTurn,
 } from './context/context-part.js';
+export { INTERRUPTED_ELSEWHERE } from './loop/lease-guard.js';

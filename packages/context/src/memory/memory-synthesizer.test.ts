@@ -1,4 +1,6 @@
 import { HeadwayError } from '@headway/protocol';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MEMORY_WEIGHTS, MEMORY_BUDGET_TOKENS, MemorySynthesizer, type MemoryFragment } from './memory-synthesizer.js';
 
@@ -71,5 +73,39 @@ describe('MemorySynthesizer', () => {
     }
     expect(HeadwayError.isInstance(error, 'CONTEXT_INVALID_CONFIG')).toBe(true);
     expect((error as Error).message).toBe(message);
+  });
+
+  it('keeps no offered fragment alive: 100 distinct 1 MB fragments leave the heap (nearly) as it was', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const memory = new MemorySynthesizer();
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < 100; i += 1) {
+      // Each fragment is a fresh 1 MB string that the caller drops right after.
+      const text = `login test ${String(i)} ${'x'.repeat(1_000_000)}`;
+      memory.synthesize('fix the login test', [], [{ source: 'conversation', text }]);
+    }
+    gc();
+    const grown = process.memoryUsage().heapUsed - before;
+    // Keyed by whole texts, the cache held all 100 MB; keyed by hashes it holds a few KB per fragment.
+    expect(grown).toBeLessThan(30_000_000);
+  }, 120_000);
+
+  it('still prepares a fragment once when offered again (the cache works), whether short or long', () => {
+    let counted = 0;
+    const memory = new MemorySynthesizer({ counter: { name: 'counting', countText: (t) => ((counted += 1), Math.ceil(t.length / 4)) } });
+    const long = `login ${'y'.repeat(10_000)}`;
+    const fragments: MemoryFragment[] = [
+      { source: 'learnings', text: 'The login test needs TEST_DB.' },
+      { source: 'conversation', text: long },
+    ];
+    memory.synthesize('login', [], fragments);
+    const first = counted;
+    memory.synthesize('login', [], fragments);
+    // The second offer counts only the header and the source names, not the fragments again.
+    expect(counted - first).toBeLessThan(first);
+    const again = memory.synthesize('login', [], fragments);
+    expect(again.fragments.map((f) => f.source)).toEqual(['learnings', 'conversation']);
   });
 });

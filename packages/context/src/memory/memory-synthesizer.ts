@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { parseOptions } from '../parse-options.js';
 import { estimateTokenCounter, type TokenCounter } from '../tokens/token-counter.js';
@@ -82,6 +83,10 @@ const schema = z.strictObject({
 const HEADER = '## Relevant memory (ranked; use what helps, ignore the rest)';
 const FRAGMENT_CHARS = 1200;
 const MAX_FRAGMENTS = 2000;
+/** Prepared fragments remembered (least recently used dropped first): one full offer of fragments, twice. */
+const MEMORY_CACHE_ENTRIES = 2 * MAX_FRAGMENTS;
+/** Texts up to this length are their own cache key; longer ones are keyed by their SHA-256, so the cache never holds them. */
+const KEY_AS_TEXT_CHARS = 256;
 
 /**
  * The memory synthesizer: scores fragments from learnings (0.7), the playbook (0.6), the
@@ -168,16 +173,25 @@ export class MemorySynthesizer {
 
   /**
    * A fragment's line, word set and token cost (of `\n- [] text`; the source name is added as
-   * characters), remembered: a conversation is offered again every iteration.
+   * characters), remembered: a conversation is offered again every iteration. The cache is keyed
+   * by a hash of long texts and holds at most {@link MEMORY_CACHE_ENTRIES} entries, so offering
+   * many large fragments keeps none of them alive.
    */
   #prepared(raw: string): Prepared {
-    let p = this.#cache.get(raw);
+    const key = raw.length <= KEY_AS_TEXT_CHARS ? `t:${raw}` : `h:${createHash('sha256').update(raw).digest('base64')}`;
+    let p = this.#cache.get(key);
     if (p === undefined) {
       const text = oneLine(raw, FRAGMENT_CHARS);
       p = { text, words: wordSet(text), cost: this.#counter.countText(`\n- [] ${text}`) };
-      if (this.#cache.size > 10_000) this.#cache.clear();
-      this.#cache.set(raw, p);
+      if (this.#cache.size >= MEMORY_CACHE_ENTRIES) {
+        const oldest = this.#cache.keys().next();
+        if (oldest.done !== true) this.#cache.delete(oldest.value);
+      }
+    } else {
+      // Refreshes its place: a Map iterates in insertion order, so the first key is the least recently used.
+      this.#cache.delete(key);
     }
+    this.#cache.set(key, p);
     return p;
   }
 }

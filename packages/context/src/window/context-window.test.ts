@@ -85,6 +85,24 @@ describe('createContextWindow', () => {
       0,
     );
 
+  it('consolidates at 80% or more of the window, never below: 400 of 501 tokens (79.8%) stays, 401 (80.04%) consolidates', () => {
+    const atTokens = (n: number) => {
+      const a = assembly(conversation);
+      return { ...a, system: ['x'.repeat(n - total(conversation))] };
+    };
+    const window = createContextWindow({ maxTokens: 501, counter: perChar, summaryShare: 0.5 });
+    expect(window.tokens(atTokens(400))).toBe(400);
+    expect(window.assembleContext?.(atTokens(400))).toBeUndefined();
+    expect(window.assembleContext?.(atTokens(401))).toMatchObject({ conversation: expect.any(Array) as unknown });
+    // Exactly 80%: 400 of 500 consolidates, 399 does not; a product with rounding noise (0.7 × 1000) keeps its boundary.
+    const exact = createContextWindow({ maxTokens: 500, counter: perChar, summaryShare: 0.5 });
+    expect(exact.assembleContext?.(atTokens(399))).toBeUndefined();
+    expect(exact.assembleContext?.(atTokens(400))).toBeDefined();
+    const seventy = createContextWindow({ maxTokens: 1000, threshold: 0.7, counter: perChar, summaryShare: 0.5 });
+    expect(seventy.assembleContext?.(atTokens(699))).toBeUndefined();
+    expect(seventy.assembleContext?.(atTokens(700))).toBeDefined();
+  });
+
   it('consolidates at 80% of the window, not below, and reports the tokens before and after', () => {
     const long = conversation.map((m) => (m.role === 'tool' ? { ...m, content: `${m.content}${' details'.repeat(100)}` } : m));
     const tokens = total(long);

@@ -67,7 +67,9 @@ export function createContextWindow(
     for (const s of a.system) n += o.counter.countText(s);
     return n;
   };
-  const limit = Math.floor(o.threshold * o.maxTokens);
+  // At or above the threshold, never below it: 0.8 × 501 = 400.8, so 400 tokens (79.8%) is left
+  // alone and 401 consolidates. The epsilon keeps a product like 0.7 × 1000 = 700.0000000000001 at 700.
+  const limit = Math.ceil(o.threshold * o.maxTokens - 1e-9);
   const summaryBudget = Math.floor(o.summaryShare * o.maxTokens);
   return {
     name: 'context-window',

@@ -47,6 +47,13 @@ export interface CheckpointStore {
   /** The text behind a reference from {@link CheckpointStore.putBlob}. */
   getBlob(id: string, ref: string): MaybePromise<string | undefined>;
   /**
+   * True while this worker still holds the lease on the running checkpoint `id`; false once
+   * another worker has taken it over, or when that cannot be ruled out (the database is
+   * unreachable and the lease would have lapsed). The runtime asks before every tool call and
+   * stops the run as `interrupted-elsewhere` on false. Stores without leases leave it out.
+   */
+  checkLease?(id: string): MaybePromise<boolean>;
+  /**
    * A session store kept beside the checkpoints (the same file or database). The runtime keeps
    * session history there when it is given no `sessionStore`; without it, in memory.
    */

@@ -96,6 +96,11 @@ export class StoreCheckpointer implements LoopCheckpointer {
     this.#round = round;
   }
 
+  /** The store's lease check; a store without leases always holds its runs. */
+  async checkLease(checkpointId: string): Promise<boolean> {
+    return this.#store.checkLease === undefined ? true : await this.#store.checkLease(checkpointId);
+  }
+
   async complete(checkpointId: string, state: RunState): Promise<void> {
     await this.#end(checkpointId, state, () => this.#store.complete(checkpointId));
   }

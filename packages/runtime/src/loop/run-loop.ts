@@ -34,6 +34,7 @@ import type { ContextRunInfo, ContextTurn } from '../context/context-part.js';
 import { openToolProgress } from '../tools/tool-progress.js';
 import type { AgentConfig } from './agent-config.js';
 import { executeToolCall } from './execute-tool-call.js';
+import { leaseLostReason } from './lease-guard.js';
 import { finishRun, type Outcome, type RunResult } from './finish-run.js';
 import type { LoopContext } from './loop-context.js';
 import { VERIFICATION_PROMPT, strategyRotationPrompt } from './loop-prompts.js';
@@ -386,6 +387,8 @@ export class RunLoop {
     this.#tracker.toolsStarted();
     for (const call of round.toolCalls) {
       if (call.status === 'finished') continue;
+      const lost = await leaseLostReason(this.#ctx.checkpointer, this.#checkpointId, this.#ctx.onInternalError);
+      if (lost !== undefined) this.#halt({ kind: 'cancel', reason: lost });
       this.#checkStopped();
       call.status = 'started';
       await this.#updateCheckpoint('tool-started');

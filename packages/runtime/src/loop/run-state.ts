@@ -66,4 +66,6 @@ export interface LoopCheckpointer {
   update(checkpointId: string, state: RunState, reason: 'round' | 'tool-started' | 'tool-finished'): void | Promise<void>;
   complete(checkpointId: string, state: RunState): void | Promise<void>;
   fail(checkpointId: string, state: RunState, error: string): void | Promise<void>;
+  /** True while this worker still holds the run's lease; asked before every tool call (absent: no leases). */
+  checkLease?(checkpointId: string): boolean | Promise<boolean>;
 }

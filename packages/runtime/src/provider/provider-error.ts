@@ -11,7 +11,9 @@ export type ProviderErrorCode =
   /** The request failed (after retries when it was retryable). */
   | 'PROVIDER_REQUEST_FAILED'
   /** The provider answered with something that is not a valid completion. */
-  | 'PROVIDER_INVALID_RESPONSE';
+  | 'PROVIDER_INVALID_RESPONSE'
+  /** The call took longer than the provider's `timeoutMs`, headers and body together (a stalled answer). */
+  | 'PROVIDER_TIMEOUT';
 
 /** Details of a {@link ProviderError}. */
 export interface ProviderErrorOptions extends HeadwayErrorOptions {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SessionError } from './session-error.js';
-import { decodeSummaryRow } from './session-codec.js';
+import { decodeSummaryRow, encodeRun, validateSessionId } from './session-codec.js';
 
 describe('decodeSummaryRow', () => {
   it('reads a headway_sessions row as a summary', () => {
@@ -14,5 +14,28 @@ describe('decodeSummaryRow', () => {
     expect(() => decodeSummaryRow(row)).toThrow(expect.objectContaining({ code: 'SESSION_CORRUPT' }));
     expect(() => decodeSummaryRow(undefined)).toThrow(SessionError);
     expect(() => decodeSummaryRow(null)).toThrow(/^session \?: unreadable/);
+  });
+});
+
+describe('validateSessionId', () => {
+  it('refuses a 100,000-character id with SESSION_INVALID whose message repeats 64 characters of it and its length, not all of it', () => {
+    const id = 'a'.repeat(100_000);
+    let error: unknown;
+    try {
+      validateSessionId(id);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(SessionError);
+    expect((error as SessionError).code).toBe('SESSION_INVALID');
+    expect((error as Error).message).toBe(
+      `session ${'a'.repeat(63)}… (100000 characters): invalid id: id: too big: expected string to have <=512 characters`,
+    );
+  });
+
+  it('repeats an id of up to 64 characters whole', () => {
+    expect(() => encodeRun('c'.repeat(64), { messages: [], spentUsd: -1, calls: 0 })).toThrow(
+      `session ${'c'.repeat(64)}: invalid run: run.spentUsd: too small`,
+    );
   });
 });

@@ -1,4 +1,5 @@
 import { describeIssues, toValidationIssues } from '@headway/protocol';
+import { cutText } from '@headway/protocol/internal';
 import { z } from 'zod';
 import type { SessionRunRecord, SessionSummary } from './session-store.js';
 import { SessionError } from './session-error.js';
@@ -13,9 +14,17 @@ const runSchema = z.object({
   calls: z.number().int().nonnegative(),
 });
 
+/** Longest session id an error message repeats; a longer one is cut and its length given. */
+const ID_IN_MESSAGE_CHARS = 64;
+
+/** A session id as error messages show it: whole up to 64 characters, cut (with its length) beyond. */
+function label(id: string): string {
+  return id.length <= ID_IN_MESSAGE_CHARS ? id : `${cutText(id, ID_IN_MESSAGE_CHARS)} (${String(id.length)} characters)`;
+}
+
 function invalid(sessionId: string, where: string, error: z.ZodError): SessionError {
   const issues = toValidationIssues(error).map((i) => ({ path: i.path === '' ? where : `${where}.${i.path}`, message: i.message }));
-  return new SessionError('SESSION_INVALID', `session ${sessionId}: invalid ${where}: ${describeIssues(issues)}`, { issues });
+  return new SessionError('SESSION_INVALID', `session ${label(sessionId)}: invalid ${where}: ${describeIssues(issues)}`, { issues });
 }
 
 /** Checks a session id. */
@@ -33,13 +42,13 @@ export function encodeRun(id: string, run: SessionRunRecord): string[] {
     try {
       text = stringify(m);
     } catch (error) {
-      throw new SessionError('SESSION_INVALID', `session ${id}: run.messages[${i}] is not plain JSON`, {
+      throw new SessionError('SESSION_INVALID', `session ${label(id)}: run.messages[${i}] is not plain JSON`, {
         issues: [{ path: `run.messages[${i}]`, message: 'not plain JSON' }],
         cause: error,
       });
     }
     if (text === undefined) {
-      throw new SessionError('SESSION_INVALID', `session ${id}: run.messages[${i}] is not plain JSON`, {
+      throw new SessionError('SESSION_INVALID', `session ${label(id)}: run.messages[${i}] is not plain JSON`, {
         issues: [{ path: `run.messages[${i}]`, message: 'not plain JSON' }],
       });
     }
@@ -54,7 +63,7 @@ export function decodeMessage(id: string, text: unknown, index: number): unknown
     if (typeof text !== 'string') throw new TypeError('not text');
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new SessionError('SESSION_CORRUPT', `session ${id}: messages[${index}]: invalid JSON`, {
+    throw new SessionError('SESSION_CORRUPT', `session ${label(id)}: messages[${index}]: invalid JSON`, {
       issues: [{ path: `messages[${index}]`, message: 'invalid JSON' }],
       cause: error,
     });
@@ -67,21 +76,25 @@ export function decodeMessage(id: string, text: unknown, index: number): unknown
  */
 export function decodeMessageRows(id: string, rows: readonly { seq: unknown; body: unknown }[], expected: number): unknown[] {
   if (rows.length !== expected || rows.some((r, i) => r.seq !== i)) {
-    throw new SessionError('SESSION_CORRUPT', `session ${id}: messages: expected ${expected} row(s) in sequence, found ${rows.length}`, {
-      issues: [{ path: 'messages', message: 'rows missing' }],
-    });
+    throw new SessionError(
+      'SESSION_CORRUPT',
+      `session ${label(id)}: messages: expected ${expected} row(s) in sequence, found ${rows.length}`,
+      {
+        issues: [{ path: 'messages', message: 'rows missing' }],
+      },
+    );
   }
   return rows.map((r, i) => decodeMessage(id, r.body, i));
 }
 
 /** The error for an id that is not stored. */
 export function sessionNotFound(id: string): SessionError {
-  return new SessionError('SESSION_NOT_FOUND', `session ${id} not found`);
+  return new SessionError('SESSION_NOT_FOUND', `session ${label(id)} not found`);
 }
 
 /** The error for an id that is stored already. */
 export function sessionExists(id: string): SessionError {
-  return new SessionError('SESSION_EXISTS', `session ${id} exists already`);
+  return new SessionError('SESSION_EXISTS', `session ${label(id)} exists already`);
 }
 
 const summaryRowSchema = z.object({
@@ -104,7 +117,7 @@ export function decodeSummaryRow(row: unknown): SessionSummary {
     const raw = (row ?? {}) as { id?: unknown };
     const id = typeof raw.id === 'string' ? raw.id : '?';
     const issues = toValidationIssues(parsed.error);
-    throw new SessionError('SESSION_CORRUPT', `session ${id}: unreadable: ${describeIssues(issues)}`, { issues });
+    throw new SessionError('SESSION_CORRUPT', `session ${label(id)}: unreadable: ${describeIssues(issues)}`, { issues });
   }
   const r = parsed.data;
   return {

@@ -1,0 +1,138 @@
+import { createServer, connect, type Server, type Socket } from 'node:net';
+import { AgentRuntime, INTERRUPTED_ELSEWHERE, ScriptedProvider, defineTool } from '@headway/runtime';
+import type { ProgressEvent } from '@headway/protocol';
+import pg from 'pg';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { PostgresCheckpointStore } from './postgres-checkpoint-store.js';
+import { usePostgres } from './testing/postgres-fixture.test-util.js';
+
+const server = await usePostgres();
+
+/** A TCP relay on 127.0.0.1 whose traffic can be held back both ways: a worker cut off from its database. */
+async function startRelay(
+  targetPort: number,
+): Promise<{ port: number; block: () => void; unblock: () => void; close: () => Promise<void> }> {
+  let blocked = false;
+  const held: (() => void)[] = [];
+  const sockets = new Set<Socket>();
+  const relay: Server = createServer((client) => {
+    const upstream = connect(targetPort, '127.0.0.1');
+    for (const s of [client, upstream]) sockets.add(s);
+    const forward = (from: Socket, to: Socket): void => {
+      from.on('data', (data: Buffer) => {
+        if (blocked) held.push(() => to.write(data));
+        else to.write(data);
+      });
+    };
+    forward(client, upstream);
+    forward(upstream, client);
+    const end = (): void => {
+      client.destroy();
+      upstream.destroy();
+    };
+    for (const s of [client, upstream]) {
+      s.on('error', end);
+      s.on('close', end);
+    }
+  });
+  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+  const address = relay.address();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return {
+    port: address.port,
+    block: () => {
+      blocked = true;
+    },
+    unblock: () => {
+      blocked = false;
+      for (const send of held.splice(0)) send();
+    },
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise((resolve) => relay.close(resolve));
+    },
+  };
+}
+
+if (server !== undefined) {
+  const pgServer = server;
+  describe('PostgresCheckpointStore leases fence side effects', () => {
+    const closers: (() => Promise<unknown>)[] = [];
+    afterAll(async () => {
+      for (const close of closers.reverse()) await close().catch(() => undefined);
+    });
+
+    it('a worker cut off from the database for longer than its lease, whose run another worker took over, runs no further tool', async () => {
+      const url = new URL(await pgServer.createDatabase('lease_outage'));
+      const relay = await startRelay(Number(url.port));
+      closers.push(relay.close);
+      const viaRelay = new URL(url);
+      viaRelay.port = String(relay.port);
+      const poolA = new pg.Pool({ connectionString: viaRelay.toString() });
+      const poolB = new pg.Pool({ connectionString: url.toString() });
+      closers.push(
+        () => poolA.end(),
+        () => poolB.end(),
+      );
+      const leaseMs = 1500;
+      const storeA = new PostgresCheckpointStore(poolA, { worker: { id: 'worker-a', leaseMs } });
+      const storeB = new PostgresCheckpointStore(poolB, { worker: { id: 'worker-b', leaseMs } });
+      closers.push(
+        () => storeA.close(),
+        () => storeB.close(),
+      );
+
+      const effects: string[] = [];
+      let takenOver = '';
+      const charge = defineTool({
+        name: 'charge',
+        description: 'Charge a card (a side effect that must not happen twice)',
+        parameters: z.object({ n: z.number() }),
+        execute: async ({ n }) => {
+          effects.push(`worker-a charge ${n}`);
+          if (n !== 1) return 'charged';
+          // The outage: worker A's connection goes silent, longer than its lease; worker B takes the run over.
+          relay.block();
+          await vi.waitFor(
+            async () => {
+              const [running] = await storeB.list({ status: 'running' });
+              expect(running).toBeDefined();
+              await storeB.load(running?.id ?? '');
+              takenOver = running?.id ?? '';
+            },
+            { timeout: 60_000, interval: 100 },
+          );
+          relay.unblock();
+          return 'charged';
+        },
+      });
+      const events: ProgressEvent[] = [];
+      const runtime = new AgentRuntime(
+        { provider: 'scripted', maxIterations: 5 },
+        {
+          provider: new ScriptedProvider([
+            { toolCalls: [1, 2, 3].map((n) => ({ id: `c${n}`, name: 'charge', args: { n } })) },
+            { content: 'All charged.' },
+          ]),
+          tools: [charge],
+          checkpointStore: storeA,
+          sinks: [(e) => void events.push(e)],
+          onInternalError: () => undefined,
+        },
+      );
+      const result = await runtime.run('Charge three cards');
+
+      expect(effects).toEqual(['worker-a charge 1']);
+      expect(result.status).toBe('cancelled');
+      const terminal = events.at(-1) as { type: string; reason?: string };
+      expect(terminal.type).toBe('run.cancelled');
+      expect(terminal.reason?.startsWith(`${INTERRUPTED_ELSEWHERE}: `)).toBe(true);
+      expect(events.filter((e) => e.type === 'tool.executing')).toHaveLength(1);
+      // The run is worker B's now, still running, with the first call's result: A's later writes were refused.
+      const checkpoint = await storeB.load(takenOver);
+      expect(checkpoint?.status).toBe('running');
+      expect(checkpoint?.toolCalls.filter((c) => c.status === 'finished').map((c) => c.toolCallId) ?? []).not.toContain('c2');
+    }, 120_000);
+  });
+}
