@@ -15,27 +15,29 @@ interface Budget {
   chars: number;
 }
 
-/** Two 32-bit FNV-1a style hashes (different seeds and primes) over one string, combined. */
+/**
+ * A 32-bit FNV-1a hash over everything added, plus the count of characters added. One hash is
+ * enough here: fingerprints are compared with the few calls just before them, where a collision
+ * has a chance of one in four billion, and a per-character loop is the detector's main cost.
+ */
 class Hasher {
-  #a = 0x811c9dc5;
-  #b = 0x01000193;
+  #h = 0x811c9dc5;
+  #n = 0;
 
   add(text: string): void {
-    let a = this.#a;
-    let b = this.#b;
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      a = Math.imul(a ^ c, 0x01000193);
-      b = Math.imul(b ^ c, 0x5bd1e995) ^ (b >>> 15);
-    }
-    this.#a = a;
-    this.#b = b;
+    let h = this.#h;
+    for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+    this.#h = h;
+    this.#n += text.length;
   }
 
   digest(): string {
-    return (this.#a >>> 0).toString(36) + ':' + (this.#b >>> 0).toString(36);
+    return `${(this.#h >>> 0).toString(36)}.${this.#n.toString(36)}`;
   }
 }
+
+/** Strings up to this length are normalised (whitespace); longer ones, mostly results, are hashed as they are. */
+const MAX_NORMALIZED = 1024;
 
 /** Whitespace runs collapsed to one space, ends trimmed: `ls  src/work\n` and `ls src/work` are the same call. */
 function normalizeText(text: string): string {
@@ -54,7 +56,7 @@ function walk(value: unknown, depth: number, budget: Budget, out: Hasher): void 
       const read = value.length > room ? value.slice(0, room) : value;
       budget.chars -= read.length;
       out.add('s');
-      out.add(normalizeText(read));
+      out.add(read.length <= MAX_NORMALIZED ? normalizeText(read) : read);
       if (read.length < value.length) out.add(`…${value.length}`);
       out.add('\u0000');
       return;
@@ -109,7 +111,7 @@ function walk(value: unknown, depth: number, budget: Budget, out: Hasher): void 
 
 /**
  * A short fingerprint of any value, for telling "the same call with the same result" apart
- * from a new one: object keys are sorted, whitespace runs in strings collapsed, and the cost is
+ * from a new one: object keys are sorted, whitespace runs in strings (up to 1,024 characters) collapsed, and the cost is
  * bounded (at most 4,096 values and 64 KiB of text are read). Never throws.
  *
  * @example

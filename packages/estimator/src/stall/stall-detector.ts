@@ -254,8 +254,10 @@ export function createStallDetector(options: StallDetectorOptions = {}): StallDe
     },
     text(iteration, text) {
       if (typeof text !== 'string') return undefined;
-      const key = stallFingerprint(text.slice(0, 64 * 1024).toLowerCase());
-      if (text.trim() === '') return undefined;
+      // Compared with the previous text only, so the normalised text itself is the key (its first 4 KiB, and the length past that).
+      const head = text.slice(0, 4096).replace(/\s+/g, ' ').trim().toLowerCase();
+      if (head === '') return undefined;
+      const key = text.length > 4096 ? `${head}…${text.length}` : head;
       if (lastText?.key === key) lastText.count += 1;
       else {
         const cleared = clear(['repeated-text']);
