@@ -108,6 +108,10 @@ export class LiveFeed {
       case 'step.finished':
         tracker.roundtripFinished();
         break;
+      case 'stall.detected':
+      case 'stall.cleared':
+        tracker.setStalled(event.type === 'stall.detected');
+        break;
       case 'plan.updated':
         // The agent's own todo list (TodoWrite, todo_list, write_todos) moves the bar once it is kept current.
         tracker.planUpdated(event);
