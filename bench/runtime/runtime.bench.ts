@@ -54,6 +54,42 @@ function headwayRun(rounds: number, reporters: 'null' | 'cli+json'): () => Promi
   };
 }
 
+const RESULT_2K = 'x'.repeat(2048);
+const readFile = defineTool({
+  name: 'read_file',
+  description: 'reads',
+  parameters: z.object({ path: z.string() }),
+  execute: () => RESULT_2K,
+});
+const readFilePoll = defineTool({ ...readFile, poll: true, execute: () => RESULT_2K });
+
+/**
+ * headway with a tool returning 2 KB for a new path each iteration: with stall detection
+ * (`watched`), or with the tool marked `poll` so detection skips its calls (the baseline).
+ */
+function stallRun(rounds: number, watched: boolean): () => Promise<void> {
+  const script = (_c: unknown, _r: unknown, call: number): ScriptedStep =>
+    call + 1 < rounds
+      ? {
+          toolCalls: [{ name: 'read_file', args: { path: `src/f${call}.ts` }, id: `call_${call}` }],
+          usage: { inputTokens: 10, outputTokens: 5 },
+        }
+      : { content: 'done', usage: { inputTokens: 10, outputTokens: 5 } };
+  return async () => {
+    const runtime = new AgentRuntime(
+      { provider: 'scripted', maxIterations: rounds + 1, systemPrompt: 'You are a helpful agent.', progress: { aiDriven: false } },
+      {
+        provider: new ScriptedProvider(script, { record: false }),
+        tools: [watched ? readFile : readFilePoll],
+        progressReporter: new NullReporter(),
+      },
+    );
+    const result = await runtime.run('Do the task');
+    if (result.status !== 'completed' || result.iterations !== rounds)
+      throw new Error(`headway: ${result.status} after ${result.iterations}`);
+  };
+}
+
 interface Variant {
   name: string;
   fn: () => Promise<void>;
@@ -89,6 +125,8 @@ for (const n of [SHORT, LONG]) {
   variants.push({ name: `ai-sdk/${n}`, fn: aiSdkRun(n) });
   variants.push({ name: `headway-null/${n}`, fn: headwayRun(n, 'null') });
   variants.push({ name: `headway-cli+json/${n}`, fn: headwayRun(n, 'cli+json') });
+  variants.push({ name: `stall-off/${n}`, fn: stallRun(n, false) });
+  variants.push({ name: `stall-on/${n}`, fn: stallRun(n, true) });
 }
 const times = await measure(variants);
 
@@ -116,5 +154,22 @@ console.log('|---|---:|---:|---:|---:|');
 for (const r of rows) {
   console.log(
     `| ${r.name} | ${(r.perRun * 1000).toFixed(0)} | ${(r.perRound * 1000).toFixed(1)} | ${r.ratioRun.toFixed(2)} | ${r.ratioRound.toFixed(2)} |`,
+  );
+}
+
+{
+  // Stall detection's cost per iteration: the same runs with it watching the tool calls and with
+  // the tool marked `poll` (detection skips it), side by side.
+  const on = (n: number) => times[`stall-on/${n}`]!;
+  const off = (n: number) => times[`stall-off/${n}`]!;
+  const marginal = (t: (n: number) => number[]) => t(LONG).map((v, i) => (v - t(SHORT)[i]!) / (LONG - SHORT));
+  const onM = marginal(on);
+  const offM = marginal(off);
+  console.log(`\nStall detection (a 2 KB result per iteration, a new path each time), ${LONG}-round runs`);
+  console.log('| variant | µs per iteration (marginal) | × detection off per run | × detection off per iteration |');
+  console.log('|---|---:|---:|---:|');
+  console.log(`| stall-off (tool marked poll) | ${(median(offM) * 1000).toFixed(1)} | 1.00 | 1.00 |`);
+  console.log(
+    `| stall-on (default) | ${(median(onM) * 1000).toFixed(1)} | ${median(on(LONG).map((t, i) => t / off(LONG)[i]!)).toFixed(3)} | ${median(onM.map((m, i) => m / offM[i]!)).toFixed(3)} |`,
   );
 }

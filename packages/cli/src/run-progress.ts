@@ -63,6 +63,11 @@ export class RunProgress {
       case 'step.finished':
         tracker.roundtripFinished();
         break;
+      case 'stall.detected':
+      case 'stall.cleared':
+        // While stuck the percent stays where it is and the ETA is unknown.
+        tracker.setStalled(event.type === 'stall.detected');
+        break;
       case 'plan.updated':
         // The agent's own todo list (TodoWrite, todo_list, write_todos) moves the bar once it is kept current.
         tracker.planUpdated(event);

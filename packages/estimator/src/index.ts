@@ -21,6 +21,18 @@ export { taskHistorySchema } from './task-history.js';
 export type { TaskHistory, TaskHistoryRun } from './task-history.js';
 export { EstimatorError } from './estimator-error.js';
 export type { EstimatorErrorCode } from './estimator-error.js';
+export { DEFAULT_STALL_THRESHOLDS, createStallDetector } from './stall/stall-detector.js';
+export type {
+  StallChange,
+  StallClearedBody,
+  StallDetectedBody,
+  StallDetector,
+  StallDetectorOptions,
+  StallThresholds,
+  StallToolCall,
+} from './stall/stall-detector.js';
+export { stallFingerprint } from './stall/fingerprint.js';
+export { stallSubject } from './stall/stall-subject.js';
 export { replayProgress } from './replay-progress.js';
 export { ETA_CALIBRATION, etaCalibrationSchema } from './eta-calibration.js';
 export type { EtaCalibration, EtaCalibrationBin, EtaEvidence } from './eta-calibration.js';

@@ -602,3 +602,25 @@ describe('ProgressTracker with history', () => {
     expect(seen.at(-1)?.etaMs).toBe(tracker.etaMs);
   });
 });
+
+describe('ProgressTracker while stalled', () => {
+  it('freezes the percent and drops the ETA while stalled, and moves on once the stall clears', () => {
+    const clock = new ManualClock({ start: 0 });
+    const emitted: ProgressEmission[] = [];
+    const tracker = new ProgressTracker({ maxRoundtrips: 10, clock, emit: (body) => emitted.push(body) });
+    roundtrip(tracker, clock);
+    roundtrip(tracker, clock);
+    const before = tracker.percent;
+    expect(tracker.etaMs).toBeDefined();
+    tracker.setStalled(true);
+    expect(tracker.isStalled).toBe(true);
+    expect(emitted.at(-1)).toEqual({ type: 'progress', percent: before });
+    for (let i = 0; i < 4; i++) roundtrip(tracker, clock);
+    expect(tracker.percent).toBe(before);
+    expect(tracker.etaMs).toBeUndefined();
+    tracker.setStalled(false);
+    roundtrip(tracker, clock);
+    expect(tracker.percent).toBeGreaterThan(before);
+    expect(tracker.etaMs).toBeDefined();
+  });
+});

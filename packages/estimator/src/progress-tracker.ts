@@ -212,7 +212,8 @@ export class ProgressTracker {
   private etaHigh: number | undefined;
   private evidence: EtaEvidence | undefined;
   private readonly plan = new PlanProgress();
-  private lastEmitted: { percent: number; message: string | undefined; guess: boolean; plan: number | undefined };
+  private lastEmitted: { percent: number; message: string | undefined; guess: boolean; plan: number | undefined; stalled?: boolean };
+  private stalled = false;
 
   /**
    * @throws {EstimatorError} `ESTIMATOR_INVALID_ARGUMENT` naming the option (a cap below 1,
@@ -390,6 +391,21 @@ export class ProgressTracker {
   /** Re-reads the clock: lets the bar creep within a long roundtrip. Call it from a timer. */
   tick(): void {
     if (!this.completed) this.update();
+  }
+
+  /**
+   * The run looks stuck (`stall.detected`) or moves again (`stall.cleared`): while stalled the
+   * percent stays where it is and the ETA is unknown, so the bar does not creep forward on a loop.
+   */
+  setStalled(stalled: boolean): void {
+    if (this.completed || this.stalled === stalled) return;
+    this.stalled = stalled;
+    this.update();
+  }
+
+  /** True between `setStalled(true)` and `setStalled(false)`. */
+  get isStalled(): boolean {
+    return this.stalled;
   }
 
   /** The run finished successfully: the percent becomes exactly 100. */
@@ -661,6 +677,11 @@ export class ProgressTracker {
     if (this.completed) {
       this.shown = 100;
       this.computeEta(t);
+    } else if (this.stalled) {
+      // Frozen: no evidence of how long a loop lasts, so no ETA.
+      this.eta = undefined;
+      this.etaLow = undefined;
+      this.etaHigh = undefined;
     } else {
       const target = Math.min(99, Math.max(0, Math.round(this.target(t))));
       if (target > this.shown) this.shown = target;
@@ -668,9 +689,17 @@ export class ProgressTracker {
     }
     const guess = this.guess;
     const plan = this.plan.phase();
+    const stalled = this.stalled && !this.completed;
     const last = this.lastEmitted;
-    if (last.percent === this.shown && last.message === this.message && last.guess === guess && last.plan === plan) return;
-    this.lastEmitted = { percent: this.shown, message: this.message, guess, plan };
+    if (
+      last.percent === this.shown &&
+      last.message === this.message &&
+      last.guess === guess &&
+      last.plan === plan &&
+      (last.stalled ?? false) === stalled
+    )
+      return;
+    this.lastEmitted = { percent: this.shown, message: this.message, guess, plan, stalled };
     if (this.emitFn === undefined) return;
     const body: ProgressEmission = { type: 'progress', percent: this.shown };
     if (this.message !== undefined) body.message = this.message;

@@ -21,6 +21,11 @@ export interface McpToolsOptions {
   /** Mark the tools `safe` (offered in `safe-chat` mode); default false. */
   safe?: boolean;
   /**
+   * The server's tools (by their MCP name) that wait on something, such as a job's status: the
+   * runtime's stall detection does not count repeating them as a loop (`poll` on the tool).
+   */
+  pollTools?: readonly string[];
+  /**
    * Also receives each progress notification, mapped into the call's slice of the run's bar
    * (`ctx.progressSlice`) — for a display or log of your own. The run's bar moves without it.
    */
@@ -164,6 +169,7 @@ function mcpTool(
     parameters,
     jsonSchema,
     safe: options.safe ?? false,
+    poll: options.pollTools?.includes(remoteName) === true,
     async execute(args, ctx) {
       const onProgress = options.onProgress;
       const mapper = onProgress === undefined ? undefined : new SliceMapper(ctx.progressSlice);

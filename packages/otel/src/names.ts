@@ -127,6 +127,8 @@ export const SPAN_EVENT: Names<
   | 'report'
   | 'toolFlagged'
   | 'strategyRotated'
+  | 'stallDetected'
+  | 'stallCleared'
   | 'thinking'
   | 'intermediateResult'
 > = {
@@ -139,6 +141,8 @@ export const SPAN_EVENT: Names<
   report: 'headway.report.generated',
   toolFlagged: 'headway.tool.flagged',
   strategyRotated: 'headway.strategy.rotated',
+  stallDetected: 'headway.stall.detected',
+  stallCleared: 'headway.stall.cleared',
   thinking: 'headway.thinking',
   intermediateResult: 'headway.intermediate_result',
 };

@@ -639,6 +639,13 @@ describe('createOtelSink: span events with their values', () => {
     hub.emit({ type: 'tool.flagged', toolName: 'fetch', toolCallId: 't1', findings: ['instruction "ignore previous instructions"'] });
     hub.emit({ type: 'tool.completed', toolName: 'fetch', toolCallId: 't1', durationMs: 0, ok: false });
     hub.emit({ type: 'strategy.rotated', toolName: 'fetch', failures: 3 });
+    hub.emit({
+      type: 'stall.detected',
+      kind: 'repeated-failure',
+      evidence: { toolCallIds: ['t1'], subject: 'fetch secret-url', repeats: 4 },
+      since: 1,
+    });
+    hub.emit({ type: 'stall.cleared', kind: 'repeated-failure', since: 1 });
     hub.emit({ type: 'thinking', content: 'secret plan' });
     now += 100;
     hub.emit({ type: 'run.cancelled' });
@@ -656,6 +663,17 @@ describe('createOtelSink: span events with their values', () => {
         attributes: { 'gen_ai.tool.name': 'fetch', 'gen_ai.tool.call.id': 't1', 'headway.findings.count': 1 },
       },
       { name: 'headway.strategy.rotated', atMs: 100, attributes: { 'gen_ai.tool.name': 'fetch', 'headway.failures': 3 } },
+      {
+        name: 'headway.stall.detected',
+        atMs: 100,
+        attributes: {
+          'headway.stall.kind': 'repeated-failure',
+          'headway.stall.since': 1,
+          'headway.stall.repeats': 4,
+          'headway.stall.tool_call_ids': ['t1'],
+        },
+      },
+      { name: 'headway.stall.cleared', atMs: 100, attributes: { 'headway.stall.kind': 'repeated-failure', 'headway.stall.since': 1 } },
     ]);
     expect(run.attributes).toMatchObject({
       'headway.time.budget_ms': 1_500,

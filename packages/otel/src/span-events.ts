@@ -64,6 +64,19 @@ export function runSpanEvent(event: ProgressEvent, content: ContentCapture | und
     }
     case 'strategy.rotated':
       return { name: SPAN_EVENT.strategyRotated, attributes: { [GEN_AI.toolName]: event.toolName, 'headway.failures': event.failures } };
+    case 'stall.detected': {
+      const attributes: Attributes = {
+        'headway.stall.kind': event.kind,
+        'headway.stall.since': event.since,
+        'headway.stall.repeats': event.evidence.repeats,
+        'headway.stall.tool_call_ids': event.evidence.toolCallIds.slice(0, 20),
+      };
+      // What repeated quotes the call (a command, a path): content, captured only when asked.
+      if (content !== undefined) attributes['headway.stall.subject'] = content.text(event.evidence.subject);
+      return { name: SPAN_EVENT.stallDetected, attributes };
+    }
+    case 'stall.cleared':
+      return { name: SPAN_EVENT.stallCleared, attributes: { 'headway.stall.kind': event.kind, 'headway.stall.since': event.since } };
     case 'thinking':
     case 'intermediate.result':
       if (content === undefined) return undefined;

@@ -195,6 +195,51 @@ export interface PlanUpdatedEvent extends EventEnvelope {
   items: PlanItem[];
 }
 
+/**
+ * How a run looks stuck: the same call with the same result again and again
+ * (`repeated-call`), the same call failing the same way (`repeated-failure`), two calls
+ * alternating with unchanged results (`ping-pong`), no new plan item done and no new tool
+ * result for several iterations (`no-progress`), or the model writing the same text turn
+ * after turn (`repeated-text`).
+ */
+export type StallKind = 'repeated-call' | 'repeated-failure' | 'ping-pong' | 'no-progress' | 'repeated-text';
+
+/** Every {@link StallKind}, in a stable order. */
+export const STALL_KINDS: readonly StallKind[] = ['repeated-call', 'repeated-failure', 'ping-pong', 'no-progress', 'repeated-text'];
+
+/** What a stall was seen in: the calls involved and what repeated, for people. */
+export interface StallEvidence {
+  /** The tool-call ids involved, oldest first (at most {@link MAX_STALL_EVIDENCE_IDS}). */
+  toolCallIds: string[];
+  /** What repeated, short and redacted: `ls src/work`, `read_file ↔ write_file`, a text's first words. */
+  subject: string;
+  /** How many times it repeated in a row (iterations, for `no-progress`). */
+  repeats: number;
+}
+
+/** Most tool-call ids one {@link StallEvidence} carries. */
+export const MAX_STALL_EVIDENCE_IDS = 50;
+
+/**
+ * The run looks stuck (see {@link StallKind}). The estimator freezes the percent and drops the
+ * ETA until `stall.cleared`.
+ */
+export interface StallDetectedEvent extends EventEnvelope {
+  type: 'stall.detected';
+  kind: StallKind;
+  evidence: StallEvidence;
+  /** The iteration (zero-based) where the repetition began. */
+  since: number;
+}
+
+/** The stall reported by the last `stall.detected` ended: the run did something new. */
+export interface StallClearedEvent extends EventEnvelope {
+  type: 'stall.cleared';
+  kind: StallKind;
+  /** The `since` of the `stall.detected` it ends. */
+  since: number;
+}
+
 /** A structured progress report was produced for a run that stopped short. */
 export interface ReportGeneratedEvent extends EventEnvelope {
   type: 'report.generated';
@@ -227,7 +272,9 @@ export type ProgressEvent =
   | ReportGeneratedEvent
   | ToolFlaggedEvent
   | StrategyRotatedEvent
-  | PlanUpdatedEvent;
+  | PlanUpdatedEvent
+  | StallDetectedEvent
+  | StallClearedEvent;
 
 /** The `type` of any {@link ProgressEvent}. */
 export type ProgressEventType = ProgressEvent['type'];
@@ -267,6 +314,8 @@ export const PROGRESS_EVENT_TYPES: readonly ProgressEventType[] = [
   'tool.flagged',
   'strategy.rotated',
   'plan.updated',
+  'stall.detected',
+  'stall.cleared',
 ];
 
 /** True for `run.finished`, `run.error` and `run.cancelled`. */
@@ -277,6 +326,7 @@ export function isTerminalEvent(event: { readonly type: string }): event is Term
 const duration = z.number().nonnegative();
 const count = z.number().int().nonnegative();
 const limitKind = z.enum(['iterations', 'time', 'cost']);
+const stallKind = z.enum(['repeated-call', 'repeated-failure', 'ping-pong', 'no-progress', 'repeated-text']);
 const runLimits = z.object({
   iterations: z.number().nonnegative().exactOptional(),
   time: z.number().nonnegative().exactOptional(),
@@ -380,6 +430,16 @@ const eventSchemas = z.discriminatedUnion('type', [
   event('tool.flagged', { toolName: z.string(), toolCallId: z.string().exactOptional(), findings: z.array(z.string()) }),
   event('strategy.rotated', { toolName: z.string(), failures: z.number().int().positive() }),
   event('plan.updated', { items: planItemsSchema }),
+  event('stall.detected', {
+    kind: stallKind,
+    evidence: z.object({
+      toolCallIds: z.array(z.string()).max(MAX_STALL_EVIDENCE_IDS),
+      subject: z.string(),
+      repeats: z.number().int().positive(),
+    }),
+    since: count,
+  }),
+  event('stall.cleared', { kind: stallKind, since: count }),
 ]);
 
 /**

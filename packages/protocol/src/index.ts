@@ -12,7 +12,15 @@ export {
   toValidationIssues,
 } from './format-issues.js';
 export type { DescribeIssuesOptions, LimitIssuesOptions } from './format-issues.js';
-export { PROGRESS_EVENT_TYPES, isTerminalEvent, planItemSchema, planItemsSchema, progressEventSchema } from './events.js';
+export {
+  MAX_STALL_EVIDENCE_IDS,
+  PROGRESS_EVENT_TYPES,
+  STALL_KINDS,
+  isTerminalEvent,
+  planItemSchema,
+  planItemsSchema,
+  progressEventSchema,
+} from './events.js';
 export { MAX_PLAN_ITEM_ID, MAX_PLAN_ITEM_TEXT, MAX_PLAN_ITEMS } from './plan-limits.js';
 export type {
   CheckpointSavedEvent,
@@ -37,6 +45,10 @@ export type {
   RunFinishedEvent,
   RunLimits,
   RunStartedEvent,
+  StallClearedEvent,
+  StallDetectedEvent,
+  StallEvidence,
+  StallKind,
   StepFinishedEvent,
   StepStartedEvent,
   StrategyRotatedEvent,

@@ -13,6 +13,7 @@ export type { ReportListKey, ReportSectionKey } from './report-markdown/report-s
 export { describeStats } from './report-markdown/stats-line.js';
 export { cutText, detach, formatCount, formatDuration, isSpace, oneLine } from './report-markdown/text.js';
 export { CANCELLED_PREFIX } from './bridges.js';
+export { describeStall } from './stall-text.js';
 export { abortError, clockFromIntervalTimers, repeatOn, resolveClock, sleep, unrefClock, unrefTimer } from './clock.js';
 export type { IntervalTimers, RepeatOptions, TimeoutTimers } from './clock.js';
 export { isTokenCount, tokenCountSchema } from './token-count.js';

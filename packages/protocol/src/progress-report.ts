@@ -1,7 +1,15 @@
 import { z } from 'zod';
 
 /** Why a run stopped short and handed over a report. */
-export type StopReason = 'max-iterations' | 'time-budget' | 'negotiated-timeout' | 'cost-budget' | 'cancelled' | 'error';
+export type StopReason =
+  | 'max-iterations'
+  | 'time-budget'
+  | 'negotiated-timeout'
+  | 'cost-budget'
+  | 'cancelled'
+  | 'error'
+  /** The run was wound down because it looked stuck (`stallPolicy: 'wind-down'`). */
+  | 'stalled';
 
 /** Every {@link StopReason}, in a stable order. */
 export const STOP_REASONS: readonly StopReason[] = [
@@ -11,6 +19,7 @@ export const STOP_REASONS: readonly StopReason[] = [
   'cost-budget',
   'cancelled',
   'error',
+  'stalled',
 ];
 
 /** Counters describing how much of the run happened before it stopped. */
@@ -43,7 +52,7 @@ const count = z.number().int().nonnegative();
 
 const progressReportShape = z.object({
   task: z.string(),
-  reason: z.enum(['max-iterations', 'time-budget', 'negotiated-timeout', 'cost-budget', 'cancelled', 'error']),
+  reason: z.enum(['max-iterations', 'time-budget', 'negotiated-timeout', 'cost-budget', 'cancelled', 'error', 'stalled']),
   completedWork: z.array(z.string()),
   keyFindings: z.array(z.string()),
   attemptedInconclusive: z.array(z.string()),

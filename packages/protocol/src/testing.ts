@@ -8,6 +8,13 @@ import type { ProgressReport } from './progress-report.js';
 const ms = fc.integer({ min: 0, max: 10_000_000 });
 const count = fc.nat({ max: 10_000 });
 const limit = fc.constantFrom('iterations' as const, 'time' as const, 'cost' as const);
+const stallKind = fc.constantFrom(
+  'repeated-call' as const,
+  'repeated-failure' as const,
+  'ping-pong' as const,
+  'no-progress' as const,
+  'repeated-text' as const,
+);
 
 function rec<T>(shape: { [K in keyof T]: fc.Arbitrary<T[K]> }, requiredKeys: (keyof T)[]): fc.Arbitrary<T> {
   return fc.record(shape, { requiredKeys });
@@ -45,7 +52,7 @@ export function progressEventArbitraries(options: ProgressEventArbitraryOptions 
   const json = options.json ?? fc.jsonValue();
   const report: fc.Arbitrary<ProgressReport> = fc.record({
     task: text,
-    reason: fc.constantFrom('max-iterations', 'time-budget', 'negotiated-timeout', 'cost-budget', 'cancelled', 'error'),
+    reason: fc.constantFrom('max-iterations', 'time-budget', 'negotiated-timeout', 'cost-budget', 'cancelled', 'error', 'stalled'),
     completedWork: fc.array(text, { maxLength: 4 }),
     keyFindings: fc.array(text, { maxLength: 4 }),
     attemptedInconclusive: fc.array(text, { maxLength: 4 }),
@@ -152,6 +159,17 @@ export function progressEventArbitraries(options: ProgressEventArbitraryOptions 
       },
       ['type', 'items'],
     ),
+    fc.record({
+      type: fc.constant('stall.detected' as const),
+      kind: stallKind,
+      evidence: fc.record({
+        toolCallIds: fc.array(text, { maxLength: 6 }),
+        subject: text,
+        repeats: fc.integer({ min: 1, max: 100 }),
+      }),
+      since: count,
+    }),
+    fc.record({ type: fc.constant('stall.cleared' as const), kind: stallKind, since: count }),
   );
   const event: fc.Arbitrary<ProgressEvent> = fc
     .tuple(body, fc.string({ minLength: 1, maxLength: 12 }), fc.integer({ min: 1, max: 1e9 }), fc.integer({ min: 0, max: 4e12 }))

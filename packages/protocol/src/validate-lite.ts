@@ -24,6 +24,7 @@ type Kind =
   | 'boolean'
   | 'unknown'
   | 'strings'
+  | 'stallIds'
   | 'planItems'
   | readonly string[]
   | Shape;
@@ -34,10 +35,13 @@ const OS: Rule = ['string', 'optional'];
 const DURATION: Rule = ['nonNegative'];
 const COUNT: Rule = ['count'];
 const LIMIT: Rule = [['iterations', 'time', 'cost']];
+const STALL: Rule = [['repeated-call', 'repeated-failure', 'ping-pong', 'no-progress', 'repeated-text']];
+/** `MAX_STALL_EVIDENCE_IDS` of events.ts, repeated here to keep this module zod-free. */
+const MAX_STALL_IDS = 50;
 
 const REPORT: Shape = {
   task: S,
-  reason: [['max-iterations', 'time-budget', 'negotiated-timeout', 'cost-budget', 'cancelled', 'error']],
+  reason: [['max-iterations', 'time-budget', 'negotiated-timeout', 'cost-budget', 'cancelled', 'error', 'stalled']],
   completedWork: ['strings'],
   keyFindings: ['strings'],
   attemptedInconclusive: ['strings'],
@@ -91,6 +95,8 @@ const BODIES: Readonly<Record<ProgressEvent['type'], Shape>> = {
   'tool.flagged': { toolName: S, toolCallId: OS, findings: ['strings'] },
   'strategy.rotated': { toolName: S, failures: ['positiveInt'] },
   'plan.updated': { items: ['planItems'] },
+  'stall.detected': { kind: STALL, evidence: [{ toolCallIds: ['stallIds'], subject: S, repeats: ['positiveInt'] }], since: COUNT },
+  'stall.cleared': { kind: STALL, since: COUNT },
 };
 
 const PLAN_STATUSES: readonly string[] = ['pending', 'in_progress', 'completed'];
@@ -192,6 +198,7 @@ function checkScalar(kind: Exclude<Kind, Shape | 'planItems'>, value: unknown): 
       return undefined;
     }
     case 'strings':
+    case 'stallIds':
       return undefined; // checked item by item by the caller
     default:
       return typeof value === 'string' && kind.includes(value)
@@ -233,12 +240,16 @@ function checkShape(shape: Shape, input: Record<string, unknown>, path: string, 
       if (items !== undefined) out[key] = items;
       continue;
     }
-    if (kind === 'strings') {
+    if (kind === 'strings' || kind === 'stallIds') {
       if (!Array.isArray(value)) {
         issues.push({ path: at, message: `invalid input: expected array, received ${kindOf(value)}` });
         continue;
       }
       const items = value as unknown[];
+      if (kind === 'stallIds' && items.length > MAX_STALL_IDS) {
+        issues.push({ path: at, message: `expected at most ${MAX_STALL_IDS} items` });
+        continue;
+      }
       for (let i = 0; i < items.length && issues.length < MAX_ISSUES; i++) {
         if (typeof items[i] !== 'string')
           issues.push({ path: `${at}.${i}`, message: `invalid input: expected string, received ${kindOf(items[i])}` });

@@ -69,6 +69,9 @@ describe('buildReportPrompt', () => {
     );
     expect(first('cancelled')).toContain('The run was cancelled.');
     expect(first('error')).toContain('The run hit an error it cannot recover from.');
+    expect(first('stalled', { stall: 'ls src/work 5× with the same result' })).toBe(
+      'STOP: You are stuck repeating yourself (ls src/work 5× with the same result); the run is being stopped so the budget is not burnt on the loop. Say under Attempted but Inconclusive what looped. You cannot call any more tools, and the task is not finished.',
+    );
   });
 
   it('shortens a long activity log to its first and most recent lines', () => {

@@ -10,6 +10,8 @@ export interface ReportPromptLimits {
   timeBudgetMs?: number;
   costUsd?: number;
   costBudgetUsd?: number;
+  /** For a run wound down as stuck: what repeated, as `stall.detected` names it (`ls src/work 5× with the same result`). */
+  stall?: string;
 }
 
 /** What {@link buildReportPrompt} needs. */
@@ -47,6 +49,8 @@ function stopSentence(reason: StopReason, l: ReportPromptLimits): string {
       return 'The run was cancelled.';
     case 'error':
       return 'The run hit an error it cannot recover from.';
+    case 'stalled':
+      return `You are stuck repeating yourself${l.stall === undefined ? '' : ` (${oneLine(l.stall).slice(0, 200)})`}; the run is being stopped so the budget is not burnt on the loop. Say under Attempted but Inconclusive what looped.`;
   }
 }
 

@@ -1,4 +1,12 @@
-import { describeIssues, safeStringify, toValidationIssues, type LimitKind, type PlanItem, type ProgressReport } from '@headway/protocol';
+import {
+  describeIssues,
+  safeStringify,
+  toValidationIssues,
+  type LimitKind,
+  type PlanItem,
+  type ProgressReport,
+  type StallKind,
+} from '@headway/protocol';
 import { z } from 'zod';
 import { AuditError } from './audit-error.js';
 import { AuditLogError } from './audit-log-error.js';
@@ -69,6 +77,14 @@ export interface AuditDetails {
   'agent.progress.tool_flagged': AuditRunRef & { tool: string; toolCallId?: string; findings: string[] };
   'agent.progress.strategy_rotated': AuditRunRef & { tool: string; failures: number };
   'agent.progress.plan': AuditRunRef & { items: PlanItem[] };
+  'agent.progress.stall_detected': AuditRunRef & {
+    kind: StallKind;
+    since: number;
+    subject: string;
+    repeats: number;
+    toolCallIds: string[];
+  };
+  'agent.progress.stall_cleared': AuditRunRef & { kind: StallKind; since: number };
 }
 
 /** An `eventType` an {@link AuditReporter} publishes. */
@@ -98,6 +114,8 @@ export const AUDIT_EVENT_TYPES: readonly AuditEventType[] = [
   'agent.progress.tool_flagged',
   'agent.progress.strategy_rotated',
   'agent.progress.plan',
+  'agent.progress.stall_detected',
+  'agent.progress.stall_cleared',
 ];
 
 const auditEventShape = z.object({

@@ -192,6 +192,25 @@ describe('AuditReporter: handle(event)', () => {
     ]);
   });
 
+  it('carries a stall with its evidence, and its end', () => {
+    const { bus, reporter } = setup();
+    reporter.handle({
+      ...run,
+      type: 'stall.detected',
+      kind: 'repeated-call',
+      evidence: { toolCallIds: ['c1', 'c2'], subject: 'ls src/work', repeats: 5 },
+      since: 3,
+    });
+    reporter.handle({ ...run, type: 'stall.cleared', kind: 'repeated-call', since: 3 });
+    expect(bus.events.map((e) => [e.eventType, e.detail])).toEqual([
+      [
+        'agent.progress.stall_detected',
+        { kind: 'repeated-call', since: 3, subject: 'ls src/work', repeats: 5, toolCallIds: ['c1', 'c2'], runId: 'r', seq: 7 },
+      ],
+      ['agent.progress.stall_cleared', { kind: 'repeated-call', since: 3, runId: 'r', seq: 7 }],
+    ]);
+  });
+
   it('maps every event type to a documented audit type, and every audit event is valid', () => {
     const seen = new Set<string>();
     fc.assert(

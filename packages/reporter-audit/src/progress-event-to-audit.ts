@@ -94,6 +94,20 @@ export function progressEventToAudit(event: ProgressEvent, textDeltas: boolean):
       };
     case 'strategy.rotated':
       return { eventType: 'agent.progress.strategy_rotated', detail: { tool: event.toolName, failures: event.failures, ...run } };
+    case 'stall.detected':
+      return {
+        eventType: 'agent.progress.stall_detected',
+        detail: {
+          kind: event.kind,
+          since: event.since,
+          subject: event.evidence.subject,
+          repeats: event.evidence.repeats,
+          toolCallIds: [...event.evidence.toolCallIds],
+          ...run,
+        },
+      };
+    case 'stall.cleared':
+      return { eventType: 'agent.progress.stall_cleared', detail: { kind: event.kind, since: event.since, ...run } };
     case 'plan.updated':
       return { eventType: 'agent.progress.plan', detail: { items: event.items.map((item) => ({ ...item })), ...run } };
     default:

@@ -132,6 +132,27 @@ describe('CLIReporter plain mode', () => {
     `);
   });
 
+  it('says when the run looks stuck and when it moves again', () => {
+    const { stream, reporter } = plain();
+    const hub = createProgressHub({ runId: 'r1', clock: new ManualClock() });
+    hub.add(reporter);
+    const evidence = { toolCallIds: ['c1', 'c2', 'c3', 'c4', 'c5'], subject: 'ls src/work', repeats: 5 };
+    hub.emit({ type: 'stall.detected', kind: 'repeated-call', evidence, since: 2 });
+    hub.emit({ type: 'stall.cleared', kind: 'repeated-call', since: 2 });
+    hub.emit({
+      type: 'stall.detected',
+      kind: 'ping-pong',
+      evidence: { ...evidence, subject: 'read a.ts ↔ write a.ts', repeats: 4 },
+      since: 7,
+    });
+    expect(stream.text).toMatchInlineSnapshot(`
+      "  [progress] Warning: stuck? ls src/work 5× with the same result
+        [progress] Note: moving again: no longer stuck
+        [progress] Warning: stuck? read a.ts ↔ write a.ts 4× with unchanged results
+      "
+    `);
+  });
+
   it('shows saved checkpoints only when verbose: the option, or HEADWAY_VERBOSE', () => {
     const checkpoint = { type: 'checkpoint.saved', runId: 'r', seq: 1, ts: 0, checkpointId: 'ck-3', iteration: 3 } as const;
     const print = (options: CLIReporterOptions) => {
@@ -342,6 +363,24 @@ describe('CLIReporter live mode', () => {
     expect(text).toContain('## PROGRESS REPORT');
     expect(text).toContain('⚠ winding down: time budget used (2 bonus step(s) left to write the report)');
     expect(text.indexOf('## PROGRESS REPORT')).toBeLessThan(text.indexOf('Stopped at a limit: stopped after 3 iteration(s)'));
+  });
+
+  it('shows one stall line in the live block: the warning while stuck, replaced when it clears', () => {
+    const { stream, clock, reporter } = live({ color: false });
+    const hub = createProgressHub({ runId: 'r' });
+    hub.add(reporter);
+    hub.emit({ type: 'run.started', agentName: 'demo', task: 'Tidy' });
+    const evidence = { toolCallIds: ['c1'], subject: 'ls src/work', repeats: 5 };
+    hub.emit({ type: 'stall.detected', kind: 'repeated-call', evidence, since: 0 });
+    clock.advanceSync(1000);
+    const stuck = stripAnsi(stream.text);
+    expect(stuck).toContain('⚠ stuck? ls src/work 5× with the same result');
+    const from = stream.text.length;
+    hub.emit({ type: 'stall.cleared', kind: 'repeated-call', since: 0 });
+    clock.advanceSync(1000);
+    const after = stripAnsi(stream.text.slice(from));
+    expect(after).toContain('ℹ moving again: no longer stuck');
+    expect(after).not.toContain('stuck?');
   });
 
   it('uses tool durations and previews from events, matched by call id', () => {

@@ -305,6 +305,13 @@ export class CLIReporter implements ProgressReporter {
         if (notice !== undefined) this.notice(notice.level, notice.text);
         return;
       }
+      case 'stall.detected':
+      case 'stall.cleared': {
+        // One stall line at a time: a clear replaces the warning it ends.
+        const notice = noticeOf(event);
+        if (notice !== undefined) this.notice(notice.level, notice.text, 'stall');
+        return;
+      }
       case 'checkpoint.saved':
         this.notice('info', `checkpoint saved: ${this.clean(event.checkpointId)}`, 'checkpoint');
         return;

@@ -1,3 +1,4 @@
+import { describeStall } from '@headway/protocol/internal';
 import type {
   LimitApproachingEvent,
   LimitKind,
@@ -42,7 +43,7 @@ export function displayPercent(pct: number): string {
 /** How loud a notice is: the live view colours it, a plain line starts with `Warning:`, `Limit:` or `Note:`. */
 export type NoticeLevel = 'warning' | 'limit' | 'info';
 
-/** The notice of a limit, wind-down or time-extension event, as both views show it; `undefined` for any other event. */
+/** The notice of a limit, wind-down, time-extension or stall event, as both views show it; `undefined` for any other event. */
 export function noticeOf(event: ProgressEvent): { level: NoticeLevel; text: string } | undefined {
   switch (event.type) {
     case 'limit.approaching':
@@ -53,6 +54,10 @@ export function noticeOf(event: ProgressEvent): { level: NoticeLevel; text: stri
       return { level: 'warning', text: windDownText(event) };
     case 'timeout.extended':
       return { level: 'info', text: timeoutExtendedText(event) };
+    case 'stall.detected':
+      return { level: 'warning', text: `stuck? ${describeStall(event)}` };
+    case 'stall.cleared':
+      return { level: 'info', text: 'moving again: no longer stuck' };
     default:
       return undefined;
   }

@@ -60,7 +60,9 @@ export function plainEventText(event: ProgressEvent, previewLength: number): str
     case 'limit.approaching':
     case 'limit.reached':
     case 'wind-down.started':
-    case 'timeout.extended': {
+    case 'timeout.extended':
+    case 'stall.detected':
+    case 'stall.cleared': {
       const notice = noticeOf(event);
       return notice === undefined ? undefined : `${PREFIX}${NOTICE_WORDS[notice.level]}: ${notice.text}`;
     }

@@ -1,7 +1,15 @@
 export { AgentRuntime } from './loop/agent-runtime.js';
 export type { AgentRuntimeDeps, AgentRuntimeErrorContext, RunOptions } from './loop/agent-runtime.js';
 export type { RunErrorInfo, RunResult } from './loop/finish-run.js';
-export type { AgentConfig, AgentConfigInput, CapabilityMode, TimeoutBehavior } from './loop/agent-config.js';
+export type {
+  AgentConfig,
+  AgentConfigInput,
+  CapabilityMode,
+  StallAction,
+  StallInfo,
+  StallPolicy,
+  TimeoutBehavior,
+} from './loop/agent-config.js';
 export { ConfigError } from './loop/config-error.js';
 export type { ConfigErrorCode } from './loop/config-error.js';
 export type { RuntimeErrorCode } from './runtime-error-code.js';

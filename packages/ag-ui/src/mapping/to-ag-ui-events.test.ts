@@ -136,6 +136,23 @@ describe('toAgUiEvents', () => {
     await verifyWithClient(out);
   });
 
+  it('sends stall.detected and stall.cleared as CUSTOM events a client receives', async () => {
+    const evidence = { toolCallIds: ['c1', 'c2'], subject: 'ls src/work', repeats: 5 };
+    const out = mapAll(
+      stamp([
+        { type: 'run.started', agentName: 'demo' },
+        { type: 'stall.detected', kind: 'repeated-call', evidence, since: 2 },
+        { type: 'stall.cleared', kind: 'repeated-call', since: 2 },
+        { type: 'run.finished', durationMs: 40, outcome: 'completed' },
+      ]),
+    );
+    const view = await replayThroughClient(out);
+    expect(view.custom).toEqual([
+      { name: 'headway.stall.detected', value: { kind: 'repeated-call', evidence, since: 2 } },
+      { name: 'headway.stall.cleared', value: { kind: 'repeated-call', since: 2 } },
+    ]);
+  });
+
   it('sends the report as CUSTOM headway.report and in the activity, and a limit run finishes with success', async () => {
     const out = mapAll(
       stamp([

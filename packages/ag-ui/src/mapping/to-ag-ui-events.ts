@@ -373,7 +373,9 @@ export function toAgUiEvents(options: ToAgUiEventsOptions = {}): AgUiEventMapper
         return;
       }
       case 'tool.flagged':
-      case 'strategy.rotated': {
+      case 'strategy.rotated':
+      case 'stall.detected':
+      case 'stall.cleared': {
         const { runId: _r, seq: _s, ts: _t, type, ...value } = event;
         out.push(stamp({ type: EventType.CUSTOM, name: `headway.${type}`, value }, timestamp));
         return;

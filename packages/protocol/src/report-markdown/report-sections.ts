@@ -33,6 +33,7 @@ export const STOP_REASON_TEXT: Readonly<Record<StopReason, string>> = {
   'cost-budget': 'the cost budget ran out',
   cancelled: 'the run was cancelled',
   error: 'the run hit an error',
+  stalled: 'the run was stuck repeating itself',
 };
 
 // Labels models actually use for each section, matched against the label lower-cased with

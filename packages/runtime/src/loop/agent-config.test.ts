@@ -22,6 +22,8 @@ describe('parseAgentConfig', () => {
       progress: { aiDriven: true, fallbackSteps: [] },
       maxSpendUsd: 0,
       planTool: false,
+      stallPolicy: 'warn',
+      stall: {},
     });
   });
 

@@ -1,5 +1,6 @@
 import { describeIssues, toValidationIssues } from '@headway/protocol';
-import { progressConfigSchema, type ProgressConfig } from '@headway/estimator';
+import { progressConfigSchema, type ProgressConfig, type StallThresholds } from '@headway/estimator';
+import type { StallDetectedEvent } from '@headway/protocol';
 import { z } from 'zod';
 import type { BuiltInCapabilityMode } from '../context/capability-modes.js';
 import { ConfigError } from './config-error.js';
@@ -12,6 +13,28 @@ export type CapabilityMode = BuiltInCapabilityMode | (string & {});
 
 /** What happens when the time budget runs out. */
 export type TimeoutBehavior = 'graceful' | 'hard' | 'negotiated';
+
+/**
+ * What the runtime does when a run looks stuck: `warn` only reports it (`stall.detected`, a frozen
+ * bar), `nudge` also tells the model once what repeated, `wind-down` ends the run like a limit:
+ * the model writes its progress report (stop reason `stalled`).
+ */
+export type StallAction = 'warn' | 'nudge' | 'wind-down';
+
+/** What a {@link StallPolicy} function is told about a stall. */
+export interface StallInfo {
+  kind: StallDetectedEvent['kind'];
+  evidence: StallDetectedEvent['evidence'];
+  /** The iteration (zero-based) where the repetition began. */
+  since: number;
+  /** The iteration (zero-based) it was seen in. */
+  iteration: number;
+  /** What repeated, for people: `ls src/work 5× with the same result`. */
+  description: string;
+}
+
+/** A {@link StallAction} for every stall, or a function choosing one per stall. */
+export type StallPolicy = StallAction | ((info: StallInfo) => StallAction);
 
 /** The system prompt used when the config names none. */
 export const DEFAULT_SYSTEM_PROMPT: string = [
@@ -52,6 +75,10 @@ export interface AgentConfig {
   maxSpendUsd: number;
   /** Offer the built-in `update_plan` tool: the model keeps its plan, the bar and the report follow it (default false). */
   planTool: boolean;
+  /** What to do when the run looks stuck (default `warn`). */
+  stallPolicy: StallPolicy;
+  /** Thresholds of stall detection; each absent one takes the estimator's default. */
+  stall: Partial<StallThresholds>;
 }
 
 /** What a user passes: {@link AgentConfig} with every defaulted field optional. */
@@ -72,9 +99,12 @@ export interface AgentConfigInput {
   progress?: Partial<ProgressConfig>;
   maxSpendUsd?: number;
   planTool?: boolean;
+  stallPolicy?: StallPolicy;
+  stall?: Partial<StallThresholds>;
 }
 
 const ms = z.number().int().positive();
+const threshold = (min: number) => z.number().int().min(min).max(1000);
 
 const schema = z.strictObject({
   provider: z.string().min(1),
@@ -98,6 +128,21 @@ const schema = z.strictObject({
   progress: z.unknown().optional(),
   maxSpendUsd: z.number().nonnegative().default(0),
   planTool: z.boolean().default(false),
+  stallPolicy: z
+    .union([
+      z.enum(['warn', 'nudge', 'wind-down']),
+      z.custom<(info: StallInfo) => StallAction>((v) => typeof v === 'function', 'must be "warn", "nudge", "wind-down" or a function'),
+    ])
+    .default('warn'),
+  stall: z
+    .strictObject({
+      repeatedCall: threshold(2).exactOptional(),
+      repeatedFailure: threshold(2).exactOptional(),
+      pingPongCycles: threshold(2).exactOptional(),
+      noProgressIterations: threshold(1).exactOptional(),
+      repeatedText: threshold(2).exactOptional(),
+    })
+    .default({}),
 });
 
 /**

@@ -42,6 +42,7 @@ const LIMIT_TEXT: Record<StopReason, string> = {
   'cost-budget': 'the cost budget',
   cancelled: 'a cancellation',
   error: 'an error',
+  stalled: 'a stall (the run was repeating itself)',
 };
 
 /** What finishing a run needs from its loop. */
@@ -52,6 +53,8 @@ export interface FinishEnv {
   tracker: ProgressTracker;
   emit: (body: ProgressEventBody) => void;
   onInternalError: (error: unknown, where: string) => void;
+  /** The last stall seen, described (`ls src/work 5× with the same result`). */
+  stall?: string;
 }
 
 function stats(env: FinishEnv): ProgressReport['stats'] {
@@ -105,7 +108,11 @@ export function finishRun(outcome: Outcome, env: FinishEnv): RunResult {
       return { ...base, text: outcome.text, status: 'completed' };
     }
     case 'limit': {
-      const report = reportFrom(env, outcome.reason, outcome.modelText);
+      const written = reportFrom(env, outcome.reason, outcome.modelText);
+      // A report of a run stopped as stuck says what looped, whoever wrote it.
+      const looped = outcome.reason === 'stalled' && env.stall !== undefined ? `Stopped as stuck: ${env.stall}` : undefined;
+      const report: ProgressReport =
+        looped === undefined ? written : { ...written, attemptedInconclusive: [looped, ...written.attemptedInconclusive] };
       emit({ type: 'report.generated', report });
       emit({
         type: 'run.finished',

@@ -12,3 +12,11 @@ export function strategyRotationPrompt(toolName: string, failures: number, lastE
     'Repeating the same call will not help. Change strategy: check the arguments against the tool description, try a different tool, or approach the task another way. If it cannot be done, say so and explain why.',
   ].join(' ');
 }
+
+/** The one message a `nudge` stall policy sends the model, naming what repeated. */
+export function stallNudgePrompt(description: string): string {
+  return [
+    `You seem to be stuck: ${description}.`,
+    'Doing the same thing again will give the same result. Change your approach (other arguments, another tool, another way to the goal), or, if the task is done or cannot be done, say so and stop.',
+  ].join(' ');
+}

@@ -43,6 +43,7 @@ import { StopSignal, cancelReason, raceStop, type Stop } from './stop-signal.js'
 import type { Tool } from '../tools/define-tool.js';
 import { updatePlanTool } from '../tools/update-plan-tool.js';
 import { TimeBudget } from './time-budget.js';
+import { StallWatch } from './stall-watch.js';
 
 /** How long a context part's `afterRun` may take before the run's result is returned without it. */
 const CONTEXT_AFTER_RUN_MS = 10_000;
@@ -93,6 +94,7 @@ export class RunLoop {
   readonly #log: ToolCallLog;
   readonly #abort = new AbortController();
   readonly #time: TimeBudget;
+  readonly #stall: StallWatch;
   #stop: Stop | undefined;
   #checkpointId: string | undefined;
   readonly #timers = new Set<unknown>();
@@ -118,6 +120,17 @@ export class RunLoop {
     this.#tracker = this.#newTracker(undefined);
     this.#context = new ContextRunner(ctx.context, ctx.onInternalError, (work) => raceStop(work, this.#abort.signal));
     this.#log = state.log === null || state.log === undefined ? new ToolCallLog() : ToolCallLog.fromJSON(state.log);
+    this.#stall = new StallWatch({
+      config,
+      tools: ctx.tools,
+      emit: (body) => {
+        this.#emit(body);
+      },
+      setStalled: (stalled) => {
+        this.#tracker.setStalled(stalled);
+      },
+      onInternalError: ctx.onInternalError,
+    });
     this.#time = new TimeBudget({
       config,
       clock,
@@ -210,6 +223,7 @@ export class RunLoop {
         this.#emit(body);
       },
       onInternalError: this.#ctx.onInternalError,
+      ...(this.#stall.lastStall === undefined ? {} : { stall: this.#stall.lastStall }),
     });
     state.status = result.status;
     this.#snapshot();
@@ -244,6 +258,7 @@ export class RunLoop {
         await this.#runTools();
         continue;
       }
+      this.#checkStall();
       const index = state.iteration;
       this.#emit({ type: 'iteration', index, max });
       // Warn before the last iteration (from 80% of the limit, and at the latest one iteration
@@ -292,6 +307,8 @@ export class RunLoop {
       elapsedMs: Math.max(0, clock.now() - this.state.startedAt),
     };
     if (config.timeBudgetMs !== undefined) limits.timeBudgetMs = config.timeBudgetMs + this.state.extendedMs;
+    const stall = this.#stall.lastStall;
+    if (reason === 'stalled' && stall !== undefined) limits.stall = stall;
     const prompt = buildReportPrompt(reason, { task: this.state.input, log: this.#log, limits });
     this.state.messages.push({ role: 'user', content: prompt });
   }
@@ -374,7 +391,10 @@ export class RunLoop {
       });
       if (progress !== undefined) this.#tracker.reportModelProgress(progress);
     }
-    if (visible.trim() !== '') this.#log.recordText({ iteration: index + 1, text: visible });
+    if (visible.trim() !== '') {
+      this.#log.recordText({ iteration: index + 1, text: visible });
+      this.#stall.text(index, visible);
+    }
     return { ...response, toolCalls, visible };
   }
 
@@ -431,6 +451,14 @@ export class RunLoop {
         preview: toolResultPreview(result.raw, 100, this.#ctx.redact ? {} : { redact: false }),
       });
       this.#tracker.toolCallFinished(call.name, result.ok);
+      this.#stall.toolCall({
+        iteration: round.iteration,
+        id: call.id,
+        name: call.name,
+        args: call.args,
+        result: result.raw,
+        ok: result.ok,
+      });
       this.#log.recordToolCall({
         iteration: round.iteration + 1,
         name: call.name,
@@ -449,6 +477,9 @@ export class RunLoop {
       }
       await this.#updateCheckpoint('tool-finished');
     }
+    this.#stall.iterationFinished(round.iteration);
+    const nudge = this.#stall.takeNudge();
+    if (nudge !== undefined) followUps.push(nudge);
     for (const text of followUps) state.messages.push({ role: 'user', content: text });
     state.messages.push({ role: 'user', content: VERIFICATION_PROMPT });
     state.round = null;
@@ -464,6 +495,7 @@ export class RunLoop {
     this.#emit(event);
     this.#tracker.planUpdated(event);
     this.#log.recordPlan(event.items);
+    this.#stall.plan(event.items.filter((item) => item.status === 'completed').length);
   }
 
   // ── limits ──────────────────────────────────────────────────────────────────
@@ -490,6 +522,17 @@ export class RunLoop {
     }
     const at = spend.check(this.state.sessionId);
     if (at.status === 'approaching' || at.status === 'exhausted') this.#approach('cost', at.spentUsd, at.budgetUsd);
+  }
+
+  /**
+   * At the iteration boundary: a stall the policy answered with `wind-down` ends the run like a
+   * limit does. One bonus round, without tools, for the model's progress report.
+   */
+  #checkStall(): void {
+    const { state } = this;
+    if (this.#stall.windDown === undefined || state.windDown !== null) return;
+    state.windDown = { reason: 'stalled', startedAt: this.#ctx.clock.now(), bonusStepsLeft: 1, reportRequested: false };
+    this.#emit({ type: 'wind-down.started', reason: 'stalled', bonusSteps: 1 });
   }
 
   #approach(limit: LimitKind, used: number, max: number): void {

@@ -48,6 +48,11 @@ export interface Tool<Args = unknown, Result = unknown> {
   readonly jsonSchema: Record<string, unknown>;
   /** Offered in `safe-chat` capability mode (read-only, no side effects). */
   readonly safe: boolean;
+  /**
+   * True for a tool that waits on something (a job's status, a queue): calling it again and again
+   * with the same result is waiting, not a loop, so stall detection leaves it out.
+   */
+  readonly poll?: boolean;
   execute(args: Args, ctx: ToolContext): Result | Promise<Result>;
 }
 
@@ -59,6 +64,8 @@ export interface ToolDefinition<Args, Result> {
   parameters: z.ZodType<Args>;
   /** Mark read-only tools `safe` to offer them in `safe-chat` mode (default false). */
   safe?: boolean;
+  /** The tool waits on something (default false): repeating it is not reported as a stall. */
+  poll?: boolean;
   execute(args: Args, ctx: ToolContext): Result | Promise<Result>;
 }
 
@@ -67,6 +74,7 @@ const definitionSchema = z.object({
   description: z.string().min(1),
   parameters: z.custom<z.ZodType>((v) => v instanceof z.ZodType, 'must be a zod schema'),
   safe: z.boolean().optional(),
+  poll: z.boolean().optional(),
   execute: z.custom<(...args: unknown[]) => unknown>((v) => typeof v === 'function', 'must be a function'),
 });
 
@@ -112,6 +120,7 @@ export function defineTool<Args, Result>(definition: ToolDefinition<Args, Result
     parameters: definition.parameters,
     jsonSchema,
     safe: definition.safe ?? false,
+    poll: definition.poll ?? false,
     execute: (args, ctx) => definition.execute(args, ctx),
   };
 }
