@@ -70,6 +70,11 @@ const EVENT_KEYS: ReadonlySet<string> = new Set([
   'findings',
   'failures',
   'items',
+  'guess',
+  'plan',
+  'kind',
+  'evidence',
+  'since',
 ]);
 
 /** The top-level keys the fast path knows (line-encoder.test.ts checks them against the protocol's schema). */
