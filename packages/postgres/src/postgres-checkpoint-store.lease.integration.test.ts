@@ -92,18 +92,30 @@ if (server !== undefined) {
         execute: async ({ n }) => {
           effects.push(`worker-a charge ${n}`);
           if (n !== 1) return 'charged';
+          // The outage starts between A's statements: a transaction of A's cut off half-way would hold
+          // its row lock until the database noticed, and B's takeover would wait on it (on a busy
+          // machine A's checkpoint write can still be in flight when the tool starts).
+          await vi.waitFor(
+            () => {
+              expect(poolA.totalCount - poolA.idleCount).toBe(0);
+            },
+            { timeout: 60_000, interval: 20 },
+          );
           // The outage: worker A's connection goes silent, longer than its lease; worker B takes the run over.
           relay.block();
-          await vi.waitFor(
-            async () => {
-              const [running] = await storeB.list({ status: 'running' });
-              expect(running).toBeDefined();
-              await storeB.load(running?.id ?? '');
-              takenOver = running?.id ?? '';
-            },
-            { timeout: 60_000, interval: 100 },
-          );
-          relay.unblock();
+          try {
+            await vi.waitFor(
+              async () => {
+                const [running] = await storeB.list({ status: 'running' });
+                expect(running).toBeDefined();
+                await storeB.load(running?.id ?? '');
+                takenOver = running?.id ?? '';
+              },
+              { timeout: 60_000, interval: 100 },
+            );
+          } finally {
+            relay.unblock();
+          }
           return 'charged';
         },
       });

@@ -274,10 +274,12 @@ describe('the converters under hostile input', () => {
     );
   });
 
-  it('passes every valid headway event through unchanged', () => {
+  it('passes every valid headway event through unchanged (as JSON has it: -0 is written 0)', () => {
     fc.assert(
       fc.property(progressEventArbitraries().event, (event) => {
-        expect(new EventStream({ from: 'headway' }).push(JSON.stringify(event))).toEqual([event]);
+        const line = JSON.stringify(event);
+        // Redaction off: this is about the pass-through; secret-shaped text has its own tests.
+        expect(new EventStream({ from: 'headway', redact: false }).push(line)).toEqual([JSON.parse(line)]);
       }),
       { numRuns: 300 },
     );

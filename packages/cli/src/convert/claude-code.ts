@@ -8,6 +8,8 @@ import { at, TurnTracker } from './turn-tracker.js';
 export interface ConverterOptions {
   /** The run's turn cap when known (e.g. `claude --max-turns`): turns also become `iteration` events. */
   maxTurns?: number;
+  /** `false` keeps secret-shaped text in tool-result previews (`--keep-secrets`); default on. */
+  redact?: boolean;
 }
 
 /**
@@ -32,7 +34,7 @@ export class ClaudeCodeConverter implements StreamConverter {
   #started = false;
 
   constructor(options: ConverterOptions = {}) {
-    this.#turns = new TurnTracker(options.maxTurns);
+    this.#turns = new TurnTracker(options.maxTurns, options.redact !== false);
   }
 
   convert(value: unknown, lineNow: number): ConvertedEvent[] | undefined {

@@ -41,7 +41,7 @@ export class CodexConverter implements StreamConverter {
   #startedAt: number | undefined;
 
   constructor(options: ConverterOptions = {}) {
-    this.#turns = new TurnTracker(options.maxTurns);
+    this.#turns = new TurnTracker(options.maxTurns, options.redact !== false);
   }
 
   convert(value: unknown, now: number): ConvertedEvent[] | undefined {

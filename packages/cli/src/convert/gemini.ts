@@ -27,7 +27,7 @@ export class GeminiConverter implements StreamConverter {
   #model: string | undefined;
 
   constructor(options: ConverterOptions = {}) {
-    this.#turns = new TurnTracker(options.maxTurns);
+    this.#turns = new TurnTracker(options.maxTurns, options.redact !== false);
   }
 
   convert(value: unknown, now: number): ConvertedEvent[] | undefined {

@@ -17,9 +17,12 @@ export class TurnTracker {
   #open: { step: string; startedAt: number } | undefined;
   readonly #tools = new Map<string, { name: string; startedAt: number }>();
   readonly #maxTurns: number | undefined;
+  readonly #redact: boolean;
 
-  constructor(maxTurns?: number) {
+  /** `redact: false` keeps secret-shaped text in tool-result previews (`--keep-secrets`). */
+  constructor(maxTurns?: number, redact = true) {
     this.#maxTurns = maxTurns;
+    this.#redact = redact;
   }
 
   get inTurn(): boolean {
@@ -71,7 +74,7 @@ export class TurnTracker {
     const started = id === undefined ? undefined : this.#tools.get(id);
     if (id !== undefined) this.#tools.delete(id);
     const durationMs = started === undefined ? 0 : Math.max(0, (ts ?? now) - started.startedAt);
-    const preview = output === undefined ? undefined : toolResultPreview(output, PREVIEW_LENGTH);
+    const preview = output === undefined ? undefined : toolResultPreview(output, PREVIEW_LENGTH, this.#redact ? {} : { redact: false });
     return [
       at(
         {
