@@ -3,9 +3,9 @@
 // to stderr, every event as JSON lines to a file, and at recursionLimit the report is asked from a
 // report model (printed to stdout). Offline: the agent node and the report model are scripted.
 // Put your chat model (`new ChatOpenAI(...).bindTools([readFile])`) in the agent node to go online.
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, mkdirSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
-import { relative, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { withHeadway, type ReportModel } from '@headway/langgraph';
 import { renderProgressReport } from '@headway/report';
@@ -18,13 +18,19 @@ import { ToolNode, toolsCondition } from '@langchain/langgraph/prebuilt';
 import { z } from 'zod';
 
 const { values } = parseArgs({
+  // pnpm hands its `--` separator on to the script (`pnpm -F … start -- --flag`): it is not an argument.
+  args: process.argv.slice(process.argv[2] === '--' ? 3 : 2),
   options: {
     dir: { type: 'string', default: '.' },
     events: { type: 'string', default: 'langgraph-agent.events.jsonl' },
     'max-iterations': { type: 'string', default: '6' },
   },
 });
-const root = resolve(values.dir);
+// npm and pnpm run the script in this folder; the paths given are from where the command was typed.
+const cwd = process.env.INIT_CWD ?? process.cwd();
+const root = resolve(cwd, values.dir);
+const eventsPath = resolve(cwd, values.events);
+mkdirSync(dirname(eventsPath), { recursive: true });
 const task = `Summarise what each file under ${root} is for.`;
 
 /** Paths under `root` only: the model's arguments are untrusted. */
@@ -101,7 +107,7 @@ const reportModel: ReportModel = {
 
 const tracked = withHeadway({
   task,
-  sinks: [new CLIReporter({ stream: process.stderr }), new JSONReporter({ stream: createWriteStream(values.events) })],
+  sinks: [new CLIReporter({ stream: process.stderr }), new JSONReporter({ stream: createWriteStream(eventsPath) })],
   maxIterations: Number(values['max-iterations']),
   planKey: 'todos',
   reportModel,

@@ -3,9 +3,9 @@
 // a file, and at the iteration limit the reader writes its progress report (printed to stdout).
 // The model is scripted (no API key needed) unless OPENAI_API_KEY is set: then the SDK's default
 // OpenAI model (OPENAI_MODEL, default gpt-4.1-mini) does the work.
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, mkdirSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
-import { relative, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { withHeadway } from '@headway/openai-agents';
 import { renderProgressReport } from '@headway/report';
@@ -15,13 +15,19 @@ import { Agent, Usage, setTracingDisabled, tool, type Model, type ModelRequest, 
 import { z } from 'zod';
 
 const { values } = parseArgs({
+  // pnpm hands its `--` separator on to the script (`pnpm -F … start -- --flag`): it is not an argument.
+  args: process.argv.slice(process.argv[2] === '--' ? 3 : 2),
   options: {
     dir: { type: 'string', default: '.' },
     events: { type: 'string', default: 'openai-agents-handoff.events.jsonl' },
     'max-iterations': { type: 'string', default: '5' },
   },
 });
-const root = resolve(values.dir);
+// npm and pnpm run the script in this folder; the paths given are from where the command was typed.
+const cwd = process.env.INIT_CWD ?? process.cwd();
+const root = resolve(cwd, values.dir);
+const eventsPath = resolve(cwd, values.events);
+mkdirSync(dirname(eventsPath), { recursive: true });
 const task = `Summarise what each file under ${root} is for.`;
 const offline = (process.env.OPENAI_API_KEY ?? '') === '';
 if (offline) setTracingDisabled(true);
@@ -130,7 +136,7 @@ const triage = new Agent({
 
 const tracked = withHeadway({
   task,
-  sinks: [new CLIReporter({ stream: process.stderr }), new JSONReporter({ stream: createWriteStream(values.events) })],
+  sinks: [new CLIReporter({ stream: process.stderr }), new JSONReporter({ stream: createWriteStream(eventsPath) })],
   maxIterations: Number(values['max-iterations']),
   costOf: (u) => (u.inputTokens * 0.4 + u.outputTokens * 1.6) / 1e6,
 });
