@@ -130,10 +130,13 @@ const schema = z
       .optional(),
     onInternalError: z.custom<OnInternalError<AiSdkErrorContext>>(isFunction, 'must be a function').optional(),
     stallPolicy: z
-      .union([
-        z.enum(['warn', 'nudge', 'wind-down'], 'must be "warn", "nudge", "wind-down" or a function'),
-        z.custom<(info: StallInfo) => StallAction>(isFunction, 'must be "warn", "nudge", "wind-down" or a function'),
-      ])
+      .union(
+        [
+          z.enum(['warn', 'nudge', 'wind-down']),
+          z.custom<(info: StallInfo) => StallAction>(isFunction, 'must be "warn", "nudge", "wind-down" or a function'),
+        ],
+        'must be "warn", "nudge", "wind-down" or a function',
+      )
       .optional(),
     stall: z
       .strictObject({

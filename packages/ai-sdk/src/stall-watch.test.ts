@@ -204,4 +204,39 @@ describe('stall detection in withHeadway', () => {
     const unmarked = await runWith(polling, { maxIterations: 20 });
     expect(ofType(unmarked.events, 'stall.detected').map((e) => e.evidence.subject)).toEqual(['status']);
   });
+  it('takes thresholds from stall, and counts plan items done in run.hub as progress', async () => {
+    // a, b, c, a, b, c…: no streak and no ping-pong, but nothing new after the third step.
+    const cycle = (call: number): string => `${'abc'.charAt(call % 3)}.txt`;
+    const script =
+      (planned: boolean, emitPlan: (done: number) => void): Script =>
+      (call) => {
+        if (planned) emitPlan(call);
+        return call < 9 ? { calls: [{ tool: 'read', input: { path: cycle(call) } }] } : { text: 'done' };
+      };
+    const outcomes = [];
+    for (const planned of [false, true]) {
+      const events: ProgressEvent[] = [];
+      const run = withHeadway({
+        task: 't',
+        sinks: [(e) => events.push(e)],
+        clock: manualClock(),
+        maxIterations: 20,
+        stall: { noProgressIterations: 3 },
+      });
+      const emitPlan = (done: number): void => {
+        run.hub.emit({
+          type: 'plan.updated',
+          items: Array.from({ length: 10 }, (_, i) => ({
+            id: `p${String(i)}`,
+            title: `item ${String(i)}`,
+            status: i < done ? 'completed' : 'pending',
+          })),
+        });
+      };
+      await generateText({ model: scriptedModel(script(planned, emitPlan)), tools: allTools, prompt: 't', ...run.settings });
+      await run.finish();
+      outcomes.push(ofType(events, 'stall.detected').map((e) => [e.kind, e.since, e.evidence.subject]));
+    }
+    expect(outcomes).toEqual([[['no-progress', 3, 'no new result in 3 iterations']], []]);
+  });
 });
