@@ -50,7 +50,16 @@ async function runWith(
   },
 ) {
   const events: ProgressEvent[] = [];
-  const run = withHeadway({ task: 'Find the config', sinks: [(e) => events.push(e)], clock: manualClock(), ...options });
+  const run = withHeadway({
+    task: 'Find the config',
+    sinks: [
+      (e) => {
+        events.push(e);
+      },
+    ],
+    clock: manualClock(),
+    ...options,
+  });
   await generateText({ model: scriptedModel(script), tools: allTools, prompt: 'Find the config', ...run.settings });
   const result = await run.finish();
   return { events, result };
@@ -218,7 +227,11 @@ describe('stall detection in withHeadway', () => {
       const events: ProgressEvent[] = [];
       const run = withHeadway({
         task: 't',
-        sinks: [(e) => events.push(e)],
+        sinks: [
+          (e) => {
+            events.push(e);
+          },
+        ],
         clock: manualClock(),
         maxIterations: 20,
         stall: { noProgressIterations: 3 },
@@ -228,7 +241,7 @@ describe('stall detection in withHeadway', () => {
           type: 'plan.updated',
           items: Array.from({ length: 10 }, (_, i) => ({
             id: `p${String(i)}`,
-            title: `item ${String(i)}`,
+            text: `item ${String(i)}`,
             status: i < done ? 'completed' : 'pending',
           })),
         });
