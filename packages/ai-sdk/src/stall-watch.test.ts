@@ -1,5 +1,5 @@
 // Stall detection through withHeadway, driven by the AI SDK's own MockLanguageModelV3.
-import type { ProgressEvent, ProgressEventOf } from '@headway/protocol';
+import { NullReporter, type ProgressEvent, type ProgressEventOf } from '@headway/protocol';
 import { generateText, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -251,5 +251,14 @@ describe('stall detection in withHeadway', () => {
       outcomes.push(ofType(events, 'stall.detected').map((e) => [e.kind, e.since, e.evidence.subject]));
     }
     expect(outcomes).toEqual([[['no-progress', 3, 'no new result in 3 iterations']], []]);
+  });
+  it('with only NullReporters (no event built) wind-down still ends a looping run as stalled', async () => {
+    const prompts: string[][] = [];
+    const run = withHeadway({ task: 't', sinks: [new NullReporter()], clock: manualClock(), maxIterations: 20, stallPolicy: 'wind-down' });
+    await generateText({ model: scriptedModel(looping(() => 'a.txt', prompts)), tools: allTools, prompt: 't', ...run.settings });
+    const result = await run.finish();
+    expect(prompts).toHaveLength(6);
+    expect(result).toMatchObject({ outcome: 'limit', reason: 'stalled' });
+    expect(result.report?.attemptedInconclusive[0]).toBe('Stopped as stuck: read a.txt 5× with the same result');
   });
 });

@@ -166,6 +166,8 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
 
   const log = new ToolCallLog();
   const tracker = quiet ? undefined : new ProgressTracker({ maxRoundtrips: maxIterations, clock, steps: o.steps ?? [], emit });
+  // With no event going anywhere and `warn`, a stall would change nothing: the detector is not fed.
+  const watching = !quiet || (o.stallPolicy !== undefined && o.stallPolicy !== 'warn');
   const stall = new StallWatch({
     policy: o.stallPolicy ?? 'warn',
     thresholds: o.stall ?? {},
@@ -379,14 +381,15 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
           preview: toolResultPreview(result, 100, o.redact === false ? { redact: false } : {}),
         });
       // After tool.completed, as in the runtime: the stall names the call just shown.
-      stall.toolCall({
-        iteration: Math.max(0, iterations - 1),
-        id: event.toolCall.toolCallId,
-        name: event.toolCall.toolName,
-        args: event.toolCall.input,
-        result,
-        ok: event.success,
-      });
+      if (watching)
+        stall.toolCall({
+          iteration: Math.max(0, iterations - 1),
+          id: event.toolCall.toolCallId,
+          name: event.toolCall.toolName,
+          args: event.toolCall.input,
+          result,
+          ok: event.success,
+        });
     },
 
     onStepFinish(step) {
@@ -416,9 +419,9 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
         if (progress !== undefined) tracker?.reportModelProgress(progress);
         const visible = stripModelProgress(text);
         log.recordText({ iteration: iterations, text: visible });
-        stall.text(Math.max(0, iterations - 1), visible);
+        if (watching) stall.text(Math.max(0, iterations - 1), visible);
       }
-      if (stop === undefined) {
+      if (stop === undefined && watching) {
         stall.iterationFinished(Math.max(0, iterations - 1));
         // A stall the policy answered with `wind-down` ends the run like a limit: the next step is the report step.
         if (stall.windDown !== undefined && ending === undefined) {
