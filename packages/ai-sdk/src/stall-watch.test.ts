@@ -1,6 +1,6 @@
 // Stall detection through withHeadway, driven by the AI SDK's own MockLanguageModelV3.
 import { NullReporter, type ProgressEvent, type ProgressEventOf } from '@headway/protocol';
-import { generateText, tool } from 'ai';
+import { generateText, streamText, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { manualClock, scriptedModel, tools, userTexts, type Script } from './scripted-model.test-util.js';
@@ -260,5 +260,30 @@ describe('stall detection in withHeadway', () => {
     expect(prompts).toHaveLength(6);
     expect(result).toMatchObject({ outcome: 'limit', reason: 'stalled' });
     expect(result.report?.attemptedInconclusive[0]).toBe('Stopped as stuck: read a.txt 5× with the same result');
+  });
+  it('sees the model repeating its text, step after step, with streamText too', async () => {
+    const events: ProgressEvent[] = [];
+    const run = withHeadway({
+      task: 't',
+      sinks: [
+        (e) => {
+          events.push(e);
+        },
+      ],
+      clock: manualClock(),
+      maxIterations: 20,
+      stallPolicy: 'wind-down',
+    });
+    const script: Script = (call, options) =>
+      userTexts(options).some((t) => t.startsWith('STOP:'))
+        ? { text: MODEL_REPORT }
+        : { text: 'Let me check  the next file.', calls: [{ tool: 'read', input: { path: `${String(call)}.txt` } }] };
+    const result = streamText({ model: scriptedModel(script), tools: allTools, prompt: 't', ...run.settings });
+    await result.text;
+    const end = await run.finish();
+    expect(ofType(events, 'stall.detected').map((e) => [e.kind, e.evidence.repeats, e.since])).toEqual([['repeated-text', 3, 0]]);
+    expect(end).toMatchObject({ outcome: 'limit', reason: 'stalled' });
+    expect(end.report?.attemptedInconclusive[0]).toMatch(/^Stopped as stuck: the same text 3× in a row: /);
+    expect(ofType(events, 'tool.completed')).toHaveLength(3);
   });
 });
