@@ -4,6 +4,7 @@ export type {
   HeadwayRun,
   HeadwayRunResult,
   HeadwaySettings,
+  NudgeStepSettings,
   PrepareStepInput,
   ReportStepSettings,
   ToolCallFacts,
@@ -13,6 +14,7 @@ export type { AiSdkErrorContext, CostOf, WithHeadwayOptions } from './options.js
 // eslint-disable-next-line @typescript-eslint/no-deprecated -- kept as an alias for one minor
 export type { HeadwayClock } from './options.js';
 export type { StepFacts } from './step-facts.js';
+export type { StallAction, StallInfo, StallPolicy } from './stall-watch.js';
 export { AiSdkError } from './ai-sdk-error.js';
 export { SUPPORTED_AI_RANGE } from './ai-version.js';
 export type { AiSdkErrorCode } from './ai-sdk-error.js';

@@ -62,4 +62,21 @@ describe('withHeadway options', () => {
       { numRuns: 300, timeout: 1_000 },
     );
   });
+  it('validates the stall options, naming each bad field', () => {
+    const error = attempt({
+      task: 't',
+      stallPolicy: 'panic',
+      stall: { repeatedCall: 1, noProgressIterations: 2.5, repeatedText: 1001, typo: 3 },
+      pollTools: ['', 42],
+    });
+    expect(HeadwayError.isInstance(error, 'AI_SDK_INVALID_OPTIONS')).toBe(true);
+    expect((error as HeadwayError).message).toBe(
+      'withHeadway: invalid options: stallPolicy: must be "warn", "nudge", "wind-down" or a function; stall.repeatedCall: must be at least 2; stall.noProgressIterations: must be an integer; stall.repeatedText: must be at most 1000; stall: unrecognized key: "typo"; pollTools[0]: must be a non-empty tool name; pollTools[1]: invalid input: expected string, received number',
+    );
+    for (const stallPolicy of ['warn', 'nudge', 'wind-down', () => 'warn' as const]) {
+      expect(HeadwayError.isInstance(attempt({ task: 't', stallPolicy, stall: { repeatedCall: 2 }, pollTools: ['job_status'] }))).toBe(
+        false,
+      );
+    }
+  });
 });

@@ -8,10 +8,11 @@ import {
   type ProgressHub,
   type SinkLike,
 } from '@headway/protocol';
-import type { WeightedStep } from '@headway/estimator';
+import type { StallThresholds, WeightedStep } from '@headway/estimator';
 import { errorMessage } from '@headway/protocol/internal';
 import { z } from 'zod';
 import { AiSdkError } from './ai-sdk-error.js';
+import type { StallAction, StallInfo, StallPolicy } from './stall-watch.js';
 
 /** @deprecated the protocol `Clock` it always was; removed in the next minor. */
 export type HeadwayClock = Clock;
@@ -64,20 +65,40 @@ export interface WithHeadwayOptions {
    * a trusted, local event stream only.
    */
   redact?: false;
-  /** Called with every failure the bridge survived (a throwing `costOf`, a hub error). */
+  /**
+   * What to do when the run looks stuck (the same call with the same result again and again, A-B-A-B,
+   * the same text every step, no new result for many steps): `warn` (default) emits `stall.detected`
+   * and freezes the bar; `nudge` also adds one message naming what repeated to the next step's
+   * prompt, once per stall; `wind-down` ends the run like a limit, with the model's progress report
+   * (stop reason `stalled`). A function chooses per stall; if it throws, `onInternalError` is told
+   * (`where: 'stallPolicy'`) and the stall is treated as `warn`.
+   */
+  stallPolicy?: StallPolicy;
+  /** Thresholds of stall detection; each absent one takes the estimator's default (`DEFAULT_STALL_THRESHOLDS`). */
+  stall?: Partial<StallThresholds>;
+  /** Tools that wait on something (a job's status): calling them again and again is never a loop. */
+  pollTools?: string[];
+  /** Called with every failure the bridge survived (a throwing `costOf`, a hub error, a throwing `stallPolicy`). */
   onInternalError?: OnInternalError<AiSdkErrorContext>;
 }
 
 /**
  * Where a failure the bridge survived happened: `emit` (the hub threw), `costOf` (it threw or
- * returned a bad number) or `usage` (a step reported no usable token counts, so it could not be priced).
+ * returned a bad number), `usage` (a step reported no usable token counts, so it could not be
+ * priced) or `stallPolicy` (it threw or returned something other than an action).
  */
 export interface AiSdkErrorContext extends InternalErrorContext {
-  readonly where: 'emit' | 'costOf' | 'usage';
+  readonly where: 'emit' | 'costOf' | 'usage' | 'stallPolicy';
 }
 
 const isFunction = (v: unknown): boolean => typeof v === 'function';
 const isObject = (v: unknown): boolean => typeof v === 'object' && v !== null;
+const threshold = (min: number) =>
+  z
+    .number()
+    .int('must be an integer')
+    .min(min, `must be at least ${String(min)}`)
+    .max(1000, 'must be at most 1000');
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 
 const schema = z
@@ -108,6 +129,25 @@ const schema = z
       )
       .optional(),
     onInternalError: z.custom<OnInternalError<AiSdkErrorContext>>(isFunction, 'must be a function').optional(),
+    stallPolicy: z
+      .union(
+        [
+          z.enum(['warn', 'nudge', 'wind-down']),
+          z.custom<(info: StallInfo) => StallAction>(isFunction, 'must be "warn", "nudge", "wind-down" or a function'),
+        ],
+        'must be "warn", "nudge", "wind-down" or a function',
+      )
+      .optional(),
+    stall: z
+      .strictObject({
+        repeatedCall: threshold(2).optional(),
+        repeatedFailure: threshold(2).optional(),
+        pingPongCycles: threshold(2).optional(),
+        noProgressIterations: threshold(1).optional(),
+        repeatedText: threshold(2).optional(),
+      })
+      .optional(),
+    pollTools: z.array(z.string().min(1, 'must be a non-empty tool name').max(200)).max(1000).optional(),
     redact: z.literal(false, 'must be false (redaction is on unless turned off)').optional(),
   })
   .superRefine((o, ctx) => {

@@ -25,6 +25,7 @@ import { AiSdkError } from './ai-sdk-error.js';
 import { checkInstalledAi } from './ai-version.js';
 import { reportFromModel } from './model-report.js';
 import { parseOptions, type AiSdkErrorContext, type CostOf, type WithHeadwayOptions } from './options.js';
+import { StallWatch } from './stall-watch.js';
 import { finishReasonOf, usageOf, type StepFacts } from './step-facts.js';
 
 /** What the AI SDK passes to `prepareStep` that the bridge reads. */
@@ -33,11 +34,16 @@ export interface PrepareStepInput {
   readonly messages: ModelMessage[];
 }
 
-/** What the bridge's `prepareStep` returns: nothing for a working step, the report settings for the report step. */
+/** What the bridge's `prepareStep` returns for the report step: the report prompt, and no tools. */
 export interface ReportStepSettings {
   messages: ModelMessage[];
   toolChoice: 'none';
   activeTools: never[];
+}
+
+/** What the bridge's `prepareStep` returns for a step after a stall its `nudge` policy answered: one message more. */
+export interface NudgeStepSettings {
+  messages: ModelMessage[];
 }
 
 /** A tool call as the AI SDK's tool hooks describe it. */
@@ -57,7 +63,8 @@ export type ToolCallFinishFacts = ToolCallFacts & { readonly durationMs: number 
  * you call ours from yours.
  */
 export interface HeadwaySettings {
-  prepareStep: (options: PrepareStepInput) => ReportStepSettings | undefined;
+  /** Nothing for a working step, the nudge for the step after a stall (`stallPolicy: 'nudge'`), the report settings for the report step. */
+  prepareStep: (options: PrepareStepInput) => ReportStepSettings | NudgeStepSettings | undefined;
   stopWhen: (options: { steps: readonly unknown[] }) => boolean;
   experimental_onStepStart: (event: {
     readonly stepNumber: number;
@@ -108,12 +115,17 @@ const FLUSH_TIMEOUT_MS = 5_000;
 const defaultClock: Clock = unrefClock(systemClock);
 
 const LIMIT_OF: Partial<Record<StopReason, LimitKind>> = { 'max-iterations': 'iterations', 'time-budget': 'time', 'cost-budget': 'cost' };
+/** How the summary of a run stopped without a limit names why. */
+const STOP_TEXT: Partial<Record<StopReason, string>> = { stalled: 'a stall (the run was repeating itself)' };
 
 /**
  * Tracks one `generateText` / `streamText` call with headway: the same events as headway's
  * runtime (`run.started`, `iteration`, `step.*`, `tool.*`, `progress`, limits, wind-down,
  * `report.generated`, one terminal event), and at a limit a last step in which the model is
  * asked for its progress report (the prompt goes into the step's messages, with no tools).
+ * Stalls (the same call with the same result again and again, and the like) are detected as in
+ * the runtime: `stall.detected` / `stall.cleared`, a frozen bar, and `stallPolicy` to nudge the
+ * model once or wind the run down (stop reason `stalled`).
  *
  * @throws {AiSdkError} `AI_SDK_INVALID_OPTIONS`, naming every invalid field;
  * `AI_SDK_UNSUPPORTED_VERSION` when the installed `ai` is not a supported major (`^6`).
@@ -154,6 +166,29 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
 
   const log = new ToolCallLog();
   const tracker = quiet ? undefined : new ProgressTracker({ maxRoundtrips: maxIterations, clock, steps: o.steps ?? [], emit });
+  // With no event going anywhere and `warn`, a stall would change nothing: the detector is not fed.
+  const watching = !quiet || (o.stallPolicy !== undefined && o.stallPolicy !== 'warn');
+  const stall = new StallWatch({
+    policy: o.stallPolicy ?? 'warn',
+    thresholds: o.stall ?? {},
+    pollTools: o.pollTools ?? [],
+    emit,
+    setStalled: (stalled) => tracker?.setStalled(stalled),
+    onPolicyError: (error) => {
+      internal(error, 'stallPolicy');
+    },
+  });
+  // Plan updates the caller emits into the hub (its own plan tool) count as progress.
+  let stopWatchingPlan: (() => void) | undefined;
+  if (!quiet)
+    try {
+      stopWatchingPlan = hub.add((event) => {
+        if (event.type === 'plan.updated') stall.plan(event.items.filter((item) => item.status === 'completed').length);
+      });
+    } catch (error) {
+      // A hub of the caller's that takes no sinks: plan updates then do not count as progress.
+      internal(error, 'emit');
+    }
   const hardStop = new AbortController();
   const abortSignal = o.abortSignal === undefined ? hardStop.signal : AbortSignal.any([o.abortSignal, hardStop.signal]);
   const timers: unknown[] = [];
@@ -244,6 +279,7 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
     if (o.timeBudgetMs !== undefined) limits.timeBudgetMs = o.timeBudgetMs;
     if (priced) limits.costUsd = spentUsd;
     if (o.maxSpendUsd !== undefined) limits.costBudgetUsd = o.maxSpendUsd;
+    if (reason === 'stalled' && stall.lastStall !== undefined) limits.stall = stall.lastStall;
     return buildReportPrompt(reason, { task: o.task, log, limits });
   };
 
@@ -286,7 +322,11 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
         stop = { reason: 'max-iterations', mode: 'pending' };
       }
       tracker?.roundtripStarted();
-      if (stop?.mode !== 'pending') return undefined;
+      if (stop?.mode !== 'pending') {
+        // Once per stall, and never in the report step: the report prompt says what looped.
+        const nudge = stop === undefined ? stall.takeNudge() : undefined;
+        return nudge === undefined ? undefined : { messages: [...messages, { role: 'user', content: nudge }] };
+      }
       stop.mode = 'asked';
       // Messages, not `userMessage`: prepareStep's result has no such field and the model would never see it.
       return { messages: [...messages, { role: 'user', content: reportPrompt(stop.reason) }], toolChoice: 'none', activeTools: [] };
@@ -340,6 +380,16 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
           // Redacted here, where the event is made: any sink may be a browser, a stream or a trace.
           preview: toolResultPreview(result, 100, o.redact === false ? { redact: false } : {}),
         });
+      // After tool.completed, as in the runtime: the stall names the call just shown.
+      if (watching)
+        stall.toolCall({
+          iteration: Math.max(0, iterations - 1),
+          id: event.toolCall.toolCallId,
+          name: event.toolCall.toolName,
+          args: event.toolCall.input,
+          result,
+          ok: event.success,
+        });
     },
 
     onStepFinish(step) {
@@ -367,7 +417,17 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
         // A model asked for `_progress` (PROGRESS_PROMPT_INSTRUCTIONS) reports it in its text.
         const progress = tracker === undefined ? undefined : extractModelProgress(text);
         if (progress !== undefined) tracker?.reportModelProgress(progress);
-        log.recordText({ iteration: iterations, text: stripModelProgress(text) });
+        const visible = stripModelProgress(text);
+        log.recordText({ iteration: iterations, text: visible });
+        if (watching) stall.text(Math.max(0, iterations - 1), visible);
+      }
+      if (stop === undefined && watching) {
+        stall.iterationFinished(Math.max(0, iterations - 1));
+        // A stall the policy answered with `wind-down` ends the run like a limit: the next step is the report step.
+        if (stall.windDown !== undefined && ending === undefined) {
+          stop = { reason: 'stalled', mode: 'pending' };
+          emit({ type: 'wind-down.started', reason: 'stalled', bonusSteps: 1 });
+        }
       }
       tracker?.roundtripFinished();
       if (o.maxSpendUsd !== undefined) approach('cost', spentUsd, o.maxSpendUsd);
@@ -393,6 +453,11 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
   const end = async (compute: () => HeadwayRunResult & { terminal: ProgressEventBody }): Promise<HeadwayRunResult> => {
     start();
     for (const t of timers) clock.clearTimeout(t);
+    try {
+      stopWatchingPlan?.();
+    } catch (error) {
+      internal(error, 'emit');
+    }
     const { terminal, ...result } = compute();
     if (result.report !== undefined) emit({ type: 'report.generated', report: result.report });
     emit(terminal);
@@ -405,10 +470,18 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
     text: string | undefined,
     useModel: boolean,
   ): HeadwayRunResult & { terminal: ProgressEventBody } => {
-    const { report, warnings } = useModel
+    const written = useModel
       ? reportFromModel(text, { task: o.task, reason, stats: stats(), log })
       : { report: buildFallbackReport({ task: o.task, log, reason, stats: stats() }), warnings: [] };
+    const warnings = written.warnings;
+    // A report of a run stopped as stuck says what looped, whoever wrote it (as the runtime's).
+    const looped = reason === 'stalled' && stall.lastStall !== undefined ? `Stopped as stuck: ${stall.lastStall}` : undefined;
+    const report: ProgressReport =
+      looped === undefined
+        ? written.report
+        : { ...written.report, attemptedInconclusive: [looped, ...written.report.attemptedInconclusive] };
     const limit = LIMIT_OF[reason];
+    const why = limit === undefined ? (STOP_TEXT[reason] ?? reason) : `the ${limit} limit`;
     return {
       outcome: 'limit',
       reason,
@@ -418,7 +491,7 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
         type: 'run.finished',
         durationMs: elapsed(),
         outcome: 'limit',
-        summary: `stopped at ${limit === undefined ? reason : `the ${limit} limit`} after ${String(iterations)} iteration(s); progress report attached`,
+        summary: `stopped at ${why} after ${String(iterations)} iteration(s); progress report attached`,
       },
     };
   };
