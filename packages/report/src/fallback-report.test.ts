@@ -37,7 +37,7 @@ describe('buildFallbackReport', () => {
 
       ### Not Started / Remaining
 
-      _None._
+      - The task, not finished when the run stopped: Find where auth tokens are validated and whether expired tokens are rejected
 
       ### Suggested Next Steps
 
@@ -78,7 +78,7 @@ describe('buildFallbackReport', () => {
 
       ### Not Started / Remaining
 
-      _None._
+      - The task, not finished when the run stopped: Compare managed Postgres prices (4 vCPU / 16 GB) on AWS, GCP and Azure
 
       ### Suggested Next Steps
 
@@ -197,11 +197,28 @@ describe('buildFallbackReport', () => {
       completedWork: [],
       keyFindings: [],
       attemptedInconclusive: [],
-      remaining: [],
+      remaining: ['The task, not finished when the run stopped: Write the changelog'],
       suggestedNextSteps: ['Start the task: Write the changelog'],
       stats: { iterations: 0, toolCalls: 0, elapsedMs: 0 },
       generatedBy: 'fallback',
     });
+  });
+
+  it('lists the work in flight and the open plan items under remaining, never nothing', () => {
+    const log = new ToolCallLog();
+    log.recordPlan([
+      { text: 'List the packages', status: 'completed' },
+      { text: 'Read each README', status: 'in_progress' },
+      { text: 'Write the summary', status: 'pending' },
+    ]);
+    const report = buildFallbackReport({
+      task: 'Summarize the packages',
+      log,
+      reason: 'cancelled',
+      stats: { iterations: 2, toolCalls: 1, elapsedMs: 10 },
+      unfinished: ['read_file: started, not finished'],
+    });
+    expect(report.remaining).toEqual(['read_file: started, not finished', 'Read each README (in progress)', 'Write the summary']);
   });
 
   it('is deterministic and never empty when the log has content', () => {

@@ -11,6 +11,11 @@ export interface FallbackReportContext {
   reason: StopReason;
   stats: ProgressReportStats;
   /**
+   * Work in flight when the run stopped (e.g. `read_file: started, not finished`), listed first
+   * under Not Started / Remaining.
+   */
+  unfinished?: readonly string[];
+  /**
    * Most items per section (default 100): a very long run keeps the first fifth and the most
    * recent ones and says how many it left out, so the report stays a usable prompt.
    */
@@ -77,8 +82,9 @@ function groupCalls(calls: readonly ToolCallEntry[]): CallGroup[] {
  *   and the model's own notes, in order.
  * - Attempted but Inconclusive: failed calls, empty results, calls repeated with the same
  *   arguments, failures inside the summarised middle.
- * - Not Started / Remaining: items of the agent's latest plan not completed (else the steps of
- *   the plan in its text not yet done).
+ * - Not Started / Remaining: work in flight when the run stopped (`unfinished`), items of the
+ *   agent's latest plan not completed (else the steps of the plan in its text not yet done); with
+ *   no plan, the task itself: a run that stopped short never has nothing left.
  * - Suggested Next Steps: derived from the above; never empty.
  *
  * Deterministic (same log, same report) and never empty when the log has content. Each
@@ -168,7 +174,10 @@ export function buildFallbackReport(ctx: FallbackReportContext): ProgressReport 
       : kept.flatMap((item, i) =>
           item.status === 'completed' ? [] : [{ number: i + 1, text: oneLine(item.text), current: item.status === 'in_progress' }],
         );
+  for (const u of ctx.unfinished ?? []) lists.remaining.push(oneLine(u));
   for (const s of open) lists.remaining.push('current' in s && s.current ? `${s.text} (in progress)` : s.text);
+  if (open.length === 0)
+    lists.remaining.push(`The task, not finished when the run stopped: ${cutText(oneLine(ctx.task), 200) || '(not stated)'}`);
 
   // Suggested Next Steps
   const next = lists.suggestedNextSteps;

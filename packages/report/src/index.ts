@@ -14,6 +14,7 @@ export type { ReportPromptContext, ReportPromptLimits } from './report-prompt.js
 export { buildFallbackReport } from './fallback-report.js';
 export type { FallbackReportContext } from './fallback-report.js';
 export { continuationPrompt } from './continuation-prompt.js';
+export { reportHasContent } from './report-content.js';
 
 /** @deprecated use `MAX_REPORTED_ISSUES` from `@headway/protocol` (the same cap, shared by every package); removed in the next minor. */
 export const MAX_REPORTED_ISSUES: number = PROTOCOL_MAX_REPORTED_ISSUES;

@@ -1,6 +1,10 @@
 export { AgentRuntime } from './loop/agent-runtime.js';
 export type { AgentRuntimeDeps, AgentRuntimeErrorContext, RunOptions } from './loop/agent-runtime.js';
-export type { RunErrorInfo, RunResult } from './loop/finish-run.js';
+export type { ContinueFrom, RunErrorInfo, RunResult } from './loop/finish-run.js';
+export { checkpointRunInfo } from './checkpoint/run-state-codec.js';
+export { LATEST_REPORT_FILE, readRunReport, saveRunReport } from './report/run-report-files.js';
+export type { SavedRunReport, StoredRunReport } from './report/run-report-files.js';
+export type { CheckpointRunInfo } from './checkpoint/run-state-codec.js';
 export type {
   AgentConfig,
   AgentConfigInput,

@@ -1,5 +1,13 @@
 import { progressTrackerStateSchema } from '@headway/estimator';
-import { STOP_REASONS, describeIssues, toValidationIssues, type StopReason } from '@headway/protocol';
+import {
+  RUN_END_STATES,
+  STOP_REASONS,
+  describeIssues,
+  toValidationIssues,
+  type RunEnd,
+  type RunEndState,
+  type StopReason,
+} from '@headway/protocol';
 import { toolCallLogStateSchema, type ToolCallLogEntry, type ToolCallLogState } from '@headway/report';
 import { z } from 'zod';
 import type { ChatMessage } from '../provider/provider.js';
@@ -28,6 +36,11 @@ interface RunExtra {
   extendedMs: number;
   approached: RunState['approached'];
   log: LogMeta | null;
+  /** The task as people read it, when the input is a continuation prompt. */
+  task?: string;
+  parentRunId?: string;
+  /** How the run ended (absent while it runs). */
+  end?: RunEnd;
 }
 
 const count = z.number().int().nonnegative();
@@ -41,6 +54,11 @@ export const chatMessageSchema: z.ZodType<ChatMessage> = z.discriminatedUnion('r
   z.object({ role: z.literal('assistant'), content: z.string(), toolCalls: z.array(toolCallSchema).exactOptional() }),
   z.object({ role: z.literal('tool'), toolCallId: z.string().min(1), name: z.string(), content: z.string() }),
 ]);
+
+const runEndSchema: z.ZodType<RunEnd> = z.object({
+  state: z.enum(RUN_END_STATES as [RunEndState, ...RunEndState[]]),
+  limit: z.enum(['iterations', 'time', 'cost']).exactOptional(),
+});
 
 const runExtraSchema: z.ZodType<RunExtra> = z.object({
   startedAt: z.number().nonnegative(),
@@ -56,6 +74,9 @@ const runExtraSchema: z.ZodType<RunExtra> = z.object({
     .nullable(),
   extendedMs: z.number().nonnegative(),
   approached: z.array(z.enum(['iterations', 'time', 'cost'])),
+  task: z.string().exactOptional(),
+  parentRunId: z.string().min(1).exactOptional(),
+  end: runEndSchema.exactOptional(),
   log: z
     .object({
       state: z.record(z.string(), z.unknown()) as unknown as z.ZodType<LogMeta['state']>,
@@ -106,6 +127,9 @@ export function checkpointStateOf(state: RunState, log: LogMeta | null): Checkpo
     extendedMs: state.extendedMs,
     approached: state.approached,
     log,
+    ...(state.task === undefined ? {} : { task: state.task }),
+    ...(state.parentRunId === undefined ? {} : { parentRunId: state.parentRunId }),
+    ...(state.end === undefined ? {} : { end: state.end }),
   };
   return {
     iteration: state.iteration,
@@ -202,5 +226,49 @@ export function runStateFromCheckpoint(cp: Checkpoint): RunState {
     windDown: extra.windDown,
     extendedMs: extra.extendedMs,
     approached: [...extra.approached],
+    ...(extra.task === undefined ? {} : { task: extra.task }),
+    ...(extra.parentRunId === undefined ? {} : { parentRunId: extra.parentRunId }),
   };
+}
+
+/** What a checkpoint says about its run for people: its task, the run it continued, how it ended. */
+export interface CheckpointRunInfo {
+  /** The task as people read it (a continuation's original task, not its prompt). */
+  task: string;
+  parentRunId?: string;
+  /**
+   * How the run ended, in the one run-state vocabulary: from the runtime's record, else from the
+   * checkpoint's status (`failed` → failed, `abandoned` → cancelled); a `running` checkpoint of a
+   * run no process is running is `interrupted`. Absent for a finished checkpoint written before the
+   * runtime recorded it.
+   */
+  end?: RunEnd;
+}
+
+const runInfoSchema = z.object({
+  task: z.string().exactOptional(),
+  parentRunId: z.string().min(1).exactOptional(),
+  end: runEndSchema.exactOptional(),
+});
+
+/**
+ * Reads a checkpoint's run record (task, parent, end) for listing; never throws: a record that
+ * does not validate is left out field by field, so one odd row cannot hide the others.
+ *
+ * @example
+ * ```ts
+ * const cp = await store.load(id);
+ * if (cp) console.log(describeRunEnd(checkpointRunInfo(cp).end ?? { state: 'interrupted' }));
+ * ```
+ */
+export function checkpointRunInfo(cp: Pick<Checkpoint, 'input' | 'status' | 'state'>): CheckpointRunInfo {
+  const parsed = runInfoSchema.safeParse(cp.state.extra);
+  const extra = parsed.success ? parsed.data : {};
+  const info: CheckpointRunInfo = { task: extra.task ?? cp.input };
+  if (extra.parentRunId !== undefined) info.parentRunId = extra.parentRunId;
+  if (extra.end !== undefined) info.end = extra.end;
+  else if (cp.status === 'running') info.end = { state: 'interrupted' };
+  else if (cp.status === 'failed') info.end = { state: 'failed' };
+  else if (cp.status === 'abandoned') info.end = { state: 'cancelled' };
+  return info;
 }

@@ -1,4 +1,9 @@
+import { HeadwayError } from '@headway/protocol';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { checkpointRunInfo } from '../checkpoint/run-state-codec.js';
+import { MemoryCheckpointStore } from '../checkpoint/memory-checkpoint-store.js';
+import { defineTool } from '../tools/define-tool.js';
 import { AgentRuntime } from './agent-runtime.js';
 import { ScriptedProvider } from '../provider/scripted-provider.js';
 import { collect, fileRead, ids, createRecordingReporter, search } from './test-helpers.test-util.js';
@@ -71,5 +76,94 @@ describe('AgentRuntime: a two-round run', () => {
       ok: true,
       preview: 'contents of README.md: headway makes agent loops legible',
     });
+  });
+});
+
+describe('AgentRuntime: one run-state vocabulary and continuation', () => {
+  it('ends a limit-stopped run as limit (iterations), never completed, and says which limit in run.finished', async () => {
+    const { sink, events } = collect();
+    const provider = new ScriptedProvider([
+      { toolCalls: [{ name: 'file_read', args: { path: 'README.md' } }] },
+      { toolCalls: [{ name: 'search', args: { query: 'packages' } }] },
+    ]);
+    const runtime = new AgentRuntime(
+      { provider: 'scripted', maxIterations: 2 },
+      { provider, tools: [fileRead, search], sinks: [sink], generateId: ids() },
+    );
+    const result = await runtime.run('Summarize the README file');
+    expect(result.status).toBe('limit');
+    expect(result.end).toEqual({ state: 'limit', limit: 'iterations' });
+    expect(events.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'limit', stopReason: 'max-iterations' });
+  });
+
+  it('continues a run from its report: the task stays the title, run.started carries parentRunId, the chain completes', async () => {
+    const { sink, events } = collect();
+    const store = new MemoryCheckpointStore();
+    const provider = new ScriptedProvider([
+      { toolCalls: [{ name: 'file_read', args: { path: 'README.md' } }] },
+      { toolCalls: [{ name: 'search', args: { query: 'packages' } }] },
+      { content: 'headway has 21 packages.' },
+    ]);
+    const runtime = new AgentRuntime(
+      { provider: 'scripted', maxIterations: 2 },
+      { provider, tools: [fileRead, search], sinks: [sink], generateId: ids('run'), checkpointStore: store },
+    );
+    const first = await runtime.run('Summarize the README file');
+    expect(first.end.state).toBe('limit');
+    if (first.report === undefined) throw new Error('expected a report');
+    const second = await runtime.continueRun({ runId: first.runId, report: first.report });
+    expect(second).toMatchObject({
+      status: 'completed',
+      end: { state: 'completed' },
+      parentRunId: first.runId,
+      text: 'headway has 21 packages.',
+    });
+    const started = events.filter((e) => e.type === 'run.started');
+    expect(started.map((e) => [e.runId, e.task, e.parentRunId])).toEqual([
+      [first.runId, 'Summarize the README file', undefined],
+      [second.runId, 'Summarize the README file', first.runId],
+    ]);
+    // The stored records say the same: the task, the parent, how each ended.
+    const records = store.list({}).map((s) => {
+      const cp = store.load(s.id);
+      if (cp === undefined) throw new Error(`no checkpoint ${s.id}`);
+      return { runId: cp.runId, ...checkpointRunInfo(cp) };
+    });
+    expect(records).toEqual([
+      { runId: first.runId, task: 'Summarize the README file', end: { state: 'limit', limit: 'iterations' } },
+      { runId: second.runId, task: 'Summarize the README file', parentRunId: first.runId, end: { state: 'completed' } },
+    ]);
+  });
+
+  it('refuses a continuation from something that is not a report, saying where', async () => {
+    const runtime = new AgentRuntime({ provider: 'scripted' }, { provider: new ScriptedProvider([]), generateId: ids() });
+    const bad = { runId: '', report: { task: 'x', reason: 'bored' } } as unknown as Parameters<typeof runtime.continueRun>[0];
+    const error = await runtime.continueRun(bad).catch((e: unknown) => e);
+    expect(HeadwayError.isInstance(error, 'RUNTIME_INVALID_CONTINUATION')).toBe(true);
+    expect((error as Error).message).toMatch(/^Invalid continuation: runId: .*report\.reason/);
+  });
+
+  it('lists the work in flight and the task under remaining when a run is cancelled mid-tool', async () => {
+    const controller = new AbortController();
+    const slow = defineTool({
+      name: 'slow_read',
+      description: 'Read slowly',
+      parameters: z.object({ path: z.string() }),
+      execute: (_args, { signal }) =>
+        new Promise<string>((_resolve, reject) => {
+          controller.abort(new Error('cancelled by the user (Ctrl-C)'));
+          signal.addEventListener('abort', () => {
+            reject(signal.reason as Error);
+          });
+        }),
+    });
+    const provider = new ScriptedProvider([{ toolCalls: [{ name: 'slow_read', args: { path: 'README.md' } }] }, { content: 'never' }]);
+    const runtime = new AgentRuntime({ provider: 'scripted' }, { provider, tools: [slow], generateId: ids() });
+    const result = await runtime.run('Summarize the README file', { signal: controller.signal });
+    expect(result.end).toEqual({ state: 'cancelled' });
+    expect(result.report?.remaining).toEqual([
+      'slow_read: started, not finished',
+      'The task, not finished when the run stopped: Summarize the README file',
+    ]);
   });
 });

@@ -3,6 +3,9 @@
 import { randomUUID } from 'node:crypto';
 import {
   NullReporter,
+  describeIssues,
+  progressReportSchema,
+  toValidationIssues,
   type InternalErrorContext,
   type OnInternalError,
   type ProgressEvent,
@@ -30,10 +33,12 @@ import { openSession } from '../session/session-history.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { Tool } from '../tools/define-tool.js';
 import { UPDATE_PLAN_TOOL_NAME, updatePlanTool } from '../tools/update-plan-tool.js';
+import { continuationPrompt } from '@headway/report';
+import { z } from 'zod';
 import { parseAgentConfig, type AgentConfig, type AgentConfigInput } from './agent-config.js';
 import { systemClock, type Clock } from './clock.js';
 import { ConfigError } from './config-error.js';
-import type { RunResult } from './finish-run.js';
+import type { ContinueFrom, RunResult } from './finish-run.js';
 import { buildLoopContext, freshRunState } from './loop-context.js';
 import { RunLoop } from './run-loop.js';
 import type { RunState } from './run-state.js';
@@ -110,6 +115,8 @@ export interface AgentRuntimeDeps {
 export interface AgentRuntimeErrorContext extends InternalErrorContext {
   readonly where: string;
 }
+
+const continueFromSchema = z.object({ runId: z.string().min(1), report: progressReportSchema });
 
 /** Options of one run. */
 export interface RunOptions {
@@ -353,6 +360,35 @@ export class AgentRuntime {
   }
 
   /**
+   * Continues a run that stopped short, from the progress report it handed over: a new run whose
+   * first message is the report's continuation prompt, whose task (in `run.started`, its checkpoint
+   * and its own report) is the original task, and whose `run.started` carries `parentRunId`, so
+   * stores and the CLI show the chain (run 1 stopped at its limit → run 2 continued → completed).
+   * The report may come from a file: it is validated first.
+   *
+   * @throws {ConfigError} `RUNTIME_INVALID_CONTINUATION` naming what is wrong with `from`.
+   * @example
+   * ```ts
+   * const first = await runtime.run('Summarize the README file');
+   * if (first.report) await runtime.continueRun({ runId: first.runId, report: first.report });
+   * ```
+   */
+  async continueRun(from: ContinueFrom, options: RunOptions = {}): Promise<RunResult> {
+    const parsed = continueFromSchema.safeParse(from);
+    if (!parsed.success) {
+      const issues = toValidationIssues(parsed.error);
+      throw new ConfigError('RUNTIME_INVALID_CONTINUATION', `Invalid continuation: ${describeIssues(issues)}`, { issues });
+    }
+    const { runId, report } = parsed.data;
+    return this.#execute(
+      await this.#loop(continuationPrompt(report), options, undefined, {
+        task: report.task === '' ? undefined : report.task,
+        parentRunId: runId,
+      }),
+    );
+  }
+
+  /**
    * Runs the agent like {@link AgentRuntime.run}, yielding every event as it happens (the
    * last is the terminal event); the generator's return value is the result. Stopping
    * iteration early cancels the run.
@@ -371,7 +407,12 @@ export class AgentRuntime {
     );
   }
 
-  async #loop(input: string, options: RunOptions, extraSink: ((event: ProgressEvent) => void) | undefined): Promise<RunLoop> {
+  async #loop(
+    input: string,
+    options: RunOptions,
+    extraSink: ((event: ProgressEvent) => void) | undefined,
+    continuation?: { task: string | undefined; parentRunId: string },
+  ): Promise<RunLoop> {
     const runId = this.#generateId();
     const sessionId = options.sessionId ?? this.#generateId();
     const history = await openSession(this.#sessions, sessionId, this.#costs);
@@ -382,6 +423,8 @@ export class AgentRuntime {
       input,
       startedAt: this.#clock.now(),
       history,
+      task: continuation?.task,
+      parentRunId: continuation?.parentRunId,
     });
     const store = this.#deps.checkpointStore;
     const checkpointer = store === undefined ? undefined : new StoreCheckpointer(store, this.#generateId);

@@ -6,6 +6,8 @@ export type ConfigErrorCode =
   | 'RUNTIME_INVALID_CONFIG'
   /** A tool is not usable: not made with `defineTool`, a duplicate name, an invalid definition. */
   | 'RUNTIME_INVALID_TOOL'
+  /** What `continueRun` was given is not a run to continue: a missing run id or an invalid progress report. */
+  | 'RUNTIME_INVALID_CONTINUATION'
   /** A context part's hook returned something the runtime cannot use (passed to `onInternalError`; the part is dropped). */
   | 'RUNTIME_INVALID_CONTEXT_RESULT'
   /** A callback given to the runtime did not answer in time: `onTimeout`, a context part's `afterRun` (passed to `onInternalError`). */

@@ -1,5 +1,5 @@
 import type { ProgressTracker } from '@headway/estimator';
-import type { ProgressEventBody, ProgressReport, StopReason } from '@headway/protocol';
+import { runEndOfStopReason, type ProgressEventBody, type ProgressReport, type RunEnd, type StopReason } from '@headway/protocol';
 import { buildFallbackReport, parseProgressReport, renderProgressReport, type ToolCallLog } from '@headway/report';
 import type { Usage } from '../provider/provider.js';
 import type { Clock } from './clock.js';
@@ -10,6 +10,13 @@ export interface RunResult {
   /** The final answer; for a run that stopped short, the rendered progress report. */
   text: string;
   status: Exclude<RunStatus, 'running'>;
+  /**
+   * How the run ended in the one run-state vocabulary every part uses (`describeRunEnd` says it
+   * in words): `completed`, `limit` (with which limit), `stalled`, `cancelled` or `failed`.
+   */
+  end: RunEnd;
+  /** The run this one continued, when it was started from an earlier run's report. */
+  parentRunId?: string;
   /** The structured handoff of a run that stopped short (limit, cancellation, error). */
   report?: ProgressReport;
   /** Why a run with `status: 'error'` failed: the thrown error's `code` (`RUN_ERROR` when it has none) and message. */
@@ -19,6 +26,12 @@ export interface RunResult {
   iterations: number;
   runId: string;
   sessionId: string;
+}
+
+/** The run a continuation continues: its id and the progress report it handed over. */
+export interface ContinueFrom {
+  runId: string;
+  report: ProgressReport;
 }
 
 /** The error that ended a run, as {@link RunResult.error} carries it. */
@@ -65,20 +78,32 @@ function stats(env: FinishEnv): ProgressReport['stats'] {
   };
 }
 
+/** The task as people read it: a continuation keeps the original one. */
+function taskOf(state: RunState): string {
+  return state.task ?? state.input;
+}
+
+/** The tool calls of the round in flight that had not finished: what the run was doing when it stopped. */
+function unfinished(state: RunState): string[] {
+  return (state.round?.toolCalls ?? [])
+    .filter((c) => c.status !== 'finished')
+    .map((c) => `${c.name}: ${c.status === 'started' ? 'started, not finished' : 'not started'}`);
+}
+
 function fallbackReport(env: FinishEnv, reason: StopReason): ProgressReport {
-  return buildFallbackReport({ task: env.state.input, log: env.log, reason, stats: stats(env) });
+  return buildFallbackReport({ task: taskOf(env.state), log: env.log, reason, stats: stats(env), unfinished: unfinished(env.state) });
 }
 
 /** The model's report when its reply parses into one, else the fallback. */
 function reportFrom(env: FinishEnv, reason: StopReason, modelText: string | undefined): ProgressReport {
   if (modelText !== undefined && modelText.trim() !== '') {
     try {
-      const { report } = parseProgressReport(modelText, { task: env.state.input, reason, stats: stats(env), generatedBy: 'model' });
+      const { report } = parseProgressReport(modelText, { task: taskOf(env.state), reason, stats: stats(env), generatedBy: 'model' });
       const lists = [report.completedWork, report.keyFindings, report.attemptedInconclusive, report.remaining, report.suggestedNextSteps];
       if (lists.some((l) => l.length > 0)) {
         return {
           ...report,
-          task: report.task.trim() === '' ? env.state.input : report.task,
+          task: report.task.trim() === '' ? taskOf(env.state) : report.task,
           reason,
           stats: stats(env),
           generatedBy: 'model',
@@ -99,13 +124,19 @@ export function finishRun(outcome: Outcome, env: FinishEnv): RunResult {
   const { state, clock, emit } = env;
   const durationMs = Math.max(0, clock.now() - state.startedAt);
   const iterations = state.iteration;
-  const base = { usage: state.usage, iterations, runId: state.runId, sessionId: state.sessionId };
+  const base = {
+    usage: state.usage,
+    iterations,
+    runId: state.runId,
+    sessionId: state.sessionId,
+    ...(state.parentRunId === undefined ? {} : { parentRunId: state.parentRunId }),
+  };
   const tokenCount = state.usage.inputTokens + state.usage.outputTokens;
   switch (outcome.status) {
     case 'completed': {
       env.tracker.complete();
       emit({ type: 'run.finished', durationMs, tokenCount, outcome: 'completed', summary: `finished after ${iterations} iteration(s)` });
-      return { ...base, text: outcome.text, status: 'completed' };
+      return { ...base, text: outcome.text, status: 'completed', end: { state: 'completed' } };
     }
     case 'limit': {
       const written = reportFrom(env, outcome.reason, outcome.modelText);
@@ -120,14 +151,15 @@ export function finishRun(outcome: Outcome, env: FinishEnv): RunResult {
         tokenCount,
         outcome: 'limit',
         summary: `stopped at ${LIMIT_TEXT[outcome.reason]} after ${iterations} iteration(s); progress report attached`,
+        stopReason: outcome.reason,
       });
-      return { ...base, text: renderProgressReport(report), status: 'limit', report };
+      return { ...base, text: renderProgressReport(report), status: 'limit', end: runEndOfStopReason(outcome.reason), report };
     }
     case 'cancelled': {
       const report = fallbackReport(env, 'cancelled');
       emit({ type: 'report.generated', report });
       emit({ type: 'run.cancelled', reason: outcome.reason });
-      return { ...base, text: renderProgressReport(report), status: 'cancelled', report };
+      return { ...base, text: renderProgressReport(report), status: 'cancelled', end: { state: 'cancelled' }, report };
     }
     case 'error': {
       const fallback = fallbackReport(env, 'error');
@@ -142,6 +174,7 @@ export function finishRun(outcome: Outcome, env: FinishEnv): RunResult {
         ...base,
         text: renderProgressReport(report),
         status: 'error',
+        end: { state: 'failed' },
         report,
         error: { code: outcome.code ?? 'RUN_ERROR', message: outcome.error },
       };

@@ -104,8 +104,12 @@ export function freshRunState(init: {
   input: string;
   startedAt: number;
   history: readonly ChatMessage[];
+  task?: string | undefined;
+  parentRunId?: string | undefined;
 }): RunState {
   return {
+    ...(init.task === undefined ? {} : { task: init.task }),
+    ...(init.parentRunId === undefined ? {} : { parentRunId: init.parentRunId }),
     version: 1,
     runId: init.runId,
     sessionId: init.sessionId,

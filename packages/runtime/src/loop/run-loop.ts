@@ -191,9 +191,10 @@ export class RunLoop {
       this.#emit({
         type: 'run.started',
         agentName: this.#ctx.config.agentName,
-        task: state.input,
+        task: state.task ?? state.input,
         sessionId: state.sessionId,
         limits: runLimits(this.#ctx.config),
+        ...(state.parentRunId === undefined ? {} : { parentRunId: state.parentRunId }),
       });
     let outcome: Outcome;
     try {
@@ -226,6 +227,7 @@ export class RunLoop {
       ...(this.#stall.lastStall === undefined ? {} : { stall: this.#stall.lastStall }),
     });
     state.status = result.status;
+    state.end = result.end;
     this.#snapshot();
     if (this.#checkpointId !== undefined) {
       const id = this.#checkpointId;
@@ -309,7 +311,7 @@ export class RunLoop {
     if (config.timeBudgetMs !== undefined) limits.timeBudgetMs = config.timeBudgetMs + this.state.extendedMs;
     const stall = this.#stall.lastStall;
     if (reason === 'stalled' && stall !== undefined) limits.stall = stall;
-    const prompt = buildReportPrompt(reason, { task: this.state.input, log: this.#log, limits });
+    const prompt = buildReportPrompt(reason, { task: this.state.task ?? this.state.input, log: this.#log, limits });
     this.state.messages.push({ role: 'user', content: prompt });
   }
 
@@ -586,7 +588,7 @@ export class RunLoop {
     return {
       runId: this.state.runId,
       sessionId: this.state.sessionId,
-      task: this.state.input,
+      task: this.state.task ?? this.state.input,
       provider: modelOf(registry, config).provider,
       model: config.model,
       maxIterations: config.maxIterations,

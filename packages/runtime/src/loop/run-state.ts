@@ -1,4 +1,4 @@
-import type { StopReason } from '@headway/protocol';
+import type { RunEnd, StopReason } from '@headway/protocol';
 import type { ChatMessage, ToolCall, Usage } from '../provider/provider.js';
 
 /** Status of one tool call of the round in flight. */
@@ -20,9 +20,15 @@ export interface RunState {
   runId: string;
   sessionId: string;
   taskId: string;
-  /** The user's input (the task). */
+  /** The user's input (the task, or for a continuation the prompt built from the earlier run's report). */
   input: string;
+  /** The task as people read it when `input` is not (a continuation keeps the original task). */
+  task?: string;
+  /** The run this one continues (from its progress report). */
+  parentRunId?: string;
   status: RunStatus;
+  /** How the run ended, once it has: the one run-state vocabulary (`runEndOf`). */
+  end?: RunEnd;
   /** Epoch ms of the run's start (time budgets count from here). */
   startedAt: number;
   /** The whole conversation, system prompt first. */
