@@ -299,12 +299,14 @@ describe('headway runs and cost', () => {
   it('lists unfinished runs with age, iteration, spend and strategy; --all and --json', async () => {
     const { code, stdout } = await runCli(['runs', 'list', '--store', `sqlite:${db}`]);
     expect(code).toBe(0);
-    expect(stdout.split('\n')[0]).toMatch(/^ID +SESSION +STATUS +AGE +ITERATION +SPENT +STRATEGY$/);
-    expect(stdout.split('\n')[1]).toMatch(/^cp-live +s-1 +running +\d+m \d+s +2 +\$0\.0123 +resume$/); // 2 min old when written; older on a busy machine
+    expect(stdout.split('\n')[0]).toMatch(/^RUN +CHECKPOINT +SESSION +STATUS +AGE +ITERATION +SPENT +STRATEGY +CONTINUES$/);
+    expect(stdout.split('\n')[1]).toMatch(/^run-1 +cp-live +s-1 +interrupted +\d+m \d+s +2 +\$0\.0123 +resume +-$/); // 2 min old when written; older on a busy machine
     const all = JSON.parse((await runCli(['runs', 'list', '--all', '--json', '--store', `sqlite:${db}`])).stdout) as { id: string }[];
     expect(all.map((r) => r.id).sort()).toEqual(['cp-done', 'cp-live']);
     const show = await runCli(['runs', 'show', 'cp-live', '--store', `sqlite:${db}`]);
     expect(show.stdout).toContain('tokens     1200 in, 300 out');
+    // By the run id that events and logs print, too.
+    expect((await runCli(['runs', 'show', 'run-1', '--store', `sqlite:${db}`])).stdout).toContain('tokens     1200 in, 300 out');
     expect((await runCli(['runs', 'resume', 'cp-live', '--store', `sqlite:${db}`])).stdout).toContain('await runtime.resume("cp-live");');
     expect((await runCli(['runs', 'resume', 'cp-done', '--store', `sqlite:${db}`])).code).toBe(1);
     expect((await runCli(['runs', 'show', 'cp-nope', '--store', `sqlite:${db}`])).stderr).toContain('no run "cp-nope" in this store');

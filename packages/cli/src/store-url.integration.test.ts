@@ -19,8 +19,8 @@ if (server !== undefined) {
 
       const list = await runCli(['runs', 'list', '--store', url]);
       expect(list).toMatchObject({ code: 0, stderr: '' });
-      expect(list.stdout.split('\n')[0]).toMatch(/^ID +SESSION +STATUS +AGE +ITERATION +SPENT +STRATEGY$/);
-      expect(list.stdout.split('\n')[1]).toMatch(/^cp-live +s-1 +running +\S+ +2 +\$0\.0123 +resume$/);
+      expect(list.stdout.split('\n')[0]).toMatch(/^RUN +CHECKPOINT +SESSION +STATUS +AGE +ITERATION +SPENT +STRATEGY +CONTINUES$/);
+      expect(list.stdout.split('\n')[1]).toMatch(/^run-1 +cp-live +s-1 +interrupted +\S+ +2 +\$0\.0123 +resume +-$/);
       expect(list.stdout.split('\n')[2]).toBe('');
       const all = JSON.parse((await runCli(['runs', 'list', '--all', '--json', '--store', url])).stdout) as { id: string }[];
       expect(all.map((r) => r.id).sort()).toEqual(['cp-done', 'cp-live']);

@@ -1,4 +1,6 @@
+import { runEndWord } from '@headway/protocol';
 import { parseCommand, showHelp, stringOption } from '../args.js';
+import { runEndOfCheckpoint } from '../run-end-of-checkpoint.js';
 import { terminalJson, terminalText } from '../terminal-text.js';
 import { CliError, EXIT } from '../cli-error.js';
 import { formatUsd, table } from '../format.js';
@@ -87,7 +89,7 @@ export async function costCommand(args: readonly string[], io: CliIo): Promise<n
       runs.push({
         id: s.id,
         runId: s.runId,
-        status: s.status,
+        status: runEndWord(runEndOfCheckpoint(cp, s)),
         iteration: s.iteration,
         inputTokens: cp?.state.usage.inputTokens ?? 0,
         outputTokens: cp?.state.usage.outputTokens ?? 0,
@@ -107,8 +109,9 @@ export async function costCommand(args: readonly string[], io: CliIo): Promise<n
       io.stdout.write(`${terminalJson(summary, 2)}\n`);
       return EXIT.ok;
     }
-    const header = ['RUN', 'STATUS', 'ITERATION', 'CALLS', 'TOKENS IN', 'TOKENS OUT', 'SPENT'];
+    const header = ['RUN', 'CHECKPOINT', 'STATUS', 'ITERATION', 'CALLS', 'TOKENS IN', 'TOKENS OUT', 'SPENT'];
     const body = runs.map((r) => [
+      r.runId,
       r.id,
       r.status,
       String(r.iteration),

@@ -24,9 +24,9 @@ Options:
 Exit codes: 0 ok, 1 a missing or corrupt file, 2 bad usage.
 
 Examples:
-  headway report render .headway/report.json > report.md
+  headway report render .headway/reports/latest.json > report.md
   headway report parse report.md > report.json
-  claude -p "$(headway report continue .headway/report.json)"`;
+  claude -p "$(headway report continue .headway/reports/latest.json)"`;
 
 /** A report from a JSON or a Markdown file (JSON when it starts with \`{\`). */
 async function readReport(path: string, io: CliIo): Promise<ProgressReport> {
