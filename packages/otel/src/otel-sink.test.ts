@@ -253,7 +253,7 @@ describe('createOtelSink: one trace per run, from real runtime events', () => {
           'headway.report.reason': 'max-iterations',
           'headway.report.generated_by': 'fallback',
           'headway.report.completed_work': 1,
-          'headway.report.remaining': 0,
+          'headway.report.remaining': 1,
           'headway.report.suggested_next_steps': 1,
         },
       },
@@ -390,10 +390,34 @@ describe('createOtelSink: one trace per run, from real runtime events', () => {
       expect.stringMatching(/^invoke_agent fragile \[INTERNAL\] ERROR: .*upstream said no \(key \[REDACTED\]\)/) as unknown,
       '  chat [CLIENT] UNSET',
       '  execute_tool search [INTERNAL] UNSET',
-      '  chat [CLIENT] ERROR: the run ended (error) before this finished',
+      '  chat [CLIENT] ERROR: the run ended (failed) before this finished',
     ]);
     expect(JSON.stringify(run)).not.toContain('sk-abcdefghijklmnopqrstuvwxyz123456');
-    expect(run.attributes).toMatchObject({ 'headway.run.outcome': 'error', 'error.type': '_OTHER', 'headway.run.stop_reason': 'error' });
+    expect(run.attributes).toMatchObject({ 'headway.run.outcome': 'failed', 'error.type': '_OTHER', 'headway.run.stop_reason': 'error' });
+  });
+});
+
+describe('createOtelSink: the run-state vocabulary', () => {
+  function ended(finish: Parameters<ReturnType<typeof createProgressHub>['emit']>[0]) {
+    const t = telemetry();
+    const sink = createOtelSink({ tracer: t.tracerProvider.getTracer('test'), meter: false });
+    const hub = createProgressHub({ runId: 'run-v', clock: { ...systemClock, now: () => START } });
+    hub.add(sink);
+    hub.emit({ type: 'run.started', agentName: 'worder' });
+    hub.emit(finish);
+    const run = spanTrees(t.exporter.getFinishedSpans(), START)[0]!;
+    return { outline: outline([run])[0], attributes: run.attributes };
+  }
+
+  it('says the same state words as every other part: stalled, which limit, failed', () => {
+    const stalled = ended({ type: 'run.finished', durationMs: 1, outcome: 'limit', stopReason: 'stalled' });
+    expect(stalled.outline).toBe('invoke_agent worder [INTERNAL] ERROR: stalled: wound down as stuck');
+    expect(stalled.attributes).toMatchObject({ 'headway.run.outcome': 'stalled', 'error.type': 'stalled' });
+    const cost = ended({ type: 'run.finished', durationMs: 1, outcome: 'limit', stopReason: 'cost-budget' });
+    expect(cost.outline).toBe('invoke_agent worder [INTERNAL] ERROR: stopped at the cost limit');
+    expect(cost.attributes).toMatchObject({ 'headway.run.outcome': 'limit', 'headway.run.limit': 'cost', 'error.type': 'limit' });
+    expect(ended({ type: 'run.error', error: 'boom' }).attributes).toMatchObject({ 'headway.run.outcome': 'failed' });
+    expect(ended({ type: 'run.cancelled' }).attributes).toMatchObject({ 'headway.run.outcome': 'cancelled' });
   });
 });
 

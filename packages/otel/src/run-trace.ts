@@ -3,7 +3,7 @@
 // span events are built in span-events.ts. Over 300 lines because the span life cycle (open
 // children keyed by step and call id, the unrecorded fast path, the close) shares one state.
 import { SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Link, type Span, type Tracer } from '@opentelemetry/api';
-import type { ProgressEvent, ProgressEventOf, TerminalEvent } from '@headway/protocol';
+import { runEndOf, type ProgressEvent, type ProgressEventOf, type RunEndState, type TerminalEvent } from '@headway/protocol';
 import type { ContentCapture } from './content.js';
 import { hrTime } from './hr-time.js';
 import { ERROR_TYPE_OTHER, GEN_AI, HEADWAY, OPERATION } from './names.js';
@@ -11,8 +11,11 @@ import { runSpanEvent } from './span-events.js';
 import { endInterrupted, errorText, options } from './spans.js';
 import { recordNonNegative, type MetricAttributes, type SinkMetrics } from './sink-metrics.js';
 
-/** How a run ended, as the `headway.run.outcome` attribute and the runs metric say it. */
-export type RunOutcome = 'completed' | 'limit' | 'cancelled' | 'error';
+/**
+ * How a run ended, as the `headway.run.outcome` attribute and the runs metric say it: the state word
+ * of protocol's one run-state vocabulary (`runEndOf`).
+ */
+export type RunOutcome = Exclude<RunEndState, 'interrupted'>;
 
 /** What every run of one sink shares. */
 export interface TraceDeps {
@@ -426,9 +429,13 @@ export class RunTrace {
 
   /** Ends the run: open children end with an error status, then the run span with its outcome. */
   close(event: TerminalEvent): void {
-    const outcome: RunOutcome = event.type === 'run.finished' ? event.outcome : event.type === 'run.error' ? 'error' : 'cancelled';
+    const end = runEndOf(event);
+    // A terminal event never says interrupted (that is a run without one).
+    const outcome: RunOutcome = end.state === 'interrupted' ? 'failed' : end.state;
+    this.#limit ??= end.limit;
     this.#endOpen(`the run ended (${outcome}) before this finished`, event.ts, event.type);
     const attributes: Attributes = { [HEADWAY.outcome]: outcome, [HEADWAY.iterationsUsed]: this.#iterationsUsed };
+    if (outcome === 'limit' && this.#limit !== undefined) attributes[HEADWAY.limit] = this.#limit;
     const durationMs = event.type === 'run.finished' ? event.durationMs : event.ts - this.#firstTs;
     attributes[HEADWAY.timeUsedMs] = durationMs;
     if (this.#costUsd !== undefined) attributes[HEADWAY.costUsedUsd] = this.#costUsd;
@@ -438,6 +445,9 @@ export class RunTrace {
       case 'run.finished':
         if (event.outcome === 'completed') {
           span.setStatus({ code: SpanStatusCode.OK });
+        } else if (outcome === 'stalled') {
+          errorType = 'stalled';
+          span.setStatus({ code: SpanStatusCode.ERROR, message: 'stalled: wound down as stuck' });
         } else {
           errorType = 'limit';
           span.setStatus({

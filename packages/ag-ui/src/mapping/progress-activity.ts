@@ -1,7 +1,10 @@
-import type { LimitKind, ProgressReport } from '@headway/protocol';
+import type { LimitKind, ProgressReport, RunEndState } from '@headway/protocol';
 
-/** How a run stands, as the `progress` activity says it. */
-export type ProgressActivityStatus = 'running' | 'completed' | 'limit' | 'cancelled' | 'error';
+/**
+ * How a run stands, as the `progress` activity says it: `running`, then the state word of protocol's
+ * one run-state vocabulary (`completed`, `limit`, `stalled`, `cancelled`, `failed`).
+ */
+export type ProgressActivityStatus = 'running' | Exclude<RunEndState, 'interrupted'>;
 
 /** One limit as last reported by `limit.approaching` / `limit.reached`. */
 export interface ProgressActivityLimit {

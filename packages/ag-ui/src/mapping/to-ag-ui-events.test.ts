@@ -130,7 +130,7 @@ describe('toAgUiEvents', () => {
     expect(out.slice(-4).map(line)).toEqual([
       'TOOL_CALL_RESULT c1 "did not finish: the run failed"',
       'STEP_FINISHED work',
-      'ACTIVITY_DELTA /status="error" /stopReason="provider down"',
+      'ACTIVITY_DELTA /status="failed" /stopReason="provider down"',
       'RUN_ERROR HEADWAY_RUN_ERROR provider down',
     ]);
     await verifyWithClient(out);
@@ -180,7 +180,24 @@ describe('toAgUiEvents', () => {
     expect(finished).toMatchObject({
       type: 'RUN_FINISHED',
       outcome: { type: 'success' },
-      result: { outcome: 'limit', summary: 'stopped at the iteration limit' },
+      result: { outcome: 'limit', state: 'limit', summary: 'stopped at the iteration limit' },
+    });
+  });
+
+  it('says how the run ended in the one run-state vocabulary: which limit, stalled', async () => {
+    const ended = async (finish: Parameters<typeof stamp>[0][number]) => {
+      const out = mapAll(stamp([{ type: 'run.started', agentName: 'demo' }, finish]));
+      const view = await replayThroughClient(out);
+      const content = (view.messages.find((m) => m.role === 'activity') as unknown as { content: { status: string } }).content;
+      return { status: content.status, result: (out.at(-1) as { result?: unknown }).result };
+    };
+    expect(await ended({ type: 'run.finished', durationMs: 5, outcome: 'limit', stopReason: 'cost-budget' })).toEqual({
+      status: 'limit',
+      result: { outcome: 'limit', state: 'limit', limit: 'cost', stopReason: 'cost-budget', durationMs: 5 },
+    });
+    expect(await ended({ type: 'run.finished', durationMs: 5, outcome: 'limit', stopReason: 'stalled' })).toEqual({
+      status: 'stalled',
+      result: { outcome: 'limit', state: 'stalled', stopReason: 'stalled', durationMs: 5 },
     });
   });
 
@@ -189,7 +206,7 @@ describe('toAgUiEvents', () => {
     mapper.push(stamp([{ type: 'step.started', step: 's' }])[0]!);
     expect(mapper.end().map(line)).toEqual([
       'STEP_FINISHED s',
-      'ACTIVITY_DELTA /status="error" /stopReason="The event stream ended before the run finished"',
+      'ACTIVITY_DELTA /status="failed" /stopReason="The event stream ended before the run finished"',
       'RUN_ERROR HEADWAY_STREAM_ENDED The event stream ended before the run finished',
     ]);
     expect(mapper.ended).toBe(true);

@@ -14,7 +14,7 @@ import {
   type RunStartedEvent,
   type ToolMessage,
 } from '@ag-ui/core';
-import { redact, redactString, type ProgressEvent } from '@headway/protocol';
+import { redact, redactString, runEndOf, type ProgressEvent } from '@headway/protocol';
 import { initialActivity, type ProgressActivityContent } from './progress-activity.js';
 
 /** Options of {@link toAgUiEvents}. */
@@ -411,8 +411,12 @@ export function toAgUiEvents(options: ToAgUiEventsOptions = {}): AgUiEventMapper
         return;
       case 'run.finished': {
         closeAll(out, 'the run finished', timestamp);
-        set('status', event.outcome === 'limit' ? 'limit' : 'completed');
-        const result: Record<string, unknown> = { outcome: event.outcome, durationMs: event.durationMs };
+        const end = runEndOf(event);
+        set('status', end.state === 'interrupted' ? 'failed' : end.state);
+        // `state` (and `limit`) are the one run-state vocabulary every part of headway uses.
+        const result: Record<string, unknown> = { outcome: event.outcome, state: end.state, durationMs: event.durationMs };
+        if (end.limit !== undefined) result.limit = end.limit;
+        if (event.stopReason !== undefined) result.stopReason = event.stopReason;
         if (event.summary !== undefined) result.summary = event.summary;
         if (event.tokenCount !== undefined) result.tokenCount = event.tokenCount;
         finish(
@@ -434,7 +438,7 @@ export function toAgUiEvents(options: ToAgUiEventsOptions = {}): AgUiEventMapper
         return;
       case 'run.error':
         closeAll(out, 'the run failed', timestamp);
-        set('status', 'error');
+        set('status', 'failed');
         set('stopReason', event.error);
         finish(
           out,
@@ -497,7 +501,7 @@ export function toAgUiEvents(options: ToAgUiEventsOptions = {}): AgUiEventMapper
       const out: AGUIEvent[] = [];
       ensureStarted(out, undefined, undefined);
       closeAll(out, 'the event stream ended', undefined);
-      set('status', 'error');
+      set('status', 'failed');
       const text = message ?? 'The event stream ended before the run finished';
       set('stopReason', text);
       finish(out, { type: EventType.RUN_ERROR, message: text, code: 'HEADWAY_STREAM_ENDED' }, undefined);

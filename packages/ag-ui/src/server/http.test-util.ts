@@ -2,7 +2,7 @@ import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AGUIEvent, Message } from '@ag-ui/core';
 import { HttpAgent, type RunAgentParameters } from '@ag-ui/client';
-import type { ProgressEvent } from '@headway/protocol';
+import { isTerminalEvent, runEndOf, type ProgressEvent } from '@headway/protocol';
 import { expect } from 'vitest';
 import { recordingSubscriber, schemaProblems, withClientWarnings, type ClientView } from '../ag-ui-client.test-util.js';
 
@@ -117,7 +117,7 @@ export function expectStateMatches(run: HttpRun, events: readonly ProgressEvent[
   const activity = run.messages.find((m) => m.role === 'activity');
   expect(activity?.content.percent).toBe(progress?.type === 'progress' ? progress.percent : 0);
   const terminal = events.at(-1);
-  const status = terminal?.type === 'run.finished' ? terminal.outcome : terminal?.type === 'run.cancelled' ? 'cancelled' : 'error';
-  expect(activity?.content.status).toBe(status === 'completed' || status === 'limit' || status === 'cancelled' ? status : 'error');
+  // The one run-state vocabulary: a stream cut short (no terminal event) reads as failed.
+  expect(activity?.content.status).toBe(terminal !== undefined && isTerminalEvent(terminal) ? runEndOf(terminal).state : 'failed');
   expect(run.warnings).toEqual([]);
 }

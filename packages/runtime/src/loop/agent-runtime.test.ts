@@ -109,7 +109,7 @@ describe('AgentRuntime: one run-state vocabulary and continuation', () => {
       { provider, tools: [fileRead, search], sinks: [sink], generateId: ids('run'), checkpointStore: store },
     );
     const first = await runtime.run('Summarize the README file');
-    expect(first.end.state).toBe('limit');
+    expect(first.end?.state).toBe('limit');
     if (first.report === undefined) throw new Error('expected a report');
     const second = await runtime.continueRun({ runId: first.runId, report: first.report });
     expect(second).toMatchObject({

@@ -12,9 +12,11 @@ export interface RunResult {
   status: Exclude<RunStatus, 'running'>;
   /**
    * How the run ended in the one run-state vocabulary every part uses (`describeRunEnd` says it
-   * in words): `completed`, `limit` (with which limit), `stalled`, `cancelled` or `failed`.
+   * in words): `completed`, `limit` (with which limit), `stalled`, `cancelled` or `failed`. Always
+   * set by `AgentRuntime`; optional so a result built by hand (an `AgentRunFn` of `@headway/mcp`)
+   * still type-checks.
    */
-  end: RunEnd;
+  end?: RunEnd;
   /** The run this one continued, when it was started from an earlier run's report. */
   parentRunId?: string;
   /** The structured handoff of a run that stopped short (limit, cancellation, error). */

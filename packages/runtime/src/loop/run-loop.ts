@@ -227,7 +227,7 @@ export class RunLoop {
       ...(this.#stall.lastStall === undefined ? {} : { stall: this.#stall.lastStall }),
     });
     state.status = result.status;
-    state.end = result.end;
+    if (result.end !== undefined) state.end = result.end;
     this.#snapshot();
     if (this.#checkpointId !== undefined) {
       const id = this.#checkpointId;
