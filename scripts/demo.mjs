@@ -2,6 +2,8 @@
 // The demo command: installs what is needed, builds the packages the demo uses, and runs
 // examples/cli-agent. Needs only Node.js 20 and npm. Extra arguments go to the agent:
 //   npm run demo -- --max-iterations 2
+// It exits with the agent's code, the headway CLI's: 0 answered, 1 failed, 2 bad usage, 3 stopped
+// short with a report saved (.headway/reports/), 130 cancelled.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';

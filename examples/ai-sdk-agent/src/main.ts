@@ -130,4 +130,5 @@ if (end.report !== undefined) console.log(renderProgressReport(end.report));
 else console.log(end.result?.text ?? '');
 for (const w of end.warnings) console.error(`warning: ${w}`);
 console.error(`events: ${eventsPath}`);
-process.exitCode = end.outcome === 'completed' || end.outcome === 'limit' ? 0 : 1;
+// The headway CLI's exit codes: 0 done, 1 failed, 3 stopped short with a report, 130 cancelled.
+process.exitCode = { completed: 0, limit: 3, cancelled: 130, error: 1 }[end.outcome];

@@ -85,7 +85,7 @@ describe('cli-agent demo', () => {
       'With the headway CLI, from this folder:',
       `  npm run headway -- replay ${relative(repo, join(out, 'run.jsonl'))} --speed 5     # this run again, in the live view`,
       `  npm run headway -- watch ${relative(repo, join(out, 'run.jsonl'))}     # its log in the view (--follow: while a run writes it)`,
-      `  npm run headway -- runs show ${runId} --store ${store}     # its last checkpoint`,
+      `  npm run headway -- runs show ${runId} --store ${store}     # how it ended, its chain of continuations`,
       `  npm run headway -- runs list --store ${store}     # runs a crash left unfinished: resume one with npm run demo -- --resume`,
     ]);
 
@@ -110,17 +110,36 @@ describe('cli-agent demo', () => {
   it('stops at --max-iterations with a progress report, and --continue finishes the job without redoing work', async () => {
     const out = mkdtempSync(join(tmpdir(), 'headway-demo-'));
     const first = await runDemo(['--step-delay', '0', '--out', out, '--max-iterations', '3']);
-    expect(first.code).toBe(0);
+    expect(first.code).toBe(3); // the CLI's code for "stopped short, left a report"
     expect(first.stderr).toContain('## PROGRESS REPORT');
     expect(first.stderr).toContain('- Read README.md (read_file README.md)');
-    const reportPath = join(out, 'report.json');
-    expect(first.stdout).toContain(`Continue from it:  npm run demo -- --continue ${reportPath}`);
+    const firstRunId = /runs show (\S+) /.exec(first.stdout)?.[1] ?? '';
+    const reportPath = join(out, 'reports', `${firstRunId}.json`);
+    const latest = join(out, 'reports', 'latest.json');
+    expect(first.stdout).toContain(`The run stopped (stopped at its iteration limit). Its progress report is saved in ${reportPath}`);
+    expect(first.stdout).toContain(`Continue from it:  npm run demo -- --continue ${latest}`);
     const report = progressReportSchema.parse(JSON.parse(readFileSync(reportPath, 'utf8')));
     expect(report).toMatchObject({ reason: 'max-iterations', generatedBy: 'model' });
     expect(report.keyFindings[0]).toMatch(/^README summary: Make LLM agent runs legible\./);
+    expect(readFileSync(latest, 'utf8')).toBe(readFileSync(reportPath, 'utf8'));
 
-    const second = await runDemo(['--step-delay', '0', '--out', out, '--continue', reportPath]);
+    // A run that fails before doing anything (no API key) leaves the report to continue from alone.
+    const failed = await runDemo(['--step-delay', '0', '--out', out, '--provider', 'openai'], {
+      env: { OPENAI_API_KEY: undefined, OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' },
+    });
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toContain('It did no work, so there is nothing to continue from');
+    expect(readFileSync(latest, 'utf8')).toBe(readFileSync(reportPath, 'utf8'));
+
+    const second = await runDemo(['--step-delay', '0', '--out', out, '--continue', latest]);
     expect(second.code).toBe(0);
+    // The continued run keeps the task as its title and links to the run it continues.
+    const started = events(out)[0];
+    expect(started).toMatchObject({
+      type: 'run.started',
+      task: 'Summarize the README file and list the packages',
+      parentRunId: firstRunId,
+    });
     const tools = second.stderr.split('\n').filter((l) => /^ {2}\[progress\] Tool: \S+\.\.\.$/.test(l));
     expect(tools).toEqual(['  [progress] Tool: list_dir...', '  [progress] Tool: grep...']); // not the root listing or the README again
     expect(second.stdout).toContain('**What README.md says:** Make LLM agent runs legible.');
@@ -140,9 +159,11 @@ describe('cli-agent demo', () => {
     });
     expect(r.code).toBe(130);
     expect(r.stdout).toContain('The run stopped (cancelled)');
-    const report = progressReportSchema.parse(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')));
+    const report = progressReportSchema.parse(JSON.parse(readFileSync(join(out, 'reports', 'latest.json'), 'utf8')));
     expect(report.reason).toBe('cancelled');
     expect(report.completedWork.join('\n')).toContain('list_dir');
+    // What remained: never `_None._` for a run that stopped short.
+    expect(report.remaining.length).toBeGreaterThan(0);
     expect(events(out).at(-1)?.type).toBe('run.cancelled');
   });
 

@@ -2,22 +2,32 @@
 // while a live progress bar, a JSON-lines log and an audit database record the run.
 //
 //   npm run demo                                   (from the repository root)
-//   npm run demo -- --max-iterations 2             stops at the limit with a PROGRESS REPORT
-//   npm run demo -- --continue .headway/report.json   a follow-up run finishes the job
+//   npm run demo -- --max-iterations 2             stops at the limit with a PROGRESS REPORT (exit 3)
+//   npm run demo -- --continue .headway/reports/latest.json   a follow-up run finishes the job
+//
+// Exit codes, as the headway CLI's: 0 answered, 1 failed, 2 bad usage, 3 stopped short (a limit,
+// a stall) with a report saved, 130 cancelled (Ctrl-C), also with a report.
 //   npm run demo -- --provider openai              a real model (OPENAI_API_KEY, OPENAI_BASE_URL)
 //   npm run demo -- --provider anthropic           a real Claude model (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL)
 //   npm run demo -- --verbose                      also shows each saved checkpoint (or HEADWAY_VERBOSE=1)
-import { mkdirSync, readFileSync, writeFileSync, createWriteStream } from 'node:fs';
+import { mkdirSync, createWriteStream } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { describeIssues, progressReportSchema, toValidationIssues } from '@headway/protocol';
-import { continuationPrompt } from '@headway/report';
+import { describeRunEnd, HeadwayError } from '@headway/protocol';
 import { AuditReporter, SqliteAuditBus } from '@headway/reporter-audit';
 import { CLIReporter } from '@headway/reporter-cli';
 import { JSONReporter } from '@headway/reporter-json';
 import { AnthropicProvider } from '@headway/provider-anthropic';
 import { OpenAIProvider } from '@headway/provider-openai';
-import { AgentRuntime, ScriptedProvider, type Provider } from '@headway/runtime';
+import {
+  AgentRuntime,
+  LATEST_REPORT_FILE,
+  readRunReport,
+  saveRunReport,
+  ScriptedProvider,
+  type Provider,
+  type StoredRunReport,
+} from '@headway/runtime';
 import { SqliteCheckpointStore } from '@headway/store-sqlite';
 import { demoModel } from './scripted-model.js';
 import { fileTools } from './tools.js';
@@ -25,7 +35,7 @@ import { fileTools } from './tools.js';
 const DEFAULT_TASK = 'Summarize the README file and list the packages';
 const repoRoot = resolve(import.meta.dirname, '..', '..', '..');
 
-const usage = `usage: cli-agent [question] [--dir DIR] [--max-iterations N] [--continue REPORT.json] [--resume]
+const usage = `usage: cli-agent [question] [--dir DIR] [--max-iterations N] [--continue REPORT.json|RUN_ID] [--resume]
                  [--provider scripted|openai|anthropic] [--model NAME] [--out DIR] [--step-delay MS] [--verbose]`;
 
 function fail(message: string): never {
@@ -68,28 +78,31 @@ if (!Number.isFinite(stepDelay) || stepDelay < 0) fail('--step-delay: expected m
 if (values.provider !== 'scripted' && values.provider !== 'openai' && values.provider !== 'anthropic')
   fail(`--provider: expected scripted, openai or anthropic, got ${values.provider}`);
 
-let task = positionals.join(' ').trim() || DEFAULT_TASK;
-if (values.continue !== undefined) {
-  // A saved report is untrusted input: validate it and say exactly what is wrong.
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(values.continue, 'utf8'));
-  } catch (error) {
-    fail(`--continue ${values.continue}: ${(error as Error).message}`);
-  }
-  const parsed = progressReportSchema.safeParse(raw);
-  if (!parsed.success) fail(`--continue ${values.continue}: ${describeIssues(toValidationIssues(parsed.error))}`);
-  task = continuationPrompt(parsed.data);
-}
-
+const task = positionals.join(' ').trim() || DEFAULT_TASK;
 const outDir = resolve(values.out);
 mkdirSync(outDir, { recursive: true });
 const paths = {
   jsonl: resolve(outDir, 'run.jsonl'),
   audit: resolve(outDir, 'audit.sqlite'),
   checkpoints: resolve(outDir, 'checkpoints.sqlite'),
-  report: resolve(outDir, 'report.json'),
+  /** Each run's report under its run id, and latest.json: the last one with content. */
+  reports: resolve(outDir, 'reports'),
 };
+
+let continued: StoredRunReport | undefined;
+if (values.continue !== undefined) {
+  // A saved report is untrusted input: readRunReport validates it and says exactly what is wrong.
+  // A bare run id means that run's report in the reports folder.
+  const file =
+    /^[\da-z][\w.-]*$/i.test(values.continue) && !values.continue.endsWith('.json')
+      ? resolve(paths.reports, `${values.continue}.json`)
+      : values.continue;
+  try {
+    continued = readRunReport(file);
+  } catch (error) {
+    fail(`--continue: ${HeadwayError.isInstance(error) ? error.message : String(error)}`);
+  }
+}
 
 const provider: Provider =
   values.provider === 'openai'
@@ -131,21 +144,27 @@ if (!values.resume && latest !== undefined) cli.log(`An interrupted run can be r
 const result =
   values.resume && latest !== undefined
     ? await runtime.resume(latest.checkpointId, { signal: controller.signal })
-    : await runtime.run(task, { sessionId, signal: controller.signal });
+    : continued !== undefined
+      ? await runtime.continueRun(continued, { sessionId, signal: controller.signal })
+      : await runtime.run(task, { sessionId, signal: controller.signal });
 await Promise.all([json.close(), audit.flush({ timeoutMs: 2000 })]);
 jsonStream.end();
 auditBus.close();
 checkpointStore.close();
 
 const say = (line = ''): boolean => process.stdout.write(`${line}\n`);
+const end = result.end ?? { state: 'failed' };
+// Kept under its run id; latest.json moves only to a report that records work, so a run that
+// failed at once (no API key) never replaces the report to continue from.
+const saved = saveRunReport(paths.reports, result);
 if (result.status === 'completed') {
   say();
   say(result.text);
-} else if (result.report !== undefined) {
-  writeFileSync(paths.report, `${JSON.stringify(result.report, null, 2)}\n`);
+} else if (saved !== undefined) {
   say();
-  say(`The run stopped (${result.status}). Its progress report is saved in ${paths.report}`);
-  say(`Continue from it:  npm run demo -- --continue ${paths.report}`);
+  say(`The run stopped (${describeRunEnd(end)}). Its progress report is saved in ${saved.path}`);
+  if (saved.latest) say(`Continue from it:  npm run demo -- --continue ${resolve(paths.reports, LATEST_REPORT_FILE)}`);
+  else say(`It did no work, so there is nothing to continue from: ${resolve(paths.reports, LATEST_REPORT_FILE)} is left as it was.`);
 } else {
   say(result.text);
 }
@@ -163,7 +182,8 @@ say();
 say('With the headway CLI, from this folder:');
 say(`  npm run headway -- replay ${shown(paths.jsonl)} --speed 5     # this run again, in the live view`);
 say(`  npm run headway -- watch ${shown(paths.jsonl)}     # its log in the view (--follow: while a run writes it)`);
-say(`  npm run headway -- runs show ${result.runId} --store ${store}     # its last checkpoint`);
+say(`  npm run headway -- runs show ${result.runId} --store ${store}     # how it ended, its chain of continuations`);
 say(`  npm run headway -- runs list --store ${store}     # runs a crash left unfinished: resume one with npm run demo -- --resume`);
-// A limit is a handoff, not a failure; a cancelled run exits like any Ctrl-C'd program.
-process.exitCode = result.status === 'cancelled' ? 130 : result.status === 'error' ? 1 : 0;
+// The headway CLI's exit codes: 3 = stopped short with a report saved; a cancelled run exits like
+// any Ctrl-C'd program (its report is saved too).
+process.exitCode = { completed: 0, limit: 3, stalled: 3, cancelled: 130, failed: 1, interrupted: 1 }[end.state];

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseProgressEvent, type ProgressEvent } from '@headway/protocol';
 import { describe, expect, it } from 'vitest';
-import { LICENSES } from './research-model.js';
+import { LICENSES, TASK } from './research-model.js';
 
 const here = import.meta.dirname;
 const tsx = resolve(here, '..', 'node_modules', '.bin', 'tsx');
@@ -60,10 +60,12 @@ describe('limit-handoff', () => {
 
     const second = events(join(dir, 'continuer.jsonl'));
     expect(second.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'completed' });
+    // The continuation is a run of its own: the original task as its title, the first run as its parent.
+    expect(second[0]).toMatchObject({ type: 'run.started', task: TASK, parentRunId: first[0]?.runId });
     const secondLookups = lookups(second);
     // Each license is looked up exactly once across both runs.
     expect([...firstLookups, ...secondLookups].sort()).toEqual([...LICENSES].sort());
     for (const id of LICENSES) expect(r.stdout).toMatch(new RegExp(`\\| ${id.replace('.', '\\.')} \\| (?!unknown)`));
-    expect(r.stdout).toContain('Second run: completed');
+    expect(r.stdout).toContain(`Second run: completed (continues ${first[0]?.runId ?? ''})`);
   });
 });

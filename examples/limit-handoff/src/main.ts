@@ -3,10 +3,9 @@
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { continuationPrompt } from '@headway/report';
 import { CLIReporter } from '@headway/reporter-cli';
 import { JSONReporter } from '@headway/reporter-json';
-import { AgentRuntime, ScriptedProvider, type AgentConfigInput, type RunResult } from '@headway/runtime';
+import { AgentRuntime, ScriptedProvider, type AgentConfigInput, type ContinueFrom, type RunResult } from '@headway/runtime';
 import { TASK, lookupTool, researchModel } from './research-model.js';
 
 const { values } = parseArgs({
@@ -19,6 +18,8 @@ const { values } = parseArgs({
     'events-dir': { type: 'string' },
   },
 });
+/** The headway CLI's exit codes: 0 done, 1 failed, 3 stopped short with a report, 130 cancelled. */
+const EXIT = { completed: 0, limit: 3, cancelled: 130, error: 1 } as const;
 const budgetMs = Number(values['budget-ms']);
 const toolMs = Number(values['tool-ms']);
 const thinkMs = Number(values['think-ms']);
@@ -26,7 +27,7 @@ const thinkMs = Number(values['think-ms']);
 const eventsDir = values['events-dir'] === undefined ? undefined : resolve(process.env.INIT_CWD ?? process.cwd(), values['events-dir']);
 if (eventsDir !== undefined) mkdirSync(eventsDir, { recursive: true });
 
-async function agent(name: string, config: Partial<AgentConfigInput>, input: string): Promise<RunResult> {
+async function agent(name: string, config: Partial<AgentConfigInput>, input: string | ContinueFrom): Promise<RunResult> {
   const cli = new CLIReporter();
   const file = eventsDir === undefined ? undefined : createWriteStream(join(eventsDir, `${name}.jsonl`));
   const json = file === undefined ? undefined : new JSONReporter({ stream: file });
@@ -38,7 +39,7 @@ async function agent(name: string, config: Partial<AgentConfigInput>, input: str
       sinks: json === undefined ? [cli] : [cli, json],
     },
   );
-  const result = await runtime.run(input);
+  const result = typeof input === 'string' ? await runtime.run(input) : await runtime.continueRun(input);
   await json?.close();
   file?.end();
   return result;
@@ -53,12 +54,13 @@ process.stdout.write(
 );
 if (first.report === undefined) {
   process.stdout.write(`${first.text}\n`);
-  process.exit(first.status === 'completed' ? 0 : 1);
+  process.exit(EXIT[first.status]);
 }
 // The CLI reporter has printed the report (from the report.generated event) above.
 
-// 2. A follow-up agent starts from the report: what is known comes inline, so it only does
-//    what is left.
-const second = await agent('continuer', {}, continuationPrompt(first.report));
-process.stdout.write(`\nSecond run: ${second.status}\n\n${second.text}\n`);
-process.exitCode = second.status === 'completed' ? 0 : 1;
+// 2. A follow-up agent continues from the report, as a run of its own: what is known comes
+//    inline (continuationPrompt), so it only does what is left; its task stays the original one
+//    and its run.started names the first run as its parent.
+const second = await agent('continuer', {}, { runId: first.runId, report: first.report });
+process.stdout.write(`\nSecond run: ${second.status} (continues ${second.parentRunId ?? '-'})\n\n${second.text}\n`);
+process.exitCode = EXIT[second.status];

@@ -47,5 +47,6 @@ if (values['via-mcp']) {
   const result = await runtime.run('Index the handbook');
   await docs.close();
   process.stdout.write(`${result.text}\n`);
-  process.exitCode = result.status === 'completed' ? 0 : 1;
+  // The headway CLI's exit codes: 0 done, 1 failed, 3 stopped short with a report, 130 cancelled.
+  process.exitCode = { completed: 0, limit: 3, cancelled: 130, error: 1 }[result.status];
 }
