@@ -10,6 +10,7 @@ import { errorCodeOf as codeOf } from './error-code.js';
 import type { CheckpointInit, CheckpointState, CheckpointUpdate, CheckpointToolCall } from '../checkpoint/checkpoint.js';
 import type { CheckpointStore } from '../checkpoint/checkpoint-store.js';
 import { scanForRecovery } from '../checkpoint/recovery.js';
+import { checkpointRunInfo } from '../checkpoint/run-state-codec.js';
 
 /** A store under test, on a clock the suite controls. */
 export interface CheckpointStoreHandle {
@@ -240,6 +241,21 @@ export function checkpointStoreConformance(name: string, factory: CheckpointStor
       expect(await codeOf(() => store.abandon('b'))).toBe('CHECKPOINT_NOT_RUNNING');
       expect(await codeOf(() => store.update('zzz', {}))).toBe('CHECKPOINT_NOT_FOUND');
       expect(await codeOf(() => store.complete('zzz'))).toBe('CHECKPOINT_NOT_FOUND');
+    });
+
+    it('keeps how each run ended with its checkpoint: a stopped-short run never reads back as completed', async () => {
+      const store = await open();
+      const ends = { lim: { state: 'limit', limit: 'iterations' }, cancel: { state: 'cancelled' }, done: { state: 'completed' } } as const;
+      for (const [id, end] of Object.entries(ends)) {
+        await store.create(checkpointInit(id, { input: 'You are continuing a task…' }));
+        // What the runtime writes last: the run's task, the run it continued and how it ended.
+        await store.update(id, { state: checkpointState({ extra: { task: 'Summarize the README', parentRunId: 'run-0', end } }) });
+        await store.complete(id);
+      }
+      for (const [id, end] of Object.entries(ends)) {
+        const cp = await store.load(id);
+        expect(cp === undefined ? undefined : checkpointRunInfo(cp)).toEqual({ task: 'Summarize the README', parentRunId: 'run-0', end });
+      }
     });
 
     it('lists summaries oldest update first, filtered by status and session', async () => {
