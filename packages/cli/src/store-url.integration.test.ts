@@ -79,7 +79,7 @@ if (server !== undefined) {
         const list = await runCli(['runs', 'list', '--store', `postgres://${role}:${written}@${hostPath}`]);
         expect(list.stderr).toBe('');
         expect(list.code).toBe(0);
-        expect(list.stdout.split('\n')[1]).toMatch(/^cp-live +s-1 +running/);
+        expect(list.stdout.split('\n')[1]).toMatch(/^run-1 +cp-live +s-1 +interrupted/);
       }
       const wrong = await runCli(['runs', 'list', '--store', `postgres://${role}:${password}x@${hostPath}`]);
       expect(wrong.code).toBe(1);

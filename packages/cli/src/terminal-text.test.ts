@@ -81,7 +81,7 @@ describe('stored ids reach the terminal neutralised', () => {
     expect(code).toBe(0);
     expectInert(stdout);
     expect(stdout.split('\n')[1]).toBe(
-      `cp\uFFFD[31m\uFFFD  s\uFFFD]0;pwned\uFFFD\uFFFD[2J\uFFFD1  running  2m 00s  2          $0.0100  resume`,
+      `r\uFFFD   cp\uFFFD[31m\uFFFD    s\uFFFD]0;pwned\uFFFD\uFFFD[2J\uFFFD1  interrupted  2m 00s  2          $0.0100  resume    -`,
     );
   });
 
@@ -100,7 +100,7 @@ describe('stored ids reach the terminal neutralised', () => {
     const show = await run(['runs', 'show', run1, '--store', `sqlite:${db}`]);
     expect(show.stdout).toContain('in flight  bash\uFFFD (call\uFFFD]0;pwned\uFFFD): started');
     expect(show.stdout.split('\n')[0]).toBe(
-      `run cp\uFFFD[31m\uFFFD  (runId r\uFFFD, session s\uFFFD]0;pwned\uFFFD\uFFFD[2J\uFFFD1, task t\uFFFD)`,
+      `run r\uFFFD  (checkpoint cp\uFFFD[31m\uFFFD, session s\uFFFD]0;pwned\uFFFD\uFFFD[2J\uFFFD1, task t\uFFFD)`,
     );
   });
 
