@@ -198,7 +198,7 @@ describe('cli-agent demo', () => {
     writeFileSync(bad, JSON.stringify({ task: 'x', reason: 'bored' }));
     const r = await runDemo(['--out', out, '--continue', bad]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`cli-agent: --continue ${bad}: reason: `);
+    expect(r.stderr).toContain(`cli-agent: --continue: ${bad}: not a progress report: reason: `);
     const flags = await runDemo(['--max-iterations', 'lots']);
     expect(flags.code).toBe(2);
     expect(flags.stderr).toContain('--max-iterations: expected a whole number from 1 to 200');
