@@ -5,7 +5,6 @@ import {
   NullReporter,
   describeIssues,
   progressReportSchema,
-  toValidationIssues,
   type InternalErrorContext,
   type OnInternalError,
   type ProgressEvent,
@@ -33,6 +32,7 @@ import { openSession } from '../session/session-history.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { Tool } from '../tools/define-tool.js';
 import { UPDATE_PLAN_TOOL_NAME, updatePlanTool } from '../tools/update-plan-tool.js';
+import { validateUntrusted } from '@headway/protocol/internal';
 import { continuationPrompt } from '@headway/report';
 import { z } from 'zod';
 import { parseAgentConfig, type AgentConfig, type AgentConfigInput } from './agent-config.js';
@@ -374,10 +374,14 @@ export class AgentRuntime {
    * ```
    */
   async continueRun(from: ContinueFrom, options: RunOptions = {}): Promise<RunResult> {
-    const parsed = continueFromSchema.safeParse(from);
+    // A report read back from a file or a request is hostile: a getter may throw, a proxy be revoked.
+    const parsed = validateUntrusted(continueFromSchema, from);
     if (!parsed.success) {
-      const issues = toValidationIssues(parsed.error);
-      throw new ConfigError('RUNTIME_INVALID_CONTINUATION', `Invalid continuation: ${describeIssues(issues)}`, { issues });
+      const { issues, cause } = parsed;
+      throw new ConfigError('RUNTIME_INVALID_CONTINUATION', `Invalid continuation: ${describeIssues(issues)}`, {
+        issues,
+        ...(cause === undefined ? {} : { cause }),
+      });
     }
     const { runId, report } = parsed.data;
     return this.#execute(
