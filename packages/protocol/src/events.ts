@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_PLAN_ITEM_ID, MAX_PLAN_ITEM_TEXT, MAX_PLAN_ITEMS } from './plan-limits.js';
-import { progressReportSchema, type ProgressReport } from './progress-report.js';
+import { progressReportSchema, STOP_REASONS, type ProgressReport, type StopReason } from './progress-report.js';
 
 /** Fields every event carries: which run, its position in the run, and when. */
 export interface EventEnvelope {
@@ -32,6 +32,8 @@ export interface RunStartedEvent extends EventEnvelope {
   sessionId?: string;
   /** The budgets the run was given (time in ms, cost in USD). */
   limits?: RunLimits;
+  /** Set when this run continues an earlier one (from its progress report): that run's id. */
+  parentRunId?: string;
 }
 /** A unit of work (usually one model call) began. */
 export interface StepStartedEvent extends EventEnvelope {
@@ -109,6 +111,11 @@ export interface RunFinishedEvent extends EventEnvelope {
   tokenCount?: number;
   outcome: 'completed' | 'limit';
   summary?: string;
+  /**
+   * With `outcome: 'limit'`: why the run stopped short (which limit, or `stalled`). Read a run's
+   * end with `runEndOf`, which turns this into the one run-state word.
+   */
+  stopReason?: StopReason;
 }
 /** Terminal: the run failed. */
 export interface RunErrorEvent extends EventEnvelope {
@@ -374,6 +381,7 @@ const eventSchemas = z.discriminatedUnion('type', [
     task: z.string().exactOptional(),
     sessionId: z.string().exactOptional(),
     limits: runLimits.exactOptional(),
+    parentRunId: z.string().min(1).exactOptional(),
   }),
   event('step.started', {
     step: z.string(),
@@ -417,6 +425,7 @@ const eventSchemas = z.discriminatedUnion('type', [
     tokenCount: count.exactOptional(),
     outcome: z.enum(['completed', 'limit']),
     summary: z.string().exactOptional(),
+    stopReason: z.enum(STOP_REASONS as [StopReason, ...StopReason[]]).exactOptional(),
   }),
   event('run.error', { error: z.string() }),
   event('run.cancelled', { reason: z.string().exactOptional() }),

@@ -62,6 +62,8 @@ export type {
   WindDownStartedEvent,
 } from './events.js';
 export { STOP_REASONS, progressReportSchema } from './progress-report.js';
+export { RUN_END_STATES, describeRunEnd, parseRunEndWord, runEndOf, runEndOfStopReason, runEndWord } from './run-end.js';
+export type { RunEnd, RunEndState } from './run-end.js';
 export type { ProgressReport, ProgressReportStats, StopReason } from './progress-report.js';
 export { renderProgressReport } from './report-markdown/render-progress-report.js';
 export { MAX_REPORT_LENGTH, MAX_REPORT_WARNINGS, parseProgressReport } from './report-markdown/parse-progress-report.js';

@@ -3,7 +3,7 @@
 // fast-check yourself to use it (it is an optional peer dependency).
 import fc from 'fast-check';
 import type { ProgressEvent, ProgressEventBody, RunLimits } from './events.js';
-import type { ProgressReport } from './progress-report.js';
+import { STOP_REASONS, type ProgressReport } from './progress-report.js';
 
 const ms = fc.integer({ min: 0, max: 10_000_000 });
 const count = fc.nat({ max: 10_000 });
@@ -69,7 +69,10 @@ export function progressEventArbitraries(options: ProgressEventArbitraryOptions 
     [],
   );
   const body: fc.Arbitrary<ProgressEventBody> = fc.oneof(
-    rec({ type: fc.constant('run.started'), agentName: text, task: text, sessionId: text, limits }, ['type', 'agentName']),
+    rec(
+      { type: fc.constant('run.started'), agentName: text, task: text, sessionId: text, limits, parentRunId: fc.string({ minLength: 1 }) },
+      ['type', 'agentName'],
+    ),
     rec({ type: fc.constant('step.started'), step: text, description: text, provider: text, model: text }, ['type', 'step']),
     rec(
       {
@@ -112,6 +115,7 @@ export function progressEventArbitraries(options: ProgressEventArbitraryOptions 
         tokenCount: count,
         outcome: fc.constantFrom('completed' as const, 'limit' as const),
         summary: text,
+        stopReason: fc.constantFrom(...STOP_REASONS),
       },
       ['type', 'durationMs', 'outcome'],
     ),

@@ -59,6 +59,7 @@ const BODIES: Readonly<Record<ProgressEvent['type'], Shape>> = {
     task: OS,
     sessionId: OS,
     limits: [{ iterations: ['nonNegative', 'optional'], time: ['nonNegative', 'optional'], cost: ['nonNegative', 'optional'] }, 'optional'],
+    parentRunId: ['nonEmpty', 'optional'],
   },
   'step.started': { step: S, description: OS, provider: OS, model: OS },
   'step.finished': {
@@ -82,7 +83,13 @@ const BODIES: Readonly<Record<ProgressEvent['type'], Shape>> = {
     plan: ['positiveInt', 'optional'],
   },
   'intermediate.result': { content: S },
-  'run.finished': { durationMs: DURATION, tokenCount: ['count', 'optional'], outcome: [['completed', 'limit']], summary: OS },
+  'run.finished': {
+    durationMs: DURATION,
+    tokenCount: ['count', 'optional'],
+    outcome: [['completed', 'limit']],
+    summary: OS,
+    stopReason: [['max-iterations', 'time-budget', 'negotiated-timeout', 'cost-budget', 'cancelled', 'error', 'stalled'], 'optional'],
+  },
   'run.error': { error: S },
   'run.cancelled': { reason: OS },
   iteration: { index: COUNT, max: ['positiveInt'] },

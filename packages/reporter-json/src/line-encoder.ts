@@ -75,6 +75,8 @@ const EVENT_KEYS: ReadonlySet<string> = new Set([
   'kind',
   'evidence',
   'since',
+  'parentRunId',
+  'stopReason',
 ]);
 
 /** The top-level keys the fast path knows (line-encoder.test.ts checks them against the protocol's schema). */
