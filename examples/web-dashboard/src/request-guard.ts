@@ -67,10 +67,12 @@ export function createRequestGuard(options: RequestGuardOptions = {}): RequestGu
       }
       if (originHost !== host) return `cross-origin request refused: Origin ${JSON.stringify(origin.slice(0, 200))} is not this server`;
       const site = header(req, 'sec-fetch-site');
-      if (site !== undefined && site !== 'same-origin') return `cross-origin request refused: Sec-Fetch-Site is ${JSON.stringify(site.slice(0, 50))}`;
+      if (site !== undefined && site !== 'same-origin')
+        return `cross-origin request refused: Sec-Fetch-Site is ${JSON.stringify(site.slice(0, 50))}`;
       const token = header(req, PAGE_TOKEN_HEADER);
       if (token === undefined || !tokens.has(token)) return `request refused: no valid ${PAGE_TOKEN_HEADER} (reload the page)`;
-      if (!/^application\/json\s*(?:;|$)/i.test(header(req, 'content-type') ?? '')) return 'request refused: the body must be application/json';
+      if (!/^application\/json\s*(?:;|$)/i.test(header(req, 'content-type') ?? ''))
+        return 'request refused: the body must be application/json';
       return undefined;
     },
   };

@@ -140,7 +140,11 @@ describe('dashboard server', () => {
     expect(bad.status).toBe(400);
     expect(await bad.json()).toEqual({ error: '(root): unrecognized key: "task"' });
     expect((await api(`/api/runs/${first.runId}/continue`)).status).toBe(405);
-    const forged = await api(`/api/runs/${first.runId}/continue`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+    const forged = await api(`/api/runs/${first.runId}/continue`, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(forged.status).toBe(403);
   });
 

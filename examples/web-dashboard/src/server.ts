@@ -9,7 +9,15 @@ import { computeStepRanges, type StepRange } from '@headway/estimator';
 import type { ProgressEvent, ProgressReport } from '@headway/protocol';
 import { OpenAIProvider } from '@headway/provider-openai';
 import { continuationPrompt } from '@headway/report';
-import { AgentRuntime, ScriptedProvider, type ChatMessage, type CompletionRequest, type Provider, type RunResult, type ScriptedStep } from '@headway/runtime';
+import {
+  AgentRuntime,
+  ScriptedProvider,
+  type ChatMessage,
+  type CompletionRequest,
+  type Provider,
+  type RunResult,
+  type ScriptedStep,
+} from '@headway/runtime';
 import { createReplayLog, createSseHandler, type ReplayLog } from '@headway/sse';
 import { libraryTools } from './library-tools.js';
 import { pacedProvider } from './paced-provider.js';
@@ -188,7 +196,13 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
       {
         provider,
         tools: libraryTools({ delayMs: options.toolDelayMs ?? 400 }),
-        sinks: [continuation === undefined ? log : (event: ProgressEvent) => log.append(asContinuation(event, continuation))],
+        sinks: [
+          continuation === undefined
+            ? log
+            : (event: ProgressEvent) => {
+                log.append(asContinuation(event, continuation));
+              },
+        ],
         // The run's id is known before it starts, so the page can subscribe at once.
         generateId: () => (ids++ === 0 ? runId : randomUUID()),
       },

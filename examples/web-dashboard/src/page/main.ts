@@ -17,7 +17,10 @@ const runViewSchema: z.ZodType<RunView> = z.object({
   maxIterations: z.number(),
   steps: z.array(stepRangeSchema),
   parentRunId: z.string().min(1).exactOptional(),
-  chain: z.array(z.object({ runId: z.string().min(1), status: z.string() })).max(100).exactOptional(),
+  chain: z
+    .array(z.object({ runId: z.string().min(1), status: z.string() }))
+    .max(100)
+    .exactOptional(),
 });
 
 /** The token the server wrote into this page; requests that start runs carry it. */

@@ -24,6 +24,8 @@ markdown.renderer.rules.link_open = (tokens, index, options, env, self) => {
  */
 export function reportHtml(text: string): string {
   const cut = text.length > MAX_REPORT_MARKDOWN;
-  const source = cut ? `${text.slice(0, MAX_REPORT_MARKDOWN)}\n\n_(cut: the report is longer than ${MAX_REPORT_MARKDOWN} characters)_\n` : text;
+  const source = cut
+    ? `${text.slice(0, MAX_REPORT_MARKDOWN)}\n\n_(cut: the report is longer than ${MAX_REPORT_MARKDOWN} characters)_\n`
+    : text;
   return markdown.render(source);
 }
