@@ -6,10 +6,10 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
 /** The header the page sends its token in. */
-export const PAGE_TOKEN_HEADER = 'x-headway-page-token';
+const PAGE_TOKEN_HEADER = 'x-headway-page-token';
 
 /** The `<meta name>` the token is written under in the served page. */
-export const PAGE_TOKEN_META = 'headway-page-token';
+const PAGE_TOKEN_META = 'headway-page-token';
 
 /**
  * The Content-Security-Policy of the served page: its own scripts, styles and connections only,

@@ -18,7 +18,7 @@ const NOTES: Record<string, string> = {
 };
 
 /** The task when the page sends none. */
-export const DEFAULT_QUESTION = 'What is headway?';
+const DEFAULT_QUESTION = 'What is headway?';
 
 const readNote = defineTool({
   name: 'read_note',
@@ -68,7 +68,7 @@ function report(read: readonly string[]): string {
  * and writes a PROGRESS REPORT when a limit stops it. A continued run's first message lists the
  * notes already read; it reads only the rest.
  */
-export function notesModel(delayMs: number): (conversation: readonly ChatMessage[]) => ScriptedStep {
+function notesModel(delayMs: number): (conversation: readonly ChatMessage[]) => ScriptedStep {
   return (conversation) => {
     const users = conversation.filter((m) => m.role === 'user');
     if (users.slice(1).some((m) => m.content.includes('PROGRESS REPORT'))) return { delayMs, content: report(notesRead(conversation)) };

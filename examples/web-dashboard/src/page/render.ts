@@ -7,7 +7,7 @@ import { narration, type DashboardState, type ToolRow } from './dashboard-state.
 import { reportHtml } from './report-html.js';
 
 /** One run of a chain of continuations, oldest first. */
-export interface ChainLink {
+interface ChainLink {
   runId: string;
   status: string;
 }
