@@ -1,37 +1,47 @@
 // End to end in a real headless Chromium: the built page runs an agent through the official
 // AG-UI client (HttpAgent), against the real endpoint and the real runtime.
-import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { findTestPart } from '@headway/protocol/testing';
+import type { ChatMessage, ScriptedStep } from '@headway/runtime';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAgUiPageServer, type AgUiPageServer } from './server.js';
 
-/** `HEADWAY_CHROMIUM_PATH`, else `chromium` (or `chromium-browser`) on PATH; undefined when there is none. */
-function findChromium(): string | undefined {
-  const fromEnv = process.env.HEADWAY_CHROMIUM_PATH;
-  if (fromEnv !== undefined && fromEnv !== '') return fromEnv;
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    for (const name of ['chromium', 'chromium-browser']) {
-      const candidate = join(dir, name);
-      try {
-        accessSync(candidate, constants.X_OK);
-        return candidate;
-      } catch {
-        // not here
-      }
-    }
-  }
-  return undefined;
-}
-
-const chromiumPath = findChromium();
-if (chromiumPath === undefined) {
-  console.warn('ag-ui-page: no Chromium found (set HEADWAY_CHROMIUM_PATH or put chromium on PATH); the browser test is SKIPPED');
-}
-
+const chromiumPath = findTestPart('HEADWAY_CHROMIUM_PATH');
 const root = resolve(import.meta.dirname, '..');
+
+/** A report a hostile model could write: markup, script, code links, deep nesting. */
+const HOSTILE_REPORT = [
+  '## PROGRESS REPORT',
+  '### Task',
+  'What is <b onmouseover="window.pwned=9">headway</b>?',
+  '### Completed Work',
+  '- <img src=x onerror="window.pwned=1">',
+  '- <script>window.pwned=2</script>',
+  '- [open](javascript:window.pwned=3) and [this](JaVaScRiPt&#58;window.pwned=4)',
+  '### Key Findings',
+  '- <div onclick="window.pwned=5">raw HTML block</div>',
+  `- ${Array.from({ length: 40 }, (_, i) => `${'  '.repeat(i)}- level ${i}`).join('\n')}`,
+  '### Attempted but Inconclusive',
+  '- <iframe src="javascript:window.pwned=6"></iframe>',
+  '### Not Started / Remaining',
+  `- ${'<svg onload="window.pwned=7">'.repeat(2000)}`,
+  '### Suggested Next Steps',
+  '- [ok](https://example.org/next)',
+].join('\n');
+
+/** Calls a tool every iteration, so the run hits its limit, then writes {@link HOSTILE_REPORT}. */
+function hostileReportModel(conversation: readonly ChatMessage[]): ScriptedStep {
+  const asked = conversation
+    .filter((m) => m.role === 'user')
+    .slice(1)
+    .some((m) => m.content.includes('PROGRESS REPORT'));
+  if (asked) return { content: HOSTILE_REPORT };
+  return { content: 'Reading.', toolCalls: [{ name: 'read_note', args: { name: 'goals.md' } }] };
+}
 
 describe.skipIf(chromiumPath === undefined)('the AG-UI page in Chromium', () => {
   let scratch: string;
@@ -39,6 +49,7 @@ describe.skipIf(chromiumPath === undefined)('the AG-UI page in Chromium', () => 
   let browser: Browser;
   let page: Page;
   const pageErrors: string[] = [];
+  const etaTexts: string[] = [];
 
   beforeAll(async () => {
     scratch = mkdtempSync(join(tmpdir(), 'headway-ag-ui-page-'));
@@ -50,8 +61,19 @@ describe.skipIf(chromiumPath === undefined)('the AG-UI page in Chromium', () => 
     page.on('pageerror', (error) => {
       pageErrors.push(error.message);
     });
+    // Warnings and errors, Content-Security-Policy refusals among them.
     page.on('console', (message) => {
       if (message.type() === 'error' || message.type() === 'warning') pageErrors.push(`${message.type()}: ${message.text()}`);
+    });
+    await page.exposeFunction('recordEta', (text: string) => {
+      etaTexts.push(text);
+    });
+    await page.addInitScript(() => {
+      const record = (globalThis as unknown as { recordEta: (t: string) => void }).recordEta;
+      new MutationObserver(() => {
+        const text = document.getElementById('eta')?.textContent ?? '';
+        if (text !== '') record(text);
+      }).observe(document, { subtree: true, childList: true, characterData: true });
     });
   });
 
@@ -61,23 +83,110 @@ describe.skipIf(chromiumPath === undefined)('the AG-UI page in Chromium', () => 
     rmSync(scratch, { recursive: true, force: true });
   });
 
-  it('renders a whole run: steps, tool calls with results, the answer and 100%', async () => {
+  const finished = (p: Page): Promise<unknown> =>
+    p.waitForFunction(() => document.getElementById('status')?.dataset.status !== 'running', undefined, { timeout: 30_000 });
+
+  it('renders a whole run: named steps, an ETA range, tool calls with results, the narration apart from the answer, 100%', async () => {
     await page.goto(server.url);
     await page.click('#run');
     // While it runs, a tool call shows before its result.
     await page.waitForSelector('#tools li');
-    await page.waitForFunction(() => document.getElementById('status')?.dataset.status !== 'running', undefined, { timeout: 30_000 });
-    expect(await page.textContent('#status')).toBe('success');
+    await finished(page);
+    expect(await page.textContent('#status')).toBe('completed');
     expect(await page.textContent('#percent')).toBe('100');
     expect(await page.$$eval('#tools li', (items) => items.map((li) => `${li.getAttribute('class') ?? ''}: ${li.textContent}`))).toEqual([
       'done: read_note {"name":"goals.md"} → headway makes long agent runs legible: progress, ETA, and a report at the limit.',
       'done: read_note {"name":"packages.md"} → protocol, estimator, report, runtime, reporters, sse, ag-ui.',
       'done: read_note {"name":"ag-ui.md"} → AG-UI front ends render a headway run with no glue code.',
     ]);
-    expect(await page.textContent('#answer')).toBe(
-      'Reading the notes. One more. headway makes agent runs legible, and AG-UI pages show them as they go.',
-    );
-    expect(await page.$$eval('#steps li', (items) => items.length)).toBeGreaterThanOrEqual(3);
+    // Steps are named by what the run said it was doing, not llm-1, llm-2.
+    expect(await page.locator('#steps li').allTextContents()).toEqual([
+      'Reading the project notes',
+      'Reading the AG-UI note',
+      'Writing the answer',
+    ]);
+    expect(await page.locator('#steps li.done').count()).toBe(3);
+    expect(await page.locator('#narration p').allTextContents()).toEqual([
+      'Reading the goals and the package list.',
+      'One more, about AG-UI.',
+    ]);
+    expect(await page.textContent('#answer')).toBe('headway makes agent runs legible, and AG-UI pages show them as they go.');
+    expect(await page.isVisible('#answer-section')).toBe(true);
+    expect(await page.isHidden('#report-section')).toBe(true);
+    // An ETA range, as on the dashboard, once the estimator had evidence for one.
+    expect(etaTexts).toContain('ETA —');
+    expect(etaTexts.filter((t) => /^ETA (?:<1|\d+)–\d+ (?:s|min)$/.test(t)).length).toBeGreaterThan(0);
+    expect(await page.textContent('#eta')).toBe('');
     expect(pageErrors).toEqual([]);
+  });
+
+  it('renders the report of a run stopped at its limit, and Continue finishes the task with the chain shown', async () => {
+    await page.fill('#max-iterations', '2');
+    await page.click('#run');
+    await finished(page);
+    expect(await page.textContent('#status')).toBe('stopped at limit');
+    expect(await page.locator('#report h2').allTextContents()).toEqual(['PROGRESS REPORT']);
+    expect(await page.locator('#report h3').allTextContents()).toEqual([
+      'Task',
+      'Completed Work',
+      'Key Findings',
+      'Attempted but Inconclusive',
+      'Not Started / Remaining',
+      'Suggested Next Steps',
+    ]);
+    const report = (await page.textContent('#report')) ?? '';
+    expect(report).not.toMatch(/##|\*\*|_None\._/);
+    expect(await page.locator('#report li').allTextContents()).toEqual(expect.arrayContaining(['Read goals.md', 'Read ag-ui.md']));
+    expect(await page.isHidden('#answer-section')).toBe(true);
+    expect(await page.textContent('#narration')).not.toContain('PROGRESS REPORT');
+
+    await page.click('#continue');
+    await page.waitForFunction(() => document.getElementById('status')?.dataset.status === 'running');
+    await finished(page);
+    expect(await page.textContent('#status')).toBe('completed');
+    expect(await page.textContent('#title')).toBe('What is headway?');
+    expect(await page.locator('#chain li').allTextContents()).toEqual(['Run 1 · stopped at limit', 'Run 2 · continued · completed']);
+    // It built on the report: only the note left unread was read.
+    expect(await page.locator('#tools li').allTextContents()).toEqual([
+      'read_note {"name":"ag-ui.md"} → AG-UI front ends render a headway run with no glue code.',
+    ]);
+    expect(await page.textContent('#answer')).toBe('headway makes agent runs legible, and AG-UI pages show them as they go.');
+    expect(await page.isHidden('#report-section')).toBe(true);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('renders a hostile report inert: no script runs, no handler, no code link', async () => {
+    const hostileServer = await startAgUiPageServer({ pageDir: join(scratch, 'page'), modelDelayMs: 0, model: () => hostileReportModel });
+    const hostilePage = await browser.newPage();
+    const dialogs: string[] = [];
+    hostilePage.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    try {
+      await hostilePage.goto(hostileServer.url);
+      await hostilePage.fill('#max-iterations', '2');
+      await hostilePage.click('#run');
+      await hostilePage.waitForSelector('#report h2', { timeout: 30_000 });
+      const body = hostilePage.locator('#report');
+      expect(await body.locator('script, img, iframe, object, embed, div, svg').count()).toBe(0);
+      const withHandlers = await body.evaluate((node) =>
+        [...node.querySelectorAll('*')].flatMap((e) =>
+          [...e.attributes].filter((a) => /^on/i.test(a.name)).map((a) => `${e.tagName} ${a.name}`),
+        ),
+      );
+      expect(withHandlers).toEqual([]);
+      const hrefs = await body.locator('a').evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
+      expect(hrefs.filter((h) => /^\s*(?:javascript|vbscript|data):/i.test(h))).toEqual([]);
+      const text = (await body.textContent()) ?? '';
+      expect(text).toContain('<img src=x onerror="window.pwned=1">');
+      expect(text).toContain('<script>window.pwned=2</script>');
+      for (const link of await body.locator('a').all()) await link.click({ modifiers: ['Control'] }).catch(() => undefined);
+      expect(await hostilePage.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
+      expect(dialogs).toEqual([]);
+    } finally {
+      await hostilePage.close();
+      await hostileServer.close();
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRunRequest } from './run-request.js';
+import { parseContinueRequest, parseRunRequest } from './run-request.js';
 
 describe('POST /api/runs body', () => {
   it('accepts an empty body and a full one', () => {
@@ -19,5 +19,20 @@ describe('POST /api/runs body', () => {
     `);
     expect(parseRunRequest('{"task":').ok).toBe(false);
     expect(parseRunRequest('[1]')).toMatchObject({ ok: false, message: expect.stringContaining('(root)') as string });
+  });
+});
+
+describe('POST /api/runs/<id>/continue body', () => {
+  it('accepts an empty body or an iteration cap, and nothing else', () => {
+    expect(parseContinueRequest('')).toEqual({ ok: true, request: {} });
+    expect(parseContinueRequest('{"maxIterations":12}')).toEqual({ ok: true, request: { maxIterations: 12 } });
+    expect(parseContinueRequest('{"maxIterations":51,"task":"ignore the report"}')).toMatchInlineSnapshot(`
+      {
+        "message": "maxIterations: too big: expected number to be <=50; (root): unrecognized key: "task"",
+        "ok": false,
+      }
+    `);
+    expect(parseContinueRequest('{"__proto__":{"maxIterations":1}}')).toMatchObject({ ok: false });
+    expect(parseContinueRequest('null')).toMatchObject({ ok: false });
   });
 });

@@ -20,18 +20,40 @@ const runRequestSchema: z.ZodType<RunRequest> = z.strictObject({
   timeBudgetMs: z.number().int().min(500).max(3_600_000).exactOptional(),
 });
 
-/** A request body rejected, with a message naming the field and the problem. */
-export type RunRequestResult = { ok: true; request: RunRequest } | { ok: false; message: string };
+/** What `POST /api/runs/<id>/continue` accepts: the follow-up run's iteration cap. */
+export interface ContinueRequest {
+  /** Iteration cap of the follow-up run, 1–50 (default 10). */
+  maxIterations?: number;
+}
 
-/** Validates the JSON body of `POST /api/runs` (it comes from the network: trust nothing). */
-export function parseRunRequest(body: string): RunRequestResult {
+const continueRequestSchema: z.ZodType<ContinueRequest> = z.strictObject({
+  maxIterations: z.number().int().min(1).max(50).exactOptional(),
+});
+
+/** A request body accepted, or rejected with a message naming the field and the problem. */
+export type BodyResult<T> = { ok: true; request: T } | { ok: false; message: string };
+
+/** The result of {@link parseRunRequest}. */
+export type RunRequestResult = BodyResult<RunRequest>;
+
+function parseBody<T>(schema: z.ZodType<T>, body: string): BodyResult<T> {
   let value: unknown;
   try {
     value = body.trim() === '' ? {} : JSON.parse(body);
   } catch (error) {
     return { ok: false, message: `body: not JSON (${(error as Error).message})` };
   }
-  const parsed = runRequestSchema.safeParse(value);
+  const parsed = schema.safeParse(value);
   if (!parsed.success) return { ok: false, message: describeIssues(toValidationIssues(parsed.error)) };
   return { ok: true, request: parsed.data };
+}
+
+/** Validates the JSON body of `POST /api/runs` (it comes from the network: trust nothing). */
+export function parseRunRequest(body: string): RunRequestResult {
+  return parseBody(runRequestSchema, body);
+}
+
+/** Validates the JSON body of `POST /api/runs/<id>/continue`. */
+export function parseContinueRequest(body: string): BodyResult<ContinueRequest> {
+  return parseBody(continueRequestSchema, body);
 }

@@ -8,7 +8,40 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pngText, withPngText } from './png-text.test-util.js';
+import type { ChatMessage, ScriptedStep } from '@headway/runtime';
+import { DEFAULT_TASK } from './scripted-model.js';
 import { startDashboardServer, type DashboardServer } from './server.js';
+
+/** A report a hostile model could write: markup, script, code links, deep nesting. */
+const HOSTILE_REPORT = [
+  '## PROGRESS REPORT',
+  '### Task',
+  'Compare <b onmouseover="window.pwned=9">sorting</b> algorithms',
+  '### Completed Work',
+  '- <img src=x onerror="window.pwned=1">',
+  '- <script>window.pwned=2</script>',
+  '- [open](javascript:window.pwned=3) and [this](JaVaScRiPt&#58;window.pwned=4)',
+  '### Key Findings',
+  '- <div onclick="window.pwned=5">raw HTML block</div>',
+  '- ![pixel](https://tracker.example/p.png)',
+  `- ${Array.from({ length: 40 }, (_, i) => `${'  '.repeat(i)}- level ${i}`).join('\n')}`,
+  '### Attempted but Inconclusive',
+  '- <iframe src="javascript:window.pwned=6"></iframe>',
+  '### Not Started / Remaining',
+  `- ${'<svg onload="window.pwned=7">'.repeat(2000)}`,
+  '### Suggested Next Steps',
+  '- [ok](https://example.org/next)',
+].join('\n');
+
+/** Calls a tool every iteration, so the run hits its limit, then writes {@link HOSTILE_REPORT}. */
+function hostileReportModel(conversation: readonly ChatMessage[]): ScriptedStep {
+  const asked = conversation
+    .filter((m) => m.role === 'user')
+    .slice(1)
+    .some((m) => m.content.includes('PROGRESS REPORT'));
+  if (asked) return { content: HOSTILE_REPORT };
+  return { content: 'Searching again.', toolCalls: [{ name: 'search_library', args: { query: 'sort' } }] };
+}
 
 const root = resolve(import.meta.dirname, '..');
 const artifacts = resolve(root, '.artifacts');
@@ -53,6 +86,10 @@ beforeAll(async () => {
   page = context.pages()[0] ?? (await context.newPage());
   page.on('pageerror', (error) => {
     pageErrors.push(error.message);
+  });
+  // The page runs under its Content-Security-Policy: nothing it does may be refused.
+  page.on('console', (message) => {
+    if (message.text().includes('Content Security Policy')) pageErrors.push(message.text());
   });
   await page.exposeFunction('recordBar', (value: number) => {
     readings.push({ load, value });
@@ -171,13 +208,16 @@ describe.skipIf(chromiumPath === undefined)('web dashboard in Chromium', () => {
     );
     expect(await page.locator('#tools li').first().locator('.preview').innerText()).toContain('merge-sort');
     expect(await page.locator('#running li').count()).toBe(0);
-    expect(await page.locator('#text .text-block p').allInnerTexts()).toEqual(textBlocks(events));
+    // The narration is what the model said before its tool calls; the last turn is the answer, apart.
+    const blocks = textBlocks(events);
+    expect(await page.locator('#text .text-block p').allInnerTexts()).toEqual(blocks.slice(0, -1));
+    expect(blocks.slice(0, -1).every((b) => !b.includes('Recommendation'))).toBe(true);
 
     // The answer, and every step done.
     expect(await page.textContent('#result-title')).toBe('Answer');
     const answer = await page.innerText('#result-body');
     expect(answer).toContain('Recommendation: merge sort.');
-    expect(answer).toBe(textBlocks(events).at(-1));
+    expect(answer).toBe(blocks.at(-1));
     expect(await page.locator('#steps li.done').count()).toBe(4);
     expect(await page.innerText('#percent')).toBe('100%');
 
@@ -216,8 +256,7 @@ describe.skipIf(chromiumPath === undefined)('web dashboard in Chromium', () => {
     const committed = existsSync(readmeScreenshot) ? pngText(readFileSync(readmeScreenshot), 'page-text') : undefined;
     if (committed !== said) {
       // The bar's width eases in after a reload: the picture shows where it ends.
-      await page.addStyleTag({ content: '* { transition: none !important; }' });
-      writeFileSync(readmeScreenshot, withPngText(await page.screenshot(), 'page-text', said));
+      writeFileSync(readmeScreenshot, withPngText(await page.screenshot({ animations: 'disabled' }), 'page-text', said));
       expect.fail(`examples/web-dashboard/dashboard.png showed another page; it is rewritten from this run: commit it.\n${said}`);
     }
   });
@@ -236,14 +275,90 @@ describe.skipIf(chromiumPath === undefined)('web dashboard in Chromium', () => {
       'Reached the iteration limit (3): the agent writes a progress report',
     ]);
     expect(await page.textContent('#result-title')).toBe('PROGRESS REPORT');
-    const report = await page.innerText('#result-body');
-    expect(report).toMatch(/^## PROGRESS REPORT/);
-    expect(report).toContain('Read Merge sort');
+    // The report is rendered, not shown as Markdown: headings, lists, emphasis.
+    expect(await page.locator('#result-body h2').allInnerTexts()).toEqual(['PROGRESS REPORT']);
+    expect(await page.locator('#result-body h3').allTextContents()).toEqual([
+      'Task',
+      'Completed Work',
+      'Key Findings',
+      'Attempted but Inconclusive',
+      'Not Started / Remaining',
+      'Suggested Next Steps',
+    ]);
+    const report = (await page.textContent('#result-body')) ?? '';
+    expect(report).not.toMatch(/##|\*\*|_None\._/);
+    expect(await page.locator('#result-body em', { hasText: 'None.' }).count()).toBe(1);
+    expect(await page.locator('#result-body li').allInnerTexts()).toEqual(expect.arrayContaining(['Read Merge sort']));
     expect(report).toMatch(/Not Started \/ Remaining[\s\S]*Read Quicksort/);
     expect(await page.innerText('#status')).toBe('stopped at limit');
     expect(await page.locator('#tools li').count()).toBe(events.filter((e) => e.type === 'tool.completed').length);
-
+    // The report's text is not narration: no raw report in the model's output either.
+    expect(await page.locator('#text').innerText()).not.toContain('PROGRESS REPORT');
     await page.screenshot({ path: resolve(artifacts, 'dashboard-report.png'), fullPage: true });
+
+    // Continue: the follow-up run starts from the report, the page follows it to the end, and the
+    // chain shows where it came from.
+    expect(await page.isVisible('#continue-button')).toBe(true);
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === `/api/runs/${runId}/continue`),
+      page.click('#continue-button'),
+    ]);
+    expect(response.status()).toBe(201);
+    const next = (await response.json()) as { runId: string };
+    await page.waitForSelector(`#run[data-run-id="${next.runId}"][data-status="completed"]`, { timeout: 30_000 });
+    expect(runIdOf(page)).toBe(next.runId);
+    expect(await page.innerText('#task')).toBe(DEFAULT_TASK);
+    expect(await page.locator('#chain li').allInnerTexts()).toEqual(['Run 1 · stopped at limit', 'Run 2 · continued · completed']);
+    expect(await page.getAttribute('#chain li:first-child a', 'href')).toBe(`#run=${runId}`);
+    const nextEvents = await serverEvents(next.runId);
+    expect(nextEvents[0]).toMatchObject({ type: 'run.started', task: DEFAULT_TASK, parentRunId: runId });
+    expect(await page.textContent('#result-title')).toBe('Answer');
+    expect(await page.innerText('#result-body')).toContain('Recommendation: merge sort.');
+    expect(await page.isHidden('#continue-panel')).toBe(true);
+    await page.screenshot({ path: resolve(artifacts, 'dashboard-continued.png'), fullPage: true });
     expect(pageErrors).toEqual([]);
+  });
+
+  it('renders a hostile report inert: no script runs, no handler, no code link', async () => {
+    const hostileServer = await startDashboardServer({
+      pageDir: join(scratch, 'page'),
+      port: 0,
+      modelDelayMs: 0,
+      toolDelayMs: 0,
+      chunkDelayMs: 0,
+      scriptedModel: () => hostileReportModel,
+    });
+    const hostilePage = await context.newPage();
+    const dialogs: string[] = [];
+    hostilePage.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    try {
+      await hostilePage.goto(hostileServer.url);
+      await hostilePage.fill('#max-iterations', '2');
+      await hostilePage.click('#start-button');
+      await hostilePage.waitForSelector('#run[data-status="limit"] #result-body h2', { timeout: 30_000 });
+      const body = hostilePage.locator('#result-body');
+      expect(await body.locator('script, img, iframe, object, embed, div, svg').count()).toBe(0);
+      const withHandlers = await body.evaluate((node) =>
+        [...node.querySelectorAll('*')].flatMap((e) =>
+          [...e.attributes].filter((a) => /^on/i.test(a.name)).map((a) => `${e.tagName} ${a.name}`),
+        ),
+      );
+      expect(withHandlers).toEqual([]);
+      const hrefs = await body.locator('a').evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
+      expect(hrefs.filter((h) => /^\s*(?:javascript|vbscript|data):/i.test(h))).toEqual([]);
+      const text = await body.innerText();
+      expect(text).toContain('<img src=x onerror="window.pwned=1">');
+      expect(text).toContain('<script>window.pwned=2</script>');
+      // Click every link the report has: none runs anything.
+      for (const link of await body.locator('a').all()) await link.click({ modifiers: ['Control'] }).catch(() => undefined);
+      expect(await hostilePage.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
+      expect(dialogs).toEqual([]);
+    } finally {
+      await hostilePage.close();
+      await hostileServer.close();
+    }
   });
 });

@@ -6,13 +6,23 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { extname, resolve, sep } from 'node:path';
 import { computeStepRanges, type StepRange } from '@headway/estimator';
-import type { ProgressEvent } from '@headway/protocol';
+import type { ProgressEvent, ProgressReport } from '@headway/protocol';
 import { OpenAIProvider } from '@headway/provider-openai';
-import { AgentRuntime, ScriptedProvider, type Provider, type RunResult } from '@headway/runtime';
+import { continuationPrompt } from '@headway/report';
+import {
+  AgentRuntime,
+  ScriptedProvider,
+  type ChatMessage,
+  type CompletionRequest,
+  type Provider,
+  type RunResult,
+  type ScriptedStep,
+} from '@headway/runtime';
 import { createReplayLog, createSseHandler, type ReplayLog } from '@headway/sse';
 import { libraryTools } from './library-tools.js';
 import { pacedProvider } from './paced-provider.js';
-import { parseRunRequest, type RunRequest } from './run-request.js';
+import { createRequestGuard, PAGE_CSP, withPageToken } from './request-guard.js';
+import { parseContinueRequest, parseRunRequest, type RunRequest } from './run-request.js';
 import { DEFAULT_TASK, TASK_STEPS, researchModel } from './scripted-model.js';
 
 /** Options of {@link startDashboardServer}. */
@@ -33,6 +43,14 @@ export interface DashboardServerOptions {
   env?: Record<string, string | undefined>;
   /** Model for OpenAI runs (default the provider's). */
   openaiModel?: string;
+  /** Plays the model in scripted runs (default the library research model). */
+  scriptedModel?: (delayMs: number) => (conversation: readonly ChatMessage[], request: CompletionRequest) => ScriptedStep;
+}
+
+/** A run in a chain of continuations, as `GET /api/runs/:id` lists them (oldest first). */
+interface ChainLink {
+  runId: string;
+  status: 'running' | RunResult['status'];
 }
 
 /** What the server knows about a run besides its events. */
@@ -45,6 +63,14 @@ interface RunInfo {
   /** The weighted steps and the slice of the bar each covers. */
   steps: StepRange[];
   status: 'running' | RunResult['status'];
+  /** The run this one continues, from its progress report. */
+  parentRunId?: string;
+}
+
+/** How a follow-up run is started from a report: its title and the run it continues. */
+interface Continuation {
+  parentRunId: string;
+  title: string;
 }
 
 /** A running dashboard server. */
@@ -56,6 +82,8 @@ export interface DashboardServer {
   readonly log: ReplayLog;
   /** Starts a run as `POST /api/runs` does. */
   startRun(request: RunRequest): RunInfo;
+  /** Starts the follow-up of a run that stopped short, as `POST /api/runs/:id/continue` does. */
+  continueRun(runId: string, request?: { maxIterations?: number }): RunInfo;
   /** Resolves when the run has ended. */
   finished(runId: string): Promise<RunResult> | undefined;
   /** Cancels running runs and stops listening. */
@@ -102,8 +130,15 @@ function readBody(req: IncomingMessage): Promise<string | undefined> {
   });
 }
 
+/** A follow-up run's `run.started` names the task, not the continuation prompt, and its parent. */
+function asContinuation(event: ProgressEvent, continuation: Continuation): ProgressEvent {
+  if (event.type !== 'run.started') return event;
+  return { ...event, task: continuation.title, parentRunId: event.parentRunId ?? continuation.parentRunId };
+}
+
 /**
  * Starts the dashboard: `GET /` the page, `GET /api/config`, `POST /api/runs`,
+ * `POST /api/runs/:id/continue` (the follow-up of a run that stopped short),
  * `GET /api/runs/:id` (run info), `GET /api/runs/:id/events` (SSE),
  * `GET /api/runs/:id/log` (the events so far, as JSON).
  */
@@ -112,7 +147,8 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
   const env = options.env ?? process.env;
   const openaiAvailable = (env.OPENAI_API_KEY ?? '') !== '';
   const log = createReplayLog({ maxRuns: 32 });
-  const runs = new Map<string, { info: RunInfo; controller: AbortController; done: Promise<RunResult> }>();
+  const runs = new Map<string, { info: RunInfo; controller: AbortController; done: Promise<RunResult>; report?: ProgressReport }>();
+  const guard = createRequestGuard();
   const sse = createSseHandler({
     source: log,
     heartbeatMs: 10_000,
@@ -127,24 +163,25 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
   function providerFor(kind: 'scripted' | 'openai'): Provider {
     if (kind === 'openai') return new OpenAIProvider({ env, ...(options.openaiModel === undefined ? {} : { model: options.openaiModel }) });
     return pacedProvider(
-      new ScriptedProvider(researchModel(options.modelDelayMs ?? 600), { name: 'scripted', record: false }),
+      new ScriptedProvider((options.scriptedModel ?? researchModel)(options.modelDelayMs ?? 600), { name: 'scripted', record: false }),
       options.chunkDelayMs ?? 25,
     );
   }
 
-  function startRun(request: RunRequest): RunInfo {
+  function startRun(request: RunRequest, continuation?: Continuation): RunInfo {
     const kind = request.provider ?? 'scripted';
     if (kind === 'openai' && !openaiAvailable) throw new Error('provider: openai needs OPENAI_API_KEY in the server environment');
     const runId = randomUUID();
     const steps = kind === 'scripted' ? TASK_STEPS.map((s) => ({ ...s })) : [];
     const info: RunInfo = {
       runId,
-      task: request.task ?? DEFAULT_TASK,
+      task: continuation?.title ?? request.task ?? DEFAULT_TASK,
       provider: kind,
       maxIterations: request.maxIterations ?? 10,
       ...(request.timeBudgetMs === undefined ? {} : { timeBudgetMs: request.timeBudgetMs }),
       steps: computeStepRanges(steps),
       status: 'running',
+      ...(continuation === undefined ? {} : { parentRunId: continuation.parentRunId }),
     };
     const provider = providerFor(kind);
     let ids = 0;
@@ -159,7 +196,13 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
       {
         provider,
         tools: libraryTools({ delayMs: options.toolDelayMs ?? 400 }),
-        sinks: [log],
+        sinks: [
+          continuation === undefined
+            ? log
+            : (event: ProgressEvent) => {
+                log.append(asContinuation(event, continuation));
+              },
+        ],
         // The run's id is known before it starts, so the page can subscribe at once.
         generateId: () => (ids++ === 0 ? runId : randomUUID()),
       },
@@ -167,14 +210,54 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
     // Subscribers may connect before the first event.
     log.register(runId);
     const controller = new AbortController();
-    const done = runtime.run(info.task, { stream: true, signal: controller.signal, sessionId: `dashboard-${runId}` }).then((result) => {
-      info.status = result.status;
-      return result;
-    });
-    runs.set(runId, { info, controller, done });
+    // A follow-up run's first message is the continuation prompt; its title stays the task.
+    const input = request.task ?? DEFAULT_TASK;
+    const entry: { info: RunInfo; controller: AbortController; done: Promise<RunResult>; report?: ProgressReport } = {
+      info,
+      controller,
+      done: runtime.run(input, { stream: true, signal: controller.signal, sessionId: `dashboard-${runId}` }).then((result) => {
+        info.status = result.status;
+        if (result.report !== undefined) entry.report = result.report;
+        return result;
+      }),
+    };
+    runs.set(runId, entry);
     // Keep the map as bounded as the replay log.
     for (const id of runs.keys()) if (!log.has(id) && id !== runId) runs.delete(id);
     return info;
+  }
+
+  /**
+   * Starts the follow-up of a run that stopped short: its first message is the continuation
+   * prompt built from the run's report (kept on the server: the page cannot hand in its own).
+   */
+  function continueRun(parentRunId: string, request: { maxIterations?: number } = {}): RunInfo {
+    const parent = runs.get(parentRunId);
+    if (parent === undefined) throw new Error(`unknown run ${JSON.stringify(parentRunId)}`);
+    if (parent.report === undefined || parent.info.status === 'completed' || parent.info.status === 'running') {
+      throw new Error(`run ${parentRunId} has no progress report to continue from (it is ${parent.info.status})`);
+    }
+    return startRun(
+      {
+        task: continuationPrompt(parent.report),
+        provider: parent.info.provider,
+        ...(request.maxIterations === undefined ? {} : { maxIterations: request.maxIterations }),
+      },
+      { parentRunId, title: parent.info.task },
+    );
+  }
+
+  /** The run and the runs it continues, oldest first (bounded: a chain cannot loop). */
+  function chainOf(info: RunInfo): ChainLink[] {
+    const chain: ChainLink[] = [{ runId: info.runId, status: info.status }];
+    let parentId = info.parentRunId;
+    while (parentId !== undefined && chain.length < 100) {
+      const parent = runs.get(parentId)?.info;
+      if (parent === undefined) break;
+      chain.unshift({ runId: parent.runId, status: parent.status });
+      parentId = parent.parentRunId;
+    }
+    return chain;
   }
 
   async function serveStatic(res: ServerResponse, pathname: string): Promise<void> {
@@ -186,11 +269,15 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
     }
     try {
       const body = await readFile(file);
+      const html = extname(file) === '.html';
       res.writeHead(200, {
         'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
-        'cache-control': relative === 'index.html' ? 'no-cache' : 'public, max-age=3600',
+        'cache-control': html ? 'no-store' : 'public, max-age=3600',
+        'x-content-type-options': 'nosniff',
+        ...(html ? { 'content-security-policy': PAGE_CSP, 'referrer-policy': 'no-referrer' } : {}),
       });
-      res.end(body);
+      // Each page served gets its own token, which its requests that start runs must carry.
+      res.end(html ? withPageToken(body.toString('utf8'), guard.issue()) : body);
     } catch {
       if (relative === 'index.html') {
         res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8' });
@@ -201,6 +288,21 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
       }
       sendJson(res, 404, { error: 'not found' });
     }
+  }
+
+  /** The body of a state-changing request, or `undefined` once it has been refused (403, 413). */
+  async function guardedBody(req: IncomingMessage, res: ServerResponse): Promise<string | undefined> {
+    const refusal = guard.refusal(req);
+    const body = await readBody(req);
+    if (refusal !== undefined) {
+      sendJson(res, 403, { error: refusal });
+      return undefined;
+    }
+    if (body === undefined) {
+      res.setHeader('connection', 'close');
+      sendJson(res, 413, { error: `body: larger than ${MAX_BODY_BYTES} bytes` });
+    }
+    return body;
   }
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -229,12 +331,8 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
         sendJson(res, 405, { error: 'use POST' });
         return;
       }
-      const body = await readBody(req);
-      if (body === undefined) {
-        res.setHeader('connection', 'close');
-        sendJson(res, 413, { error: `body: larger than ${MAX_BODY_BYTES} bytes` });
-        return;
-      }
+      const body = await guardedBody(req, res);
+      if (body === undefined) return;
       const parsed = parseRunRequest(body);
       if (!parsed.ok) {
         sendJson(res, 400, { error: parsed.message });
@@ -253,7 +351,27 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
       return;
     }
     if (parts.length === 3 && method === 'GET') {
-      sendJson(res, 200, run.info);
+      sendJson(res, 200, { ...run.info, chain: chainOf(run.info) });
+      return;
+    }
+    if (parts[3] === 'continue') {
+      if (method !== 'POST') {
+        sendJson(res, 405, { error: 'use POST' });
+        return;
+      }
+      const body = await guardedBody(req, res);
+      if (body === undefined) return;
+      const parsed = parseContinueRequest(body);
+      if (!parsed.ok) {
+        sendJson(res, 400, { error: parsed.message });
+        return;
+      }
+      try {
+        const info = continueRun(run.info.runId, parsed.request);
+        sendJson(res, 201, { ...info, chain: chainOf(info) });
+      } catch (error) {
+        sendJson(res, 409, { error: (error as Error).message });
+      }
       return;
     }
     if (parts[3] === 'events') {
@@ -286,7 +404,8 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
     url: `http://${address}:${port}/`,
     port,
     log,
-    startRun,
+    startRun: (request) => startRun(request),
+    continueRun,
     finished: (runId) => runs.get(runId)?.done,
     async close() {
       for (const run of runs.values()) run.controller.abort(new Error('the dashboard server is shutting down'));

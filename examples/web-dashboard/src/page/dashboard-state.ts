@@ -16,10 +16,12 @@ export interface ToolRow {
 }
 
 /** The text one model call streamed. */
-interface TextBlock {
+export interface TextBlock {
   /** The runtime's step name (`llm-1`, `llm-2`, …). */
   step: string;
   text: string;
+  /** Tool calls the model asked for in this turn: a turn with any is narration, not the answer. */
+  toolCalls: number;
 }
 
 /** A limit or wind-down warning. */
@@ -44,6 +46,8 @@ export interface DashboardState {
   /** Events applied. */
   eventCount: number;
   task?: string;
+  /** The run this one continues (`run.started`'s `parentRunId`). */
+  parentRunId?: string;
   percent: number;
   message?: string;
   etaMs?: number;
@@ -90,6 +94,7 @@ export function applyEvent(state: DashboardState, event: ProgressEvent): Dashboa
   switch (event.type) {
     case 'run.started':
       if (event.task !== undefined) next.task = event.task;
+      if (event.parentRunId !== undefined) next.parentRunId = event.parentRunId;
       break;
     case 'progress':
       // The estimator never moves the bar back; the page keeps that promise even if it did.
@@ -113,13 +118,13 @@ export function applyEvent(state: DashboardState, event: ProgressEvent): Dashboa
       break;
     case 'step.started':
       if (event.step.startsWith('guard:')) next.notices = [...state.notices, event.description ?? event.step];
-      else if (event.step.startsWith('llm-')) next.texts = [...state.texts, { step: event.step, text: '' }];
+      else if (event.step.startsWith('llm-')) next.texts = [...state.texts, { step: event.step, text: '', toolCalls: 0 }];
       break;
     case 'text.delta': {
       const block = currentText(state);
       next.texts =
         block === undefined
-          ? [{ step: 'llm', text: event.text }]
+          ? [{ step: 'llm', text: event.text, toolCalls: 0 }]
           : [...state.texts.slice(0, -1), { ...block, text: block.text + event.text }];
       break;
     }
@@ -127,6 +132,8 @@ export function applyEvent(state: DashboardState, event: ProgressEvent): Dashboa
       const row: ToolRow = { callId: event.toolCallId ?? `seq-${event.seq}`, name: event.toolName, seq: event.seq };
       if (event.args !== undefined) row.args = event.args;
       next.running = [...state.running, row];
+      const block = currentText(state);
+      if (block !== undefined) next.texts = [...state.texts.slice(0, -1), { ...block, toolCalls: block.toolCalls + 1 }];
       break;
     }
     case 'tool.completed': {
@@ -212,10 +219,22 @@ export function applyEvent(state: DashboardState, event: ProgressEvent): Dashboa
   return next;
 }
 
-/** The answer of a completed run: what its last model call said. */
+/** The answer of a completed run: what its last model call said, when that call asked for no tool. */
 function finalAnswer(state: DashboardState): string | undefined {
-  const text = currentText(state)?.text.trim();
+  const block = currentText(state);
+  const text = block?.toolCalls === 0 ? block.text.trim() : undefined;
   return text === undefined || text === '' ? undefined : text;
+}
+
+/**
+ * The model's in-between narration: the text of every turn that asked for tools, and of the turn
+ * streaming now. Once the run has ended, its last turn without tool calls is the answer (or the
+ * progress report), shown on its own, so it is not narration.
+ */
+export function narration(state: DashboardState): TextBlock[] {
+  const blocks = state.texts.filter((b) => b.text.trim() !== '');
+  const last = blocks.at(-1);
+  return state.outcome !== undefined && last?.toolCalls === 0 ? blocks.slice(0, -1) : blocks;
 }
 
 /** Whether the run has ended. */

@@ -16,7 +16,26 @@ const runViewSchema: z.ZodType<RunView> = z.object({
   provider: z.string(),
   maxIterations: z.number(),
   steps: z.array(stepRangeSchema),
+  parentRunId: z.string().min(1).exactOptional(),
+  chain: z
+    .array(z.object({ runId: z.string().min(1), status: z.string() }))
+    .max(100)
+    .exactOptional(),
 });
+
+/** The token the server wrote into this page; requests that start runs carry it. */
+function pageToken(): string {
+  return document.querySelector<HTMLMetaElement>('meta[name="headway-page-token"]')?.content ?? '';
+}
+
+/** A POST that starts a run: JSON, with the page's token. */
+function postJson(body: unknown): RequestInit {
+  return {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-headway-page-token': pageToken() },
+    body: JSON.stringify(body),
+  };
+}
 const configSchema = z.object({ providers: z.array(z.string()), task: z.string(), maxIterations: z.number() });
 
 async function getJson<T>(url: string, schema: z.ZodType<T>, init?: RequestInit): Promise<T> {
@@ -146,11 +165,7 @@ async function start(event: SubmitEvent): Promise<void> {
   const button = field('start-button', HTMLButtonElement);
   button.disabled = true;
   try {
-    const view = await getJson('api/runs', runViewSchema, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
+    const view = await getJson('api/runs', runViewSchema, postJson(body));
     history.pushState(null, '', `#run=${view.runId}`);
     void follow(view);
   } catch (error) {
@@ -160,8 +175,26 @@ async function start(event: SubmitEvent): Promise<void> {
   }
 }
 
+/** Starts the follow-up of the run on the page from its report, and follows it. */
+async function continueCurrent(): Promise<void> {
+  if (current === undefined) return;
+  showError('');
+  const button = field('continue-button', HTMLButtonElement);
+  button.disabled = true;
+  try {
+    const view = await getJson(`api/runs/${encodeURIComponent(current.view.runId)}/continue`, runViewSchema, postJson({}));
+    history.pushState(null, '', `#run=${view.runId}`);
+    void follow(view);
+  } catch (error) {
+    showError(`Cannot continue the run: ${(error as Error).message}`);
+  } finally {
+    button.disabled = false;
+  }
+}
+
 async function init(): Promise<void> {
   field('start-form', HTMLFormElement).addEventListener('submit', (event) => void start(event));
+  field('continue-button', HTMLButtonElement).addEventListener('click', () => void continueCurrent());
   try {
     const config = await getJson('api/config', configSchema);
     field('task-input', HTMLTextAreaElement).placeholder = config.task;

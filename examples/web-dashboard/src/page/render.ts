@@ -1,8 +1,16 @@
 // Draws a DashboardState into the page. Everything from the run (model text, tool args and
-// previews) goes in as text, never as HTML.
+// previews) goes in as text, never as HTML; the one exception is the progress report, whose
+// Markdown goes through markdown-it with raw HTML off (report-html.ts).
 import type { StepRange } from '@headway/estimator';
 import { renderProgressReport } from '@headway/report';
-import type { DashboardState, ToolRow } from './dashboard-state.js';
+import { narration, type DashboardState, type ToolRow } from './dashboard-state.js';
+import { reportHtml } from './report-html.js';
+
+/** One run of a chain of continuations, oldest first. */
+interface ChainLink {
+  runId: string;
+  status: string;
+}
 
 /** What the page knows about a run besides its events (from `GET /api/runs/:id`). */
 export interface RunView {
@@ -11,7 +19,19 @@ export interface RunView {
   provider: string;
   maxIterations: number;
   steps: StepRange[];
+  /** The run this one continues. */
+  parentRunId?: string;
+  /** This run and the runs it continues, oldest first. */
+  chain?: ChainLink[];
 }
+
+const STATUS_WORDS: Record<string, string> = {
+  running: 'running',
+  completed: 'completed',
+  limit: 'stopped at limit',
+  cancelled: 'cancelled',
+  error: 'failed',
+};
 
 function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,
@@ -84,7 +104,7 @@ export function renderRun(view: RunView, state: DashboardState): void {
 
   byId('task').textContent = state.task ?? view.task;
   const status = byId('status');
-  status.textContent = state.outcome === undefined ? 'running' : state.outcome.kind === 'limit' ? 'stopped at limit' : state.outcome.kind;
+  status.textContent = STATUS_WORDS[state.outcome?.kind ?? 'running'] ?? 'running';
   status.className = `badge ${state.outcome?.kind ?? 'running'}`;
   byId('iteration').textContent =
     state.iteration === undefined
@@ -149,8 +169,10 @@ export function renderRun(view: RunView, state: DashboardState): void {
   byId('tool-count').textContent = String(state.finished.length);
   byId('notices').replaceChildren(...state.notices.map((n) => el('li', { text: n })));
 
+  renderChain(view, state);
+
   const texts = byId('text');
-  const blocks = state.texts.filter((b) => b.text.trim() !== '');
+  const blocks = narration(state);
   texts.replaceChildren(
     ...blocks.map((b, i) =>
       el(
@@ -174,10 +196,34 @@ export function renderRun(view: RunView, state: DashboardState): void {
       body.className = 'answer';
     } else {
       title.textContent = state.outcome.kind === 'limit' ? 'PROGRESS REPORT' : `Run ${state.outcome.kind}: ${state.outcome.text}`;
-      body.textContent = state.report === undefined ? state.outcome.text : renderProgressReport(state.report);
+      if (state.report === undefined) body.textContent = state.outcome.text;
+      // Raw HTML in the report is escaped by markdown-it (html: false): see report-html.ts.
+      else body.innerHTML = reportHtml(renderProgressReport(state.report));
       body.className = 'report';
     }
   }
+  // A run that stopped short with a report can be continued from it, once.
+  byId('continue-panel').hidden = state.outcome === undefined || state.outcome.kind === 'completed' || state.report === undefined;
+}
+
+/** `Run 1 · stopped at limit → Run 2 · continued · completed`, when the run continues another. */
+function renderChain(view: RunView, state: DashboardState): void {
+  const chain = view.chain ?? [];
+  const links = chain.map((link, i) => {
+    const current = link.runId === state.runId;
+    const word = STATUS_WORDS[current ? (state.outcome?.kind ?? 'running') : link.status] ?? link.status;
+    const label = `Run ${i + 1}${i > 0 ? ' · continued' : ''} · ${word}`;
+    const item = el('li', { data: { runId: link.runId, status: current ? (state.outcome?.kind ?? 'running') : link.status } });
+    if (current) item.append(el('strong', { text: label }));
+    else {
+      const a = el('a', { text: label });
+      a.href = `#run=${encodeURIComponent(link.runId)}`;
+      item.append(a);
+    }
+    return item;
+  });
+  byId('chain').replaceChildren(...links);
+  byId('chain').hidden = chain.length < 2;
 }
 
 /** Shows a problem above the run panel (empty text hides it). */

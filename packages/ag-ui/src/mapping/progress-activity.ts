@@ -24,12 +24,17 @@ export interface ProgressActivityContent {
   status: ProgressActivityStatus;
   agentName: string | null;
   task: string | null;
+  /** The run this one continues (`run.started`'s `parentRunId`), so a page can show the chain. */
+  parentRunId: string | null;
   /** 0–100, from the last `progress` event (0 before the first). */
   percent: number;
   /** The last `progress` event's message. */
   message: string | null;
   /** The last `progress` event's ETA; `null` when it gave none (an ETA is never invented). */
   etaMs: number | null;
+  /** The low and high ends of the last `progress` event's ETA range (about p10–p90); `null` when it gave none. */
+  etaLowMs: number | null;
+  etaHighMs: number | null;
   /** The last `iteration` event (`index` is zero-based). */
   iteration: { index: number; max: number } | null;
   /** Tool calls finished so far and how many of them failed. */
@@ -53,9 +58,12 @@ export function initialActivity(): ProgressActivityContent {
     status: 'running',
     agentName: null,
     task: null,
+    parentRunId: null,
     percent: 0,
     message: null,
     etaMs: null,
+    etaLowMs: null,
+    etaHighMs: null,
     iteration: null,
     toolCalls: { finished: 0, failed: 0 },
     limits: { iterations: null, time: null, cost: null },

@@ -94,6 +94,25 @@ describe('toAgUiEvents', () => {
     `);
   });
 
+  it('carries the parent run and the ETA range in the activity, and patches the range only when it changes', () => {
+    const out = mapAll(
+      stamp([
+        { type: 'run.started', agentName: 'demo', task: 'Summarize', parentRunId: 'run-0' },
+        { type: 'progress', percent: 20, etaMs: 4000, etaLowMs: 2000, etaHighMs: 9000 },
+        { type: 'progress', percent: 30, etaMs: 3000, etaLowMs: 2000, etaHighMs: 9000 },
+        { type: 'progress', percent: 40 },
+        { type: 'run.finished', durationMs: 12, outcome: 'completed' },
+      ]),
+    );
+    expect(out.map(line).filter((l) => l.startsWith('ACTIVITY_DELTA'))).toEqual([
+      'ACTIVITY_DELTA /parentRunId="run-0"',
+      'ACTIVITY_DELTA /percent=20 /message=null /etaMs=4000 /etaLowMs=2000 /etaHighMs=9000',
+      'ACTIVITY_DELTA /percent=30 /message=null /etaMs=3000',
+      'ACTIVITY_DELTA /percent=40 /message=null /etaMs=null /etaLowMs=null /etaHighMs=null',
+      'ACTIVITY_DELTA /status="completed"',
+    ]);
+  });
+
   it('closes the open text, the unfinished tool call and the open steps, in that order, before RUN_FINISHED cancelled', async () => {
     const events = stamp([
       { type: 'run.started', agentName: 'demo' },

@@ -314,6 +314,7 @@ export function toAgUiEvents(options: ToAgUiEventsOptions = {}): AgUiEventMapper
       case 'run.started':
         if (activity.agentName !== event.agentName) set('agentName', event.agentName);
         if (event.task !== undefined && activity.task !== event.task) set('task', event.task);
+        if (event.parentRunId !== undefined && activity.parentRunId !== event.parentRunId) set('parentRunId', event.parentRunId);
         return;
       case 'step.started':
         closeText(out, timestamp);
@@ -384,6 +385,9 @@ export function toAgUiEvents(options: ToAgUiEventsOptions = {}): AgUiEventMapper
         set('percent', event.percent);
         set('message', event.message ?? null);
         set('etaMs', event.etaMs ?? null);
+        // Only when they change, so a patch carries a range only where the estimator has one.
+        if (activity.etaLowMs !== (event.etaLowMs ?? null)) set('etaLowMs', event.etaLowMs ?? null);
+        if (activity.etaHighMs !== (event.etaHighMs ?? null)) set('etaHighMs', event.etaHighMs ?? null);
         return;
       case 'intermediate.result':
         set('intermediateResult', event.content);
