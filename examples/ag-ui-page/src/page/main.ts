@@ -33,7 +33,7 @@ const continueButton = element('continue', HTMLButtonElement);
 
 /** The `progress` activity, as far as the page reads it (it comes from the network: validated). */
 const activitySchema = z.object({
-  status: z.enum(['running', 'completed', 'limit', 'cancelled', 'error']),
+  status: z.enum(['running', 'completed', 'limit', 'stalled', 'cancelled', 'failed']),
   task: z.string().nullable(),
   parentRunId: z.string().nullable().optional(),
   percent: z.number(),
@@ -49,8 +49,9 @@ const STATUS_WORDS: Record<Activity['status'], string> = {
   running: 'running',
   completed: 'completed',
   limit: 'stopped at limit',
+  stalled: 'stalled',
   cancelled: 'cancelled',
-  error: 'failed',
+  failed: 'failed',
 };
 
 /** The runs of one chain of continuations, oldest first. */
