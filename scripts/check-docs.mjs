@@ -356,7 +356,7 @@ function projectManifest(pm) {
   return manifest;
 }
 
-function tsconfig(include, lib, types) {
+export function tsconfig(include, lib, types) {
   return {
     compilerOptions: {
       target: 'es2022',
@@ -411,7 +411,7 @@ function createLimit(limit) {
  * Type checkers: one worker thread per core, each running this file as a type-check worker.
  * `check(task)` resolves with the worker's answer (see typeCheckWorker).
  */
-function createTypeCheckers(size) {
+export function createTypeCheckers(size) {
   const idle = [];
   const queue = [];
   const pending = new Map();
