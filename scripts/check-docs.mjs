@@ -55,6 +55,7 @@ import {
   mkdtempSync,
   readFileSync,
   readdirSync,
+  renameSync,
   rmSync,
   symlinkSync,
   writeFileSync,
@@ -63,7 +64,7 @@ import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { availableParallelism, homedir, tmpdir } from 'node:os';
 import { basename, delimiter, dirname, join, relative, sep } from 'node:path';
-import { Worker, isMainThread, parentPort } from 'node:worker_threads';
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 
 const root = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
 const args = new Map(
@@ -408,16 +409,17 @@ function createLimit(limit) {
 }
 
 /**
- * Type checkers: one worker thread per core, each running this file as a type-check worker.
- * `check(task)` resolves with the worker's answer (see typeCheckWorker).
+ * Type checkers: `size` worker threads, each running this file as a type-check worker with its
+ * own place in `dir` to check projects at. `check(task)` resolves with the worker's answer (see
+ * typeCheckWorker).
  */
-export function createTypeCheckers(size) {
+export function createTypeCheckers(size, dir) {
   const idle = [];
   const queue = [];
   const pending = new Map();
   let nextId = 0;
-  const workers = Array.from({ length: size }, () => {
-    const worker = new Worker(new URL(import.meta.url));
+  const workers = Array.from({ length: size }, (_, i) => {
+    const worker = new Worker(new URL(import.meta.url), { workerData: { place: join(dir, `type-check-${String(i)}`) } });
     worker.on('message', (msg) => {
       const settle = pending.get(msg.id);
       pending.delete(msg.id);
@@ -455,15 +457,20 @@ export function createTypeCheckers(size) {
 
 /**
  * A type-check worker: for each project it is sent, does what `tsc -p <config>` does there
- * (reports the same diagnostics, writes the same output), with two savings: TypeScript's lib
- * files are parsed once per worker, and a third-party declaration file already checked clean
- * (its key in `clean`) is not checked again. Answers with the formatted diagnostics, the keys of
- * the declaration files it found clean, and counts.
+ * (reports the same diagnostics, writes the same output), with two savings. Parsing: the project
+ * is moved to the worker's own place for the check (and back after), so a file of the same path
+ * and text as in a recent project (@types/node, zod, TypeScript's libs…) is the same parsed file,
+ * as TypeScript's language service shares them between programs. Checking: a third-party
+ * declaration file already checked clean (its key in `clean`) is not checked again. Answers with
+ * the formatted diagnostics, the keys of the declaration files it found clean, and counts.
  */
 function typeCheckWorker() {
   const ts = createRequire(join(root, 'package.json'))('typescript');
   const libDir = dirname(ts.getDefaultLibFilePath({}));
-  const libFiles = new Map();
+  const { place } = workerData;
+  /** Parsed files by path and parse options: the file, its text, the last project that used it. */
+  const parsedFiles = new Map();
+  let round = 0;
   const packages = new Map();
   /** The package a file is in (nearest package.json with a name below the last node_modules). */
   function packageOf(file) {
@@ -498,8 +505,20 @@ function typeCheckWorker() {
     }
   });
 
-  function checkProject({ project, configs, clean: cleanKeys, scope }) {
+  function checkProject(task) {
+    renameSync(task.project, place);
+    try {
+      return checkAt(place, task);
+    } finally {
+      renameSync(place, task.project);
+    }
+  }
+
+  function checkAt(project, { configs, clean: cleanKeys, scope }) {
     const started = Date.now();
+    round += 1;
+    packages.clear();
+    let reused = 0;
     const clean = new Set(cleanKeys);
     const found = [];
     let checked = 0;
@@ -521,11 +540,18 @@ function typeCheckWorker() {
       host.getCurrentDirectory = () => project;
       const read = host.getSourceFile.bind(host);
       host.getSourceFile = (fileName, language, onError, create) => {
-        if (!fileName.startsWith(libDir + sep)) return read(fileName, language, onError, create);
         const l = typeof language === 'object' ? language : { languageVersion: language };
         const key = `${fileName}\0${l.languageVersion}\0${l.impliedNodeFormat}\0${l.jsDocParsingMode}`;
-        if (!libFiles.has(key)) libFiles.set(key, read(fileName, language, onError, create));
-        return libFiles.get(key);
+        const text = host.readFile(fileName);
+        const hit = parsedFiles.get(key);
+        if (hit !== undefined && text !== undefined && hit.text === text) {
+          hit.round = round;
+          reused += 1;
+          return hit.file;
+        }
+        const file = read(fileName, language, onError, create);
+        if (file !== undefined && text !== undefined) parsedFiles.set(key, { file, text, round });
+        return file;
       };
       const program = ts.createProgram({
         rootNames: parsed.fileNames,
@@ -583,7 +609,9 @@ function typeCheckWorker() {
           getNewLine: () => '\n',
         });
     }
-    return { output, found, checked, skipped, ms: Date.now() - started };
+    // Kept while recent projects use them: memory stays bounded.
+    for (const [key, entry] of parsedFiles) if (entry.round < round - 3) parsedFiles.delete(key);
+    return { output, found, checked, skipped, reused, ms: Date.now() - started };
   }
 }
 
@@ -596,15 +624,24 @@ async function checkReadme(job, { env, work, limits, types, clean }) {
   const { rel: readme, installArgs, snippets, pm } = job;
   const project = mkdtempSync(join(work, `project-${pm}-`));
   const failures = [];
-  const time = { install: 0, types: 0, run: 0, checked: 0, skipped: 0 };
+  const time = { install: 0, types: 0, run: 0, checked: 0, skipped: 0, reused: 0 };
   writeFileSync(join(project, 'package.json'), JSON.stringify(projectManifest(pm), null, 2));
-  let t0 = Date.now();
+  // Times are of the work itself, not of waiting for a turn.
+  const timed = async (stage, fn) => {
+    const t0 = Date.now();
+    try {
+      return await fn();
+    } finally {
+      time[stage] = Date.now() - t0;
+    }
+  };
   const inst = await limits.install(() =>
-    pm === 'npm'
-      ? sh('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...installArgs], { cwd: project, env })
-      : sh(pnpmBin, ['add', '--reporter=append-only', ...installArgs], { cwd: project, env }),
+    timed('install', () =>
+      pm === 'npm'
+        ? sh('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...installArgs], { cwd: project, env })
+        : sh(pnpmBin, ['add', '--reporter=append-only', ...installArgs], { cwd: project, env }),
+    ),
   );
-  time.install = Date.now() - t0;
   if (inst.code !== 0)
     return { failures: [`${pm === 'npm' ? 'npm install' : 'pnpm add'} ${installArgs.join(' ')} failed:\n${inst.out.trim()}`], time };
 
@@ -627,21 +664,21 @@ async function checkReadme(job, { env, work, limits, types, clean }) {
   if (configs.length > 0) {
     const r = await types.check({ project, configs, clean: [...clean], scope: pm });
     for (const key of r.found ?? []) clean.add(key);
-    Object.assign(time, { types: r.ms ?? 0, checked: r.checked ?? 0, skipped: r.skipped ?? 0 });
+    Object.assign(time, { types: r.ms ?? 0, checked: r.checked ?? 0, skipped: r.skipped ?? 0, reused: r.reused ?? 0 });
     if (r.error) failures.push(`type check (${pm}) failed to run:\n${r.error}`);
     else if (r.output.trim() !== '') failures.push(`type errors (${pm}):\n${explain(r.output.trim(), snippets, readme)}`);
   }
   if (failures.length > 0) return { failures, time };
-  t0 = Date.now();
-  await limits.run(async () => {
-    for (const [i, s] of snippets.entries()) {
-      if (s.marker !== 'run') continue;
-      const r = await sh(process.execPath, [join('out', `snippet-${i}.js`)], { cwd: project, env });
-      if (r.code !== 0)
-        failures.push(`${readme}:${s.line}: the snippet failed when run (${pm}):\n${r.out.trim().split('\n').slice(-15).join('\n')}`);
-    }
-  });
-  time.run = Date.now() - t0;
+  await limits.run(() =>
+    timed('run', async () => {
+      for (const [i, s] of snippets.entries()) {
+        if (s.marker !== 'run') continue;
+        const r = await sh(process.execPath, [join('out', `snippet-${i}.js`)], { cwd: project, env });
+        if (r.code !== 0)
+          failures.push(`${readme}:${s.line}: the snippet failed when run (${pm}):\n${r.out.trim().split('\n').slice(-15).join('\n')}`);
+      }
+    }),
+  );
   return { failures, time };
 }
 
@@ -671,9 +708,13 @@ async function checkCli(env, work, limits) {
   ];
   const results = [];
   for (const c of checks) {
-    const t0 = Date.now();
-    const r = await limits.install(() => sh('npx', ['-y', '@headway/cli', ...c.argv], { cwd: dir, env: npxEnv }));
-    const took = Date.now() - t0;
+    let took = 0;
+    const r = await limits.install(async () => {
+      const t0 = Date.now();
+      const out = await sh('npx', ['-y', '@headway/cli', ...c.argv], { cwd: dir, env: npxEnv });
+      took = Date.now() - t0;
+      return out;
+    });
     const ok = c.expect(r);
     results.push({
       name: `${c.name} (npm)`,
@@ -765,7 +806,7 @@ async function main() {
     // Installs wait on the registry as much as on the CPU: one more than the cores. Type checks
     // and runs are CPU: one per core each.
     const limits = { install: createLimit(CORES + 1), run: createLimit(CORES) };
-    const types = createTypeCheckers(CORES);
+    const types = createTypeCheckers(CORES, work);
     closers.push(types.close);
     const clean = new Set();
     const cli =
@@ -781,7 +822,7 @@ async function main() {
         const ran = job.snippets.filter((s) => s.marker === 'run').length;
         const result = {
           name: `${job.rel} (${job.pm})`,
-          line: `${job.rel} (${job.pm}): ${job.pm === 'npm' ? 'npm install' : 'pnpm add'} ${job.installArgs.join(' ')}; ${String(counted)} snippet(s) type-checked, ${String(ran)} run (install ${seconds(time.install)}, types ${seconds(time.types)} [${String(time.checked)} files checked, ${String(time.skipped)} already clean], run ${seconds(time.run)})`,
+          line: `${job.rel} (${job.pm}): ${job.pm === 'npm' ? 'npm install' : 'pnpm add'} ${job.installArgs.join(' ')}; ${String(counted)} snippet(s) type-checked, ${String(ran)} run (install ${seconds(time.install)}, types ${seconds(time.types)} [${String(time.reused)} files parsed before; ${String(time.checked)} checked, ${String(time.skipped)} already clean], run ${seconds(time.run)})`,
           status: failures.length === 0 ? 'passed' : 'failed',
           failures,
         };

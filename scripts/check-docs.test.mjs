@@ -2,7 +2,7 @@
 // (what `tsc -p` would report, and which declaration files it checks again). Run:
 // node --test scripts/check-docs.test.mjs (the root `npm test` runs it).
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, test } from 'node:test';
@@ -10,7 +10,7 @@ import { createTypeCheckers, extractReadme, tsconfig } from './check-docs.mjs';
 
 const limit = { timeout: 120_000 };
 const work = mkdtempSync(join(tmpdir(), 'headway-docs-test-'));
-const checkers = createTypeCheckers(1);
+const checkers = createTypeCheckers(1, work);
 after(async () => {
   await checkers.close();
   rmSync(work, { recursive: true, force: true });
@@ -89,6 +89,7 @@ test('a clean third-party declaration file is checked once; ours and the snippet
   assert.ok(!first.found.some((k) => /bad@|@headway\/x@|snippet/.test(k)));
   assert.equal(first.skipped, 0);
 
+  // Another project with the same files: the parsed files are reused, the project is back where it was.
   const second = await checkers.check({
     project: project('b', files),
     configs: [{ file: 'tsconfig.json', emit: false }],
@@ -96,6 +97,11 @@ test('a clean third-party declaration file is checked once; ours and the snippet
     scope: 'npm',
   });
   assert.equal(second.skipped, first.found.length);
+  // The first project found TypeScript's libs, dep's and ours parsed (the test before had them at
+  // the worker's place); the snippet and bad's file were new there, and are parsed before here.
+  assert.equal(second.reused, first.reused + 2);
+  assert.equal(second.output, first.output);
+  assert.ok(existsSync(join(work, 'b', 'snippet-0.ts')));
   assert.equal(second.checked, 3); // the snippet, @headway/x, bad
   assert.match(second.output, /node_modules\/bad\/index\.d\.ts\(1,25\): error TS2304/);
 
