@@ -60,6 +60,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { availableParallelism, homedir, tmpdir } from 'node:os';
@@ -620,9 +621,18 @@ function typeCheckWorker() {
  * (the project's tsconfig.json, and tsconfig.browser.json for the browser ones), then run.
  * Returns the failures and how long each stage took.
  */
-async function checkReadme(job, { env, work, limits, types, clean }) {
+async function checkReadme(job, context) {
+  const project = mkdtempSync(join(context.work, `project-${job.pm}-`));
+  try {
+    return await checkReadmeIn(project, job, context);
+  } finally {
+    // Removed as soon as it is done with (hundreds of MB for npm), not all at the end.
+    await rm(project, { recursive: true, force: true });
+  }
+}
+
+async function checkReadmeIn(project, job, { env, limits, types, clean }) {
   const { rel: readme, installArgs, snippets, pm } = job;
-  const project = mkdtempSync(join(work, `project-${pm}-`));
   const failures = [];
   const time = { install: 0, types: 0, run: 0, checked: 0, skipped: 0, reused: 0 };
   writeFileSync(join(project, 'package.json'), JSON.stringify(projectManifest(pm), null, 2));
