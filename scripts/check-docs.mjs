@@ -419,6 +419,7 @@ export function createTypeCheckers(size, dir) {
   const queue = [];
   const pending = new Map();
   let nextId = 0;
+  let live = size;
   const workers = Array.from({ length: size }, (_, i) => {
     const worker = new Worker(new URL(import.meta.url), { workerData: { place: join(dir, `type-check-${String(i)}`) } });
     worker.on('message', (msg) => {
@@ -429,10 +430,14 @@ export function createTypeCheckers(size, dir) {
       dispatch();
     });
     worker.on('error', (error) => {
+      const why = `type-check worker crashed: ${error.stack ?? error.message}`;
       for (const [id, settle] of pending) {
         pending.delete(id);
-        settle({ id, error: `type-check worker crashed: ${error.stack ?? error.message}` });
+        settle({ id, error: why });
       }
+      // With no worker left, what waits fails instead of waiting for ever.
+      live -= 1;
+      if (live === 0) for (const { resolve } of queue.splice(0)) resolve({ error: why });
     });
     idle.push(worker);
     return worker;
