@@ -9,8 +9,15 @@
 // (`http://127.0.0.1:PORT/…`) answers 200 — then its process group is stopped. A command that
 // neither exits nor serves within the hang timeout (HEADWAY_COMMANDS_TIMEOUT_MS, default 10 min)
 // fails. A line with `[not run by the suite: WHY]` in its comment is listed, not run (a real API
-// key). Commands run one at a time, in README order (the demo's `--continue` reads what the
-// run before it wrote).
+// key).
+//
+// Order: each README's commands run one at a time, in README order (the demo's `--continue` reads
+// what the run before it wrote). The root README's go first and alone: they install, test and
+// type-check the workspace itself. Then the examples' READMEs run side by side, at most one more
+// than the cores at once (their commands mostly wait: scripted models, step delays, servers
+// starting), and two commands that name the same fixed port (`--port 8080`,
+// `http://127.0.0.1:8787/…`) never run at the same time. Each line says how long its command took;
+// the last lines say how long each README took and the whole check.
 //
 //   node scripts/check-commands.mjs [--only=examples/web-dashboard]
 //
@@ -19,6 +26,7 @@
 // failure.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { delimiter, join, sep } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
@@ -100,6 +108,63 @@ export function userEnv(env = process.env) {
  * Never hangs: past `timeoutMs` the group is killed and the command fails.
  * @returns {Promise<{ ok: boolean, why: string, output: string }>}
  */
+/**
+ * The fixed ports a command names: `--port N`, `PORT=N`, `http://127.0.0.1:N/…` or
+ * `localhost:N`. Two commands that share one do not run at the same time.
+ * @param {string} command
+ * @returns {number[]}
+ */
+export function portsOf(command) {
+  const ports = new Set();
+  for (const m of command.matchAll(/(?:--port[=\s]+|\bPORT=|(?:127\.0\.0\.1|localhost):)(\d{2,5})\b/g)) ports.add(Number(m[1]));
+  return [...ports].sort((a, b) => a - b);
+}
+
+/** Waits until none of `keys` is held, then holds them all until `fn` settles. */
+function createKeyedLock() {
+  const held = new Set();
+  const waiting = [];
+  const wake = () => {
+    for (let i = 0; i < waiting.length; i += 1) {
+      const w = waiting[i];
+      if (w.keys.some((k) => held.has(k))) continue;
+      waiting.splice(i, 1);
+      i -= 1;
+      for (const k of w.keys) held.add(k);
+      w.resolve();
+    }
+  };
+  return async (keys, fn) => {
+    await new Promise((resolve) => {
+      waiting.push({ keys, resolve });
+      wake();
+    });
+    try {
+      return await fn();
+    } finally {
+      for (const k of keys) held.delete(k);
+      wake();
+    }
+  };
+}
+
+/**
+ * Runs `fn` on every item, at most `limit` at once, and resolves with the results in item order.
+ */
+export async function inPool(items, limit, fn) {
+  const results = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next;
+      next += 1;
+      results[i] = await fn(items[i], i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
 export function runCommand(command, { cwd, env, timeoutMs }) {
   return new Promise((resolvePromise) => {
     const child = spawn('bash', ['-c', command], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -155,41 +220,60 @@ export function runCommand(command, { cwd, env, timeoutMs }) {
 }
 
 async function main() {
+  const started = Date.now();
   const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
   const timeoutMs = Number(process.env.HEADWAY_COMMANDS_TIMEOUT_MS ?? 600_000);
+  const limit = availableParallelism() + 1;
   const env = userEnv();
-  const results = [];
-  let failed = 0;
-  for (const readme of readmes()) {
-    if (only !== undefined && !readme.file.startsWith(only)) continue;
-    for (const { line, command, skip } of extractCommands(readFileSync(join(root, readme.file), 'utf8'), readme)) {
+  const lock = createKeyedLock();
+  const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+  const groups = readmes()
+    .filter((readme) => only === undefined || readme.file.startsWith(only))
+    .map((readme) => ({ readme, commands: extractCommands(readFileSync(join(root, readme.file), 'utf8'), readme) }));
+
+  /** One README's commands, in order; resolves with their results and how long they took. */
+  async function runReadme({ readme, commands }) {
+    const t0 = Date.now();
+    const results = [];
+    for (const { line, command, skip } of commands) {
       const name = `${readme.file}:${line}: ${command}`;
       if (skip !== undefined) {
         console.log(`not run  ${name}`);
         continue;
       }
-      const started = Date.now();
-      const r = await runCommand(command, { cwd: root, env, timeoutMs });
-      const seconds = ((Date.now() - started) / 1000).toFixed(1);
-      console.log(`${r.ok ? 'ok      ' : 'FAILED  '} ${name}  (${r.why}, ${seconds} s)`);
-      if (!r.ok) {
-        failed += 1;
-        console.log(
-          r.output
-            .trim()
-            .split('\n')
-            .slice(-40)
-            .map((l) => `    ${l}`)
-            .join('\n'),
-        );
-      }
+      const r = await lock(portsOf(command), async () => {
+        const t1 = Date.now();
+        return { ...(await runCommand(command, { cwd: root, env, timeoutMs })), ms: Date.now() - t1 };
+      });
+      const head = `${r.ok ? 'ok      ' : 'FAILED  '} ${name}  (${r.why}, ${seconds(r.ms)})`;
+      const tail = r.output
+        .trim()
+        .split('\n')
+        .slice(-40)
+        .map((l) => `    ${l}`)
+        .join('\n');
+      // One write per command: lines of READMEs running side by side do not interleave.
+      console.log(r.ok ? head : `${head}\n${tail}`);
       results.push({ name, status: r.ok ? 'passed' : 'failed' });
     }
+    return { readme: readme.file, results, ms: Date.now() - t0 };
   }
+
+  // The root README's commands install, test and type-check the workspace: alone, first.
+  const first = groups.filter((g) => g.readme.setUp);
+  const rest = groups.filter((g) => !g.readme.setUp);
+  const done = [];
+  for (const g of first) done.push(await runReadme(g));
+  done.push(...(await inPool(rest, limit, runReadme)));
+  const results = done.flatMap((d) => d.results);
+  const failed = results.filter((r) => r.status === 'failed').length;
   rmSync(join(root, '.commands-check'), { recursive: true, force: true });
   mkdirSync(join(root, '.commands-check'), { recursive: true });
   writeFileSync(join(root, '.commands-check', 'results.json'), JSON.stringify({ testResults: results }, null, 2));
-  console.log(`README commands: ${results.length - failed} passed, ${failed} failed`);
+  console.log(`README commands, per README: ${done.map((d) => `${d.readme} ${seconds(d.ms)}`).join(', ')}`);
+  console.log(
+    `README commands: ${results.length - failed} passed, ${failed} failed in ${seconds(Date.now() - started)} (examples at most ${limit} at once)`,
+  );
   return failed === 0 ? 0 : 1;
 }
 

@@ -10,8 +10,9 @@
 // 2. For each README with snippets, a fresh project runs the README's install line exactly as
 //    written (`npm install a b@^1 …`; with pnpm, `pnpm add` with the same words) against that
 //    registry — once with npm (hoisted layout) and once with pnpm (strict layout), no overrides,
-//    no tarball paths — then every snippet is type-checked with `tsc --strict` (no skipLibCheck)
-//    and the ones that can run in Node are run.
+//    no tarball paths — then every snippet is type-checked as `tsc --strict` would (no
+//    skipLibCheck; the workspace's TypeScript, the version the projects would install) and the
+//    ones that can run in Node are run.
 // 3. From the same registry, in an empty directory: `npx @headway/cli --help` and
 //    `npx @headway/cli watch` of a recorded stream (packages/cli/fixtures).
 //
@@ -22,6 +23,17 @@
 // (`npm_config_better_sqlite3_binary_host`). npm and pnpm then install it as a user's machine
 // does, scripts and all, in a second; a version the workspace has not built is compiled as usual.
 //
+// Cost. Projects go through three stages at once, each bounded by the cores: installs (at most
+// cores + 1 in flight: they wait on the registry as much as on the CPU), type checks (one worker
+// thread per core, each keeping TypeScript's own lib files parsed between projects) and snippet
+// runs (at most one per core). What a type check costs is checking declaration files: every
+// project would check @types/node, zod and TypeScript's lib files again. A third-party
+// declaration file is checked in full the first time it is met with a package manager and a set
+// of libs and types; once it checked clean, later projects of that manager and set skip it when it
+// is the same file (package name, version, path, text) resolving its imports to the same files.
+// Snippets and every @headway/* declaration file are checked in full in every project, and
+// errors are never cached, so a failing file fails every project that has it.
+//
 // Markers, on the line before a ```ts fence:
 //   <!-- docs-check: browser -->     type-checked with the DOM library, not run
 //   <!-- docs-check: no-run -->      type-checked, not run (needs a key, a server, user input…)
@@ -31,7 +43,8 @@
 // Prints one line per README and package manager, writes .docs-check/results.json, exits 1 on
 // any failure. A run whose READMEs, packages and changesets are unchanged since the last green
 // run is skipped (the hash lives in node_modules/.cache/headway-docs-check); --force runs anyway.
-// HEADWAY_DOCS_CHECK_TIMINGS=1 prints how long staging, the registry and each changesets step took.
+// It prints how long each phase took: staging, the registry, `changeset version` and `publish`,
+// and for each README and package manager its install, type check and runs, then the totals.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
@@ -42,14 +55,17 @@ import {
   mkdtempSync,
   readFileSync,
   readdirSync,
+  renameSync,
   rmSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
-import { homedir, tmpdir } from 'node:os';
-import { basename, delimiter, join, relative, sep } from 'node:path';
+import { availableParallelism, homedir, tmpdir } from 'node:os';
+import { basename, delimiter, dirname, join, relative, sep } from 'node:path';
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 
 const root = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
 const args = new Map(
@@ -64,6 +80,8 @@ const { devDependencies: rootDev } = JSON.parse(readFileSync(join(root, 'package
 // busy the machine (an install that has to compile better-sqlite3 takes minutes there).
 const HANG_GUARD_MS = 20 * 60_000;
 const pnpmBin = join(root, 'node_modules', '.bin', 'pnpm');
+const CORES = Math.max(1, availableParallelism());
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 const changesetBin = join(root, 'node_modules', '.bin', 'changeset');
 
 /** Workspace packages that are published: dir, name, manifest. */
@@ -198,7 +216,8 @@ async function startRegistry(work) {
     storage: join(dir, 'storage'),
     auth: { htpasswd: { file: join(dir, 'htpasswd'), max_users: 10 } },
     // Generous: the uplink is the real registry, read by a machine that may be busy.
-    uplinks: { upstream: { url: upstream, timeout: '10m', max_fails: 20, fail_timeout: '10s' } },
+    // maxage: a package's metadata is asked upstream once per run, not again every 2 minutes.
+    uplinks: { upstream: { url: upstream, timeout: '10m', max_fails: 20, fail_timeout: '10s', maxage: '30m' } },
     packages: {
       // Ours come only from what the release published here, never from upstream.
       '@headway/*': { access: '$all', publish: '$authenticated' },
@@ -229,7 +248,13 @@ async function startRegistry(work) {
   });
   const { token } = await res.json();
   if (!res.ok || typeof token !== 'string') throw new Error(`local registry: could not sign up the release user (HTTP ${res.status})`);
-  return { url, token, upstream, close: () => new Promise((resolve) => server.close(resolve)) };
+  const close = () =>
+    new Promise((resolve) => {
+      server.close(resolve);
+      // Idle keep-alive sockets of npm and pnpm would hold close() for the keep-alive timeout.
+      server.closeAllConnections();
+    });
+  return { url, token, upstream, close };
 }
 
 /**
@@ -279,7 +304,10 @@ async function startPrebuildHost(work) {
     return join(cache, `${digest}-${basename(path).replace(/[^a-zA-Z0-9.]+/g, '-')}`);
   });
   const close = async () => {
-    await new Promise((resolve) => server.close(resolve));
+    await new Promise((resolve) => {
+      server.close(resolve);
+      server.closeAllConnections();
+    });
     for (const file of cached) rmSync(file, { force: true });
   };
   return { url, close };
@@ -300,33 +328,37 @@ async function release(pkgs, stageDir, registry, work) {
   const versionOf = (p) => JSON.parse(readFileSync(join(stageDir, relative(root, p.dir), 'package.json'), 'utf8')).version;
   const before = new Map(pkgs.map((p) => [p.name, versionOf(p)]));
   // No git tags here: the staged copy is not a repository (a real release tags).
+  const timings = {};
   for (const argv of [['version'], ['publish', '--no-git-tag']]) {
     const t0 = Date.now();
     const r = await sh(changesetBin, argv, { cwd: stageDir, env });
-    if (process.env.HEADWAY_DOCS_CHECK_TIMINGS) console.log(`changeset ${argv[0]}: ${String(Date.now() - t0)} ms`);
+    timings[`changeset ${argv[0]}`] = Date.now() - t0;
     if (r.code !== 0 || /packages failed to publish/.test(r.out)) throw new Error(`changeset ${argv[0]} failed:\n${r.out.trim()}`);
   }
   const versions = pkgs.map((p) => ({ name: p.name, before: before.get(p.name), after: versionOf(p) }));
   const problems = versions
     .filter((v) => (v.before === '0.0.0' && v.after !== '0.1.0') || /^0\.0\./.test(v.after))
     .map((v) => `${v.name}: ${v.before} -> ${v.after}; a first release is 0.1.0 (give the package a minor changeset)`);
-  return { versions, problems };
+  return { versions, problems, timings };
 }
 
-/** A fresh project: a package.json with TypeScript for the check's own `tsc`, nothing else. */
+/**
+ * A fresh project: a package.json with Node's types, as a TypeScript project for Node has, and
+ * nothing else (the type check uses the workspace's TypeScript, the version pinned here).
+ */
 function projectManifest(pm) {
   const manifest = {
     name: 'docs-check-project',
     private: true,
     type: 'module',
-    devDependencies: { typescript: rootDev.typescript, '@types/node': rootDev['@types/node'] },
+    devDependencies: { '@types/node': rootDev['@types/node'] },
   };
   // pnpm 10 runs no dependency's install script unless allowed (`pnpm approve-builds`).
   if (pm === 'pnpm') manifest.pnpm = { onlyBuiltDependencies: ['better-sqlite3', 'esbuild'] };
   return manifest;
 }
 
-function tsconfig(include, lib, types) {
+export function tsconfig(include, lib, types) {
   return {
     compilerOptions: {
       target: 'es2022',
@@ -352,17 +384,281 @@ function explain(out, snippets, readme) {
   });
 }
 
-/** The README's install line, run as written in a fresh project, then its snippets. */
-async function checkReadme(job, env, work) {
+/**
+ * At most `limit` of the functions it is given run at once; the others wait their turn, in order.
+ * @returns {(fn: () => Promise<T>) => Promise<T>}
+ */
+function createLimit(limit) {
+  let active = 0;
+  const waiting = [];
+  const next = () => {
+    if (active >= limit || waiting.length === 0) return;
+    active += 1;
+    const { fn, resolve } = waiting.shift();
+    fn()
+      .then(resolve, resolve)
+      .finally(() => {
+        active -= 1;
+        next();
+      });
+  };
+  return (fn) =>
+    new Promise((resolve) => {
+      waiting.push({ fn, resolve });
+      next();
+    });
+}
+
+/**
+ * Type checkers: `size` worker threads, each running this file as a type-check worker with its
+ * own place in `dir` to check projects at. `check(task)` resolves with the worker's answer (see
+ * typeCheckWorker).
+ */
+export function createTypeCheckers(size, dir) {
+  const idle = [];
+  const queue = [];
+  const pending = new Map();
+  let nextId = 0;
+  let live = size;
+  const workers = Array.from({ length: size }, (_, i) => {
+    const worker = new Worker(new URL(import.meta.url), { workerData: { place: join(dir, `type-check-${String(i)}`) } });
+    worker.on('message', (msg) => {
+      const settle = pending.get(msg.id);
+      pending.delete(msg.id);
+      settle?.(msg);
+      idle.push(worker);
+      dispatch();
+    });
+    worker.on('error', (error) => {
+      const why = `type-check worker crashed: ${error.stack ?? error.message}`;
+      for (const [id, settle] of pending) {
+        pending.delete(id);
+        settle({ id, error: why });
+      }
+      // With no worker left, what waits fails instead of waiting for ever.
+      live -= 1;
+      if (live === 0) for (const { resolve } of queue.splice(0)) resolve({ error: why });
+    });
+    idle.push(worker);
+    return worker;
+  });
+  function dispatch() {
+    while (idle.length > 0 && queue.length > 0) {
+      const worker = idle.shift();
+      const { task, resolve } = queue.shift();
+      const id = (nextId += 1);
+      pending.set(id, resolve);
+      worker.postMessage({ ...task, id });
+    }
+  }
+  return {
+    check: (task) =>
+      new Promise((resolve) => {
+        queue.push({ task, resolve });
+        dispatch();
+      }),
+    close: () => Promise.all(workers.map((w) => w.terminate())),
+  };
+}
+
+/**
+ * A type-check worker: for each project it is sent, does what `tsc -p <config>` does there
+ * (reports the same diagnostics, writes the same output), with two savings. Parsing: the project
+ * is moved to the worker's own place for the check (and back after), so a file of the same path
+ * and text as in a recent project (@types/node, zod, TypeScript's libs…) is the same parsed file,
+ * as TypeScript's language service shares them between programs. Checking: a third-party
+ * declaration file already checked clean (its key in `clean`) is not checked again. Answers with
+ * the formatted diagnostics, the keys of the declaration files it found clean, and counts.
+ */
+function typeCheckWorker() {
+  const ts = createRequire(join(root, 'package.json'))('typescript');
+  const libDir = dirname(ts.getDefaultLibFilePath({}));
+  const { place } = workerData;
+  /** Parsed files by path and parse options: the file, its text, the last project that used it. */
+  const parsedFiles = new Map();
+  let round = 0;
+  const packages = new Map();
+  /** The package a file is in (nearest package.json with a name below the last node_modules). */
+  function packageOf(file) {
+    const at = file.lastIndexOf(`${sep}node_modules${sep}`);
+    if (at < 0) return undefined;
+    const rest = file.slice(at + 14).split(sep);
+    const base = file.slice(0, at + 14) + (rest[0].startsWith('@') ? join(rest[0], rest[1] ?? '') : rest[0]);
+    if (!packages.has(base)) {
+      let identity;
+      try {
+        const m = JSON.parse(readFileSync(join(base, 'package.json'), 'utf8'));
+        identity = `${m.name}@${m.version}`;
+      } catch {
+        identity = undefined;
+      }
+      packages.set(base, identity);
+    }
+    const identity = packages.get(base);
+    return identity === undefined ? undefined : { identity, path: relative(base, file), ours: identity.startsWith('@headway/') };
+  }
+  const where = (file) => {
+    if (file.startsWith(libDir + sep)) return `typescript-lib:${basename(file)}`;
+    const p = packageOf(file);
+    return p ? `${p.identity}/${p.path}` : `?${file}`;
+  };
+
+  parentPort.on('message', (task) => {
+    try {
+      parentPort.postMessage({ id: task.id, ...checkProject(task) });
+    } catch (error) {
+      parentPort.postMessage({ id: task.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+    }
+  });
+
+  function checkProject(task) {
+    renameSync(task.project, place);
+    try {
+      return checkAt(place, task);
+    } finally {
+      renameSync(place, task.project);
+    }
+  }
+
+  function checkAt(project, { configs, clean: cleanKeys, scope }) {
+    const started = Date.now();
+    round += 1;
+    packages.clear();
+    let reused = 0;
+    const clean = new Set(cleanKeys);
+    const found = [];
+    let checked = 0;
+    let skipped = 0;
+    let output = '';
+    for (const { file, emit } of configs) {
+      const parsed = ts.getParsedCommandLineOfConfigFile(
+        join(project, file),
+        {},
+        {
+          ...ts.sys,
+          onUnRecoverableConfigFileDiagnostic: (d) => {
+            throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+          },
+        },
+      );
+      const options = parsed.options;
+      const host = ts.createCompilerHost(options);
+      host.getCurrentDirectory = () => project;
+      const read = host.getSourceFile.bind(host);
+      host.getSourceFile = (fileName, language, onError, create) => {
+        const l = typeof language === 'object' ? language : { languageVersion: language };
+        const key = `${fileName}\0${l.languageVersion}\0${l.impliedNodeFormat}\0${l.jsDocParsingMode}`;
+        const text = host.readFile(fileName);
+        const hit = parsedFiles.get(key);
+        if (hit !== undefined && text !== undefined && hit.text === text) {
+          hit.round = round;
+          reused += 1;
+          return hit.file;
+        }
+        const file = read(fileName, language, onError, create);
+        if (file !== undefined && text !== undefined) parsedFiles.set(key, { file, text, round });
+        return file;
+      };
+      const program = ts.createProgram({
+        rootNames: parsed.fileNames,
+        options,
+        host,
+        configFileParsingDiagnostics: ts.getConfigFileParsingDiagnostics(parsed),
+      });
+      const resolution = ts.createModuleResolutionCache(project, (f) => f, options);
+      // What a declaration file's check depends on: the file, and the files its imports,
+      // references and type references resolve to, under this manager, libs and types.
+      const keyOf = (sf) => {
+        const p = sf.fileName.startsWith(libDir + sep) ? undefined : packageOf(sf.fileName);
+        if (!sf.isDeclarationFile || p?.ours || (p === undefined && !sf.fileName.startsWith(libDir + sep))) return undefined;
+        const info = ts.preProcessFile(sf.text, true, true);
+        const deps = [
+          ...info.importedFiles.map((f) => {
+            const r = ts.resolveModuleName(f.fileName, sf.fileName, options, host, resolution, undefined, sf.impliedNodeFormat);
+            return `m:${f.fileName}=${r.resolvedModule ? where(r.resolvedModule.resolvedFileName) : '-'}`;
+          }),
+          ...info.typeReferenceDirectives.map((f) => {
+            const r = ts.resolveTypeReferenceDirective(f.fileName, sf.fileName, options, host);
+            return `t:${f.fileName}=${r.resolvedTypeReferenceDirective?.resolvedFileName ? where(r.resolvedTypeReferenceDirective.resolvedFileName) : '-'}`;
+          }),
+          ...info.referencedFiles.map((f) => `r:${where(join(dirname(sf.fileName), f.fileName))}`),
+          ...info.libReferenceDirectives.map((f) => `l:${f.fileName}`),
+        ].sort();
+        const text = createHash('sha256').update(sf.text).digest('hex');
+        return `${scope}|${JSON.stringify(options.lib)}|${JSON.stringify(options.types)}|${where(sf.fileName)}|${text}|${deps.join(',')}`;
+      };
+      const diagnostics = [
+        ...program.getConfigFileParsingDiagnostics(),
+        ...program.getOptionsDiagnostics(),
+        ...program.getSyntacticDiagnostics(),
+      ];
+      for (const sf of program.getSourceFiles()) {
+        const key = keyOf(sf);
+        if (key !== undefined && clean.has(key)) {
+          skipped += 1;
+          continue;
+        }
+        const d = program.getSemanticDiagnostics(sf);
+        checked += 1;
+        diagnostics.push(...d);
+        if (key !== undefined && d.length === 0) {
+          clean.add(key);
+          found.push(key);
+        }
+      }
+      diagnostics.push(...program.getGlobalDiagnostics());
+      if (emit) program.emit();
+      if (diagnostics.length > 0)
+        output += ts.formatDiagnostics(ts.sortAndDeduplicateDiagnostics(diagnostics), {
+          getCanonicalFileName: (f) => f,
+          getCurrentDirectory: () => project,
+          getNewLine: () => '\n',
+        });
+    }
+    // Kept while recent projects use them: memory stays bounded.
+    for (const [key, entry] of parsedFiles) if (entry.round < round - 3) parsedFiles.delete(key);
+    return { output, found, checked, skipped, reused, ms: Date.now() - started };
+  }
+}
+
+/**
+ * The README's install line, run as written in a fresh project, then its snippets: type-checked
+ * (the project's tsconfig.json, and tsconfig.browser.json for the browser ones), then run.
+ * Returns the failures and how long each stage took.
+ */
+async function checkReadme(job, context) {
+  const project = mkdtempSync(join(context.work, `project-${job.pm}-`));
+  try {
+    return await checkReadmeIn(project, job, context);
+  } finally {
+    // Removed as soon as it is done with (hundreds of MB for npm), not all at the end.
+    await rm(project, { recursive: true, force: true });
+  }
+}
+
+async function checkReadmeIn(project, job, { env, limits, types, clean }) {
   const { rel: readme, installArgs, snippets, pm } = job;
-  const project = mkdtempSync(join(work, `project-${pm}-`));
   const failures = [];
+  const time = { install: 0, types: 0, run: 0, checked: 0, skipped: 0, reused: 0 };
   writeFileSync(join(project, 'package.json'), JSON.stringify(projectManifest(pm), null, 2));
-  const inst =
-    pm === 'npm'
-      ? await sh('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...installArgs], { cwd: project, env })
-      : await sh(pnpmBin, ['add', '--reporter=append-only', ...installArgs], { cwd: project, env });
-  if (inst.code !== 0) return [`${pm === 'npm' ? 'npm install' : 'pnpm add'} ${installArgs.join(' ')} failed:\n${inst.out.trim()}`];
+  // Times are of the work itself, not of waiting for a turn.
+  const timed = async (stage, fn) => {
+    const t0 = Date.now();
+    try {
+      return await fn();
+    } finally {
+      time[stage] = Date.now() - t0;
+    }
+  };
+  const inst = await limits.install(() =>
+    timed('install', () =>
+      pm === 'npm'
+        ? sh('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...installArgs], { cwd: project, env })
+        : sh(pnpmBin, ['add', '--reporter=append-only', ...installArgs], { cwd: project, env }),
+    ),
+  );
+  if (inst.code !== 0)
+    return { failures: [`${pm === 'npm' ? 'npm install' : 'pnpm add'} ${installArgs.join(' ')} failed:\n${inst.out.trim()}`], time };
 
   const node = [];
   const browser = [];
@@ -371,24 +667,34 @@ async function checkReadme(job, env, work) {
     writeFileSync(join(project, `snippet-${i}.ts`), `${s.code}\nexport {};\n`);
     (s.marker === 'browser' ? browser : node).push(`snippet-${i}.ts`);
   });
-  const tsc = join(project, 'node_modules', '.bin', 'tsc');
-  for (const [files, name, lib, types] of [
+  const configs = [];
+  for (const [files, name, lib, libTypes] of [
     [node, 'tsconfig.json', ['es2023'], ['node']],
     [browser, 'tsconfig.browser.json', ['es2023', 'dom', 'dom.iterable'], []],
   ]) {
     if (files.length === 0) continue;
-    writeFileSync(join(project, name), JSON.stringify(tsconfig(files, lib, types), null, 2));
-    const r = await sh(tsc, ['-p', name, ...(name === 'tsconfig.json' ? [] : ['--noEmit'])], { cwd: project, env });
-    if (r.code !== 0) failures.push(`type errors (${pm}):\n${explain(r.out.trim(), snippets, readme)}`);
+    writeFileSync(join(project, name), JSON.stringify(tsconfig(files, lib, libTypes), null, 2));
+    configs.push({ file: name, emit: name === 'tsconfig.json' });
   }
-  if (failures.length > 0) return failures;
-  for (const [i, s] of snippets.entries()) {
-    if (s.marker !== 'run') continue;
-    const r = await sh(process.execPath, [join('out', `snippet-${i}.js`)], { cwd: project, env });
-    if (r.code !== 0)
-      failures.push(`${readme}:${s.line}: the snippet failed when run (${pm}):\n${r.out.trim().split('\n').slice(-15).join('\n')}`);
+  if (configs.length > 0) {
+    const r = await types.check({ project, configs, clean: [...clean], scope: pm });
+    for (const key of r.found ?? []) clean.add(key);
+    Object.assign(time, { types: r.ms ?? 0, checked: r.checked ?? 0, skipped: r.skipped ?? 0, reused: r.reused ?? 0 });
+    if (r.error) failures.push(`type check (${pm}) failed to run:\n${r.error}`);
+    else if (r.output.trim() !== '') failures.push(`type errors (${pm}):\n${explain(r.output.trim(), snippets, readme)}`);
   }
-  return failures;
+  if (failures.length > 0) return { failures, time };
+  await limits.run(() =>
+    timed('run', async () => {
+      for (const [i, s] of snippets.entries()) {
+        if (s.marker !== 'run') continue;
+        const r = await sh(process.execPath, [join('out', `snippet-${i}.js`)], { cwd: project, env });
+        if (r.code !== 0)
+          failures.push(`${readme}:${s.line}: the snippet failed when run (${pm}):\n${r.out.trim().split('\n').slice(-15).join('\n')}`);
+      }
+    }),
+  );
+  return { failures, time };
 }
 
 /**
@@ -396,7 +702,7 @@ async function checkReadme(job, env, work) {
  * recorded Claude Code stream. npx gets its own cache, so an earlier run's @headway/cli of the same
  * version (other bytes) cannot stand in for this one.
  */
-async function checkCli(env, work) {
+async function checkCli(env, work, limits) {
   const dir = mkdtempSync(join(work, 'npx-'));
   const npxEnv = { ...env, npm_config_cache: join(work, 'npx-cache') };
   const fixture = join(root, 'packages', 'cli', 'fixtures', 'claude-code-todo.jsonl');
@@ -417,27 +723,21 @@ async function checkCli(env, work) {
   ];
   const results = [];
   for (const c of checks) {
-    const r = await sh('npx', ['-y', '@headway/cli', ...c.argv], { cwd: dir, env: npxEnv });
+    let took = 0;
+    const r = await limits.install(async () => {
+      const t0 = Date.now();
+      const out = await sh('npx', ['-y', '@headway/cli', ...c.argv], { cwd: dir, env: npxEnv });
+      took = Date.now() - t0;
+      return out;
+    });
     const ok = c.expect(r);
     results.push({
       name: `${c.name} (npm)`,
+      line: `${c.name} (npm) (${seconds(took)})`,
       status: ok ? 'passed' : 'failed',
       failures: ok ? [] : [`unexpected result (exit ${r.code}):\n${r.out.trim().split('\n').slice(-15).join('\n')}`],
     });
   }
-  return results;
-}
-
-async function pool(items, limit, fn) {
-  const results = [];
-  let next = 0;
-  async function worker() {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]);
-    }
-  }
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
 }
 
@@ -484,16 +784,15 @@ async function main() {
       return 0;
     }
 
-    const timing = (what) => {
-      if (process.env.HEADWAY_DOCS_CHECK_TIMINGS) console.log(`${what}: ${String(Date.now() - started)} ms since start`);
-    };
-    timing('staged and hashed');
+    const phases = { 'stage and hash': Date.now() - started };
+    const t0 = Date.now();
     const registry = await startRegistry(work);
-    timing('registry up');
+    phases['registry start'] = Date.now() - t0;
     closers.push(registry.close);
     const prebuilds = await startPrebuildHost(work);
     if (prebuilds) closers.push(prebuilds.close);
     const released = await release(pkgs, stageDir, registry, work);
+    Object.assign(phases, released.timings);
     const releaseResult = {
       name: 'release: changeset version + publish to the local registry',
       status: released.problems.length === 0 ? 'passed' : 'failed',
@@ -501,7 +800,12 @@ async function main() {
     };
     report(releaseResult);
     console.log(
-      `docs check: released ${String(released.versions.length)} packages to ${registry.url} (uplink ${registry.upstream}) in ${String(Math.round((Date.now() - started) / 1000))} s: ${released.versions.map((v) => `${v.name}@${v.after}`).join(', ')}`,
+      `docs check: released ${String(released.versions.length)} packages to ${registry.url} (uplink ${registry.upstream}) in ${seconds(Date.now() - started)}: ${released.versions.map((v) => `${v.name}@${v.after}`).join(', ')}`,
+    );
+    console.log(
+      `docs check: ${Object.entries(phases)
+        .map(([k, v]) => `${k} ${seconds(v)}`)
+        .join(', ')}`,
     );
 
     const env = { ...process.env, npm_config_registry: registry.url, npm_config_update_notifier: 'false' };
@@ -514,26 +818,39 @@ async function main() {
       const line = installArgs.length > 0 ? installArgs : r.owner ? [r.owner.name] : [];
       for (const pm of managers) jobs.push({ rel, installArgs: line, snippets, pm });
     }
+    // Installs wait on the registry as much as on the CPU: one more than the cores. Type checks
+    // and runs are CPU: one per core each.
+    const limits = { install: createLimit(CORES + 1), run: createLimit(CORES) };
+    const types = createTypeCheckers(CORES, work);
+    closers.push(types.close);
+    const clean = new Set();
     const cli =
-      !args.has('only') && managers.includes('npm') ? checkCli(env, work).then((rs) => (rs.forEach(report), rs)) : Promise.resolve([]);
-    const readmeResults = await pool(jobs, 3, async (job) => {
-      const failures = await checkReadme(job, env, work);
-      const counted = job.snippets.filter((s) => s.marker !== 'skip').length;
-      const ran = job.snippets.filter((s) => s.marker === 'run').length;
-      const result = {
-        name: `${job.rel} (${job.pm})`,
-        line: `${job.rel} (${job.pm}): ${job.pm === 'npm' ? 'npm install' : 'pnpm add'} ${job.installArgs.join(' ')}; ${String(counted)} snippet(s) type-checked, ${String(ran)} run`,
-        status: failures.length === 0 ? 'passed' : 'failed',
-        failures,
-      };
-      report(result);
-      return result;
-    });
+      !args.has('only') && managers.includes('npm')
+        ? checkCli(env, work, limits).then((rs) => (rs.forEach(report), rs))
+        : Promise.resolve([]);
+    const totals = { install: 0, types: 0, run: 0 };
+    const readmeResults = await Promise.all(
+      jobs.map(async (job) => {
+        const { failures, time } = await checkReadme(job, { env, work, limits, types, clean });
+        for (const k of Object.keys(totals)) totals[k] += time[k];
+        const counted = job.snippets.filter((s) => s.marker !== 'skip').length;
+        const ran = job.snippets.filter((s) => s.marker === 'run').length;
+        const result = {
+          name: `${job.rel} (${job.pm})`,
+          line: `${job.rel} (${job.pm}): ${job.pm === 'npm' ? 'npm install' : 'pnpm add'} ${job.installArgs.join(' ')}; ${String(counted)} snippet(s) type-checked, ${String(ran)} run (install ${seconds(time.install)}, types ${seconds(time.types)} [${String(time.reused)} files parsed before; ${String(time.checked)} checked, ${String(time.skipped)} already clean], run ${seconds(time.run)})`,
+          status: failures.length === 0 ? 'passed' : 'failed',
+          failures,
+        };
+        report(result);
+        return result;
+      }),
+    );
     const results = [releaseResult, ...readmeResults, ...(await cli)].map(({ name, status }) => ({ name, status }));
     const failed = results.filter((r) => r.status === 'failed').length;
     console.log(
-      `docs check: ${String(results.length - failed)} passed, ${String(failed)} failed in ${String(Math.round((Date.now() - started) / 1000))} s`,
+      `docs check: ${String(jobs.length)} projects: installs ${seconds(totals.install)}, type checks ${seconds(totals.types)}, runs ${seconds(totals.run)} (summed; at most ${String(CORES + 1)} installs, ${String(CORES)} type checks, ${String(CORES)} runs at once)`,
     );
+    console.log(`docs check: ${String(results.length - failed)} passed, ${String(failed)} failed in ${seconds(Date.now() - started)}`);
     writeResults(results);
     if (failed === 0 && !args.has('only')) {
       mkdirSync(join(stamp, '..'), { recursive: true });
@@ -542,8 +859,10 @@ async function main() {
     }
     return failed === 0 ? 0 : 1;
   } finally {
+    const t0 = Date.now();
     for (const close of closers) await close();
     rmSync(work, { recursive: true, force: true });
+    console.log(`docs check: stopped the registry and removed the projects in ${seconds(Date.now() - t0)}`);
   }
 }
 
@@ -556,7 +875,8 @@ function writeResults(results) {
   );
 }
 
-if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
+if (!isMainThread) typeCheckWorker();
+else if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
   main().then(
     (code) => process.exit(code),
     (error) => {
