@@ -237,7 +237,9 @@ function signalFor(callerSignal: unknown, o: WithHeadwayOptions, own: AbortSigna
   if (callerSignal instanceof AbortSignal) signals.push(callerSignal);
   // `own` is the caller's `abortSignal` joined with the time budget's hard stop.
   if (o.abortSignal !== undefined || o.timeBudgetMs !== undefined) signals.push(own);
-  return signals.length === 0 ? {} : { signal: signals.length === 1 ? signals[0]! : AbortSignal.any(signals) };
+  const [first] = signals;
+  if (first === undefined) return {};
+  return { signal: signals.length === 1 ? first : AbortSignal.any(signals) };
 }
 
 async function askReport(core: RunCore, o: WithHeadwayOptions): Promise<string | undefined> {
