@@ -203,7 +203,9 @@ async function track(
       // `updates` only for the plan key: each stream mode costs LangGraph work per superstep.
       streamMode: o.planKey === undefined ? ['tasks', 'values'] : ['tasks', 'updates', 'values'],
       subgraphs: true,
-      signal: config.signal instanceof AbortSignal ? AbortSignal.any([config.signal, core.signal]) : core.signal,
+      // LangGraph watches a signal at every step (it costs more than the rest of the bridge):
+      // give it one only when something can fire it (the caller's signals, the time budget's hard stop).
+      ...signalFor(config.signal, o, core.signal),
     });
     for await (const chunk of stream) {
       if (!Array.isArray(chunk)) continue;
@@ -227,6 +229,17 @@ async function track(
   const reportText = await askReport(core, o);
   const end = await core.end({ completed: false, ...(reportText === undefined ? {} : { reportText }) });
   return { ...end, state, ...(end.report === undefined ? {} : { reportMarkdown: renderProgressReport(end.report) }) };
+}
+
+/** The signal the graph is streamed with: none unless the caller's or the time budget's can fire. */
+function signalFor(callerSignal: unknown, o: WithHeadwayOptions, own: AbortSignal): { signal?: AbortSignal } {
+  const signals: AbortSignal[] = [];
+  if (callerSignal instanceof AbortSignal) signals.push(callerSignal);
+  // `own` is the caller's `abortSignal` joined with the time budget's hard stop.
+  if (o.abortSignal !== undefined || o.timeBudgetMs !== undefined) signals.push(own);
+  const [first] = signals;
+  if (first === undefined) return {};
+  return { signal: signals.length === 1 ? first : AbortSignal.any(signals) };
 }
 
 async function askReport(core: RunCore, o: WithHeadwayOptions): Promise<string | undefined> {

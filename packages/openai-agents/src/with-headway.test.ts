@@ -99,6 +99,47 @@ describe('withHeadway (OpenAI Agents SDK)', () => {
     expect(events.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'completed', summary: 'finished after 3 iteration(s)' });
   });
 
+  it('marks model calls the same by the hooks alone as through the input filter (a time budget turns the filter on)', async () => {
+    const script: Script = (call) =>
+      call < 2
+        ? {
+            calls: [
+              { tool: 'read', input: { path: `${String(call)}.txt` } },
+              { tool: 'read', input: { path: 'x.txt' } },
+            ],
+          }
+        : { text: 'done' };
+    const shape = async (timeBudgetMs: number | undefined): Promise<unknown[]> => {
+      const { events, sink } = collect();
+      const model = scriptedModel(script);
+      const agent = new Agent({ name: 'reader', model, tools: [readTool] });
+      const end = await withHeadway({
+        task: 'Read',
+        sinks: [sink],
+        maxIterations: 5,
+        clock: manualClock(),
+        ...(timeBudgetMs === undefined ? {} : { timeBudgetMs }),
+      }).run(agent, 'Read');
+      expect(end.outcome).toBe('completed');
+      expect(model.requests).toHaveLength(3);
+      expectOneTerminal(events);
+      return events
+        .filter((e) => e.type !== 'progress' && e.type !== 'run.started')
+        .map((e) =>
+          e.type === 'step.finished'
+            ? [e.type, e.step, e.usage]
+            : e.type === 'tool.completed' || e.type === 'tool.executing'
+              ? [e.type, e.toolCallId]
+              : e.type === 'iteration'
+                ? [e.type, e.index]
+                : [e.type],
+        );
+    };
+    const byHooks = await shape(undefined);
+    expect(byHooks.filter((e) => (e as string[])[0] === 'step.finished')).toHaveLength(3);
+    expect(await shape(60_000)).toEqual(byHooks);
+  });
+
   it('at the iteration limit the agent is asked for its report without tools, and the report continues the work', async () => {
     const { events, sink } = collect();
     const model = scriptedModel(reader);

@@ -1,7 +1,12 @@
 // The bridge between one OpenAI Agents SDK run and headway's events. The SDK owns the loop:
-// this file listens to the runner's hooks (agents, tools, handoffs), sees every model call in
-// `callModelInputFilter`, and at a limit ends the working turns and asks the same agent,
-// without tools, for its progress report.
+// this file listens to the runner's hooks (agents, tools, handoffs) and at a limit ends the
+// working turns and asks the same agent, without tools, for its progress report. Model calls
+// are seen one of two ways. With a time or spend budget (or the caller's own filter), every
+// call passes through `callModelInputFilter`, where a limit can stop it before it is made.
+// Without one, the hooks alone mark the calls (a call begins when an agent starts or its
+// turn's tools are done, and has ended when its tools start or the agent ends) and the SDK's
+// own `maxTurns` ends the working turns: a filter makes the SDK clone, key and reconcile the
+// whole history on every call, which costs more than the rest of the bridge together.
 /* eslint-disable @typescript-eslint/no-explicit-any -- `Agent<any, any>` is the SDK's own bound for "any agent" (Agent is invariant in its context and output types) */
 import { renderProgressReport, type ModelUsage, type ProgressHub } from '@headway/protocol';
 import { errorMessage } from '@headway/protocol/internal';
@@ -120,7 +125,10 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayAgentsRun {
         );
       used = true;
       core.nameAgent(agent.name);
-      return track(core, agent, input, runOptions);
+      const byHooks = o.timeBudgetMs === undefined && o.maxSpendUsd === undefined && runOptions.callModelInputFilter === undefined;
+      // The SDK watches a signal on every call; give it one only when something can fire it.
+      const watchSignal = !byHooks || o.abortSignal !== undefined;
+      return track(core, agent, input, runOptions, byHooks, watchSignal);
     },
   };
 }
@@ -130,17 +138,22 @@ async function track<TAgent extends Agent<any, any>, TContext>(
   agent: TAgent,
   input: string | AgentInputItem[],
   runOptions: HeadwayRunOptions<TContext>,
+  byHooks: boolean,
+  watchSignal: boolean,
 ): Promise<HeadwayAgentsResult<TAgent, TContext>> {
   const { runner = new Runner(), callModelInputFilter: userFilter, errorHandlers: userHandlers, maxTurns, ...sdkOptions } = runOptions;
   let runContext: RunContext | undefined;
   let usageSeen = 0;
   let stepModel = 'unknown';
+  /** Whether a model call's step is open (started, not yet finished). */
+  let stepOpen = false;
   /** Where the working turns stopped: the agent and the input of the call that was not made. */
   let stoppedAt: { agent: Agent<any, any>; input: AgentInputItem[] } | undefined;
   let reportText: string | undefined;
   let reportFailure: unknown;
 
   const finishStep = (): void => {
+    stepOpen = false;
     const entries = runContext?.usage.requestUsageEntries ?? [];
     const fresh = entries.slice(usageSeen);
     usageSeen = entries.length;
@@ -163,10 +176,20 @@ async function track<TAgent extends Agent<any, any>, TContext>(
         throw new OpenAIAgentsError('OPENAI_AGENTS_LIMIT_STOP', `headway: the run stopped at its ${stop.reason} limit; the report follows`);
       }
     }
-    stepModel = modelName(args.agent);
-    core.stepStarted({ provider: 'openai-agents', model: stepModel });
+    beginStep(args.agent);
     return modelData;
   };
+
+  const beginStep = (working: Agent<any, any>): void => {
+    stepModel = modelName(working);
+    stepOpen = true;
+    core.stepStarted({ provider: 'openai-agents', model: stepModel });
+  };
+
+  // Marking model calls by the hooks (no filter): the SDK's turns are capped one short of the
+  // iteration limit, so its `maxTurns` handler asks for the report with the last call.
+  const sdkMaxTurns = byHooks ? Math.min(maxTurns ?? Number.POSITIVE_INFINITY, core.maxIterations - 1) : (maxTurns ?? core.maxIterations);
+  let toolsRunning = 0;
 
   /** Asks the agent that was working, with no tools, handoffs or guardrails, for its report. */
   const askReport = async (working: Agent<any, any>, history: AgentInputItem[]): Promise<string | undefined> => {
@@ -209,34 +232,52 @@ async function track<TAgent extends Agent<any, any>, TContext>(
     },
   };
 
+  // By the hooks, a step is one model call and the tools it asked for, as in headway's runtime:
+  // it begins when an agent starts or the previous turn's tools are done, and ends there too.
   const listeners = {
-    agent_start: (context: RunContext): void => {
+    agent_start: (context: RunContext, started: Agent<any, any>): void => {
       runContext = context;
       core.start();
+      if (!byHooks) return;
+      if (stepOpen) finishStep();
+      if (core.stop === undefined) beginStep(started);
     },
-    agent_tool_start: (_context: RunContext, _agent: Agent, tool: Tool, details: { toolCall: ToolCallLike }): void => {
+    agent_tool_start: (_context: RunContext, from: Agent, tool: Tool, details: { toolCall: ToolCallLike }): void => {
+      // A call the hooks could not see begin (after a turn that was expected to end the run).
+      if (byHooks && !stepOpen && (runContext?.usage.requestUsageEntries?.length ?? 0) > usageSeen) beginStep(from);
+      toolsRunning += 1;
       const call = details.toolCall;
       core.toolStarted(call.name ?? tool.name, callIdOf(call), parseArgs(call.arguments));
     },
-    agent_tool_end: (_context: RunContext, _agent: Agent, tool: Tool, result: string, details: { toolCall: ToolCallLike }): void => {
+    agent_tool_end: (_context: RunContext, from: Agent, tool: Tool, result: string, details: { toolCall: ToolCallLike }): void => {
       const call = details.toolCall;
       core.toolFinished(call.name ?? tool.name, callIdOf(call), parseArgs(call.arguments), result, true);
+      toolsRunning = Math.max(0, toolsRunning - 1);
+      if (!byHooks || toolsRunning > 0 || !stepOpen) return;
+      finishStep();
+      // The SDK calls the model again, unless its turns are used up (its maxTurns handler asks
+      // for the report) or this agent's tools end the run.
+      if (core.stop === undefined && core.iterations < sdkMaxTurns && from.toolUseBehavior === 'run_llm_again') beginStep(from);
     },
     agent_handoff: (_context: RunContext, _from: Agent, to: Agent): void => {
       core.nest(`handed off to ${to.name}`);
+    },
+    agent_end: (): void => {
+      if (byHooks && stepOpen) finishStep();
     },
   };
   runner.on('agent_start', listeners.agent_start);
   runner.on('agent_tool_start', listeners.agent_tool_start as never);
   runner.on('agent_tool_end', listeners.agent_tool_end as never);
   runner.on('agent_handoff', listeners.agent_handoff);
+  runner.on('agent_end', listeners.agent_end);
   try {
     core.start();
     const result = await runner.run(agent, input, {
       ...sdkOptions,
-      maxTurns: maxTurns ?? core.maxIterations,
-      signal: core.signal,
-      callModelInputFilter: filter,
+      maxTurns: sdkMaxTurns,
+      ...(watchSignal ? { signal: core.signal } : {}),
+      ...(byHooks ? {} : { callModelInputFilter: filter }),
       errorHandlers,
     } as NonStreamRunOptions<TContext, TAgent>);
     finishStep();
@@ -261,5 +302,6 @@ async function track<TAgent extends Agent<any, any>, TContext>(
     runner.off('agent_tool_start', listeners.agent_tool_start as never);
     runner.off('agent_tool_end', listeners.agent_tool_end as never);
     runner.off('agent_handoff', listeners.agent_handoff);
+    runner.off('agent_end', listeners.agent_end);
   }
 }
