@@ -19,7 +19,6 @@ import { median } from '../lib/compare.js';
 import { POSTGRES_MISSING, findPostgresBin, startPostgres } from '../../packages/postgres/src/testing/postgres-server.test-util.js';
 import { verdict } from '../lib/verdict.js';
 
-const ROUNDS = 1_000;
 const EARLY = [6, 15] as const;
 const LATE = [991, 1_000] as const;
 const CONCURRENT = 8;
@@ -53,15 +52,29 @@ if (bin === undefined) {
 const server = await startPostgres(bin, { fsync: true });
 let failed = false;
 try {
-  // 1. Iteration 10 vs iteration 1,000.
+  // 1. Iteration 10 vs iteration 1,000: one run is first brought to the late range; then
+  // the early and the late run are written alternately, so load from other processes hits both.
   const pool = new pg.Pool({ connectionString: await server.createDatabase('bench_rounds'), max: 4 });
   const store = new PostgresCheckpointStore(pool);
-  await create(store, 'cp');
+  await create(store, 'late');
+  for (let r = 1; r < LATE[0]; r++) await round(store, 'late', r);
+  await create(store, 'early');
   const times = new Map<number, number>();
-  for (let r = 1; r <= ROUNDS; r++) {
+  const timed = async (id: string, r: number): Promise<void> => {
     const t0 = performance.now();
-    await round(store, 'cp', r);
+    await round(store, id, r);
     times.set(r, performance.now() - t0);
+  };
+  for (let r = 1; r <= EARLY[1]; r++) {
+    const late = LATE[0] - EARLY[0] + r;
+    if (r < EARLY[0]) await round(store, 'early', r);
+    else if (r % 2 === 0) {
+      await timed('early', r);
+      await timed('late', late);
+    } else {
+      await timed('late', late);
+      await timed('early', r);
+    }
   }
   const at = ([from, to]: readonly [number, number]): number =>
     median([...times].filter(([r]) => r >= from && r <= to).map(([, ms]) => ms));
