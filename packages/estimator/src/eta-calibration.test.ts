@@ -19,8 +19,9 @@ describe('calibrateEta', () => {
     // A table without history bins calibrates history evidence with its iterations bins.
     expect(calibrateEta(calibration, 'history', 49, 1000)).toEqual(calibrateEta(calibration, 'iterations', 49, 1000));
     const withHistory = { ...calibration, history: [{ belowPercent: 101, low: -3, mid: -0.5, high: 2 }] };
+    // The median stays the history's own; the range is the fitted one.
     expect(calibrateEta(withHistory, 'history', 10, 1000)).toEqual({
-      point: 1000 * Math.exp(-0.5),
+      point: 1000,
       low: 1000 * Math.exp(-3),
       high: 1000 * Math.exp(2),
     });

@@ -87,7 +87,7 @@ export const ETA_CALIBRATION: EtaCalibration = {
 /**
  * The calibrated median and p10–p90 range of the time left, given the raw point ETA and the
  * percent (0–100) the bar shows. `history` evidence uses the `iterations` bins when the table
- * has none.
+ * has none, and keeps the raw median (the history's own) when the bin's range holds it.
  */
 export function calibrateEta(
   calibration: EtaCalibration,
@@ -98,5 +98,7 @@ export function calibrateEta(
   const bins = (evidence === 'history' ? calibration.history : undefined) ?? calibration[evidence === 'history' ? 'iterations' : evidence];
   const bin = bins.find((b) => percent < b.belowPercent) ?? bins[bins.length - 1];
   if (bin === undefined) return { point, low: point, high: point };
-  return { point: point * Math.exp(bin.mid), low: point * Math.exp(bin.low), high: point * Math.exp(bin.high) };
+  // With history the median stays the history's own (within the range): the bins were fitted on other kinds of task.
+  const mid = evidence === 'history' ? Math.min(bin.high, Math.max(bin.low, 0)) : bin.mid;
+  return { point: point * Math.exp(mid), low: point * Math.exp(bin.low), high: point * Math.exp(bin.high) };
 }
