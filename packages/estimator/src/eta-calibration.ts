@@ -62,16 +62,16 @@ export const etaCalibrationSchema: z.ZodType<EtaCalibration> = z.strictObject({
  */
 export const ETA_CALIBRATION: EtaCalibration = {
   plan: [
-    { belowPercent: 20, low: -1.842, mid: -0.304, high: 0.749 },
-    { belowPercent: 40, low: -1.462, mid: -0.408, high: 0.576 },
-    { belowPercent: 60, low: -2.389, mid: -0.565, high: 0.482 },
-    { belowPercent: 80, low: -1.059, mid: -0.079, high: 0.675 },
+    { belowPercent: 20, low: -1.837, mid: -0.301, high: 0.761 },
+    { belowPercent: 40, low: -1.569, mid: -0.647, high: 0.194 },
+    { belowPercent: 60, low: -2.332, mid: -0.507, high: 0.569 },
+    { belowPercent: 80, low: -1.049, mid: -0.072, high: 0.686 },
     { belowPercent: 101, low: -1.828, mid: -0.241, high: 1.295 },
   ],
   iterations: [
-    { belowPercent: 20, low: -1.851, mid: -0.096, high: 1.807 },
-    { belowPercent: 40, low: -1.684, mid: -0.16, high: 1.757 },
-    { belowPercent: 60, low: -1.895, mid: -0.177, high: 1.867 },
+    { belowPercent: 20, low: -1.845, mid: -0.083, high: 1.833 },
+    { belowPercent: 40, low: -1.772, mid: -0.577, high: 1.708 },
+    { belowPercent: 60, low: -1.83, mid: -0.096, high: 1.945 },
     { belowPercent: 80, low: -2.204, mid: -0.222, high: 1.341 },
     { belowPercent: 101, low: -1.295, mid: 0.626, high: 2.338 },
   ],

@@ -325,8 +325,8 @@ describe('ProgressTracker', () => {
 
   it('lets the clock move the bar inside a long roundtrip, but not past it', () => {
     const clock = new ManualClock({ start: 1_000_000 });
-    const t = new ProgressTracker({ maxRoundtrips: 20, clock });
-    for (let i = 0; i < 3; i++) roundtrip(t, clock, 1000, 1000);
+    const t = new ProgressTracker({ maxRoundtrips: 10, clock });
+    roundtrip(t, clock, 1000, 1000);
     t.roundtripStarted();
     const atStart = t.percent;
     clock.advanceSync(1000);
@@ -338,25 +338,6 @@ describe('ProgressTracker', () => {
     t.roundtripFinished();
     expect(t.percent).toBeGreaterThanOrEqual(stalled);
     expect(stalled).toBeLessThan(99);
-  });
-
-  it('does not move the bar by the clock before three roundtrips were observed (their mean is too noisy)', () => {
-    const clock = new ManualClock({ start: 1_000_000 });
-    const t = new ProgressTracker({ maxRoundtrips: 20, clock });
-    roundtrip(t, clock, 1000, 1000);
-    roundtrip(t, clock, 1000, 1000);
-    t.roundtripStarted();
-    const atStart = t.percent;
-    clock.advanceSync(60_000);
-    t.tick();
-    expect(t.percent).toBe(atStart);
-    t.toolsStarted();
-    // The tools phase is half a roundtrip in, clock or not.
-    expect(t.percent).toBeGreaterThan(atStart);
-    const inTools = t.percent;
-    clock.advanceSync(60_000);
-    t.tick();
-    expect(t.percent).toBe(inTools);
   });
 
   it('trusts validated model progress when aiDriven, and only its message otherwise', () => {

@@ -57,13 +57,6 @@ const PER_TOOL_CALL = 10;
 const TOOL_CALL_CAP = 80;
 /** Furthest into a roundtrip the clock alone may move the bar. */
 const MAX_ROUND_SHARE = 0.9;
-/**
- * Roundtrips observed before the clock moves the bar inside one (history's duration per
- * roundtrip counts from the start). On the recorded runs (bench:estimator) waiting for 3 took
- * the MAE from 17.0 to 16.1 on runs with a plan and from 19.5 to 19.4 on runs without; 2 to 10
- * are within a point of each other.
- */
-const MIN_OBSERVED_FOR_CLOCK = 3;
 
 interface ChildSlot {
   range: ProgressRange;
@@ -395,7 +388,7 @@ export class ProgressTracker {
     this.update();
   }
 
-  /** Re-reads the clock: lets the bar creep within a long roundtrip (once three roundtrips were observed, or with history). Call it from a timer. */
+  /** Re-reads the clock: lets the bar creep within a long roundtrip. Call it from a timer. */
   tick(): void {
     if (!this.completed) this.update();
   }
@@ -554,8 +547,7 @@ export class ProgressTracker {
   private position(t: number): { position: number; atLeast: number } {
     // Between roundtrips the run is not over (complete() says that), so another one is due.
     if (this.phase === 'idle') return { position: this.finishedRoundtrips, atLeast: this.finishedRoundtrips + 1 };
-    // The mean of fewer roundtrips is too noisy to move the bar by: a long second roundtrip after a quick first one would sit at 90% of it.
-    const expected = this.observedRoundtrips < MIN_OBSERVED_FOR_CLOCK && this.historyRoundMs === undefined ? undefined : this.roundMs();
+    const expected = this.roundMs();
     let share = this.phase === 'tools' ? 0.5 : 0;
     if (expected !== undefined && expected > 0) share = Math.min(MAX_ROUND_SHARE, (t - this.roundStartedAt) / expected);
     return { position: this.roundtrips - 1 + Math.max(0, share), atLeast: this.roundtrips };
