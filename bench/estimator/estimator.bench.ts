@@ -9,8 +9,9 @@
 // so far plus the point ETA, in the first and last third of the runs).
 // Run: pnpm -F @headway/bench bench:estimator
 import { basename } from 'node:path';
-import { estimateProgress, replayProgress, type ReplayProgressOptions, type ReplayedProgress, type TaskHistory } from '@headway/estimator';
-import { fitEtaCalibration } from './eta-fit.js';
+import { estimateProgress, replayProgress, type ReplayProgressOptions, type ReplayedProgress } from '@headway/estimator';
+import { fitEtaCalibration, historyOf, otherGroupsHistory } from './eta-fit.js';
+import { verdict } from '../lib/verdict.js';
 import { writePlots } from './plots.js';
 import { generateTraces, loadRealTraces, tracesDirs, type Trace, type TraceEvent } from './traces.js';
 
@@ -229,10 +230,6 @@ const VARIANTS = [
 ] as const;
 type Variant = (typeof VARIANTS)[number];
 
-function historyOf(traces: Trace[]): TaskHistory {
-  return { runs: traces.map((t) => ({ roundtrips: Math.max(1, t.roundtrips), durationMs: t.endTs - t.startTs })) };
-}
-
 /**
  * The simplest plan reading: the latest plan's completed items plus half of the one in
  * progress, over its total (a replaced plan starts over, so it can go backwards); before the
@@ -263,11 +260,11 @@ function evaluate(traces: Trace[], pool: Trace[]): Scores {
     // Leave one group out: history and the ETA calibration come only from the other groups of the same kind (real or generated).
     const others = pool.filter((t) => t.group !== group && t.real === members[0]!.real);
     const history = historyOf(others);
+    // The history bins are fitted on the other groups too, each replayed with the history of the groups other than itself and this one.
+    const historyFor = otherGroupsHistory(others);
     const calibration = {
-      plain: fitEtaCalibration(others, { plan: false }),
-      plainHistory: fitEtaCalibration(others, { plan: false, history }),
-      plan: fitEtaCalibration(others, { plan: true }),
-      planHistory: fitEtaCalibration(others, { plan: true, history }),
+      plain: fitEtaCalibration(others, { plan: false, historyFor }),
+      plan: fitEtaCalibration(others, { plan: true, historyFor }),
     };
     const byVariant = new Map<Variant, RunScore[]>();
     for (const trace of members) {
@@ -281,9 +278,9 @@ function evaluate(traces: Trace[], pool: Trace[]): Scores {
         'b plan baseline': score(trace, (t, at) => planBaseline(t, at, cap)),
         // Today's tracker: the same replay with the plan events left out.
         'c tracker': score(trace, replay({ plan: false, etaCalibration: calibration.plain })),
-        'd tracker+history': score(trace, replay({ plan: false, history, etaCalibration: calibration.plainHistory })),
+        'd tracker+history': score(trace, replay({ plan: false, history, etaCalibration: calibration.plain })),
         'e plan tracker': score(trace, replay({ plan: true, etaCalibration: calibration.plan })),
-        'f plan tracker+history': score(trace, replay({ plan: true, history, etaCalibration: calibration.planHistory })),
+        'f plan tracker+history': score(trace, replay({ plan: true, history, etaCalibration: calibration.plan })),
         'bound: exact N': score(trace, (t, at) => stepwise(t, at, (c) => oracle(t.roundtrips, c, t.startTs))),
       };
       for (const v of VARIANTS) {
@@ -401,6 +398,41 @@ function verdicts(rows: Row[]): string[] {
   return out;
 }
 
+/** The targets of the estimator (issue #32), judged on the shipped sources: the plan tracker, without and with history. */
+const TARGET = {
+  /** Pooled MAE on runs whose agent keeps a plan. */
+  planMae: 12,
+  /** Pooled MAE on runs without a plan: no worse than before plans were read. */
+  plainMae: 21.2,
+  /** The range holds the true time left 80 ± 7% of the time, in each third of the run. */
+  coverage: 80,
+  coverageSlack: 7,
+  /** Median range width over the true time left, in each third of the run. */
+  width: 4,
+} as const;
+
+/** One verdict line per target for one traces folder (a folder with plan updates is judged on the plan targets). */
+function judge(name: string, rows: Row[], hasPlans: boolean): void {
+  const row = (group: string, variant: Variant): Row => rows.find((r) => r.group === group && r.variant === variant)!;
+  const groups = [...new Set(rows.map((r) => r.group))].filter((g) => !g.startsWith('ALL'));
+  for (const variant of ['e plan tracker', 'f plan tracker+history'] as const) {
+    const all = row('ALL', variant);
+    const what = `estimator ${name} ${variant}`;
+    if (hasPlans) {
+      verdict(`${what}: pooled MAE`, all.mae * 100, '<=', TARGET.planMae, ' points');
+      const worst = Math.max(...groups.map((g) => row(g, variant).mae - row(g, 'b plan baseline').mae));
+      verdict(`${what}: worst group's MAE minus the plan baseline's`, worst * 100, '<=', 0, ' points');
+    } else {
+      verdict(`${what}: pooled MAE`, all.mae * 100, '<=', TARGET.plainMae, ' points');
+    }
+    verdict(`${what}: largest backward jump`, all.backJump, '<=', 0, ' points');
+    // NaN (a third without any range) never meets a target.
+    const offBy = Math.max(...all.coverage.map((c) => Math.abs(100 * c - TARGET.coverage)));
+    verdict(`${what}: range coverage's largest distance from 80% over the thirds`, offBy, '<=', TARGET.coverageSlack, ' points');
+    verdict(`${what}: largest median range width / true time left over the thirds`, Math.max(...all.leftWidth), '<=', TARGET.width);
+  }
+}
+
 const svg = process.argv.includes('--svg');
 const started = performance.now();
 const dirs = tracesDirs();
@@ -413,6 +445,11 @@ for (const { dir, traces } of loaded) {
   );
   const { rows, results } = report('Real traces (history and ETA calibration: the other real groups)', traces, pool);
   plots.push({ name: basename(dir), results });
+  judge(
+    basename(dir),
+    rows,
+    traces.some((t) => t.planUpdates > 0),
+  );
   console.log(
     `\nVerdict on ${dir}:\n${verdicts(rows)
       .map((v) => `- ${v}`)

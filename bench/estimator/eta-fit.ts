@@ -1,7 +1,8 @@
 // Fits the ETA calibration (ETA_CALIBRATION in @headway/estimator) from recorded runs: each run
-// is replayed with an identity calibration, and per evidence (plan / iterations) and bin of the
-// percent shown, the 10th/50th/90th percentile of log(true time left / raw point ETA) is taken,
-// each run weighing the same.
+// is replayed with an identity calibration, and per evidence (plan / iterations / history) and
+// bin of the percent shown, the 10th/50th/90th percentile of log(true time left / raw point ETA)
+// is taken, each run weighing the same. `plan` and `iterations` come from replays without
+// history, `history` from replays with the history `historyFor` gives each run.
 import { replayProgress, type EtaCalibration, type EtaCalibrationBin, type EtaEvidence, type TaskHistory } from '@headway/estimator';
 import type { Trace } from './traces.js';
 
@@ -14,7 +15,7 @@ const BIN_EDGES = [20, 40, 60, 80, 101];
 const QUANTILES = [0.1, 0.5, 0.9] as const;
 
 const identityBins = (): EtaCalibrationBin[] => [{ belowPercent: 101, low: 0, mid: 0, high: 0 }];
-const IDENTITY: EtaCalibration = { plan: identityBins(), iterations: identityBins() };
+const IDENTITY: EtaCalibration = { plan: identityBins(), iterations: identityBins(), history: identityBins() };
 
 interface Sample {
   evidence: EtaEvidence;
@@ -24,13 +25,14 @@ interface Sample {
 }
 
 /** Samples of log(true time left / raw point ETA) from the third iteration on. */
-function etaResiduals(traces: readonly Trace[], options: { plan: boolean; history?: TaskHistory }): Sample[] {
+function etaResiduals(traces: readonly Trace[], plan: boolean, historyFor?: (trace: Trace) => TaskHistory): Sample[] {
   const out: Sample[] = [];
   for (const trace of traces) {
     const duration = Math.max(1, trace.endTs - trace.startTs);
     const at = Array.from({ length: SAMPLES }, (_, k) => trace.startTs + ((k + 0.5) / SAMPLES) * duration);
     const points = replayProgress(trace.raw, {
-      ...options,
+      plan,
+      ...(historyFor === undefined ? {} : { history: historyFor(trace) }),
       maxRoundtrips: trace.maxIterations ?? DEFAULT_CAP,
       etaCalibration: IDENTITY,
       at,
@@ -61,22 +63,55 @@ function quantile(values: { v: number; w: number }[], q: number): number {
   return sorted[sorted.length - 1]?.v ?? 0;
 }
 
-/** The calibration table for these runs (the shipped one when a bin has too few runs' worth of samples). */
-export function fitEtaCalibration(traces: readonly Trace[], options: { plan: boolean; history?: TaskHistory }): EtaCalibration {
-  const samples = etaResiduals(traces, options);
-  const fit = (evidence: EtaEvidence): EtaCalibrationBin[] => {
-    const mine = samples.filter((s) => s.evidence === evidence);
-    const all = mine.map((s) => ({ v: s.residual, w: s.weight }));
-    let lower = 0;
-    return BIN_EDGES.map((edge) => {
-      const inBin = mine.filter((s) => s.percent >= lower && s.percent < edge).map((s) => ({ v: s.residual, w: s.weight }));
-      lower = edge;
-      // A bin with less than two runs' worth of samples borrows the whole evidence's spread.
-      const use = inBin.reduce((a, s) => a + s.w, 0) >= 2 ? inBin : all;
-      if (use.length === 0) return { belowPercent: edge, low: -1.75, mid: 0, high: 1.95 };
-      const [low, mid, high] = QUANTILES.map((q) => Math.round(quantile(use, q) * 1000) / 1000) as [number, number, number];
-      return { belowPercent: edge, low, mid, high };
-    });
+function fitBins(samples: readonly Sample[]): EtaCalibrationBin[] {
+  const all = samples.map((s) => ({ v: s.residual, w: s.weight }));
+  let lower = 0;
+  return BIN_EDGES.map((edge) => {
+    const inBin = samples.filter((s) => s.percent >= lower && s.percent < edge).map((s) => ({ v: s.residual, w: s.weight }));
+    lower = edge;
+    // A bin with less than two runs' worth of samples borrows the whole evidence's spread.
+    const use = inBin.reduce((a, s) => a + s.w, 0) >= 2 ? inBin : all;
+    if (use.length === 0) return { belowPercent: edge, low: -1.75, mid: 0, high: 1.95 };
+    const [low, mid, high] = QUANTILES.map((q) => Math.round(quantile(use, q) * 1000) / 1000) as [number, number, number];
+    return { belowPercent: edge, low, mid, high };
+  });
+}
+
+/**
+ * The calibration table for these runs. `plan` says whether the replays read the agent's plan;
+ * `historyFor` gives the history each run is replayed with for the `history` bins (never the
+ * run's own group, to fit what a new kind of task sees); without it there are no `history` bins.
+ */
+export function fitEtaCalibration(
+  traces: readonly Trace[],
+  options: { plan: boolean; historyFor?: (trace: Trace) => TaskHistory },
+): EtaCalibration {
+  const plain = etaResiduals(traces, options.plan);
+  const table: EtaCalibration = {
+    plan: fitBins(plain.filter((s) => s.evidence === 'plan')),
+    iterations: fitBins(plain.filter((s) => s.evidence === 'iterations')),
   };
-  return { plan: fit('plan'), iterations: fit('iterations') };
+  if (options.historyFor !== undefined) {
+    const withHistory = etaResiduals(traces, options.plan, options.historyFor);
+    table.history = fitBins(withHistory.filter((s) => s.evidence === 'history'));
+  }
+  return table;
+}
+
+/** Earlier runs as the tracker's history: each run's roundtrips and duration. */
+export function historyOf(traces: readonly Trace[]): TaskHistory {
+  return { runs: traces.map((t) => ({ roundtrips: Math.max(1, t.roundtrips), durationMs: t.endTs - t.startTs })) };
+}
+
+/** For each run, the history of the runs of the other groups among `traces`. */
+export function otherGroupsHistory(traces: readonly Trace[]): (trace: Trace) => TaskHistory {
+  const byGroup = new Map<string, TaskHistory>();
+  return (trace) => {
+    let history = byGroup.get(trace.group);
+    if (history === undefined) {
+      history = historyOf(traces.filter((t) => t.group !== trace.group));
+      byGroup.set(trace.group, history);
+    }
+    return history;
+  };
 }

@@ -5,7 +5,7 @@ import { EstimatorError } from './estimator-error.js';
 import { ProgressTracker } from './progress-tracker.js';
 
 describe('calibrateEta', () => {
-  it('picks the bin by the share of the run behind and scales the raw ETA by its fitted factors', () => {
+  it('picks the bin by the percent shown and scales the raw ETA by its fitted factors', () => {
     const calibration = {
       plan: [{ belowPercent: 101, low: 0, mid: 0, high: 0 }],
       iterations: [
@@ -16,11 +16,14 @@ describe('calibrateEta', () => {
     expect(calibrateEta(calibration, 'iterations', 49, 1000)).toEqual({ point: 1000, low: 1000 * Math.exp(-1), high: 1000 * Math.exp(1) });
     expect(calibrateEta(calibration, 'iterations', 50, 1000)).toEqual({ point: 1000 * Math.exp(-1), low: 1000 * Math.exp(-2), high: 1000 });
     expect(calibrateEta(calibration, 'plan', 99, 1000)).toEqual({ point: 1000, low: 1000, high: 1000 });
-    // With history the median stays; the spread moves with it.
-    expect(calibrateEta(calibration, 'iterations', 50, 1000, true)).toEqual({
+    // A table without history bins calibrates history evidence with its iterations bins.
+    expect(calibrateEta(calibration, 'history', 49, 1000)).toEqual(calibrateEta(calibration, 'iterations', 49, 1000));
+    const withHistory = { ...calibration, history: [{ belowPercent: 101, low: -3, mid: -0.5, high: 2 }] };
+    // The median stays the history's own; the range is the fitted one.
+    expect(calibrateEta(withHistory, 'history', 10, 1000)).toEqual({
       point: 1000,
-      low: 1000 * Math.exp(-1),
-      high: 1000 * Math.exp(1),
+      low: 1000 * Math.exp(-3),
+      high: 1000 * Math.exp(2),
     });
   });
 
@@ -28,6 +31,7 @@ describe('calibrateEta', () => {
     expect(etaCalibrationSchema.safeParse(ETA_CALIBRATION).success).toBe(true);
     expect(ETA_CALIBRATION.plan.at(-1)?.belowPercent).toBe(101);
     expect(ETA_CALIBRATION.iterations.at(-1)?.belowPercent).toBe(101);
+    expect(ETA_CALIBRATION.history?.at(-1)?.belowPercent).toBe(101);
   });
 });
 
@@ -55,6 +59,48 @@ describe('ProgressTracker etaCalibration', () => {
     expect(raw.etaLowMs).toBe(raw.etaMs);
     expect(wide.etaMs).toBe(Math.round((raw.etaMs ?? 0) * Math.exp(0.5)));
     expect(wide.etaHighMs).toBe(Math.round((raw.etaMs ?? 0) * Math.exp(1)));
+  });
+
+  it('reads the bin of the percent the bar shows', () => {
+    const identity = { belowPercent: 101, low: 0, mid: 0, high: 0 };
+    const raw = run({ plan: [identity], iterations: [identity] });
+    const shown = raw.percent;
+    // Only the bin holding the percent shown applies: one bin below it and one above it are left alone.
+    const split = run({
+      plan: [identity],
+      iterations: [
+        { belowPercent: shown, low: -5, mid: -5, high: -5 },
+        { belowPercent: shown + 1, low: -1, mid: 1, high: 2 },
+        { belowPercent: 101, low: 5, mid: 5, high: 5 },
+      ],
+    });
+    expect(split.etaMs).toBe(Math.round((raw.etaMs ?? 0) * Math.exp(1)));
+    expect(split.etaLowMs).toBe(Math.round((raw.etaMs ?? 0) * Math.exp(-1)));
+  });
+
+  it('uses the history bins when the tracker has history', () => {
+    let t = 0;
+    const identity = { belowPercent: 101, low: 0, mid: 0, high: 0 };
+    const make = (history?: boolean): ProgressTracker =>
+      new ProgressTracker({
+        maxRoundtrips: 10,
+        clock: { ...systemClock, now: () => t },
+        ...(history === true ? { history: { runs: [{ roundtrips: 6, durationMs: 6000 }] } } : {}),
+        etaCalibration: { plan: [identity], iterations: [identity], history: [{ belowPercent: 101, low: -1, mid: 0, high: 1 }] },
+      });
+    const withHistory = make(true);
+    const without = make();
+    for (let i = 0; i < 3; i++) {
+      for (const tracker of [withHistory, without]) tracker.roundtripStarted();
+      t += 1000;
+      for (const tracker of [withHistory, without]) tracker.roundtripFinished();
+    }
+    expect(withHistory.etaEvidence).toBe('history');
+    // Both ends are rounded to whole milliseconds.
+    expect((withHistory.etaHighMs ?? 0) / (withHistory.etaMs ?? 1)).toBeCloseTo(Math.E, 3);
+    expect((withHistory.etaLowMs ?? 0) / (withHistory.etaMs ?? 1)).toBeCloseTo(Math.exp(-1), 3);
+    expect(without.etaEvidence).toBe('iterations');
+    expect(without.etaHighMs).toBe(without.etaMs);
   });
 
   it('refuses a table that does not validate, naming where', () => {

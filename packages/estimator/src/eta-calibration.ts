@@ -1,13 +1,17 @@
 import { z } from 'zod';
 
-/** What the point ETA rests on: the agent's own plan while it is trusted, or the iterations seen. */
-export type EtaEvidence = 'plan' | 'iterations';
+/**
+ * What the point ETA rests on: the agent's own plan while it is trusted (`plan`), else the
+ * iterations seen, against earlier runs of the task when the tracker has `history`
+ * (`history`) or against the cap (`iterations`).
+ */
+export type EtaEvidence = 'plan' | 'iterations' | 'history';
 
 /** One bin of an {@link EtaCalibration}: natural logs of (true time left / raw point ETA). */
 export interface EtaCalibrationBin {
   /**
-   * Bins are chosen by the share of the run (in percent) the raw ETA puts behind, elapsed /
-   * (elapsed + raw ETA): this bin holds shares below this bound (the last bin: 101).
+   * Bins are chosen by the percent the bar shows: this bin holds percents below this bound
+   * (the last bin: 101).
    */
   belowPercent: number;
   /** About the 10th, 50th and 90th percentile of log(true time left / raw point ETA). */
@@ -18,13 +22,15 @@ export interface EtaCalibrationBin {
 
 /**
  * How the tracker turns its raw point ETA into a calibrated median and a p10–p90 range: per
- * kind of evidence, bins by the share of the run the raw ETA puts behind (ascending `belowPercent`). The shipped
+ * kind of evidence, bins by the percent shown (ascending `belowPercent`). The shipped
  * {@link ETA_CALIBRATION} was fitted on recorded runs; pass your own (e.g. fitted on your
  * own runs with the bench's refit script) as `etaCalibration`.
  */
 export interface EtaCalibration {
   plan: EtaCalibrationBin[];
   iterations: EtaCalibrationBin[];
+  /** For `history` evidence (fitted on runs replayed with history); absent, the `iterations` bins are used. */
+  history?: EtaCalibrationBin[] | undefined;
 }
 
 const logFactor = z.number().min(-20).max(20);
@@ -38,16 +44,21 @@ const binsSchema = z
   .refine((bins) => bins.every((b) => b.low <= b.mid && b.mid <= b.high), { error: 'each bin needs low <= mid <= high' });
 
 /** Validates an {@link EtaCalibration} read from a file or given by a caller. */
-export const etaCalibrationSchema: z.ZodType<EtaCalibration> = z.strictObject({ plan: binsSchema, iterations: binsSchema });
+export const etaCalibrationSchema: z.ZodType<EtaCalibration> = z.strictObject({
+  plan: binsSchema,
+  iterations: binsSchema,
+  history: binsSchema.optional(),
+});
 
 /**
  * Fitted by `pnpm -F @headway/bench bench:estimator:refit` (bench/estimator/refit.ts) on the
  * 143 recorded runs of shared/data/traces and shared/data/plan-traces: each run replayed
- * through the tracker without history and with an identity calibration, sampled at 400 even
- * times from the third iteration on; per evidence and bin of the share of the run the raw ETA
- * puts behind (elapsed / (elapsed + raw ETA)), the 10th/50th/90th percentile of
- * log(true time left / raw point ETA), each run weighing the same. The bench fits the same
- * table leave-one-group-out to score it honestly.
+ * through the tracker with an identity calibration, sampled at 400 even times from the third
+ * iteration on; per evidence and bin of the percent shown, the 10th/50th/90th percentile of
+ * log(true time left / raw point ETA), each run weighing the same. `plan` and `iterations`
+ * come from replays without history; `history` from replays whose history is the runs of the
+ * other groups (never the run's own kind of task). The bench fits the same tables
+ * leave-one-group-out to score them honestly.
  */
 export const ETA_CALIBRATION: EtaCalibration = {
   plan: [
@@ -64,26 +75,30 @@ export const ETA_CALIBRATION: EtaCalibration = {
     { belowPercent: 80, low: -2.204, mid: -0.222, high: 1.341 },
     { belowPercent: 101, low: -1.295, mid: 0.626, high: 2.338 },
   ],
+  history: [
+    { belowPercent: 20, low: -2.351, mid: -0.583, high: 1.363 },
+    { belowPercent: 40, low: -2.131, mid: -0.735, high: 1.248 },
+    { belowPercent: 60, low: -2.642, mid: -0.662, high: 1.365 },
+    { belowPercent: 80, low: -2.375, mid: -0.257, high: 1.4 },
+    { belowPercent: 101, low: -2.412, mid: 0.032, high: 2.088 },
+  ],
 };
 
 /**
  * The calibrated median and p10–p90 range of the time left, given the raw point ETA and the
- * share of the run (0–100) it puts behind. With `keepPoint` (the tracker has history of this
- * kind of task, which the table was not fitted with) the median stays the raw ETA and only the
- * spread is applied around it.
+ * percent (0–100) the bar shows. `history` evidence uses the `iterations` bins when the table
+ * has none, and keeps the raw median (the history's own) when the bin's range holds it.
  */
 export function calibrateEta(
   calibration: EtaCalibration,
   evidence: EtaEvidence,
-  sharePercent: number,
+  percent: number,
   point: number,
-  keepPoint = false,
 ): { point: number; low: number; high: number } {
-  const bins = calibration[evidence];
-  const bin = bins.find((b) => sharePercent < b.belowPercent) ?? bins[bins.length - 1];
+  const bins = (evidence === 'history' ? calibration.history : undefined) ?? calibration[evidence === 'history' ? 'iterations' : evidence];
+  const bin = bins.find((b) => percent < b.belowPercent) ?? bins[bins.length - 1];
   if (bin === undefined) return { point, low: point, high: point };
-  // A point ETA already calibrated by history of this kind of task keeps its median; the range keeps its spread around it.
-  const mid = keepPoint ? 0 : bin.mid;
-  const shift = mid - bin.mid;
-  return { point: point * Math.exp(mid), low: point * Math.exp(bin.low + shift), high: point * Math.exp(bin.high + shift) };
+  // With history the median stays the history's own (within the range): the bins were fitted on other kinds of task.
+  const mid = evidence === 'history' ? Math.min(bin.high, Math.max(bin.low, 0)) : bin.mid;
+  return { point: point * Math.exp(mid), low: point * Math.exp(bin.low), high: point * Math.exp(bin.high) };
 }

@@ -264,7 +264,7 @@ export class ProgressTracker {
     return this.etaHigh;
   }
 
-  /** What the ETA rests on now (`plan` while the agent's plan is trusted, else `iterations`); undefined without an ETA. */
+  /** What the ETA rests on now (`plan` while the agent's plan is trusted, else `history` with history, else `iterations`); undefined without an ETA. */
   get etaEvidence(): EtaEvidence | undefined {
     return this.evidence;
   }
@@ -652,7 +652,7 @@ export class ProgressTracker {
     const fraction = local === undefined ? undefined : (span.start + local * (span.end - span.start)) / 100;
     const fromRoundtrips = this.roundtripEta(t);
     let point = fromRoundtrips;
-    let evidence: EtaEvidence = 'iterations';
+    let evidence: EtaEvidence = this.historyRoundMs === undefined ? 'iterations' : 'history';
     if (trust > 0 && fraction !== undefined && fraction > 0 && elapsed > 0) {
       evidence = 'plan';
       // The plan's pace: the time the done share took, stretched over the share left.
@@ -663,9 +663,8 @@ export class ProgressTracker {
           : Math.exp(trust * Math.log(Math.max(1, fromPlan)) + (1 - trust) * Math.log(Math.max(1, fromRoundtrips)));
     }
     if (point === undefined || !Number.isFinite(point)) return;
-    // Bins are chosen by the share of the run the raw ETA says is behind us.
-    const share = elapsed > 0 ? (100 * elapsed) / (elapsed + point) : 0;
-    const calibrated = calibrateEta(this.calibration, evidence, share, point, this.historyRoundMs !== undefined);
+    // Bins are chosen by the percent shown: the part of the run the bar says is behind us (the fit bins its samples the same way).
+    const calibrated = calibrateEta(this.calibration, evidence, this.shown, point);
     this.eta = Math.round(calibrated.point);
     this.etaLow = Math.round(calibrated.low);
     this.etaHigh = Math.round(calibrated.high);
