@@ -62,7 +62,8 @@ export type {
 } from './checkpoint/checkpoint.js';
 export { CheckpointError } from './checkpoint/checkpoint-error.js';
 export type { CheckpointErrorCode } from './checkpoint/checkpoint-error.js';
-export type { CheckpointListFilter, CheckpointStore, MaybePromise } from './checkpoint/checkpoint-store.js';
+export type { CheckpointListFilter, CheckpointStore } from './checkpoint/checkpoint-store.js';
+export type { MaybePromise } from './checkpoint/maybe-promise.js';
 export { MemoryCheckpointStore } from './checkpoint/memory-checkpoint-store.js';
 export type { MemoryCheckpointStoreOptions } from './checkpoint/memory-checkpoint-store.js';
 export type { PendingRecovery, RecoveryPolicy, RecoveryStrategy } from './checkpoint/recovery.js';

@@ -1,8 +1,6 @@
 import type { SessionStore } from '../session/session-store.js';
 import type { Checkpoint, CheckpointInit, CheckpointStatus, CheckpointSummary, CheckpointUpdate } from './checkpoint.js';
-
-/** A value, or a promise of it: SQLite and memory stores answer synchronously, network stores asynchronously. */
-export type MaybePromise<T> = T | Promise<T>;
+import type { MaybePromise } from './maybe-promise.js';
 
 /** Which checkpoints {@link CheckpointStore.list} returns. */
 export interface CheckpointListFilter {

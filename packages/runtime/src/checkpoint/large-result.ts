@@ -1,5 +1,5 @@
-import type { CheckpointStore, MaybePromise } from './checkpoint-store.js';
-import { mapMaybe } from './maybe-promise.js';
+import type { CheckpointStore } from './checkpoint-store.js';
+import { type MaybePromise, mapMaybe } from './maybe-promise.js';
 
 /** Tool results longer than this many characters are stored apart from the conversation. */
 export const LARGE_RESULT_THRESHOLD = 50_000;

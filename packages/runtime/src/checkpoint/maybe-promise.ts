@@ -1,4 +1,5 @@
-import type { MaybePromise } from './checkpoint-store.js';
+/** A value, or a promise of it: SQLite and memory stores answer synchronously, network stores asynchronously. */
+export type MaybePromise<T> = T | Promise<T>;
 
 /** Applies `fn` to a value or to what a promise resolves to: synchronous stays synchronous. */
 export function mapMaybe<T, U>(value: MaybePromise<T>, fn: (value: T) => U): MaybePromise<U> {

@@ -3,8 +3,8 @@ import { type Clock, describeIssues, toValidationIssues } from '@headway/protoco
 import { z } from 'zod';
 import type { CheckpointSummary } from './checkpoint.js';
 import { CheckpointError } from './checkpoint-error.js';
-import type { CheckpointStore, MaybePromise } from './checkpoint-store.js';
-import { mapMaybe } from './maybe-promise.js';
+import type { CheckpointStore } from './checkpoint-store.js';
+import { type MaybePromise, mapMaybe } from './maybe-promise.js';
 
 /**
  * What to do with a run that did not finish: `resume` it from its last iteration, `restart`

@@ -2,7 +2,8 @@ import type { Clock } from '@headway/protocol';
 import { errorMessage } from '@headway/protocol/internal';
 import type { Checkpoint } from './checkpoint.js';
 import { CheckpointError } from './checkpoint-error.js';
-import type { CheckpointStore, MaybePromise } from './checkpoint-store.js';
+import type { CheckpointStore } from './checkpoint-store.js';
+import type { MaybePromise } from './maybe-promise.js';
 import { scanForRecovery, type PendingRecovery, type RecoveryPolicy } from './recovery.js';
 
 /**

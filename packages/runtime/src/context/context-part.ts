@@ -1,5 +1,5 @@
 import type { TaskHistory } from '@headway/estimator';
-import type { MaybePromise } from '../checkpoint/checkpoint-store.js';
+import type { MaybePromise } from '../checkpoint/maybe-promise.js';
 import type { ChatMessage, ToolSpec } from '../provider/provider.js';
 
 /** What every hook of a {@link ContextPart} learns about the run. */

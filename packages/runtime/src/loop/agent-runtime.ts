@@ -12,7 +12,8 @@ import {
   type SinkLike,
 } from '@headway/protocol';
 import { CheckpointError } from '../checkpoint/checkpoint-error.js';
-import type { CheckpointStore, MaybePromise } from '../checkpoint/checkpoint-store.js';
+import type { CheckpointStore } from '../checkpoint/checkpoint-store.js';
+import type { MaybePromise } from '../checkpoint/maybe-promise.js';
 import { resolveRecoveryPolicy, type PendingRecovery, type RecoveryPolicy } from '../checkpoint/recovery.js';
 import { abandonAllRunning, loadRunning, requireStore, scanPending } from '../checkpoint/run-recovery.js';
 import { runStateFromCheckpoint } from '../checkpoint/run-state-codec.js';

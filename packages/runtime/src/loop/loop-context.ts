@@ -7,7 +7,7 @@ import type { ChatMessage, ToolSpec } from '../provider/provider.js';
 import { toolSpec, type Tool } from '../tools/define-tool.js';
 import type { AgentConfig } from './agent-config.js';
 import type { Clock } from './clock.js';
-import { RunLoop } from './run-loop.js';
+import { runSystemPrompt } from './loop-prompts.js';
 import type { LoopCheckpointer, RunState } from './run-state.js';
 import { modelTimeoutObserver, type TimeoutObserver } from './timeout-observer.js';
 
@@ -117,7 +117,7 @@ export function freshRunState(init: {
     input: init.input,
     status: 'running',
     startedAt: init.startedAt,
-    messages: [{ role: 'system', content: RunLoop.systemPrompt(init.config) }, ...init.history, { role: 'user', content: init.input }],
+    messages: [{ role: 'system', content: runSystemPrompt(init.config) }, ...init.history, { role: 'user', content: init.input }],
     iteration: 0,
     usage: { inputTokens: 0, outputTokens: 0 },
     spentUsd: 0,

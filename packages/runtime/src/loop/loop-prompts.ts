@@ -1,3 +1,11 @@
+import { PROGRESS_PROMPT_INSTRUCTIONS } from '@headway/estimator';
+import type { AgentConfig } from './agent-config.js';
+
+/** The system message a run starts with: the configured prompt, plus the `_progress` instructions when progress is AI-driven. */
+export function runSystemPrompt(config: AgentConfig): string {
+  return config.progress.aiDriven ? `${config.systemPrompt}\n\n${PROGRESS_PROMPT_INSTRUCTIONS}` : config.systemPrompt;
+}
+
 /**
  * The short check the model gets after each iteration of tool results, so it stops as soon as
  * the task is done instead of wandering on.

@@ -1,13 +1,6 @@
 // Over 300 lines on purpose: the order of a round (model call, tools, checkpoints, limits) reads
 // top to bottom in one class; everything that stands on its own is beside it.
-import {
-  PROGRESS_PROMPT_INSTRUCTIONS,
-  ProgressTextFilter,
-  ProgressTracker,
-  extractModelProgress,
-  stripModelProgress,
-  type TaskHistory,
-} from '@headway/estimator';
+import { ProgressTextFilter, ProgressTracker, extractModelProgress, stripModelProgress, type TaskHistory } from '@headway/estimator';
 import {
   createProgressHub,
   isProgressReporter,
@@ -170,11 +163,6 @@ export class RunLoop {
       ...(state.tracker === null || state.tracker === undefined ? {} : { state: state.tracker }),
       ...(history === undefined ? {} : { history }),
     });
-  }
-
-  /** The system prompt a fresh run starts with. */
-  static systemPrompt(config: AgentConfig): string {
-    return config.progress.aiDriven ? `${config.systemPrompt}\n\n${PROGRESS_PROMPT_INSTRUCTIONS}` : config.systemPrompt;
   }
 
   get #singleTurn(): boolean {

@@ -91,9 +91,10 @@ export function isRetryableStatus(status: number): boolean {
 
 /**
  * How long the server asked to wait, in ms: `retry-after-ms`, else `retry-after` (whole or
- * decimal seconds, or an HTTP date, counted from `now`); `undefined` when neither says.
+ * decimal seconds, or an HTTP date, counted from `now`, the injected `Clock`'s `now()`);
+ * `undefined` when neither says.
  */
-export function retryAfterMs(headers: Headers | undefined, now: number = Date.now()): number | undefined {
+export function retryAfterMs(headers: Headers | undefined, now: number): number | undefined {
   if (headers === undefined) return undefined;
   const ms = Number.parseFloat(headers.get('retry-after-ms') ?? '');
   if (Number.isFinite(ms) && ms >= 0) return ms;

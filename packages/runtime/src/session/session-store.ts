@@ -1,4 +1,4 @@
-import type { MaybePromise } from '../checkpoint/checkpoint-store.js';
+import type { MaybePromise } from '../checkpoint/maybe-promise.js';
 
 /** A conversation that spans runs: `run(input, { sessionId })` continues it. */
 export interface SessionSummary {
