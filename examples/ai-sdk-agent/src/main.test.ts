@@ -28,7 +28,8 @@ describe('ai-sdk-agent', () => {
     const dir = mkdtempSync(join(tmpdir(), 'headway-ai-sdk-'));
     for (const name of ['a.txt', 'b.txt', 'c.txt', 'd.txt']) writeFileSync(join(dir, name), `${name} body\n`);
     const eventsFile = join(mkdtempSync(join(tmpdir(), 'headway-ai-sdk-events-')), 'events.jsonl');
-    const r = await run(['--dir', dir, '--events', eventsFile, '--max-iterations', '4']);
+    const reports = mkdtempSync(join(tmpdir(), 'headway-ai-sdk-reports-'));
+    const r = await run(['--dir', dir, '--events', eventsFile, '--max-iterations', '4', '--reports', reports]);
     expect(r.code).toBe(3); // stopped short with a report: the headway CLI's exit code
     expect(r.stdout).toContain('## PROGRESS REPORT');
     expect(r.stdout).toContain('- read a.txt\n- read b.txt');
@@ -43,6 +44,12 @@ describe('ai-sdk-agent', () => {
     expect(events.filter((e) => e.type === 'tool.completed').map((e) => e.toolName)).toEqual(['listFiles', 'readFile', 'readFile']);
     expect(events.at(-2)).toMatchObject({ type: 'report.generated', report: { generatedBy: 'model', remaining: ['c.txt', 'd.txt'] } });
     expect(events.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'limit' });
+    // The report is kept under the run id the events carry, and latest.json points at it.
+    const runId = events[0]?.runId ?? '';
+    const kept = join(reports, `${runId}.json`);
+    expect(r.stderr).toContain(`report: ${kept}\n`);
+    expect(JSON.parse(readFileSync(kept, 'utf8'))).toMatchObject({ runId, remaining: ['c.txt', 'd.txt'] });
+    expect(readFileSync(join(reports, 'latest.json'), 'utf8')).toBe(readFileSync(kept, 'utf8'));
   });
 
   it("reads its paths from where the command was typed (npm's and pnpm's INIT_CWD), after pnpm's --", async () => {
@@ -57,5 +64,6 @@ describe('ai-sdk-agent', () => {
     const events = readFileSync(join(typed, 'events.jsonl'), 'utf8').trim().split('\n');
     expect(events.map((line) => parseProgressEvent(JSON.parse(line)).type)).toContain('run.finished');
     expect(r.stdout + r.stderr).toContain('only.txt');
+    expect(r.stderr).toMatch(new RegExp(`report: ${join(typed, '.headway', 'reports').replaceAll('/', '\\/')}\\/[\\w-]+\\.json`));
   });
 });

@@ -9,6 +9,7 @@ import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { withHeadway } from '@headway/ai-sdk';
 import { renderProgressReport } from '@headway/report';
+import { saveRunReport } from '@headway/runtime';
 import { CLIReporter } from '@headway/reporter-cli';
 import { JSONReporter } from '@headway/reporter-json';
 import { createOpenAI } from '@ai-sdk/openai';
@@ -22,6 +23,7 @@ const { values } = parseArgs({
   options: {
     dir: { type: 'string', default: '.' },
     events: { type: 'string', default: 'ai-sdk-agent.events.jsonl' },
+    reports: { type: 'string', default: '.headway/reports' },
     'max-iterations': { type: 'string', default: '5' },
   },
 });
@@ -126,8 +128,13 @@ const run = withHeadway({
 });
 const end = await run.track(generateText({ model, system: 'You explore folders.', prompt: task, tools, ...run.settings }));
 await json.close();
-if (end.report !== undefined) console.log(renderProgressReport(end.report));
-else console.log(end.result?.text ?? '');
+if (end.report !== undefined) {
+  console.log(renderProgressReport(end.report));
+  // Kept under its run id; `latest.json` moves to it only when it records work.
+  const saved = saveRunReport(resolve(cwd, values.reports), { runId: run.runId, report: end.report });
+  if (saved !== undefined)
+    console.error(`report: ${saved.path}${saved.latest ? '' : ' (latest.json unchanged: this run recorded no work)'}`);
+} else console.log(end.result?.text ?? '');
 for (const w of end.warnings) console.error(`warning: ${w}`);
 console.error(`events: ${eventsPath}`);
 // The headway CLI's exit codes: 0 done, 1 failed, 3 stopped short with a report, 130 cancelled.

@@ -9,6 +9,7 @@ import { dirname, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { withHeadway, type ReportModel } from '@headway/langgraph';
 import { renderProgressReport } from '@headway/report';
+import { saveRunReport } from '@headway/runtime';
 import { CLIReporter } from '@headway/reporter-cli';
 import { JSONReporter } from '@headway/reporter-json';
 import { AIMessage } from '@langchain/core/messages';
@@ -23,6 +24,7 @@ const { values } = parseArgs({
   options: {
     dir: { type: 'string', default: '.' },
     events: { type: 'string', default: 'langgraph-agent.events.jsonl' },
+    reports: { type: 'string', default: '.headway/reports' },
     'max-iterations': { type: 'string', default: '6' },
   },
 });
@@ -113,8 +115,13 @@ const tracked = withHeadway({
   reportModel,
 });
 const end = await tracked.run(graph, { messages: [['user', task]] });
-if (end.report !== undefined) console.log(renderProgressReport(end.report));
-else console.log('finished');
+if (end.report !== undefined) {
+  console.log(renderProgressReport(end.report));
+  // Kept under its run id; `latest.json` moves to it only when it records work.
+  const saved = saveRunReport(resolve(cwd, values.reports), { runId: tracked.runId, report: end.report });
+  if (saved !== undefined)
+    console.error(`report: ${saved.path}${saved.latest ? '' : ' (latest.json unchanged: this run recorded no work)'}`);
+} else console.log('finished');
 for (const w of end.warnings) console.error(`warning: ${w.message}`);
 // The headway CLI's exit codes: 0 done, 1 failed, 3 stopped short with a report, 130 cancelled.
 process.exitCode = { completed: 0, limit: 3, cancelled: 130, error: 1 }[end.outcome];

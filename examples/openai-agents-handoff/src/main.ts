@@ -9,6 +9,7 @@ import { dirname, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { withHeadway } from '@headway/openai-agents';
 import { renderProgressReport } from '@headway/report';
+import { saveRunReport } from '@headway/runtime';
 import { CLIReporter } from '@headway/reporter-cli';
 import { JSONReporter } from '@headway/reporter-json';
 import { Agent, Usage, setTracingDisabled, tool, type Model, type ModelRequest, type ModelResponse } from '@openai/agents';
@@ -20,6 +21,7 @@ const { values } = parseArgs({
   options: {
     dir: { type: 'string', default: '.' },
     events: { type: 'string', default: 'openai-agents-handoff.events.jsonl' },
+    reports: { type: 'string', default: '.headway/reports' },
     'max-iterations': { type: 'string', default: '5' },
   },
 });
@@ -141,8 +143,13 @@ const tracked = withHeadway({
   costOf: (u) => (u.inputTokens * 0.4 + u.outputTokens * 1.6) / 1e6,
 });
 const end = await tracked.run(triage, task);
-if (end.report !== undefined) console.log(renderProgressReport(end.report));
-else console.log(end.result?.finalOutput ?? '');
+if (end.report !== undefined) {
+  console.log(renderProgressReport(end.report));
+  // Kept under its run id; `latest.json` moves to it only when it records work.
+  const saved = saveRunReport(resolve(cwd, values.reports), { runId: tracked.runId, report: end.report });
+  if (saved !== undefined)
+    console.error(`report: ${saved.path}${saved.latest ? '' : ' (latest.json unchanged: this run recorded no work)'}`);
+} else console.log(end.result?.finalOutput ?? '');
 for (const w of end.warnings) console.error(`warning: ${w.message}`);
 // The headway CLI's exit codes: 0 done, 1 failed, 3 stopped short with a report, 130 cancelled.
 process.exitCode = { completed: 0, limit: 3, cancelled: 130, error: 1 }[end.outcome];
