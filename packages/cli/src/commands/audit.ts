@@ -39,7 +39,7 @@ Examples:
 
 const SQLITE_MAGIC = 'SQLite format 3\u0000';
 
-/** A line of a JSONL log that is not a record: `allowed` only for a torn last line. */
+/** A line of a JSONL log that is not a record: `allowed` only for a record torn by a crash. */
 interface AuditProblem {
   message: string;
   allowed: boolean;
@@ -80,22 +80,13 @@ async function readAuditRecords(path: string): Promise<{ records: LocatedAuditEv
     }
   }
   const { events, lineNumbers, problems } = await readAuditLog(path);
-  // Only the last line may be a write cut off by a crash; a cut-off line with records after it
-  // is a line someone broke, and breaks the log.
-  let lastLine = 0;
-  for (const line of lineNumbers) lastLine = Math.max(lastLine, line);
-  for (const p of problems) lastLine = Math.max(lastLine, p.line);
+  // A record cut off mid-write (a crash) is skipped wherever it is: a reopened JsonlAuditBus
+  // seals it with a newline and appends after it, continuing the chain from the last whole
+  // record. A whole record someone cut short is still caught: the next record of its session
+  // names its hash, so the chain breaks. Any other unreadable line breaks the log.
   return {
     records: events.map((event, i) => ({ event, location: `${path}:${lineNumbers[i] ?? 0}` })),
-    problems: problems.map((p) =>
-      p.kind === 'torn' && p.line === lastLine
-        ? { message: p.message, allowed: true }
-        : {
-            message:
-              p.kind === 'torn' ? `${path}:${p.line}: cut off, with records after it (only the last line may be a torn write)` : p.message,
-            allowed: false,
-          },
-    ),
+    problems: problems.map((p) => ({ message: p.message, allowed: p.kind === 'torn' })),
   };
 }
 
@@ -112,7 +103,7 @@ export async function auditCommand(args: readonly string[], io: CliIo): Promise<
   if (path === undefined || rest.length > 0) throw new CliError('CLI_USAGE', `audit verify takes one PATH\nusage: ${AUDIT_USAGE}`);
   const { records, problems } = await readAuditRecords(path);
   let result: AuditChainResult = verifyAuditChain(records);
-  // A line that is not an audit record at all breaks the log too, unless it is a torn last write.
+  // A line that is not an audit record at all breaks the log too, unless it is a torn write.
   const invalid = problems.filter((p) => !p.allowed).map((p) => p.message);
   if (result.ok && invalid.length > 0) result = { ok: false, records: result.records, sessions: result.sessions };
   if (values.json === true) {
