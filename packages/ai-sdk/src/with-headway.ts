@@ -5,8 +5,8 @@
 import { ProgressTracker, extractModelProgress, stripModelProgress } from '@headway/estimator';
 import {
   createProgressHub,
+  createRedactor,
   isNullReporter,
-  redact,
   systemClock,
   toolResultPreview,
   type Clock,
@@ -165,6 +165,8 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
   };
 
   const log = new ToolCallLog();
+  // Built once per run: every tool call's args pass through it.
+  const redactArgs = o.redact === false ? (value: unknown): unknown => value : createRedactor({});
   const tracker = quiet ? undefined : new ProgressTracker({ maxRoundtrips: maxIterations, clock, steps: o.steps ?? [], emit });
   // With no event going anywhere and `warn`, a stall would change nothing: the detector is not fed.
   const watching = !quiet || (o.stallPolicy !== undefined && o.stallPolicy !== 'warn');
@@ -355,7 +357,7 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
           type: 'tool.executing',
           toolName: toolCall.toolName,
           toolCallId: toolCall.toolCallId,
-          args: o.redact === false ? toolCall.input : redact(toolCall.input),
+          args: redactArgs(toolCall.input),
         });
     },
 

@@ -220,15 +220,20 @@ export class CLIReporter implements ProgressReporter {
 
   /** Takes one event of the richer stream (what a progress hub calls). */
   handle(event: ProgressEvent): void {
-    this.guard(() => {
-      if (event.type === 'checkpoint.saved' && !this.verbose) return;
+    // Inline rather than through guard(): this runs for every event of a run, and the events
+    // that show nothing (steps, thinking, text deltas; checkpoints unless verbose) return first.
+    try {
+      const type = event.type;
+      if (SILENT_EVENTS.has(type) || (type === 'checkpoint.saved' && !this.verbose)) return;
       if (this.view === undefined) {
         const text = plainEventText(this.redactPreview(event), this.previewLength);
         if (text !== undefined) this.line(text);
       } else {
         this.handleLive(event);
       }
-    });
+    } catch (error) {
+      this.internalError(error, 'handle');
+    }
   }
 
   /**
@@ -426,6 +431,9 @@ export class CLIReporter implements ProgressReporter {
     }
   }
 }
+
+/** Events with nothing for a person to read, in either mode. */
+const SILENT_EVENTS: ReadonlySet<string> = new Set<ProgressEvent['type']>(['step.started', 'step.finished', 'thinking', 'text.delta']);
 
 function positive(value: number | undefined, fallback: number): number {
   return value !== undefined && Number.isFinite(value) && value > 0 ? Math.floor(value) : fallback;

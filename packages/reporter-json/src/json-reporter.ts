@@ -136,7 +136,16 @@ export class JSONReporter implements ProgressReporter {
    * A value that is not an object is not written; it counts as dropped.
    */
   handle(event: ProgressEvent): void {
-    this.#write(() => this.#encoder.event(event));
+    // The same as #write, without a closure: a hub calls this for every event of a run.
+    let line: string;
+    try {
+      line = this.#encoder.event(event);
+    } catch {
+      this.#writer.skip();
+      return;
+    }
+    if (line.startsWith('{')) this.#writer.write(line);
+    else this.#writer.skip();
   }
 
   /**

@@ -83,7 +83,19 @@ const EVENT_KEYS: ReadonlySet<string> = new Set([
 export const FAST_EVENT_KEYS: ReadonlySet<string> = EVENT_KEYS;
 
 /** Top-level keys whose values repeat across a run's events: their encoded text is cached. */
-const REPEATING_KEYS: ReadonlySet<string> = new Set(['type', 'runId', 'agentName', 'toolName', 'outcome', 'limit']);
+const REPEATING_KEYS: ReadonlySet<string> = new Set([
+  'type',
+  'runId',
+  'agentName',
+  'toolName',
+  'outcome',
+  'limit',
+  // Every step of a model-driven run repeats these (step.started / step.finished).
+  'description',
+  'provider',
+  'model',
+  'finishReason',
+]);
 
 /** Nesting beyond this (or a cycle) leaves the fast path. */
 const MAX_DEPTH = 64;
