@@ -5,7 +5,9 @@ const config: UserWorkspaceConfig = defineProject({
   test: {
     name: 'mcp-tools',
     include: ['src/**/*.test.ts'],
-    testTimeout: 60_000,
+    // Each case starts tsx child processes (the MCP case, three of them): a loaded machine
+    // (load ~90 on 2 cores) took 60 s. The limit guards a hang, not the speed.
+    testTimeout: 240_000,
   },
 });
 
