@@ -185,6 +185,11 @@ export function createDashboardHandler(options: DashboardHandlerOptions): (req: 
       send(res, 200, 'text/javascript; charset=utf-8', PAGE_SCRIPT);
       return;
     }
+    if (method === 'GET' && path === '/favicon.ico') {
+      // No icon: an empty answer, so the browser does not log a failed load.
+      send(res, 204, 'image/x-icon', '');
+      return;
+    }
     if (method === 'GET' && path === '/app.css') {
       send(res, 200, 'text/css; charset=utf-8', PAGE_CSS);
       return;
