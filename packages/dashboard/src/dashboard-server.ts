@@ -161,7 +161,14 @@ export function createDashboardHandler(options: DashboardHandlerOptions): (req: 
     token !== undefined && (sameToken(bearerToken(req), token) || sameToken(cookieToken(req), token));
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://dashboard.invalid');
+    const target = req.url ?? '/';
+    if (!target.startsWith('/')) {
+      throw new DashboardError('DASHBOARD_BAD_REQUEST', 'bad request target: expected a path starting with /', {
+        issues: [{ path: 'target', message: 'not a path' }],
+      });
+    }
+    // Appended, not resolved: a target starting with // is a path here, never another host.
+    const url = new URL(`http://dashboard.invalid${target}`);
     const path = url.pathname;
     const method = req.method ?? 'GET';
     if (method === 'GET' && path === '/auth') {
