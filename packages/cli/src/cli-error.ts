@@ -15,7 +15,9 @@ export type CliErrorCode =
   /** The store URL needs a package that is not installed, or too old to do what was asked. */
   | 'CLI_STORE_MISSING'
   /** The store has no run or session with that id, or keeps no sessions. */
-  | 'CLI_NOT_FOUND';
+  | 'CLI_NOT_FOUND'
+  /** `headway serve` cannot listen on the address and port asked for (taken, not allowed). */
+  | 'CLI_LISTEN';
 
 /** Exit codes of `headway`: documented in the README and in every `--help`. */
 export const EXIT = {

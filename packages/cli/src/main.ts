@@ -7,6 +7,7 @@ import { costCommand } from './commands/cost.js';
 import { replayCommand } from './commands/replay.js';
 import { reportCommand } from './commands/report.js';
 import { runsCommand } from './commands/runs.js';
+import { serveCommand } from './commands/serve.js';
 import { watchCommand } from './commands/watch.js';
 import type { CliIo } from './io/cli-io.js';
 import { terminalJson, terminalLines, terminalText } from './terminal-text.js';
@@ -20,6 +21,7 @@ const COMMANDS: Record<string, Command> = {
   report: reportCommand,
   runs: runsCommand,
   cost: costCommand,
+  serve: serveCommand,
   audit: auditCommand,
 };
 
@@ -37,6 +39,7 @@ Commands:
   report render|parse|continue   progress report: JSON → Markdown, Markdown → JSON, follow-up prompt
   runs list|show|resume|abandon  unfinished and finished runs in a checkpoint store
   cost [--session ID]            spend per session and run, from the session store
+  serve --store URL              every run of a checkpoint store on one page, live (127.0.0.1:4400)
   audit verify PATH              check an audit log's hash chain; names the first tampered record
 
 Exit codes: 0 ok, 1 failed, 2 bad usage, 3 the run stopped short (with a report), 130 Ctrl-C.

@@ -1,0 +1,181 @@
+// `headway serve` as a user starts it: a child process over a SQLite file that real runtime runs
+// wrote, checked in a real headless Chromium.
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ManualClock } from '@headway/protocol';
+import { findTestPart } from '@headway/protocol/testing';
+import { AgentRuntime, ScriptedProvider, defineTool } from '@headway/runtime';
+import { SqliteCheckpointStore } from '@headway/store-sqlite';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { runCli, startCli } from '../run-cli.test-util.js';
+
+const chromiumPath = findTestPart('HEADWAY_CHROMIUM_PATH');
+const TOKEN = 'serve-test-token-0123456789';
+const search = defineTool({
+  name: 'search',
+  description: 'finds things',
+  parameters: z.object({ q: z.string() }),
+  execute: () => 'nothing yet',
+});
+
+let dir: string;
+let dbPath: string;
+let child: ChildProcessWithoutNullStreams | undefined;
+let origin: string;
+let browser: Browser | undefined;
+let page: Page;
+const pageErrors: string[] = [];
+
+function ids(prefix: string): () => string {
+  let n = 0;
+  return () => `${prefix}-${String((n += 1))}`;
+}
+
+/** Runs that really ran, with the runtime, into a SQLite file: a completed one, one stopped at its limit, one left by a kill 10 minutes ago, and one running now. */
+async function writeRuns(path: string): Promise<void> {
+  const now = Date.now();
+  const past = new ManualClock({ start: now - 600_000 });
+  const store = new SqliteCheckpointStore(path, { clock: past });
+  const answering = new ScriptedProvider([{ toolCalls: [{ name: 'search', args: { q: '42' } }] }, { content: 'done: 42' }]);
+  await new AgentRuntime(
+    { provider: 'scripted' },
+    { provider: answering, tools: [search], checkpointStore: store, generateId: ids('done') },
+  ).run('answer the question');
+  const looping = new ScriptedProvider(() => ({ content: 'again', toolCalls: [{ name: 'search', args: { q: 'x' } }] }));
+  await new AgentRuntime(
+    { provider: 'scripted', maxIterations: 2 },
+    { provider: looping, tools: [search], checkpointStore: store, generateId: ids('limit') },
+  ).run('search forever');
+  const state = { iteration: 1, toolsUsed: ['search'], usage: { inputTokens: 10, outputTokens: 5 }, spentUsd: 0.01, providerCalls: 1 };
+  store.create({
+    id: 'cp-killed',
+    runId: 'run-killed',
+    sessionId: 'worker-2',
+    taskId: 't-k',
+    input: 'killed task',
+    messages: [],
+    log: [],
+    state,
+  });
+  store.close();
+  const live = new SqliteCheckpointStore(path);
+  live.create({ id: 'cp-live', runId: 'run-live', sessionId: 'worker-1', taskId: 't-l', input: 'live task', messages: [], log: [], state });
+  live.close();
+}
+
+/** Starts `headway serve` and reads the address it prints. */
+function startServe(path: string): Promise<string> {
+  child = startCli(['serve', '--store', `sqlite:${path}`, '--port', '0', '--token', TOKEN]);
+  let out = '';
+  return new Promise((resolve, reject) => {
+    child?.stdout.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+      const match = /^headway serve: (http:\/\/127\.0\.0\.1:\d+)\/$/m.exec(out);
+      if (match?.[1] !== undefined) resolve(match[1]);
+    });
+    child?.on('exit', (code) => {
+      reject(new Error(`headway serve exited with ${String(code)} before printing its address`));
+    });
+  });
+}
+
+/** The list's rows as the user reads them: run, state, iteration, session, task. */
+async function rows(): Promise<string[][]> {
+  return page
+    .locator('tbody tr')
+    .evaluateAll((trs: { children: ArrayLike<{ textContent: string | null } | undefined> }[]) =>
+      trs.map((tr) => [0, 3, 4, 7, 8].map((i) => tr.children[i]?.textContent ?? '')),
+    );
+}
+
+describe('headway serve --help and bad usage', () => {
+  it('prints its help, and refuses a missing store with exit 2', async () => {
+    const help = await runCli(['serve', '--help']);
+    expect([help.code, help.stdout.split('\n')[0]]).toEqual([
+      0,
+      'headway serve --store sqlite:PATH|postgres://… [--host 127.0.0.1] [--port 4400] [--token T] [--active-within MS]',
+    ]);
+    const bad = await runCli(['serve', '--store', 'mysql://x']);
+    expect(bad.code).toBe(2);
+  });
+});
+
+describe.skipIf(chromiumPath === undefined)('headway serve in Chromium', () => {
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'headway-serve-'));
+    dbPath = join(dir, 'agent.db');
+    await writeRuns(dbPath);
+    origin = await startServe(dbPath);
+    browser = await chromium.launch({
+      executablePath: chromiumPath ?? '',
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],
+    });
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    page.on('pageerror', (error) => {
+      pageErrors.push(error.message);
+    });
+    page.on('console', (message) => {
+      // A CSP refusal shows up here: the page must never need one.
+      if (message.type() === 'error' && message.text().includes('Content Security Policy')) pageErrors.push(message.text());
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    if (child?.exitCode === null) {
+      const exited = new Promise<number | null>((resolve) => child?.once('exit', resolve));
+      child.kill('SIGINT');
+      expect(await exited).toBe(0);
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('lists every run, the live one first, with state, iteration, session and task', async () => {
+    await page.goto(`${origin}/`);
+    await expect.poll(async () => (await rows()).length, { timeout: 30_000 }).toBe(4);
+    expect(await rows()).toEqual([
+      ['run-live', 'running', '1', 'worker-1', 'live task'],
+      ['done-1', 'completed', '2', 'done-2', 'answer the question'],
+      ['limit-1', 'limit:iterations', '2', 'limit-2', 'search forever'],
+      ['run-killed', 'interrupted', '1', 'worker-2', 'killed task'],
+    ]);
+    expect(await page.locator('tbody tr').first().getByRole('progressbar').count()).toBe(1);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('filters by state into the address, and a deep link with a filter shows the same', async () => {
+    await page.getByLabel('state').selectOption('interrupted');
+    await expect.poll(async () => (await rows()).map((r) => r[0]), { timeout: 30_000 }).toEqual(['run-killed']);
+    expect(new URL(page.url()).search).toBe('?state=interrupted');
+    await page.goto(`${origin}/?q=forever`);
+    await expect.poll(async () => (await rows()).map((r) => r[0]), { timeout: 30_000 }).toEqual(['limit-1']);
+  });
+
+  it('opens a run, goes back with the back button, and loads a run page from its link', async () => {
+    await page.goto(`${origin}/`);
+    await page.getByRole('link', { name: 'limit-1' }).click();
+    await expect.poll(() => page.locator('h2').textContent(), { timeout: 30_000 }).toBe('limit-1');
+    expect(new URL(page.url()).pathname).toBe('/runs/limit-1');
+    expect(await page.locator('dd').first().textContent()).toBe('limit:iterations (stopped at its iteration limit)');
+    await page.goBack();
+    await expect.poll(async () => (await rows()).length, { timeout: 30_000 }).toBe(4);
+    await page.goto(`${origin}/runs/run-killed`);
+    await expect.poll(() => page.locator('h2').textContent(), { timeout: 30_000 }).toBe('run-killed');
+  });
+
+  it('refuses Abandon before sign-in, and abandons the interrupted run after the one-time link', async () => {
+    await page.goto(`${origin}/runs/run-killed`);
+    await page.getByRole('button', { name: 'Abandon' }).click();
+    await expect.poll(() => page.getByRole('status').textContent(), { timeout: 30_000 }).toContain('actions need the token');
+    await page.goto(`${origin}/auth?token=${TOKEN}`);
+    await page.goto(`${origin}/runs/run-killed`);
+    await page.getByRole('button', { name: 'Abandon' }).click();
+    await expect.poll(() => page.locator('dd').first().textContent(), { timeout: 30_000 }).toMatch(/^cancelled /);
+    expect(pageErrors).toEqual([]);
+  });
+});

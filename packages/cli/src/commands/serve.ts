@@ -1,0 +1,106 @@
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createDashboardHandler } from '@headway/dashboard';
+import { errorMessage } from '@headway/protocol/internal';
+import { numberOption, parseCommand, showHelp, stringOption } from '../args.js';
+import { CliError, EXIT } from '../cli-error.js';
+import { ioClock, type CliIo } from '../io/cli-io.js';
+import { openStores, STORE_URL_HELP } from '../store-url.js';
+
+const SERVE_USAGE = 'headway serve --store sqlite:PATH|postgres://… [--host 127.0.0.1] [--port 4400] [--token T] [--active-within MS]';
+
+const SERVE_HELP = `${SERVE_USAGE}
+
+Every run of a checkpoint store on one page (@headway/dashboard): live runs first, each with its
+bar, ETA range, state, iteration, spend, age, session and task; filters, search, and a page per run
+(/runs/ID) with the chain of continuations. Runs until Ctrl-C.
+
+It prints a one-time link that signs the browser in (an HttpOnly cookie); actions (Abandon an
+interrupted run) need it. On a host other than 127.0.0.1 every request needs it.
+
+Options:
+  ${STORE_URL_HELP}
+  --host H             the address to listen on (default 127.0.0.1)
+  --port N             the port (default 4400; 0 picks a free one)
+  --token T            the sign-in token (default a random one; or $HEADWAY_DASHBOARD_TOKEN)
+  --active-within MS   a running run not written for longer reads interrupted (default 60000)
+
+Exit codes: 0 stopped with Ctrl-C, 1 failed (the port is taken), 2 bad usage or store URL.
+
+Example:
+  headway serve --store sqlite:.headway/agent.db`;
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+
+/** `headway serve`. */
+export async function serveCommand(args: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommand(
+    args,
+    {
+      store: { type: 'string' },
+      host: { type: 'string' },
+      port: { type: 'string' },
+      token: { type: 'string' },
+      'active-within': { type: 'string' },
+    },
+    SERVE_USAGE,
+  );
+  if (showHelp(values, SERVE_HELP, io)) return EXIT.ok;
+  if (positionals.length > 0) throw new CliError('CLI_USAGE', `serve takes no arguments\nusage: ${SERVE_USAGE}`);
+  const host = stringOption(values, 'host') ?? '127.0.0.1';
+  const port = numberOption(values, 'port', 4400) ?? 4400;
+  if (!Number.isInteger(port) || port > 65_535)
+    throw new CliError('CLI_USAGE', `--port must be a whole number 0–65535\nusage: ${SERVE_USAGE}`);
+  const activeWithinMs = numberOption(values, 'active-within', 60_000) ?? 60_000;
+  const token = stringOption(values, 'token') ?? io.env.HEADWAY_DASHBOARD_TOKEN ?? randomBytes(24).toString('base64url');
+  if (!/^[\w-]{16,200}$/.test(token)) throw new CliError('CLI_USAGE', '--token must be 16–200 letters, digits, - or _');
+  const stores = await openStores(stringOption(values, 'store') ?? io.env.HEADWAY_STORE);
+  const server = createServer(
+    createDashboardHandler({
+      checkpoints: stores.checkpoints,
+      clock: ioClock(io),
+      token,
+      activeWithinMs,
+      requireTokenToRead: !LOOPBACK.has(host),
+      onInternalError: (error, { where }) => {
+        io.stderr.write(`headway serve: ${where} failed: ${errorMessage(error)}\n`);
+      },
+    }),
+  );
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    await stores.close();
+    throw new CliError('CLI_LISTEN', `cannot listen on ${host}:${String(port)}: ${errorMessage(error)}`, { cause: error });
+  }
+  const address = server.address() as AddressInfo;
+  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${String(address.port)}`;
+  io.stdout.write(`headway serve: ${origin}/\nsign in (once per browser): ${origin}/auth?token=${token}\n`);
+  await new Promise<void>((resolve) => {
+    if (io.signal === undefined) return;
+    if (io.signal.aborted) resolve();
+    else
+      io.signal.addEventListener(
+        'abort',
+        () => {
+          resolve();
+        },
+        { once: true },
+      );
+  });
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => {
+    server.close(() => {
+      resolve();
+    });
+  });
+  await stores.close();
+  return EXIT.ok;
+}
