@@ -6,7 +6,8 @@ import { renderProgressReport, type ModelUsage, type ProgressHub } from '@headwa
 import { errorMessage } from '@headway/protocol/internal';
 import { LangGraphError } from './langgraph-error.js';
 import { parseOptions, type WithHeadwayOptions } from './options.js';
-import { createRunCore, type HeadwayRunResult, type RunCore } from './run-core.js';
+import { bridgeSignal, type BridgeRunCore as RunCore, type HeadwayRunResult } from '@headway/runtime/bridge-kit';
+import { createRunCore } from './run-core.js';
 
 /** The part of a compiled LangGraph graph the bridge uses: `stream` with LangGraph's options. */
 export interface StreamableGraph {
@@ -95,7 +96,7 @@ const textOf = (content: unknown): string =>
  */
 export function withHeadway(options: WithHeadwayOptions): HeadwayGraphRun {
   const o = parseOptions(options);
-  const core = createRunCore(o, 'langgraph');
+  const core = createRunCore(o);
   let used = false;
   return {
     runId: core.hub.runId,
@@ -181,7 +182,7 @@ async function track(
     const model = messages
       .map((m) => (isRecord(m.response_metadata) ? m.response_metadata.model_name : undefined))
       .find((n) => typeof n === 'string');
-    core.finishStep(id, usageOf(messages), typeof model === 'string' ? model : 'unknown', !failed);
+    core.finishStep(id, usageOf(messages), typeof model === 'string' ? model : 'unknown', failed ? 'error' : undefined);
     open.delete(id);
     if (ns.length > 0 && open.size === 0) core.unnest();
     if (ns.length === 0 && open.size === 0) {
@@ -233,13 +234,9 @@ async function track(
 
 /** The signal the graph is streamed with: none unless the caller's or the time budget's can fire. */
 function signalFor(callerSignal: unknown, o: WithHeadwayOptions, own: AbortSignal): { signal?: AbortSignal } {
-  const signals: AbortSignal[] = [];
-  if (callerSignal instanceof AbortSignal) signals.push(callerSignal);
   // `own` is the caller's `abortSignal` joined with the time budget's hard stop.
-  if (o.abortSignal !== undefined || o.timeBudgetMs !== undefined) signals.push(own);
-  const [first] = signals;
-  if (first === undefined) return {};
-  return { signal: signals.length === 1 ? first : AbortSignal.any(signals) };
+  const signal = bridgeSignal(own, o.abortSignal !== undefined || o.timeBudgetMs !== undefined, callerSignal);
+  return signal === undefined ? {} : { signal };
 }
 
 async function askReport(core: RunCore, o: WithHeadwayOptions): Promise<string | undefined> {
@@ -250,10 +247,10 @@ async function askReport(core: RunCore, o: WithHeadwayOptions): Promise<string |
   core.stepStarted(id, 'report', 'model call (no tools)');
   try {
     const answer = await o.reportModel.invoke([['user', core.reportPrompt(stop.reason)]], { signal: core.signal });
-    core.finishStep(id, usageOf([answer]), 'report-model', true);
+    core.finishStep(id, usageOf([answer]), 'report-model');
     return textOf(answer.content);
   } catch (error) {
-    core.finishStep(id, undefined, 'report-model', false);
+    core.finishStep(id, undefined, 'report-model', 'error');
     core.warnings.push({
       code: 'report-unusable',
       message: `the report call failed (${errorMessage(error)}); built the report from the tool-call log`,
