@@ -1,6 +1,9 @@
 // Per-step overhead of @headway/langgraph: a ReAct-style graph (scripted model node, prebuilt
 // ToolNode with a no-op tool) run through withHeadway (NullReporter; CLI and JSON reporters) vs
 // plain graph.invoke, side by side in one process. Run: pnpm -F @headway/bench bench:langgraph
+// The `stream modes` row is the plain graph streamed the way the bridge streams it (tasks + values,
+// subgraphs) with no bridge at all: LangGraph's own price for the events the bridge reads, so the
+// rows above and below it tell the framework's share of the overhead from the bridge's.
 import { withHeadway } from '@headway/langgraph';
 import { NullReporter } from '@headway/protocol';
 import { CLIReporter } from '@headway/reporter-cli';
@@ -51,6 +54,20 @@ await stepOverhead('@headway/langgraph overhead (scripted model node, prebuilt T
     run: (steps) => async () => {
       const state = await graphFor(steps).invoke(input, { recursionLimit: 2 * steps + 5 });
       if (state.messages.length !== 2 * steps + 2) throw new Error(`plain: ${String(state.messages.length)} messages`);
+    },
+  },
+  {
+    name: 'stream modes',
+    bound: 1.2,
+    run: (steps) => async () => {
+      let last: unknown;
+      const stream = await graphFor(steps).stream(input, {
+        recursionLimit: 2 * steps + 5,
+        streamMode: ['tasks', 'values'],
+        subgraphs: true,
+      });
+      for await (const chunk of stream) last = chunk;
+      if (!Array.isArray(last) || last[1] !== 'values') throw new Error('stream modes: no final values chunk');
     },
   },
   ...(

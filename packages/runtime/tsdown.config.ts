@@ -6,6 +6,7 @@ const config: UserConfig = defineConfig({
     testing: 'src/testing/index.ts',
     'store-kit': 'src/store-kit.ts',
     'provider-kit': 'src/provider-kit.ts',
+    'bridge-kit': 'src/bridge-kit.ts',
     // Spawned by the crash suite: it stays a file of its own beside testing.js.
     'crash-child': 'src/testing/crash-child.ts',
   },

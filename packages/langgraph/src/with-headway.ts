@@ -6,7 +6,8 @@ import { renderProgressReport, type ModelUsage, type ProgressHub } from '@headwa
 import { errorMessage } from '@headway/protocol/internal';
 import { LangGraphError } from './langgraph-error.js';
 import { parseOptions, type WithHeadwayOptions } from './options.js';
-import { createRunCore, type HeadwayRunResult, type RunCore } from './run-core.js';
+import { bridgeSignal, type BridgeRunCore as RunCore, type HeadwayRunResult } from '@headway/runtime/bridge-kit';
+import { createRunCore } from './run-core.js';
 
 /** The part of a compiled LangGraph graph the bridge uses: `stream` with LangGraph's options. */
 export interface StreamableGraph {
@@ -61,6 +62,18 @@ function usageOf(messages: Record<string, unknown>[]): ModelUsage | undefined {
   return found ? { inputTokens, outputTokens } : undefined;
 }
 
+/** The model named by the first AI message that names one (LangChain's `response_metadata.model_name`). */
+function modelOf(messages: Record<string, unknown>[]): string {
+  for (const m of messages) {
+    const name = isRecord(m.response_metadata) ? m.response_metadata.model_name : undefined;
+    if (typeof name === 'string') return name;
+  }
+  return 'unknown';
+}
+
+/** The namespace of the top-level graph's chunks (shared: most chunks have it). */
+const TOP: readonly string[] = [];
+
 /** A thrown value's `name`, read without trusting it (a getter may throw). */
 function nameOf(error: unknown): string {
   try {
@@ -95,7 +108,7 @@ const textOf = (content: unknown): string =>
  */
 export function withHeadway(options: WithHeadwayOptions): HeadwayGraphRun {
   const o = parseOptions(options);
-  const core = createRunCore(o, 'langgraph');
+  const core = createRunCore(o);
   let used = false;
   return {
     runId: core.hub.runId,
@@ -129,13 +142,15 @@ async function track(
   const at = { boundary: true };
   let stoppedByUs = false;
 
-  const onTask = (ns: string[], data: Record<string, unknown>): void => {
+  const onTask = (ns: readonly string[], data: Record<string, unknown>): void => {
     const id = typeof data.id === 'string' ? data.id : '';
     const node = typeof data.name === 'string' ? data.name : 'node';
-    const key = ns.join('|');
-    if (ns.length > 0 && !namespaces.includes(key)) {
-      namespaces.push(key);
-      core.nest(`subgraph ${ns.map((n) => n.split(':')[0]).join(' › ')}`);
+    if (ns.length > 0) {
+      const key = ns.join('|');
+      if (!namespaces.includes(key)) {
+        namespaces.push(key);
+        core.nest(`subgraph ${ns.map((n) => n.split(':')[0]).join(' › ')}`);
+      }
     }
     const name = ns.length === 0 ? node : `${ns.map((n) => n.split(':')[0]).join('/')}/${node}`;
     if ('input' in data) {
@@ -178,10 +193,7 @@ async function track(
     } else {
       for (const m of messages) if (Array.isArray(m.tool_calls) && m.tool_calls.length === 0) core.text(textOf(m.content));
     }
-    const model = messages
-      .map((m) => (isRecord(m.response_metadata) ? m.response_metadata.model_name : undefined))
-      .find((n) => typeof n === 'string');
-    core.finishStep(id, usageOf(messages), typeof model === 'string' ? model : 'unknown', !failed);
+    core.finishStep(id, usageOf(messages), modelOf(messages), failed ? 'error' : undefined);
     open.delete(id);
     if (ns.length > 0 && open.size === 0) core.unnest();
     if (ns.length === 0 && open.size === 0) {
@@ -190,7 +202,7 @@ async function track(
     }
   };
 
-  const onUpdate = (ns: string[], data: unknown): void => {
+  const onUpdate = (ns: readonly string[], data: unknown): void => {
     if (o.planKey === undefined || ns.length > 0 || !isRecord(data)) return;
     for (const update of Object.values(data)) if (isRecord(update) && o.planKey in update) core.planUpdated(update[o.planKey]);
   };
@@ -210,7 +222,7 @@ async function track(
     for await (const chunk of stream) {
       if (!Array.isArray(chunk)) continue;
       const [ns, mode, data] = chunk as [unknown, unknown, unknown];
-      const path = Array.isArray(ns) ? ns.filter((n): n is string => typeof n === 'string') : [];
+      const path = Array.isArray(ns) && ns.length > 0 ? ns.filter((n): n is string => typeof n === 'string') : TOP;
       if (mode === 'tasks' && isRecord(data)) onTask(path, data);
       else if (mode === 'updates') onUpdate(path, data);
       else if (mode === 'values' && path.length === 0) state = data;
@@ -233,13 +245,9 @@ async function track(
 
 /** The signal the graph is streamed with: none unless the caller's or the time budget's can fire. */
 function signalFor(callerSignal: unknown, o: WithHeadwayOptions, own: AbortSignal): { signal?: AbortSignal } {
-  const signals: AbortSignal[] = [];
-  if (callerSignal instanceof AbortSignal) signals.push(callerSignal);
   // `own` is the caller's `abortSignal` joined with the time budget's hard stop.
-  if (o.abortSignal !== undefined || o.timeBudgetMs !== undefined) signals.push(own);
-  const [first] = signals;
-  if (first === undefined) return {};
-  return { signal: signals.length === 1 ? first : AbortSignal.any(signals) };
+  const signal = bridgeSignal(own, o.abortSignal !== undefined || o.timeBudgetMs !== undefined, callerSignal);
+  return signal === undefined ? {} : { signal };
 }
 
 async function askReport(core: RunCore, o: WithHeadwayOptions): Promise<string | undefined> {
@@ -250,10 +258,10 @@ async function askReport(core: RunCore, o: WithHeadwayOptions): Promise<string |
   core.stepStarted(id, 'report', 'model call (no tools)');
   try {
     const answer = await o.reportModel.invoke([['user', core.reportPrompt(stop.reason)]], { signal: core.signal });
-    core.finishStep(id, usageOf([answer]), 'report-model', true);
+    core.finishStep(id, usageOf([answer]), 'report-model');
     return textOf(answer.content);
   } catch (error) {
-    core.finishStep(id, undefined, 'report-model', false);
+    core.finishStep(id, undefined, 'report-model', 'error');
     core.warnings.push({
       code: 'report-unusable',
       message: `the report call failed (${errorMessage(error)}); built the report from the tool-call log`,

@@ -27,7 +27,8 @@ import {
 } from '@openai/agents';
 import { OpenAIAgentsError } from './openai-agents-error.js';
 import { parseOptions, type WithHeadwayOptions } from './options.js';
-import { createRunCore, type HeadwayRunResult, type RunCore } from './run-core.js';
+import { bridgeSignal, type BridgeRunCore as RunCore, type HeadwayRunResult } from '@headway/runtime/bridge-kit';
+import { createRunCore, modelCallFinished, modelCallOpen, modelCallStarted } from './run-core.js';
 
 /** Options of {@link HeadwayAgentsRun.run}: the SDK's own run options, and the runner to run on. */
 export type HeadwayRunOptions<TContext = undefined> = Omit<NonStreamRunOptions<TContext>, 'stream' | 'signal'> & {
@@ -113,7 +114,7 @@ const parseArgs = (text: unknown): unknown => {
 export function withHeadway(options: WithHeadwayOptions): HeadwayAgentsRun {
   const o = parseOptions(options);
   let used = false;
-  const core = createRunCore(o, 'openai-agent');
+  const core = createRunCore(o);
   return {
     runId: core.hub.runId,
     hub: core.hub,
@@ -127,8 +128,8 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayAgentsRun {
       core.nameAgent(agent.name);
       const byHooks = o.timeBudgetMs === undefined && o.maxSpendUsd === undefined && runOptions.callModelInputFilter === undefined;
       // The SDK watches a signal on every call; give it one only when something can fire it.
-      const watchSignal = !byHooks || o.abortSignal !== undefined;
-      return track(core, agent, input, runOptions, byHooks, watchSignal);
+      const signal = bridgeSignal(core.signal, !byHooks || o.abortSignal !== undefined);
+      return track(core, agent, input, runOptions, byHooks, signal);
     },
   };
 }
@@ -139,25 +140,22 @@ async function track<TAgent extends Agent<any, any>, TContext>(
   input: string | AgentInputItem[],
   runOptions: HeadwayRunOptions<TContext>,
   byHooks: boolean,
-  watchSignal: boolean,
+  signal: AbortSignal | undefined,
 ): Promise<HeadwayAgentsResult<TAgent, TContext>> {
   const { runner = new Runner(), callModelInputFilter: userFilter, errorHandlers: userHandlers, maxTurns, ...sdkOptions } = runOptions;
   let runContext: RunContext | undefined;
   let usageSeen = 0;
   let stepModel = 'unknown';
-  /** Whether a model call's step is open (started, not yet finished). */
-  let stepOpen = false;
   /** Where the working turns stopped: the agent and the input of the call that was not made. */
   let stoppedAt: { agent: Agent<any, any>; input: AgentInputItem[] } | undefined;
   let reportText: string | undefined;
   let reportFailure: unknown;
 
   const finishStep = (): void => {
-    stepOpen = false;
     const entries = runContext?.usage.requestUsageEntries ?? [];
     const fresh = entries.slice(usageSeen);
     usageSeen = entries.length;
-    core.finishStep(fresh.length === 0 ? undefined : usageOf(fresh), stepModel);
+    modelCallFinished(core, fresh.length === 0 ? undefined : usageOf(fresh), stepModel);
   };
 
   const modelName = (a: Agent<any, any>): string => {
@@ -182,8 +180,7 @@ async function track<TAgent extends Agent<any, any>, TContext>(
 
   const beginStep = (working: Agent<any, any>): void => {
     stepModel = modelName(working);
-    stepOpen = true;
-    core.stepStarted({ provider: 'openai-agents', model: stepModel });
+    modelCallStarted(core, { provider: 'openai-agents', model: stepModel });
   };
 
   // Marking model calls by the hooks (no filter): the SDK's turns are capped one short of the
@@ -205,7 +202,7 @@ async function track<TAgent extends Agent<any, any>, TContext>(
       outputType: 'text',
     });
     try {
-      const answer = await runner.run(reporter, [...history, user(core.reportPrompt(stop.reason))], {
+      const answer = await runner.run(reporter, [...history, user(core.reportPrompt(stop.reason, 1))], {
         maxTurns: 1,
         signal: core.signal,
         callModelInputFilter: filter,
@@ -239,12 +236,12 @@ async function track<TAgent extends Agent<any, any>, TContext>(
       runContext = context;
       core.start();
       if (!byHooks) return;
-      if (stepOpen) finishStep();
+      if (modelCallOpen(core)) finishStep();
       if (core.stop === undefined) beginStep(started);
     },
     agent_tool_start: (_context: RunContext, from: Agent, tool: Tool, details: { toolCall: ToolCallLike }): void => {
       // A call the hooks could not see begin (after a turn that was expected to end the run).
-      if (byHooks && !stepOpen && (runContext?.usage.requestUsageEntries?.length ?? 0) > usageSeen) beginStep(from);
+      if (byHooks && !modelCallOpen(core) && (runContext?.usage.requestUsageEntries?.length ?? 0) > usageSeen) beginStep(from);
       toolsRunning += 1;
       const call = details.toolCall;
       core.toolStarted(call.name ?? tool.name, callIdOf(call), parseArgs(call.arguments));
@@ -253,7 +250,7 @@ async function track<TAgent extends Agent<any, any>, TContext>(
       const call = details.toolCall;
       core.toolFinished(call.name ?? tool.name, callIdOf(call), parseArgs(call.arguments), result, true);
       toolsRunning = Math.max(0, toolsRunning - 1);
-      if (!byHooks || toolsRunning > 0 || !stepOpen) return;
+      if (!byHooks || toolsRunning > 0 || !modelCallOpen(core)) return;
       finishStep();
       // The SDK calls the model again, unless its turns are used up (its maxTurns handler asks
       // for the report) or this agent's tools end the run.
@@ -263,7 +260,7 @@ async function track<TAgent extends Agent<any, any>, TContext>(
       core.nest(`handed off to ${to.name}`);
     },
     agent_end: (): void => {
-      if (byHooks && stepOpen) finishStep();
+      if (byHooks && modelCallOpen(core)) finishStep();
     },
   };
   runner.on('agent_start', listeners.agent_start);
@@ -276,7 +273,7 @@ async function track<TAgent extends Agent<any, any>, TContext>(
     const result = await runner.run(agent, input, {
       ...sdkOptions,
       maxTurns: sdkMaxTurns,
-      ...(watchSignal ? { signal: core.signal } : {}),
+      ...(signal === undefined ? {} : { signal }),
       ...(byHooks ? {} : { callModelInputFilter: filter }),
       errorHandlers,
     } as NonStreamRunOptions<TContext, TAgent>);
