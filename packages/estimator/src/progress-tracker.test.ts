@@ -323,9 +323,17 @@ describe('ProgressTracker', () => {
     expect(calibrated.etaMs!).toBeLessThan(naive.etaMs!);
   });
 
-  it('lets the clock move the bar inside a long roundtrip, but not past it', () => {
+  it('lets the clock move the bar inside a long roundtrip once three were seen, but not past it', () => {
     const clock = new ManualClock({ start: 1_000_000 });
     const t = new ProgressTracker({ maxRoundtrips: 10, clock });
+    roundtrip(t, clock, 1000, 1000);
+    t.roundtripStarted();
+    // One roundtrip is no pace: the clock alone does not move the bar yet.
+    const early = t.percent;
+    clock.advanceSync(1500);
+    t.tick();
+    expect(t.percent).toBe(early);
+    t.roundtripFinished();
     roundtrip(t, clock, 1000, 1000);
     t.roundtripStarted();
     const atStart = t.percent;

@@ -57,6 +57,8 @@ const PER_TOOL_CALL = 10;
 const TOOL_CALL_CAP = 80;
 /** Furthest into a roundtrip the clock alone may move the bar. */
 const MAX_ROUND_SHARE = 0.9;
+/** Roundtrips observed before the clock alone moves the bar inside one (a pace from fewer is noise). */
+const CLOCK_SHARE_AFTER = 3;
 
 interface ChildSlot {
   range: ProgressRange;
@@ -549,7 +551,8 @@ export class ProgressTracker {
     if (this.phase === 'idle') return { position: this.finishedRoundtrips, atLeast: this.finishedRoundtrips + 1 };
     const expected = this.roundMs();
     let share = this.phase === 'tools' ? 0.5 : 0;
-    if (expected !== undefined && expected > 0) share = Math.min(MAX_ROUND_SHARE, (t - this.roundStartedAt) / expected);
+    if (expected !== undefined && expected > 0 && (this.observedRoundtrips >= CLOCK_SHARE_AFTER || this.historyRoundMs !== undefined))
+      share = Math.min(MAX_ROUND_SHARE, (t - this.roundStartedAt) / expected);
     return { position: this.roundtrips - 1 + Math.max(0, share), atLeast: this.roundtrips };
   }
 
