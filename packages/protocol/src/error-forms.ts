@@ -23,9 +23,7 @@ export interface ErrorSnapshot {
 }
 
 /** A headway error class: `new XError(code, message, { issues?, cause?, ...details })`. */
-export interface HeadwayErrorClass<C extends string> {
-  new (code: C, message: string, options?: HeadwayErrorOptions): HeadwayError<C>;
-}
+export type HeadwayErrorClass<C extends string> = new (code: C, message: string, options?: HeadwayErrorOptions) => HeadwayError<C>;
 
 /**
  * Snapshot of `error` for tests: what a user sees of it (name, code, message, issues, cause,

@@ -26,6 +26,8 @@ export class AuditLogError extends HeadwayError<AuditLogErrorCode, AuditLogError
   /** Where the bad record is: `path/to/audit.jsonl:12` or `path/to/audit.db#7`. */
   declare readonly location: string;
 
+  // Not useless: it makes the options, and so `location`, required.
+  // eslint-disable-next-line @typescript-eslint/no-useless-constructor
   constructor(code: AuditLogErrorCode, message: string, options: AuditLogErrorOptions) {
     super(code, message, options);
   }
