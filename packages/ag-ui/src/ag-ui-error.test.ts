@@ -1,9 +1,13 @@
-import { errorConstructorForms } from '@headway/protocol/testing';
+import { errorOptionsSnapshot } from '@headway/protocol/testing';
 import { expect, it } from 'vitest';
 import { AgUiError } from './ag-ui-error.js';
 
-it('builds the same AgUiError from the current and the deprecated constructor forms', () => {
-  const { current, deprecated } = errorConstructorForms(AgUiError, 'AG_UI_INVALID_INPUT');
-  expect(deprecated).toEqual(current);
+it('builds a AgUiError with the issues and cause of its options', () => {
+  const current = errorOptionsSnapshot(AgUiError, 'AG_UI_INVALID_INPUT');
+  expect(current).toMatchObject({
+    message: 'something failed',
+    issues: [{ path: 'items[0].price', message: 'expected a number >= 0' }],
+    hasCause: true,
+  });
   expect(current).toMatchObject({ name: 'AgUiError', inspectHead: 'AgUiError: something failed', isInstance: true });
 });

@@ -8,6 +8,7 @@ export { createAgUiServer } from './server/ag-ui-server.js';
 export type {
   AgUiConnection,
   AgUiErrorContext,
+  AgUiErrorWhere,
   AgUiPlainAnswer,
   AgUiRequest,
   AgUiRunContext,
@@ -16,10 +17,6 @@ export type {
   AgUiServerOptions,
   AgUiStreamAnswer,
 } from './server/ag-ui-server.js';
-// eslint-disable-next-line @typescript-eslint/no-deprecated -- kept as an alias for one minor
-export type { AgUiTimers } from './server/ag-ui-server.js';
 export { createAgUiHandler } from './server/ag-ui-handler.js';
 export type { AgUiHandler } from './server/ag-ui-handler.js';
 export { createAgUiResponse, agUiServerFor } from './server/ag-ui-response.js';
-// eslint-disable-next-line @typescript-eslint/no-deprecated -- deprecated aliases, removed in the next minor
-export { agUiResponse } from './server/ag-ui-response.js';

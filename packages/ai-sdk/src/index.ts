@@ -11,8 +11,6 @@ export type {
   ToolCallFinishFacts,
 } from './with-headway.js';
 export type { AiSdkErrorContext, CostOf, WithHeadwayOptions } from './options.js';
-// eslint-disable-next-line @typescript-eslint/no-deprecated -- kept as an alias for one minor
-export type { HeadwayClock } from './options.js';
 export type { StepFacts } from './step-facts.js';
 export type { StallAction, StallInfo, StallPolicy } from './stall-watch.js';
 export { AiSdkError } from './ai-sdk-error.js';
@@ -20,5 +18,3 @@ export { SUPPORTED_AI_RANGE } from './ai-version.js';
 export type { AiSdkErrorCode } from './ai-sdk-error.js';
 export { createUIMessageStreamSink } from './ui-message-stream.js';
 export type { DataChunkWriter, HeadwayDataChunk, HeadwayDataTypes, ProgressData, UIMessageStreamSinkOptions } from './ui-message-stream.js';
-// eslint-disable-next-line @typescript-eslint/no-deprecated -- deprecated aliases, removed in the next minor
-export { uiMessageStreamSink } from './ui-message-stream.js';

@@ -14,9 +14,6 @@ import { z } from 'zod';
 import { AiSdkError } from './ai-sdk-error.js';
 import type { StallAction, StallInfo, StallPolicy } from './stall-watch.js';
 
-/** @deprecated the protocol `Clock` it always was; removed in the next minor. */
-export type HeadwayClock = Clock;
-
 /** Prices one model call: USD for `usage` tokens of `model` (`provider` and `modelId` from the AI SDK). */
 export type CostOf = (usage: ModelUsage, model: { provider: string; modelId: string }) => number;
 

@@ -95,9 +95,3 @@ export function createUIMessageStreamSink(writer: DataChunkWriter, options: UIMe
     }
   };
 }
-
-/**
- * @deprecated use {@link createUIMessageStreamSink}; removed in the next minor.
- * @alias
- */
-export const uiMessageStreamSink: typeof createUIMessageStreamSink = createUIMessageStreamSink;

@@ -14,5 +14,3 @@ export { EventStream, createConverter } from './convert/event-stream.js';
 export type { EventStreamOptions } from './convert/event-stream.js';
 export { FRAME_MS, LiveFeed } from './live-feed.js';
 export type { LiveFeedOptions } from './live-feed.js';
-// eslint-disable-next-line @typescript-eslint/no-deprecated -- deprecated aliases, removed in the next minor
-export { processIo } from './io/cli-io.js';

@@ -33,7 +33,3 @@ export { SqliteContextStore } from './storage/sqlite-context-store.js';
 export type { SqliteContextStoreOptions } from './storage/sqlite-context-store.js';
 export { learningSchema, parseStoredRecord, playbookPatternSchema } from './storage/records.js';
 export type { Learning, PatternRun, PlaybookPattern } from './storage/records.js';
-// eslint-disable-next-line @typescript-eslint/no-deprecated -- deprecated aliases, removed in the next minor
-export { contextWindow } from './window/context-window.js';
-// eslint-disable-next-line @typescript-eslint/no-deprecated -- deprecated aliases, removed in the next minor
-export { rateLimiter } from './rate-limit/rate-limiter.js';

@@ -38,9 +38,3 @@ export function createTiktokenCounter(encoding: TiktokenEncoding = 'o200k_base')
 }
 
 export type { TokenCounter } from './tokens/token-counter.js';
-
-/**
- * @deprecated use {@link createTiktokenCounter}; removed in the next minor.
- * @alias
- */
-export const tiktokenCounter: typeof createTiktokenCounter = createTiktokenCounter;

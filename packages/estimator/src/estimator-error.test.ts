@@ -1,9 +1,13 @@
-import { errorConstructorForms } from '@headway/protocol/testing';
+import { errorOptionsSnapshot } from '@headway/protocol/testing';
 import { expect, it } from 'vitest';
 import { EstimatorError } from './estimator-error.js';
 
-it('builds the same EstimatorError from the current and the deprecated constructor forms', () => {
-  const { current, deprecated } = errorConstructorForms(EstimatorError, 'ESTIMATOR_INVALID_STATE');
-  expect(deprecated).toEqual(current);
+it('builds a EstimatorError with the issues and cause of its options', () => {
+  const current = errorOptionsSnapshot(EstimatorError, 'ESTIMATOR_INVALID_STATE');
+  expect(current).toMatchObject({
+    message: 'something failed',
+    issues: [{ path: 'items[0].price', message: 'expected a number >= 0' }],
+    hasCause: true,
+  });
   expect(current).toMatchObject({ name: 'EstimatorError', inspectHead: 'EstimatorError: something failed', isInstance: true });
 });

@@ -1,4 +1,3 @@
-import { MAX_REPORTED_ISSUES as PROTOCOL_MAX_REPORTED_ISSUES } from '@headway/protocol';
 export { estimateProgress } from './estimate-progress.js';
 export type { RoundtripPhase } from './estimate-progress.js';
 export { computeStepRanges } from './step-ranges.js';
@@ -37,6 +36,3 @@ export { replayProgress } from './replay-progress.js';
 export { ETA_CALIBRATION, etaCalibrationSchema } from './eta-calibration.js';
 export type { EtaCalibration, EtaCalibrationBin, EtaEvidence } from './eta-calibration.js';
 export type { ReplayProgressOptions, ReplayedProgress } from './replay-progress.js';
-
-/** @deprecated use `MAX_REPORTED_ISSUES` from `@headway/protocol` (the same cap, shared by every package); removed in the next minor. */
-export const MAX_REPORTED_ISSUES: number = PROTOCOL_MAX_REPORTED_ISSUES;

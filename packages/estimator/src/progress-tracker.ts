@@ -1,5 +1,13 @@
-import { describeIssues, limitIssues, planItemsSchema, type Clock, type PlanItem, type ProgressEventBody } from '@headway/protocol';
-import { errorMessage, resolveClock, validateUntrusted } from '@headway/protocol/internal';
+import {
+  describeIssues,
+  limitIssues,
+  planItemsSchema,
+  type Clock,
+  type PlanItem,
+  type ProgressEventBody,
+  systemClock,
+} from '@headway/protocol';
+import { errorMessage, validateUntrusted } from '@headway/protocol/internal';
 import { EstimatorError, invalidArgument, shown } from './estimator-error.js';
 import type { ProgressRange } from './map-progress-to-range.js';
 import { coldStartPercent } from './cold-start.js';
@@ -27,8 +35,6 @@ export interface ProgressTrackerOptions {
   emit?: (body: ProgressEmission) => void;
   /** Clock the round and ETA times are read from (default protocol's `systemClock`). */
   clock?: Clock;
-  /** @deprecated use `clock`; removed in the next minor. */
-  now?: () => number;
   /** Trust validated model `_progress` (default true). */
   aiDriven?: boolean;
   /** Weighted steps laid over 10–90 (an agent.json's `fallbackSteps`). */
@@ -71,10 +77,8 @@ function readOptions(options: unknown): ProgressTrackerOptions {
     throw invalidArgument('ProgressTracker: options', `must be an object, got ${shown(options)}`);
   let read: ProgressTrackerOptions;
   try {
-    /* eslint-disable @typescript-eslint/no-deprecated -- `now` is honoured until it is removed */
-    const { maxRoundtrips, emit, clock, now, aiDriven, steps, history, state, etaCalibration } = options as ProgressTrackerOptions;
-    read = { maxRoundtrips, emit, clock, now, aiDriven, steps, history, state, etaCalibration } as ProgressTrackerOptions;
-    /* eslint-enable @typescript-eslint/no-deprecated */
+    const { maxRoundtrips, emit, clock, aiDriven, steps, history, state, etaCalibration } = options as ProgressTrackerOptions;
+    read = { maxRoundtrips, emit, clock, aiDriven, steps, history, state, etaCalibration } as ProgressTrackerOptions;
   } catch (cause) {
     throw new EstimatorError('ESTIMATOR_INVALID_ARGUMENT', `ProgressTracker: options could not be read (${errorMessage(cause, 200)})`, {
       issues: [{ path: 'options', message: 'could not be read' }],
@@ -85,7 +89,7 @@ function readOptions(options: unknown): ProgressTrackerOptions {
   if (typeof cap !== 'number' || Number.isNaN(cap) || cap < 1) {
     throw invalidArgument('ProgressTracker: options.maxRoundtrips', `must be a number >= 1 (or Infinity), got ${shown(cap)}`);
   }
-  for (const key of ['emit', 'now'] as const) {
+  for (const key of ['emit'] as const) {
     if (read[key] !== undefined && typeof read[key] !== 'function')
       throw invalidArgument(`ProgressTracker: options.${key}`, `must be a function, got ${shown(read[key])}`);
   }
@@ -227,8 +231,7 @@ export class ProgressTracker {
     const cap = options.maxRoundtrips;
     this.cap = cap;
     this.emitFn = options.emit;
-    // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until it is removed
-    const source = resolveClock(options.clock, options.now);
+    const source = options.clock ?? systemClock;
     this.source = source;
     this.clock = () => source.now();
     this.aiDriven = options.aiDriven ?? true;

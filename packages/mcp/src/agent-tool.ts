@@ -24,9 +24,6 @@ export interface AgentRunContext {
 /** Runs an agent for one call: any loop that reports its events and ends in a runtime `RunResult`. */
 export type AgentRunFn = (task: string, ctx: AgentRunContext) => Promise<RunResult>;
 
-/** @deprecated the protocol `Clock` it always was: pass it as `clock`; removed in the next minor. */
-export type ThrottleTimers = Clock;
-
 /** Options of {@link createAgentTool}. */
 export interface AgentToolOptions {
   /** The server to register the tool on. */
@@ -41,8 +38,6 @@ export interface AgentToolOptions {
   progressIntervalMs?: number;
   /** Time and timers of the progress throttle (default protocol's `systemClock`). */
   clock?: Clock;
-  /** @deprecated use `clock`; removed in the next minor. */
-  timers?: Clock;
 }
 
 function runtimeRunFn(runtime: AgentRuntime): AgentRunFn {
@@ -94,8 +89,7 @@ export function createAgentTool(agent: AgentRuntime | AgentRunFn, options: Agent
             });
           })();
   const interval = Math.max(0, options.progressIntervalMs ?? 250);
-  // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until it is removed
-  const timers = options.clock ?? options.timers ?? systemClock;
+  const timers = options.clock ?? systemClock;
   const taskOf =
     options.task ?? ((args: Record<string, unknown>): string => (typeof args.task === 'string' ? args.task : JSON.stringify(args)));
   const inputSchema = options.inputSchema ?? z.object({ task: z.string().describe('What the agent should do') });
@@ -158,9 +152,3 @@ export function createAgentTool(agent: AgentRuntime | AgentRunFn, options: Agent
     return runResultToToolResult(result);
   }) as never);
 }
-
-/**
- * @deprecated use {@link createAgentTool}; removed in the next minor.
- * @alias
- */
-export const agentTool: typeof createAgentTool = createAgentTool;

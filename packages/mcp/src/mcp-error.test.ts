@@ -1,10 +1,14 @@
-import { errorConstructorForms } from '@headway/protocol/testing';
+import { errorOptionsSnapshot } from '@headway/protocol/testing';
 import { expect, it } from 'vitest';
 import { McpError } from './mcp-error.js';
 
-it('builds the same McpError from the current and the deprecated constructor forms', () => {
-  const { current, deprecated } = errorConstructorForms(McpError, 'MCP_CALL_FAILED');
-  expect(deprecated).toEqual(current);
+it('builds a McpError with the issues and cause of its options', () => {
+  const current = errorOptionsSnapshot(McpError, 'MCP_CALL_FAILED');
+  expect(current).toMatchObject({
+    message: 'something failed',
+    issues: [{ path: 'items[0].price', message: 'expected a number >= 0' }],
+    hasCause: true,
+  });
   expect(current).toMatchObject({ name: 'McpError', inspectHead: 'McpError: something failed', isInstance: true });
 });
 

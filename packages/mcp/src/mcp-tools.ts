@@ -235,9 +235,3 @@ function mcpTool(
     },
   };
 }
-
-/**
- * @deprecated use {@link createMcpTools}; removed in the next minor.
- * @alias
- */
-export const mcpTools: typeof createMcpTools = createMcpTools;

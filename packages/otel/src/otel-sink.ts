@@ -28,8 +28,6 @@ export const INSTRUMENTATION_SCOPE = '@headway/otel';
 export interface OtelSinkErrorContext extends InternalErrorContext {
   /** `trace`: the tracer, a span or its processor/exporter threw; `metrics`: the meter or an instrument threw. */
   where: 'trace' | 'metrics';
-  /** @deprecated use `where` (the same word); removed in the next minor. */
-  stage: 'trace' | 'metrics';
   /** The run whose event was being handled, when known. */
   runId?: string;
   /** The event type being handled (`close` while the sink closes its runs). */
@@ -120,12 +118,11 @@ export function createOtelSink(options: OtelSinkOptions = {}): OtelSink {
   /** Runs ended lately: a late event for one is ignored, and its span context can still be linked. */
   const ended = new Map<string, SpanContext | undefined>();
 
-  function fail(error: unknown, ctx: Omit<OtelSinkErrorContext, 'stage'>): void {
+  function fail(error: unknown, ctx: OtelSinkErrorContext): void {
     counters.internalErrors += 1;
     if (onInternalError === undefined) return;
     try {
-      // eslint-disable-next-line @typescript-eslint/no-deprecated -- the old key, kept for one minor
-      onInternalError(error, { ...ctx, stage: ctx.where });
+      onInternalError(error, ctx);
     } catch {
       // The error callback may not break the run either.
     }
@@ -279,9 +276,3 @@ export function createOtelSink(options: OtelSinkOptions = {}): OtelSink {
     },
   };
 }
-
-/**
- * @deprecated use {@link createOtelSink}; removed in the next minor.
- * @alias
- */
-export const otelSink: typeof createOtelSink = createOtelSink;

@@ -1,6 +1,6 @@
 // The checkpoint store and its run claims. Over 300 lines because the claim (lease) rules
 // touch every write; they are kept together so the fencing is readable in one place.
-import { resolveClock } from '@headway/protocol/internal';
+import { systemClock } from '@headway/protocol';
 import type { Clock } from '@headway/protocol';
 import { randomUUID } from 'node:crypto';
 import {
@@ -55,8 +55,6 @@ export interface PostgresWorkerOptions {
 export interface PostgresCheckpointStoreOptions {
   /** Clock for `createdAt`/`updatedAt` (default protocol's `systemClock`). Leases use the database's clock. */
   clock?: Clock;
-  /** @deprecated use `clock`; removed in the next minor. */
-  now?: () => number;
   /**
    * Claim runs for this worker: `load` of a running checkpoint (what `runtime.resume` calls)
    * claims it with a lease, or throws `CHECKPOINT_CONFLICT` when another live worker holds it;
@@ -119,8 +117,7 @@ export class PostgresCheckpointStore implements CheckpointStore {
   constructor(pool: Pool, options: PostgresCheckpointStoreOptions = {}) {
     this.pool = pool;
     guardPool(pool);
-    // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until it is removed
-    this.#clock = resolveClock(options.clock, options.now);
+    this.#clock = options.clock ?? systemClock;
     this.workerId = options.worker === undefined ? undefined : (options.worker.id ?? `worker-${randomUUID()}`);
     this.#leaseMs = options.worker?.leaseMs ?? 30_000;
     if (!(this.#leaseMs > 0))

@@ -1,10 +1,14 @@
-import { errorConstructorForms } from '@headway/protocol/testing';
+import { errorOptionsSnapshot } from '@headway/protocol/testing';
 import { expect, it } from 'vitest';
 import { PostgresError } from './postgres-error.js';
 
-it('builds the same PostgresError from the current and the deprecated constructor forms', () => {
-  const { current, deprecated } = errorConstructorForms(PostgresError, 'POSTGRES_CONNECT_FAILED');
-  expect(deprecated).toEqual(current);
+it('builds a PostgresError with the issues and cause of its options', () => {
+  const current = errorOptionsSnapshot(PostgresError, 'POSTGRES_CONNECT_FAILED');
+  expect(current).toMatchObject({
+    message: 'something failed',
+    issues: [{ path: 'items[0].price', message: 'expected a number >= 0' }],
+    hasCause: true,
+  });
   expect(current).toMatchObject({ name: 'PostgresError', inspectHead: 'PostgresError: something failed', isInstance: true });
 });
 

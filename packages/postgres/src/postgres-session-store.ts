@@ -1,4 +1,4 @@
-import { resolveClock } from '@headway/protocol/internal';
+import { systemClock } from '@headway/protocol';
 import {
   SessionError,
   type SessionRecord,
@@ -39,8 +39,7 @@ export class PostgresSessionStore implements SessionStore {
   constructor(pool: Pool, options: SessionStoreOptions = {}) {
     this.pool = pool;
     guardPool(pool);
-    // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until it is removed
-    const clock = resolveClock(options.clock, options.now);
+    const clock = options.clock ?? systemClock;
     this.#now = () => clock.now();
   }
 

@@ -1,5 +1,5 @@
 import { adoptThenable } from './untrusted.js';
-import { resolveClock, type Clock } from './clock.js';
+import { type Clock, systemClock } from './clock.js';
 import type { ProgressEvent, ProgressEventBody } from './events.js';
 import type { ProgressReporter } from './progress-reporter.js';
 
@@ -67,8 +67,6 @@ export interface ReporterEventsOptions {
   agentName?: string;
   /** Clock for `durationMs` (default {@link systemClock}). */
   clock?: Clock;
-  /** @deprecated use `clock`; removed in the next minor. */
-  now?: () => number;
 }
 
 /**
@@ -85,8 +83,7 @@ export const CANCELLED_PREFIX = 'cancelled: ';
  * `onError('cancelled: …')` becomes `run.cancelled`, any other error `run.error`.
  */
 export function createReporterEvents(emit: (body: ProgressEventBody) => unknown, options: ReporterEventsOptions = {}): ProgressReporter {
-  // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until it is removed
-  const clock = resolveClock(options.clock, options.now);
+  const clock = options.clock ?? systemClock;
   const now = (): number => clock.now();
   const agentName = options.agentName ?? 'agent';
   let startedAt = now();
@@ -124,15 +121,3 @@ export function createReporterEvents(emit: (body: ProgressEventBody) => unknown,
     },
   };
 }
-
-/**
- * @deprecated use {@link createReporterSink}; removed in the next minor.
- * @alias
- */
-export const reporterSink: typeof createReporterSink = createReporterSink;
-
-/**
- * @deprecated use {@link createReporterEvents}; removed in the next minor.
- * @alias
- */
-export const reporterEvents: typeof createReporterEvents = createReporterEvents;

@@ -1,20 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { abortError, clockFromIntervalTimers, repeatOn, resolveClock, sleep, systemClock, unrefClock, unrefTimer } from './clock.js';
+import { abortError, repeatOn, sleep, systemClock, unrefClock, unrefTimer } from './clock.js';
 import { ManualClock } from './manual-clock.js';
-
-describe('resolveClock', () => {
-  it('prefers the clock, then the deprecated now, then the system clock', () => {
-    const manual = new ManualClock({ start: 7 });
-    expect(resolveClock(manual, () => 1)).toBe(manual);
-    expect(resolveClock(undefined, () => 1).now()).toBe(1);
-    expect(resolveClock(undefined)).toBe(systemClock);
-    const waits: number[] = [];
-    const legacy = resolveClock(undefined, undefined, { setTimeout: (_fn, ms) => waits.push(ms), clearTimeout: () => undefined });
-    legacy.setTimeout(() => undefined, 5);
-    expect(waits).toEqual([5]);
-    expect(Math.abs(legacy.now() - Date.now())).toBeLessThan(1_000);
-  });
-});
 
 describe('unrefClock', () => {
   it('unrefs every timer the clock sets', () => {
@@ -22,29 +8,6 @@ describe('unrefClock', () => {
     const handle = clock.setTimeout(() => undefined, 60_000) as NodeJS.Timeout;
     expect(handle.hasRef()).toBe(false);
     clock.clearTimeout(handle);
-  });
-});
-
-describe('clockFromIntervalTimers', () => {
-  it('runs each timeout as an interval cleared on its first call', () => {
-    const active = new Map<number, () => void>();
-    let next = 0;
-    const clock = clockFromIntervalTimers(
-      {
-        setInterval: (fn) => {
-          active.set(++next, fn);
-          return next;
-        },
-        clearInterval: (handle) => active.delete(handle as number),
-      },
-      () => 9,
-    );
-    let calls = 0;
-    clock.setTimeout(() => (calls += 1), 10);
-    const cleared = clock.setTimeout(() => (calls += 100), 10);
-    clock.clearTimeout(cleared);
-    for (const fn of [...active.values()]) fn();
-    expect([calls, active.size, clock.now()]).toEqual([1, 0, 9]);
   });
 });
 

@@ -34,26 +34,6 @@ export const systemClock: Clock = {
   },
 };
 
-/** The timer half of a {@link Clock}: what deprecated `timers` options took. */
-export type TimeoutTimers = Pick<Clock, 'setTimeout' | 'clearTimeout'>;
-
-/**
- * The clock an options object asks for: its `clock`; else the deprecated `now` and `timers`
- * options, each standing in for its half of {@link systemClock}; else {@link systemClock}.
- */
-export function resolveClock(clock: Clock | undefined, now?: () => number, timers?: TimeoutTimers): Clock {
-  if (clock !== undefined) return clock;
-  if (now === undefined && timers === undefined) return systemClock;
-  const t = timers ?? systemClock;
-  return {
-    now: now ?? (() => systemClock.now()),
-    setTimeout: (fn, ms) => t.setTimeout(fn, ms),
-    clearTimeout: (handle) => {
-      t.clearTimeout(handle);
-    },
-  };
-}
-
 /**
  * `clock` with every timer it sets unref'd ({@link unrefTimer}): for a component whose timers
  * are housekeeping (lease renewals, sweeps, retry backoff) that must never keep a process alive.
@@ -141,36 +121,4 @@ export function sleep(clock: Clock, ms: number, signal?: AbortSignal, abortMessa
     );
     signal?.addEventListener('abort', onAbort, { once: true });
   });
-}
-
-/**
- * The interval-timer shape reporter-cli's and sse's deprecated `timers` options took before
- * {@link Clock}; kept here once, for those aliases, until they are removed in the next minor.
- */
-export interface IntervalTimers {
-  setInterval(callback: () => void, ms: number): unknown;
-  clearInterval(handle: unknown): void;
-}
-
-/**
- * A {@link Clock} over deprecated {@link IntervalTimers}: each timeout is an interval cleared on
- * its first call, so code that re-arms timeouts ({@link repeatOn}) runs on the caller's timers.
- */
-export function clockFromIntervalTimers(timers: IntervalTimers, now: () => number): Clock {
-  return {
-    now,
-    setTimeout: (fn, ms) => {
-      let fired = false;
-      const handle: unknown = timers.setInterval(() => {
-        if (fired) return;
-        fired = true;
-        timers.clearInterval(handle);
-        fn();
-      }, ms);
-      return handle;
-    },
-    clearTimeout: (handle) => {
-      timers.clearInterval(handle);
-    },
-  };
 }

@@ -22,22 +22,8 @@ export interface ErrorSnapshot {
   readonly properties: Readonly<Record<string, unknown>>;
 }
 
-/**
- * A headway error class that still accepts the deprecated `(code, message, issues, options)`
- * form beside `(code, message, { issues?, cause?, ...details })`.
- */
-export interface HeadwayErrorClass<C extends string> {
-  new (code: C, message: string, options?: HeadwayErrorOptions): HeadwayError<C>;
-  new (code: C, message: string, issues: readonly ValidationIssue[], options?: ErrorOptions): HeadwayError<C>;
-}
-
-/** The same error built with both constructor forms of {@link HeadwayErrorClass}. */
-export interface ErrorConstructorForms {
-  /** `new ErrorClass(code, 'something failed', { issues, cause })`. */
-  readonly current: ErrorSnapshot;
-  /** `new ErrorClass(code, 'something failed', issues, { cause })`. */
-  readonly deprecated: ErrorSnapshot;
-}
+/** A headway error class: `new XError(code, message, { issues?, cause?, ...details })`. */
+export type HeadwayErrorClass<C extends string> = new (code: C, message: string, options?: HeadwayErrorOptions) => HeadwayError<C>;
 
 /**
  * Snapshot of `error` for tests: what a user sees of it (name, code, message, issues, cause,
@@ -60,23 +46,19 @@ export function errorSnapshot(error: HeadwayError): ErrorSnapshot {
 }
 
 /**
- * Builds one error with the current constructor form and one with the deprecated positional
- * form, with the same code, message, issues and cause, and snapshots both: a test expects them
- * equal.
+ * Builds an error of `ErrorClass` with `code`, the message `something failed`, one issue and a
+ * cause given in its options, and snapshots it.
  *
  * @example
  * ```ts
- * const { current, deprecated } = errorConstructorForms(CostError, 'COST_INVALID_PRICE');
- * expect(deprecated).toEqual(current);
+ * const snapshot = errorOptionsSnapshot(CostError, 'COST_INVALID_PRICE');
+ * expect(snapshot).toMatchObject({ name: 'CostError', hasCause: true });
  * ```
  */
-export function errorConstructorForms<C extends string>(ErrorClass: HeadwayErrorClass<C>, code: C): ErrorConstructorForms {
+export function errorOptionsSnapshot<C extends string>(ErrorClass: HeadwayErrorClass<C>, code: C): ErrorSnapshot {
   const issues: readonly ValidationIssue[] = [{ path: 'items[0].price', message: 'expected a number >= 0' }];
   const cause = new Error('the cause');
-  return {
-    current: errorSnapshot(new ErrorClass(code, 'something failed', { issues, cause })),
-    deprecated: errorSnapshot(new ErrorClass(code, 'something failed', issues, { cause })),
-  };
+  return errorSnapshot(new ErrorClass(code, 'something failed', { issues, cause }));
 }
 
 function firstLine(text: string | undefined): string {

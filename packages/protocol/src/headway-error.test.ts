@@ -1,5 +1,5 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { errorConstructorForms, errorSnapshot } from './error-forms.js';
+import { errorOptionsSnapshot, errorSnapshot } from './error-forms.js';
 import { HeadwayError, type HeadwayErrorOptions } from './headway-error.js';
 import { ProtocolError } from './protocol-error.js';
 
@@ -34,13 +34,17 @@ describe('HeadwayError', () => {
     expect(Object.keys(invalid)).not.toContain('cause');
   });
 
-  it('builds the same error from the current and the deprecated constructor forms', () => {
-    const { current, deprecated } = errorConstructorForms(ProtocolError, 'PROTOCOL_INVALID_EVENT');
-    expect(deprecated).toEqual(current);
+  it('builds an error with the issues and cause of its options', () => {
+    const current = errorOptionsSnapshot(ProtocolError, 'PROTOCOL_INVALID_EVENT');
+    expect(current).toMatchObject({
+      message: 'something failed',
+      issues: [{ path: 'items[0].price', message: 'expected a number >= 0' }],
+      hasCause: true,
+    });
     expect(current).toMatchObject({ name: 'ProtocolError', stackHead: 'ProtocolError: something failed', isInstance: true });
     expect(current.inspectHead).toBe('ProtocolError: something failed');
     expect(current.properties).toEqual({ name: 'ProtocolError', code: 'PROTOCOL_INVALID_EVENT', issues: current.issues });
-    expect(errorConstructorForms(HeadwayError, 'ANY_CODE').deprecated.stackHead).toBe('HeadwayError: something failed');
+    expect(errorOptionsSnapshot(HeadwayError, 'ANY_CODE').stackHead).toBe('HeadwayError: something failed');
   });
 
   it('makes every other option a property of the error, and leaves out a cause that is undefined', () => {

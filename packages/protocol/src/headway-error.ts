@@ -48,11 +48,8 @@ export class HeadwayError<C extends string = string, O extends HeadwayErrorOptio
   /** Every problem found when the error is about invalid input, in input order; otherwise empty. */
   readonly issues: readonly ValidationIssue[];
 
-  constructor(code: C, message: string, options?: O);
-  /** @deprecated pass `{ issues, cause }` as the third argument: `new XError(code, message, { issues, cause })`. */
-  constructor(code: C, message: string, issues: readonly ValidationIssue[], options?: ErrorOptions);
-  constructor(code: C, message: string, issuesOrOptions?: readonly ValidationIssue[] | O, options?: ErrorOptions) {
-    const { issues = [], cause, ...details } = toErrorOptions(issuesOrOptions, options);
+  constructor(code: C, message: string, options?: O) {
+    const { issues = [], cause, ...details } = options ?? {};
     super(message, cause === undefined ? undefined : { cause });
     Object.assign(this, details);
     this.code = code;
@@ -74,21 +71,4 @@ export class HeadwayError<C extends string = string, O extends HeadwayErrorOptio
       return false;
     }
   }
-}
-
-/**
- * The options of an error given in the old `(code, message, issues, options)` shape or the
- * current `(code, message, { issues?, cause?, ...details })` one: the array form becomes
- * `{ ...options, issues }`.
- */
-export function toErrorOptions(
-  issuesOrOptions: readonly ValidationIssue[] | HeadwayErrorOptions | undefined,
-  options?: ErrorOptions,
-): HeadwayErrorOptions {
-  if (issuesOrOptions === undefined) return { ...options };
-  return isIssueList(issuesOrOptions) ? { ...options, issues: issuesOrOptions } : issuesOrOptions;
-}
-
-function isIssueList(value: readonly ValidationIssue[] | HeadwayErrorOptions): value is readonly ValidationIssue[] {
-  return Array.isArray(value);
 }

@@ -95,5 +95,3 @@ export type { ToolResultPreviewOptions } from './tool-result-preview.js';
 export { safeStringify } from './safe-stringify.js';
 export { createRedactor, redact, redactString } from './redact.js';
 export type { RedactOptions, Redactor } from './redact.js';
-// eslint-disable-next-line @typescript-eslint/no-deprecated -- deprecated aliases, removed in the next minor
-export { reporterSink, reporterEvents } from './bridges.js';

@@ -15,12 +15,6 @@ function clock(start = 1000): Clock {
 }
 
 describe('createProgressHub', () => {
-  it('reads the deprecated now option when no clock is given', () => {
-    // eslint-disable-next-line @typescript-eslint/no-deprecated -- the alias is what is tested
-    const hub = createProgressHub({ runId: 'run-1', now: () => 42 });
-    expect(hub.emit({ type: 'progress', percent: 1 }).ts).toBe(42);
-  });
-
   it('stamps runId, strictly increasing seq from 1 and ts', () => {
     const hub = createProgressHub({ runId: 'run-1', clock: clock() });
     const seen: ProgressEvent[] = [];

@@ -1,5 +1,5 @@
 import { adoptThenable } from './untrusted.js';
-import { resolveClock, type Clock } from './clock.js';
+import { type Clock, systemClock } from './clock.js';
 import type { InternalErrorContext, OnInternalError } from './internal-error.js';
 import type { ProgressSink } from './bridges.js';
 import { createReporterSink } from './bridges.js';
@@ -29,12 +29,8 @@ export interface ProgressHubOptions {
   runId: string;
   /** Clock for `ts` and the `flush` timeout (default {@link systemClock}). */
   clock?: Clock;
-  /** @deprecated use `clock`; removed in the next minor. */
-  now?: () => number;
   /** Called with every error a sink throws or rejects with; its own errors are ignored. */
   onInternalError?: OnInternalError<SinkErrorContext>;
-  /** @deprecated use `onInternalError` (the same call); removed in the next minor. */
-  onSinkError?: OnInternalError<SinkErrorContext>;
   /** Events an async sink may have waiting before the oldest are dropped (default 1000). */
   queueLimit?: number;
   /** The last `seq` already emitted for this run, so a resumed run continues after it (default 0). */
@@ -123,12 +119,10 @@ function toSink(sink: SinkLike): ProgressSink | undefined {
  */
 export function createProgressHub(options: ProgressHubOptions): ProgressHub {
   const { runId } = options;
-  // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until it is removed
-  const clock = resolveClock(options.clock, options.now);
+  const clock = options.clock ?? systemClock;
   const now = (): number => clock.now();
   const queueLimit = Math.max(1, options.queueLimit ?? 1000);
-  // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until it is removed
-  const onInternalError = options.onInternalError ?? options.onSinkError;
+  const onInternalError = options.onInternalError;
   let sinks: SinkEntry[] = [];
   let seq = options.lastSeq ?? 0;
   let ended = false;

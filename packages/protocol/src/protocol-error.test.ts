@@ -1,9 +1,13 @@
-import { errorConstructorForms } from './error-forms.js';
+import { errorOptionsSnapshot } from './error-forms.js';
 import { expect, it } from 'vitest';
 import { ProtocolError } from './protocol-error.js';
 
-it('builds the same ProtocolError from the current and the deprecated constructor forms', () => {
-  const { current, deprecated } = errorConstructorForms(ProtocolError, 'PROTOCOL_INVALID_EVENT');
-  expect(deprecated).toEqual(current);
+it('builds a ProtocolError with the issues and cause of its options', () => {
+  const current = errorOptionsSnapshot(ProtocolError, 'PROTOCOL_INVALID_EVENT');
+  expect(current).toMatchObject({
+    message: 'something failed',
+    issues: [{ path: 'items[0].price', message: 'expected a number >= 0' }],
+    hasCause: true,
+  });
   expect(current).toMatchObject({ name: 'ProtocolError', inspectHead: 'ProtocolError: something failed', isInstance: true });
 });

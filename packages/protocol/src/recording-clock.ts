@@ -25,9 +25,3 @@ export function createRecordingClock(): Clock & { readonly waits: number[] } {
     },
   };
 }
-
-/**
- * @deprecated use createRecordingClock; removed in the next minor.
- * @alias
- */
-export const recordingClock: typeof createRecordingClock = createRecordingClock;

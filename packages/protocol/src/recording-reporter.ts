@@ -25,9 +25,3 @@ export function createRecordingReporter(): { reporter: ProgressReporter; calls: 
   };
   return { reporter, calls };
 }
-
-/**
- * @deprecated use {@link createRecordingReporter}; removed in the next minor.
- * @alias
- */
-export const recordingReporter: typeof createRecordingReporter = createRecordingReporter;

@@ -215,9 +215,5 @@ export type { LineProcess, LineProcessOptions } from './test-process.js';
 export { createRecordingReporter } from './recording-reporter.js';
 export { createRecordingClock } from './recording-clock.js';
 export type { FindTestPartOptions } from './test-part.js';
-export { errorConstructorForms, errorSnapshot } from './error-forms.js';
-export type { ErrorConstructorForms, ErrorSnapshot, HeadwayErrorClass } from './error-forms.js';
-// eslint-disable-next-line @typescript-eslint/no-deprecated -- deprecated aliases, removed in the next minor
-export { recordingReporter } from './recording-reporter.js';
-// eslint-disable-next-line @typescript-eslint/no-deprecated -- deprecated aliases, removed in the next minor
-export { recordingClock } from './recording-clock.js';
+export { errorOptionsSnapshot, errorSnapshot } from './error-forms.js';
+export type { ErrorSnapshot, HeadwayErrorClass } from './error-forms.js';

@@ -1,6 +1,6 @@
-import { isTerminalEvent, type Clock, type InternalErrorContext, type OnInternalError } from '@headway/protocol';
+import { isTerminalEvent, type Clock, type InternalErrorContext, type OnInternalError, systemClock } from '@headway/protocol';
 import { createReplayLog, type ReplayCursor, type ReplayLog, type ReplayOpenResult, type ReplaySource } from '@headway/sse';
-import { errorMessage, resolveClock, sleep, unrefClock, type TimeoutTimers } from '@headway/protocol/internal';
+import { errorMessage, sleep, unrefClock } from '@headway/protocol/internal';
 import { checkPrefix, compareEntryIds, isValidRunId, runKeys, seqOfEntryId, type RunKeys } from './keys.js';
 import type { RedisBlockingClient, RedisDuplicableClient } from './redis-client.js';
 import { RedisError } from './redis-error.js';
@@ -10,8 +10,6 @@ import { DEFAULT_MAX_EVENT_BYTES, decodeStreamEntry } from './stream-entry.js';
 /** Where a failure the replay log survived happened, passed to `onInternalError`. */
 export interface RedisReplayLogErrorContext extends InternalErrorContext {
   where: 'read' | 'load' | 'reap';
-  /** @deprecated use `where` (the same word); removed in the next minor. */
-  operation: 'read' | 'load' | 'reap';
   runId?: string;
 }
 
@@ -42,10 +40,6 @@ export interface RedisReplayLogOptions {
    * so they never keep a process alive.
    */
   clock?: Clock;
-  /** @deprecated use `clock`; removed in the next minor. */
-  now?: () => number;
-  /** @deprecated use `clock`; removed in the next minor. */
-  timers?: TimeoutTimers;
 }
 
 /** Counters of a {@link RedisReplayLog}. */
@@ -132,8 +126,7 @@ export function createRedisReplayLog(client: RedisDuplicableClient, options: Red
   const reapIntervalMs = positive('reapIntervalMs', options.reapIntervalMs, 5000, 0);
   const finishedRunTtlMs = positive('finishedRunTtlMs', options.finishedRunTtlMs, 3_600_000);
   const maxEventBytes = positive('maxEventBytes', options.maxEventBytes, DEFAULT_MAX_EVENT_BYTES);
-  // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until they are removed
-  const timers = unrefClock(resolveClock(options.clock, options.now, options.timers));
+  const timers = unrefClock(options.clock ?? systemClock);
   const now = (): number => timers.now();
   const mirrors = new Map<string, Mirror>();
   const byStream = new Map<string, Mirror>();
@@ -152,10 +145,9 @@ export function createRedisReplayLog(client: RedisDuplicableClient, options: Red
   let reapTimer: unknown;
   let sweepTimer: unknown;
 
-  function report(error: unknown, context: Omit<RedisReplayLogErrorContext, 'operation'>): void {
+  function report(error: unknown, context: RedisReplayLogErrorContext): void {
     try {
-      // eslint-disable-next-line @typescript-eslint/no-deprecated -- the old key, kept for one minor
-      options.onInternalError?.(error, { ...context, operation: context.where });
+      options.onInternalError?.(error, context);
     } catch {
       // Callbacks may not break the reader.
     }

@@ -5,8 +5,9 @@ import {
   type InternalErrorContext,
   type OnInternalError,
   type ProgressEvent,
+  systemClock,
 } from '@headway/protocol';
-import { describeThrown, resolveClock, sleep, unrefClock, type TimeoutTimers } from '@headway/protocol/internal';
+import { describeThrown, sleep, unrefClock } from '@headway/protocol/internal';
 import { checkPrefix, entryIdOf, indexKey, isValidRunId, runKeys } from './keys.js';
 import { isServerReply, isTransientReply, type RedisCommandClient } from './redis-client.js';
 import { fitEventJson } from './fit-event.js';
@@ -17,14 +18,9 @@ import { WRITE_BATCH_SCRIPT } from './write-script.js';
 /** Where a failure the sink survived happened, passed to `onInternalError`. */
 export interface RedisSinkErrorContext extends InternalErrorContext {
   where: 'write' | 'lease' | 'overflow' | 'refused' | 'oversized';
-  /** @deprecated use `where` (the same word); removed in the next minor. */
-  operation: 'write' | 'lease' | 'overflow' | 'refused' | 'oversized';
   runId?: string;
   seq?: number;
 }
-
-/** @deprecated pass a protocol `Clock` as `clock` instead; removed in the next minor. */
-export type Timers = TimeoutTimers;
 
 /** Options of {@link createRedisSink}. */
 export interface RedisSinkOptions {
@@ -68,10 +64,6 @@ export interface RedisSinkOptions {
    * so they never keep a process alive.
    */
   clock?: Clock;
-  /** @deprecated use `clock`; removed in the next minor. */
-  now?: () => number;
-  /** @deprecated use `clock`; removed in the next minor. */
-  timers?: TimeoutTimers;
 }
 
 /** Counters of a {@link RedisSink}. */
@@ -169,8 +161,7 @@ export function createRedisSink(client: RedisCommandClient, options: RedisSinkOp
   const overflow = options.overflow ?? 'drop';
   if (!['drop', 'wait'].includes(overflow)) throw new RedisError('REDIS_INVALID_OPTIONS', 'overflow must be "drop" or "wait"');
   const workerId = options.workerId ?? `pid-${process.pid}`;
-  // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until they are removed
-  const timers = unrefClock(resolveClock(options.clock, options.now, options.timers));
+  const timers = unrefClock(options.clock ?? systemClock);
   const now = (): number => timers.now();
   const index = indexKey(prefix);
 
@@ -184,10 +175,9 @@ export function createRedisSink(client: RedisCommandClient, options: RedisSinkOp
   const runs = new Map<string, RunWriter>();
   const counters = { written: 0, duplicates: 0, dropped: 0, failed: 0, refused: 0, truncated: 0, oversized: 0, retries: 0 };
 
-  function report(error: unknown, context: Omit<RedisSinkErrorContext, 'operation'>): void {
+  function report(error: unknown, context: RedisSinkErrorContext): void {
     try {
-      // eslint-disable-next-line @typescript-eslint/no-deprecated -- the old key, kept for one minor
-      options.onInternalError?.(error, { ...context, operation: context.where });
+      options.onInternalError?.(error, context);
     } catch {
       // The callback may not break the run either.
     }
@@ -439,9 +429,3 @@ export function createRedisSink(client: RedisCommandClient, options: RedisSinkOp
     },
   };
 }
-
-/**
- * @deprecated use {@link createRedisSink}; removed in the next minor.
- * @alias
- */
-export const redisSink: typeof createRedisSink = createRedisSink;

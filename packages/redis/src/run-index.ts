@@ -1,5 +1,5 @@
+import { systemClock } from '@headway/protocol';
 import type { Clock } from '@headway/protocol';
-import { resolveClock } from '@headway/protocol/internal';
 import { z } from 'zod';
 import { checkPrefix, indexKey, isValidRunId, runKeys } from './keys.js';
 import type { RedisCommandClient } from './redis-client.js';
@@ -7,9 +7,6 @@ import { ABANDON_SCRIPT } from './write-script.js';
 
 /** A run's state in the index: written by the sink, `abandoned` when its worker's lease lapsed. */
 export type RunStatus = 'active' | 'finished' | 'error' | 'cancelled' | 'abandoned';
-
-/** @deprecated use {@link RunStatus} (the same union); removed in the next minor. */
-export type RunState = RunStatus;
 
 /** One run of the index, as {@link listRuns} returns it. */
 export interface RunInfo {
@@ -102,8 +99,6 @@ export interface ReapAbandonedRunsOptions {
   finishedRunTtlMs?: number;
   /** Clock the ages are measured with (default protocol's `systemClock`). */
   clock?: Clock;
-  /** @deprecated use `clock`; removed in the next minor. */
-  now?: () => number;
 }
 
 /**
@@ -114,8 +109,7 @@ export interface ReapAbandonedRunsOptions {
  */
 export async function reapAbandonedRuns(client: RedisCommandClient, options: ReapAbandonedRunsOptions = {}): Promise<string[]> {
   const prefix = checkPrefix(options.prefix);
-  // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until it is removed
-  const clock = resolveClock(options.clock, options.now);
+  const clock = options.clock ?? systemClock;
   const now = (): number => clock.now();
   const ttl = Math.max(1, Math.floor(options.finishedRunTtlMs ?? 3_600_000));
   const ids = await client.sendCommand(['ZRANGE', indexKey(prefix), '0', '-1']);

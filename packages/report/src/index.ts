@@ -1,4 +1,3 @@
-import { MAX_REPORTED_ISSUES as PROTOCOL_MAX_REPORTED_ISSUES } from '@headway/protocol';
 export { ToolCallLog, DEFAULT_MAX_ENTRIES } from './tool-call-log.js';
 export type { ToolCallLogOptions, ToolCallRecord, TextRecord } from './tool-call-log.js';
 export { toolCallLogStateSchema } from './tool-call-log-state.js';
@@ -15,6 +14,3 @@ export { buildFallbackReport } from './fallback-report.js';
 export type { FallbackReportContext } from './fallback-report.js';
 export { continuationPrompt } from './continuation-prompt.js';
 export { reportHasContent } from './report-content.js';
-
-/** @deprecated use `MAX_REPORTED_ISSUES` from `@headway/protocol` (the same cap, shared by every package); removed in the next minor. */
-export const MAX_REPORTED_ISSUES: number = PROTOCOL_MAX_REPORTED_ISSUES;

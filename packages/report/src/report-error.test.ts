@@ -1,9 +1,13 @@
-import { errorConstructorForms } from '@headway/protocol/testing';
+import { errorOptionsSnapshot } from '@headway/protocol/testing';
 import { expect, it } from 'vitest';
 import { ReportError } from './report-error.js';
 
-it('builds the same ReportError from the current and the deprecated constructor forms', () => {
-  const { current, deprecated } = errorConstructorForms(ReportError, 'REPORT_INVALID_LOG_STATE');
-  expect(deprecated).toEqual(current);
+it('builds a ReportError with the issues and cause of its options', () => {
+  const current = errorOptionsSnapshot(ReportError, 'REPORT_INVALID_LOG_STATE');
+  expect(current).toMatchObject({
+    message: 'something failed',
+    issues: [{ path: 'items[0].price', message: 'expected a number >= 0' }],
+    hasCause: true,
+  });
   expect(current).toMatchObject({ name: 'ReportError', inspectHead: 'ReportError: something failed', isInstance: true });
 });

@@ -98,13 +98,11 @@ describe('ToolCallLog recording', () => {
     ]);
   });
 
-  it('takes the deprecated step for iteration, and iteration when both are given', () => {
+  it("takes the given iteration, and the previous entry's when none is given", () => {
     const log = new ToolCallLog();
-    /* eslint-disable @typescript-eslint/no-deprecated -- the deprecated alias is what is tested */
-    log.recordText({ step: 2, text: 'Looking at the handler.' });
-    log.recordToolCall({ step: 2, name: 'read', args: { path: 'a.ts' }, result: 'export {}', ok: true, durationMs: 5 });
-    log.recordToolCall({ iteration: 4, step: 3, name: 'read', args: { path: 'b.ts' }, result: '', ok: true, durationMs: 5 });
-    /* eslint-enable @typescript-eslint/no-deprecated */
+    log.recordText({ iteration: 2, text: 'Looking at the handler.' });
+    log.recordToolCall({ iteration: 2, name: 'read', args: { path: 'a.ts' }, result: 'export {}', ok: true, durationMs: 5 });
+    log.recordToolCall({ iteration: 4, name: 'read', args: { path: 'b.ts' }, result: '', ok: true, durationMs: 5 });
     log.recordText({ text: 'No iteration given: the previous one.' });
     expect(log.activityLog()).toEqual([
       '[iteration 2] (model) Looking at the handler.',

@@ -47,8 +47,6 @@ export interface ToolCallLogOptions {
 export interface ToolCallRecord {
   /** The agent loop's iteration the call was made in (from 1); the previous entry's when missing or invalid. */
   iteration?: number;
-  /** @deprecated use iteration (accepted for one minor; `iteration` wins when both are given). */
-  step?: number;
   name: string;
   args: unknown;
   result: unknown;
@@ -60,8 +58,6 @@ export interface ToolCallRecord {
 export interface TextRecord {
   /** The agent loop's iteration the text was written in (from 1); the previous entry's when missing or invalid. */
   iteration?: number;
-  /** @deprecated use iteration (accepted for one minor; `iteration` wins when both are given). */
-  step?: number;
   text: string;
 }
 
@@ -421,17 +417,13 @@ export class ToolCallLog {
     this.#lastIteration = last?.iteration ?? 0;
   }
 
-  /** The record's `iteration`, else its deprecated `step`, else the previous entry's; read without trusting the record. */
-  #iterationOf(record: { iteration?: unknown; step?: unknown }): number {
+  /** The record's `iteration`, else the previous entry's; read without trusting the record. */
+  #iterationOf(record: { iteration?: unknown }): number {
     const valid = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n) && n >= 0;
     let n = this.#lastIteration;
     try {
       const { iteration } = record;
       if (valid(iteration)) n = Math.floor(iteration);
-      else {
-        const { step } = record;
-        if (valid(step)) n = Math.floor(step);
-      }
     } catch {
       // A throwing getter: keep the previous entry's iteration.
     }

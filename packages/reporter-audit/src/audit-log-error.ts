@@ -1,5 +1,4 @@
-import { HeadwayError, type HeadwayErrorOptions, type ValidationIssue } from '@headway/protocol';
-import { toErrorOptions } from '@headway/protocol/internal';
+import { HeadwayError, type HeadwayErrorOptions } from '@headway/protocol';
 import type { AuditErrorCode } from './audit-error.js';
 
 /** Options of an {@link AuditLogError}: where the bad record is, the issues found, the cause. */
@@ -27,21 +26,9 @@ export class AuditLogError extends HeadwayError<AuditLogErrorCode, AuditLogError
   /** Where the bad record is: `path/to/audit.jsonl:12` or `path/to/audit.db#7`. */
   declare readonly location: string;
 
-  constructor(code: AuditLogErrorCode, message: string, options: AuditLogErrorOptions);
-  /** @deprecated pass the location in the options: `new AuditLogError(code, message, { location, issues })`. */
-  constructor(code: AuditLogErrorCode, location: string, message: string, issues?: readonly ValidationIssue[], options?: ErrorOptions);
-  constructor(
-    code: AuditLogErrorCode,
-    messageOrLocation: string,
-    optionsOrMessage: AuditLogErrorOptions | string,
-    issues?: readonly ValidationIssue[],
-    options?: ErrorOptions,
-  ) {
-    const old = typeof optionsOrMessage === 'string';
-    super(
-      code,
-      old ? optionsOrMessage : messageOrLocation,
-      old ? { ...toErrorOptions(issues, options), location: messageOrLocation } : optionsOrMessage,
-    );
+  // Not useless: it makes the options, and so `location`, required.
+  // eslint-disable-next-line @typescript-eslint/no-useless-constructor
+  constructor(code: AuditLogErrorCode, message: string, options: AuditLogErrorOptions) {
+    super(code, message, options);
   }
 }

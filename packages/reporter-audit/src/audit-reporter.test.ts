@@ -253,8 +253,8 @@ describe('AuditReporter: never throws into or stalls the caller', () => {
     expect(reporter.failures).toBe(2);
     expect(reporter.published).toBe(0);
     expect(onInternalError.mock.calls).toEqual([
-      [boom, { where: 'publish', stage: 'publish', eventType: 'agent.progress.start' }],
-      [boom, { where: 'publish', stage: 'publish', eventType: 'agent.progress.tool_start' }],
+      [boom, { where: 'publish', eventType: 'agent.progress.start' }],
+      [boom, { where: 'publish', eventType: 'agent.progress.tool_start' }],
     ]);
   });
 

@@ -7,8 +7,9 @@ import {
   type ProgressReporter,
   type RedactOptions,
   type Redactor,
+  systemClock,
 } from '@headway/protocol';
-import { adoptThenable, describeThrown, resolveClock } from '@headway/protocol/internal';
+import { adoptThenable, describeThrown } from '@headway/protocol/internal';
 import type { AuditBus } from './audit-bus.js';
 import { AuditError } from './audit-error.js';
 import { sealBuiltEvent, toJson, type AuditDetails, type AuditEvent, type AuditEventType } from './audit-event.js';
@@ -18,14 +19,9 @@ import { progressEventToAudit } from './progress-event-to-audit.js';
 export interface AuditReporterErrorContext extends InternalErrorContext {
   /** `build`: mapping, redacting or serialising; `publish`: the bus threw or rejected; `queue`: events were dropped. */
   where: 'build' | 'publish' | 'queue';
-  /** @deprecated use `where` (the same word); removed in the next minor. */
-  stage: 'build' | 'publish' | 'queue';
   /** The audit event type being published, when known. */
   eventType?: string;
 }
-
-/** @deprecated use {@link AuditReporterErrorContext} (the same fields, plus `where`); removed in the next minor. */
-export type AuditFailureContext = AuditReporterErrorContext;
 
 /** Options of {@link AuditReporter}. */
 export interface AuditReporterOptions {
@@ -46,8 +42,6 @@ export interface AuditReporterOptions {
    * `systemClock`); `handle` uses the event's `ts`.
    */
   clock?: Clock;
-  /** @deprecated use `clock`; removed in the next minor. */
-  now?: () => number;
   /**
    * Events that may wait while an async bus is busy, before the oldest are dropped
    * (default 1000). Events reach a bus one at a time, in order.
@@ -133,8 +127,7 @@ export class AuditReporter implements ProgressReporter {
     // Ids are written with every event, so they go through the same redaction (once).
     this.#ids = this.#redact({ sessionId: options.sessionId, taskId: options.taskId });
     this.#onInternalError = options.onInternalError;
-    // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until it is removed
-    this.#clock = resolveClock(options.clock, options.now);
+    this.#clock = options.clock ?? systemClock;
     this.#queueLimit = options.queueLimit ?? 1000;
     this.#textDeltas = options.textDeltas ?? false;
   }
@@ -335,13 +328,12 @@ export class AuditReporter implements ProgressReporter {
     }
   }
 
-  #fail(error: unknown, context: Omit<AuditReporterErrorContext, 'stage'>, count = true): void {
+  #fail(error: unknown, context: AuditReporterErrorContext, count = true): void {
     if (count) this.#failures += 1;
     const handler = this.#onInternalError;
     if (handler === undefined) return;
     try {
-      // eslint-disable-next-line @typescript-eslint/no-deprecated -- the old key, kept for one minor
-      handler(error, { ...context, stage: context.where });
+      handler(error, context);
     } catch {
       // The error callback may not break the run either.
     }

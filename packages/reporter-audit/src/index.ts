@@ -20,5 +20,3 @@ export type { AuditLogErrorCode, AuditLogErrorOptions, ReporterAuditErrorCode } 
 export { AUDIT_GENESIS_HASH, AuditChain, auditRecordHash, canonicalJson, verifyAuditChain } from './audit-chain.js';
 export type { AuditChainBreak, AuditChainBreakKind, AuditChainResult, LocatedAuditEvent } from './audit-chain.js';
 export { readSqliteAuditRecords } from './sqlite-audit-bus.js';
-// eslint-disable-next-line @typescript-eslint/no-deprecated -- deprecated aliases, removed in the next minor
-export type { AuditFailureContext } from './audit-reporter.js';

@@ -476,29 +476,6 @@ describe('CLIReporter live mode', () => {
     expect(stripAnsi(stream.chunks.slice(from).join(''))).toContain('49%');
   });
 
-  it('still animates on the deprecated timers and now options', () => {
-    const stream = new RecordingStream({ isTTY: true, columns: 100, rows: 30 });
-    const active = new Map<number, () => void>();
-    let next = 0;
-    const timers = {
-      setInterval: (callback: () => void) => {
-        active.set(++next, callback);
-        return next;
-      },
-      clearInterval: (handle: unknown) => active.delete(handle as number),
-    };
-    let time = 1_000_000;
-    const reporter = new CLIReporter({ stream, env: {}, color: false, timers, now: () => time });
-    reporter.onStart('t');
-    const before = stream.chunks.length;
-    time += 80;
-    for (const callback of [...active.values()]) callback();
-    expect(stream.chunks.length).toBeGreaterThan(before);
-    expect(active.size).toBe(1); // the tick re-armed
-    reporter.onComplete('ok');
-    expect(active.size).toBe(0);
-  });
-
   it('stop() leaves the block and releases the timer; a new onStart draws a new block', () => {
     const { stream, clock, reporter } = live({ color: false });
     reporter.onStart('first');

@@ -8,13 +8,9 @@ import {
   type OnInternalError,
   type ProgressEvent,
   type ProgressReporter,
+  systemClock,
 } from '@headway/protocol';
-import {
-  CANCELLED_PREFIX,
-  clockFromIntervalTimers,
-  resolveClock,
-  type IntervalTimers as LegacyIntervalTimers,
-} from '@headway/protocol/internal';
+import { CANCELLED_PREFIX } from '@headway/protocol/internal';
 import { capText, MAX_LIVE_TEXT } from './bounded-text.js';
 import pc from 'picocolors';
 import type { Colors } from './colors.js';
@@ -27,9 +23,6 @@ import { isSet, resolveColor, resolveMode, type CLIReporterMode, type Environmen
 import { TerminalOutput } from './terminal-output.js';
 import type { TerminalStream } from './terminal-stream.js';
 import { oneLine } from './terminal-text.js';
-
-/** @deprecated pass a protocol `Clock` as `clock` instead; removed in the next minor. */
-export type IntervalTimers = LegacyIntervalTimers;
 
 /** Options of {@link CLIReporter}. */
 export interface CLIReporterOptions {
@@ -46,10 +39,6 @@ export interface CLIReporterOptions {
    * protocol's `systemClock`; the animation's timer never keeps the process alive).
    */
   clock?: Clock;
-  /** @deprecated use `clock`; removed in the next minor. */
-  now?: () => number;
-  /** @deprecated use `clock` (its `setTimeout` animates the live block); removed in the next minor. */
-  timers?: LegacyIntervalTimers;
   /**
    * Also shows what only matters when debugging a run, such as `checkpoint saved: <id>` after
    * every iteration (default: `HEADWAY_VERBOSE` is set in `env`, to anything but `0`/`false`).
@@ -130,12 +119,7 @@ export class CLIReporter implements ProgressReporter {
     const env = options.env ?? process.env;
     this.mode = resolveMode(options.mode ?? 'auto', stream, env);
     this.verbose = options.verbose ?? isSet(env.HEADWAY_VERBOSE);
-    /* eslint-disable @typescript-eslint/no-deprecated -- honoured until they are removed */
-    const clock =
-      options.clock === undefined && options.timers !== undefined
-        ? clockFromIntervalTimers(options.timers, options.now ?? Date.now)
-        : resolveClock(options.clock, options.now);
-    /* eslint-enable @typescript-eslint/no-deprecated */
+    const clock = options.clock ?? systemClock;
     this.now = () => clock.now();
     this.previewLength = positive(options.previewLength, 80);
     this.recentTools = positive(options.recentTools, 3);

@@ -24,8 +24,6 @@ export interface JSONReporterOptions {
    * after that nothing more is written. Errors it throws are ignored.
    */
   onInternalError?: (error: JSONReporterError, context: JSONReporterErrorContext) => void;
-  /** @deprecated use `onInternalError` (called the same way, with `{ where: 'write' }`); removed in the next minor. */
-  onWriteError?: (error: JSONReporterError) => void;
   /** Bytes (UTF-8) buffered while the stream is full before the oldest lines are dropped (default 1 MiB). */
   maxBufferedBytes?: number;
   /** Lines buffered while the stream is full before the oldest are dropped (default 10 000). */
@@ -91,8 +89,7 @@ export class JSONReporter implements ProgressReporter {
     this.#writer = new LineWriter(options.stream ?? process.stdout, {
       maxBufferedBytes,
       maxBufferedLines,
-      // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until it is removed
-      onWriteError: options.onInternalError ?? options.onWriteError,
+      onWriteError: options.onInternalError,
     });
   }
 

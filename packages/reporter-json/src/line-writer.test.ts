@@ -82,7 +82,7 @@ describe('JSONReporter when the consumer goes away', () => {
   it('stops quietly and reports once when a destroyed stream is written to', async () => {
     const { stream, lines } = memoryStream();
     const reports: JSONReporterError[] = [];
-    const reporter = new JSONReporter({ stream, onWriteError: (e) => reports.push(e) });
+    const reporter = new JSONReporter({ stream, onInternalError: (e) => reports.push(e) });
     reporter.onStart('a');
     stream.destroy();
     await turn();
@@ -96,7 +96,7 @@ describe('JSONReporter when the consumer goes away', () => {
   it('drops what it buffered when the stream is destroyed mid-backpressure, and flush() still resolves', async () => {
     const { stream } = gatedStream(16);
     const reports: JSONReporterError[] = [];
-    const reporter = new JSONReporter({ stream, onWriteError: (e) => reports.push(e) });
+    const reporter = new JSONReporter({ stream, onInternalError: (e) => reports.push(e) });
     for (let i = 0; i < 10; i++) reporter.onIteration(i, 10);
     const flushed = reporter.flush();
     stream.destroy(new Error('disk gone'));
@@ -110,7 +110,7 @@ describe('JSONReporter when the consumer goes away', () => {
   it('treats a stream its owner ended as gone', () => {
     const { stream } = memoryStream();
     const reports: JSONReporterError[] = [];
-    const reporter = new JSONReporter({ stream, onWriteError: (e) => reports.push(e) });
+    const reporter = new JSONReporter({ stream, onInternalError: (e) => reports.push(e) });
     stream.end();
     reporter.onComplete('done');
     expect(reports.map((e) => e.code)).toEqual(['REPORTER_JSON_STREAM_CLOSED']);
@@ -121,7 +121,7 @@ describe('JSONReporter when the consumer goes away', () => {
       stdio: ['pipe', 'ignore', 'inherit'],
     });
     const reports: JSONReporterError[] = [];
-    const reporter = new JSONReporter({ stream: child.stdin, onWriteError: (e) => reports.push(e) });
+    const reporter = new JSONReporter({ stream: child.stdin, onInternalError: (e) => reports.push(e) });
     reporter.onStart('the first line wakes the child, which exits');
     await once(child, 'exit');
     for (let i = 0; i < 1000 && reports.length === 0; i++) {
@@ -147,7 +147,7 @@ describe('JSONReporter when the consumer goes away', () => {
     try {
       await once(createInterface({ input: child.stdout }), 'line');
       const reports: JSONReporterError[] = [];
-      const reporter = new JSONReporter({ stream: child.stdin, onWriteError: (e) => reports.push(e) });
+      const reporter = new JSONReporter({ stream: child.stdin, onInternalError: (e) => reports.push(e) });
       for (let i = 0; i < 1000 && reports.length === 0; i++) {
         expect(() => {
           reporter.onIteration(i, 1000);
@@ -173,7 +173,7 @@ describe('JSONReporter when the consumer goes away', () => {
     const script = `
       import { JSONReporter } from ${JSON.stringify(dist)};
       const reported = [];
-      const reporter = new JSONReporter({ onWriteError: (e) => reported.push(e.cause?.code ?? e.code) });
+      const reporter = new JSONReporter({ onInternalError: (e) => reported.push(e.cause?.code ?? e.code) });
       let i = 0;
       const burst = () => {
         for (let k = 0; k < 200; k++) reporter.onIteration(i++, 1e6);

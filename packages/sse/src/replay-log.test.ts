@@ -1,4 +1,4 @@
-import { ManualClock, createProgressHub, type ProgressEvent } from '@headway/protocol';
+import { ManualClock, createProgressHub, systemClock, type ProgressEvent } from '@headway/protocol';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ev, finished, microtasks } from './events.test-util.js';
@@ -85,7 +85,7 @@ describe('createReplayLog', () => {
 
   it('forgets finished runs after the TTL, then the finished run that ended first when over maxRuns', () => {
     let t = 0;
-    const log = createReplayLog({ maxRuns: 2, finishedRunTtlMs: 1000, now: () => t });
+    const log = createReplayLog({ maxRuns: 2, finishedRunTtlMs: 1000, clock: { ...systemClock, now: () => t } });
     log.append(finished('done-early', 1));
     t = 10;
     log.append(ev('live', 1));

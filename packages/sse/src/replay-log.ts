@@ -1,5 +1,4 @@
-import { isTerminalEvent, type Clock, type ProgressEvent, type ProgressHub } from '@headway/protocol';
-import { resolveClock } from '@headway/protocol/internal';
+import { isTerminalEvent, type Clock, type ProgressEvent, type ProgressHub, systemClock } from '@headway/protocol';
 import { SseError } from './sse-error.js';
 import { formatProgressFrame } from './sse-frame.js';
 import { encodeUtf8 } from './utf8.js';
@@ -16,8 +15,6 @@ export interface ReplayLogOptions {
   finishedRunTtlMs?: number;
   /** Clock for the retention of finished runs (default protocol's `systemClock`). */
   clock?: Clock;
-  /** @deprecated use `clock`; removed in the next minor. */
-  now?: () => number;
 }
 
 /** Counters of a {@link ReplayLog}. */
@@ -254,8 +251,7 @@ export function createReplayLog(options: ReplayLogOptions = {}): ReplayLog {
   const maxRuns = positiveInteger('maxRuns', options.maxRuns, 64);
   const ttl = options.finishedRunTtlMs ?? 300_000;
   if (!(ttl >= 0)) throw new SseError('SSE_INVALID_OPTIONS', `finishedRunTtlMs must be >= 0, got ${String(ttl)}`);
-  // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until it is removed
-  const clock = resolveClock(options.clock, options.now);
+  const clock = options.clock ?? systemClock;
   const now = (): number => clock.now();
   const runs = new Map<string, RunBuffer>();
   const counters = { ignored: 0, evictedEvents: 0, evictedRuns: 0 };

@@ -107,21 +107,4 @@ describe('createSocketIoSink', () => {
     }).not.toThrow();
     expect(errors).toEqual([['emit', 'r', 1, new Error('adapter down')]]);
   });
-
-  it('still calls the deprecated onError with the event', () => {
-    const seen: number[] = [];
-    const failing = {
-      emit: () => {
-        throw new Error('adapter down');
-      },
-    };
-    createSocketIoSink(failing, { onError: (_e, event) => seen.push(event.seq) })({
-      type: 'progress',
-      runId: 'r',
-      seq: 2,
-      ts: 0,
-      percent: 1,
-    });
-    expect(seen).toEqual([2]);
-  });
 });

@@ -13,8 +13,6 @@ export interface SocketIoSinkOptions {
   room?: (event: ProgressEvent) => string;
   /** Told when emitting fails (`where: 'emit'`); the error goes no further. */
   onInternalError?: OnInternalError<SocketIoSinkErrorContext>;
-  /** @deprecated use `onInternalError` (the event is `context.event`); removed in the next minor. */
-  onError?: (error: unknown, event: ProgressEvent) => void;
 }
 
 /** Where a failure the sink survived happened: `emit`, socket.io threw for `event`. */
@@ -42,25 +40,17 @@ interface RoomCapable {
  */
 export function createSocketIoSink(target: SocketIoTarget, options: SocketIoSinkOptions = {}): ProgressSink {
   const eventName = options.eventName ?? 'agent.progress';
-  // eslint-disable-next-line @typescript-eslint/no-deprecated -- the old callback, kept for one minor
-  const { room, onError, onInternalError } = options;
+  const { room, onInternalError } = options;
   return (event) => {
     try {
       if (room === undefined) target.emit(eventName, event);
       else (target as unknown as RoomCapable).to(room(event)).emit(eventName, event);
     } catch (error) {
       try {
-        if (onInternalError !== undefined) onInternalError(error, { where: 'emit', runId: event.runId, event });
-        else onError?.(error, event);
+        onInternalError?.(error, { where: 'emit', runId: event.runId, event });
       } catch {
         // The error callback may not break the run either.
       }
     }
   };
 }
-
-/**
- * @deprecated use {@link createSocketIoSink}; removed in the next minor.
- * @alias
- */
-export const socketIoSink: typeof createSocketIoSink = createSocketIoSink;

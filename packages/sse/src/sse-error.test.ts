@@ -1,10 +1,14 @@
-import { errorConstructorForms } from '@headway/protocol/testing';
+import { errorOptionsSnapshot } from '@headway/protocol/testing';
 import { expect, it } from 'vitest';
 import { SseError } from './sse-error.js';
 
-it('builds the same SseError from the current and the deprecated constructor forms', () => {
-  const { current, deprecated } = errorConstructorForms(SseError, 'SSE_CONNECTION_FAILED');
-  expect(deprecated).toEqual(current);
+it('builds a SseError with the issues and cause of its options', () => {
+  const current = errorOptionsSnapshot(SseError, 'SSE_CONNECTION_FAILED');
+  expect(current).toMatchObject({
+    message: 'something failed',
+    issues: [{ path: 'items[0].price', message: 'expected a number >= 0' }],
+    hasCause: true,
+  });
   expect(current).toMatchObject({ name: 'SseError', inspectHead: 'SseError: something failed', isInstance: true });
 });
 

@@ -1,7 +1,6 @@
 import { compileCors, type CompiledCors, type CorsOptions } from './cors.js';
 import type { ReplayCursor, ReplayOpenResult } from './replay-log.js';
 import { systemClock, type Clock } from '@headway/protocol';
-import { clockFromIntervalTimers, type IntervalTimers as LegacyIntervalTimers } from '@headway/protocol/internal';
 import type { DisconnectReason } from './client-stream.js';
 import { SseError } from './sse-error.js';
 import { logOf, type ReplaySource, type SseSource } from './sse-source.js';
@@ -27,8 +26,6 @@ export interface SseServeOptions<Req> {
   retryMs?: number;
   /** Timers of the heartbeats (default protocol's `systemClock`). */
   clock?: Clock;
-  /** @deprecated use `clock`; removed in the next minor. */
-  timers?: LegacyIntervalTimers;
   /** Told when a client's stream ends and why (`slow` = cut off for backpressure). */
   onDisconnect?: (info: { runId: string; reason: DisconnectReason }) => void;
 }
@@ -70,9 +67,6 @@ export interface ServeSettings<Req> {
   options: SseServeOptions<Req>;
 }
 
-/** @deprecated pass a protocol `Clock` as `clock` instead; removed in the next minor. */
-export type IntervalTimers = LegacyIntervalTimers;
-
 function nonNegativeInteger(name: string, value: number | undefined, fallback: number, min = 0): number {
   if (value === undefined) return fallback;
   if (!Number.isSafeInteger(value) || value < min) {
@@ -91,10 +85,7 @@ export function settle<Req>(options: SseServeOptions<Req>): ServeSettings<Req> {
     heartbeatMs: nonNegativeInteger('heartbeatMs', options.heartbeatMs, 15_000),
     maxBufferedBytes: nonNegativeInteger('maxBufferedBytes', options.maxBufferedBytes, 1024 * 1024, 1),
     retryMs: nonNegativeInteger('retryMs', options.retryMs, 2000),
-    clock:
-      options.clock ??
-      // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until it is removed
-      (options.timers === undefined ? systemClock : clockFromIntervalTimers(options.timers, () => systemClock.now())),
+    clock: options.clock ?? systemClock,
     options,
   };
 }

@@ -108,9 +108,3 @@ export async function createSseResponse(request: Request, options: SseResponseOp
   );
   return new Response(body, { status: 200, headers: answer.headers });
 }
-
-/**
- * @deprecated use {@link createSseResponse}; removed in the next minor.
- * @alias
- */
-export const sseResponse: typeof createSseResponse = createSseResponse;

@@ -1,12 +1,9 @@
-import { parseProgressEventJson, type Clock, type ProgressEvent, type TerminalEvent } from '@headway/protocol';
-import { abortError, resolveClock, sleep, type TimeoutTimers as LegacyTimeoutTimers } from '@headway/protocol/internal';
+import { parseProgressEventJson, systemClock, type Clock, type ProgressEvent, type TerminalEvent } from '@headway/protocol';
+import { abortError, sleep } from '@headway/protocol/internal';
 import { createParser } from 'eventsource-parser';
 import { createEventGate, parseLastEventId, type InvalidEventHandler } from './event-gate.js';
 import { SseError } from './sse-error.js';
 import { SSE_EVENT_NAME } from './sse-frame.js';
-
-/** @deprecated pass a protocol `Clock` as `clock` instead; removed in the next minor. */
-export type TimeoutTimers = LegacyTimeoutTimers;
 
 /** Options of {@link subscribeToRun} (Node, and any runtime with `fetch`). */
 export interface SubscribeOptions {
@@ -28,8 +25,6 @@ export interface SubscribeOptions {
   fetch?: typeof fetch;
   /** Timers the client waits between reconnects on (default protocol's `systemClock`). */
   clock?: Clock;
-  /** @deprecated use `clock`; removed in the next minor. */
-  timers?: LegacyTimeoutTimers;
   /**
    * Characters the server may send without completing an event or a comment (default 4 MiB +
    * 64 Ki, a little above what `parseProgressEventJson` reads). A server past it is cut off
@@ -69,8 +64,7 @@ function isAborted(signal: AbortSignal | undefined): boolean {
  */
 export async function subscribeToRun(url: string | URL, options: SubscribeOptions): Promise<TerminalEvent | undefined> {
   const doFetch = options.fetch ?? fetch;
-  // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until it is removed
-  const clock = resolveClock(options.clock, undefined, options.timers);
+  const clock = options.clock ?? systemClock;
   const maxRetries = options.maxRetries ?? 10;
   const maxEventLength = options.maxEventLength ?? DEFAULT_MAX_EVENT_LENGTH;
   let retryMs = options.retryMs ?? 1000;

@@ -1,6 +1,6 @@
 // Over 300 lines on purpose: one class whose SQL statements and transactions belong together;
 // the codec it shares with every store is in @headway/runtime/store-kit.
-import { resolveClock } from '@headway/protocol/internal';
+import { systemClock } from '@headway/protocol';
 import type { Clock } from '@headway/protocol';
 import {
   CheckpointError,
@@ -41,8 +41,6 @@ import { SqliteSessionStore } from './sqlite-session-store.js';
 export interface SqliteCheckpointStoreOptions {
   /** Clock for `createdAt`/`updatedAt` (default protocol's `systemClock`). */
   clock?: Clock;
-  /** @deprecated use `clock`; removed in the next minor. */
-  now?: () => number;
 }
 
 const SCHEMA_VERSION = 1;
@@ -120,8 +118,7 @@ export class SqliteCheckpointStore implements CheckpointStore {
     });
     this.database = db;
     this.#owned = owned;
-    // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until it is removed
-    this.#clock = resolveClock(options.clock, options.now);
+    this.#clock = options.clock ?? systemClock;
     this.#stmt = prepare(db);
   }
 

@@ -1,4 +1,4 @@
-import { resolveClock } from '@headway/protocol/internal';
+import { systemClock } from '@headway/protocol';
 import {
   SessionError,
   type SessionRecord,
@@ -59,8 +59,7 @@ export class SqliteSessionStore implements SessionStore {
     });
     this.database = db;
     this.#owned = owned;
-    // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until it is removed
-    const clock = resolveClock(options.clock, options.now);
+    const clock = options.clock ?? systemClock;
     this.#now = () => clock.now();
   }
 

@@ -90,9 +90,3 @@ export async function createAgUiResponse(request: Request, options: AgUiServerOp
   request.signal.addEventListener('abort', finish, { once: true });
   return new Response(body, { status: answer.status, headers: answer.headers });
 }
-
-/**
- * @deprecated use {@link createAgUiResponse}; removed in the next minor.
- * @alias
- */
-export const agUiResponse: typeof createAgUiResponse = createAgUiResponse;

@@ -13,8 +13,9 @@ import {
   type ProgressEventBody,
   type ProgressHub,
   type ValidationIssue,
+  systemClock,
 } from '@headway/protocol';
-import { adoptThenable, describeThrown, errorMessage, resolveClock, unrefClock, type TimeoutTimers } from '@headway/protocol/internal';
+import { adoptThenable, describeThrown, errorMessage, unrefClock } from '@headway/protocol/internal';
 import { createReplayLog, type ReplayLog } from '@headway/sse';
 import { AgUiError, type AgUiErrorCode } from '../ag-ui-error.js';
 import { toAgUiEvents, type AgUiEventMapper } from '../mapping/to-ag-ui-events.js';
@@ -43,9 +44,6 @@ export interface AgUiRunContext {
  * throws or rejects, with `run.error`.
  */
 export type AgUiRunFunction = (context: AgUiRunContext) => unknown;
-
-/** @deprecated pass a protocol `Clock` as `clock` instead; removed in the next minor. */
-export type AgUiTimers = TimeoutTimers;
 
 /** Options of {@link createAgUiServer}, {@link createAgUiHandler} and {@link createAgUiResponse}. */
 export interface AgUiServerOptions {
@@ -76,23 +74,20 @@ export interface AgUiServerOptions {
    * (default protocol's `systemClock`); its timers are unref'd.
    */
   clock?: Clock;
-  /** @deprecated use `clock`; removed in the next minor. */
-  now?: () => number;
-  /** @deprecated use `clock`; removed in the next minor. */
-  timers?: TimeoutTimers;
   /** Told about failures the endpoint survived: a hub sink that threw, a write to a closed client. */
   onInternalError?: OnInternalError<AgUiErrorContext>;
 }
+
+/** The places {@link AgUiErrorContext.where} names. */
+export type AgUiErrorWhere = 'sink' | 'write' | 'encode';
 
 /**
  * Where a failure the endpoint survived happened: `where` is `sink` (a hub sink threw), `write`
  * (a closed client) or `encode` (an AG-UI event the encoder could not write, left out).
  */
 export interface AgUiErrorContext extends InternalErrorContext {
-  readonly where: string;
+  readonly where: AgUiErrorWhere;
   readonly runId: string;
-  /** @deprecated use `where` (the same word); removed in the next minor. */
-  readonly phase: string;
 }
 
 /** A client stream, whatever the server framework. */
@@ -221,17 +216,15 @@ export function createAgUiServer(options: AgUiServerOptions): AgUiServer {
   const maxBodyBytes = nonNegativeInteger('maxBodyBytes', options.maxBodyBytes, 1024 * 1024, 1);
   const maxBufferedBytes = nonNegativeInteger('maxBufferedBytes', options.maxBufferedBytes, 1024 * 1024, 1);
   const heartbeatMs = nonNegativeInteger('heartbeatMs', options.heartbeatMs, 15_000);
-  // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until they are removed
-  const clock = unrefClock(resolveClock(options.clock, options.now, options.timers));
+  const clock = unrefClock(options.clock ?? systemClock);
   const timers = clock;
   const encoder = new EventEncoder();
   const redactOption = options.redact === false ? { redact: false as const } : {};
   const runs = new Map<string, RunRecord>();
 
-  function internalError(error: unknown, runId: string, phase: string): void {
+  function internalError(error: unknown, runId: string, where: AgUiErrorWhere): void {
     try {
-      // eslint-disable-next-line @typescript-eslint/no-deprecated -- the old key, kept for one minor
-      options.onInternalError?.(error, { where: phase, runId, phase });
+      options.onInternalError?.(error, { where, runId });
     } catch {
       // The callback may not break the endpoint either.
     }

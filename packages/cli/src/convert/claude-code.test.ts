@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { parseProgressEvent, type ProgressEvent } from '@headway/protocol';
+import { parseProgressEvent, systemClock, type ProgressEvent } from '@headway/protocol';
 import {
   controlTextArb,
   deepValueArb,
@@ -22,7 +22,7 @@ function convert(
 ): { events: ProgressEvent[]; stream: EventStream; warnings: string[] } {
   const warnings: string[] = [];
   let t = 1000;
-  const stream = new EventStream({ from, now: () => (t += 10), onWarning: (w) => warnings.push(w) });
+  const stream = new EventStream({ from, clock: { ...systemClock, now: () => (t += 10) }, onWarning: (w) => warnings.push(w) });
   const events: ProgressEvent[] = [];
   for (const line of readFileSync(fixture(name), 'utf8').split('\n')) events.push(...stream.push(line));
   events.push(...stream.end());

@@ -6,8 +6,8 @@ import {
   type ProgressEvent,
   type ProgressEventBody,
   type Redactor,
+  systemClock,
 } from '@headway/protocol';
-import { resolveClock } from '@headway/protocol/internal';
 import { ClaudeCodeConverter, type ConverterOptions } from './claude-code.js';
 import { CodexConverter } from './codex.js';
 import type { AgentFormat, ConvertedEvent, StreamConverter } from './converter.js';
@@ -24,8 +24,6 @@ export interface EventStreamOptions extends ConverterOptions {
   runId?: string;
   /** Clock for events whose line carries no time (default protocol's `systemClock`). */
   clock?: Clock;
-  /** @deprecated use `clock`; removed in the next minor. */
-  now?: () => number;
   /** Longest line read, in characters (default 4 MiB); a longer one is not understood. */
   maxLineLength?: number;
   /** Told once, at the first line that is not understood, with its line number; later ones are only counted. */
@@ -91,8 +89,7 @@ export class EventStream {
 
   constructor(options: EventStreamOptions = {}) {
     this.#options = options;
-    // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until it is removed
-    const clock = resolveClock(options.clock, options.now);
+    const clock = options.clock ?? systemClock;
     this.#now = () => clock.now();
     this.#maxLineLength = options.maxLineLength ?? DEFAULT_MAX_EVENT_JSON_LENGTH;
     this.#redact = options.redact === false ? undefined : createRedactor();

@@ -1,6 +1,6 @@
+import { systemClock } from '@headway/protocol';
 import { randomUUID } from 'node:crypto';
 import type { Clock, OnInternalError } from '@headway/protocol';
-import { resolveClock } from '@headway/protocol/internal';
 import type { ContextErrorContext } from '../internal-error-context.js';
 import { MemoryContextStore, type LearningsStore } from '../storage/context-store.js';
 import { learningSchema, loadStoredRecords, parseStoredRecord, type Learning } from '../storage/records.js';
@@ -11,8 +11,6 @@ export interface LearningsOptions {
   store?: LearningsStore;
   /** Clock of the records' times (default protocol's `systemClock`). */
   clock?: Clock;
-  /** @deprecated use `clock`; removed in the next minor. */
-  now?: () => number;
   /** Ids (default `crypto.randomUUID`). */
   generateId?: () => string;
   /** Told once when the store cannot be read or holds records that do not parse (`CONTEXT_CORRUPT_STORE`). */
@@ -38,8 +36,7 @@ export class Learnings {
 
   constructor(options: LearningsOptions = {}) {
     this.#store = options.store ?? new MemoryContextStore();
-    // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until it is removed
-    const clock = resolveClock(options.clock, options.now);
+    const clock = options.clock ?? systemClock;
     this.#now = () => clock.now();
     this.#id = options.generateId ?? randomUUID;
     this.#onInternalError = options.onInternalError;

@@ -1,6 +1,6 @@
+import { systemClock } from '@headway/protocol';
 import type { TaskHistory } from '@headway/estimator';
 import type { Clock, OnInternalError } from '@headway/protocol';
-import { resolveClock } from '@headway/protocol/internal';
 import { z } from 'zod';
 import type { ContextErrorContext } from '../internal-error-context.js';
 import { parseOptions } from '../parse-options.js';
@@ -24,8 +24,6 @@ export interface PlaybookOptions {
   classify?: (task: string) => string;
   /** Clock of the records' times (default protocol's `systemClock`). */
   clock?: Clock;
-  /** @deprecated use `clock`; removed in the next minor. */
-  now?: () => number;
   /** Told once when the store cannot be read or holds records that do not parse (`CONTEXT_CORRUPT_STORE`). */
   onInternalError?: OnInternalError<ContextErrorContext>;
 }
@@ -97,8 +95,7 @@ export class Playbook {
     const o = parseOptions('Playbook', schema, options) as PlaybookOptions;
     this.#store = o.store ?? new MemoryContextStore();
     this.#classify = o.classify ?? classifyTask;
-    // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until it is removed
-    const clock = resolveClock(o.clock, o.now);
+    const clock = o.clock ?? systemClock;
     this.#now = () => clock.now();
     this.#onInternalError = o.onInternalError;
   }

@@ -193,9 +193,3 @@ export function createRateLimiterPart(limiter: RateLimiter, options: RateLimiter
     },
   };
 }
-
-/**
- * @deprecated use {@link createRateLimiterPart}; removed in the next minor.
- * @alias
- */
-export const rateLimiter: typeof createRateLimiterPart = createRateLimiterPart;

@@ -103,9 +103,3 @@ export function createContextWindow(
     },
   };
 }
-
-/**
- * @deprecated use {@link createContextWindow}; removed in the next minor.
- * @alias
- */
-export const contextWindow: typeof createContextWindow = createContextWindow;

@@ -1,4 +1,4 @@
-import { resolveClock } from '@headway/protocol/internal';
+import { systemClock } from '@headway/protocol';
 import type { Clock } from '@headway/protocol';
 import type {
   Checkpoint,
@@ -27,8 +27,6 @@ import type { CheckpointListFilter, CheckpointStore } from './checkpoint-store.j
 export interface MemoryCheckpointStoreOptions {
   /** Clock for `createdAt`/`updatedAt` (default protocol's `systemClock`). */
   clock?: Clock;
-  /** @deprecated use `clock`; removed in the next minor. */
-  now?: () => number;
 }
 
 interface Entry {
@@ -60,8 +58,7 @@ export class MemoryCheckpointStore implements CheckpointStore {
   readonly #entries = new Map<string, Entry>();
 
   constructor(options: MemoryCheckpointStoreOptions = {}) {
-    // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until it is removed
-    const clock = resolveClock(options.clock, options.now);
+    const clock = options.clock ?? systemClock;
     this.#now = () => clock.now();
   }
 

@@ -1,5 +1,4 @@
-import { resolveClock } from '@headway/protocol/internal';
-import { type Clock, describeIssues, toValidationIssues } from '@headway/protocol';
+import { type Clock, describeIssues, toValidationIssues, systemClock } from '@headway/protocol';
 import { z } from 'zod';
 import type { CheckpointSummary } from './checkpoint.js';
 import { CheckpointError } from './checkpoint-error.js';
@@ -48,8 +47,6 @@ export interface PendingRecovery {
 export interface RecoveryScanOptions {
   /** Clock the ages are measured with (default protocol's `systemClock`). */
   clock?: Clock;
-  /** @deprecated use `clock`; removed in the next minor. */
-  now?: () => number;
   policy?: Partial<RecoveryPolicy>;
 }
 
@@ -95,8 +92,7 @@ function recoveryStrategy(ageMs: number, policy: RecoveryPolicy = DEFAULT_RECOVE
  */
 export function scanForRecovery(store: CheckpointStore, options: RecoveryScanOptions = {}): MaybePromise<PendingRecovery[]> {
   const policy = resolveRecoveryPolicy(options.policy);
-  // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until it is removed
-  const clock = resolveClock(options.clock, options.now);
+  const clock = options.clock ?? systemClock;
   const now = (): number => clock.now();
   return mapMaybe(store.list({ status: 'running' }), (summaries: CheckpointSummary[]) => {
     const at = now();

@@ -1,9 +1,13 @@
-import { errorConstructorForms } from '@headway/protocol/testing';
+import { errorOptionsSnapshot } from '@headway/protocol/testing';
 import { expect, it } from 'vitest';
 import { CostError } from './cost-error.js';
 
-it('builds the same CostError from the current and the deprecated constructor forms', () => {
-  const { current, deprecated } = errorConstructorForms(CostError, 'COST_INVALID_PRICE');
-  expect(deprecated).toEqual(current);
+it('builds a CostError with the issues and cause of its options', () => {
+  const current = errorOptionsSnapshot(CostError, 'COST_INVALID_PRICE');
+  expect(current).toMatchObject({
+    message: 'something failed',
+    issues: [{ path: 'items[0].price', message: 'expected a number >= 0' }],
+    hasCause: true,
+  });
   expect(current).toMatchObject({ name: 'CostError', inspectHead: 'CostError: something failed', isInstance: true });
 });

@@ -1,9 +1,13 @@
-import { errorConstructorForms } from '@headway/protocol/testing';
+import { errorOptionsSnapshot } from '@headway/protocol/testing';
 import { expect, it } from 'vitest';
 import { ConfigError } from './config-error.js';
 
-it('builds the same ConfigError from the current and the deprecated constructor forms', () => {
-  const { current, deprecated } = errorConstructorForms(ConfigError, 'RUNTIME_INVALID_CONFIG');
-  expect(deprecated).toEqual(current);
+it('builds a ConfigError with the issues and cause of its options', () => {
+  const current = errorOptionsSnapshot(ConfigError, 'RUNTIME_INVALID_CONFIG');
+  expect(current).toMatchObject({
+    message: 'something failed',
+    issues: [{ path: 'items[0].price', message: 'expected a number >= 0' }],
+    hasCause: true,
+  });
   expect(current).toMatchObject({ name: 'ConfigError', inspectHead: 'ConfigError: something failed', isInstance: true });
 });

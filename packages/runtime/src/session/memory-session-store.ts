@@ -1,4 +1,4 @@
-import { resolveClock } from '@headway/protocol/internal';
+import { systemClock } from '@headway/protocol';
 import type { Clock } from '@headway/protocol';
 import { decodeMessage, encodeRun, sessionExists, sessionNotFound, validateSessionId } from './session-codec.js';
 import type { SessionRecord, SessionRunRecord, SessionStore, SessionSummary } from './session-store.js';
@@ -7,8 +7,6 @@ import type { SessionRecord, SessionRunRecord, SessionStore, SessionSummary } fr
 export interface SessionStoreOptions {
   /** Clock for `createdAt`/`updatedAt` (default protocol's `systemClock`). */
   clock?: Clock;
-  /** @deprecated use `clock`; removed in the next minor. */
-  now?: () => number;
 }
 
 interface Entry {
@@ -22,8 +20,7 @@ export class MemorySessionStore implements SessionStore {
   readonly #entries = new Map<string, Entry>();
 
   constructor(options: SessionStoreOptions = {}) {
-    // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until it is removed
-    const clock = resolveClock(options.clock, options.now);
+    const clock = options.clock ?? systemClock;
     this.#now = () => clock.now();
   }
 

@@ -29,5 +29,3 @@ export type { DrainedRun } from './drain-run-stream.js';
 // The test clock is protocol's; re-exported here beside the scripted server it is used with.
 export { createRecordingClock } from '@headway/protocol/testing';
 export type { ScriptedReply, ScriptedRequest, ScriptedServerOptions } from './scripted-server.js';
-// eslint-disable-next-line @typescript-eslint/no-deprecated -- deprecated aliases, removed in the next minor
-export { recordingClock } from '@headway/protocol/testing';
