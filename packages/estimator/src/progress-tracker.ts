@@ -22,7 +22,7 @@ export interface PlanUpdate {
 /** Options of a {@link ProgressTracker}. */
 export interface ProgressTrackerOptions {
   /** The run's iteration cap; `Infinity` when there is none (then, without history or a plan, the percent is a slow guess: see {@link ProgressTracker.guess}). */
-  maxRoundtrips: number;
+  maxIterations: number;
   /** Receives a `progress` body whenever the integer percent or the message changes. Errors it throws are swallowed. */
   emit?: (body: ProgressEmission) => void;
   /** Clock the round and ETA times are read from (default protocol's `systemClock`). */
@@ -44,7 +44,7 @@ export interface ProgressTrackerOptions {
 /** Options of {@link ProgressTracker.child}; the child inherits the clock. */
 export interface ChildTrackerOptions {
   /** The child's own iteration cap; absent, it advances by tool calls (+10 each, up to 80). */
-  maxRoundtrips?: number;
+  maxIterations?: number;
   aiDriven?: boolean;
   steps?: WeightedStep[];
   history?: TaskHistory;
@@ -70,8 +70,8 @@ function readOptions(options: unknown): ProgressTrackerOptions {
   let read: ProgressTrackerOptions;
   try {
     /* eslint-disable @typescript-eslint/no-deprecated -- `now` is honoured until it is removed */
-    const { maxRoundtrips, emit, clock, now, aiDriven, steps, history, state, etaCalibration } = options as ProgressTrackerOptions;
-    read = { maxRoundtrips, emit, clock, now, aiDriven, steps, history, state, etaCalibration } as ProgressTrackerOptions;
+    const { maxIterations, emit, clock, now, aiDriven, steps, history, state, etaCalibration } = options as ProgressTrackerOptions;
+    read = { maxIterations, emit, clock, now, aiDriven, steps, history, state, etaCalibration } as ProgressTrackerOptions;
     /* eslint-enable @typescript-eslint/no-deprecated */
   } catch (cause) {
     throw new EstimatorError('ESTIMATOR_INVALID_ARGUMENT', `ProgressTracker: options could not be read (${errorMessage(cause, 200)})`, {
@@ -79,9 +79,9 @@ function readOptions(options: unknown): ProgressTrackerOptions {
       cause,
     });
   }
-  const cap: unknown = read.maxRoundtrips;
+  const cap: unknown = read.maxIterations;
   if (typeof cap !== 'number' || Number.isNaN(cap) || cap < 1) {
-    throw invalidArgument('ProgressTracker: options.maxRoundtrips', `must be a number >= 1 (or Infinity), got ${shown(cap)}`);
+    throw invalidArgument('ProgressTracker: options.maxIterations', `must be a number >= 1 (or Infinity), got ${shown(cap)}`);
   }
   for (const key of ['emit', 'now'] as const) {
     if (read[key] !== undefined && typeof read[key] !== 'function')
@@ -168,11 +168,11 @@ function median(values: number[]): number | undefined {
  *
  * @example
  * ```ts
- * const tracker = new ProgressTracker({ maxRoundtrips: 30, emit: (body) => hub.emit(body) });
- * tracker.roundtripStarted();
+ * const tracker = new ProgressTracker({ maxIterations: 30, emit: (body) => hub.emit(body) });
+ * tracker.iterationStarted();
  * tracker.toolsStarted();
  * tracker.toolCallFinished('read_file', true);
- * tracker.roundtripFinished();
+ * tracker.iterationFinished();
  * tracker.complete(); // emits { type: 'progress', percent: 100 }
  * ```
  */
@@ -222,7 +222,7 @@ export class ProgressTracker {
    */
   constructor(input: ProgressTrackerOptions) {
     const options = readOptions(input);
-    const cap = options.maxRoundtrips;
+    const cap = options.maxIterations;
     this.cap = cap;
     this.emitFn = options.emit;
     // eslint-disable-next-line @typescript-eslint/no-deprecated -- honoured until it is removed
@@ -315,7 +315,7 @@ export class ProgressTracker {
   }
 
   /** A model call begins (phase `llm`); an unfinished previous roundtrip counts as finished. */
-  roundtripStarted(): void {
+  iterationStarted(): void {
     if (this.completed) return;
     const t = this.clock();
     if (this.phase !== 'idle') this.closeRound(t);
@@ -329,7 +329,7 @@ export class ProgressTracker {
   /** The round's tool calls begin (phase `tools`). */
   toolsStarted(): void {
     if (this.completed) return;
-    if (this.phase === 'idle') this.roundtripStarted();
+    if (this.phase === 'idle') this.iterationStarted();
     if (this.phase === 'tools') return;
     this.phase = 'tools';
     this.toolsStartedAt = this.clock();
@@ -346,7 +346,7 @@ export class ProgressTracker {
   }
 
   /** The roundtrip (model call and its tools) ended. */
-  roundtripFinished(): void {
+  iterationFinished(): void {
     if (this.completed || this.phase === 'idle') return;
     this.closeRound(this.clock());
     this.update();
@@ -451,7 +451,7 @@ export class ProgressTracker {
     }
     const members = slot.members;
     const child: ProgressTracker = new ProgressTracker({
-      maxRoundtrips: options.maxRoundtrips ?? Number.POSITIVE_INFINITY,
+      maxIterations: options.maxIterations ?? Number.POSITIVE_INFINITY,
       clock: this.source,
       emit: (body) => {
         members.set(child, body.percent);
@@ -462,7 +462,7 @@ export class ProgressTracker {
       ...(options.steps === undefined ? {} : { steps: options.steps }),
       ...(options.history === undefined ? {} : { history: options.history }),
     });
-    child.worker = options.maxRoundtrips === undefined;
+    child.worker = options.maxIterations === undefined;
     members.set(child, 0);
     return child;
   }

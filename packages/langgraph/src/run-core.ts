@@ -119,7 +119,7 @@ export function createRunCore(o: WithHeadwayOptions, defaultAgentName: string): 
   };
 
   const log = new ToolCallLog();
-  const root = quiet ? undefined : new ProgressTracker({ maxRoundtrips: maxIterations, clock, steps: o.steps ?? [], emit });
+  const root = quiet ? undefined : new ProgressTracker({ maxIterations: maxIterations, clock, steps: o.steps ?? [], emit });
   /** The tracker the current agent's turns move: the root, or a handed-off agent's slice of its parent. */
   let active = root;
   const hardStop = new AbortController();
@@ -190,7 +190,7 @@ export function createRunCore(o: WithHeadwayOptions, defaultAgentName: string): 
     approach('time', elapsed(), budget);
     reach('time', elapsed(), budget);
     stop = { reason: 'time-budget', mode: 'ask' };
-    emit({ type: 'wind-down.started', reason: 'time-budget', bonusSteps: 1 });
+    emit({ type: 'wind-down.started', reason: 'time-budget', graceIterations: 1 });
     timers.push(
       clock.setTimeout(() => {
         if (ending === undefined)
@@ -308,12 +308,12 @@ export function createRunCore(o: WithHeadwayOptions, defaultAgentName: string): 
       emit({ type: 'iteration', index, max: maxIterations });
       // As headway's runtime: before the last iteration (from 80% of the limit, and at the latest one ahead of it).
       if (index < maxIterations - 1) approach('iterations', index + 1, maxIterations, index + 2 >= maxIterations);
-      active?.roundtripStarted();
+      active?.iterationStarted();
       toolsStarted = false;
     },
     /** The superstep's nodes have all finished. */
     iterationFinished(): void {
-      active?.roundtripFinished();
+      active?.iterationFinished();
     },
     /** A node run (a task) begins. */
     stepStarted(id: string, name: string, description: string): void {
@@ -350,7 +350,7 @@ export function createRunCore(o: WithHeadwayOptions, defaultAgentName: string): 
       if (active === undefined) return;
       parents.push(active);
       const from = active.percent;
-      active = active.child({ start: from, end: Math.max(from, 95) }, { maxRoundtrips: Math.max(1, maxIterations - iterations) });
+      active = active.child({ start: from, end: Math.max(from, 95) }, { maxIterations: Math.max(1, maxIterations - iterations) });
       active.setMessage(label);
     },
     /** The nested work ended: the parent's tracker moves the bar again. */

@@ -112,7 +112,7 @@ export function createRunCore(o: WithHeadwayOptions, defaultAgentName: string): 
   };
 
   const log = new ToolCallLog();
-  const root = quiet ? undefined : new ProgressTracker({ maxRoundtrips: maxIterations, clock, steps: o.steps ?? [], emit });
+  const root = quiet ? undefined : new ProgressTracker({ maxIterations: maxIterations, clock, steps: o.steps ?? [], emit });
   /** The tracker the current agent's turns move: the root, or a handed-off agent's slice of its parent. */
   let active = root;
   const hardStop = new AbortController();
@@ -182,7 +182,7 @@ export function createRunCore(o: WithHeadwayOptions, defaultAgentName: string): 
     approach('time', elapsed(), budget);
     reach('time', elapsed(), budget);
     stop = { reason: 'time-budget', mode: 'ask' };
-    emit({ type: 'wind-down.started', reason: 'time-budget', bonusSteps: 1 });
+    emit({ type: 'wind-down.started', reason: 'time-budget', graceIterations: 1 });
     timers.push(
       clock.setTimeout(() => {
         if (ending === undefined)
@@ -236,7 +236,7 @@ export function createRunCore(o: WithHeadwayOptions, defaultAgentName: string): 
       ...(costUsd === undefined ? {} : { costUsd }),
     });
     step = undefined;
-    active?.roundtripFinished();
+    active?.iterationFinished();
     if (o.maxSpendUsd !== undefined) approach('cost', spentUsd, o.maxSpendUsd);
   };
 
@@ -304,7 +304,7 @@ export function createRunCore(o: WithHeadwayOptions, defaultAgentName: string): 
       emit({ type: 'iteration', index, max: maxIterations });
       // As headway's runtime: before the last iteration (from 80% of the limit, and at the latest one ahead of it).
       if (index < maxIterations - 1) approach('iterations', index + 1, maxIterations, index + 2 >= maxIterations);
-      active?.roundtripStarted();
+      active?.iterationStarted();
       step = { name: `llm-${String(iterations)}`, startedAt: clock.now() };
       toolsStarted = false;
       emit({
@@ -343,7 +343,7 @@ export function createRunCore(o: WithHeadwayOptions, defaultAgentName: string): 
     nest(label: string): void {
       if (active === undefined) return;
       const from = active.percent;
-      active = active.child({ start: from, end: Math.max(from, 95) }, { maxRoundtrips: Math.max(1, maxIterations - iterations) });
+      active = active.child({ start: from, end: Math.max(from, 95) }, { maxIterations: Math.max(1, maxIterations - iterations) });
       active.setMessage(label);
     },
     /** The report prompt for `reason`, with the run's counters. */

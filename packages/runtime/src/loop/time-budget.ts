@@ -27,7 +27,7 @@ export interface TimeBudgetHost {
 
 /**
  * A run's time budget: the 80% warning, and at the deadline a hard stop, a graceful wind-down
- * (bonus rounds, then a hard stop `hardStopAfterMs` later) or a negotiation with an `onTimeout`
+ * (grace iterations, then a hard stop `hardStopAfterMs` later) or a negotiation with an `onTimeout`
  * observer that may grant extensions.
  */
 export class TimeBudget {
@@ -139,8 +139,8 @@ export class TimeBudget {
     const host = this.#host;
     if (host.state.windDown !== null || host.over()) return;
     this.#emitTimeLimit();
-    host.state.windDown = { reason, startedAt: host.clock.now(), bonusStepsLeft: host.config.gracefulBonusSteps, reportRequested: false };
-    host.emit({ type: 'wind-down.started', reason, bonusSteps: host.config.gracefulBonusSteps });
+    host.state.windDown = { reason, startedAt: host.clock.now(), graceIterationsLeft: host.config.graceIterations, reportRequested: false };
+    host.emit({ type: 'wind-down.started', reason, graceIterations: host.config.graceIterations });
     host.schedule(host.config.hardStopAfterMs, () => {
       host.halt({ kind: 'hard-time', reason });
     });
