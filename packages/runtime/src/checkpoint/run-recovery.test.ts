@@ -317,7 +317,7 @@ describe('crash recovery', () => {
     const crashed = new MemoryCheckpointStore({ clock: new ManualClock({ start: 0 }) });
     await crashMidRound(crashed, clock);
     const cp = crashed.load('first-2')!;
-    const { inFlightIteration, ...extra } = cp.state.extra as Record<string, unknown>;
+    const { inFlightIteration, ...extra } = cp.state.extra!;
     expect(inFlightIteration).toBe(0);
     // The same checkpoint as an older build stored it: the iteration in flight was `roundIteration`.
     const old = { ...cp, state: { ...cp.state, extra: { ...extra, roundIteration: inFlightIteration } } };

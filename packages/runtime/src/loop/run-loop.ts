@@ -1,4 +1,4 @@
-// Over 300 lines on purpose: the order of an iteration (model call, tools, checkpoints, limits) reads
+// Over 300 lines on purpose: the order of an iteration (limits, model call, tools, checkpoint) reads
 // top to bottom in one class; everything that stands on its own is beside it.
 import { ProgressTextFilter, ProgressTracker, extractModelProgress, stripModelProgress, type TaskHistory } from '@headway/estimator';
 import {
@@ -7,7 +7,6 @@ import {
   planItemsSchema,
   redact,
   toolResultPreview,
-  type LimitKind,
   type ProgressEventBody,
   type ProgressHub,
   type RunLimits,
@@ -36,6 +35,7 @@ import { StopSignal, cancelReason, raceStop, type Stop } from './stop-signal.js'
 import type { Tool } from '../tools/define-tool.js';
 import { updatePlanTool } from '../tools/update-plan-tool.js';
 import { TimeBudget } from './time-budget.js';
+import { costLimit, iterationLimit, stallLimit, type LimitAnswer } from './limits.js';
 import { StallWatch } from './stall-watch.js';
 
 /** How long a context part's `afterRun` may take before the run's result is returned without it. */
@@ -134,7 +134,7 @@ export class RunLoop {
         this.#emit(body);
       },
       approach: (limit, used, max) => {
-        this.#approach(limit, used, max);
+        this.#approach({ limit, used, max });
       },
       halt: (stop) => {
         this.#halt(stop);
@@ -173,7 +173,7 @@ export class RunLoop {
     const { state } = this;
     const userSignal = this.#ctx.signal;
     const onAbort = (): void => {
-      this.#halt({ kind: 'cancel', reason: cancelReason(userSignal?.reason) });
+      this.#halt({ status: 'cancelled', reason: cancelReason(userSignal?.reason) });
     };
     if (state.lastSeq === 0)
       this.#emit({
@@ -238,6 +238,11 @@ export class RunLoop {
     return { status: 'completed', text: response.visible };
   }
 
+  /**
+   * Each iteration: ask the limits (stall, iterations, the time budget's wind-down), call the
+   * model, run the tools, checkpoint. A limit that is reached answers with the reason the run
+   * ends with; the last iteration offers no tools and asks for the report.
+   */
   async #runToolLoop(): Promise<Outcome> {
     const { state } = this;
     const max = this.#ctx.config.maxIterations;
@@ -248,31 +253,27 @@ export class RunLoop {
         await this.#runTools();
         continue;
       }
-      this.#checkStall();
+      const stalled = stallLimit(this.#stall.windDown).reached;
+      if (stalled !== undefined) this.#time.windDown(stalled, 1);
       const index = state.iteration;
       this.#emit({ type: 'iteration', index, max });
-      // Warn before the last iteration (from 80% of the limit, and at the latest one iteration
-      // ahead of it), never in the iteration that reaches it: a run of one has no room to warn.
-      if (index < max - 1 && (index + 1 >= 0.8 * max || index + 2 >= max)) this.#approach('iterations', index + 1, max);
+      const iterations = iterationLimit(index, max);
+      if (iterations.approaching !== undefined) this.#approach(iterations.approaching);
       let tools: readonly ToolSpec[] = this.#ctx.toolSpecs;
       let reportReason: StopReason | undefined;
-      const windDown = state.windDown;
-      if (windDown !== null) {
-        reportReason = windDown.reason;
-        if (!windDown.reportRequested) {
-          this.#requestReport(windDown.reason);
-          windDown.reportRequested = true;
-        }
-        windDown.graceIterationsLeft -= 1;
+      const grace = this.#time.graceIteration();
+      if (grace !== undefined) {
+        reportReason = grace.reason;
+        if (grace.requestReport) this.#requestReport(grace.reason);
         // The last grace iteration must end in text: no tools.
-        if (windDown.graceIterationsLeft <= 0) tools = [];
+        if (grace.last) tools = [];
       }
-      if (index >= max - 1) {
+      if (iterations.reached !== undefined) {
         tools = [];
         if (reportReason === undefined) {
           this.#emit({ type: 'limit.reached', limit: 'iterations', used: max, max });
-          this.#requestReport('max-iterations');
-          reportReason = 'max-iterations';
+          this.#requestReport(iterations.reached);
+          reportReason = iterations.reached;
         }
       }
       const response = await this.#callModel(tools);
@@ -398,7 +399,7 @@ export class RunLoop {
     for (const call of inFlight.toolCalls) {
       if (call.status === 'finished') continue;
       const lost = await leaseLostReason(this.#ctx.checkpointer, this.#checkpointId, this.#ctx.onInternalError);
-      if (lost !== undefined) this.#halt({ kind: 'cancel', reason: lost });
+      if (lost !== undefined) this.#halt({ status: 'cancelled', reason: lost });
       this.#checkStopped();
       call.status = 'started';
       await this.#updateCheckpoint('tool-started');
@@ -494,10 +495,10 @@ export class RunLoop {
   #checkBudget(): void {
     const spend = this.#ctx.spend;
     if (spend === undefined) return;
-    const at = spend.check(this.state.sessionId);
-    if (at.status !== 'exhausted') return;
-    this.#emit({ type: 'limit.reached', limit: 'cost', used: at.spentUsd, max: at.budgetUsd });
-    this.#halt({ kind: 'budget', reason: 'cost-budget' });
+    const cost = costLimit(spend, this.state.sessionId);
+    if (cost.reached === undefined) return;
+    this.#emit({ type: 'limit.reached', limit: 'cost', used: cost.spentUsd, max: cost.budgetUsd });
+    this.#halt({ status: 'limit', reason: cost.reached });
     throw new StopSignal();
   }
 
@@ -510,22 +511,12 @@ export class RunLoop {
     } catch (error) {
       this.#ctx.onInternalError(error, 'cost');
     }
-    const at = spend.check(this.state.sessionId);
-    if (at.status === 'approaching' || at.status === 'exhausted') this.#approach('cost', at.spentUsd, at.budgetUsd);
+    const { approaching } = costLimit(spend, this.state.sessionId);
+    if (approaching !== undefined) this.#approach(approaching);
   }
 
-  /**
-   * At the iteration boundary: a stall the policy answered with `wind-down` ends the run like a
-   * limit does. One grace iteration, without tools, for the model's progress report.
-   */
-  #checkStall(): void {
-    const { state } = this;
-    if (this.#stall.windDown === undefined || state.windDown !== null) return;
-    state.windDown = { reason: 'stalled', startedAt: this.#ctx.clock.now(), graceIterationsLeft: 1, reportRequested: false };
-    this.#emit({ type: 'wind-down.started', reason: 'stalled', graceIterations: 1 });
-  }
-
-  #approach(limit: LimitKind, used: number, max: number): void {
+  /** The 80% warning of a limit, once per run. */
+  #approach({ limit, used, max }: NonNullable<LimitAnswer['approaching']>): void {
     if (this.state.approached.includes(limit)) return;
     this.state.approached.push(limit);
     this.#emit({ type: 'limit.approaching', limit, used, max });
@@ -561,9 +552,8 @@ export class RunLoop {
 
   #outcomeOf(error: unknown): Outcome {
     const stop = this.#stop;
-    if (stop !== undefined) {
-      return stop.kind === 'cancel' ? { status: 'cancelled', reason: stop.reason } : { status: 'limit', reason: stop.reason };
-    }
+    // A stop made outside the loop's flow (cancel, hard time stop, cost cap) carries its outcome.
+    if (stop !== undefined) return stop;
     if (isAbortError(error) && this.#ctx.signal?.aborted === true) return { status: 'cancelled', reason: 'cancelled by the caller' };
     const code = codeOf(error);
     return { status: 'error', error: errorMessage(error), ...(code === undefined ? {} : { code }) };
