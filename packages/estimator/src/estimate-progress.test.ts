@@ -15,9 +15,9 @@ describe('estimateProgress', () => {
   it('throws ESTIMATOR_INVALID_ARGUMENT naming the bad argument', () => {
     expect(() => estimateProgress(-1, 10, 'llm')).toThrow(/roundtrip must be/);
     expect(() => estimateProgress(Number.NaN, 10, 'llm')).toThrow(expect.objectContaining({ code: 'ESTIMATOR_INVALID_ARGUMENT' }));
-    expect(() => estimateProgress(1, 0, 'llm')).toThrow(/maxIterations must be/);
-    expect(() => estimateProgress(1, Number.POSITIVE_INFINITY, 'llm')).toThrow(/maxIterations/);
-    expect(() => estimateProgress(1, -3, 'tools')).toThrow('estimateProgress: maxIterations must be a finite number > 0, got -3');
+    expect(() => estimateProgress(1, 0, 'llm')).toThrow(/maxRoundtrips must be/);
+    expect(() => estimateProgress(1, Number.POSITIVE_INFINITY, 'llm')).toThrow(/maxRoundtrips/);
+    expect(() => estimateProgress(1, -3, 'tools')).toThrow('estimateProgress: maxRoundtrips must be a finite number > 0, got -3');
     expect(() => estimateProgress(1, 10, 'thinking' as 'llm')).toThrow(/phase/);
   });
 
