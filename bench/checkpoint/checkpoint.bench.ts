@@ -41,7 +41,7 @@ function state(round: number): CheckpointState {
     extra: {
       startedAt: 0,
       failureStreaks: { file_read: 0 },
-      roundIteration: null,
+      inFlightIteration: null,
       windDown: null,
       extendedMs: 0,
       approached: [],

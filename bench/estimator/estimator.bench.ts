@@ -236,7 +236,7 @@ type Variant = (typeof VARIANTS)[number];
  * first plan, what the tracker without plans shows.
  */
 function planBaseline(trace: Trace, at: number[], cap: number): ReplayedProgress[] {
-  const before = replayProgress(trace.raw, { plan: false, maxRoundtrips: cap, at });
+  const before = replayProgress(trace.raw, { plan: false, maxIterations: cap, at });
   const plans = trace.events.filter((e) => e.kind === 'plan');
   let k = 0;
   let fraction: number | undefined;
@@ -272,7 +272,7 @@ function evaluate(traces: Trace[], pool: Trace[]): Scores {
       const replay =
         (options: ReplayProgressOptions): Replay =>
         (t, at) =>
-          replayProgress(t.raw, { ...options, maxRoundtrips: cap, at });
+          replayProgress(t.raw, { ...options, maxIterations: cap, at });
       const scores: Record<Variant, RunScore> = {
         'a naive': score(trace, (t, at) => stepwise(t, at, (c) => naive(cap, c, t.startTs))),
         'b plan baseline': score(trace, (t, at) => planBaseline(t, at, cap)),

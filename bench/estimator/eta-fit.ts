@@ -33,7 +33,7 @@ function etaResiduals(traces: readonly Trace[], plan: boolean, historyFor?: (tra
     const points = replayProgress(trace.raw, {
       plan,
       ...(historyFor === undefined ? {} : { history: historyFor(trace) }),
-      maxRoundtrips: trace.maxIterations ?? DEFAULT_CAP,
+      maxIterations: trace.maxIterations ?? DEFAULT_CAP,
       etaCalibration: IDENTITY,
       at,
     });

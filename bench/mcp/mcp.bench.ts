@@ -45,7 +45,7 @@ if (process.argv.includes('--serve')) {
   let shown = 0;
   // What the runtime does with ctx.reportProgress: a child tracker over the call's slice of the run's tracker.
   const run = new ProgressTracker({
-    maxRoundtrips: 10,
+    maxIterations: 10,
     emit: () => {
       shown += 1;
     },

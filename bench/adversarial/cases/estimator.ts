@@ -95,10 +95,10 @@ export const cases: AdversarialCase[] = [
     // Past MAX_STATE_STEPS the list is refused before validation.
     name: 'estimator: ProgressTracker restore — a state with many bad entries',
     make: (n) => ({
-      ...new ProgressTracker({ maxRoundtrips: 5 }).toJSON(),
+      ...new ProgressTracker({ maxIterations: 5 }).toJSON(),
       message: 7,
       finishedSteps: Array.from({ length: Math.floor(n / 2) }, () => 7),
     }),
-    run: (input) => new ProgressTracker({ maxRoundtrips: 5, state: input }),
+    run: (input) => new ProgressTracker({ maxIterations: 5, state: input }),
   },
 ];

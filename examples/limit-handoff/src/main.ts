@@ -46,9 +46,9 @@ async function agent(name: string, config: Partial<AgentConfigInput>, input: str
 }
 
 // 1. A time budget too short for the job: at the soft deadline the run winds down
-//    (wind-down.started), gets a few bonus steps to finish what is in hand and write its
+//    (wind-down.started), gets a few grace iterations to finish what is in hand and write its
 //    progress report, and ends as a handoff — not "unable to complete".
-const first = await agent('researcher', { timeBudgetMs: budgetMs, timeoutBehavior: 'graceful', gracefulBonusSteps: 2 }, TASK);
+const first = await agent('researcher', { timeBudgetMs: budgetMs, timeoutBehavior: 'graceful', graceIterations: 2 }, TASK);
 process.stdout.write(
   `\nFirst run: ${first.status}${first.report === undefined ? '' : ` (${first.report.reason}, report by the ${first.report.generatedBy})`}\n`,
 );

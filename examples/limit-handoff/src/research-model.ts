@@ -85,7 +85,7 @@ export function researchModel(thinkMs: number): (conversation: readonly ChatMess
     const reportAsk = conversation.findLastIndex((m) => m.role === 'user' && m.content.includes('## PROGRESS REPORT'));
     const canCall = request.tools.length > 0 && remaining.length > 0;
     if (reportAsk !== -1) {
-      // Winding down: finish the lookup in hand (one bonus step), then hand over.
+      // Winding down: finish the lookup in hand (one grace iteration), then hand over.
       const answeredSince = conversation.slice(reportAsk).filter((m) => m.role === 'assistant').length;
       if (canCall && answeredSince === 0) {
         return {

@@ -41,7 +41,7 @@ if (json !== undefined) hub.add(json);
 
 // The manager's tracker owns the overall percent: each workflow step gets its weighted slice of 10–90.
 const manager = new ProgressTracker({
-  maxRoundtrips: steps.length,
+  maxIterations: steps.length,
   steps: steps.map((s) => ({ name: s.title, weight: s.weight })),
   emit: (body) => hub.emit(body),
 });

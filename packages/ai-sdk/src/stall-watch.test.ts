@@ -111,7 +111,7 @@ describe('stall detection in withHeadway', () => {
     expect(prompts).toHaveLength(6);
     const stop = prompts.at(-1)?.find((t) => t.startsWith('STOP:'));
     expect(stop).toContain('You are stuck repeating yourself (read a.txt 5× with the same result)');
-    expect(ofType(events, 'wind-down.started')).toMatchObject([{ reason: 'stalled', bonusSteps: 1 }]);
+    expect(ofType(events, 'wind-down.started')).toMatchObject([{ reason: 'stalled', graceIterations: 1 }]);
     expect(result.outcome).toBe('limit');
     expect(result.reason).toBe('stalled');
     expect(result.report?.reason).toBe('stalled');

@@ -264,7 +264,7 @@ describe('withHeadway', () => {
     expect(events.filter((e) => ['limit.approaching', 'limit.reached', 'wind-down.started'].includes(e.type))).toMatchObject([
       { type: 'limit.approaching', limit: 'time' },
       { type: 'limit.reached', limit: 'time', max: 10_000 },
-      { type: 'wind-down.started', reason: 'time-budget', bonusSteps: 1 },
+      { type: 'wind-down.started', reason: 'time-budget', graceIterations: 1 },
     ]);
   });
 

@@ -167,7 +167,7 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
   const log = new ToolCallLog();
   // Built once per run: every tool call's args pass through it.
   const redactArgs = o.redact === false ? (value: unknown): unknown => value : createRedactor({});
-  const tracker = quiet ? undefined : new ProgressTracker({ maxRoundtrips: maxIterations, clock, steps: o.steps ?? [], emit });
+  const tracker = quiet ? undefined : new ProgressTracker({ maxIterations: maxIterations, clock, steps: o.steps ?? [], emit });
   // With no event going anywhere and `warn`, a stall would change nothing: the detector is not fed.
   const watching = !quiet || (o.stallPolicy !== undefined && o.stallPolicy !== 'warn');
   const stall = new StallWatch({
@@ -258,7 +258,7 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
     approach('time', elapsed(), budget);
     reach('time', elapsed(), budget);
     stop = { reason, mode: 'pending' };
-    emit({ type: 'wind-down.started', reason, bonusSteps: 1 });
+    emit({ type: 'wind-down.started', reason, graceIterations: 1 });
     schedule(hardStopAfterMs, () => {
       if (ending === undefined)
         hardStop.abort(
@@ -323,7 +323,7 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
         reach('iterations', maxIterations, maxIterations);
         stop = { reason: 'max-iterations', mode: 'pending' };
       }
-      tracker?.roundtripStarted();
+      tracker?.iterationStarted();
       if (stop?.mode !== 'pending') {
         // Once per stall, and never in the report step: the report prompt says what looped.
         const nudge = stop === undefined ? stall.takeNudge() : undefined;
@@ -428,10 +428,10 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
         // A stall the policy answered with `wind-down` ends the run like a limit: the next step is the report step.
         if (stall.windDown !== undefined && ending === undefined) {
           stop = { reason: 'stalled', mode: 'pending' };
-          emit({ type: 'wind-down.started', reason: 'stalled', bonusSteps: 1 });
+          emit({ type: 'wind-down.started', reason: 'stalled', graceIterations: 1 });
         }
       }
-      tracker?.roundtripFinished();
+      tracker?.iterationFinished();
       if (o.maxSpendUsd !== undefined) approach('cost', spentUsd, o.maxSpendUsd);
     },
 

@@ -39,7 +39,7 @@ export class RunProgress {
     if (event.type === 'progress') this.#sawProgress = true;
     if (event.type === 'run.started' && this.#tracker === undefined && !this.#sawProgress) {
       this.#tracker = new ProgressTracker({
-        maxRoundtrips: this.#options.maxTurns ?? Number.POSITIVE_INFINITY,
+        maxIterations: this.#options.maxTurns ?? Number.POSITIVE_INFINITY,
         clock: this.#options.clock,
         emit: (body) => {
           if (!this.#sawProgress) this.#options.emit(body);
@@ -52,7 +52,7 @@ export class RunProgress {
     if (tracker === undefined) return;
     switch (event.type) {
       case 'step.started':
-        tracker.roundtripStarted();
+        tracker.iterationStarted();
         break;
       case 'tool.executing':
         tracker.toolsStarted();
@@ -61,7 +61,7 @@ export class RunProgress {
         tracker.toolCallFinished(event.toolName, event.ok);
         break;
       case 'step.finished':
-        tracker.roundtripFinished();
+        tracker.iterationFinished();
         break;
       case 'stall.detected':
       case 'stall.cleared':

@@ -57,7 +57,7 @@ function progressOf(
   if (!active) return { percent: cp.status === 'completed' ? 100 : 0 };
   try {
     const tracker = new ProgressTracker({
-      maxRoundtrips: options.maxIterations ?? 30,
+      maxIterations: options.maxIterations ?? 30,
       clock: options.clock,
       ...(cp.state.tracker === undefined ? {} : { state: cp.state.tracker }),
     });

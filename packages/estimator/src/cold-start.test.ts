@@ -30,7 +30,7 @@ describe('cold start: no cap, no plan, no history', () => {
   });
 
   it('shows at most 50% at iteration 15 of the recorded 93-iteration session, marked as a guess without an ETA', () => {
-    const points = replayProgress(session, { maxRoundtrips: Number.POSITIVE_INFINITY });
+    const points = replayProgress(session, { maxIterations: Number.POSITIVE_INFINITY });
     const p15 = atIteration(points, 15);
     expect(p15.percent).toBeLessThanOrEqual(50);
     expect(p15.guess).toBe(true);
@@ -42,12 +42,12 @@ describe('cold start: no cap, no plan, no history', () => {
   });
 
   it('uses a cap when there is one: not a guess', () => {
-    const points = replayProgress(session, { maxRoundtrips: 100 });
+    const points = replayProgress(session, { maxIterations: 100 });
     expect(points.every((p) => p.guess === undefined)).toBe(true);
   });
 
   it('counts a new list after a finished one as the next plan', () => {
-    const points = replayProgress(session, { maxRoundtrips: Number.POSITIVE_INFINITY });
+    const points = replayProgress(session, { maxIterations: Number.POSITIVE_INFINITY });
     const plans = [...new Set(points.map((p) => p.plan))];
     expect(plans[0]).toBeUndefined();
     expect(plans.slice(1)).toEqual(plans.slice(1).map((_, i) => i + 2));

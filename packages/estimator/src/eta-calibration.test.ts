@@ -39,14 +39,14 @@ describe('ProgressTracker etaCalibration', () => {
   const run = (etaCalibration?: unknown): ProgressTracker => {
     let t = 0;
     const tracker = new ProgressTracker({
-      maxRoundtrips: 10,
+      maxIterations: 10,
       clock: { ...systemClock, now: () => t },
       ...(etaCalibration === undefined ? {} : { etaCalibration: etaCalibration as never }),
     });
     for (let i = 0; i < 3; i++) {
-      tracker.roundtripStarted();
+      tracker.iterationStarted();
       t += 1000;
-      tracker.roundtripFinished();
+      tracker.iterationFinished();
     }
     return tracker;
   };
@@ -83,7 +83,7 @@ describe('ProgressTracker etaCalibration', () => {
     const identity = { belowPercent: 101, low: 0, mid: 0, high: 0 };
     const make = (history?: boolean): ProgressTracker =>
       new ProgressTracker({
-        maxRoundtrips: 10,
+        maxIterations: 10,
         clock: { ...systemClock, now: () => t },
         ...(history === true ? { history: { runs: [{ roundtrips: 6, durationMs: 6000 }] } } : {}),
         etaCalibration: { plan: [identity], iterations: [identity], history: [{ belowPercent: 101, low: -1, mid: 0, high: 1 }] },
@@ -91,9 +91,9 @@ describe('ProgressTracker etaCalibration', () => {
     const withHistory = make(true);
     const without = make();
     for (let i = 0; i < 3; i++) {
-      for (const tracker of [withHistory, without]) tracker.roundtripStarted();
+      for (const tracker of [withHistory, without]) tracker.iterationStarted();
       t += 1000;
-      for (const tracker of [withHistory, without]) tracker.roundtripFinished();
+      for (const tracker of [withHistory, without]) tracker.iterationFinished();
     }
     expect(withHistory.etaEvidence).toBe('history');
     // Both ends are rounded to whole milliseconds.

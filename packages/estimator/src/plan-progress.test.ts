@@ -8,7 +8,7 @@ function plan(...statuses: PlanItem['status'][]): { type: 'plan.updated'; items:
 }
 
 /** Two trackers on one clock: one told the plan, one not, driven through the same roundtrips. */
-function twins(maxRoundtrips = 30): {
+function twins(maxIterations = 30): {
   withPlan: ProgressTracker;
   without: ProgressTracker;
   emitted: ProgressEmission[];
@@ -17,16 +17,16 @@ function twins(maxRoundtrips = 30): {
 } {
   const clock = new ManualClock({ start: 1_000_000 });
   const emitted: ProgressEmission[] = [];
-  const withPlan = new ProgressTracker({ maxRoundtrips, clock, emit: (b) => emitted.push(b) });
-  const without = new ProgressTracker({ maxRoundtrips, clock });
+  const withPlan = new ProgressTracker({ maxIterations, clock, emit: (b) => emitted.push(b) });
+  const without = new ProgressTracker({ maxIterations, clock });
   const round = (update?: ReturnType<typeof plan>): number => {
-    for (const t of [withPlan, without]) t.roundtripStarted();
+    for (const t of [withPlan, without]) t.iterationStarted();
     clock.advanceSync(1000);
     for (const t of [withPlan, without]) t.toolsStarted();
     if (update !== undefined) expect(withPlan.planUpdated(update)).toBe(true);
     const atUpdate = withPlan.percent;
     clock.advanceSync(500);
-    for (const t of [withPlan, without]) t.roundtripFinished();
+    for (const t of [withPlan, without]) t.iterationFinished();
     return atUpdate;
   };
   return { withPlan, without, emitted, round };
@@ -112,10 +112,10 @@ describe('ProgressTracker with the agent plan', () => {
 
   it('gives the first plan 40% of the bar once the agent showed a queue of tasks (an issue list)', () => {
     const { withPlan, round } = twins(100);
-    withPlan.roundtripStarted();
+    withPlan.iterationStarted();
     withPlan.toolsStarted();
     withPlan.toolCallFinished('mcp__issues__issue_ready', true);
-    withPlan.roundtripFinished();
+    withPlan.iterationFinished();
     round(plan('in_progress', 'pending'));
     round(plan('completed', 'in_progress'));
     round(plan('completed', 'completed'));
@@ -192,18 +192,18 @@ describe('ProgressTracker ETA range', () => {
 describe('ProgressTracker saved state with the agent plan', () => {
   it('a run resumed from a checkpoint keeps following the plan, as if it had never stopped', () => {
     const clock = new ManualClock({ start: 1_000_000 });
-    const through = new ProgressTracker({ maxRoundtrips: 100, clock });
+    const through = new ProgressTracker({ maxIterations: 100, clock });
     const steps: (ReturnType<typeof plan> | undefined)[] = [
       plan('in_progress', 'pending', 'pending', 'pending'),
       plan('completed', 'in_progress', 'pending', 'pending'),
     ];
     const round = (trackers: ProgressTracker[], update?: ReturnType<typeof plan>): void => {
-      for (const t of trackers) t.roundtripStarted();
+      for (const t of trackers) t.iterationStarted();
       clock.advanceSync(1000);
       for (const t of trackers) t.toolsStarted();
       if (update !== undefined) for (const t of trackers) t.planUpdated(update);
       clock.advanceSync(500);
-      for (const t of trackers) t.roundtripFinished();
+      for (const t of trackers) t.iterationFinished();
     };
     for (const update of steps) round([through], update);
     const saved = JSON.parse(JSON.stringify(through)) as Record<string, unknown>;
@@ -217,9 +217,9 @@ describe('ProgressTracker saved state with the agent plan', () => {
       declaredAtMs: 1000,
       completedAtMs: 2500,
     });
-    const resumed = new ProgressTracker({ maxRoundtrips: 100, clock, state: saved });
+    const resumed = new ProgressTracker({ maxIterations: 100, clock, state: saved });
     const { plan: _dropped, ...withoutPlan } = saved;
-    const forgetful = new ProgressTracker({ maxRoundtrips: 100, clock, state: withoutPlan });
+    const forgetful = new ProgressTracker({ maxIterations: 100, clock, state: withoutPlan });
     expect(resumed.toJSON()).toEqual(through.toJSON());
     const later: (ReturnType<typeof plan> | undefined)[] = [undefined, plan('completed', 'completed', 'in_progress', 'pending'), undefined];
     for (const update of later) {
@@ -234,7 +234,7 @@ describe('ProgressTracker saved state with the agent plan', () => {
   });
 
   it('rejects a saved plan that counts more items than it has, naming the path', () => {
-    const state = { ...new ProgressTracker({ maxRoundtrips: 5 }).toJSON() };
+    const state = { ...new ProgressTracker({ maxIterations: 5 }).toJSON() };
     const plan = {
       total: 2,
       completed: 2,
@@ -245,10 +245,10 @@ describe('ProgressTracker saved state with the agent plan', () => {
       declaredAtMs: 0,
       completedAtMs: 0,
     };
-    expect(() => new ProgressTracker({ maxRoundtrips: 5, state: { ...state, plan } })).toThrow(
+    expect(() => new ProgressTracker({ maxIterations: 5, state: { ...state, plan } })).toThrow(
       /^Invalid progress tracker state: plan: completed and in-progress items exceed the total$/,
     );
-    expect(() => new ProgressTracker({ maxRoundtrips: 5, state: { ...state, plan: { ...plan, total: 201, extra: 1 } } })).toThrow(
+    expect(() => new ProgressTracker({ maxIterations: 5, state: { ...state, plan: { ...plan, total: 201, extra: 1 } } })).toThrow(
       /plan\.total/,
     );
   });

@@ -15,13 +15,13 @@ describe('plan input that fights back', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(withHostileHoles(planUpdate), { maxLength: 6 }), async (updates) => {
         let t = 0;
-        const tracker = new ProgressTracker({ maxRoundtrips: 20, clock: { ...systemClock, now: () => t } });
+        const tracker = new ProgressTracker({ maxIterations: 20, clock: { ...systemClock, now: () => t } });
         let last = 0;
         for (const update of updates) {
-          tracker.roundtripStarted();
+          tracker.iterationStarted();
           t += 1000;
           tracker.planUpdated(update() as { items: [] });
-          tracker.roundtripFinished();
+          tracker.iterationFinished();
           expect(Number.isInteger(tracker.percent) && tracker.percent >= last && tracker.percent <= 99).toBe(true);
           last = tracker.percent;
         }
@@ -61,16 +61,16 @@ describe('an ETA calibration that fights back', () => {
         let t = 0;
         let tracker: ProgressTracker;
         try {
-          tracker = new ProgressTracker({ maxRoundtrips: 10, clock: { ...systemClock, now: () => t }, etaCalibration: make() as never });
+          tracker = new ProgressTracker({ maxIterations: 10, clock: { ...systemClock, now: () => t }, etaCalibration: make() as never });
         } catch (error) {
           expect(error).toBeInstanceOf(EstimatorError);
           expect((error as Error).message).toContain('etaCalibration');
           return;
         }
         for (let i = 0; i < 4; i++) {
-          tracker.roundtripStarted();
+          tracker.iterationStarted();
           t += 1000;
-          tracker.roundtripFinished();
+          tracker.iterationFinished();
           for (const v of [tracker.etaMs, tracker.etaLowMs, tracker.etaHighMs])
             if (v !== undefined) expect(Number.isFinite(v) && v >= 0).toBe(true);
         }

@@ -24,18 +24,18 @@ const SEED_STEPS: WeightedStep[] = [
 ];
 
 function roundtrip(tracker: ProgressTracker, clock: ManualClock, llmMs = 1000, toolMs = 500, tools = 1): void {
-  tracker.roundtripStarted();
+  tracker.iterationStarted();
   clock.advanceSync(llmMs);
   tracker.toolsStarted();
   for (let i = 0; i < tools; i++) {
     clock.advanceSync(toolMs);
     tracker.toolCallFinished('read_file', true);
   }
-  tracker.roundtripFinished();
+  tracker.iterationFinished();
 }
 
 type Op =
-  | { kind: 'roundtripStarted' | 'toolsStarted' | 'roundtripFinished' | 'tick' | 'complete'; target: number; ms: number }
+  | { kind: 'iterationStarted' | 'toolsStarted' | 'iterationFinished' | 'tick' | 'complete'; target: number; ms: number }
   | { kind: 'toolCallFinished'; target: number; ms: number; ok: boolean }
   | { kind: 'model'; target: number; ms: number; percent: number; message?: string }
   | { kind: 'stepStarted' | 'stepFinished'; target: number; ms: number; step: number }
@@ -50,7 +50,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   {
     weight: 25,
     arbitrary: fc.record({
-      kind: fc.constantFrom('roundtripStarted' as const, 'toolsStarted' as const, 'roundtripFinished' as const, 'tick' as const),
+      kind: fc.constantFrom('iterationStarted' as const, 'toolsStarted' as const, 'iterationFinished' as const, 'tick' as const),
       target,
       ms,
     }),
@@ -107,7 +107,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 );
 
 const optionsArb = fc.record({
-  maxRoundtrips: fc.oneof(fc.integer({ min: 1, max: 60 }), fc.constant(Number.POSITIVE_INFINITY)),
+  maxIterations: fc.oneof(fc.integer({ min: 1, max: 60 }), fc.constant(Number.POSITIVE_INFINITY)),
   aiDriven: fc.boolean(),
   steps: fc.oneof(fc.constant(undefined), fc.constant(SEED_STEPS)),
   history: fc.oneof(
@@ -127,7 +127,7 @@ describe('ProgressTracker invariants (random event sequences)', () => {
         const clock = new ManualClock({ start: 1_000_000 });
         const emitted: ProgressEmission[] = [];
         const root = new ProgressTracker({
-          maxRoundtrips: options.maxRoundtrips,
+          maxIterations: options.maxIterations,
           aiDriven: options.aiDriven,
           clock,
           emit: (b) => emitted.push(b),
@@ -142,9 +142,9 @@ describe('ProgressTracker invariants (random event sequences)', () => {
           const slot = trackers[op.target % trackers.length]!;
           const t = slot.tracker;
           switch (op.kind) {
-            case 'roundtripStarted':
+            case 'iterationStarted':
             case 'toolsStarted':
-            case 'roundtripFinished':
+            case 'iterationFinished':
             case 'tick':
               t[op.kind]();
               break;
@@ -177,7 +177,7 @@ describe('ProgressTracker invariants (random event sequences)', () => {
             case 'childRange': {
               const child = t.child(
                 { start: op.start, end: Math.min(100, op.start + op.width) },
-                op.cap === undefined ? {} : { maxRoundtrips: op.cap },
+                op.cap === undefined ? {} : { maxIterations: op.cap },
               );
               trackers.push({ tracker: child, steps: false, done: false, last: 0 });
               break;
@@ -202,7 +202,7 @@ describe('ProgressTracker invariants (random event sequences)', () => {
         root.complete();
         trackers[0]!.done = true;
         expect(root.percent).toBe(100);
-        run({ kind: 'roundtripStarted', target: 0, ms: 5 });
+        run({ kind: 'iterationStarted', target: 0, ms: 5 });
         expect(root.percent).toBe(100);
         // Emissions: integers that never decrease, each differing from the one before.
         for (const [i, body] of emitted.entries()) {
@@ -229,10 +229,10 @@ describe('ProgressTracker invariants (random event sequences)', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 40 }), fc.array(fc.tuple(fc.nat(3), fc.nat(30_000)), { maxLength: 60 }), (cap, events) => {
         const clock = new ManualClock({ start: 1_000_000 });
-        const a = new ProgressTracker({ maxRoundtrips: cap, clock, steps: SEED_STEPS });
+        const a = new ProgressTracker({ maxIterations: cap, clock, steps: SEED_STEPS });
         const ops = [
           () => {
-            a.roundtripStarted();
+            a.iterationStarted();
           },
           () => {
             a.toolsStarted();
@@ -241,7 +241,7 @@ describe('ProgressTracker invariants (random event sequences)', () => {
             a.toolCallFinished('x', true);
           },
           () => {
-            a.roundtripFinished();
+            a.iterationFinished();
           },
         ];
         for (const [op, wait] of events) {
@@ -249,10 +249,10 @@ describe('ProgressTracker invariants (random event sequences)', () => {
           ops[op]!();
         }
         const saved: unknown = JSON.parse(JSON.stringify(a));
-        const b = new ProgressTracker({ maxRoundtrips: cap, clock, steps: SEED_STEPS, state: saved });
+        const b = new ProgressTracker({ maxIterations: cap, clock, steps: SEED_STEPS, state: saved });
         expect(b.percent).toBe(a.percent);
         expect(b.toJSON()).toEqual(a.toJSON());
-        b.roundtripStarted();
+        b.iterationStarted();
         expect(b.percent).toBeGreaterThanOrEqual(a.percent);
       }),
     );
@@ -263,14 +263,14 @@ describe('ProgressTracker', () => {
   it('emits only when the integer percent or the message changes', () => {
     const clock = new ManualClock({ start: 1_000_000 });
     const emitted: ProgressEmission[] = [];
-    const t = new ProgressTracker({ maxRoundtrips: 10, clock, emit: (b) => emitted.push(b) });
-    t.roundtripStarted();
+    const t = new ProgressTracker({ maxIterations: 10, clock, emit: (b) => emitted.push(b) });
+    t.iterationStarted();
     t.toolsStarted();
     t.toolCallFinished('a', true);
     t.setMessage('Reading files');
     t.setMessage('Reading files');
     t.tick();
-    t.roundtripFinished();
+    t.iterationFinished();
     t.complete();
     t.complete();
     expect(emitted).toEqual([
@@ -283,7 +283,7 @@ describe('ProgressTracker', () => {
 
   it('gives no ETA until two roundtrips are observed, then one from their durations', () => {
     const clock = new ManualClock({ start: 1_000_000 });
-    const t = new ProgressTracker({ maxRoundtrips: 20, clock });
+    const t = new ProgressTracker({ maxIterations: 20, clock });
     expect(t.etaMs).toBeUndefined();
     roundtrip(t, clock, 2000, 1000);
     expect(t.etaMs).toBeUndefined();
@@ -300,7 +300,7 @@ describe('ProgressTracker', () => {
 
   it('has no ETA without a basis: a worker with no cap and no history', () => {
     const clock = new ManualClock({ start: 1_000_000 });
-    const worker = new ProgressTracker({ maxRoundtrips: Number.POSITIVE_INFINITY, clock });
+    const worker = new ProgressTracker({ maxIterations: Number.POSITIVE_INFINITY, clock });
     for (let i = 0; i < 5; i++) roundtrip(worker, clock);
     expect(worker.etaMs).toBeUndefined();
   });
@@ -308,8 +308,8 @@ describe('ProgressTracker', () => {
   it('is calibrated by history: a task that usually takes 4 roundtrips is not at 10% after its first of 30', () => {
     const history = { runs: Array.from({ length: 10 }, (_, i) => ({ roundtrips: 3 + (i % 3), durationMs: 40_000 })) };
     const clock = new ManualClock({ start: 1_000_000 });
-    const calibrated = new ProgressTracker({ maxRoundtrips: 30, clock, history });
-    const naive = new ProgressTracker({ maxRoundtrips: 30, clock });
+    const calibrated = new ProgressTracker({ maxIterations: 30, clock, history });
+    const naive = new ProgressTracker({ maxIterations: 30, clock });
     roundtrip(calibrated, clock);
     roundtrip(naive, clock);
     expect(calibrated.percent).toBeGreaterThanOrEqual(20);
@@ -325,17 +325,17 @@ describe('ProgressTracker', () => {
 
   it('lets the clock move the bar inside a long roundtrip once three were seen, but not past it', () => {
     const clock = new ManualClock({ start: 1_000_000 });
-    const t = new ProgressTracker({ maxRoundtrips: 10, clock });
+    const t = new ProgressTracker({ maxIterations: 10, clock });
     roundtrip(t, clock, 1000, 1000);
-    t.roundtripStarted();
+    t.iterationStarted();
     // One roundtrip is no pace: the clock alone does not move the bar yet.
     const early = t.percent;
     clock.advanceSync(1500);
     t.tick();
     expect(t.percent).toBe(early);
-    t.roundtripFinished();
+    t.iterationFinished();
     roundtrip(t, clock, 1000, 1000);
-    t.roundtripStarted();
+    t.iterationStarted();
     const atStart = t.percent;
     clock.advanceSync(1000);
     t.tick();
@@ -343,17 +343,17 @@ describe('ProgressTracker', () => {
     clock.advanceSync(10_000_000);
     t.tick();
     const stalled = t.percent;
-    t.roundtripFinished();
+    t.iterationFinished();
     expect(t.percent).toBeGreaterThanOrEqual(stalled);
     expect(stalled).toBeLessThan(99);
   });
 
   it('trusts validated model progress when aiDriven, and only its message otherwise', () => {
     const clock = new ManualClock({ start: 1_000_000 });
-    const ai = new ProgressTracker({ maxRoundtrips: 30, clock });
-    const manual = new ProgressTracker({ maxRoundtrips: 30, clock, aiDriven: false });
+    const ai = new ProgressTracker({ maxIterations: 30, clock });
+    const manual = new ProgressTracker({ maxIterations: 30, clock, aiDriven: false });
     for (const t of [ai, manual]) {
-      t.roundtripStarted();
+      t.iterationStarted();
       t.reportModelProgress({ percent: 60, message: 'Drafting' });
     }
     expect(ai.percent).toBe(60);
@@ -364,7 +364,7 @@ describe('ProgressTracker', () => {
 
   it('advances weighted steps through their slices, +10 local per tool call up to 80', () => {
     const clock = new ManualClock({ start: 1_000_000 });
-    const t = new ProgressTracker({ maxRoundtrips: Number.POSITIVE_INFINITY, clock, steps: SEED_STEPS });
+    const t = new ProgressTracker({ maxIterations: Number.POSITIVE_INFINITY, clock, steps: SEED_STEPS });
     t.stepStarted('Initial Analysis');
     expect(t.percent).toBe(10);
     t.stepFinished('Initial Analysis');
@@ -385,14 +385,14 @@ describe('ProgressTracker', () => {
 
   it('walks fallback steps that are never started by name with the roundtrip estimate', () => {
     const clock = new ManualClock({ start: 1_000_000 });
-    const t = new ProgressTracker({ maxRoundtrips: 10, clock, steps: SEED_STEPS, aiDriven: false });
+    const t = new ProgressTracker({ maxIterations: 10, clock, steps: SEED_STEPS, aiDriven: false });
     const seen: number[] = [];
     for (let i = 0; i < 6; i++) {
-      t.roundtripStarted();
+      t.iterationStarted();
       clock.advanceSync(1000);
       t.toolsStarted();
       t.toolCallFinished('search', true);
-      t.roundtripFinished();
+      t.iterationFinished();
       seen.push(t.percent);
     }
     // Not stuck at the start of the first step: the bar moves through the steps' span.
@@ -403,19 +403,19 @@ describe('ProgressTracker', () => {
 
   it('maps a worker into its step: 50% of Generate Content (26–74) is 50%, and a range 30–60 gives 45%', () => {
     const clock = new ManualClock({ start: 1_000_000 });
-    const manager = new ProgressTracker({ maxRoundtrips: 10, clock, steps: SEED_STEPS, aiDriven: false });
+    const manager = new ProgressTracker({ maxIterations: 10, clock, steps: SEED_STEPS, aiDriven: false });
     const worker = manager.child('Generate Content');
     worker.reportModelProgress({ percent: 50, message: 'Writing section 2' });
     expect(manager.percent).toBe(50);
     const emitted: ProgressEmission[] = [];
-    const other = new ProgressTracker({ maxRoundtrips: 10, clock, aiDriven: false, emit: (b) => emitted.push(b) });
+    const other = new ProgressTracker({ maxIterations: 10, clock, aiDriven: false, emit: (b) => emitted.push(b) });
     other.child({ start: 30, end: 60 }).reportModelProgress({ percent: 50, message: 'Halfway' });
     expect(emitted).toEqual([{ type: 'progress', percent: 45, message: 'Halfway' }]);
   });
 
   it('counts parallel members of a step as their mean', () => {
     const clock = new ManualClock({ start: 1_000_000 });
-    const manager = new ProgressTracker({ maxRoundtrips: 10, clock, steps: SEED_STEPS });
+    const manager = new ProgressTracker({ maxIterations: 10, clock, steps: SEED_STEPS });
     const analyzer = manager.child('Initial Analysis');
     const planner = manager.child('Initial Analysis');
     analyzer.complete();
@@ -426,7 +426,7 @@ describe('ProgressTracker', () => {
 
   it('falls back to +10 per tool call (up to 80) for a worker that never reports', () => {
     const clock = new ManualClock({ start: 1_000_000 });
-    const manager = new ProgressTracker({ maxRoundtrips: 10, clock });
+    const manager = new ProgressTracker({ maxIterations: 10, clock });
     const worker = manager.child({ start: 20, end: 70 });
     for (let i = 0; i < 3; i++) worker.toolCallFinished('search', true);
     expect(worker.percent).toBe(30);
@@ -440,7 +440,7 @@ describe('ProgressTracker', () => {
 
   it('nests to any depth: manager → worker → sub-agent → an MCP tool', () => {
     const clock = new ManualClock({ start: 1_000_000 });
-    const manager = new ProgressTracker({ maxRoundtrips: 10, clock, aiDriven: false });
+    const manager = new ProgressTracker({ maxIterations: 10, clock, aiDriven: false });
     const worker = manager.child({ start: 0, end: 100 });
     const subAgent = worker.child({ start: 50, end: 100 });
     const mcpTool = subAgent.child({ start: 0, end: 50 });
@@ -451,12 +451,12 @@ describe('ProgressTracker', () => {
   });
 
   it('rejects bad options and a bad child range with ESTIMATOR_INVALID_ARGUMENT', () => {
-    expect(codeAndMessage(() => new ProgressTracker({ maxRoundtrips: 0 }))).toEqual([
+    expect(codeAndMessage(() => new ProgressTracker({ maxIterations: 0 }))).toEqual([
       'ESTIMATOR_INVALID_ARGUMENT',
-      'ProgressTracker: options.maxRoundtrips must be a number >= 1 (or Infinity), got 0',
+      'ProgressTracker: options.maxIterations must be a number >= 1 (or Infinity), got 0',
     ]);
-    expect(() => new ProgressTracker({ maxRoundtrips: Number.NaN })).toThrow(/maxRoundtrips/);
-    const t = new ProgressTracker({ maxRoundtrips: 5, steps: SEED_STEPS });
+    expect(() => new ProgressTracker({ maxIterations: Number.NaN })).toThrow(/maxIterations/);
+    const t = new ProgressTracker({ maxIterations: 5, steps: SEED_STEPS });
     expect(codeAndMessage(() => t.child('Nope'))).toEqual([
       'ESTIMATOR_INVALID_ARGUMENT',
       'ProgressTracker.child: step names no step: "Nope"',
@@ -469,22 +469,22 @@ describe('ProgressTracker', () => {
 
   it('reads time from its clock; a clock without now() is rejected', () => {
     const clock = new ManualClock({ start: 1_000_000 });
-    const a = new ProgressTracker({ maxRoundtrips: 5, clock });
+    const a = new ProgressTracker({ maxIterations: 5, clock });
     clock.advanceSync(2_500);
     expect(a.toJSON().elapsedMs).toBe(2_500);
-    expect(codeAndMessage(() => new ProgressTracker({ maxRoundtrips: 5, clock: {} as Clock }))).toEqual([
+    expect(codeAndMessage(() => new ProgressTracker({ maxIterations: 5, clock: {} as Clock }))).toEqual([
       'ESTIMATOR_INVALID_ARGUMENT',
       'ProgressTracker: options.clock must be a Clock with now(), got [object]',
     ]);
   });
 
   it('rejects a history that is not { runs } with a typed error naming it, not a TypeError', () => {
-    expect(codeAndMessage(() => new ProgressTracker({ maxRoundtrips: 5, history: [] as unknown as TaskHistory }))).toEqual([
+    expect(codeAndMessage(() => new ProgressTracker({ maxIterations: 5, history: [] as unknown as TaskHistory }))).toEqual([
       'ESTIMATOR_INVALID_ARGUMENT',
       'ProgressTracker: options.history: invalid input: expected object, received array',
     ]);
     expect(
-      codeAndMessage(() => new ProgressTracker({ maxRoundtrips: 5, history: { runs: [{ roundtrips: 0, durationMs: 1 }] } }))[1],
+      codeAndMessage(() => new ProgressTracker({ maxIterations: 5, history: { runs: [{ roundtrips: 0, durationMs: 1 }] } }))[1],
     ).toMatch(/^ProgressTracker: options\.history\.runs\[0\]\.roundtrips: /);
   });
 
@@ -492,8 +492,8 @@ describe('ProgressTracker', () => {
     const { proxy, revoke } = Proxy.revocable({}, {});
     revoke();
     expect(codeAndMessage(() => new ProgressTracker(proxy as ProgressTrackerOptions))[0]).toBe('ESTIMATOR_INVALID_ARGUMENT');
-    expect(codeAndMessage(() => new ProgressTracker({ maxRoundtrips: 5, state: proxy }))[0]).toBe('ESTIMATOR_INVALID_STATE');
-    expect(codeAndMessage(() => new ProgressTracker({ maxRoundtrips: 5, steps: [proxy as WeightedStep] }))[0]).toBe(
+    expect(codeAndMessage(() => new ProgressTracker({ maxIterations: 5, state: proxy }))[0]).toBe('ESTIMATOR_INVALID_STATE');
+    expect(codeAndMessage(() => new ProgressTracker({ maxIterations: 5, steps: [proxy as WeightedStep] }))[0]).toBe(
       'ESTIMATOR_INVALID_ARGUMENT',
     );
     expect(codeAndMessage(() => new ProgressTracker(null as unknown as ProgressTrackerOptions))).toEqual([
@@ -503,9 +503,9 @@ describe('ProgressTracker', () => {
   });
 
   it('lists at most 20 issues of an invalid state, and says how many more', () => {
-    const state = { ...new ProgressTracker({ maxRoundtrips: 5 }).toJSON(), finishedSteps: Array.from({ length: 1_000 }, () => 7) };
+    const state = { ...new ProgressTracker({ maxIterations: 5 }).toJSON(), finishedSteps: Array.from({ length: 1_000 }, () => 7) };
     try {
-      new ProgressTracker({ maxRoundtrips: 5, state });
+      new ProgressTracker({ maxIterations: 5, state });
       expect.unreachable();
     } catch (e) {
       const error = e as HeadwayError;
@@ -515,7 +515,7 @@ describe('ProgressTracker', () => {
     }
     expect(
       codeAndMessage(
-        () => new ProgressTracker({ maxRoundtrips: 5, state: { ...state, finishedSteps: Array.from({ length: 100_000 }, () => 7) } }),
+        () => new ProgressTracker({ maxIterations: 5, state: { ...state, finishedSteps: Array.from({ length: 100_000 }, () => 7) } }),
       ),
     ).toEqual(['ESTIMATOR_INVALID_STATE', 'Invalid progress tracker state: finishedSteps: has 100000 entries; the limit is 1000']);
   });
@@ -530,7 +530,7 @@ describe('ProgressTracker', () => {
           message: fc.option(hostileString, { nil: undefined }),
         })
         .map(({ percent, roundtrips, message }) => ({
-          ...new ProgressTracker({ maxRoundtrips: 5 }).toJSON(),
+          ...new ProgressTracker({ maxIterations: 5 }).toJSON(),
           percent,
           roundtrips,
           ...(message === undefined ? {} : { message }),
@@ -538,8 +538,8 @@ describe('ProgressTracker', () => {
       await fc.assert(
         fc.asyncProperty(withHostileHoles(saved), async (state) => {
           try {
-            const t = new ProgressTracker({ maxRoundtrips: 10, state: state() });
-            t.roundtripStarted();
+            const t = new ProgressTracker({ maxIterations: 10, state: state() });
+            t.iterationStarted();
             expect(t.percent >= 0 && t.percent <= 100).toBe(true);
           } catch (e) {
             expect(HeadwayError.isInstance(e, 'ESTIMATOR_INVALID_STATE')).toBe(true);
@@ -554,7 +554,7 @@ describe('ProgressTracker', () => {
 
   it('rejects an invalid saved state, naming the path', () => {
     try {
-      new ProgressTracker({ maxRoundtrips: 5, state: { version: 1, percent: 250 } });
+      new ProgressTracker({ maxIterations: 5, state: { version: 1, percent: 250 } });
       expect.unreachable();
     } catch (e) {
       expect(HeadwayError.isInstance(e, 'ESTIMATOR_INVALID_STATE')).toBe(true);
@@ -564,13 +564,13 @@ describe('ProgressTracker', () => {
 
   it('never lets a throwing emit break the run', () => {
     const t = new ProgressTracker({
-      maxRoundtrips: 3,
+      maxIterations: 3,
       emit: () => {
         throw new Error('sink down');
       },
     });
     expect(() => {
-      t.roundtripStarted();
+      t.iterationStarted();
       t.reportModelProgress({ percent: 40 });
       t.complete();
     }).not.toThrow();
@@ -587,16 +587,16 @@ describe('ProgressTracker with history', () => {
     const bin = { belowPercent: 101, low: 0, mid: 0, high: 0 };
     const etaCalibration = { plan: [bin], iterations: [bin] };
     const tracker = new ProgressTracker({
-      maxRoundtrips: 30,
+      maxIterations: 30,
       clock: { ...systemClock, now: () => t },
       history,
       etaCalibration,
       emit: (b) => seen.push(b),
     });
-    const plain = new ProgressTracker({ maxRoundtrips: 30, clock: { ...systemClock, now: () => t } });
-    for (const tr of [tracker, plain]) tr.roundtripStarted();
+    const plain = new ProgressTracker({ maxIterations: 30, clock: { ...systemClock, now: () => t } });
+    for (const tr of [tracker, plain]) tr.iterationStarted();
     t = 2000;
-    for (const tr of [tracker, plain]) tr.roundtripFinished();
+    for (const tr of [tracker, plain]) tr.iterationFinished();
     expect(plain.etaMs).toBeUndefined();
     expect(tracker.etaMs).toBeGreaterThan(0);
     // About 5 roundtrips of 2 s in all, one done: the rest is 6–10 s.
@@ -610,7 +610,7 @@ describe('ProgressTracker while stalled', () => {
   it('freezes the percent and drops the ETA while stalled, and moves on once the stall clears', () => {
     const clock = new ManualClock({ start: 0 });
     const emitted: ProgressEmission[] = [];
-    const tracker = new ProgressTracker({ maxRoundtrips: 10, clock, emit: (body) => emitted.push(body) });
+    const tracker = new ProgressTracker({ maxIterations: 10, clock, emit: (body) => emitted.push(body) });
     roundtrip(tracker, clock);
     roundtrip(tracker, clock);
     const before = tracker.percent;

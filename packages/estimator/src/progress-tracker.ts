@@ -30,7 +30,7 @@ export interface PlanUpdate {
 /** Options of a {@link ProgressTracker}. */
 export interface ProgressTrackerOptions {
   /** The run's iteration cap; `Infinity` when there is none (then, without history or a plan, the percent is a slow guess: see {@link ProgressTracker.guess}). */
-  maxRoundtrips: number;
+  maxIterations: number;
   /** Receives a `progress` body whenever the integer percent or the message changes. Errors it throws are swallowed. */
   emit?: (body: ProgressEmission) => void;
   /** Clock the round and ETA times are read from (default protocol's `systemClock`). */
@@ -50,7 +50,7 @@ export interface ProgressTrackerOptions {
 /** Options of {@link ProgressTracker.child}; the child inherits the clock. */
 export interface ChildTrackerOptions {
   /** The child's own iteration cap; absent, it advances by tool calls (+10 each, up to 80). */
-  maxRoundtrips?: number;
+  maxIterations?: number;
   aiDriven?: boolean;
   steps?: WeightedStep[];
   history?: TaskHistory;
@@ -77,17 +77,17 @@ function readOptions(options: unknown): ProgressTrackerOptions {
     throw invalidArgument('ProgressTracker: options', `must be an object, got ${shown(options)}`);
   let read: ProgressTrackerOptions;
   try {
-    const { maxRoundtrips, emit, clock, aiDriven, steps, history, state, etaCalibration } = options as ProgressTrackerOptions;
-    read = { maxRoundtrips, emit, clock, aiDriven, steps, history, state, etaCalibration } as ProgressTrackerOptions;
+    const { maxIterations, emit, clock, aiDriven, steps, history, state, etaCalibration } = options as ProgressTrackerOptions;
+    read = { maxIterations, emit, clock, aiDriven, steps, history, state, etaCalibration } as ProgressTrackerOptions;
   } catch (cause) {
     throw new EstimatorError('ESTIMATOR_INVALID_ARGUMENT', `ProgressTracker: options could not be read (${errorMessage(cause, 200)})`, {
       issues: [{ path: 'options', message: 'could not be read' }],
       cause,
     });
   }
-  const cap: unknown = read.maxRoundtrips;
+  const cap: unknown = read.maxIterations;
   if (typeof cap !== 'number' || Number.isNaN(cap) || cap < 1) {
-    throw invalidArgument('ProgressTracker: options.maxRoundtrips', `must be a number >= 1 (or Infinity), got ${shown(cap)}`);
+    throw invalidArgument('ProgressTracker: options.maxIterations', `must be a number >= 1 (or Infinity), got ${shown(cap)}`);
   }
   for (const key of ['emit'] as const) {
     if (read[key] !== undefined && typeof read[key] !== 'function')
@@ -174,11 +174,11 @@ function median(values: number[]): number | undefined {
  *
  * @example
  * ```ts
- * const tracker = new ProgressTracker({ maxRoundtrips: 30, emit: (body) => hub.emit(body) });
- * tracker.roundtripStarted();
+ * const tracker = new ProgressTracker({ maxIterations: 30, emit: (body) => hub.emit(body) });
+ * tracker.iterationStarted();
  * tracker.toolsStarted();
  * tracker.toolCallFinished('read_file', true);
- * tracker.roundtripFinished();
+ * tracker.iterationFinished();
  * tracker.complete(); // emits { type: 'progress', percent: 100 }
  * ```
  */
@@ -228,7 +228,7 @@ export class ProgressTracker {
    */
   constructor(input: ProgressTrackerOptions) {
     const options = readOptions(input);
-    const cap = options.maxRoundtrips;
+    const cap = options.maxIterations;
     this.cap = cap;
     this.emitFn = options.emit;
     const source = options.clock ?? systemClock;
@@ -320,7 +320,7 @@ export class ProgressTracker {
   }
 
   /** A model call begins (phase `llm`); an unfinished previous roundtrip counts as finished. */
-  roundtripStarted(): void {
+  iterationStarted(): void {
     if (this.completed) return;
     const t = this.clock();
     if (this.phase !== 'idle') this.closeRound(t);
@@ -334,7 +334,7 @@ export class ProgressTracker {
   /** The round's tool calls begin (phase `tools`). */
   toolsStarted(): void {
     if (this.completed) return;
-    if (this.phase === 'idle') this.roundtripStarted();
+    if (this.phase === 'idle') this.iterationStarted();
     if (this.phase === 'tools') return;
     this.phase = 'tools';
     this.toolsStartedAt = this.clock();
@@ -351,7 +351,7 @@ export class ProgressTracker {
   }
 
   /** The roundtrip (model call and its tools) ended. */
-  roundtripFinished(): void {
+  iterationFinished(): void {
     if (this.completed || this.phase === 'idle') return;
     this.closeRound(this.clock());
     this.update();
@@ -456,7 +456,7 @@ export class ProgressTracker {
     }
     const members = slot.members;
     const child: ProgressTracker = new ProgressTracker({
-      maxRoundtrips: options.maxRoundtrips ?? Number.POSITIVE_INFINITY,
+      maxIterations: options.maxIterations ?? Number.POSITIVE_INFINITY,
       clock: this.source,
       emit: (body) => {
         members.set(child, body.percent);
@@ -467,7 +467,7 @@ export class ProgressTracker {
       ...(options.steps === undefined ? {} : { steps: options.steps }),
       ...(options.history === undefined ? {} : { history: options.history }),
     });
-    child.worker = options.maxRoundtrips === undefined;
+    child.worker = options.maxIterations === undefined;
     members.set(child, 0);
     return child;
   }

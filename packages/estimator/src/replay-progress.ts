@@ -24,7 +24,7 @@ export interface ReplayedProgress {
 /** Options of {@link replayProgress}. */
 export interface ReplayProgressOptions {
   /** The run's iteration cap; default the log's own (`maxIterations`, `limits.iterations`), else 30. */
-  maxRoundtrips?: number;
+  maxIterations?: number;
   /** Earlier runs of this kind of task (see {@link TaskHistory}). */
   history?: TaskHistory;
   /** Feed `plan.updated` events to the tracker (default true); false replays the bar without plans. */
@@ -121,7 +121,7 @@ export function replayProgress(events: readonly unknown[], options: ReplayProgre
   const start = (t: number, cap: number | undefined): ProgressTracker => {
     clock = t;
     return new ProgressTracker({
-      maxRoundtrips: options.maxRoundtrips ?? cap ?? DEFAULT_CAP,
+      maxIterations: options.maxIterations ?? cap ?? DEFAULT_CAP,
       clock: { ...systemClock, now: () => clock },
       ...(options.history === undefined ? {} : { history: options.history }),
       ...(options.etaCalibration === undefined ? {} : { etaCalibration: options.etaCalibration }),
@@ -152,7 +152,7 @@ export function replayProgress(events: readonly unknown[], options: ReplayProgre
     clock = Math.max(clock, e.ts);
     switch (e.type) {
       case 'step.started':
-        tracker.roundtripStarted();
+        tracker.iterationStarted();
         inRound = true;
         inTools = false;
         break;
@@ -167,7 +167,7 @@ export function replayProgress(events: readonly unknown[], options: ReplayProgre
         tracker.toolCallFinished(e.toolName, e.ok ?? true);
         break;
       case 'step.finished':
-        if (inRound) tracker.roundtripFinished();
+        if (inRound) tracker.iterationFinished();
         inRound = false;
         break;
       case 'plan.updated':

@@ -272,7 +272,7 @@ describe('createOtelSink: one trace per run, from real runtime events', () => {
       tools > 0 ? { toolCalls: [{ id: `c${String(call)}`, name: 'work', args: { q: 'x' } }] } : { content: 'Report: ran out of time.' },
     );
     const runtime = new AgentRuntime(
-      { provider: 'scripted', agentName: 'slow', maxIterations: 10, timeBudgetMs: 60_000, gracefulBonusSteps: 1 },
+      { provider: 'scripted', agentName: 'slow', maxIterations: 10, timeBudgetMs: 60_000, graceIterations: 1 },
       { provider, tools: [timedTool(s.clock, 'work', 30_000)], sinks: [s.sink], clock: s.clock, generateId: ids() },
     );
     expect((await runtime.run('Work slowly')).status).toBe('limit');
@@ -295,7 +295,7 @@ describe('createOtelSink: one trace per run, from real runtime events', () => {
     expect(run.events.filter((e) => e.name !== 'headway.progress').map((e) => [e.name, e.atMs, e.attributes])).toEqual([
       ['headway.limit.approaching', 48_000, { 'headway.limit': 'time', 'headway.limit.used': 48_000, 'headway.limit.max': 60_000 }],
       ['headway.limit.reached', 60_000, { 'headway.limit': 'time', 'headway.limit.used': 60_000, 'headway.limit.max': 60_000 }],
-      ['headway.wind_down.started', 60_000, { 'headway.wind_down.reason': 'time-budget', 'headway.wind_down.bonus_steps': 1 }],
+      ['headway.wind_down.started', 60_000, { 'headway.wind_down.reason': 'time-budget', 'headway.wind_down.grace_iterations': 1 }],
       ['headway.report.generated', 63_000, expect.objectContaining({ 'headway.report.reason': 'time-budget' })],
     ]);
   });

@@ -31,7 +31,7 @@ export function runSpanEvent(event: ProgressEvent, content: ContentCapture | und
     case 'wind-down.started':
       return {
         name: SPAN_EVENT.windDown,
-        attributes: { 'headway.wind_down.reason': event.reason, 'headway.wind_down.bonus_steps': event.bonusSteps },
+        attributes: { 'headway.wind_down.reason': event.reason, 'headway.wind_down.grace_iterations': event.graceIterations },
       };
     case 'timeout.extended':
       return {

@@ -147,11 +147,11 @@ export interface LimitReachedEvent extends EventEnvelope {
   used: number;
   max: number;
 }
-/** The run is winding down: it has `bonusSteps` more rounds to write its report. */
+/** The run is winding down: it has `graceIterations` more rounds to write its report. */
 export interface WindDownStartedEvent extends EventEnvelope {
   type: 'wind-down.started';
   reason: string;
-  bonusSteps: number;
+  graceIterations: number;
 }
 /** The time budget was extended. */
 export interface TimeoutExtendedEvent extends EventEnvelope {
@@ -432,7 +432,7 @@ const eventSchemas = z.discriminatedUnion('type', [
   event('iteration', { index: count, max: z.number().int().positive() }),
   event('limit.approaching', { limit: limitKind, used: z.number().nonnegative(), max: z.number().nonnegative() }),
   event('limit.reached', { limit: limitKind, used: z.number().nonnegative(), max: z.number().nonnegative() }),
-  event('wind-down.started', { reason: z.string(), bonusSteps: count }),
+  event('wind-down.started', { reason: z.string(), graceIterations: count }),
   event('timeout.extended', { byMs: duration, totalBudgetMs: duration }),
   event('checkpoint.saved', { checkpointId: z.string().min(1), iteration: count }),
   event('report.generated', { report: progressReportSchema }),

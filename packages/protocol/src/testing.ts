@@ -124,10 +124,10 @@ export function progressEventArbitraries(options: ProgressEventArbitraryOptions 
     rec({ type: fc.constant('iteration'), index: count, max: fc.integer({ min: 1, max: 200 }) }, ['type', 'index', 'max']),
     rec({ type: fc.constant('limit.approaching'), limit, used: ms, max: ms }, ['type', 'limit', 'used', 'max']),
     rec({ type: fc.constant('limit.reached'), limit, used: ms, max: ms }, ['type', 'limit', 'used', 'max']),
-    rec({ type: fc.constant('wind-down.started'), reason: text, bonusSteps: fc.integer({ min: 1, max: 20 }) }, [
+    rec({ type: fc.constant('wind-down.started'), reason: text, graceIterations: fc.integer({ min: 1, max: 20 }) }, [
       'type',
       'reason',
-      'bonusSteps',
+      'graceIterations',
     ]),
     rec({ type: fc.constant('timeout.extended'), byMs: ms, totalBudgetMs: ms }, ['type', 'byMs', 'totalBudgetMs']),
     rec({ type: fc.constant('checkpoint.saved'), checkpointId: text.filter((s) => s.length > 0), iteration: count }, [

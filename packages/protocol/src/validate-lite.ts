@@ -95,7 +95,7 @@ const BODIES: Readonly<Record<ProgressEvent['type'], Shape>> = {
   iteration: { index: COUNT, max: ['positiveInt'] },
   'limit.approaching': { limit: LIMIT, used: ['nonNegative'], max: ['nonNegative'] },
   'limit.reached': { limit: LIMIT, used: ['nonNegative'], max: ['nonNegative'] },
-  'wind-down.started': { reason: S, bonusSteps: COUNT },
+  'wind-down.started': { reason: S, graceIterations: COUNT },
   'timeout.extended': { byMs: DURATION, totalBudgetMs: DURATION },
   'checkpoint.saved': { checkpointId: ['nonEmpty'], iteration: COUNT },
   'report.generated': { report: [REPORT] },

@@ -70,7 +70,7 @@ export interface AuditDetails {
   'agent.progress.intermediate_result': AuditRunRef & { content: string };
   'agent.progress.limit_approaching': AuditRunRef & { limit: LimitKind; used: number; max: number };
   'agent.progress.limit_reached': AuditRunRef & { limit: LimitKind; used: number; max: number };
-  'agent.progress.wind_down': AuditRunRef & { reason: string; bonusSteps: number };
+  'agent.progress.wind_down': AuditRunRef & { reason: string; graceIterations: number };
   'agent.progress.timeout_extended': AuditRunRef & { byMs: number; totalBudgetMs: number };
   'agent.progress.checkpoint': AuditRunRef & { checkpointId: string; iteration: number };
   'agent.progress.report': AuditRunRef & { report: ProgressReport };

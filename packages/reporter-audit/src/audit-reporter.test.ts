@@ -106,9 +106,9 @@ describe('AuditReporter: handle(event)', () => {
       { limit: 'time', used: 60_000, max: 60_000 },
     ],
     [
-      { ...run, type: 'wind-down.started', reason: 'time budget', bonusSteps: 2 },
+      { ...run, type: 'wind-down.started', reason: 'time budget', graceIterations: 2 },
       'agent.progress.wind_down',
-      { reason: 'time budget', bonusSteps: 2 },
+      { reason: 'time budget', graceIterations: 2 },
     ],
     [
       { ...run, type: 'timeout.extended', byMs: 1000, totalBudgetMs: 61_000 },

@@ -80,7 +80,7 @@ export function progressEventToAudit(event: ProgressEvent, textDeltas: boolean):
     case 'limit.reached':
       return { eventType: 'agent.progress.limit_reached', detail: { limit: event.limit, used: event.used, max: event.max, ...run } };
     case 'wind-down.started':
-      return { eventType: 'agent.progress.wind_down', detail: { reason: event.reason, bonusSteps: event.bonusSteps, ...run } };
+      return { eventType: 'agent.progress.wind_down', detail: { reason: event.reason, graceIterations: event.graceIterations, ...run } };
     case 'timeout.extended':
       return { eventType: 'agent.progress.timeout_extended', detail: { byMs: event.byMs, totalBudgetMs: event.totalBudgetMs, ...run } };
     case 'checkpoint.saved':

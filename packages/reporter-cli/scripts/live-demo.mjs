@@ -66,7 +66,7 @@ hub.emit({ type: 'limit.approaching', limit: 'iterations', used: 8, max: 10 });
 await pause(1500);
 hub.emit({ type: 'tool.completed', toolName: 'web_search', toolCallId: 'c2', durationMs: 900, ok: false, preview: 'rate limited' });
 if (scenario === 'limit') {
-  hub.emit({ type: 'wind-down.started', reason: 'time budget used', bonusSteps: 2 });
+  hub.emit({ type: 'wind-down.started', reason: 'time budget used', graceIterations: 2 });
   hub.emit({ type: 'limit.reached', limit: 'iterations', used: 10, max: 10 });
   hub.emit({
     type: 'report.generated',

@@ -35,7 +35,7 @@ function feed(reporter: CLIReporter): void {
     preview: `${'x'.repeat(70)} postgres://admin:${SECRETS.url}@db:5432/app AWS_SECRET_ACCESS_KEY=${SECRETS.aws}`,
   });
   hub.emit({ type: 'intermediate.result', content: `-----BEGIN RSA PRIVATE KEY-----\n${SECRETS.pem}\n-----END RSA PRIVATE KEY-----` });
-  hub.emit({ type: 'wind-down.started', reason: `POSTGRES_PASSWORD: ${SECRETS.postgres}`, bonusSteps: 2 });
+  hub.emit({ type: 'wind-down.started', reason: `POSTGRES_PASSWORD: ${SECRETS.postgres}`, graceIterations: 2 });
   hub.emit({
     type: 'report.generated',
     report: {

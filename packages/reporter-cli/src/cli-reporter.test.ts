@@ -109,7 +109,7 @@ describe('CLIReporter plain mode', () => {
     hub.emit({ type: 'limit.approaching', limit: 'iterations', used: 8, max: 10 });
     hub.emit({ type: 'limit.approaching', limit: 'cost', used: 0.8, max: 1 });
     hub.emit({ type: 'timeout.extended', byMs: 120_000, totalBudgetMs: 420_000 });
-    hub.emit({ type: 'wind-down.started', reason: 'time budget used', bonusSteps: 2 });
+    hub.emit({ type: 'wind-down.started', reason: 'time budget used', graceIterations: 2 });
     hub.emit({ type: 'limit.reached', limit: 'time', used: 300_000, max: 300_000 });
     hub.emit({ type: 'checkpoint.saved', checkpointId: 'ck-3', iteration: 3 });
     hub.emit({ type: 'text.delta', text: 'partial' });
@@ -125,7 +125,7 @@ describe('CLIReporter plain mode', () => {
         [progress] Warning: iteration limit approaching (8 of 10)
         [progress] Warning: cost limit approaching ($0.80 of $1.00)
         [progress] Note: time budget extended by 2m 00s (now 7m 00s)
-        [progress] Warning: winding down: time budget used (2 bonus step(s) left to write the report)
+        [progress] Warning: winding down: time budget used (2 grace iteration(s) left to write the report)
         [progress] Limit: time limit reached (5m 00s of 5m 00s)
         [progress] Stopped at a limit: see the progress report (1m 05s, 1200 tokens)
       "
@@ -343,7 +343,7 @@ describe('CLIReporter live mode', () => {
     const hub = createProgressHub({ runId: 'r' });
     hub.add(reporter);
     hub.emit({ type: 'run.started', agentName: 'demo', task: 'Summarize' });
-    hub.emit({ type: 'wind-down.started', reason: 'time budget used', bonusSteps: 2 });
+    hub.emit({ type: 'wind-down.started', reason: 'time budget used', graceIterations: 2 });
     hub.emit({
       type: 'report.generated',
       report: {
@@ -361,7 +361,7 @@ describe('CLIReporter live mode', () => {
     hub.emit({ type: 'run.finished', durationMs: 1000, outcome: 'limit', summary: 'stopped after 3 iteration(s)' });
     const text = stripAnsi(stream.text);
     expect(text).toContain('## PROGRESS REPORT');
-    expect(text).toContain('⚠ winding down: time budget used (2 bonus step(s) left to write the report)');
+    expect(text).toContain('⚠ winding down: time budget used (2 grace iteration(s) left to write the report)');
     expect(text.indexOf('## PROGRESS REPORT')).toBeLessThan(text.indexOf('Stopped at a limit: stopped after 3 iteration(s)'));
   });
 

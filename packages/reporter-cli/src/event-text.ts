@@ -24,9 +24,9 @@ function limitText(event: LimitApproachingEvent | LimitReachedEvent): string {
   return `${LIMIT_NAMES[event.limit]} limit ${state} (${amount(event.limit, event.used)} of ${amount(event.limit, event.max)})`;
 }
 
-/** `winding down: time budget used (2 bonus step(s) left to write the report)`. */
+/** `winding down: time budget used (2 grace iteration(s) left to write the report)`. */
 function windDownText(event: WindDownStartedEvent): string {
-  return `winding down: ${oneLine(event.reason)} (${event.bonusSteps} bonus step(s) left to write the report)`;
+  return `winding down: ${oneLine(event.reason)} (${event.graceIterations} grace iteration(s) left to write the report)`;
 }
 
 /** `time budget extended by 2m 00s (now 7m 00s)`. */

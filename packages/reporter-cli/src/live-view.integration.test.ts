@@ -141,7 +141,7 @@ describe.skipIf(tmuxPath === undefined)('live mode in a real terminal (tmux)', {
       '■ Summarize the README file',
       expect.stringMatching(/^ {2}█+░+ {2}45% · \d+s · iteration 2\/10$/),
       '  ⚠ iteration limit approaching (8 of 10)',
-      '  ⚠ winding down: time budget used (2 bonus step(s) left to write the report)',
+      '  ⚠ winding down: time budget used (2 grace iteration(s) left to write the report)',
       '  ■ iteration limit reached (10 of 10)',
       '  Stopped at a limit: stopped after 10 iteration(s) · 2 tool call(s), 1 failed',
       'host: bye',

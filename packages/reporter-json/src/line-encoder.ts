@@ -52,7 +52,7 @@ const EVENT_KEYS: ReadonlySet<string> = new Set([
   'max',
   'limit',
   'used',
-  'bonusSteps',
+  'graceIterations',
   'byMs',
   'totalBudgetMs',
   'checkpointId',

@@ -87,6 +87,6 @@ export type {
   ContextRunAdvice,
   ContextRunInfo,
   ContextRunOutcome,
-  ContextTurn,
+  ContextIteration,
 } from './context/context-part.js';
 export { INTERRUPTED_ELSEWHERE } from './loop/lease-guard.js';

@@ -180,7 +180,7 @@ export function applyEvent(state: DashboardState, event: ProgressEvent): Dashboa
         {
           seq: event.seq,
           kind: event.type,
-          text: `Winding down (${event.reason}): ${event.bonusSteps} more iteration(s) to wrap up and report`,
+          text: `Winding down (${event.reason}): ${event.graceIterations} more iteration(s) to wrap up and report`,
         },
       ];
       break;

@@ -40,7 +40,7 @@ export interface ProgressActivityContent {
   /** Tool calls finished so far and how many of them failed. */
   toolCalls: { finished: number; failed: number };
   limits: Record<LimitKind, ProgressActivityLimit | null>;
-  windDown: { reason: string; bonusSteps: number } | null;
+  windDown: { reason: string; graceIterations: number } | null;
   /** The time budget after the last `timeout.extended`. */
   timeBudgetMs: number | null;
   checkpoint: { checkpointId: string; iteration: number } | null;

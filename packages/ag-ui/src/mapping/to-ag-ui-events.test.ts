@@ -178,7 +178,7 @@ describe('toAgUiEvents', () => {
         { type: 'run.started', agentName: 'demo' },
         { type: 'limit.approaching', limit: 'iterations', used: 4, max: 5 },
         { type: 'limit.reached', limit: 'iterations', used: 5, max: 5 },
-        { type: 'wind-down.started', reason: 'max-iterations', bonusSteps: 1 },
+        { type: 'wind-down.started', reason: 'max-iterations', graceIterations: 1 },
         { type: 'report.generated', report },
         { type: 'run.finished', durationMs: 40, outcome: 'limit', summary: 'stopped at the iteration limit' },
       ]),
@@ -192,7 +192,7 @@ describe('toAgUiEvents', () => {
         status: 'limit',
         report,
         limits: { iterations: { used: 5, max: 5, reached: true }, time: null, cost: null },
-        windDown: { reason: 'max-iterations', bonusSteps: 1 },
+        windDown: { reason: 'max-iterations', graceIterations: 1 },
       },
     });
     const finished = out.at(-1);

@@ -401,7 +401,7 @@ export function toAgUiEvents(options: ToAgUiEventsOptions = {}): AgUiEventMapper
         set('limits', { ...activity.limits, [event.limit]: { used: event.used, max: event.max, reached: event.type === 'limit.reached' } });
         return;
       case 'wind-down.started':
-        set('windDown', { reason: event.reason, bonusSteps: event.bonusSteps });
+        set('windDown', { reason: event.reason, graceIterations: event.graceIterations });
         return;
       case 'timeout.extended':
         set('timeBudgetMs', event.totalBudgetMs);

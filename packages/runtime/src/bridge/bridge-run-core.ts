@@ -156,7 +156,7 @@ export function createBridgeRunCore(o: BridgeOptions, setup: BridgeRunSetup): Br
   };
 
   const log = new ToolCallLog();
-  const root = quiet ? undefined : new ProgressTracker({ maxRoundtrips: maxIterations, clock, steps: o.steps ?? [], emit });
+  const root = quiet ? undefined : new ProgressTracker({ maxIterations, clock, steps: o.steps ?? [], emit });
   /** The tracker the current agent's turns move: the root, or a handed-off agent's slice of its parent. */
   let active = root;
   const hardStop = new AbortController();
@@ -227,7 +227,7 @@ export function createBridgeRunCore(o: BridgeOptions, setup: BridgeRunSetup): Br
     approach('time', elapsed(), budget);
     reach('time', elapsed(), budget);
     stop = { reason: 'time-budget', mode: 'ask' };
-    emit({ type: 'wind-down.started', reason: 'time-budget', bonusSteps: 1 });
+    emit({ type: 'wind-down.started', reason: 'time-budget', graceIterations: 1 });
     timers.push(
       clock.setTimeout(() => {
         if (ending === undefined)
@@ -348,12 +348,12 @@ export function createBridgeRunCore(o: BridgeOptions, setup: BridgeRunSetup): Br
       emit({ type: 'iteration', index, max: maxIterations });
       // As headway's runtime: before the last iteration (from 80% of the limit, and at the latest one ahead of it).
       if (index < maxIterations - 1) approach('iterations', index + 1, maxIterations, index + 2 >= maxIterations);
-      active?.roundtripStarted();
+      active?.iterationStarted();
       toolsStarted = false;
     },
     /** The iteration's steps have all finished. */
     iterationFinished(): void {
-      active?.roundtripFinished();
+      active?.iterationFinished();
     },
     /** Step `id` (a model call, a node run) begins. */
     stepStarted(id: string, name: string, description: string, model: { provider?: string; model?: string } = {}): void {
@@ -396,7 +396,7 @@ export function createBridgeRunCore(o: BridgeOptions, setup: BridgeRunSetup): Br
       if (active === undefined) return;
       parents.push(active);
       const from = active.percent;
-      active = active.child({ start: from, end: Math.max(from, 95) }, { maxRoundtrips: Math.max(1, maxIterations - iterations) });
+      active = active.child({ start: from, end: Math.max(from, 95) }, { maxIterations: Math.max(1, maxIterations - iterations) });
       active.setMessage(label);
     },
     /** The nested work ended: the parent's tracker moves the bar again. */

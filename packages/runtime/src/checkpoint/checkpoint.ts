@@ -29,26 +29,26 @@ export interface CheckpointState {
   extra?: Record<string, unknown>;
 }
 
-/** A tool call of the round in flight, as the model asked for it. */
+/** A tool call of the iteration in flight, as the model asked for it. */
 interface ToolCallBase {
   toolCallId: string;
   name: string;
   args: unknown;
-  /** Position of the call in its round (0-based). */
+  /** Position of the call in its iteration (0-based). */
   index: number;
 }
 
-/** A tool call of the round in flight that has not been started. */
+/** A tool call of the iteration in flight that has not been started. */
 export interface PendingToolCall extends ToolCallBase {
   status: 'pending';
 }
 
-/** A tool call of the round in flight that was started and has not finished: a crash here means it runs again. */
+/** A tool call of the iteration in flight that was started and has not finished: a crash here means it runs again. */
 export interface StartedToolCall extends ToolCallBase {
   status: 'started';
 }
 
-/** A tool call of the round in flight that finished: its result is what the model is given. */
+/** A tool call of the iteration in flight that finished: its result is what the model is given. */
 export interface FinishedToolCall extends ToolCallBase {
   status: 'finished';
   ok: boolean;
@@ -57,7 +57,7 @@ export interface FinishedToolCall extends ToolCallBase {
   durationMs: number;
 }
 
-/** The status of one tool call of the round in flight. */
+/** The status of one tool call of the iteration in flight. */
 export type CheckpointToolCall = PendingToolCall | StartedToolCall | FinishedToolCall;
 
 /** What a checkpoint starts with: written once when a tool loop begins. */
@@ -90,9 +90,9 @@ export interface CheckpointUpdate {
   appendMessages?: readonly unknown[];
   /** Tool-call log entries added since the last write, in order. */
   appendLog?: readonly unknown[];
-  /** Forget the statuses of the previous round's tool calls (applied before `toolCalls`). */
+  /** Forget the statuses of the previous iteration's tool calls (applied before `toolCalls`). */
   clearToolCalls?: boolean;
-  /** Statuses of tool calls of the round in flight, inserted or replaced by `toolCallId`. */
+  /** Statuses of tool calls of the iteration in flight, inserted or replaced by `toolCallId`. */
   toolCalls?: readonly CheckpointToolCall[];
   /** `seq` of the last event emitted for the run. An update of only this is cheap (not fsynced). */
   lastSeq?: number;
@@ -124,7 +124,7 @@ export interface Checkpoint extends CheckpointSummary {
   state: CheckpointState;
   messages: unknown[];
   log: unknown[];
-  /** The round in flight, in call order; empty between rounds. */
+  /** The iteration's calls in flight, in call order; empty between iterations. */
   toolCalls: CheckpointToolCall[];
   lastSeq: number;
 }

@@ -9,6 +9,7 @@ import { ScriptedProvider, type ScriptedStep } from '../provider/scripted-provid
 import { collect, fileRead, ids } from '../loop/test-helpers.test-util.js';
 import type { CheckpointStore } from './checkpoint-store.js';
 import { MemoryCheckpointStore } from './memory-checkpoint-store.js';
+import { runStateFromCheckpoint } from './run-state-codec.js';
 
 /** Iteration 1: two work calls; iteration 2: one; then the answer. Decided from the conversation, so any process replies the same. */
 function script(conversation: readonly ChatMessage[]): ScriptedStep {
@@ -309,6 +310,45 @@ describe('crash recovery', () => {
       [2, 'work'],
       [3, 'All three parts are done.'],
     ]);
+  });
+
+  it('resumes a checkpoint written while the loop said "round" (roundIteration, bonusStepsLeft)', async () => {
+    const clock = new ManualClock({ start: 1_000 });
+    const crashed = new MemoryCheckpointStore({ clock: new ManualClock({ start: 0 }) });
+    await crashMidRound(crashed, clock);
+    const cp = crashed.load('first-2')!;
+    const { inFlightIteration, ...extra } = cp.state.extra!;
+    expect(inFlightIteration).toBe(0);
+    // The same checkpoint as an older build stored it: the iteration in flight was `roundIteration`.
+    const old = { ...cp, state: { ...cp.state, extra: { ...extra, roundIteration: inFlightIteration } } };
+    expect(runStateFromCheckpoint(old)).toEqual(runStateFromCheckpoint(cp));
+    const store = new MemoryCheckpointStore({ clock: new ManualClock({ start: 0 }) });
+    store.create({
+      id: cp.id,
+      runId: cp.runId,
+      sessionId: cp.sessionId,
+      taskId: cp.taskId,
+      input: cp.input,
+      state: old.state,
+      messages: cp.messages,
+      log: cp.log,
+      lastSeq: cp.lastSeq,
+    });
+    store.update(cp.id, { toolCalls: cp.toolCalls });
+    const effects: Effect[] = [];
+    const result = await runtime(store, [workTool(effects)], clock, { prefix: 'second' }).resume('first-2');
+    expect(result).toMatchObject({ status: 'completed', text: 'All three parts are done.', iterations: 3 });
+    expect(effects).toEqual([
+      { n: 2, key: 'first-1:c2' },
+      { n: 3, key: 'first-1:c3' },
+    ]);
+    // A run that was winding down kept its grace iterations left as `bonusStepsLeft`.
+    const windDown = { reason: 'time-budget', startedAt: 5, reportRequested: true };
+    const winding = { ...cp, state: { ...cp.state, extra: { ...extra, inFlightIteration, windDown: { ...windDown, bonusStepsLeft: 2 } } } };
+    expect(runStateFromCheckpoint(winding).windDown).toEqual({ ...windDown, graceIterationsLeft: 2 });
+    // Neither name: the checkpoint is refused and says where.
+    const neither = { ...cp, state: { ...cp.state, extra } };
+    expect(() => runStateFromCheckpoint(neither)).toThrow(/state\.extra\.inFlightIteration/);
   });
 
   it('rejects pendingRecovery with CHECKPOINT_STORE_FAILED when the store throws while it is scanned', async () => {

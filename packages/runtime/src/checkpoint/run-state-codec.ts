@@ -31,7 +31,8 @@ interface LogMeta {
 interface RunExtra {
   startedAt: number;
   failureStreaks: Record<string, number>;
-  roundIteration: number | null;
+  /** The iteration whose tool calls are in flight (`null` between iterations). */
+  inFlightIteration: number | null;
   windDown: RunState['windDown'];
   extendedMs: number;
   approached: RunState['approached'];
@@ -60,15 +61,47 @@ const runEndSchema: z.ZodType<RunEnd> = z.object({
   limit: z.enum(['iterations', 'time', 'cost']).exactOptional(),
 });
 
+/**
+ * A checkpoint written before the loop said "iteration" everywhere kept `roundIteration` and
+ * `windDown.bonusStepsLeft`: read back under their new names, so such a run still resumes.
+ */
+function fromOlderBuild(extra: unknown): unknown {
+  try {
+    return renamedFields(extra);
+  } catch {
+    // A hostile value (a throwing getter, a revoked proxy): the schema says what is wrong with it.
+    return extra;
+  }
+}
+
+function renamedFields(extra: unknown): unknown {
+  if (typeof extra !== 'object' || extra === null || Array.isArray(extra)) return extra;
+  const { roundIteration, ...rest } = extra as Record<string, unknown>;
+  const out: Record<string, unknown> =
+    roundIteration !== undefined && !('inFlightIteration' in rest) ? { ...rest, inFlightIteration: roundIteration } : rest;
+  const windDown = out.windDown;
+  if (
+    typeof windDown === 'object' &&
+    windDown !== null &&
+    !Array.isArray(windDown) &&
+    'bonusStepsLeft' in windDown &&
+    !('graceIterationsLeft' in windDown)
+  ) {
+    const { bonusStepsLeft, ...wind } = windDown as Record<string, unknown>;
+    out.windDown = { ...wind, graceIterationsLeft: bonusStepsLeft };
+  }
+  return out;
+}
+
 const runExtraSchema: z.ZodType<RunExtra> = z.object({
   startedAt: z.number().nonnegative(),
   failureStreaks: z.record(z.string(), count),
-  roundIteration: count.nullable(),
+  inFlightIteration: count.nullable(),
   windDown: z
     .object({
       reason: z.enum(STOP_REASONS as [StopReason, ...StopReason[]]),
       startedAt: z.number().nonnegative(),
-      bonusStepsLeft: z.number().int(),
+      graceIterationsLeft: z.number().int(),
       reportRequested: z.boolean(),
     })
     .nullable(),
@@ -122,7 +155,7 @@ export function checkpointStateOf(state: RunState, log: LogMeta | null): Checkpo
   const extra: RunExtra = {
     startedAt: state.startedAt,
     failureStreaks: state.failureStreaks,
-    roundIteration: state.round?.iteration ?? null,
+    inFlightIteration: state.inFlight?.iteration ?? null,
     windDown: state.windDown,
     extendedMs: state.extendedMs,
     approached: state.approached,
@@ -142,7 +175,7 @@ export function checkpointStateOf(state: RunState, log: LogMeta | null): Checkpo
   };
 }
 
-/** A round's tool call as the store keeps it. */
+/** A tool call of the iteration in flight as the store keeps it. */
 export function toCheckpointToolCall(call: ToolCallStatus, index: number): CheckpointToolCall {
   const base = { toolCallId: call.id, name: call.name, args: call.args, index };
   if (call.status === 'finished' && call.result !== undefined) {
@@ -158,7 +191,7 @@ export function toCheckpointToolCall(call: ToolCallStatus, index: number): Check
  * @throws {CheckpointError} `CHECKPOINT_CORRUPT` naming what is wrong.
  */
 export function runStateFromCheckpoint(cp: Checkpoint): RunState {
-  const extraParsed = runExtraSchema.safeParse(cp.state.extra);
+  const extraParsed = runExtraSchema.safeParse(fromOlderBuild(cp.state.extra));
   if (!extraParsed.success) throw corrupt(cp.id, 'state.extra', extraParsed.error);
   const extra = extraParsed.data;
   const messages = z.array(chatMessageSchema).safeParse(cp.messages);
@@ -183,14 +216,17 @@ export function runStateFromCheckpoint(cp: Checkpoint): RunState {
     if (!parsed.success) throw corrupt(cp.id, 'log', parsed.error);
     log = parsed.data;
   }
-  if (extra.roundIteration === null && cp.toolCalls.length > 0) {
-    throw new CheckpointError('CHECKPOINT_CORRUPT', `checkpoint ${cp.id}: toolCalls: a round's calls are stored but no round is in flight`);
+  if (extra.inFlightIteration === null && cp.toolCalls.length > 0) {
+    throw new CheckpointError(
+      'CHECKPOINT_CORRUPT',
+      `checkpoint ${cp.id}: toolCalls: an iteration's calls are stored but no iteration is in flight`,
+    );
   }
-  const round =
-    extra.roundIteration === null
+  const inFlight =
+    extra.inFlightIteration === null
       ? null
       : {
-          iteration: extra.roundIteration,
+          iteration: extra.inFlightIteration,
           toolCalls: cp.toolCalls.map((c): ToolCallStatus => {
             const call: ToolCallStatus = { id: c.toolCallId, name: c.name, args: c.args, status: c.status };
             if (c.status === 'finished') {
@@ -221,7 +257,7 @@ export function runStateFromCheckpoint(cp: Checkpoint): RunState {
     log,
     toolsUsed: [...cp.state.toolsUsed],
     failureStreaks: { ...extra.failureStreaks },
-    round,
+    inFlight,
     lastSeq: cp.lastSeq,
     windDown: extra.windDown,
     extendedMs: extra.extendedMs,

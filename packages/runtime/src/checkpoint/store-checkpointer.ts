@@ -21,9 +21,9 @@ export class StoreCheckpointer implements LoopCheckpointer {
   #messages = 0;
   #logRows = 0;
   #logTotal = 0;
-  /** JSON of each call of the round in flight as last written, by id. */
+  /** JSON of each call of the iteration in flight as last written, by id. */
   #calls = new Map<string, string>();
-  #round: number | null = null;
+  #inFlight: number | null = null;
 
   constructor(store: CheckpointStore, generateId: () => string) {
     this.#store = store;
@@ -36,7 +36,7 @@ export class StoreCheckpointer implements LoopCheckpointer {
     this.#messages = checkpoint.messages.length;
     this.#logRows = checkpoint.log.length;
     this.#logTotal = logDelta(state.log, 0).total;
-    this.#round = state.round?.iteration ?? null;
+    this.#inFlight = state.inFlight?.iteration ?? null;
     this.#calls = new Map(checkpoint.toolCalls.map((c) => [c.toolCallId, JSON.stringify(c)]));
   }
 
@@ -50,7 +50,7 @@ export class StoreCheckpointer implements LoopCheckpointer {
     if (this.#id !== undefined) return this.#id;
     const id = this.#generateId();
     const log = logDelta(state.log, 0);
-    const calls = this.#roundCalls(state);
+    const calls = this.#inFlightCalls(state);
     await this.#store.create({
       id,
       runId: state.runId,
@@ -75,10 +75,10 @@ export class StoreCheckpointer implements LoopCheckpointer {
     // Everything is computed before the first await: `state` is the loop's live object.
     const messages = state.messages.slice(this.#messages);
     const log = logDelta(state.log, this.#logTotal);
-    const round = state.round?.iteration ?? null;
-    const clear = round !== this.#round && this.#calls.size > 0;
+    const inFlight = state.inFlight?.iteration ?? null;
+    const clear = inFlight !== this.#inFlight && this.#calls.size > 0;
     const known = clear ? new Map<string, string>() : this.#calls;
-    const changed = this.#roundCalls(state).filter((c) => known.get(c.call.toolCallId) !== c.json);
+    const changed = this.#inFlightCalls(state).filter((c) => known.get(c.call.toolCallId) !== c.json);
     await this.#store.update(checkpointId, {
       expect: { messages: this.#messages, log: this.#logRows },
       appendMessages: messages,
@@ -93,7 +93,7 @@ export class StoreCheckpointer implements LoopCheckpointer {
     this.#logTotal = log.total;
     if (clear) this.#calls = new Map();
     for (const c of changed) this.#calls.set(c.call.toolCallId, c.json);
-    this.#round = round;
+    this.#inFlight = inFlight;
   }
 
   /** The store's lease check; a store without leases always holds its runs. */
@@ -148,7 +148,7 @@ export class StoreCheckpointer implements LoopCheckpointer {
 
   async #end(checkpointId: string, state: RunState, finish: () => unknown): Promise<void> {
     try {
-      // The final round (the answer, the report) is kept with the checkpoint too.
+      // The final iteration (the answer, the report) is kept with the checkpoint too.
       await this.update(checkpointId, state);
     } finally {
       this.#ended = true;
@@ -159,8 +159,8 @@ export class StoreCheckpointer implements LoopCheckpointer {
     }
   }
 
-  #roundCalls(state: RunState): { call: CheckpointToolCall; json: string }[] {
-    return (state.round?.toolCalls ?? []).map((c, i) => {
+  #inFlightCalls(state: RunState): { call: CheckpointToolCall; json: string }[] {
+    return (state.inFlight?.toolCalls ?? []).map((c, i) => {
       const call = toCheckpointToolCall(c, i);
       return { call, json: JSON.stringify(call) };
     });

@@ -24,7 +24,7 @@ export interface ContextRunAdvice {
 }
 
 /** What `beforeIteration` and `assembleContext` see of the iteration about to call the model. */
-export interface ContextTurn extends ContextRunInfo {
+export interface ContextIteration extends ContextRunInfo {
   /** Zero-based iteration. */
   iteration: number;
   /**
@@ -35,7 +35,7 @@ export interface ContextTurn extends ContextRunInfo {
 }
 
 /** The context as it stands when a part's `assembleContext` runs (earlier parts' changes applied). */
-export interface ContextAssembly extends ContextTurn {
+export interface ContextAssembly extends ContextIteration {
   /** The run's conversation, system prompt first. */
   conversation: readonly ChatMessage[];
   /** Text added to the system prompt for this call only, by earlier parts. */
@@ -89,7 +89,7 @@ export interface ContextPart {
   /** Names the part in `onInternalError`'s `where`. */
   readonly name: string;
   beforeRun?(run: ContextRunInfo): MaybePromise<ContextRunAdvice | undefined>;
-  beforeIteration?(turn: ContextTurn): MaybePromise<void>;
+  beforeIteration?(info: ContextIteration): MaybePromise<void>;
   assembleContext?(assembly: ContextAssembly): MaybePromise<ContextAssemblyResult | undefined>;
   afterRun?(outcome: ContextRunOutcome): MaybePromise<void>;
 }

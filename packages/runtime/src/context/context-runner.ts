@@ -3,7 +3,7 @@ import { errorMessage, isThenable } from '@headway/protocol/internal';
 import { ConfigError } from '../loop/config-error.js';
 import { isStopSignal } from '../loop/stop-signal.js';
 import type { ChatMessage, ToolSpec } from '../provider/provider.js';
-import type { ContextAssembly, ContextPart, ContextRunInfo, ContextRunOutcome, ContextTurn } from './context-part.js';
+import type { ContextAssembly, ContextPart, ContextRunInfo, ContextRunOutcome, ContextIteration } from './context-part.js';
 
 const HOOKS = ['beforeRun', 'beforeIteration', 'assembleContext', 'afterRun'] as const;
 type Hook = (typeof HOOKS)[number];
@@ -160,19 +160,19 @@ export class ContextRunner {
     return any && runs.length > 0 ? { runs } : undefined;
   }
 
-  async beforeIteration(turn: ContextTurn): Promise<void> {
-    for (const part of this.#parts) await this.#call(part, 'beforeIteration', turn);
+  async beforeIteration(info: ContextIteration): Promise<void> {
+    for (const part of this.#parts) await this.#call(part, 'beforeIteration', info);
   }
 
   /** Every part's `assembleContext` in order; the result is what the provider gets. */
-  async assemble(turn: ContextTurn, conversation: readonly ChatMessage[], offered: readonly ToolSpec[]): Promise<AssembledCall> {
+  async assemble(info: ContextIteration, conversation: readonly ChatMessage[], offered: readonly ToolSpec[]): Promise<AssembledCall> {
     let current: readonly ChatMessage[] = conversation;
     let replaced: ChatMessage[] | undefined;
     const system: string[] = [];
     let tools: readonly ToolSpec[] = offered;
     for (const part of this.#parts) {
       if (part.hooks.assembleContext === undefined || this.#failed.has(part)) continue;
-      const assembly: ContextAssembly = { ...turn, conversation: current, system: system.slice(), tools };
+      const assembly: ContextAssembly = { ...info, conversation: current, system: system.slice(), tools };
       const result = await this.#call(part, 'assembleContext', assembly);
       if (result === undefined || result === null || this.#failed.has(part)) continue;
       try {

@@ -15,7 +15,7 @@ describe('parseAgentConfig', () => {
       temperature: 0.7,
       capabilityMode: 'full',
       timeoutBehavior: 'graceful',
-      gracefulBonusSteps: 4,
+      graceIterations: 4,
       hardStopAfterMs: 60_000,
       negotiatedTimeoutBudgetMs: 1_800_000,
       negotiatedExtensionMs: 300_000,
@@ -30,7 +30,7 @@ describe('parseAgentConfig', () => {
   it.each([
     [{ provider: 'x', maxIterations: 0 }, 'maxIterations: too small: expected number to be >=1'],
     [{ provider: 'x', maxIterations: 1001 }, 'maxIterations: too big: expected number to be <=1000'],
-    [{ provider: 'x', gracefulBonusSteps: 21 }, 'gracefulBonusSteps: too big'],
+    [{ provider: 'x', graceIterations: 21 }, 'graceIterations: too big'],
     [{ provider: 'x', capabilityMode: '' }, 'capabilityMode: too small'],
     [{ provider: 'x', timeoutBehavior: 'soft' }, 'timeoutBehavior: invalid option'],
     [{ provider: 'x', temperature: '0.7' }, 'temperature: invalid input: expected number, received string'],

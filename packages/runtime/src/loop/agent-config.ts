@@ -62,7 +62,7 @@ export interface AgentConfig {
   timeBudgetMs?: number;
   timeoutBehavior: TimeoutBehavior;
   /** Rounds a winding-down run may still take (1–20, default 4). */
-  gracefulBonusSteps: number;
+  graceIterations: number;
   /** How long after wind-down starts the run is aborted regardless (default 60 s). */
   hardStopAfterMs: number;
   /** Total extra time an `onTimeout` observer may grant (default 30 min). */
@@ -92,7 +92,7 @@ export interface AgentConfigInput {
   capabilityMode?: CapabilityMode;
   timeBudgetMs?: number;
   timeoutBehavior?: TimeoutBehavior;
-  gracefulBonusSteps?: number;
+  graceIterations?: number;
   hardStopAfterMs?: number;
   negotiatedTimeoutBudgetMs?: number;
   negotiatedExtensionMs?: number;
@@ -117,7 +117,7 @@ const schema = z.strictObject({
   capabilityMode: z.string().min(1).default('full'),
   timeBudgetMs: ms.exactOptional(),
   timeoutBehavior: z.enum(['graceful', 'hard', 'negotiated']).default('graceful'),
-  gracefulBonusSteps: z.number().int().min(1).max(20).default(4),
+  graceIterations: z.number().int().min(1).max(20).default(4),
   hardStopAfterMs: ms.default(60_000),
   negotiatedTimeoutBudgetMs: z
     .number()

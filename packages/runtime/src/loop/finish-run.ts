@@ -85,9 +85,9 @@ function taskOf(state: RunState): string {
   return state.task ?? state.input;
 }
 
-/** The tool calls of the round in flight that had not finished: what the run was doing when it stopped. */
+/** The tool calls of the iteration in flight that had not finished: what the run was doing when it stopped. */
 function unfinished(state: RunState): string[] {
-  return (state.round?.toolCalls ?? [])
+  return (state.inFlight?.toolCalls ?? [])
     .filter((c) => c.status !== 'finished')
     .map((c) => `${c.name}: ${c.status === 'started' ? 'started, not finished' : 'not started'}`);
 }

@@ -125,7 +125,7 @@ export function freshRunState(init: {
     log: null,
     toolsUsed: [],
     failureStreaks: {},
-    round: null,
+    inFlight: null,
     lastSeq: 0,
     windDown: null,
     extendedMs: 0,

@@ -1,4 +1,4 @@
-// Over 300 lines on purpose: the order of a round (model call, tools, checkpoints, limits) reads
+// Over 300 lines on purpose: the order of an iteration (limits, model call, tools, checkpoint) reads
 // top to bottom in one class; everything that stands on its own is beside it.
 import { ProgressTextFilter, ProgressTracker, extractModelProgress, stripModelProgress, type TaskHistory } from '@headway/estimator';
 import {
@@ -7,7 +7,6 @@ import {
   planItemsSchema,
   redact,
   toolResultPreview,
-  type LimitKind,
   type ProgressEventBody,
   type ProgressHub,
   type RunLimits,
@@ -23,7 +22,7 @@ import { isAbortError } from '../provider/retry-policy.js';
 import { ProviderError } from '../provider/provider-error.js';
 import { ConfigError } from './config-error.js';
 import { ContextRunner } from '../context/context-runner.js';
-import type { ContextRunInfo, ContextTurn } from '../context/context-part.js';
+import type { ContextRunInfo, ContextIteration } from '../context/context-part.js';
 import { openToolProgress } from '../tools/tool-progress.js';
 import type { AgentConfig } from './agent-config.js';
 import { executeToolCall } from './execute-tool-call.js';
@@ -36,6 +35,7 @@ import { StopSignal, cancelReason, raceStop, type Stop } from './stop-signal.js'
 import type { Tool } from '../tools/define-tool.js';
 import { updatePlanTool } from '../tools/update-plan-tool.js';
 import { TimeBudget } from './time-budget.js';
+import { costLimit, iterationLimit, stallLimit, type LimitAnswer } from './limits.js';
 import { StallWatch } from './stall-watch.js';
 
 /** How long a context part's `afterRun` may take before the run's result is returned without it. */
@@ -134,7 +134,7 @@ export class RunLoop {
         this.#emit(body);
       },
       approach: (limit, used, max) => {
-        this.#approach(limit, used, max);
+        this.#approach({ limit, used, max });
       },
       halt: (stop) => {
         this.#halt(stop);
@@ -153,7 +153,7 @@ export class RunLoop {
     const { clock, config } = this.#ctx;
     const { state } = this;
     return new ProgressTracker({
-      maxRoundtrips: config.maxIterations,
+      maxIterations: config.maxIterations,
       emit: (body) => {
         this.#emit(body);
       },
@@ -165,7 +165,7 @@ export class RunLoop {
     });
   }
 
-  get #singleTurn(): boolean {
+  get #singleIteration(): boolean {
     return this.#ctx.toolSpecs.length === 0 || this.#ctx.config.maxIterations === 1;
   }
 
@@ -173,7 +173,7 @@ export class RunLoop {
     const { state } = this;
     const userSignal = this.#ctx.signal;
     const onAbort = (): void => {
-      this.#halt({ kind: 'cancel', reason: cancelReason(userSignal?.reason) });
+      this.#halt({ status: 'cancelled', reason: cancelReason(userSignal?.reason) });
     };
     if (state.lastSeq === 0)
       this.#emit({
@@ -193,9 +193,9 @@ export class RunLoop {
         const history = await this.#context.beforeRun(this.#runInfo());
         if (history !== undefined) this.#tracker = this.#newTracker(history);
       }
-      if (!this.#singleTurn) await this.#createCheckpoint();
+      if (!this.#singleIteration) await this.#createCheckpoint();
       this.#time.start();
-      outcome = this.#singleTurn ? await this.#runSingleTurn() : await this.#runToolLoop();
+      outcome = this.#singleIteration ? await this.#runSingleIteration() : await this.#runToolLoop();
     } catch (error) {
       outcome = this.#outcomeOf(error);
     } finally {
@@ -230,61 +230,62 @@ export class RunLoop {
 
   // ── the loop ────────────────────────────────────────────────────────────────
 
-  async #runSingleTurn(): Promise<Outcome> {
+  async #runSingleIteration(): Promise<Outcome> {
     this.#checkStopped();
     this.#emit({ type: 'iteration', index: this.state.iteration, max: this.#ctx.config.maxIterations });
     const response = await this.#callModel([]);
-    this.#tracker.roundtripFinished();
+    this.#tracker.iterationFinished();
     return { status: 'completed', text: response.visible };
   }
 
+  /**
+   * Each iteration: ask the limits (stall, iterations, the time budget's wind-down), call the
+   * model, run the tools, checkpoint. A limit that is reached answers with the reason the run
+   * ends with; the last iteration offers no tools and asks for the report.
+   */
   async #runToolLoop(): Promise<Outcome> {
     const { state } = this;
     const max = this.#ctx.config.maxIterations;
     for (;;) {
       this.#checkStopped();
-      if (state.round !== null) {
-        // A resumed run: finish the round that was in flight first.
+      if (state.inFlight !== null) {
+        // A resumed run: finish the iteration whose tools were in flight first.
         await this.#runTools();
         continue;
       }
-      this.#checkStall();
+      const stalled = stallLimit(this.#stall.windDown).reached;
+      if (stalled !== undefined) this.#time.windDown(stalled, 1);
       const index = state.iteration;
       this.#emit({ type: 'iteration', index, max });
-      // Warn before the last iteration (from 80% of the limit, and at the latest one iteration
-      // ahead of it), never in the iteration that reaches it: a run of one has no room to warn.
-      if (index < max - 1 && (index + 1 >= 0.8 * max || index + 2 >= max)) this.#approach('iterations', index + 1, max);
+      const iterations = iterationLimit(index, max);
+      if (iterations.approaching !== undefined) this.#approach(iterations.approaching);
       let tools: readonly ToolSpec[] = this.#ctx.toolSpecs;
       let reportReason: StopReason | undefined;
-      const windDown = state.windDown;
-      if (windDown !== null) {
-        reportReason = windDown.reason;
-        if (!windDown.reportRequested) {
-          this.#requestReport(windDown.reason);
-          windDown.reportRequested = true;
-        }
-        windDown.bonusStepsLeft -= 1;
-        // The last bonus round must end in text: no tools.
-        if (windDown.bonusStepsLeft <= 0) tools = [];
+      const grace = this.#time.graceIteration();
+      if (grace !== undefined) {
+        reportReason = grace.reason;
+        if (grace.requestReport) this.#requestReport(grace.reason);
+        // The last grace iteration must end in text: no tools.
+        if (grace.last) tools = [];
       }
-      if (index >= max - 1) {
+      if (iterations.reached !== undefined) {
         tools = [];
         if (reportReason === undefined) {
           this.#emit({ type: 'limit.reached', limit: 'iterations', used: max, max });
-          this.#requestReport('max-iterations');
-          reportReason = 'max-iterations';
+          this.#requestReport(iterations.reached);
+          reportReason = iterations.reached;
         }
       }
       const response = await this.#callModel(tools);
       if (reportReason !== undefined && (tools.length === 0 || response.toolCalls.length === 0)) {
-        this.#tracker.roundtripFinished();
+        this.#tracker.iterationFinished();
         return { status: 'limit', reason: reportReason, modelText: response.visible };
       }
       if (response.toolCalls.length === 0) {
-        this.#tracker.roundtripFinished();
+        this.#tracker.iterationFinished();
         return { status: 'completed', text: response.visible };
       }
-      state.round = { iteration: index, toolCalls: response.toolCalls.map((c): ToolCallStatus => ({ ...c, status: 'pending' })) };
+      state.inFlight = { iteration: index, toolCalls: response.toolCalls.map((c): ToolCallStatus => ({ ...c, status: 'pending' })) };
       await this.#runTools();
     }
   }
@@ -313,14 +314,14 @@ export class RunLoop {
     this.#checkBudget();
     let messages = state.messages.slice();
     if (!this.#context.empty) {
-      const turn = this.#turn(index);
-      await this.#context.beforeIteration(turn);
-      const assembled = await this.#context.assemble(turn, state.messages, tools);
+      const info = this.#iterationInfo(index);
+      await this.#context.beforeIteration(info);
+      const assembled = await this.#context.assemble(info, state.messages, tools);
       if (assembled.conversation !== undefined) state.messages = assembled.conversation;
       messages = assembled.messages;
       tools = assembled.tools;
     }
-    this.#tracker.roundtripStarted();
+    this.#tracker.iterationStarted();
     this.#emit({
       type: 'step.started',
       step,
@@ -388,17 +389,17 @@ export class RunLoop {
     return { ...response, toolCalls, visible };
   }
 
-  /** Runs the calls of the round in flight that have not finished, then closes the round. */
+  /** Runs the calls of the iteration in flight that have not finished, then closes the iteration. */
   async #runTools(): Promise<void> {
     const { state } = this;
-    const round = state.round;
-    if (round === null) return;
+    const inFlight = state.inFlight;
+    if (inFlight === null) return;
     const followUps: string[] = [];
     this.#tracker.toolsStarted();
-    for (const call of round.toolCalls) {
+    for (const call of inFlight.toolCalls) {
       if (call.status === 'finished') continue;
       const lost = await leaseLostReason(this.#ctx.checkpointer, this.#checkpointId, this.#ctx.onInternalError);
-      if (lost !== undefined) this.#halt({ kind: 'cancel', reason: lost });
+      if (lost !== undefined) this.#halt({ status: 'cancelled', reason: lost });
       this.#checkStopped();
       call.status = 'started';
       await this.#updateCheckpoint('tool-started');
@@ -408,7 +409,7 @@ export class RunLoop {
         toolCallId: call.id,
         args: this.#ctx.redact ? redact(call.args) : call.args,
       });
-      const result = await executeToolCall(call, round.iteration, {
+      const result = await executeToolCall(call, inFlight.iteration, {
         tools: this.#ctx.tools,
         clock: this.#ctx.clock,
         runId: state.runId,
@@ -421,9 +422,9 @@ export class RunLoop {
         externalize: this.#ctx.externalize,
         openProgress: () =>
           openToolProgress(this.#tracker, {
-            iteration: round.iteration,
+            iteration: inFlight.iteration,
             maxIterations: this.#ctx.config.maxIterations,
-            callsLeft: round.toolCalls.filter((c) => c.status !== 'finished').length,
+            callsLeft: inFlight.toolCalls.filter((c) => c.status !== 'finished').length,
           }),
       });
       call.status = 'finished';
@@ -442,7 +443,7 @@ export class RunLoop {
       });
       this.#tracker.toolCallFinished(call.name, result.ok);
       this.#stall.toolCall({
-        iteration: round.iteration,
+        iteration: inFlight.iteration,
         id: call.id,
         name: call.name,
         args: call.args,
@@ -450,7 +451,7 @@ export class RunLoop {
         ok: result.ok,
       });
       this.#log.recordToolCall({
-        iteration: round.iteration + 1,
+        iteration: inFlight.iteration + 1,
         name: call.name,
         args: call.args,
         result: result.raw,
@@ -467,14 +468,14 @@ export class RunLoop {
       }
       await this.#updateCheckpoint('tool-finished');
     }
-    this.#stall.iterationFinished(round.iteration);
+    this.#stall.iterationFinished(inFlight.iteration);
     const nudge = this.#stall.takeNudge();
     if (nudge !== undefined) followUps.push(nudge);
     for (const text of followUps) state.messages.push({ role: 'user', content: text });
     state.messages.push({ role: 'user', content: VERIFICATION_PROMPT });
-    state.round = null;
-    this.#tracker.roundtripFinished();
-    await this.#updateCheckpoint('round');
+    state.inFlight = null;
+    this.#tracker.iterationFinished();
+    await this.#updateCheckpoint('iteration');
   }
 
   /** The built-in plan tool succeeded: the plan goes to the event stream, the bar and the report. */
@@ -494,10 +495,10 @@ export class RunLoop {
   #checkBudget(): void {
     const spend = this.#ctx.spend;
     if (spend === undefined) return;
-    const at = spend.check(this.state.sessionId);
-    if (at.status !== 'exhausted') return;
-    this.#emit({ type: 'limit.reached', limit: 'cost', used: at.spentUsd, max: at.budgetUsd });
-    this.#halt({ kind: 'budget', reason: 'cost-budget' });
+    const cost = costLimit(spend, this.state.sessionId);
+    if (cost.reached === undefined) return;
+    this.#emit({ type: 'limit.reached', limit: 'cost', used: cost.spentUsd, max: cost.budgetUsd });
+    this.#halt({ status: 'limit', reason: cost.reached });
     throw new StopSignal();
   }
 
@@ -510,22 +511,12 @@ export class RunLoop {
     } catch (error) {
       this.#ctx.onInternalError(error, 'cost');
     }
-    const at = spend.check(this.state.sessionId);
-    if (at.status === 'approaching' || at.status === 'exhausted') this.#approach('cost', at.spentUsd, at.budgetUsd);
+    const { approaching } = costLimit(spend, this.state.sessionId);
+    if (approaching !== undefined) this.#approach(approaching);
   }
 
-  /**
-   * At the iteration boundary: a stall the policy answered with `wind-down` ends the run like a
-   * limit does. One bonus round, without tools, for the model's progress report.
-   */
-  #checkStall(): void {
-    const { state } = this;
-    if (this.#stall.windDown === undefined || state.windDown !== null) return;
-    state.windDown = { reason: 'stalled', startedAt: this.#ctx.clock.now(), bonusStepsLeft: 1, reportRequested: false };
-    this.#emit({ type: 'wind-down.started', reason: 'stalled', bonusSteps: 1 });
-  }
-
-  #approach(limit: LimitKind, used: number, max: number): void {
+  /** The 80% warning of a limit, once per run. */
+  #approach({ limit, used, max }: NonNullable<LimitAnswer['approaching']>): void {
     if (this.state.approached.includes(limit)) return;
     this.state.approached.push(limit);
     this.#emit({ type: 'limit.approaching', limit, used, max });
@@ -561,9 +552,8 @@ export class RunLoop {
 
   #outcomeOf(error: unknown): Outcome {
     const stop = this.#stop;
-    if (stop !== undefined) {
-      return stop.kind === 'cancel' ? { status: 'cancelled', reason: stop.reason } : { status: 'limit', reason: stop.reason };
-    }
+    // A stop made outside the loop's flow (cancel, hard time stop, cost cap) carries its outcome.
+    if (stop !== undefined) return stop;
     if (isAbortError(error) && this.#ctx.signal?.aborted === true) return { status: 'cancelled', reason: 'cancelled by the caller' };
     const code = codeOf(error);
     return { status: 'error', error: errorMessage(error), ...(code === undefined ? {} : { code }) };
@@ -584,7 +574,7 @@ export class RunLoop {
     };
   }
 
-  #turn(iteration: number): ContextTurn {
+  #iterationInfo(iteration: number): ContextIteration {
     return {
       ...this.#runInfo(),
       iteration,
@@ -658,13 +648,13 @@ export class RunLoop {
     });
   }
 
-  async #updateCheckpoint(reason: 'round' | 'tool-started' | 'tool-finished'): Promise<void> {
+  async #updateCheckpoint(reason: 'iteration' | 'tool-started' | 'tool-finished'): Promise<void> {
     const checkpointer = this.#ctx.checkpointer;
     const id = this.#checkpointId;
     if (checkpointer === undefined || id === undefined) return;
     this.#snapshot();
     const saved = await this.#safely('checkpoint.update', () => checkpointer.update(id, this.state, reason));
-    if (saved && reason === 'round') this.#emit({ type: 'checkpoint.saved', checkpointId: id, iteration: this.state.iteration });
+    if (saved && reason === 'iteration') this.#emit({ type: 'checkpoint.saved', checkpointId: id, iteration: this.state.iteration });
   }
 }
 

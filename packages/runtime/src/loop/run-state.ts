@@ -1,7 +1,7 @@
 import type { RunEnd, StopReason } from '@headway/protocol';
 import type { ChatMessage, ToolCall, Usage } from '../provider/provider.js';
 
-/** Status of one tool call of the round in flight. */
+/** Status of one tool call of the iteration in flight. */
 export interface ToolCallStatus extends ToolCall {
   status: 'pending' | 'started' | 'finished';
   /** The message content the model gets, once finished. */
@@ -33,7 +33,7 @@ export interface RunState {
   startedAt: number;
   /** The whole conversation, system prompt first. */
   messages: ChatMessage[];
-  /** Provider calls completed (rounds). */
+  /** Provider calls completed (iterations). */
   iteration: number;
   usage: Usage;
   /** Money this run spent so far (USD), priced by the runtime's cost tracker. */
@@ -46,12 +46,12 @@ export interface RunState {
   toolsUsed: string[];
   /** Consecutive failures per tool (reset on success and after a strategy rotation). */
   failureStreaks: Record<string, number>;
-  /** The tool round in flight: the calls the model asked for and how far each got. */
-  round: { iteration: number; toolCalls: ToolCallStatus[] } | null;
+  /** The iteration whose tool calls are in flight: the calls the model asked for and how far each got. */
+  inFlight: { iteration: number; toolCalls: ToolCallStatus[] } | null;
   /** `seq` of the last event emitted, so a resumed run continues after it. */
   lastSeq: number;
   /** Set once the run is winding down (a time limit was reached). */
-  windDown: { reason: StopReason; startedAt: number; bonusStepsLeft: number; reportRequested: boolean } | null;
+  windDown: { reason: StopReason; startedAt: number; graceIterationsLeft: number; reportRequested: boolean } | null;
   /** Time granted by a negotiated-timeout observer so far. */
   extendedMs: number;
   /** Limits whose 80% warning was already emitted. */
@@ -60,7 +60,7 @@ export interface RunState {
 
 /**
  * Where the loop saves its state: create at the start of a tool loop, update after each
- * round of tool results (and as each tool call starts and finishes), complete or fail at
+ * iteration's tool results (and as each tool call starts and finishes), complete or fail at
  * the end. `checkpointStore` implementations adapt to this.
  *
  * The `state` passed is the live object: serialise it before awaiting anything. A method
@@ -69,7 +69,7 @@ export interface RunState {
 export interface LoopCheckpointer {
   /** Returns the checkpoint's id. */
   create(state: RunState): string | Promise<string>;
-  update(checkpointId: string, state: RunState, reason: 'round' | 'tool-started' | 'tool-finished'): void | Promise<void>;
+  update(checkpointId: string, state: RunState, reason: 'iteration' | 'tool-started' | 'tool-finished'): void | Promise<void>;
   complete(checkpointId: string, state: RunState): void | Promise<void>;
   fail(checkpointId: string, state: RunState, error: string): void | Promise<void>;
   /** True while this worker still holds the run's lease; asked before every tool call (absent: no leases). */

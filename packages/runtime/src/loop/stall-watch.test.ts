@@ -98,7 +98,7 @@ describe('stall detection in the runtime', () => {
       'report.generated',
       'run.finished',
     ]);
-    expect(events.find((e) => e.type === 'wind-down.started')).toMatchObject({ reason: 'stalled', bonusSteps: 1 });
+    expect(events.find((e) => e.type === 'wind-down.started')).toMatchObject({ reason: 'stalled', graceIterations: 1 });
     const finished = events.at(-1);
     expect(finished?.type === 'run.finished' && finished.summary).toBe(
       'stopped at a stall (the run was repeating itself) after 6 iteration(s); progress report attached',

@@ -51,7 +51,7 @@ export class StallWatch {
     this.#detector.plan(completed);
   }
 
-  /** The round of `iteration` closed. */
+  /** The tool calls of `iteration` finished. */
   iterationFinished(iteration: number): void {
     this.#apply(this.#detector.iterationFinished(iteration), iteration);
   }

@@ -1,8 +1,12 @@
 import { adoptThenable, describeThrown } from '@headway/protocol/internal';
 import type { StopReason } from '@headway/protocol';
 
-/** Why a run was stopped from outside its loop: a cancellation, a hard time limit, the cost cap. */
-export type Stop = { kind: 'cancel'; reason: string } | { kind: 'hard-time'; reason: StopReason } | { kind: 'budget'; reason: StopReason };
+/**
+ * How a run stopped from outside its loop's flow ends: cancelled (by the caller, a lost lease) or
+ * at a limit (the hard time stop, the cost cap). Decided where the stop is made; the loop ends
+ * the run with it as it is.
+ */
+export type Stop = { status: 'cancelled'; reason: string } | { status: 'limit'; reason: StopReason };
 
 /** Thrown inside the loop when a stop (cancel, hard time limit) interrupts an await; the loop catches it, it never leaves. */
 export class StopSignal extends Error {

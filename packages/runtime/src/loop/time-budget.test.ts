@@ -155,13 +155,13 @@ describe('iteration limit', () => {
 });
 
 describe('time limits (fake clock)', () => {
-  it('graceful: wind-down at the deadline, report prompt, bonus rounds, model report', async () => {
+  it('graceful: wind-down at the deadline, report prompt, grace iterations, model report', async () => {
     const clock = new ManualClock({ autoAdvance: true, start: 1_000_000 });
     const { sink, events } = collect();
     // Each model call takes 10 s; the budget is 25 s, so the deadline passes in iteration 3.
     const provider = new ScriptedProvider(diligent(MODEL_REPORT, 10_000), { clock });
     const runtime = new AgentRuntime(
-      { provider: 'scripted', maxIterations: 50, timeBudgetMs: 25_000, gracefulBonusSteps: 2 },
+      { provider: 'scripted', maxIterations: 50, timeBudgetMs: 25_000, graceIterations: 2 },
       { provider, tools: [fileRead], sinks: [sink], clock, generateId: ids() },
     );
     const result = await runtime.run('Summarize the README file');
@@ -172,17 +172,17 @@ describe('time limits (fake clock)', () => {
     expect(types.indexOf('limit.approaching')).toBeLessThan(types.indexOf('limit.reached'));
     expect(events.find((e) => e.type === 'limit.approaching')).toMatchObject({ limit: 'time', used: 20_000, max: 25_000 });
     expect(events.find((e) => e.type === 'limit.reached')).toMatchObject({ limit: 'time', used: 25_000, max: 25_000 });
-    expect(events.find((e) => e.type === 'wind-down.started')).toMatchObject({ reason: 'time-budget', bonusSteps: 2 });
+    expect(events.find((e) => e.type === 'wind-down.started')).toMatchObject({ reason: 'time-budget', graceIterations: 2 });
     expectEndsWithReport(events);
     expect(clock.pendingTimers).toBe(0);
   });
 
-  it('graceful: a model that keeps calling tools is cut off after the bonus rounds with the fallback', async () => {
+  it('graceful: a model that keeps calling tools is cut off after the grace iterations with the fallback', async () => {
     const clock = new ManualClock({ autoAdvance: true });
     const { sink, events } = collect();
     const provider = new ScriptedProvider(() => ({ toolCalls: [{ name: 'file_read', args: { path: 'x' } }], delayMs: 10_000 }), { clock });
     const runtime = new AgentRuntime(
-      { provider: 'scripted', maxIterations: 50, timeBudgetMs: 25_000, gracefulBonusSteps: 2 },
+      { provider: 'scripted', maxIterations: 50, timeBudgetMs: 25_000, graceIterations: 2 },
       { provider, tools: [fileRead], sinks: [sink], clock },
     );
     const result = await runtime.run('t');

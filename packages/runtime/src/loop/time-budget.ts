@@ -27,8 +27,9 @@ export interface TimeBudgetHost {
 
 /**
  * A run's time budget: the 80% warning, and at the deadline a hard stop, a graceful wind-down
- * (bonus rounds, then a hard stop `hardStopAfterMs` later) or a negotiation with an `onTimeout`
- * observer that may grant extensions.
+ * (grace iterations, then a hard stop `hardStopAfterMs` later) or a negotiation with an `onTimeout`
+ * observer that may grant extensions. It holds the wind-down countdown: the loop asks
+ * {@link TimeBudget.graceIteration} as each iteration begins.
  */
 export class TimeBudget {
   readonly #host: TimeBudgetHost;
@@ -65,7 +66,7 @@ export class TimeBudget {
     switch (this.#host.config.timeoutBehavior) {
       case 'hard':
         this.#emitTimeLimit();
-        this.#host.halt({ kind: 'hard-time', reason: 'time-budget' });
+        this.#host.halt({ status: 'limit', reason: 'time-budget' });
         return;
       case 'graceful':
         this.#beginWindDown('time-budget');
@@ -139,10 +140,34 @@ export class TimeBudget {
     const host = this.#host;
     if (host.state.windDown !== null || host.over()) return;
     this.#emitTimeLimit();
-    host.state.windDown = { reason, startedAt: host.clock.now(), bonusStepsLeft: host.config.gracefulBonusSteps, reportRequested: false };
-    host.emit({ type: 'wind-down.started', reason, bonusSteps: host.config.gracefulBonusSteps });
+    this.windDown(reason, host.config.graceIterations);
     host.schedule(host.config.hardStopAfterMs, () => {
-      host.halt({ kind: 'hard-time', reason });
+      host.halt({ status: 'limit', reason });
     });
+  }
+
+  /**
+   * Starts the wind-down (once): `graceIterations` more iterations to write the report. The time
+   * limit starts it at the deadline; a stall the policy answered with `wind-down` starts it too.
+   */
+  windDown(reason: StopReason, graceIterations: number): void {
+    const { state, clock } = this.#host;
+    if (state.windDown !== null) return;
+    state.windDown = { reason, startedAt: clock.now(), graceIterationsLeft: graceIterations, reportRequested: false };
+    this.#host.emit({ type: 'wind-down.started', reason, graceIterations });
+  }
+
+  /**
+   * Asked as an iteration begins, while the run winds down: counts one grace iteration off and
+   * says whether the report is still to be asked for and whether this is the last one (which must
+   * end in text: no tools). `undefined` while the run is not winding down.
+   */
+  graceIteration(): { reason: StopReason; requestReport: boolean; last: boolean } | undefined {
+    const windDown = this.#host.state.windDown;
+    if (windDown === null) return undefined;
+    const requestReport = !windDown.reportRequested;
+    windDown.reportRequested = true;
+    windDown.graceIterationsLeft -= 1;
+    return { reason: windDown.reason, requestReport, last: windDown.graceIterationsLeft <= 0 };
   }
 }
