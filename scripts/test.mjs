@@ -91,7 +91,8 @@ const steps = [
   // changesets changed since its last green run).
   [process.execPath, [join(root, 'scripts', 'check-docs.mjs')]],
   // The package scaffolder (`pnpm new-package`) makes a package that type-checks; the README
-  // checks read, judge and type-check as they say.
+  // checks read, judge and type-check as they say; no published package's tarball carries the
+  // test machinery (scripts/check-tarballs.mjs).
   [
     process.execPath,
     [
@@ -99,6 +100,7 @@ const steps = [
       join(root, 'scripts', 'new-package.test.mjs'),
       join(root, 'scripts', 'check-commands.test.mjs'),
       join(root, 'scripts', 'check-docs.test.mjs'),
+      join(root, 'scripts', 'check-tarballs.test.mjs'),
     ],
   ],
   // Every command in the READMEs, run as written from where they say, as a user with Node.js and npm.

@@ -1,5 +1,5 @@
 import { HeadwayError, ManualClock } from '@headway/protocol';
-import { deferred } from '@headway/protocol/testing';
+import { deferred } from '@headway/test-utils';
 import { collectStream, type CompletionRequest } from '@headway/runtime';
 import { jsonReply, useScriptedServer, type ScriptedReply } from '@headway/runtime/testing';
 import fc from 'fast-check';
