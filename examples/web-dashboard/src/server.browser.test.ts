@@ -8,7 +8,8 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pngText, withPngText } from './png-text.test-util.js';
-import type { ChatMessage, ScriptedStep } from '@headway/runtime';
+import type { ChatMessage } from '@headway/runtime';
+import type { ScriptedStep } from '@headway/runtime/testing';
 import { DEFAULT_TASK } from './scripted-model.js';
 import { startDashboardServer, type DashboardServer } from './server.js';
 
