@@ -83,7 +83,8 @@ const steps = [
   [bin('prettier'), ['--check', '.']],
   [
     bin('turbo'),
-    ['run', 'build', 'typecheck', 'lint', 'check', 'test', '--output-logs=errors-only', '--continue', ...process.argv.slice(2)],
+    // `docs:api`: the API reference (typedoc.config.mjs), warnings as errors.
+    ['run', 'build', 'typecheck', 'lint', 'check', 'test', 'docs:api', '--output-logs=errors-only', '--continue', ...process.argv.slice(2)],
   ],
   // Docs are code: the release published to a local registry, every README's install line
   // installed from it as written (npm and pnpm), its snippets type-checked and run, and
