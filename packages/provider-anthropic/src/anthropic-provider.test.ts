@@ -21,7 +21,8 @@ import {
   thinkingBlock,
   toolUseBlock,
 } from './anthropic-server.test-util.js';
-import { drainRunStream, createRecordingClock } from '@headway/runtime/testing';
+import { createRecordingClock } from '@headway/protocol/testing';
+import { drainRunStream } from '@headway/runtime/testing';
 
 const server = useAnthropicTestServer();
 

@@ -1,13 +1,13 @@
 // `@headway/runtime/testing` is for scripts as well as tests: importing it (the built entry, as a
-// user's demo script would) loads neither vitest nor esbuild; the conformance entry does.
+// user's demo script would) loads neither vitest, esbuild nor fast-check; the conformance entry does.
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 
 const packageDir = new URL('../..', import.meta.url).pathname;
 
-/** A resolve hook that refuses the test runner and the bundler, so loading either fails loudly. */
+/** A resolve hook that refuses the test runner, the bundler and fast-check, so loading one fails loudly. */
 const refuse = `export async function resolve(specifier, context, next) {
-  if (/^(vitest|esbuild)(\\/|$)/.test(specifier)) throw new Error('refused: ' + specifier);
+  if (/^(vitest|esbuild|fast-check)(\\/|$)/.test(specifier)) throw new Error('refused: ' + specifier);
   return next(specifier, context);
 }`;
 const register = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(refuse)}`)});`;
@@ -23,7 +23,7 @@ function runScript(code: string) {
 }
 
 describe('@headway/runtime/testing', () => {
-  it('runs an agent with ScriptedProvider without loading vitest or esbuild', () => {
+  it('runs an agent with ScriptedProvider without loading vitest, esbuild or fast-check', () => {
     const r = runScript(`
       import { AgentRuntime } from '@headway/runtime';
       import { ScriptedProvider, drainRunStream } from '@headway/runtime/testing';
