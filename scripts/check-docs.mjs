@@ -176,6 +176,9 @@ const NOT_STAGED = /[/\\](node_modules|\.vitest|\.turbo|\.cache)$/;
 function stage(pkgs, dir) {
   for (const file of ['package.json', 'pnpm-workspace.yaml']) cpSync(join(root, file), join(dir, file));
   cpSync(join(root, '.changeset'), join(dir, '.changeset'), { recursive: true });
+  // Private packages (the test machinery) appear in published packages' devDependencies:
+  // `pnpm publish` resolves those `workspace:` ranges too, so they are linked like the others.
+  const privates = new Map();
   for (const p of pkgs) cpSync(p.dir, join(dir, relative(root, p.dir)), { recursive: true, filter: (src) => !NOT_STAGED.test(src) });
   for (const group of ['packages', 'examples']) {
     if (!existsSync(join(root, group))) continue;
@@ -184,6 +187,7 @@ function stage(pkgs, dir) {
       if (existsSync(join(dir, rel)) || !existsSync(join(root, rel, 'package.json'))) continue;
       mkdirSync(join(dir, rel), { recursive: true });
       cpSync(join(root, rel, 'package.json'), join(dir, rel, 'package.json'));
+      privates.set(JSON.parse(readFileSync(join(root, rel, 'package.json'), 'utf8')).name, join(dir, rel));
     }
   }
   if (existsSync(join(root, 'bench', 'package.json'))) {
@@ -197,7 +201,7 @@ function stage(pkgs, dir) {
   for (const p of pkgs) {
     for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies', 'devDependencies']) {
       for (const [name, range] of Object.entries(p.manifest[field] ?? {})) {
-        const target = staged.get(name);
+        const target = staged.get(name) ?? privates.get(name);
         const link = join(staged.get(p.name), 'node_modules', ...name.split('/'));
         if (!String(range).startsWith('workspace:') || target === undefined || existsSync(link)) continue;
         mkdirSync(join(link, '..'), { recursive: true });

@@ -83,7 +83,8 @@ const steps = [
   [bin('prettier'), ['--check', '.']],
   [
     bin('turbo'),
-    ['run', 'build', 'typecheck', 'lint', 'check', 'test', '--output-logs=errors-only', '--continue', ...process.argv.slice(2)],
+    // `docs:api`: the API reference (typedoc.config.mjs), warnings as errors.
+    ['run', 'build', 'typecheck', 'lint', 'check', 'test', 'docs:api', '--output-logs=errors-only', '--continue', ...process.argv.slice(2)],
   ],
   // Docs are code: the release published to a local registry, every README's install line
   // installed from it as written (npm and pnpm), its snippets type-checked and run, and
@@ -91,7 +92,8 @@ const steps = [
   // changesets changed since its last green run).
   [process.execPath, [join(root, 'scripts', 'check-docs.mjs')]],
   // The package scaffolder (`pnpm new-package`) makes a package that type-checks; the README
-  // checks read, judge and type-check as they say.
+  // checks read, judge and type-check as they say; no published package's tarball carries the
+  // test machinery (scripts/check-tarballs.mjs).
   [
     process.execPath,
     [
@@ -99,6 +101,7 @@ const steps = [
       join(root, 'scripts', 'new-package.test.mjs'),
       join(root, 'scripts', 'check-commands.test.mjs'),
       join(root, 'scripts', 'check-docs.test.mjs'),
+      join(root, 'scripts', 'check-tarballs.test.mjs'),
     ],
   ],
   // Every command in the READMEs, run as written from where they say, as a user with Node.js and npm.

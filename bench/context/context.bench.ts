@@ -5,16 +5,8 @@
 // Run: pnpm -F @headway/bench bench:context
 import { Learnings, Playbook, createContextPipeline } from '@headway/context';
 import { NullReporter } from '@headway/protocol';
-import {
-  AgentRuntime,
-  ScriptedProvider,
-  defineTool,
-  type ChatMessage,
-  type ContextAssembly,
-  type ContextPart,
-  type ScriptedStep,
-  type ToolSpec,
-} from '@headway/runtime';
+import { AgentRuntime, defineTool, type ChatMessage, type ContextAssembly, type ContextPart, type ToolSpec } from '@headway/runtime';
+import { ScriptedProvider, type ScriptedStep } from '@headway/runtime/testing';
 import { Bench } from 'tinybench';
 import { z } from 'zod';
 import { verdict } from '../lib/verdict.js';

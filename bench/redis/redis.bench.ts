@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { createProgressHub, systemClock, type ProgressHub } from '@headway/protocol';
 import { connectRedis, createRedisReplayLog, createRedisSink, type RedisSink } from '@headway/redis';
 import { createReplayLog, createSseHandler } from '@headway/sse';
-import { findTestPart } from '@headway/protocol/testing';
+import { findTestPart } from '@headway/test-utils';
 import { median } from '../lib/compare.js';
 import { SseClients, clock, emitPaced, tick, nextMessage, usedMemory } from '../lib/sse-clients.js';
 import { verdict } from '../lib/verdict.js';

@@ -4,7 +4,8 @@
 import { NullReporter } from '@headway/protocol';
 import { CLIReporter } from '@headway/reporter-cli';
 import { JSONReporter } from '@headway/reporter-json';
-import { AgentRuntime, ScriptedProvider, defineTool, type ScriptedStep } from '@headway/runtime';
+import { AgentRuntime, defineTool } from '@headway/runtime';
+import { ScriptedProvider, type ScriptedStep } from '@headway/runtime/testing';
 import { generateText, stepCountIs } from 'ai';
 import { Bench } from 'tinybench';
 import { z } from 'zod';

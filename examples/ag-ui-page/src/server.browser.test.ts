@@ -3,8 +3,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { findTestPart } from '@headway/protocol/testing';
-import type { ChatMessage, ScriptedStep } from '@headway/runtime';
+import { findTestPart } from '@headway/test-utils';
+import type { ChatMessage } from '@headway/runtime';
+import type { ScriptedStep } from '@headway/runtime/testing';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -7,7 +7,8 @@ import { extname, join, normalize } from 'node:path';
 import { createAgUiHandler } from '@headway/ag-ui';
 import { describeIssues, toValidationIssues, type ProgressEvent, type ProgressReport } from '@headway/protocol';
 import { continuationPrompt } from '@headway/report';
-import { AgentRuntime, ScriptedProvider, defineTool, type ChatMessage, type ScriptedStep } from '@headway/runtime';
+import { AgentRuntime, defineTool, type ChatMessage } from '@headway/runtime';
+import { ScriptedProvider, type ScriptedStep } from '@headway/runtime/testing';
 import { z } from 'zod';
 import { createRequestGuard, PAGE_CSP, withPageToken } from './request-guard.js';
 

@@ -7,7 +7,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { findTestPart } from '@headway/protocol/testing';
+import { findTestPart } from '@headway/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { renderTerminalSvg, screenText } from './terminal-svg.js';
 

@@ -19,15 +19,8 @@ import { CLIReporter } from '@headway/reporter-cli';
 import { JSONReporter } from '@headway/reporter-json';
 import { AnthropicProvider } from '@headway/provider-anthropic';
 import { OpenAIProvider } from '@headway/provider-openai';
-import {
-  AgentRuntime,
-  LATEST_REPORT_FILE,
-  readRunReport,
-  saveRunReport,
-  ScriptedProvider,
-  type Provider,
-  type StoredRunReport,
-} from '@headway/runtime';
+import { AgentRuntime, LATEST_REPORT_FILE, readRunReport, saveRunReport, type Provider, type StoredRunReport } from '@headway/runtime';
+import { ScriptedProvider } from '@headway/runtime/testing';
 import { SqliteCheckpointStore } from '@headway/store-sqlite';
 import { demoModel } from './scripted-model.js';
 import { fileTools } from './tools.js';

@@ -1,7 +1,8 @@
 // The "model" of the demo: a deterministic policy that decides each next step from the
 // real tool results in the conversation, so the demo needs no API key and behaves the same
 // every time — while still reading real files.
-import type { ChatMessage, CompletionRequest, ScriptedStep } from '@headway/runtime';
+import type { ChatMessage, CompletionRequest } from '@headway/runtime';
+import type { ScriptedStep } from '@headway/runtime/testing';
 
 interface PlannedCall {
   /** How a done step is named in progress reports, so a follow-up run can skip it. */

@@ -2,7 +2,8 @@
 //   npm start --prefix examples/custom-reporter [-- --webhook http://127.0.0.1:8787/hook [--webhook-timeout-ms 2000]]
 import { parseArgs } from 'node:util';
 import { isProgressReporter } from '@headway/protocol';
-import { AgentRuntime, ScriptedProvider, defineTool } from '@headway/runtime';
+import { AgentRuntime, defineTool } from '@headway/runtime';
+import { ScriptedProvider } from '@headway/runtime/testing';
 import { z } from 'zod';
 import { JsonLinesReporter } from './jsonl-reporter.js';
 import { WebhookReporter } from './webhook-reporter.js';

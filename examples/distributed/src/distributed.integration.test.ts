@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findTestPart } from '@headway/protocol/testing';
+import { findTestPart } from '@headway/test-utils';
 import { connectRedis } from '@headway/redis';
 import { subscribeToRun } from '@headway/sse';
 import { chromium } from 'playwright-core';

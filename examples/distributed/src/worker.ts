@@ -1,7 +1,8 @@
 // A worker process: runs agent runs one after another, each run's events going to Redis.
 import { randomUUID } from 'node:crypto';
 import { createRedisSink, type RedisCommandClient } from '@headway/redis';
-import { AgentRuntime, ScriptedProvider, defineTool, type RunResult } from '@headway/runtime';
+import { AgentRuntime, defineTool, type RunResult } from '@headway/runtime';
+import { ScriptedProvider } from '@headway/runtime/testing';
 import { z } from 'zod';
 
 /** Options of {@link runAgent}. */

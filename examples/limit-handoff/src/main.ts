@@ -5,7 +5,8 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CLIReporter } from '@headway/reporter-cli';
 import { JSONReporter } from '@headway/reporter-json';
-import { AgentRuntime, ScriptedProvider, type AgentConfigInput, type ContinueFrom, type RunResult } from '@headway/runtime';
+import { AgentRuntime, type AgentConfigInput, type ContinueFrom, type RunResult } from '@headway/runtime';
+import { ScriptedProvider } from '@headway/runtime/testing';
 import { TASK, lookupTool, researchModel } from './research-model.js';
 
 const { values } = parseArgs({

@@ -1,7 +1,8 @@
 // A scripted "research" model and its tool: it looks up one license at a time, reports
 // `_progress`, winds down when asked for a report (finishing the lookup in hand first), and,
 // handed a continuation prompt, picks up only what is still missing.
-import { defineTool, type ChatMessage, type CompletionRequest, type ScriptedStep } from '@headway/runtime';
+import { defineTool, type ChatMessage, type CompletionRequest } from '@headway/runtime';
+import type { ScriptedStep } from '@headway/runtime/testing';
 import { z } from 'zod';
 
 /** The research task both runs work on. */

@@ -1,7 +1,8 @@
 // The four worker agents of the workflow. Each is a real AgentRuntime run with its own
 // scripted model and tools; two report `_progress` themselves, two leave it to the
 // estimator's fallback.
-import { AgentRuntime, ScriptedProvider, defineTool, type ScriptedStep, type Tool } from '@headway/runtime';
+import { AgentRuntime, defineTool, type Tool } from '@headway/runtime';
+import { ScriptedProvider, type ScriptedStep } from '@headway/runtime/testing';
 import type { SinkLike } from '@headway/protocol';
 import { z } from 'zod';
 

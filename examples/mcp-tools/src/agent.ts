@@ -3,7 +3,8 @@
 import { fileURLToPath } from 'node:url';
 import { createMcpTools, type McpToolSet } from '@headway/mcp';
 import type { ProgressReporter } from '@headway/protocol';
-import { AgentRuntime, ScriptedProvider } from '@headway/runtime';
+import { AgentRuntime } from '@headway/runtime';
+import { ScriptedProvider } from '@headway/runtime/testing';
 
 const toolServer = fileURLToPath(new URL('./tool-server.ts', import.meta.url));
 

@@ -1,7 +1,8 @@
 // The dashboard's scripted "model": a deterministic policy that decides each next step from
 // the real tool results in the conversation, reports `_progress` that walks through the
 // weighted steps, and answers a PROGRESS REPORT request when the run hits a limit.
-import type { ChatMessage, CompletionRequest, ScriptedStep } from '@headway/runtime';
+import type { ChatMessage, CompletionRequest } from '@headway/runtime';
+import type { ScriptedStep } from '@headway/runtime/testing';
 import { z } from 'zod';
 
 /** The task the scripted model knows how to do. */

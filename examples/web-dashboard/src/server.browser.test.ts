@@ -3,12 +3,13 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isTerminalEvent, type ProgressEvent } from '@headway/protocol';
-import { findTestPart } from '@headway/protocol/testing';
+import { findTestPart } from '@headway/test-utils';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pngText, withPngText } from './png-text.test-util.js';
-import type { ChatMessage, ScriptedStep } from '@headway/runtime';
+import type { ChatMessage } from '@headway/runtime';
+import type { ScriptedStep } from '@headway/runtime/testing';
 import { DEFAULT_TASK } from './scripted-model.js';
 import { startDashboardServer, type DashboardServer } from './server.js';
 

@@ -9,15 +9,8 @@ import { computeStepRanges, type StepRange } from '@headway/estimator';
 import type { ProgressEvent, ProgressReport } from '@headway/protocol';
 import { OpenAIProvider } from '@headway/provider-openai';
 import { continuationPrompt } from '@headway/report';
-import {
-  AgentRuntime,
-  ScriptedProvider,
-  type ChatMessage,
-  type CompletionRequest,
-  type Provider,
-  type RunResult,
-  type ScriptedStep,
-} from '@headway/runtime';
+import { AgentRuntime, type ChatMessage, type CompletionRequest, type Provider, type RunResult } from '@headway/runtime';
+import { ScriptedProvider, type ScriptedStep } from '@headway/runtime/testing';
 import { createReplayLog, createSseHandler, type ReplayLog } from '@headway/sse';
 import { libraryTools } from './library-tools.js';
 import { pacedProvider } from './paced-provider.js';

@@ -1,5 +1,6 @@
 import type { ProgressEvent } from '@headway/protocol';
-import { AgentRuntime, ManualClock, ScriptedProvider, defineTool, type ContextPart, type ScriptedStep } from '@headway/runtime';
+import { AgentRuntime, ManualClock, defineTool, type ContextPart } from '@headway/runtime';
+import { ScriptedProvider, type ScriptedStep } from '@headway/runtime/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ContextEvent } from './context-event.js';

@@ -4,13 +4,12 @@
 import {
   HOSTILE_PARSER_RUN_PARAMETERS as HOSTILE_RUN,
   HOSTILE_TEST_TIMEOUT,
-  createIsolatedRunner,
   hostileParserInput,
   revokedProxy,
   throwingTraps,
   type HostileParserInput,
-  type IsolatedRunner,
 } from '@headway/protocol/testing';
+import { createIsolatedRunner, type IsolatedRunner } from '@headway/test-utils';
 
 const hostile: HostileParserInput = hostileParserInput({
   markers: [

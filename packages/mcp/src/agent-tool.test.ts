@@ -1,5 +1,6 @@
 import { ManualClock } from '@headway/protocol';
-import { AgentRuntime, ScriptedProvider, defineTool } from '@headway/runtime';
+import { AgentRuntime, defineTool } from '@headway/runtime';
+import { ScriptedProvider } from '@headway/runtime/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';

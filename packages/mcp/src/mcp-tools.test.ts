@@ -1,6 +1,7 @@
 import { getEventListeners } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { AgentRuntime, ScriptedProvider, type ToolContext, type ToolProgressUpdate } from '@headway/runtime';
+import { AgentRuntime, type ToolContext, type ToolProgressUpdate } from '@headway/runtime';
+import { ScriptedProvider } from '@headway/runtime/testing';
 import { HeadwayError, type ProgressEvent } from '@headway/protocol';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';

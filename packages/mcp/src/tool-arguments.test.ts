@@ -1,4 +1,4 @@
-import { createIsolatedRunner } from '@headway/protocol/testing';
+import { createIsolatedRunner } from '@headway/test-utils';
 import { describe, expect, it } from 'vitest';
 import { compileArgumentsCheck, createSchemaValidator } from './tool-arguments.js';
 

@@ -1,4 +1,5 @@
-import { AgentRuntime, ScriptedProvider, defineTool, type ScriptedStep, type Tool } from '@headway/runtime';
+import { AgentRuntime, defineTool, type Tool } from '@headway/runtime';
+import { ScriptedProvider, type ScriptedStep } from '@headway/runtime/testing';
 import { createProgressHub, systemClock, type ProgressEvent } from '@headway/protocol';
 import { ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';

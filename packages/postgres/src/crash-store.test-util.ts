@@ -3,7 +3,7 @@
 // and before COMMIT, so the suite can SIGKILL the process mid-commit (the server then rolls
 // the transaction back when the connection drops).
 import pg from 'pg';
-import type { CrashStore } from '@headway/runtime/testing';
+import type { CrashStore } from '@headway/runtime/testing/conformance';
 import { PostgresCheckpointStore } from './postgres-checkpoint-store.js';
 
 type Query = (...args: unknown[]) => unknown;

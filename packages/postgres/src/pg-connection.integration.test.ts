@@ -2,8 +2,9 @@ import { z } from 'zod';
 import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { HeadwayError } from '@headway/protocol';
-import { AgentRuntime, ScriptedProvider, defineTool, type ChatMessage } from '@headway/runtime';
-import { checkpointInit as init } from '@headway/runtime/testing';
+import { AgentRuntime, defineTool, type ChatMessage } from '@headway/runtime';
+import { ScriptedProvider } from '@headway/runtime/testing';
+import { checkpointInit as init } from '@headway/runtime/testing/conformance';
 import { PostgresCheckpointStore } from './postgres-checkpoint-store.js';
 import { freshPool, usePostgres } from './testing/postgres-fixture.test-util.js';
 

@@ -1,5 +1,6 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
-import { AgentRuntime, INTERRUPTED_ELSEWHERE, ScriptedProvider, defineTool } from '@headway/runtime';
+import { AgentRuntime, INTERRUPTED_ELSEWHERE, defineTool } from '@headway/runtime';
+import { ScriptedProvider } from '@headway/runtime/testing';
 import type { ProgressEvent } from '@headway/protocol';
 import pg from 'pg';
 import { afterAll, describe, expect, it, vi } from 'vitest';

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { HeadwayError, systemClock } from '@headway/protocol';
-import { checkpointInit as init, checkpointRound, checkpointStoreConformance } from '@headway/runtime/testing';
+import { checkpointInit as init, checkpointRound, checkpointStoreConformance } from '@headway/runtime/testing/conformance';
 import { migrate, SCHEMA_VERSION } from './migrate.js';
 import { PostgresCheckpointStore } from './postgres-checkpoint-store.js';
 import { freshPool, freshStore, usePostgres } from './testing/postgres-fixture.test-util.js';

@@ -1,6 +1,6 @@
 import { systemClock } from '@headway/protocol';
 import { describe, expect, it } from 'vitest';
-import { sessionStoreConformance } from '@headway/runtime/testing';
+import { sessionStoreConformance } from '@headway/runtime/testing/conformance';
 import { PostgresCheckpointStore } from './postgres-checkpoint-store.js';
 import { PostgresSessionStore } from './postgres-session-store.js';
 import { freshPool, freshStore, usePostgres } from './testing/postgres-fixture.test-util.js';

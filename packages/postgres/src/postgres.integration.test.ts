@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { CHECKPOINT_WRITE_KILL_POINTS, checkpointWriteInFlightCall, crashRecoverySuite } from '@headway/runtime/testing';
+import { CHECKPOINT_WRITE_KILL_POINTS, checkpointWriteInFlightCall, crashRecoverySuite } from '@headway/runtime/testing/conformance';
 import { usePostgres } from './testing/postgres-fixture.test-util.js';
 
 // The generic kill points with the store's own in between: its crash module calls `crash` inside

@@ -7,7 +7,7 @@ import { systemClock, type Clock } from './clock.js';
 import { ManualClock } from './manual-clock.js';
 import { createProgressHub } from './progress-hub.js';
 import { NullReporter } from './progress-reporter.js';
-import { deferred, steppingNow } from './test-timing.js';
+import { deferred, steppingNow } from '@headway/test-utils';
 
 /** A clock whose time moves 5 ms each time it is read. */
 function clock(start = 1000): Clock {

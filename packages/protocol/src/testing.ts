@@ -202,18 +202,8 @@ export type { HostileTextOptions, HostileThunkOptions, HostileValueOptions, Huge
 export { hostileParserInput } from './hostile-parser-input.js';
 export { secretArb } from './secret-arbitraries.js';
 export { callSevenMethods } from './seven-methods.js';
-export { deferred, fakeNow, steppingNow } from './test-timing.js';
-export type { Deferred, FakeNow } from './test-timing.js';
 export type { HostileParserInput, HostileParserInputOptions } from './hostile-parser-input.js';
-export { createIsolatedRunner, runIsolated } from './run-isolated.js';
-export type { IsolatedRun, IsolatedRunner, RunIsolatedOptions } from './run-isolated.js';
-export { findTestPart, isExecutable } from './test-part.js';
-export { freePort, startTestServer } from './test-server.js';
-export type { TestServer, TestServerOptions } from './test-server.js';
-export { startLineProcess } from './test-process.js';
-export type { LineProcess, LineProcessOptions } from './test-process.js';
 export { createRecordingReporter } from './recording-reporter.js';
 export { createRecordingClock } from './recording-clock.js';
-export type { FindTestPartOptions } from './test-part.js';
 export { errorOptionsSnapshot, errorSnapshot } from './error-forms.js';
 export type { ErrorSnapshot, HeadwayErrorClass } from './error-forms.js';

@@ -1,6 +1,6 @@
 import { propagation, trace, type Span, type TextMapPropagator, type Tracer, type TracerProvider } from '@opentelemetry/api';
 import { HeadwayError, ManualClock, type ProgressEvent } from '@headway/protocol';
-import { deferred } from '@headway/protocol/testing';
+import { deferred } from '@headway/test-utils';
 import { AgentRuntime, ProviderRegistry, collectStream, defineTool, type ProviderError, type StreamChunk } from '@headway/runtime';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -21,7 +21,8 @@ import {
   thinkingBlock,
   toolUseBlock,
 } from './anthropic-server.test-util.js';
-import { drainRunStream, createRecordingClock } from '@headway/runtime/testing';
+import { createRecordingClock } from '@headway/protocol/testing';
+import { drainRunStream } from '@headway/runtime/testing';
 
 const server = useAnthropicTestServer();
 

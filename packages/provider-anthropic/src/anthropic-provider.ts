@@ -49,7 +49,7 @@ export interface AnthropicProviderOptions {
    * is on whenever the application registered a tracer provider).
    */
   openTelemetry?: OpenTelemetryOptions;
-  /** The SDK's own log lines (default `off`: failures reach you as {@link ProviderError}s). */
+  /** The SDK's own log lines (default `off`: failures reach you as {@link @headway/runtime!ProviderError}s). */
   logLevel?: 'off' | 'error' | 'warn' | 'info' | 'debug';
   /** How many tool calls' thinking blocks to keep for the next request (default 1000). */
   thinkingMemory?: number;
@@ -66,7 +66,7 @@ const DEFAULT_MODEL = 'claude-sonnet-4-6';
  * `input_json_delta`), extended thinking passed through as `thinking` events, usage with
  * prompt-cache reads and writes, and `max_tokens` surfaced as finish reason `length`. The
  * SDK's own retries are off — the registry retries, with backoff, jitter and a circuit breaker
- * — and its telemetry is off unless asked for. Failures are {@link ProviderError}s: 429, 529
+ * — and its telemetry is off unless asked for. Failures are {@link @headway/runtime!ProviderError}s: 429, 529
  * and 5xx retryable with `retry-after`, other 4xx not, both with the API's error type and
  * message; an answer that breaks the wire format says what broke and where.
  *

@@ -1,5 +1,6 @@
 import type { CompletionRequest } from '@headway/runtime';
-import { jsonReply, sseReply, useScriptedServer, type ScriptedReply, type ScriptedServer } from '@headway/runtime/testing';
+import { jsonReply, sseReply, type ScriptedReply, type ScriptedServer } from '@headway/runtime/testing';
+import { useScriptedServer } from '@headway/runtime/testing/conformance';
 
 // Replies the Messages API would give, for runtime's ScriptedServer on 127.0.0.1: JSON bodies
 // and error bodies with `request-id`, SSE streams with an `event:` line and a `data:` line per

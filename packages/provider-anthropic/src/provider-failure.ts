@@ -10,7 +10,7 @@ function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
 }
 
 /**
- * An SDK failure as a {@link ProviderError}: HTTP errors carry the status, the API's error
+ * An SDK failure as a {@link @headway/runtime!ProviderError}: HTTP errors carry the status, the API's error
  * type and message, the request id and `retry-after`; 408, 409, 429, 5xx and 529 (overloaded)
  * are retryable unless the server's `x-should-retry` says otherwise; other 4xx are not. An
  * abort is returned as it is. `where` says how far a stream had got; `now` is what an HTTP-date

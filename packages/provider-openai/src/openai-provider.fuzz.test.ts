@@ -1,7 +1,8 @@
 import { HeadwayError, ManualClock } from '@headway/protocol';
-import { deferred } from '@headway/protocol/testing';
+import { deferred } from '@headway/test-utils';
 import { collectStream, type CompletionRequest } from '@headway/runtime';
-import { jsonReply, useScriptedServer, type ScriptedReply } from '@headway/runtime/testing';
+import { jsonReply, type ScriptedReply } from '@headway/runtime/testing';
+import { useScriptedServer } from '@headway/runtime/testing/conformance';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { OpenAIProvider } from './openai-provider.js';

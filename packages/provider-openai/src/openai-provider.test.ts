@@ -2,7 +2,9 @@ import { HeadwayError, ManualClock } from '@headway/protocol';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AgentRuntime, ProviderRegistry, collectStream, defineTool, type ProviderError } from '@headway/runtime';
-import { drainRunStream, jsonReply, createRecordingClock, sseReply, useScriptedServer, type ScriptedReply } from '@headway/runtime/testing';
+import { createRecordingClock } from '@headway/protocol/testing';
+import { drainRunStream, jsonReply, sseReply, type ScriptedReply } from '@headway/runtime/testing';
+import { useScriptedServer } from '@headway/runtime/testing/conformance';
 import { OpenAIProvider } from './openai-provider.js';
 
 const server = useScriptedServer({ basePath: '/v1' });

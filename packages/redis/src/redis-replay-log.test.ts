@@ -9,7 +9,7 @@ import { createRedisReplayLog, type RedisReplayLog } from './redis-replay-log.js
 import type { RedisError } from './redis-error.js';
 import { createRedisSink } from './redis-sink.js';
 import { frameIds, get, listen } from './testing/sse.test-util.js';
-import { findTestPart } from '@headway/protocol/testing';
+import { findTestPart } from '@headway/test-utils';
 import { startRedisServer, type RedisServer } from './testing/redis-server.test-util.js';
 
 const binary = findTestPart('HEADWAY_REDIS_SERVER');

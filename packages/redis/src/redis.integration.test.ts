@@ -6,7 +6,7 @@ import { connectRedis } from './connect-redis.js';
 import { runKeys } from './keys.js';
 import { ABANDONED_MESSAGE, listRuns } from './run-index.js';
 import { startFixture, type Fixture } from './testing/processes.test-util.js';
-import { findTestPart } from '@headway/protocol/testing';
+import { findTestPart } from '@headway/test-utils';
 import { startRedisServer, type RedisServer } from './testing/redis-server.test-util.js';
 import { follow, range, type ClientRecord } from './testing/sse-clients.test-util.js';
 

@@ -1,6 +1,7 @@
 // fast-check generators shared by this package's tests.
 import { systemClock, type Clock, type ProgressEvent, type ProgressEventBody } from '@headway/protocol';
-import { progressEventArbitraries, steppingNow } from '@headway/protocol/testing';
+import { progressEventArbitraries } from '@headway/protocol/testing';
+import { steppingNow } from '@headway/test-utils';
 import fc from 'fast-check';
 
 const arbitraries = progressEventArbitraries({ text: fc.string({ maxLength: 30 }) });
@@ -16,4 +17,4 @@ export function clock(start = 1_000): Clock {
   return { ...systemClock, now: steppingNow(start) };
 }
 
-export { deferred } from '@headway/protocol/testing';
+export { deferred } from '@headway/test-utils';

@@ -3,7 +3,7 @@
 // pause (--step), so every snapshot is taken at a known point of the run, in real time.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { findTestPart } from '@headway/protocol/testing';
+import { findTestPart } from '@headway/test-utils';
 import stringWidth from 'string-width';
 import { afterAll, describe, expect, it } from 'vitest';
 

@@ -37,8 +37,6 @@ export type { ProviderRegistryOptions, RetryInfo } from './provider/provider-reg
 export { isAbortError, isRetryable } from './provider/retry-policy.js';
 export type { RetryOptions, RetryPolicy } from './provider/retry-policy.js';
 export type { CircuitBreakerOptions, CircuitState } from './provider/circuit-breaker.js';
-export { ScriptedProvider } from './provider/scripted-provider.js';
-export type { Script, ScriptedProviderOptions, ScriptedStep } from './provider/scripted-provider.js';
 export { defineTool } from './tools/define-tool.js';
 export { UPDATE_PLAN_TOOL_NAME, updatePlanTool } from './tools/update-plan-tool.js';
 export type { UpdatePlanArgs } from './tools/update-plan-tool.js';

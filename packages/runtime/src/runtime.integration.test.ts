@@ -75,7 +75,8 @@ describe('npm install @headway/runtime from its packed tarball', () => {
     // And it runs: a scripted agent answers from the installed package.
     writeFileSync(
       join(app, 'main.js'),
-      "import { AgentRuntime, ScriptedProvider } from '@headway/runtime';\n" +
+      "import { AgentRuntime } from '@headway/runtime';\n" +
+        "import { ScriptedProvider } from '@headway/runtime/testing';\n" +
         "const r = await new AgentRuntime({ provider: 'scripted' }, { provider: new ScriptedProvider([{ content: 'hi' }]) }).run('say hi');\n" +
         'console.log(r.status, r.text);\n',
     );

@@ -2,7 +2,7 @@
  * Helpers for writing a `CheckpointStore` or `SessionStore` (`@headway/store-sqlite`, a Postgres
  * store, your own): the JSON codec, validation and typed errors every store shares, so what is
  * accepted, stored and read back is the same whatever the backend. Check a store with the suites
- * of `@headway/runtime/testing`.
+ * of `@headway/runtime/testing/conformance`.
  *
  * @packageDocumentation
  */

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { createProgressHub, type ProgressEvent } from '@headway/protocol';
-import { findTestPart } from '@headway/protocol/testing';
+import { findTestPart } from '@headway/test-utils';
 import { build } from 'esbuild';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 // The crash suite's store module: a SqliteCheckpointStore whose writes call `crash` from inside
 // their transactions (temporary triggers), so the suite can SIGKILL mid-commit.
-import type { CrashStore } from '@headway/runtime/testing';
+import type { CrashStore } from '@headway/runtime/testing/conformance';
 import { SqliteCheckpointStore } from './sqlite-checkpoint-store.js';
 
 const TRIGGERS = `

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { HeadwayError, systemClock } from '@headway/protocol';
 import { describe, expect, it } from 'vitest';
-import { checkpointInit as init, checkpointRound, checkpointStoreConformance } from '@headway/runtime/testing';
+import { checkpointInit as init, checkpointRound, checkpointStoreConformance } from '@headway/runtime/testing/conformance';
 import { SqliteCheckpointStore } from './sqlite-checkpoint-store.js';
 import { freshStore, tempDatabasePath as tempPath } from './temp-database.test-util.js';
 

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AgentRuntime, ScriptedProvider } from '@headway/runtime';
+import { AgentRuntime } from '@headway/runtime';
+import { ScriptedProvider } from '@headway/runtime/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SqliteCheckpointStore } from './sqlite-checkpoint-store.js';
 import { SqliteSessionStore } from './sqlite-session-store.js';

@@ -1,6 +1,6 @@
 import { systemClock } from '@headway/protocol';
 import { describe, expect, it } from 'vitest';
-import { sessionStoreConformance } from '@headway/runtime/testing';
+import { sessionStoreConformance } from '@headway/runtime/testing/conformance';
 import { SqliteCheckpointStore } from './sqlite-checkpoint-store.js';
 import { SqliteSessionStore } from './sqlite-session-store.js';
 import { freshStore, tempDatabasePath as tempPath } from './temp-database.test-util.js';

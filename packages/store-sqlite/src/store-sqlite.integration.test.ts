@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CHECKPOINT_WRITE_KILL_POINTS, checkpointWriteInFlightCall, crashRecoverySuite } from '@headway/runtime/testing';
+import { CHECKPOINT_WRITE_KILL_POINTS, checkpointWriteInFlightCall, crashRecoverySuite } from '@headway/runtime/testing/conformance';
 
 // The generic kill points with SQLite's own in between: its crash module's temporary triggers
 // call `crash` inside the transactions that write a message or a tool call's status.

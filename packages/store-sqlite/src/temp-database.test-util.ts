@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { reopenableStore, type ReopenableStore } from '@headway/runtime/testing';
+import { reopenableStore, type ReopenableStore } from '@headway/runtime/testing/conformance';
 import { afterEach } from 'vitest';
 
 const dirs: string[] = [];

@@ -1,7 +1,8 @@
 import { EventType, type RunAgentInput } from '@ag-ui/core';
-import { AgentRuntime, ScriptedProvider, defineTool } from '@headway/runtime';
+import { AgentRuntime, defineTool } from '@headway/runtime';
+import { ScriptedProvider } from '@headway/runtime/testing';
 import { systemClock, type Clock, type ProgressEvent } from '@headway/protocol';
-import { deferred } from '@headway/protocol/testing';
+import { deferred } from '@headway/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgUiHandler } from './ag-ui-handler.js';

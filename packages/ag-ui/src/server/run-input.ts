@@ -38,7 +38,7 @@ function tooDeepAt(value: unknown, max: number): string | undefined {
 
 /**
  * Validates a request body against `@ag-ui/core`'s own `RunAgentInput` schema, after checking
- * that it nests no deeper than {@link MAX_INPUT_DEPTH} levels.
+ * that it nests no deeper than 100 levels.
  *
  * @throws {AgUiError} `AG_UI_INVALID_INPUT` with the schema's issues (path and message).
  */

@@ -4,7 +4,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findTestPart } from '@headway/protocol/testing';
+import { findTestPart } from '@headway/test-utils';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { BIN, fixture, PACKAGE_DIR } from '../run-cli.test-util.js';
 

@@ -30,7 +30,7 @@ export interface EventStreamOptions extends ConverterOptions {
   onWarning?: (message: string) => void;
   /**
    * Where the time of a line that carries none comes from: `live` (default) the clock, as the line
-   * is read; `stream` the stream's own order: {@link STREAM_STEP_MS} after the event before it (the
+   * is read; `stream` the stream's own order: 1 s after the event before it (the
    * first at the clock's time), so a converted file keeps the pace of the run, not of the conversion.
    * Either way times never go backwards.
    */

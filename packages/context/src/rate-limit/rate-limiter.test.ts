@@ -1,7 +1,8 @@
 import { vi } from 'vitest';
 import { HeadwayError } from '@headway/protocol';
 import type { ProgressEvent } from '@headway/protocol';
-import { AgentRuntime, ManualClock, ScriptedProvider } from '@headway/runtime';
+import { AgentRuntime, ManualClock } from '@headway/runtime';
+import { ScriptedProvider } from '@headway/runtime/testing';
 import { describe, expect, it } from 'vitest';
 import type { ContextEvent } from '../context-event.js';
 import { RateLimiter, createRateLimiterPart, type RateLimitWait } from './rate-limiter.js';

@@ -1,7 +1,7 @@
 // One PostgreSQL server per test file, started at import (top-level await) so suites that need
 // its URL while they are being defined (the crash suite) have it, and stopped after the file.
 import pg from 'pg';
-import { reopenableStore, type ReopenableStore } from '@headway/runtime/testing';
+import { reopenableStore, type ReopenableStore } from '@headway/runtime/testing/conformance';
 import { afterAll, it } from 'vitest';
 import { POSTGRES_MISSING, findPostgresBin, startPostgres, type PostgresServer } from './postgres-server.test-util.js';
 

@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { chownSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { isExecutable, startTestServer } from '@headway/protocol/testing';
+import { isExecutable, startTestServer } from '@headway/test-utils';
 import pg from 'pg';
 
 /** Why the Postgres tests are skipped when no server is found. */

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startLineProcess, type LineProcess } from '@headway/protocol/testing';
+import { startLineProcess, type LineProcess } from '@headway/test-utils';
 import { build } from 'esbuild';
 
 /** A fixture process speaking lines on stdout. */

@@ -12,7 +12,8 @@ import { appendFileSync, writeSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
 import { z } from 'zod';
-import { AgentRuntime, ScriptedProvider, defineTool, type ChatMessage } from '@headway/runtime';
+import { AgentRuntime, defineTool, type ChatMessage } from '@headway/runtime';
+import { ScriptedProvider } from '@headway/runtime/testing';
 import { PostgresCheckpointStore } from '../postgres-checkpoint-store.js';
 
 const ROUNDS = 3;

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { startLineProcess, type LineProcess } from '@headway/protocol/testing';
+import { startLineProcess, type LineProcess } from '@headway/test-utils';
 
 /** A fixture process speaking JSON lines on stdout. */
 export type Fixture = LineProcess<Record<string, unknown>>;

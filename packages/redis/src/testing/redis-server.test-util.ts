@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTestServer } from '@headway/protocol/testing';
+import { startTestServer } from '@headway/test-utils';
 
 /** A real redis-server on 127.0.0.1, in its own temp dir. */
 export interface RedisServer {

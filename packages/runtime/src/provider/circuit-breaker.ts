@@ -1,4 +1,4 @@
-/** Options of {@link CircuitBreaker}. */
+/** Options of the circuit breaker `ProviderRegistry` keeps for each provider. */
 export interface CircuitBreakerOptions {
   /** Consecutive failures that open the circuit (default 5). */
   failureThreshold?: number;
@@ -6,7 +6,7 @@ export interface CircuitBreakerOptions {
   cooldownMs?: number;
 }
 
-/** State of a {@link CircuitBreaker}. */
+/** State of the circuit breaker `ProviderRegistry` keeps for each provider. */
 export type CircuitState = 'closed' | 'open' | 'half-open';
 
 /**

@@ -64,7 +64,7 @@ function childEntry(): string {
     const path = fileURLToPath(new URL(`./${name}`, import.meta.url));
     if (existsSync(path)) return path;
   }
-  throw new Error('crashRecoverySuite: crash-child not found beside @headway/runtime/testing');
+  throw new Error('crashRecoverySuite: crash-child not found beside @headway/runtime/testing/conformance');
 }
 
 async function bundleChild(storeModule: string, external: readonly string[], outfile: string): Promise<void> {

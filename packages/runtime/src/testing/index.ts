@@ -1,31 +1,23 @@
 /**
- * Conformance suites for `CheckpointStore` and `SessionStore` implementations and the SIGKILL
- * crash suite, for vitest. Any store package (headway's or yours) runs the same suites by
- * passing a factory. Needs `vitest` (and `esbuild` for the crash suite) as dev dependencies.
+ * What you test your own code against a headway agent with, without vitest: a scripted model
+ * (`ScriptedProvider`), a scripted vendor API over HTTP (`ScriptedServer`) and a helper that
+ * drains a run's event stream. Importing it loads no test runner and no fast-check, so a demo
+ * script can use it as well as a test (the recording clock is `@headway/protocol/testing`'s). The store conformance suites and the crash suite, which
+ * need vitest, are `@headway/runtime/testing/conformance`.
  *
  * @example
  * ```ts
- * import { systemClock } from '@headway/protocol';
- * import { checkpointStoreConformance } from '@headway/runtime/testing';
- * checkpointStoreConformance('MyStore', (now) => ({ store: new MyStore({ clock: { ...systemClock, now } }) }));
+ * import { AgentRuntime } from '@headway/runtime';
+ * import { ScriptedProvider } from '@headway/runtime/testing';
+ * const provider = new ScriptedProvider([{ content: 'Done.' }]);
+ * const result = await new AgentRuntime({ provider: 'scripted' }, { provider }).run('Say done');
  * ```
  *
  * @packageDocumentation
  */
-export { checkpointStoreConformance, checkpointInit, checkpointRound, checkpointState } from './checkpoint-store-conformance.js';
-export { reopenableStore } from './reopenable-store.js';
-export type { ReopenableStore } from './reopenable-store.js';
-export type { CheckpointStoreFactory, CheckpointStoreHandle } from './checkpoint-store-conformance.js';
-export { sessionStoreConformance } from './session-store-conformance.js';
-export type { SessionStoreFactory, SessionStoreHandle } from './session-store-conformance.js';
-export { CRASH_KILL_POINTS, crashRecoverySuite } from './crash-recovery-suite.js';
-export { CHECKPOINT_WRITE_KILL_POINTS, checkpointWriteInFlightCall } from './checkpoint-write-kill-points.js';
-export type { CrashRecoverySuiteOptions } from './crash-recovery-suite.js';
-export type { CrashStore, CrashStoreModule } from './crash-store.js';
+export { ScriptedProvider } from '../provider/scripted-provider.js';
+export type { Script, ScriptedProviderOptions, ScriptedStep } from '../provider/scripted-provider.js';
 export { ScriptedServer, jsonReply, sseReply } from './scripted-server.js';
-export { useScriptedServer } from './use-scripted-server.js';
+export type { ScriptedReply, ScriptedRequest, ScriptedServerOptions } from './scripted-server.js';
 export { drainRunStream } from './drain-run-stream.js';
 export type { DrainedRun } from './drain-run-stream.js';
-// The test clock is protocol's; re-exported here beside the scripted server it is used with.
-export { createRecordingClock } from '@headway/protocol/testing';
-export type { ScriptedReply, ScriptedRequest, ScriptedServerOptions } from './scripted-server.js';

@@ -1,4 +1,4 @@
-// Part of the `@headway/protocol/testing` entry: runs input that may hang or abort a process
+// Part of `@headway/test-utils`: runs input that may hang or abort a process
 // away from the test runner.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Time and settling under a test's control. Part of the `@headway/protocol/testing` entry.
+// Time and settling under a test's control. Part of `@headway/test-utils`.
 
 /** A promise with its `resolve` and `reject`, to settle it when the test says so. */
 export interface Deferred {

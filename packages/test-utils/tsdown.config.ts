@@ -1,0 +1,12 @@
+import { defineConfig, type UserConfig } from 'tsdown';
+
+const config: UserConfig = defineConfig({
+  entry: ['src/index.ts'],
+  format: 'esm',
+  dts: true,
+  sourcemap: true,
+  fixedExtension: false,
+  clean: true,
+});
+
+export default config;
