@@ -506,7 +506,8 @@ function createLimit(limit) {
 /**
  * Type checkers: `size` worker threads, each running this file as a type-check worker with its
  * own place in `dir` to check projects at. `check(task)` resolves with the worker's answer (see
- * typeCheckWorker).
+ * typeCheckWorker); `task.clean` is the keys of the declaration files found clean, or a function
+ * that gives them when a worker takes the task.
  */
 export function createTypeCheckers(size, dir) {
   const idle = [];
@@ -542,7 +543,9 @@ export function createTypeCheckers(size, dir) {
       const { task, resolve } = queue.shift();
       const id = (nextId += 1);
       pending.set(id, resolve);
-      worker.postMessage({ ...task, id });
+      // The files found clean so far are read when the check starts, not when it was queued:
+      // a project that waited for a worker gains from every check that ended meanwhile.
+      worker.postMessage({ ...task, clean: typeof task.clean === 'function' ? task.clean() : task.clean, id });
     }
   }
   return {
@@ -771,7 +774,7 @@ async function checkReadmeIn(project, job, { env, limits, types, clean }) {
     configs.push({ file: name, emit: name === 'tsconfig.json' });
   }
   if (configs.length > 0) {
-    const r = await types.check({ project, configs, clean: [...clean], scope: pm });
+    const r = await types.check({ project, configs, clean: () => [...clean], scope: pm });
     for (const key of r.found ?? []) clean.add(key);
     Object.assign(time, { types: r.ms ?? 0, checked: r.checked ?? 0, skipped: r.skipped ?? 0, reused: r.reused ?? 0 });
     if (r.error) failures.push(`type check (${pm}) failed to run:\n${r.error}`);
