@@ -863,6 +863,8 @@ async function main() {
     const stageDir = join(work, 'release');
     mkdirSync(stageDir);
     stage(pkgs, stageDir);
+    // The test command starts the README commands (which rebuild the packages) on this line.
+    console.log(`docs check: staged the workspace in ${seconds(Date.now() - started)}`);
 
     const hash = createHash('sha256');
     hash.update(JSON.stringify(managers));
