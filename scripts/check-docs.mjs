@@ -56,6 +56,7 @@ import {
   mkdtempSync,
   readFileSync,
   readdirSync,
+  realpathSync,
   renameSync,
   rmSync,
   symlinkSync,
@@ -65,7 +66,7 @@ import { rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { availableParallelism, homedir, tmpdir } from 'node:os';
-import { basename, delimiter, dirname, join, relative, sep } from 'node:path';
+import { basename, delimiter, dirname, join, relative, resolve as resolvePath, sep } from 'node:path';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 
 const root = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
@@ -318,11 +319,11 @@ async function startPrebuildHost(work) {
  * The release, as `pnpm release` runs it: `changeset version`, then the publish. `changeset
  * publish` runs `pnpm publish` in each package, and pnpm 10's publish is: the package's
  * `prepublishOnly` script, `pnpm pack` (which writes the real versions in place of `workspace:`
- * ranges), then `npm publish --ignore-scripts <tarball>`. Here the same two commands run without
- * a pnpm and an `npm info` process per package: one `pnpm -r pack` for all the packages, then
- * `npm publish --ignore-scripts --access public --tag latest <tarball>` for each, a few at once
- * (a package may go up before one it depends on, as with `changeset publish`, which publishes
- * ten at once). What was published is then read back from the registry and compared with what
+ * ranges), then `npm publish --ignore-scripts <tarball>`. Here the same work runs without a
+ * pnpm, an npm and an `npm info` process per package: one `pnpm -r pack` for all the packages,
+ * then what `npm publish --access public --tag latest <tarball>` does, for all the tarballs at
+ * once in this process (a package may go up before one it depends on, as with `changeset
+ * publish`, which publishes ten at once). What was published is then read back from the registry and compared with what
  * pnpm's rewrite gives (see publishedManifestProblems).
  * Returns each package's released version, and what is wrong with them: a package released for
  * the first time (at 0.0.0 before) starts at exactly 0.1.0, and none goes out below 0.1.0.
@@ -368,15 +369,28 @@ async function release(pkgs, stageDir, registry, work) {
     files = undefined;
   }
   if (packed.code !== 0 || files?.length !== pkgs.length) throw new Error(`pnpm -r pack failed:\n${packed.out.trim()}`);
-  const limit = createLimit(CORES + 1);
+  // `npm publish <tarball>` reads the manifest from the tarball with pacote and sends both with
+  // libnpmpublish; the same modules of the npm on the PATH do it here, in this process, for all
+  // the tarballs at once (a process per package is most of what a release costs).
+  const npm = npmModules();
+  const opts = {
+    registry: registry.url,
+    [`${host}:_authToken`]: registry.token,
+    access: 'public',
+    defaultTag: 'latest',
+    timeout: HANG_GUARD_MS,
+  };
   const published = await timed('npm publish', () =>
-    Promise.all(
-      files.map((file) =>
-        limit(() => sh('npm', ['publish', '--ignore-scripts', '--access', 'public', '--tag', 'latest', file], { cwd: tarballs, env })),
-      ),
+    Promise.allSettled(
+      files.map(async (file) => {
+        const manifest = await npm.pacote.manifest(resolvePath(tarballs, file), { ...opts, fullMetadata: true, fullReadJson: true });
+        await npm.libnpmpublish.publish(manifest, readFileSync(resolvePath(tarballs, file)), opts);
+      }),
     ),
   );
-  const failed = published.flatMap((r, i) => (r.code === 0 ? [] : [`npm publish ${basename(files[i])} failed:\n${r.out.trim()}`]));
+  const failed = published.flatMap((r, i) =>
+    r.status === 'fulfilled' ? [] : [`npm publish ${basename(files[i])} failed: ${r.reason?.stack ?? String(r.reason)}`],
+  );
   if (failed.length > 0) throw new Error(failed.join('\n'));
   const packuments = await timed('read back', () =>
     Promise.all(staged.map(async (m) => (await fetch(new URL(m.name.replace('/', '%2f'), registry.url))).json())),
@@ -389,6 +403,21 @@ async function release(pkgs, stageDir, registry, work) {
     ...publishedManifestProblems(staged, packuments),
   ];
   return { versions, problems, timings };
+}
+
+/** pacote and libnpmpublish as the npm on the PATH has them: what its `publish <tarball>` runs. */
+function npmModules() {
+  const which = spawnSync('bash', ['-c', 'command -v npm'], { encoding: 'utf8' }).stdout.trim();
+  // bin/npm is a link to (or, on Windows, a wrapper beside) the npm package's bin/npm-cli.js.
+  let dir = existsSync(which) ? dirname(dirname(realpathSync(which))) : '';
+  if (!existsSync(join(dir, 'node_modules', 'libnpmpublish'))) dir = join(dirname(which), 'node_modules', 'npm');
+  // Not dependencies of the workspace: npm's own copies, loaded from npm's directory.
+  const load = (name) => createRequire(join(dir, 'package.json'))(join(dir, 'node_modules', name));
+  try {
+    return { pacote: load('pacote'), libnpmpublish: load('libnpmpublish') };
+  } catch (error) {
+    throw new Error(`could not load pacote and libnpmpublish of the npm at ${which || '(no npm on the PATH)'}: ${error.message}`);
+  }
 }
 
 const PUBLISH_SCRIPTS = ['prepublishOnly', 'prepublish', 'prepack', 'postpack', 'publish', 'postpublish'];
