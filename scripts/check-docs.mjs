@@ -2,10 +2,11 @@
 // Docs are code: every TypeScript snippet in every package README (and the root README) is
 // type-checked and run the way a new user would meet it, from a real npm registry.
 //
-// 1. The workspace is staged in a temporary directory and released there exactly as
-//    `pnpm release` does (`changeset version`, then `changeset publish`, which runs
-//    `pnpm publish` and so rewrites `workspace:` ranges) into a local verdaccio on 127.0.0.1
-//    (random port, storage in the temporary directory). verdaccio serves @headway/* only from
+// 1. The workspace is staged in a temporary directory and released there as `pnpm release`
+//    does: `changeset version`, then what `changeset publish` has `pnpm publish` do in each
+//    package (`pnpm pack`, which rewrites `workspace:` ranges, then `npm publish` of the
+//    tarball), into a local verdaccio on 127.0.0.1 (random port, storage in the temporary
+//    directory); what was published is read back and checked against pnpm's rewrite. verdaccio serves @headway/* only from
 //    what was published and proxies every other package to the registry npm is configured with.
 // 2. For each README with snippets, a fresh project runs the README's install line exactly as
 //    written (`npm install a b@^1 …`; with pnpm, `pnpm add` with the same words) against that
@@ -43,7 +44,7 @@
 // Prints one line per README and package manager, writes .docs-check/results.json, exits 1 on
 // any failure. A run whose READMEs, packages and changesets are unchanged since the last green
 // run is skipped (the hash lives in node_modules/.cache/headway-docs-check); --force runs anyway.
-// It prints how long each phase took: staging, the registry, `changeset version` and `publish`,
+// It prints how long each phase took: staging, the registry, `changeset version`, pack, publish,
 // and for each README and package manager its install, type check and runs, then the totals.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -55,6 +56,7 @@ import {
   mkdtempSync,
   readFileSync,
   readdirSync,
+  realpathSync,
   renameSync,
   rmSync,
   symlinkSync,
@@ -64,7 +66,7 @@ import { rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { availableParallelism, homedir, tmpdir } from 'node:os';
-import { basename, delimiter, dirname, join, relative, sep } from 'node:path';
+import { basename, delimiter, dirname, join, relative, resolve as resolvePath, sep } from 'node:path';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 
 const root = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
@@ -318,7 +320,15 @@ async function startPrebuildHost(work) {
 }
 
 /**
- * The release, as `pnpm release` runs it: `changeset version`, then `changeset publish`.
+ * The release, as `pnpm release` runs it: `changeset version`, then the publish. `changeset
+ * publish` runs `pnpm publish` in each package, and pnpm 10's publish is: the package's
+ * `prepublishOnly` script, `pnpm pack` (which writes the real versions in place of `workspace:`
+ * ranges), then `npm publish --ignore-scripts <tarball>`. Here the same work runs without a
+ * pnpm, an npm and an `npm info` process per package: one `pnpm -r pack` for all the packages,
+ * then what `npm publish --access public --tag latest <tarball>` does, for all the tarballs at
+ * once in this process (a package may go up before one it depends on, as with `changeset
+ * publish`, which publishes ten at once). What was published is then read back from the registry and compared with what
+ * pnpm's rewrite gives (see publishedManifestProblems).
  * Returns each package's released version, and what is wrong with them: a package released for
  * the first time (at 0.0.0 before) starts at exactly 0.1.0, and none goes out below 0.1.0.
  */
@@ -326,24 +336,137 @@ async function release(pkgs, stageDir, registry, work) {
   const userconfig = join(work, 'release.npmrc');
   const host = registry.url.replace(/^https?:/, '');
   writeFileSync(userconfig, `registry=${registry.url}\n${host}:_authToken=${registry.token}\n`);
-  // changesets runs `pnpm publish`: the pinned pnpm (a root devDependency) must be on PATH.
   const PATH = `${join(root, 'node_modules', '.bin')}${delimiter}${process.env.PATH ?? ''}`;
   const env = { ...process.env, PATH, npm_config_registry: registry.url, npm_config_userconfig: userconfig };
-  const versionOf = (p) => JSON.parse(readFileSync(join(stageDir, relative(root, p.dir), 'package.json'), 'utf8')).version;
-  const before = new Map(pkgs.map((p) => [p.name, versionOf(p)]));
-  // No git tags here: the staged copy is not a repository (a real release tags).
+  const manifestOf = (p) => JSON.parse(readFileSync(join(stageDir, relative(root, p.dir), 'package.json'), 'utf8'));
+  const before = new Map(pkgs.map((p) => [p.name, manifestOf(p).version]));
   const timings = {};
-  for (const argv of [['version'], ['publish', '--no-git-tag']]) {
+  const timed = async (name, fn) => {
     const t0 = Date.now();
-    const r = await sh(changesetBin, argv, { cwd: stageDir, env });
-    timings[`changeset ${argv[0]}`] = Date.now() - t0;
-    if (r.code !== 0 || /packages failed to publish/.test(r.out)) throw new Error(`changeset ${argv[0]} failed:\n${r.out.trim()}`);
+    try {
+      return await fn();
+    } finally {
+      timings[name] = Date.now() - t0;
+    }
+  };
+  const v = await timed('changeset version', () => sh(changesetBin, ['version'], { cwd: stageDir, env }));
+  if (v.code !== 0) throw new Error(`changeset version failed:\n${v.out.trim()}`);
+  const staged = pkgs.map(manifestOf);
+  // A lifecycle script `pnpm publish` would run is not run here: refuse rather than skip it.
+  const scripted = staged.filter((m) => PUBLISH_SCRIPTS.some((s) => m.scripts?.[s] !== undefined));
+  if (scripted.length > 0)
+    throw new Error(
+      `${scripted.map((m) => m.name).join(', ')}: a ${PUBLISH_SCRIPTS.join('/')} script, which this check does not run as \`pnpm publish\` would; run it in scripts/check-docs.mjs release()`,
+    );
+  const tarballs = join(work, 'tarballs');
+  mkdirSync(tarballs);
+  const packed = await timed('pnpm pack', () =>
+    sh(pnpmBin, ['-r', ...pkgs.flatMap((p) => ['--filter', p.name]), 'pack', '--pack-destination', tarballs, '--json'], {
+      cwd: stageDir,
+      env,
+    }),
+  );
+  let files;
+  try {
+    files = [JSON.parse(packed.stdout)].flat().map((f) => f.filename);
+  } catch {
+    files = undefined;
   }
-  const versions = pkgs.map((p) => ({ name: p.name, before: before.get(p.name), after: versionOf(p) }));
-  const problems = versions
-    .filter((v) => (v.before === '0.0.0' && v.after !== '0.1.0') || /^0\.0\./.test(v.after))
-    .map((v) => `${v.name}: ${v.before} -> ${v.after}; a first release is 0.1.0 (give the package a minor changeset)`);
+  if (packed.code !== 0 || files?.length !== pkgs.length) throw new Error(`pnpm -r pack failed:\n${packed.out.trim()}`);
+  // `npm publish <tarball>` reads the manifest from the tarball with pacote and sends both with
+  // libnpmpublish; the same modules of the npm on the PATH do it here, in this process, for all
+  // the tarballs at once (a process per package is most of what a release costs).
+  const npm = npmModules();
+  const opts = {
+    registry: registry.url,
+    [`${host}:_authToken`]: registry.token,
+    access: 'public',
+    defaultTag: 'latest',
+    timeout: HANG_GUARD_MS,
+  };
+  const published = await timed('npm publish', () =>
+    Promise.allSettled(
+      files.map(async (file) => {
+        const manifest = await npm.pacote.manifest(resolvePath(tarballs, file), { ...opts, fullMetadata: true, fullReadJson: true });
+        await npm.libnpmpublish.publish(manifest, readFileSync(resolvePath(tarballs, file)), opts);
+      }),
+    ),
+  );
+  const failed = published.flatMap((r, i) =>
+    r.status === 'fulfilled' ? [] : [`npm publish ${basename(files[i])} failed: ${r.reason?.stack ?? String(r.reason)}`],
+  );
+  if (failed.length > 0) throw new Error(failed.join('\n'));
+  const packuments = await timed('read back', () =>
+    Promise.all(staged.map(async (m) => (await fetch(new URL(m.name.replace('/', '%2f'), registry.url))).json())),
+  );
+  const versions = staged.map((m) => ({ name: m.name, before: before.get(m.name), after: m.version }));
+  const problems = [
+    ...versions
+      .filter((x) => (x.before === '0.0.0' && x.after !== '0.1.0') || /^0\.0\./.test(x.after))
+      .map((x) => `${x.name}: ${x.before} -> ${x.after}; a first release is 0.1.0 (give the package a minor changeset)`),
+    ...publishedManifestProblems(staged, packuments),
+  ];
   return { versions, problems, timings };
+}
+
+/** pacote and libnpmpublish as the npm on the PATH has them: what its `publish <tarball>` runs. */
+function npmModules() {
+  const which = spawnSync('bash', ['-c', 'command -v npm'], { encoding: 'utf8' }).stdout.trim();
+  // bin/npm is a link to (or, on Windows, a wrapper beside) the npm package's bin/npm-cli.js.
+  let dir = existsSync(which) ? dirname(dirname(realpathSync(which))) : '';
+  if (!existsSync(join(dir, 'node_modules', 'libnpmpublish'))) dir = join(dirname(which), 'node_modules', 'npm');
+  // Not dependencies of the workspace: npm's own copies, loaded from npm's directory.
+  const load = (name) => createRequire(join(dir, 'package.json'))(join(dir, 'node_modules', name));
+  try {
+    return { pacote: load('pacote'), libnpmpublish: load('libnpmpublish') };
+  } catch (error) {
+    throw new Error(`could not load pacote and libnpmpublish of the npm at ${which || '(no npm on the PATH)'}: ${error.message}`);
+  }
+}
+
+const PUBLISH_SCRIPTS = ['prepublishOnly', 'prepublish', 'prepack', 'postpack', 'publish', 'postpublish'];
+const DEPENDENCY_FIELDS = ['dependencies', 'peerDependencies', 'optionalDependencies', 'devDependencies'];
+
+/**
+ * What is wrong with what the registry serves for the released packages (`packuments`, in the
+ * order of `staged`, their manifests after `changeset version`): each must be there at its
+ * released version as `latest`, with every dependency range as in its manifest except the
+ * `workspace:` ones, which must read as `pnpm publish` writes them (`workspace:^` → `^<version>`,
+ * `workspace:~` → `~<version>`, `workspace:*` → `<version>`, `workspace:<range>` → `<range>`,
+ * with the released version of that package). No `workspace:` range may be left anywhere.
+ */
+export function publishedManifestProblems(staged, packuments) {
+  const released = new Map(staged.map((m) => [m.name, m.version]));
+  const problems = [];
+  staged.forEach((m, i) => {
+    const doc = packuments[i];
+    const got = doc?.versions?.[m.version];
+    if (got === undefined || doc?.['dist-tags']?.latest !== m.version) {
+      problems.push(
+        `${m.name}@${m.version}: not published as latest (the registry has ${Object.keys(doc?.versions ?? {}).join(', ') || 'nothing'})`,
+      );
+      return;
+    }
+    for (const field of DEPENDENCY_FIELDS) {
+      const want = Object.fromEntries(
+        Object.entries(m[field] ?? {}).map(([name, range]) => {
+          const w = /^workspace:(.*)$/.exec(String(range));
+          if (!w) return [name, range];
+          const version = released.get(name) ?? '?';
+          return [name, w[1] === '^' || w[1] === '~' ? `${w[1]}${version}` : w[1] === '*' || w[1] === '' ? version : w[1]];
+        }),
+      );
+      for (const [name, range] of Object.entries({ ...want, ...(got[field] ?? {}) })) {
+        if (String(got[field]?.[name]).startsWith('workspace:'))
+          problems.push(`${m.name}@${m.version}: ${field}.${name} published as ${got[field][name]}`);
+        else if (got[field]?.[name] !== want[name])
+          problems.push(
+            `${m.name}@${m.version}: ${field}.${name} published as ${String(got[field]?.[name])}, expected ${String(want[name])} (${String(m[field]?.[name])})`,
+          );
+      }
+    }
+  });
+  return problems;
 }
 
 /**
@@ -416,7 +539,8 @@ function createLimit(limit) {
 /**
  * Type checkers: `size` worker threads, each running this file as a type-check worker with its
  * own place in `dir` to check projects at. `check(task)` resolves with the worker's answer (see
- * typeCheckWorker).
+ * typeCheckWorker); `task.clean` is the keys of the declaration files found clean, or a function
+ * that gives them when a worker takes the task.
  */
 export function createTypeCheckers(size, dir) {
   const idle = [];
@@ -452,7 +576,9 @@ export function createTypeCheckers(size, dir) {
       const { task, resolve } = queue.shift();
       const id = (nextId += 1);
       pending.set(id, resolve);
-      worker.postMessage({ ...task, id });
+      // The files found clean so far are read when the check starts, not when it was queued:
+      // a project that waited for a worker gains from every check that ended meanwhile.
+      worker.postMessage({ ...task, clean: typeof task.clean === 'function' ? task.clean() : task.clean, id });
     }
   }
   return {
@@ -681,7 +807,7 @@ async function checkReadmeIn(project, job, { env, limits, types, clean }) {
     configs.push({ file: name, emit: name === 'tsconfig.json' });
   }
   if (configs.length > 0) {
-    const r = await types.check({ project, configs, clean: [...clean], scope: pm });
+    const r = await types.check({ project, configs, clean: () => [...clean], scope: pm });
     for (const key of r.found ?? []) clean.add(key);
     Object.assign(time, { types: r.ms ?? 0, checked: r.checked ?? 0, skipped: r.skipped ?? 0, reused: r.reused ?? 0 });
     if (r.error) failures.push(`type check (${pm}) failed to run:\n${r.error}`);
@@ -770,6 +896,8 @@ async function main() {
     const stageDir = join(work, 'release');
     mkdirSync(stageDir);
     stage(pkgs, stageDir);
+    // The test command starts the README commands (which rebuild the packages) on this line.
+    console.log(`docs check: staged the workspace in ${seconds(Date.now() - started)}`);
 
     const hash = createHash('sha256');
     hash.update(JSON.stringify(managers));
@@ -798,7 +926,7 @@ async function main() {
     const released = await release(pkgs, stageDir, registry, work);
     Object.assign(phases, released.timings);
     const releaseResult = {
-      name: 'release: changeset version + publish to the local registry',
+      name: 'release: changeset version, pnpm pack + npm publish to the local registry',
       status: released.problems.length === 0 ? 'passed' : 'failed',
       failures: released.problems,
     };

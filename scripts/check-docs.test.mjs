@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, test } from 'node:test';
-import { createTypeCheckers, extractReadme, tsconfig } from './check-docs.mjs';
+import { createTypeCheckers, extractReadme, publishedManifestProblems, tsconfig } from './check-docs.mjs';
 
 const limit = { timeout: 120_000 };
 const work = mkdtempSync(join(tmpdir(), 'headway-docs-test-'));
@@ -129,4 +129,48 @@ test('a clean third-party declaration file is checked once; ours and the snippet
     scope: 'npm',
   });
   assert.match(r.output, /node_modules\/dep\/index\.d\.ts\(1,27\): error TS2307: Cannot find module 'gone'/);
+});
+
+test('what the registry serves must be the released version with the workspace ranges rewritten as pnpm publish does', () => {
+  const staged = [
+    { name: '@headway/a', version: '0.1.0', dependencies: { zod: '^4.1.0' } },
+    {
+      name: '@headway/b',
+      version: '0.2.0',
+      dependencies: { '@headway/a': 'workspace:^', zod: '^4.1.0' },
+      peerDependencies: { '@headway/a': 'workspace:*' },
+      devDependencies: { '@headway/a': 'workspace:~', vitest: '4.1.0' },
+    },
+  ];
+  const packument = (manifest) => ({ 'dist-tags': { latest: manifest.version }, versions: { [manifest.version]: manifest } });
+  const a = packument({ name: '@headway/a', version: '0.1.0', dependencies: { zod: '^4.1.0' } });
+  const b = {
+    name: '@headway/b',
+    version: '0.2.0',
+    dependencies: { '@headway/a': '^0.1.0', zod: '^4.1.0' },
+    peerDependencies: { '@headway/a': '0.1.0' },
+    devDependencies: { '@headway/a': '~0.1.0', vitest: '4.1.0' },
+  };
+  assert.deepEqual(publishedManifestProblems(staged, [a, packument(b)]), []);
+  // A range left as written, a wrong rewrite, a dropped and an added dependency, another version.
+  assert.deepEqual(
+    publishedManifestProblems(staged, [
+      a,
+      packument({ ...b, dependencies: { '@headway/a': 'workspace:^', zod: '^4.1.0' }, peerDependencies: { '@headway/a': '^0.1.0' } }),
+    ]),
+    [
+      '@headway/b@0.2.0: dependencies.@headway/a published as workspace:^',
+      '@headway/b@0.2.0: peerDependencies.@headway/a published as ^0.1.0, expected 0.1.0 (workspace:*)',
+    ],
+  );
+  assert.deepEqual(publishedManifestProblems(staged, [a, packument({ ...b, dependencies: { zod: '^4.1.0', left: '1.0.0' } })]), [
+    '@headway/b@0.2.0: dependencies.@headway/a published as undefined, expected ^0.1.0 (workspace:^)',
+    '@headway/b@0.2.0: dependencies.left published as 1.0.0, expected undefined (undefined)',
+  ]);
+  assert.deepEqual(publishedManifestProblems(staged, [packument({ name: '@headway/a', version: '0.0.0' }), packument(b)]), [
+    '@headway/a@0.1.0: not published as latest (the registry has 0.0.0)',
+  ]);
+  assert.deepEqual(publishedManifestProblems(staged, [a, { error: 'not found' }]), [
+    '@headway/b@0.2.0: not published as latest (the registry has nothing)',
+  ]);
 });

@@ -4,7 +4,7 @@
 // the totals of all test files as its last line. Needs only Node.js 20 and npm: pnpm comes
 // through npx at the version package.json pins. Extra arguments go to turbo
 // (`npm test -- --force` runs every task again instead of replaying turbo's cache).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { provision } from './provision.mjs';
@@ -89,8 +89,9 @@ const steps = [
   // Docs are code: the release published to a local registry, every README's install line
   // installed from it as written (npm and pnpm), its snippets type-checked and run, and
   // `npx @headway/cli` run from it (skipped when neither the READMEs, the packages nor the
-  // changesets changed since its last green run).
-  [process.execPath, [join(root, 'scripts', 'check-docs.mjs')]],
+  // changesets changed since its last green run). Beside it, every command in the READMEs, run
+  // as written from where they say, as a user with Node.js and npm.
+  [docsAndCommands, [[join(root, 'scripts', 'check-docs.mjs')], [join(root, 'scripts', 'check-commands.mjs')]]],
   // The package scaffolder (`pnpm new-package`) makes a package that type-checks; the README
   // checks read, judge and type-check as they say; no published package's tarball carries the
   // test machinery (scripts/check-tarballs.mjs).
@@ -104,12 +105,35 @@ const steps = [
       join(root, 'scripts', 'check-tarballs.test.mjs'),
     ],
   ],
-  // Every command in the READMEs, run as written from where they say, as a user with Node.js and npm.
-  [process.execPath, [join(root, 'scripts', 'check-commands.mjs')]],
   [bin('knip'), ['--no-progress']],
 ];
+/**
+ * The docs check and the README commands side by side: both mostly wait (the registry, scripted
+ * models, servers starting), so together they take less than one after the other. The README
+ * commands rebuild the packages, so they start once the docs check has copied them (its
+ * `docs check: staged …` line, or its end). Resolves with the number of the two that failed.
+ */
+function docsAndCommands([docsArgs, commandsArgs]) {
+  console.log(`\n$ ${['node', ...docsArgs].join(' ')} & ${['node', ...commandsArgs].join(' ')}`);
+  const exited = (child) => new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
+  const docs = spawn(process.execPath, docsArgs, { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  let commands;
+  const startCommands = () => (commands ??= exited(spawn(process.execPath, commandsArgs, { cwd: root, env, stdio: 'inherit' })));
+  let seen = '';
+  docs.stdout.on('data', (chunk) => {
+    process.stdout.write(chunk);
+    seen = `${seen}${chunk}`.slice(-4096);
+    if (/^docs check: (staged|READMEs, packages and changesets unchanged)/m.test(seen)) startCommands();
+  });
+  return exited(docs).then(async (code) => [code, await startCommands()].filter((c) => c !== 0).length);
+}
+
 let failedSteps = 0;
 for (const [cmd, args] of steps) {
+  if (cmd === docsAndCommands) {
+    failedSteps += await docsAndCommands(args);
+    continue;
+  }
   if (run(cmd, args) !== 0) {
     failedSteps += 1;
     if (cmd === 'npx') break; // nothing else can run without the install
