@@ -404,9 +404,24 @@ async function release(pkgs, stageDir, registry, work) {
     ...versions
       .filter((x) => (x.before === '0.0.0' && x.after !== '0.1.0') || /^0\.0\./.test(x.after))
       .map((x) => `${x.name}: ${x.before} -> ${x.after}; a first release is 0.1.0 (give the package a minor changeset)`),
-    ...publishedManifestProblems(staged, packuments),
+    ...publishedManifestProblems(staged, packuments, workspaceVersions(stageDir)),
   ];
   return { versions, problems, timings };
+}
+
+/** Name → version of every package in the staged workspace (the private ones are not released). */
+function workspaceVersions(dir) {
+  const versions = new Map();
+  for (const group of ['packages', 'examples']) {
+    if (!existsSync(join(dir, group))) continue;
+    for (const name of readdirSync(join(dir, group))) {
+      const file = join(dir, group, name, 'package.json');
+      if (!existsSync(file)) continue;
+      const manifest = JSON.parse(readFileSync(file, 'utf8'));
+      versions.set(manifest.name, manifest.version);
+    }
+  }
+  return versions;
 }
 
 /** pacote and libnpmpublish as the npm on the PATH has them: what its `publish <tarball>` runs. */
@@ -433,10 +448,12 @@ const DEPENDENCY_FIELDS = ['dependencies', 'peerDependencies', 'optionalDependen
  * released version as `latest`, with every dependency range as in its manifest except the
  * `workspace:` ones, which must read as `pnpm publish` writes them (`workspace:^` → `^<version>`,
  * `workspace:~` → `~<version>`, `workspace:*` → `<version>`, `workspace:<range>` → `<range>`,
- * with the released version of that package). No `workspace:` range may be left anywhere.
+ * with the released version of that package, or for a package that is not released (the private
+ * test machinery in devDependencies) its version in `others`). No `workspace:` range may be left
+ * anywhere.
  */
-export function publishedManifestProblems(staged, packuments) {
-  const released = new Map(staged.map((m) => [m.name, m.version]));
+export function publishedManifestProblems(staged, packuments, others = new Map()) {
+  const released = new Map([...others, ...staged.map((m) => [m.name, m.version])]);
   const problems = [];
   staged.forEach((m, i) => {
     const doc = packuments[i];

@@ -173,4 +173,13 @@ test('what the registry serves must be the released version with the workspace r
   assert.deepEqual(publishedManifestProblems(staged, [a, { error: 'not found' }]), [
     '@headway/b@0.2.0: not published as latest (the registry has nothing)',
   ]);
+  // A private workspace package (the test machinery) in devDependencies: not released, so its
+  // range reads as its version in the workspace, as pnpm writes it.
+  const withPrivate = [staged[0], { ...staged[1], devDependencies: { ...staged[1].devDependencies, '@headway/test-utils': 'workspace:*' } }];
+  const bPrivate = { ...b, devDependencies: { ...b.devDependencies, '@headway/test-utils': '0.0.0' } };
+  const others = new Map([['@headway/test-utils', '0.0.0']]);
+  assert.deepEqual(publishedManifestProblems(withPrivate, [a, packument(bPrivate)], others), []);
+  assert.deepEqual(publishedManifestProblems(withPrivate, [a, packument({ ...bPrivate, devDependencies: b.devDependencies })], others), [
+    '@headway/b@0.2.0: devDependencies.@headway/test-utils published as undefined, expected 0.0.0 (workspace:*)',
+  ]);
 });

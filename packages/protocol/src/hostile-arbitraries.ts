@@ -279,8 +279,8 @@ export const HOSTILE_PARSER_RUN_PARAMETERS: typeof HOSTILE_RUN_PARAMETERS = {
 };
 
 /**
- * Vitest timeout for a test that runs {@link HOSTILE_PARSER_RUN_PARAMETERS} or `runIsolated`: above
- * both of their limits (runIsolated's child gets 120 s), so theirs is the failure reported.
+ * Vitest timeout for a test that runs {@link HOSTILE_PARSER_RUN_PARAMETERS} or a hostile case in a
+ * child process (given 120 s): above both of their limits, so theirs is the failure reported.
  */
 export const HOSTILE_TEST_TIMEOUT = 150_000;
 
