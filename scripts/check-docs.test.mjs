@@ -175,7 +175,10 @@ test('what the registry serves must be the released version with the workspace r
   ]);
   // A private workspace package (the test machinery) in devDependencies: not released, so its
   // range reads as its version in the workspace, as pnpm writes it.
-  const withPrivate = [staged[0], { ...staged[1], devDependencies: { ...staged[1].devDependencies, '@headway/test-utils': 'workspace:*' } }];
+  const withPrivate = [
+    staged[0],
+    { ...staged[1], devDependencies: { ...staged[1].devDependencies, '@headway/test-utils': 'workspace:*' } },
+  ];
   const bPrivate = { ...b, devDependencies: { ...b.devDependencies, '@headway/test-utils': '0.0.0' } };
   const others = new Map([['@headway/test-utils', '0.0.0']]);
   assert.deepEqual(publishedManifestProblems(withPrivate, [a, packument(bPrivate)], others), []);
