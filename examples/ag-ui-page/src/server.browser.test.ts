@@ -142,7 +142,9 @@ describe.skipIf(chromiumPath === undefined)('the AG-UI page in Chromium', () => 
     expect(await page.textContent('#narration')).not.toContain('PROGRESS REPORT');
 
     await page.click('#continue');
-    await page.waitForFunction(() => document.getElementById('status')?.dataset.status === 'running');
+    // The follow-up run has started once the chain lists it (its `running` status can come and
+    // go between two polls on a loaded machine; the chain entry stays).
+    await page.waitForFunction(() => document.querySelectorAll('#chain li').length === 2, undefined, { timeout: 30_000 });
     await finished(page);
     expect(await page.textContent('#status')).toBe('completed');
     expect(await page.textContent('#title')).toBe('What is headway?');
