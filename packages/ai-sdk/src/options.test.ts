@@ -79,4 +79,12 @@ describe('withHeadway options', () => {
       );
     }
   });
+
+  it("refuses the other bridges' stallDetector, pointing at its own stall options", () => {
+    const error = attempt({ task: 't', stallDetector: {} });
+    expect(HeadwayError.isInstance(error, 'AI_SDK_INVALID_OPTIONS')).toBe(true);
+    expect((error as HeadwayError).message).toBe(
+      'withHeadway: invalid options: stallDetector: is not an option of @headway/ai-sdk: use stallPolicy and stall',
+    );
+  });
 });

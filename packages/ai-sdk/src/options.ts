@@ -1,6 +1,4 @@
 import {
-  describeIssues,
-  toValidationIssues,
   type Clock,
   type InternalErrorContext,
   type ModelUsage,
@@ -9,7 +7,7 @@ import {
   type SinkLike,
 } from '@headway/protocol';
 import type { StallThresholds, WeightedStep } from '@headway/estimator';
-import { errorMessage } from '@headway/protocol/internal';
+import { createBridgeOptionsParser, type BridgeOptions } from '@headway/runtime/bridge-kit';
 import { z } from 'zod';
 import { AiSdkError } from './ai-sdk-error.js';
 import type { StallAction, StallInfo, StallPolicy } from './stall-watch.js';
@@ -89,70 +87,51 @@ export interface AiSdkErrorContext extends InternalErrorContext {
 }
 
 const isFunction = (v: unknown): boolean => typeof v === 'function';
-const isObject = (v: unknown): boolean => typeof v === 'object' && v !== null;
 const threshold = (min: number) =>
   z
     .number()
     .int('must be an integer')
     .min(min, `must be at least ${String(min)}`)
     .max(1000, 'must be at most 1000');
-const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 
-const schema = z
-  .strictObject({
-    task: z.string().min(1, 'must be a non-empty string').max(100_000),
-    agentName: z.string().min(1).max(200).optional(),
-    hub: z
-      .custom<ProgressHub>((v) => isObject(v) && isFunction((v as { emit?: unknown }).emit), 'must be a progress hub (createProgressHub)')
-      .optional(),
-    sinks: z
-      .array(
-        z.custom<SinkLike>((v) => isFunction(v) || isObject(v), 'must be a function, an object with handle(event), or a ProgressReporter'),
-      )
-      .optional(),
-    runId: z.string().min(1).max(200).optional(),
-    sessionId: z.string().min(1).max(200).optional(),
-    maxIterations: z.number().int('must be an integer').positive('must be at least 1').optional(),
-    timeBudgetMs: finite.pipe(z.number().positive('must be more than 0')).optional(),
-    hardStopAfterMs: finite.pipe(z.number().nonnegative('must be 0 or more')).optional(),
-    maxSpendUsd: finite.pipe(z.number().positive('must be more than 0')).optional(),
-    costOf: z.custom<CostOf>(isFunction, 'must be a function (usage, model) => USD').optional(),
-    steps: z.array(z.strictObject({ name: z.string().min(1), weight: finite.pipe(z.number().positive('must be more than 0')) })).optional(),
-    abortSignal: z.custom<AbortSignal>((v) => v instanceof AbortSignal, 'must be an AbortSignal').optional(),
-    clock: z
-      .custom<Clock>(
-        (v) => isObject(v) && ['now', 'setTimeout', 'clearTimeout'].every((k) => isFunction((v as Record<string, unknown>)[k])),
-        'must have now(), setTimeout() and clearTimeout()',
-      )
-      .optional(),
-    onInternalError: z.custom<OnInternalError<AiSdkErrorContext>>(isFunction, 'must be a function').optional(),
-    stallPolicy: z
-      .union(
-        [
-          z.enum(['warn', 'nudge', 'wind-down']),
-          z.custom<(info: StallInfo) => StallAction>(isFunction, 'must be "warn", "nudge", "wind-down" or a function'),
-        ],
-        'must be "warn", "nudge", "wind-down" or a function',
-      )
-      .optional(),
-    stall: z
-      .strictObject({
-        repeatedCall: threshold(2).optional(),
-        repeatedFailure: threshold(2).optional(),
-        pingPongCycles: threshold(2).optional(),
-        noProgressIterations: threshold(1).optional(),
-        repeatedText: threshold(2).optional(),
-      })
-      .optional(),
-    pollTools: z.array(z.string().min(1, 'must be a non-empty tool name').max(200)).max(1000).optional(),
-    redact: z.literal(false, 'must be false (redaction is on unless turned off)').optional(),
-  })
-  .superRefine((o, ctx) => {
-    if (o.maxSpendUsd !== undefined && o.costOf === undefined)
-      ctx.addIssue({ code: 'custom', path: ['costOf'], message: 'is required with maxSpendUsd' });
-    if (o.hub !== undefined && o.sinks !== undefined)
-      ctx.addIssue({ code: 'custom', path: ['sinks'], message: 'cannot be given with hub: add them to the hub' });
-  });
+/**
+ * The AI SDK bridge's fields on top of the kit's shared ones (`task`, `hub`, `sinks`, the limits,
+ * `clock` …, validated by `@headway/runtime/bridge-kit` the way every bridge validates them). A
+ * field here replaces the shared one of its name: this bridge prices a call with the AI SDK's
+ * `provider` and `modelId`, and has its own stall detection instead of the reserved `stallDetector`.
+ */
+const ownFields = {
+  costOf: z.custom<CostOf>(isFunction, 'must be a function (usage, model) => USD').optional(),
+  onInternalError: z.custom<OnInternalError<AiSdkErrorContext>>(isFunction, 'must be a function').optional(),
+  stallDetector: z.never('is not an option of @headway/ai-sdk: use stallPolicy and stall').optional(),
+  stallPolicy: z
+    .union(
+      [
+        z.enum(['warn', 'nudge', 'wind-down']),
+        z.custom<(info: StallInfo) => StallAction>(isFunction, 'must be "warn", "nudge", "wind-down" or a function'),
+      ],
+      'must be "warn", "nudge", "wind-down" or a function',
+    )
+    .optional(),
+  stall: z
+    .strictObject({
+      repeatedCall: threshold(2).optional(),
+      repeatedFailure: threshold(2).optional(),
+      pingPongCycles: threshold(2).optional(),
+      noProgressIterations: threshold(1).optional(),
+      repeatedText: threshold(2).optional(),
+    })
+    .optional(),
+  pollTools: z.array(z.string().min(1, 'must be a non-empty tool name').max(200)).max(1000).optional(),
+  redact: z.literal(false, 'must be false (redaction is on unless turned off)').optional(),
+};
+
+// Built once, at module load: it runs on every withHeadway call. The kit's parser is typed for
+// its own options, whose `costOf` takes `{ model }`; this bridge's takes `{ provider, modelId }`.
+const parse = createBridgeOptionsParser<BridgeOptions>(
+  ownFields,
+  (message, details) => new AiSdkError('AI_SDK_INVALID_OPTIONS', message, details),
+);
 
 /**
  * Validates {@link WithHeadwayOptions}.
@@ -160,17 +139,6 @@ const schema = z
  * @throws {AiSdkError} `AI_SDK_INVALID_OPTIONS`, naming every offending field.
  */
 export function parseOptions(input: unknown): WithHeadwayOptions {
-  let result: ReturnType<typeof schema.safeParse>;
-  try {
-    result = schema.safeParse(input);
-  } catch (error) {
-    // A throwing getter or a revoked proxy: the options cannot be read at all.
-    throw new AiSdkError('AI_SDK_INVALID_OPTIONS', `withHeadway: invalid options: (root): could not be read (${errorMessage(error)})`, {
-      issues: [{ path: '', message: 'could not be read' }],
-      cause: error,
-    });
-  }
-  if (result.success) return input as WithHeadwayOptions;
-  const issues = toValidationIssues(result.error);
-  throw new AiSdkError('AI_SDK_INVALID_OPTIONS', `withHeadway: invalid options: ${describeIssues(issues)}`, { issues });
+  // The parser returns `input` itself once every field checked out.
+  return parse(input) as unknown as WithHeadwayOptions;
 }

@@ -23,7 +23,7 @@ import { buildFallbackReport, buildReportPrompt, ToolCallLog, type ReportPromptL
 import type { ModelMessage } from 'ai';
 import { AiSdkError } from './ai-sdk-error.js';
 import { checkInstalledAi } from './ai-version.js';
-import { reportFromModel } from './model-report.js';
+import { reportFromModel } from '@headway/runtime/bridge-kit';
 import { parseOptions, type AiSdkErrorContext, type CostOf, type WithHeadwayOptions } from './options.js';
 import { StallWatch } from './stall-watch.js';
 import { finishReasonOf, usageOf, type StepFacts } from './step-facts.js';
