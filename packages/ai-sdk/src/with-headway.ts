@@ -167,6 +167,7 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
   const log = new ToolCallLog();
   // Built once per run: every tool call's args pass through it.
   const redactArgs = o.redact === false ? (value: unknown): unknown => value : createRedactor({});
+  const previewOptions = o.redact === false ? { redact: false as const } : {};
   const tracker = quiet ? undefined : new ProgressTracker({ maxIterations: maxIterations, clock, steps: o.steps ?? [], emit });
   // With no event going anywhere and `warn`, a stall would change nothing: the detector is not fed.
   const watching = !quiet || (o.stallPolicy !== undefined && o.stallPolicy !== 'warn');
@@ -380,7 +381,7 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
           durationMs: Math.max(0, event.durationMs),
           ok: event.success,
           // Redacted here, where the event is made: any sink may be a browser, a stream or a trace.
-          preview: toolResultPreview(result, 100, o.redact === false ? { redact: false } : {}),
+          preview: toolResultPreview(result, 100, previewOptions),
         });
       // After tool.completed, as in the runtime: the stall names the call just shown.
       if (watching)

@@ -102,13 +102,21 @@ export class RoundtripPosterior {
     const tail = this.tail[r] ?? 0;
     if (tail <= 0) return 2 * r;
     const goal = q * tail;
-    let acc = 0;
-    for (let n = r; n <= this.size; n++) {
-      const m = this.mass[n] ?? 0;
-      if (acc + m >= goal) return n - 1 + (m > 0 ? (goal - acc) / m : 1);
-      acc += m;
+    // The mass from r through n is tail[r] - tail[n + 1], which never shrinks as n grows: the
+    // first n where it reaches the goal is found by bisection, O(log n) per call (the estimator
+    // asks on every update of a run).
+    const reaches = (n: number): boolean => tail - (this.tail[n + 1] ?? 0) >= goal;
+    if (!reaches(this.size)) return this.size;
+    let lo = r;
+    let hi = this.size;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (reaches(mid)) hi = mid;
+      else lo = mid + 1;
     }
-    return this.size;
+    const acc = tail - (this.tail[lo] ?? 0);
+    const m = this.mass[lo] ?? 0;
+    return lo - 1 + (m > 0 ? (goal - acc) / m : 1);
   }
 
   /** Roundtrips still to come after `position`: the posterior median of N - position. */

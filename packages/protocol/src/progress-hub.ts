@@ -160,6 +160,8 @@ export function createProgressHub(options: ProgressHubOptions): ProgressHub {
       fail(entry, error, event);
       return;
     }
+    // Most sinks are sync and return nothing: no thenable to look for.
+    if (result === undefined) return;
     // A sink's return value is untrusted: a `then` getter may throw, a proxy may be revoked, a
     // `then` may throw or call back twice. adoptThenable turns all of that into one real promise.
     const pending = adoptThenable(result);
