@@ -500,4 +500,15 @@ describe('secrets in tool results (issue 31)', () => {
     expect(JSON.stringify(events)).toContain(KEY);
     expect(() => withHeadway({ task: 't', redact: true as unknown as false })).toThrow(/redact: must be false/);
   });
+
+  it('hands the AI SDK a signal only when something can fire it: your abortSignal, the time budget, or both', () => {
+    expect('abortSignal' in withHeadway({ task: 't', clock: manualClock() }).settings).toBe(false);
+    const yours = new AbortController();
+    expect(withHeadway({ task: 't', abortSignal: yours.signal, clock: manualClock() }).settings.abortSignal).toBe(yours.signal);
+    const budgeted = withHeadway({ task: 't', timeBudgetMs: 1000, clock: manualClock() }).settings.abortSignal;
+    expect(budgeted?.aborted).toBe(false);
+    const both = withHeadway({ task: 't', timeBudgetMs: 1000, abortSignal: yours.signal, clock: manualClock() }).settings.abortSignal;
+    yours.abort(new Error('stop'));
+    expect(both?.aborted).toBe(true);
+  });
 });

@@ -23,7 +23,7 @@ import { buildFallbackReport, buildReportPrompt, ToolCallLog, type ReportPromptL
 import type { ModelMessage } from 'ai';
 import { AiSdkError } from './ai-sdk-error.js';
 import { checkInstalledAi } from './ai-version.js';
-import { reportFromModel } from '@headway/runtime/bridge-kit';
+import { bridgeSignal, reportFromModel } from '@headway/runtime/bridge-kit';
 import { parseOptions, type AiSdkErrorContext, type CostOf, type WithHeadwayOptions } from './options.js';
 import { StallWatch } from './stall-watch.js';
 import { finishReasonOf, usageOf, type StepFacts } from './step-facts.js';
@@ -73,8 +73,11 @@ export interface HeadwaySettings {
   onStepFinish: (step: StepFacts) => void;
   experimental_onToolCallStart: (event: ToolCallFacts) => void;
   experimental_onToolCallFinish: (event: ToolCallFinishFacts) => void;
-  /** Aborts the call at the hard time stop, or when your `abortSignal` fires. */
-  abortSignal: AbortSignal;
+  /**
+   * Aborts the call at the hard time stop, or when your `abortSignal` fires; absent when neither
+   * can happen (no `timeBudgetMs`, no `abortSignal`).
+   */
+  abortSignal?: AbortSignal;
 }
 
 /** How a run ended. */
@@ -193,7 +196,8 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
       internal(error, 'emit');
     }
   const hardStop = new AbortController();
-  const abortSignal = o.abortSignal === undefined ? hardStop.signal : AbortSignal.any([o.abortSignal, hardStop.signal]);
+  // As every bridge: no signal when nothing can fire one (no time budget, no abortSignal of yours).
+  const abortSignal = bridgeSignal(hardStop.signal, o.timeBudgetMs !== undefined, o.abortSignal);
   const timers: unknown[] = [];
 
   let startedAt = 0;
@@ -450,7 +454,8 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
       return false;
     },
 
-    abortSignal,
+    // Left out, not undefined, when there is none: the AI SDK's option is optional, not nullable.
+    ...(abortSignal === undefined ? {} : { abortSignal }),
   };
 
   const end = async (compute: () => HeadwayRunResult & { terminal: ProgressEventBody }): Promise<HeadwayRunResult> => {
