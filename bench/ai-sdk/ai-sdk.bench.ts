@@ -43,6 +43,27 @@ function run(steps: number, who: Who): () => Promise<void> {
   };
 }
 
+/** Events of a run of `steps` steps, by type (a counting sink: what every reporter is handed). */
+async function eventsOf(steps: number): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  const headway = withHeadway({
+    task: 'Do the task',
+    sinks: [(event: { type: string }) => void counts.set(event.type, (counts.get(event.type) ?? 0) + 1)],
+    maxIterations: steps + 1,
+  });
+  await generateText({ model: model(steps), system: 'You are a helpful agent.', prompt: 'Do the task', tools, ...headway.settings });
+  await headway.finish();
+  return counts;
+}
+
+// What a step costs the reporters starts with how many events it hands them: the marginal
+// count per step ((12-step run − 2-step run) / 10), by type.
+const [few, many] = [await eventsOf(2), await eventsOf(12)];
+const perStep = [...many].map(([type, n]) => [type, (n - (few.get(type) ?? 0)) / 10] as const).filter(([, n]) => n !== 0);
+console.log(
+  `events per step: ${perStep.reduce((sum, [, n]) => sum + n, 0).toFixed(1)} (${perStep.map(([type, n]) => `${type} ${n.toFixed(1)}`).join(', ')})`,
+);
+
 await stepOverhead(
   '@headway/ai-sdk overhead: generateText runs (mock model, no-op tool)',
   (['plain', 'null', 'cli+json'] as const).map((who) => ({
