@@ -102,6 +102,7 @@ const steps = [
       join(root, 'scripts', 'new-package.test.mjs'),
       join(root, 'scripts', 'check-commands.test.mjs'),
       join(root, 'scripts', 'check-docs.test.mjs'),
+      join(root, 'scripts', 'publish.test.mjs'),
       join(root, 'scripts', 'check-tarballs.test.mjs'),
     ],
   ],
