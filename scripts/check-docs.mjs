@@ -411,6 +411,13 @@ function explain(out, snippets, readme) {
   });
 }
 
+/** A promise with its resolve function beside it (Promise.withResolvers needs Node 22). */
+function deferred() {
+  let resolve;
+  const promise = new Promise((r) => (resolve = r));
+  return { promise, resolve };
+}
+
 /**
  * At most `limit` of the functions it is given run at once; the others wait their turn, in order.
  * @returns {(fn: () => Promise<T>) => Promise<T>}
@@ -697,7 +704,7 @@ async function checkReadme(job, context) {
   }
 }
 
-async function checkReadmeIn(project, job, { env, limits, types, clean, caches }) {
+async function checkReadmeIn(project, job, { env, limits, types, clean, caches, checkOrder }) {
   const { rel: readme, installArgs, snippets, pm } = job;
   const failures = [];
   const time = { install: 0, types: 0, run: 0, checked: 0, skipped: 0, reused: 0 };
@@ -746,7 +753,21 @@ async function checkReadmeIn(project, job, { env, limits, types, clean, caches }
     configs.push({ file: name, emit: name === 'tsconfig.json' });
   }
   if (configs.length > 0) {
-    const r = await types.check({ project, configs, clean: () => [...clean] });
+    // A check gains from the checks that ended before it starts (the files they found clean), not
+    // from those running beside it: the first check of the run (TypeScript's libs, Node's types,
+    // zod: what every project has) and the first check of a README (what its other package
+    // manager installed too) are waited for.
+    const first = (checkOrder.first ??= deferred());
+    const sameReadme = checkOrder.byReadme.get(readme);
+    const mine = deferred();
+    checkOrder.byReadme.set(readme, mine.promise);
+    if (first.started) await first.promise;
+    first.started = true;
+    if (sameReadme !== undefined) await sameReadme;
+    const r = await types.check({ project, configs, clean: () => [...clean] }).finally(() => {
+      first.resolve();
+      mine.resolve();
+    });
     for (const key of r.found ?? []) clean.add(key);
     Object.assign(time, { types: r.ms ?? 0, checked: r.checked ?? 0, skipped: r.skipped ?? 0, reused: r.reused ?? 0 });
     if (r.error) failures.push(`type check (${pm}) failed to run:\n${r.error}`);
@@ -916,6 +937,7 @@ async function main() {
     const types = createTypeCheckers(CORES, work);
     closers.push(types.close);
     const clean = new Set();
+    const checkOrder = { first: undefined, byReadme: new Map() };
     const cli =
       !args.has('only') && managers.includes('npm')
         ? checkCli(env, work, limits).then((rs) => (rs.forEach(report), rs))
@@ -923,7 +945,7 @@ async function main() {
     const totals = { install: 0, types: 0, run: 0 };
     const readmeResults = await Promise.all(
       jobs.map(async (job) => {
-        const { failures, time } = await checkReadme(job, { env, work, limits, types, clean, caches });
+        const { failures, time } = await checkReadme(job, { env, work, limits, types, clean, caches, checkOrder });
         for (const k of Object.keys(totals)) totals[k] += time[k];
         const counted = job.snippets.filter((s) => s.marker !== 'skip').length;
         const ran = job.snippets.filter((s) => s.marker === 'run').length;
