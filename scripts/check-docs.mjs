@@ -147,11 +147,14 @@ function finishedChildrenCpu() {
   }
 }
 let childCpuSeen = 0;
+/** The commands running now: stopped with the check. */
+const running = new Set();
 
 /** Runs a command; resolves with its exit code and its stdout + stderr, never rejects. */
 function sh(cmd, argv, opts = {}) {
   return new Promise((resolve) => {
     const child = spawn(cmd, argv, { ...opts, stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    running.add(child);
     let out = '';
     let stdout = '';
     child.stdout.on('data', (d) => {
@@ -165,6 +168,7 @@ function sh(cmd, argv, opts = {}) {
       child.kill('SIGKILL');
     }, HANG_GUARD_MS);
     child.on('exit', () => {
+      running.delete(child);
       const now = finishedChildrenCpu();
       const label = opts.cpu ?? 'other';
       childCpu.set(label, (childCpu.get(label) ?? 0) + now - childCpuSeen);
@@ -764,11 +768,15 @@ async function checkReadmeIn(project, job, { env, limits, types, clean, caches, 
     if (first.started) await first.promise;
     first.started = true;
     if (sameReadme !== undefined) await sameReadme;
-    const r = await types.check({ project, configs, clean: () => [...clean] }).finally(() => {
+    let r;
+    try {
+      r = await types.check({ project, configs, clean: () => [...clean] });
+      // Before the checks that wait for this one start.
+      for (const key of r.found ?? []) clean.add(key);
+    } finally {
       first.resolve();
       mine.resolve();
-    });
-    for (const key of r.found ?? []) clean.add(key);
+    }
     Object.assign(time, { types: r.ms ?? 0, checked: r.checked ?? 0, skipped: r.skipped ?? 0, reused: r.reused ?? 0 });
     if (r.error) failures.push(`type check (${pm}) failed to run:\n${r.error}`);
     else if (r.output.trim() !== '') failures.push(`type errors (${pm}):\n${explain(r.output.trim(), snippets, readme)}`);
@@ -871,6 +879,13 @@ async function main() {
     );
 
   const work = mkdtempSync(join(tmpdir(), 'headway-docs-'));
+  // Stopped from outside (Ctrl-C, the test command stopped): the projects do not stay behind.
+  for (const signal of ['SIGINT', 'SIGTERM'])
+    process.once(signal, () => {
+      for (const child of running) child.kill('SIGKILL');
+      rmSync(work, { recursive: true, force: true });
+      process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
+    });
   const closers = [];
   try {
     const stageDir = join(work, 'release');
