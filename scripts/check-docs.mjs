@@ -34,7 +34,11 @@
 // is the same file (package name, version, path, text) reaching the same files (each the same
 // package, version, path and text, resolving its imports to the same files) through its imports.
 // Snippets and every @headway/* declaration file are checked in full in every project, and
-// errors are never cached, so a failing file fails every project that has it.
+// errors are never cached, so a failing file fails every project that has it. The run's first
+// check, and each README's first check, run before the others that would start beside them, so
+// those reuse what it found clean. Installs reuse the run's earlier registry answers
+// (--prefer-offline, in caches of the run's own: see runCaches). The last lines say how much CPU
+// each part used.
 //
 // Markers, on the line before a ```ts fence:
 //   <!-- docs-check: browser -->     type-checked with the DOM library, not run
