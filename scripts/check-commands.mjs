@@ -12,8 +12,11 @@
 // key).
 //
 // Order: each README's commands run one at a time, in README order (the demo's `--continue` reads
-// what the run before it wrote). The root README's go first and alone: they install, test and
-// type-check the workspace itself. Then the examples' READMEs run side by side, at most one more
+// what the run before it wrote). The root README's go first and alone up to its last install
+// command (`npm run demo`, `npx pnpm@… install`): they install and build the workspace the examples
+// run from, and the demo's run they look at is not rewritten meanwhile by the examples' demo. Its
+// commands after that (one package's tests and types: they only read the workspace) run as one
+// more group beside the examples' READMEs. The examples' READMEs run side by side, at most one more
 // than the cores at once (their commands mostly wait: scripted models, step delays, servers
 // starting), and two commands that name the same fixed port (`--port 8080`,
 // `http://127.0.0.1:8787/…`) never run at the same time. Each line says how long its command took;
@@ -70,6 +73,23 @@ export function extractCommands(text, options = {}) {
     i = end;
   }
   return commands;
+}
+
+/** A command that installs or builds the workspace: `npm run demo`, `npm install`/`ci`, `(npx) pnpm(@…) install`. */
+const SET_UP = /(^|[\s;&|])(npm\s+run\s+demo\b|npm\s+(install|i|ci)\b|(npx\s+(-y\s+)?)?pnpm(@\S+)?\s+(install|i)\b)/;
+
+/**
+ * The root README's commands split where its set-up ends: `setUp` is every command up to and
+ * including the last one that installs or builds the workspace (run alone, before the examples),
+ * `after` the ones after it (they only read the workspace, and run beside the examples).
+ * @param {{ command: string }[]} commands
+ */
+export function splitSetUp(commands) {
+  let last = -1;
+  commands.forEach((c, i) => {
+    if (SET_UP.test(c.command.replace(/\s+#.*$/, ''))) last = i;
+  });
+  return { setUp: commands.slice(0, last + 1), after: commands.slice(last + 1) };
 }
 
 /** The READMEs whose commands are checked, repository-relative: the root's, then each example's. */
@@ -259,9 +279,18 @@ async function main() {
     return { readme: readme.file, results, ms: Date.now() - t0 };
   }
 
-  // The root README's commands install, test and type-check the workspace: alone, first.
-  const first = groups.filter((g) => g.readme.setUp);
-  const rest = groups.filter((g) => !g.readme.setUp);
+  // The root README's commands up to its last install run alone, first; the rest beside the examples.
+  const first = [];
+  const rest = [];
+  for (const g of groups) {
+    if (!g.readme.setUp) {
+      rest.push(g);
+      continue;
+    }
+    const { setUp, after } = splitSetUp(g.commands);
+    first.push({ ...g, commands: setUp });
+    if (after.length > 0) rest.unshift({ readme: { ...g.readme, file: `${g.readme.file} (after its set-up)` }, commands: after });
+  }
   const done = [];
   for (const g of first) done.push(await runReadme(g));
   done.push(...(await inPool(rest, limit, runReadme)));

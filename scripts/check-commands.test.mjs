@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { extractCommands, inPool, portsOf, readmes, runCommand, userEnv } from './check-commands.mjs';
+import { extractCommands, inPool, portsOf, readmes, runCommand, splitSetUp, userEnv } from './check-commands.mjs';
 
 const repo = new URL('..', import.meta.url).pathname;
 const limit = { timeout: 120_000 };
@@ -142,4 +142,26 @@ test('a pool runs at most its limit at once and keeps the results in order', lim
   }
   assert.deepEqual(await done, [0, 10, 20, 30, 40]);
   assert.equal(most, 2);
+});
+
+test("the root README's set-up ends at its last install: what follows runs beside the examples", () => {
+  const commands = [
+    'npm run demo    # builds',
+    'npm run headway -- --help',
+    'npx pnpm@10.34.9 install   # again',
+    'npm test --prefix packages/protocol',
+    'npm run typecheck --prefix packages/protocol   # not an install: npm install is only named here',
+  ].map((command, i) => ({ line: i + 1, command }));
+  const { setUp, after } = splitSetUp(commands);
+  assert.deepEqual(
+    setUp.map((c) => c.line),
+    [1, 2, 3],
+  );
+  assert.deepEqual(
+    after.map((c) => c.line),
+    [4, 5],
+  );
+  assert.deepEqual(splitSetUp(commands.slice(3)), { setUp: [], after: commands.slice(3) });
+  const { setUp: all } = splitSetUp([...commands, { line: 6, command: 'npm ci' }]);
+  assert.equal(all.length, 6);
 });

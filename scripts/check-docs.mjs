@@ -3,11 +3,11 @@
 // type-checked and run the way a new user would meet it, from a real npm registry.
 //
 // 1. The workspace is staged in a temporary directory and released there as `pnpm release`
-//    does: `changeset version`, then what `changeset publish` has `pnpm publish` do in each
-//    package (`pnpm pack`, which rewrites `workspace:` ranges, then `npm publish` of the
-//    tarball), into a local verdaccio on 127.0.0.1 (random port, storage in the temporary
-//    directory); what was published is read back and checked against pnpm's rewrite. verdaccio serves @headway/* only from
-//    what was published and proxies every other package to the registry npm is configured with.
+//    does: `changeset version`, then scripts/publish.mjs (the publish `pnpm release` runs: pack,
+//    refuse any `workspace:` range, publish, read back and compare) into a local verdaccio on
+//    127.0.0.1 (random port, storage in the temporary directory). verdaccio serves @headway/*
+//    only from what was published and proxies every other package to the registry npm is
+//    configured with.
 // 2. For each README with snippets, a fresh project runs the README's install line exactly as
 //    written (`npm install a b@^1 …`; with pnpm, `pnpm add` with the same words) against that
 //    registry — once with npm (hoisted layout) and once with pnpm (strict layout), no overrides,
@@ -29,11 +29,16 @@
 // thread per core, each keeping TypeScript's own lib files parsed between projects) and snippet
 // runs (at most one per core). What a type check costs is checking declaration files: every
 // project would check @types/node, zod and TypeScript's lib files again. A third-party
-// declaration file is checked in full the first time it is met with a package manager and a set
-// of libs and types; once it checked clean, later projects of that manager and set skip it when it
-// is the same file (package name, version, path, text) resolving its imports to the same files.
+// declaration file is checked in full the first time it is met with a set of libs and types;
+// once it checked clean, later projects (of either package manager) with that set skip it when it
+// is the same file (package name, version, path, text) reaching the same files (each the same
+// package, version, path and text, resolving its imports to the same files) through its imports.
 // Snippets and every @headway/* declaration file are checked in full in every project, and
-// errors are never cached, so a failing file fails every project that has it.
+// errors are never cached, so a failing file fails every project that has it. The run's first
+// check, and each README's first check, run before the others that would start beside them, so
+// those reuse what it found clean. Installs reuse the run's earlier registry answers
+// (--prefer-offline, in caches of the run's own: see runCaches). The last lines say how much CPU
+// each part used.
 //
 // Markers, on the line before a ```ts fence:
 //   <!-- docs-check: browser -->     type-checked with the DOM library, not run
@@ -56,7 +61,6 @@ import {
   mkdtempSync,
   readFileSync,
   readdirSync,
-  realpathSync,
   renameSync,
   rmSync,
   symlinkSync,
@@ -66,8 +70,9 @@ import { rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { availableParallelism, homedir, tmpdir } from 'node:os';
-import { basename, delimiter, dirname, join, relative, resolve as resolvePath, sep } from 'node:path';
+import { basename, delimiter, dirname, join, relative, sep } from 'node:path';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { publishWorkspace } from './publish.mjs';
 
 const root = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
 const args = new Map(
@@ -130,10 +135,30 @@ export function extractReadme(text) {
   return { install, installArgs, snippets };
 }
 
+/**
+ * CPU seconds of the child processes by what they were (`opts.cpu` of sh): read from the CPU
+ * Linux adds up for this process's finished children (/proc/self/stat) when each one ends. Two
+ * children reaped in the same turn of the event loop count for the first: a measure, not a check.
+ */
+const childCpu = new Map();
+function finishedChildrenCpu() {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[13]) + Number(fields[14])) / 100; // cutime + cstime, in USER_HZ ticks
+  } catch {
+    return 0; // not Linux: no such breakdown
+  }
+}
+let childCpuSeen = 0;
+/** The commands running now: stopped with the check. */
+const running = new Set();
+
 /** Runs a command; resolves with its exit code and its stdout + stderr, never rejects. */
 function sh(cmd, argv, opts = {}) {
   return new Promise((resolve) => {
     const child = spawn(cmd, argv, { ...opts, stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    running.add(child);
     let out = '';
     let stdout = '';
     child.stdout.on('data', (d) => {
@@ -146,6 +171,13 @@ function sh(cmd, argv, opts = {}) {
       out += `\n(still running after ${HANG_GUARD_MS / 60_000} min: stopped as hung)`;
       child.kill('SIGKILL');
     }, HANG_GUARD_MS);
+    child.on('exit', () => {
+      running.delete(child);
+      const now = finishedChildrenCpu();
+      const label = opts.cpu ?? 'other';
+      childCpu.set(label, (childCpu.get(label) ?? 0) + now - childCpuSeen);
+      childCpuSeen = now;
+    });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       resolve({ code: code ?? (signal ? 1 : 0), out, stdout });
@@ -299,36 +331,22 @@ async function startPrebuildHost(work) {
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${server.address().port}`;
-  // prebuild-install keeps each download in npm's cache under a name made from its URL; this
-  // run's port makes those names unique, so they are removed instead of piling up.
-  const cache = join(process.env.npm_config_cache || join(homedir(), '.npm'), '_prebuilds');
-  const cached = served.map((path) => {
-    const digest = createHash('sha512')
-      .update(url + path)
-      .digest('hex')
-      .slice(0, 6);
-    return join(cache, `${digest}-${basename(path).replace(/[^a-zA-Z0-9.]+/g, '-')}`);
-  });
-  const close = async () => {
-    await new Promise((resolve) => {
+  // prebuild-install keeps each download in npm's cache (npm_config_cache): the run's own (see
+  // runCaches), removed with it.
+  const close = () =>
+    new Promise((resolve) => {
       server.close(resolve);
       server.closeAllConnections();
     });
-    for (const file of cached) rmSync(file, { force: true });
-  };
   return { url, close };
 }
 
 /**
- * The release, as `pnpm release` runs it: `changeset version`, then the publish. `changeset
- * publish` runs `pnpm publish` in each package, and pnpm 10's publish is: the package's
- * `prepublishOnly` script, `pnpm pack` (which writes the real versions in place of `workspace:`
- * ranges), then `npm publish --ignore-scripts <tarball>`. Here the same work runs without a
- * pnpm, an npm and an `npm info` process per package: one `pnpm -r pack` for all the packages,
- * then what `npm publish --access public --tag latest <tarball>` does, for all the tarballs at
- * once in this process (a package may go up before one it depends on, as with `changeset
- * publish`, which publishes ten at once). What was published is then read back from the registry and compared with what
- * pnpm's rewrite gives (see publishedManifestProblems).
+ * The release, as `pnpm release` runs it: `changeset version`, then scripts/publish.mjs (the same
+ * function `pnpm release` runs: one `pnpm -r pack`, the tarballs' manifests read and any
+ * `workspace:` range refused, each sent as `npm publish <tarball>` sends it, then what the
+ * registry serves read back and compared), with npm's configuration pointing at the local
+ * registry and its release user's token.
  * Returns each package's released version, and what is wrong with them: a package released for
  * the first time (at 0.0.0 before) starts at exactly 0.1.0, and none goes out below 0.1.0.
  */
@@ -340,150 +358,23 @@ async function release(pkgs, stageDir, registry, work) {
   const env = { ...process.env, PATH, npm_config_registry: registry.url, npm_config_userconfig: userconfig };
   const manifestOf = (p) => JSON.parse(readFileSync(join(stageDir, relative(root, p.dir), 'package.json'), 'utf8'));
   const before = new Map(pkgs.map((p) => [p.name, manifestOf(p).version]));
-  const timings = {};
-  const timed = async (name, fn) => {
-    const t0 = Date.now();
-    try {
-      return await fn();
-    } finally {
-      timings[name] = Date.now() - t0;
-    }
-  };
-  const v = await timed('changeset version', () => sh(changesetBin, ['version'], { cwd: stageDir, env }));
+  const t0 = Date.now();
+  const v = await sh(changesetBin, ['version'], { cwd: stageDir, env, cpu: 'changeset version' });
+  const timings = { 'changeset version': Date.now() - t0 };
   if (v.code !== 0) throw new Error(`changeset version failed:\n${v.out.trim()}`);
   const staged = pkgs.map(manifestOf);
-  // A lifecycle script `pnpm publish` would run is not run here: refuse rather than skip it.
-  const scripted = staged.filter((m) => PUBLISH_SCRIPTS.some((s) => m.scripts?.[s] !== undefined));
-  if (scripted.length > 0)
-    throw new Error(
-      `${scripted.map((m) => m.name).join(', ')}: a ${PUBLISH_SCRIPTS.join('/')} script, which this check does not run as \`pnpm publish\` would; run it in scripts/check-docs.mjs release()`,
-    );
-  const tarballs = join(work, 'tarballs');
-  mkdirSync(tarballs);
-  const packed = await timed('pnpm pack', () =>
-    sh(pnpmBin, ['-r', ...pkgs.flatMap((p) => ['--filter', p.name]), 'pack', '--pack-destination', tarballs, '--json'], {
-      cwd: stageDir,
-      env,
-    }),
-  );
-  let files;
-  try {
-    files = [JSON.parse(packed.stdout)].flat().map((f) => f.filename);
-  } catch {
-    files = undefined;
-  }
-  if (packed.code !== 0 || files?.length !== pkgs.length) throw new Error(`pnpm -r pack failed:\n${packed.out.trim()}`);
-  // `npm publish <tarball>` reads the manifest from the tarball with pacote and sends both with
-  // libnpmpublish; the same modules of the npm on the PATH do it here, in this process, for all
-  // the tarballs at once (a process per package is most of what a release costs).
-  const npm = npmModules();
-  const opts = {
-    registry: registry.url,
-    [`${host}:_authToken`]: registry.token,
-    access: 'public',
-    defaultTag: 'latest',
-    timeout: HANG_GUARD_MS,
-  };
-  const published = await timed('npm publish', () =>
-    Promise.allSettled(
-      files.map(async (file) => {
-        const manifest = await npm.pacote.manifest(resolvePath(tarballs, file), { ...opts, fullMetadata: true, fullReadJson: true });
-        await npm.libnpmpublish.publish(manifest, readFileSync(resolvePath(tarballs, file)), opts);
-      }),
-    ),
-  );
-  const failed = published.flatMap((r, i) =>
-    r.status === 'fulfilled' ? [] : [`npm publish ${basename(files[i])} failed: ${r.reason?.stack ?? String(r.reason)}`],
-  );
-  if (failed.length > 0) throw new Error(failed.join('\n'));
-  const packuments = await timed('read back', () =>
-    Promise.all(staged.map(async (m) => (await fetch(new URL(m.name.replace('/', '%2f'), registry.url))).json())),
-  );
+  const published = await publishWorkspace({ cwd: stageDir, env, pnpm: pnpmBin });
+  Object.assign(timings, published.timings);
   const versions = staged.map((m) => ({ name: m.name, before: before.get(m.name), after: m.version }));
+  const missing = versions.filter((x) => !published.published.some((p) => p.name === x.name && p.version === x.after));
   const problems = [
     ...versions
-      .filter((x) => (x.before === '0.0.0' && x.after !== '0.1.0') || /^0\.0\./.test(x.after))
+      .filter((x) => x.before === '0.0.0' && x.after !== '0.1.0')
       .map((x) => `${x.name}: ${x.before} -> ${x.after}; a first release is 0.1.0 (give the package a minor changeset)`),
-    ...publishedManifestProblems(staged, packuments, workspaceVersions(stageDir)),
+    ...missing.map((x) => `${x.name}@${x.after}: not published (the registry had it already?)`),
+    ...published.problems,
   ];
   return { versions, problems, timings };
-}
-
-/** Name → version of every package in the staged workspace (the private ones are not released). */
-function workspaceVersions(dir) {
-  const versions = new Map();
-  for (const group of ['packages', 'examples']) {
-    if (!existsSync(join(dir, group))) continue;
-    for (const name of readdirSync(join(dir, group))) {
-      const file = join(dir, group, name, 'package.json');
-      if (!existsSync(file)) continue;
-      const manifest = JSON.parse(readFileSync(file, 'utf8'));
-      versions.set(manifest.name, manifest.version);
-    }
-  }
-  return versions;
-}
-
-/** pacote and libnpmpublish as the npm on the PATH has them: what its `publish <tarball>` runs. */
-function npmModules() {
-  const which = spawnSync('bash', ['-c', 'command -v npm'], { encoding: 'utf8' }).stdout.trim();
-  // bin/npm is a link to (or, on Windows, a wrapper beside) the npm package's bin/npm-cli.js.
-  let dir = existsSync(which) ? dirname(dirname(realpathSync(which))) : '';
-  if (!existsSync(join(dir, 'node_modules', 'libnpmpublish'))) dir = join(dirname(which), 'node_modules', 'npm');
-  // Not dependencies of the workspace: npm's own copies, loaded from npm's directory.
-  const load = (name) => createRequire(join(dir, 'package.json'))(join(dir, 'node_modules', name));
-  try {
-    return { pacote: load('pacote'), libnpmpublish: load('libnpmpublish') };
-  } catch (error) {
-    throw new Error(`could not load pacote and libnpmpublish of the npm at ${which || '(no npm on the PATH)'}: ${error.message}`);
-  }
-}
-
-const PUBLISH_SCRIPTS = ['prepublishOnly', 'prepublish', 'prepack', 'postpack', 'publish', 'postpublish'];
-const DEPENDENCY_FIELDS = ['dependencies', 'peerDependencies', 'optionalDependencies', 'devDependencies'];
-
-/**
- * What is wrong with what the registry serves for the released packages (`packuments`, in the
- * order of `staged`, their manifests after `changeset version`): each must be there at its
- * released version as `latest`, with every dependency range as in its manifest except the
- * `workspace:` ones, which must read as `pnpm publish` writes them (`workspace:^` → `^<version>`,
- * `workspace:~` → `~<version>`, `workspace:*` → `<version>`, `workspace:<range>` → `<range>`,
- * with the released version of that package, or for a package that is not released (the private
- * test machinery in devDependencies) its version in `others`). No `workspace:` range may be left
- * anywhere.
- */
-export function publishedManifestProblems(staged, packuments, others = new Map()) {
-  const released = new Map([...others, ...staged.map((m) => [m.name, m.version])]);
-  const problems = [];
-  staged.forEach((m, i) => {
-    const doc = packuments[i];
-    const got = doc?.versions?.[m.version];
-    if (got === undefined || doc?.['dist-tags']?.latest !== m.version) {
-      problems.push(
-        `${m.name}@${m.version}: not published as latest (the registry has ${Object.keys(doc?.versions ?? {}).join(', ') || 'nothing'})`,
-      );
-      return;
-    }
-    for (const field of DEPENDENCY_FIELDS) {
-      const want = Object.fromEntries(
-        Object.entries(m[field] ?? {}).map(([name, range]) => {
-          const w = /^workspace:(.*)$/.exec(String(range));
-          if (!w) return [name, range];
-          const version = released.get(name) ?? '?';
-          return [name, w[1] === '^' || w[1] === '~' ? `${w[1]}${version}` : w[1] === '*' || w[1] === '' ? version : w[1]];
-        }),
-      );
-      for (const [name, range] of Object.entries({ ...want, ...(got[field] ?? {}) })) {
-        if (String(got[field]?.[name]).startsWith('workspace:'))
-          problems.push(`${m.name}@${m.version}: ${field}.${name} published as ${got[field][name]}`);
-        else if (got[field]?.[name] !== want[name])
-          problems.push(
-            `${m.name}@${m.version}: ${field}.${name} published as ${String(got[field]?.[name])}, expected ${String(want[name])} (${String(m[field]?.[name])})`,
-          );
-      }
-    }
-  });
-  return problems;
 }
 
 /**
@@ -526,6 +417,13 @@ function explain(out, snippets, readme) {
     const s = snippets[Number(n)];
     return `${readme}:${s.line + Number(line) - 1}:${col}`;
   });
+}
+
+/** A promise with its resolve function beside it (Promise.withResolvers needs Node 22). */
+function deferred() {
+  let resolve;
+  const promise = new Promise((r) => (resolve = r));
+  return { promise, resolve };
 }
 
 /**
@@ -667,7 +565,7 @@ function typeCheckWorker() {
     }
   }
 
-  function checkAt(project, { configs, clean: cleanKeys, scope }) {
+  function checkAt(project, { configs, clean: cleanKeys }) {
     const started = Date.now();
     round += 1;
     packages.clear();
@@ -713,26 +611,57 @@ function typeCheckWorker() {
         configFileParsingDiagnostics: ts.getConfigFileParsingDiagnostics(parsed),
       });
       const resolution = ts.createModuleResolutionCache(project, (f) => f, options);
-      // What a declaration file's check depends on: the file, and the files its imports,
-      // references and type references resolve to, under this manager, libs and types.
-      const keyOf = (sf) => {
-        const p = sf.fileName.startsWith(libDir + sep) ? undefined : packageOf(sf.fileName);
-        if (!sf.isDeclarationFile || p?.ours || (p === undefined && !sf.fileName.startsWith(libDir + sep))) return undefined;
+      // What a declaration file's check depends on: the file, and every file it reaches through
+      // its imports, references and type references (each by package, version, path and text,
+      // with what its own imports resolve to), under these libs and types. Where a package
+      // manager lays the files out is no part of it: a file that reaches the same files checks
+      // the same under npm's layout and pnpm's, and one that resolves anything elsewhere (pnpm's
+      // strict layout leaving a phantom dependency unresolved, another version) is checked again.
+      const described = new Map();
+      const describe = (sf) => {
+        let d = described.get(sf.fileName);
+        if (d !== undefined) return d;
         const info = ts.preProcessFile(sf.text, true, true);
+        const next = [];
+        const to = (file) => {
+          if (file === undefined) return '-';
+          next.push(file);
+          return where(file);
+        };
         const deps = [
           ...info.importedFiles.map((f) => {
             const r = ts.resolveModuleName(f.fileName, sf.fileName, options, host, resolution, undefined, sf.impliedNodeFormat);
-            return `m:${f.fileName}=${r.resolvedModule ? where(r.resolvedModule.resolvedFileName) : '-'}`;
+            return `m:${f.fileName}=${to(r.resolvedModule?.resolvedFileName)}`;
           }),
           ...info.typeReferenceDirectives.map((f) => {
             const r = ts.resolveTypeReferenceDirective(f.fileName, sf.fileName, options, host);
-            return `t:${f.fileName}=${r.resolvedTypeReferenceDirective?.resolvedFileName ? where(r.resolvedTypeReferenceDirective.resolvedFileName) : '-'}`;
+            return `t:${f.fileName}=${to(r.resolvedTypeReferenceDirective?.resolvedFileName ?? undefined)}`;
           }),
-          ...info.referencedFiles.map((f) => `r:${where(join(dirname(sf.fileName), f.fileName))}`),
+          ...info.referencedFiles.map((f) => `r:${to(join(dirname(sf.fileName), f.fileName))}`),
           ...info.libReferenceDirectives.map((f) => `l:${f.fileName}`),
         ].sort();
         const text = createHash('sha256').update(sf.text).digest('hex');
-        return `${scope}|${JSON.stringify(options.lib)}|${JSON.stringify(options.types)}|${where(sf.fileName)}|${text}|${deps.join(',')}`;
+        d = { line: `${where(sf.fileName)}|${text}|${deps.join(',')}`, next };
+        described.set(sf.fileName, d);
+        return d;
+      };
+      const keyOf = (sf) => {
+        const p = sf.fileName.startsWith(libDir + sep) ? undefined : packageOf(sf.fileName);
+        if (!sf.isDeclarationFile || p?.ours || (p === undefined && !sf.fileName.startsWith(libDir + sep))) return undefined;
+        const seen = new Set([sf.fileName]);
+        const lines = [];
+        for (const todo = [sf]; todo.length > 0;) {
+          const d = describe(todo.pop());
+          lines.push(d.line);
+          for (const file of d.next) {
+            const target = program.getSourceFile(file);
+            if (target === undefined || seen.has(target.fileName)) continue;
+            seen.add(target.fileName);
+            todo.push(target);
+          }
+        }
+        const reached = createHash('sha256').update(lines.sort().join('\n')).digest('hex');
+        return `${JSON.stringify(options.lib)}|${JSON.stringify(options.types)}|${describe(sf).line}|${reached}`;
       };
       const diagnostics = [
         ...program.getConfigFileParsingDiagnostics(),
@@ -783,7 +712,7 @@ async function checkReadme(job, context) {
   }
 }
 
-async function checkReadmeIn(project, job, { env, limits, types, clean }) {
+async function checkReadmeIn(project, job, { env, limits, types, clean, caches, checkOrder }) {
   const { rel: readme, installArgs, snippets, pm } = job;
   const failures = [];
   const time = { install: 0, types: 0, run: 0, checked: 0, skipped: 0, reused: 0 };
@@ -800,8 +729,16 @@ async function checkReadmeIn(project, job, { env, limits, types, clean }) {
   const inst = await limits.install(() =>
     timed('install', () =>
       pm === 'npm'
-        ? sh('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...installArgs], { cwd: project, env })
-        : sh(pnpmBin, ['add', '--reporter=append-only', ...installArgs], { cwd: project, env }),
+        ? sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...installArgs], {
+            cwd: project,
+            env,
+            cpu: 'npm install',
+          })
+        : sh(pnpmBin, ['add', '--reporter=append-only', '--prefer-offline', `--cache-dir=${caches.pnpm}`, ...installArgs], {
+            cwd: project,
+            env,
+            cpu: 'pnpm add',
+          }),
     ),
   );
   if (inst.code !== 0)
@@ -824,8 +761,26 @@ async function checkReadmeIn(project, job, { env, limits, types, clean }) {
     configs.push({ file: name, emit: name === 'tsconfig.json' });
   }
   if (configs.length > 0) {
-    const r = await types.check({ project, configs, clean: () => [...clean], scope: pm });
-    for (const key of r.found ?? []) clean.add(key);
+    // A check gains from the checks that ended before it starts (the files they found clean), not
+    // from those running beside it: the first check of the run (TypeScript's libs, Node's types,
+    // zod: what every project has) and the first check of a README (what its other package
+    // manager installed too) are waited for.
+    const first = (checkOrder.first ??= deferred());
+    const sameReadme = checkOrder.byReadme.get(readme);
+    const mine = deferred();
+    checkOrder.byReadme.set(readme, mine.promise);
+    if (first.started) await first.promise;
+    first.started = true;
+    if (sameReadme !== undefined) await sameReadme;
+    let r;
+    try {
+      r = await types.check({ project, configs, clean: () => [...clean] });
+      // Before the checks that wait for this one start.
+      for (const key of r.found ?? []) clean.add(key);
+    } finally {
+      first.resolve();
+      mine.resolve();
+    }
     Object.assign(time, { types: r.ms ?? 0, checked: r.checked ?? 0, skipped: r.skipped ?? 0, reused: r.reused ?? 0 });
     if (r.error) failures.push(`type check (${pm}) failed to run:\n${r.error}`);
     else if (r.output.trim() !== '') failures.push(`type errors (${pm}):\n${explain(r.output.trim(), snippets, readme)}`);
@@ -835,7 +790,7 @@ async function checkReadmeIn(project, job, { env, limits, types, clean }) {
     timed('run', async () => {
       for (const [i, s] of snippets.entries()) {
         if (s.marker !== 'run') continue;
-        const r = await sh(process.execPath, [join('out', `snippet-${i}.js`)], { cwd: project, env });
+        const r = await sh(process.execPath, [join('out', `snippet-${i}.js`)], { cwd: project, env, cpu: 'snippet runs' });
         if (r.code !== 0)
           failures.push(`${readme}:${s.line}: the snippet failed when run (${pm}):\n${r.out.trim().split('\n').slice(-15).join('\n')}`);
       }
@@ -845,13 +800,33 @@ async function checkReadmeIn(project, job, { env, limits, types, clean }) {
 }
 
 /**
+ * The package managers' caches for this run. npm: a cache of its own (`npm_config_cache`: its
+ * index of registry answers, npx's installs, prebuild-install's downloads), so an earlier run's
+ * answers for the same registry address (another run on the same port, other bytes of
+ * @headway/* at the same version) can never stand in for this run's, while later projects of
+ * this run reuse its answers (`--prefer-offline`: the registry is this run's, and nothing in it
+ * changes once the release is published). Its content store is the user's npm content store:
+ * entries there are found by their sha512 and verified against it when read, so a tarball npm
+ * has downloaded before is not downloaded again. pnpm: a metadata cache of its own
+ * (`--cache-dir`), for the same reason; its store is the user's (content-addressed, verified).
+ */
+function runCaches(work) {
+  const npm = join(work, 'npm-cache');
+  const content = join(process.env.npm_config_cache || join(homedir(), '.npm'), '_cacache', 'content-v2');
+  mkdirSync(content, { recursive: true });
+  mkdirSync(join(npm, '_cacache'), { recursive: true });
+  symlinkSync(content, join(npm, '_cacache', 'content-v2'), 'dir');
+  return { npm, pnpm: join(work, 'pnpm-cache') };
+}
+
+/**
  * The zero-install CLI from the registry, in an empty directory: `--help`, and `watch` of a
- * recorded Claude Code stream. npx gets its own cache, so an earlier run's @headway/cli of the same
- * version (other bytes) cannot stand in for this one.
+ * recorded Claude Code stream, with the run's npm cache (see runCaches: no earlier run's
+ * @headway/cli of the same version can stand in for this one).
  */
 async function checkCli(env, work, limits) {
   const dir = mkdtempSync(join(work, 'npx-'));
-  const npxEnv = { ...env, npm_config_cache: join(work, 'npx-cache') };
+  const npxEnv = env;
   const fixture = join(root, 'packages', 'cli', 'fixtures', 'claude-code-todo.jsonl');
   const checks = [
     {
@@ -873,7 +848,7 @@ async function checkCli(env, work, limits) {
     let took = 0;
     const r = await limits.install(async () => {
       const t0 = Date.now();
-      const out = await sh('npx', ['-y', '@headway/cli', ...c.argv], { cwd: dir, env: npxEnv });
+      const out = await sh('npx', ['-y', '@headway/cli', ...c.argv], { cwd: dir, env: npxEnv, cpu: 'npx' });
       took = Date.now() - t0;
       return out;
     });
@@ -908,6 +883,13 @@ async function main() {
     );
 
   const work = mkdtempSync(join(tmpdir(), 'headway-docs-'));
+  // Stopped from outside (Ctrl-C, the test command stopped): the projects do not stay behind.
+  for (const signal of ['SIGINT', 'SIGTERM'])
+    process.once(signal, () => {
+      for (const child of running) child.kill('SIGKILL');
+      rmSync(work, { recursive: true, force: true });
+      process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
+    });
   const closers = [];
   try {
     const stageDir = join(work, 'release');
@@ -924,7 +906,7 @@ async function main() {
       for (const file of walk(dir)) hash.update(`${p.name}/${file}\0`).update(readFileSync(join(dir, file)));
     }
     for (const file of walk(join(stageDir, '.changeset'))) hash.update(file).update(readFileSync(join(stageDir, '.changeset', file)));
-    hash.update(readFileSync(new URL(import.meta.url)));
+    hash.update(readFileSync(new URL(import.meta.url))).update(readFileSync(new URL('./publish.mjs', import.meta.url)));
     const digest = hash.digest('hex');
     const stamp = join(root, 'node_modules', '.cache', 'headway-docs-check', 'green');
     if (!args.has('force') && !args.has('only') && existsSync(stamp) && readFileSync(stamp, 'utf8') === digest) {
@@ -943,7 +925,7 @@ async function main() {
     const released = await release(pkgs, stageDir, registry, work);
     Object.assign(phases, released.timings);
     const releaseResult = {
-      name: 'release: changeset version, pnpm pack + npm publish to the local registry',
+      name: 'release: changeset version, then scripts/publish.mjs to the local registry',
       status: released.problems.length === 0 ? 'passed' : 'failed',
       failures: released.problems,
     };
@@ -957,7 +939,8 @@ async function main() {
         .join(', ')}`,
     );
 
-    const env = { ...process.env, npm_config_registry: registry.url, npm_config_update_notifier: 'false' };
+    const caches = runCaches(work);
+    const env = { ...process.env, npm_config_registry: registry.url, npm_config_update_notifier: 'false', npm_config_cache: caches.npm };
     if (prebuilds) env.npm_config_better_sqlite3_binary_host = prebuilds.url;
     const jobs = [];
     for (const r of readmes) {
@@ -973,6 +956,7 @@ async function main() {
     const types = createTypeCheckers(CORES, work);
     closers.push(types.close);
     const clean = new Set();
+    const checkOrder = { first: undefined, byReadme: new Map() };
     const cli =
       !args.has('only') && managers.includes('npm')
         ? checkCli(env, work, limits).then((rs) => (rs.forEach(report), rs))
@@ -980,7 +964,7 @@ async function main() {
     const totals = { install: 0, types: 0, run: 0 };
     const readmeResults = await Promise.all(
       jobs.map(async (job) => {
-        const { failures, time } = await checkReadme(job, { env, work, limits, types, clean });
+        const { failures, time } = await checkReadme(job, { env, work, limits, types, clean, caches, checkOrder });
         for (const k of Object.keys(totals)) totals[k] += time[k];
         const counted = job.snippets.filter((s) => s.marker !== 'skip').length;
         const ran = job.snippets.filter((s) => s.marker === 'run').length;
@@ -998,6 +982,14 @@ async function main() {
     const failed = results.filter((r) => r.status === 'failed').length;
     console.log(
       `docs check: ${String(jobs.length)} projects: installs ${seconds(totals.install)}, type checks ${seconds(totals.types)}, runs ${seconds(totals.run)} (summed; at most ${String(CORES + 1)} installs, ${String(CORES)} type checks, ${String(CORES)} runs at once)`,
+    );
+    const own = process.cpuUsage();
+    console.log(
+      `docs check: CPU: this process (registry, type checks, publish) ${seconds((own.user + own.system) / 1000)}; child processes ${[
+        ...childCpu,
+      ]
+        .map(([k, v]) => `${k} ${seconds(v * 1000)}`)
+        .join(', ')}`,
     );
     console.log(`docs check: ${String(results.length - failed)} passed, ${String(failed)} failed in ${seconds(Date.now() - started)}`);
     writeResults(results);

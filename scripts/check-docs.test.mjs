@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, test } from 'node:test';
-import { createTypeCheckers, extractReadme, publishedManifestProblems, tsconfig } from './check-docs.mjs';
+import { createTypeCheckers, extractReadme, tsconfig } from './check-docs.mjs';
 
 const limit = { timeout: 120_000 };
 const work = mkdtempSync(join(tmpdir(), 'headway-docs-test-'));
@@ -62,7 +62,7 @@ test('a snippet with a type error fails with what tsc says, at its line', limit,
     ...config(['snippet-0.ts']),
     'snippet-0.ts': "import { x } from '@headway/x';\nconst s: string = x;\nexport {};\n",
   });
-  const r = await checkers.check({ project: dir, configs: [{ file: 'tsconfig.json', emit: true }], clean: [], scope: 'npm' });
+  const r = await checkers.check({ project: dir, configs: [{ file: 'tsconfig.json', emit: true }], clean: [] });
   assert.equal(r.error, undefined);
   assert.match(r.output, /^snippet-0\.ts\(2,7\): error TS2322: Type 'number' is not assignable to type 'string'\.\n/);
 });
@@ -80,7 +80,6 @@ test('a clean third-party declaration file is checked once; ours and the snippet
     project: project('a', files),
     configs: [{ file: 'tsconfig.json', emit: false }],
     clean: [],
-    scope: 'npm',
   });
   assert.match(first.output, /node_modules\/bad\/index\.d\.ts\(1,25\): error TS2304: Cannot find name 'Missing'\./);
   // dep's file and TypeScript's lib files checked clean; not bad's (an error), not ours, not the snippet.
@@ -94,7 +93,6 @@ test('a clean third-party declaration file is checked once; ours and the snippet
     project: project('b', files),
     configs: [{ file: 'tsconfig.json', emit: false }],
     clean: first.found,
-    scope: 'npm',
   });
   assert.equal(second.skipped, first.found.length);
   // The first project found TypeScript's libs, dep's and ours parsed (the test before had them at
@@ -105,20 +103,27 @@ test('a clean third-party declaration file is checked once; ours and the snippet
   assert.equal(second.checked, 3); // the snippet, @headway/x, bad
   assert.match(second.output, /node_modules\/bad\/index\.d\.ts\(1,25\): error TS2304/);
 
-  // Another package manager, another version of dep, or dep resolving its import elsewhere: checked again.
+  // The same files laid out another way (pnpm's store instead of npm's tree): skipped as well.
+  const pnpmLayout = Object.fromEntries(
+    Object.entries(files).map(([path, text]) => [
+      path.replace(/^node_modules\/dep\//, 'node_modules/.pnpm/dep@1.0.0/node_modules/dep/'),
+      text,
+    ]),
+  );
+  pnpmLayout['node_modules/@headway/x/index.d.ts'] =
+    "import { n } from '../../.pnpm/dep@1.0.0/node_modules/dep/index.js';\nexport declare const x: typeof n;\n";
   const pnpm = await checkers.check({
-    project: project('c', files),
+    project: project('c', pnpmLayout),
     configs: [{ file: 'tsconfig.json', emit: false }],
     clean: first.found,
-    scope: 'pnpm',
   });
-  assert.equal(pnpm.skipped, 0);
+  assert.equal(pnpm.skipped, first.found.length);
+  assert.equal(pnpm.checked, 3);
   const bumped = { ...files, 'node_modules/dep/package.json': pkg('dep', '1.0.1') };
   const other = await checkers.check({
     project: project('d', bumped),
     configs: [{ file: 'tsconfig.json', emit: false }],
     clean: first.found,
-    scope: 'npm',
   });
   assert.ok(other.found.some((k) => k.includes('|dep@1.0.1/index.d.ts|')));
   const broken = { ...bumped, 'node_modules/dep/index.d.ts': "import type { Gone } from 'gone';\nexport declare const n: Gone;\n" };
@@ -126,63 +131,30 @@ test('a clean third-party declaration file is checked once; ours and the snippet
     project: project('e', broken),
     configs: [{ file: 'tsconfig.json', emit: false }],
     clean: other.found,
-    scope: 'npm',
   });
   assert.match(r.output, /node_modules\/dep\/index\.d\.ts\(1,27\): error TS2307: Cannot find module 'gone'/);
 });
 
-test('what the registry serves must be the released version with the workspace ranges rewritten as pnpm publish does', () => {
-  const staged = [
-    { name: '@headway/a', version: '0.1.0', dependencies: { zod: '^4.1.0' } },
-    {
-      name: '@headway/b',
-      version: '0.2.0',
-      dependencies: { '@headway/a': 'workspace:^', zod: '^4.1.0' },
-      peerDependencies: { '@headway/a': 'workspace:*' },
-      devDependencies: { '@headway/a': 'workspace:~', vitest: '4.1.0' },
-    },
-  ];
-  const packument = (manifest) => ({ 'dist-tags': { latest: manifest.version }, versions: { [manifest.version]: manifest } });
-  const a = packument({ name: '@headway/a', version: '0.1.0', dependencies: { zod: '^4.1.0' } });
-  const b = {
-    name: '@headway/b',
-    version: '0.2.0',
-    dependencies: { '@headway/a': '^0.1.0', zod: '^4.1.0' },
-    peerDependencies: { '@headway/a': '0.1.0' },
-    devDependencies: { '@headway/a': '~0.1.0', vitest: '4.1.0' },
-  };
-  assert.deepEqual(publishedManifestProblems(staged, [a, packument(b)]), []);
-  // A range left as written, a wrong rewrite, a dropped and an added dependency, another version.
-  assert.deepEqual(
-    publishedManifestProblems(staged, [
-      a,
-      packument({ ...b, dependencies: { '@headway/a': 'workspace:^', zod: '^4.1.0' }, peerDependencies: { '@headway/a': '^0.1.0' } }),
-    ]),
-    [
-      '@headway/b@0.2.0: dependencies.@headway/a published as workspace:^',
-      '@headway/b@0.2.0: peerDependencies.@headway/a published as ^0.1.0, expected 0.1.0 (workspace:*)',
-    ],
-  );
-  assert.deepEqual(publishedManifestProblems(staged, [a, packument({ ...b, dependencies: { zod: '^4.1.0', left: '1.0.0' } })]), [
-    '@headway/b@0.2.0: dependencies.@headway/a published as undefined, expected ^0.1.0 (workspace:^)',
-    '@headway/b@0.2.0: dependencies.left published as 1.0.0, expected undefined (undefined)',
-  ]);
-  assert.deepEqual(publishedManifestProblems(staged, [packument({ name: '@headway/a', version: '0.0.0' }), packument(b)]), [
-    '@headway/a@0.1.0: not published as latest (the registry has 0.0.0)',
-  ]);
-  assert.deepEqual(publishedManifestProblems(staged, [a, { error: 'not found' }]), [
-    '@headway/b@0.2.0: not published as latest (the registry has nothing)',
-  ]);
-  // A private workspace package (the test machinery) in devDependencies: not released, so its
-  // range reads as its version in the workspace, as pnpm writes it.
-  const withPrivate = [
-    staged[0],
-    { ...staged[1], devDependencies: { ...staged[1].devDependencies, '@headway/test-utils': 'workspace:*' } },
-  ];
-  const bPrivate = { ...b, devDependencies: { ...b.devDependencies, '@headway/test-utils': '0.0.0' } };
-  const others = new Map([['@headway/test-utils', '0.0.0']]);
-  assert.deepEqual(publishedManifestProblems(withPrivate, [a, packument(bPrivate)], others), []);
-  assert.deepEqual(publishedManifestProblems(withPrivate, [a, packument({ ...bPrivate, devDependencies: b.devDependencies })], others), [
-    '@headway/b@0.2.0: devDependencies.@headway/test-utils published as undefined, expected 0.0.0 (workspace:*)',
-  ]);
+test('a clean declaration file is checked again when a file it reaches through another changes', limit, async () => {
+  const files = (dep2Version, dep2Type) => ({
+    'node_modules/dep/package.json': pkg('dep', '1.0.0'),
+    'node_modules/dep/index.d.ts': "import type { T } from 'dep2';\nexport declare const n: T;\n",
+    'node_modules/dep2/package.json': pkg('dep2', dep2Version),
+    'node_modules/dep2/index.d.ts': `export type T = ${dep2Type};\n`,
+    ...config(['snippet-0.ts']),
+    'snippet-0.ts': "import { n } from 'dep';\nexport const y = n;\n",
+  });
+  const configs = [{ file: 'tsconfig.json', emit: false }];
+  const first = await checkers.check({ project: project('t1', files('1.0.0', 'number')), configs, clean: [] });
+  assert.equal(first.output, '');
+  const depKey = first.found.find((k) => k.includes('|dep@1.0.0/index.d.ts|'));
+  assert.ok(depKey);
+  // dep is the same file, resolving 'dep2' to the same path, but dep2 is another version: dep is
+  // checked again (its key is another), and dep2's new text is checked.
+  const second = await checkers.check({ project: project('t2', files('1.0.1', 'Missing')), configs, clean: first.found });
+  assert.ok(!second.found.includes(depKey));
+  assert.match(second.output, /node_modules\/dep2\/index\.d\.ts\(1,17\): error TS2304: Cannot find name 'Missing'\./);
+  // The same tree again: dep is skipped.
+  const third = await checkers.check({ project: project('t3', files('1.0.0', 'number')), configs, clean: first.found });
+  assert.equal(third.skipped, first.found.length);
 });

@@ -102,6 +102,7 @@ const steps = [
       join(root, 'scripts', 'new-package.test.mjs'),
       join(root, 'scripts', 'check-commands.test.mjs'),
       join(root, 'scripts', 'check-docs.test.mjs'),
+      join(root, 'scripts', 'publish.test.mjs'),
       join(root, 'scripts', 'check-tarballs.test.mjs'),
     ],
   ],
@@ -115,30 +116,48 @@ const steps = [
  */
 function docsAndCommands([docsArgs, commandsArgs]) {
   console.log(`\n$ ${['node', ...docsArgs].join(' ')} & ${['node', ...commandsArgs].join(' ')}`);
-  const exited = (child) => new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
+  const t0 = Date.now();
+  const exited = (child, name) =>
+    new Promise((resolve) =>
+      child.on('close', (code) => {
+        stageTimes.push([name, Date.now() - t0]);
+        resolve(code ?? 1);
+      }),
+    );
   const docs = spawn(process.execPath, docsArgs, { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const docsExited = exited(docs, 'of which the docs check ended at');
   let commands;
-  const startCommands = () => (commands ??= exited(spawn(process.execPath, commandsArgs, { cwd: root, env, stdio: 'inherit' })));
+  const startCommands = () =>
+    (commands ??= exited(spawn(process.execPath, commandsArgs, { cwd: root, env, stdio: 'inherit' }), 'the README commands ended at'));
   let seen = '';
   docs.stdout.on('data', (chunk) => {
     process.stdout.write(chunk);
     seen = `${seen}${chunk}`.slice(-4096);
     if (/^docs check: (staged|READMEs, packages and changesets unchanged)/m.test(seen)) startCommands();
   });
-  return exited(docs).then(async (code) => [code, await startCommands()].filter((c) => c !== 0).length);
+  return docsExited.then(async (code) => [code, await startCommands()].filter((c) => c !== 0).length);
 }
 
+/** How long each stage took (wall time), printed at the end: where the test command's time goes. */
+const stageTimes = [];
+const stageName = (cmd, args) => {
+  if (cmd === docsAndCommands) return 'docs check and README commands';
+  if (cmd === process.execPath) return 'script tests';
+  if (cmd === 'npx') return 'pnpm install';
+  return [cmd.split('/').pop(), ...args.filter((a) => !a.startsWith('-') && !a.includes('/')).slice(0, 8)].join(' ');
+};
+const suiteStarted = Date.now();
 let failedSteps = 0;
 for (const [cmd, args] of steps) {
-  if (cmd === docsAndCommands) {
-    failedSteps += await docsAndCommands(args);
-    continue;
-  }
-  if (run(cmd, args) !== 0) {
-    failedSteps += 1;
-    if (cmd === 'npx') break; // nothing else can run without the install
-  }
+  const t0 = Date.now();
+  const failed = cmd === docsAndCommands ? await docsAndCommands(args) : run(cmd, args) !== 0 ? 1 : 0;
+  stageTimes.push([stageName(cmd, args), Date.now() - t0]);
+  failedSteps += failed;
+  if (failed > 0 && cmd === 'npx') break; // nothing else can run without the install
 }
+console.log(
+  `\nstage times: ${stageTimes.map(([name, ms]) => `${name} ${(ms / 1000).toFixed(1)} s`).join(', ')}; total ${((Date.now() - suiteStarted) / 1000).toFixed(1)} s`,
+);
 const { passed, failed, skipped } = summary();
 const anyFailure = failedSteps > 0 || failed > 0;
 if (failedSteps > 0) console.log(`\n${failedSteps} step(s) failed: a build, lint, type, packaging or test check (see above).`);
