@@ -92,11 +92,7 @@ export class ContextRunner {
   readonly #onInternalError: ReportInternalError;
   readonly #race: <T>(work: unknown) => Promise<T>;
 
-  constructor(
-    parts: readonly ReadPart[],
-    onInternalError: ReportInternalError,
-    race: <T>(work: unknown) => Promise<T>,
-  ) {
+  constructor(parts: readonly ReadPart[], onInternalError: ReportInternalError, race: <T>(work: unknown) => Promise<T>) {
     this.#parts = parts;
     this.#onInternalError = onInternalError;
     this.#race = race;
