@@ -1,8 +1,11 @@
 // The API reference (`pnpm docs`): TypeDoc over every published package's public entry points,
-// read from each package.json's `exports`, into docs/api/ (git-ignored). One TypeScript program
-// covers all packages, with each `@headway/…` import mapped to its source, so a type from
-// another package links to that package's page. Warnings fail the run (the test command builds
-// it through turbo's `//#docs` task).
+// read from each package.json's `exports`, into docs/api/ (git-ignored), one page per package
+// (scripts/typedoc-package-pages.mjs: a package's entry points merged into one module, each
+// export filed under its import path, every member rendered on the package's page). One
+// TypeScript program covers all packages, with each `@headway/…` import mapped to its source, so
+// a type from another package links to that package's page. Warnings fail the run, and so does a
+// README that does not name its package's page (the test command builds it through turbo's
+// `//#docs:api` task).
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { OptionDefaults } from 'typedoc';
@@ -34,7 +37,7 @@ function publicEntries() {
 }
 
 const entries = publicEntries();
-// Read by scripts/typedoc-module-names.mjs, which names each module by its specifier.
+// Read by scripts/typedoc-package-pages.mjs, which names each module by its specifier.
 globalThis.__headwayDocsModuleNames = Object.fromEntries(Object.entries(entries).map(([specifier, file]) => [file, specifier]));
 
 /** @type {Partial<import('typedoc').TypeDocOptions>} */
@@ -48,7 +51,9 @@ const config = {
     paths: Object.fromEntries(Object.entries(entries).map(([specifier, file]) => [specifier, [file]])),
   },
   out: join(root, 'docs', 'api'),
-  plugin: [join(root, 'scripts', 'typedoc-module-names.mjs')],
+  plugin: [join(root, 'scripts', 'typedoc-package-pages.mjs')],
+  // Defined by that plugin: a page for each package, its members on it in full.
+  router: 'headway-package',
   readme: 'none',
   // `@alias` marks a second name kept for an export (JSDoc's tag, not TSDoc's).
   blockTags: [...OptionDefaults.blockTags, '@alias'],

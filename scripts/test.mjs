@@ -104,6 +104,7 @@ const steps = [
       join(root, 'scripts', 'check-docs.test.mjs'),
       join(root, 'scripts', 'publish.test.mjs'),
       join(root, 'scripts', 'check-tarballs.test.mjs'),
+      join(root, 'scripts', 'typedoc-package-pages.test.mjs'),
     ],
   ],
   [bin('knip'), ['--no-progress']],

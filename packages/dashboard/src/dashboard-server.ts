@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Clock, OnInternalError } from '@headway/protocol';
+import type { Clock, InternalErrorContext, OnInternalError } from '@headway/protocol';
 import type { CheckpointStore } from '@headway/runtime';
 import { z } from 'zod';
 import { DashboardError } from './dashboard-error.js';
@@ -33,7 +33,12 @@ export interface DashboardHandlerOptions {
   /** A running checkpoint not written for longer than this reads `interrupted` (default 60 000 ms). */
   activeWithinMs?: number;
   /** Told of a request that failed inside the server (it answered 500); errors it throws are ignored. */
-  onInternalError?: OnInternalError;
+  onInternalError?: OnInternalError<DashboardErrorContext>;
+}
+
+/** Where a failure the dashboard survived happened: `request`, a request that failed inside the server (it answered 500). */
+export interface DashboardErrorContext extends InternalErrorContext<'request'> {
+  readonly where: 'request';
 }
 
 const runsQuery = z.strictObject({

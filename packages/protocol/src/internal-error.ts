@@ -1,10 +1,13 @@
 /**
- * Where a failure that headway survived happened: `where` names the part that failed (`sink`,
- * `write`, `publish`, …); a package adds its own details (the sink's name, the event, the run).
+ * Where a failure that headway survived happened: `where` names the part that failed, one of the
+ * places the reporting package lists in its own union (`Where`: the hub's `'sink'`, runtime's
+ * `RuntimeErrorWhere`, …); a package adds its own details (the sink's name, the event, the run).
+ *
+ * @typeParam Where - The places the package reports, a union of string literals.
  */
-export interface InternalErrorContext {
-  /** The part that failed, a short stable word. */
-  readonly where: string;
+export interface InternalErrorContext<Where extends string = string> {
+  /** The part that failed, a short stable word from the package's union. */
+  readonly where: Where;
   /** The run it happened in, when known. */
   readonly runId?: string;
 }
@@ -12,11 +15,13 @@ export interface InternalErrorContext {
 /**
  * The one callback for failures headway survives instead of throwing at its caller (a sink that
  * threw, a closed stream, a bus that rejected): every option that takes one is called
- * `onInternalError` and has this shape. Errors it throws are ignored.
+ * `onInternalError` and has this shape, with the package's own context type `C` (its `where`
+ * narrowed to the places it reports). Errors it throws are ignored.
  *
+ * @typeParam C - The package's context type, e.g. `SinkErrorContext` (`where: 'sink'`).
  * @example
  * ```ts
  * const hub = createProgressHub({ runId: 'r', onInternalError: (error, { where }) => console.warn(where, error) });
  * ```
  */
-export type OnInternalError<C extends InternalErrorContext = InternalErrorContext> = (error: unknown, context: C) => void;
+export type OnInternalError<C extends InternalErrorContext> = (error: unknown, context: C) => void;

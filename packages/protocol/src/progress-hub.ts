@@ -16,7 +16,7 @@ export interface EventHandler {
 export type SinkLike = ProgressSink | EventHandler | ProgressReporter;
 
 /** Where a sink failure happened, passed to `onInternalError`. */
-export interface SinkErrorContext extends InternalErrorContext {
+export interface SinkErrorContext extends InternalErrorContext<'sink'> {
   readonly where: 'sink';
   readonly runId: string;
   /** The sink's name (from `add(sink, { name })`), or `sink#N` in the order added. */

@@ -1,5 +1,6 @@
 export { AgentRuntime } from './loop/agent-runtime.js';
-export type { AgentRuntimeDeps, AgentRuntimeErrorContext, RunOptions } from './loop/agent-runtime.js';
+export type { AgentRuntimeDeps, RunOptions } from './loop/agent-runtime.js';
+export type { AgentRuntimeErrorContext, RuntimeErrorWhere } from './loop/internal-error-context.js';
 export type { ContinueFrom, RunErrorInfo, RunResult } from './loop/finish-run.js';
 export { checkpointRunInfo } from './checkpoint/run-state-codec.js';
 export { LATEST_REPORT_FILE, readRunReport, saveRunReport } from './report/run-report-files.js';

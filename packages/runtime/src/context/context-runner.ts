@@ -1,3 +1,4 @@
+import type { ReportInternalError } from '../loop/internal-error-context.js';
 import type { TaskHistory, TaskHistoryRun } from '@headway/estimator';
 import { errorMessage, isThenable } from '@headway/protocol/internal';
 import { ConfigError } from '../loop/config-error.js';
@@ -88,14 +89,10 @@ export interface AssembledCall {
 export class ContextRunner {
   readonly #parts: readonly ReadPart[];
   readonly #failed = new Set<ReadPart>();
-  readonly #onInternalError: (error: unknown, where: string) => void;
+  readonly #onInternalError: ReportInternalError;
   readonly #race: <T>(work: unknown) => Promise<T>;
 
-  constructor(
-    parts: readonly ReadPart[],
-    onInternalError: (error: unknown, where: string) => void,
-    race: <T>(work: unknown) => Promise<T>,
-  ) {
+  constructor(parts: readonly ReadPart[], onInternalError: ReportInternalError, race: <T>(work: unknown) => Promise<T>) {
     this.#parts = parts;
     this.#onInternalError = onInternalError;
     this.#race = race;

@@ -5,13 +5,13 @@ import {
   NullReporter,
   describeIssues,
   progressReportSchema,
-  type InternalErrorContext,
   type OnInternalError,
   type ProgressEvent,
   type ProgressReporter,
   type SinkLike,
 } from '@headway/protocol';
 import { CheckpointError } from '../checkpoint/checkpoint-error.js';
+import type { AgentRuntimeErrorContext, RuntimeErrorWhere } from './internal-error-context.js';
 import type { CheckpointStore } from '../checkpoint/checkpoint-store.js';
 import type { MaybePromise } from '../checkpoint/maybe-promise.js';
 import { resolveRecoveryPolicy, type PendingRecovery, type RecoveryPolicy } from '../checkpoint/recovery.js';
@@ -107,14 +107,6 @@ export interface AgentRuntimeDeps {
    * whole. `false` turns this off, for a trusted, local event stream only.
    */
   redact?: false;
-}
-
-/**
- * Where a failure the run survived happened: `where` names the part (`sink`, `session`,
- * `checkpoint.blob`, `report-parse`, `onTimeout`, …), `runId` the run when known.
- */
-export interface AgentRuntimeErrorContext extends InternalErrorContext {
-  readonly where: string;
 }
 
 const continueFromSchema = z.object({ runId: z.string().min(1), report: progressReportSchema });
@@ -312,7 +304,7 @@ export class AgentRuntime {
     return result;
   }
 
-  #internalError(error: unknown, where: string): void {
+  #internalError(error: unknown, where: RuntimeErrorWhere): void {
     try {
       this.#deps.onInternalError?.(error, { where });
     } catch {

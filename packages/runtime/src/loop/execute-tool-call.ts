@@ -1,3 +1,4 @@
+import type { ReportInternalError } from './internal-error-context.js';
 import { describeIssues, safeStringify, toValidationIssues, type ProgressEventBody } from '@headway/protocol';
 import { describeThrown, errorMessage } from '@headway/protocol/internal';
 import type { Tool, ToolContext } from '../tools/define-tool.js';
@@ -27,7 +28,7 @@ export interface ToolCallEnv {
   /** Whether the run has been stopped (a tool error after a stop is the stop). */
   stopped: () => boolean;
   emit: (body: ProgressEventBody) => void;
-  onInternalError: (error: unknown, where: string) => void;
+  onInternalError: ReportInternalError;
   /** Stores an oversized result with the checkpoint; returns what the conversation carries instead. */
   externalize: ((content: string) => Promise<string>) | undefined;
   /** Opens the call's channel into the run's bar (`ctx.progressSlice`, `ctx.reportProgress`). */

@@ -1,3 +1,4 @@
+import type { ReportInternalError } from './internal-error-context.js';
 import type { ProgressTracker } from '@headway/estimator';
 import { runEndOfStopReason, type ProgressEventBody, type ProgressReport, type RunEnd, type StopReason } from '@headway/protocol';
 import { buildFallbackReport, parseProgressReport, renderProgressReport, type ToolCallLog } from '@headway/report';
@@ -67,7 +68,7 @@ export interface FinishEnv {
   log: ToolCallLog;
   tracker: ProgressTracker;
   emit: (body: ProgressEventBody) => void;
-  onInternalError: (error: unknown, where: string) => void;
+  onInternalError: ReportInternalError;
   /** The last stall seen, described (`ls src/work 5× with the same result`). */
   stall?: string;
 }

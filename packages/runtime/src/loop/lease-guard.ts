@@ -1,3 +1,4 @@
+import type { ReportInternalError } from './internal-error-context.js';
 import type { LoopCheckpointer } from './run-state.js';
 
 /** How the reason of a run stopped because another worker took it over begins (its terminal `run.cancelled`). */
@@ -13,7 +14,7 @@ export const INTERRUPTED_ELSEWHERE = 'interrupted-elsewhere';
 export async function leaseLostReason(
   checkpointer: LoopCheckpointer | undefined,
   checkpointId: string | undefined,
-  onInternalError: (error: unknown, where: string) => void,
+  onInternalError: ReportInternalError,
 ): Promise<string | undefined> {
   if (checkpointer?.checkLease === undefined || checkpointId === undefined) return undefined;
   let held: boolean;

@@ -1,3 +1,4 @@
+import type { ReportInternalError } from './internal-error-context.js';
 import type { ProgressEvent, ProgressReporter, ProgressSink, SinkLike } from '@headway/protocol';
 import type { StoreCheckpointer } from '../checkpoint/store-checkpointer.js';
 import type { ReadPart } from '../context/context-runner.js';
@@ -22,7 +23,7 @@ export interface LoopContext {
   sinks: readonly SinkLike[];
   onTimeout: TimeoutObserver | undefined;
   checkpointer: LoopCheckpointer | undefined;
-  onInternalError: (error: unknown, where: string) => void;
+  onInternalError: ReportInternalError;
   /** Use the provider's stream (text.delta events). */
   stream: boolean;
   signal: AbortSignal | undefined;
@@ -48,7 +49,7 @@ export interface LoopContextInput {
   sinks: readonly SinkLike[];
   onTimeout: TimeoutObserver | 'model' | undefined;
   spend: SpendGuard;
-  onInternalError: (error: unknown, where: string) => void;
+  onInternalError: ReportInternalError;
   stream: boolean;
   signal: AbortSignal | undefined;
   extraSink: ((event: ProgressEvent) => void) | undefined;

@@ -34,8 +34,8 @@ import type { RunState, ToolCallStatus } from './run-state.js';
 import { StopSignal, cancelReason, raceStop, type Stop } from './stop-signal.js';
 import type { Tool } from '../tools/define-tool.js';
 import { updatePlanTool } from '../tools/update-plan-tool.js';
-import { TimeBudget } from './time-budget.js';
-import { costLimit, iterationLimit, stallLimit, type LimitAnswer } from './limits.js';
+import type { RuntimeErrorWhere } from './internal-error-context.js';
+import { TimeBudget, costLimit, iterationLimit, stallLimit, type LimitAnswer, type TimeAnswer } from './limits.js';
 import { StallWatch } from './stall-watch.js';
 
 /** How long a context part's `afterRun` may take before the run's result is returned without it. */
@@ -44,7 +44,6 @@ const CONTEXT_AFTER_RUN_MS = 10_000;
 /** Consecutive failures of one tool that trigger a strategy-rotation prompt. */
 const STRATEGY_ROTATION_AFTER = 3;
 
-/** The budgets of `run.started`: iterations always, time and cost when set (a cost cap of 0 is none). */
 /** Hub name prefix of a user's seven-method reporter, so its failures report `where: 'reporter'`. */
 const REPORTER_SINK = 'reporter';
 
@@ -53,6 +52,7 @@ function isReporter(sink: SinkLike): boolean {
   return typeof sink !== 'function' && typeof (sink as { handle?: unknown }).handle !== 'function' && isProgressReporter(sink);
 }
 
+/** The budgets of `run.started`: iterations always, time and cost when set (a cost cap of 0 is none). */
 function runLimits(config: AgentConfig): RunLimits {
   return {
     iterations: config.maxIterations,
@@ -75,8 +75,10 @@ function modelOf(registry: ProviderRegistry, config: AgentConfig): { provider?: 
 /**
  * One run of the agent tool loop, from a {@link RunState} (fresh or restored) to a
  * {@link RunResult}. Internal: AgentRuntime creates it; a resumed run creates it from a
- * checkpoint's state. Its helpers stand beside it: tool execution (`execute-tool-call.ts`),
- * the time budget (`time-budget.ts`), stopping (`stop-signal.ts`) and the end (`finish-run.ts`).
+ * checkpoint's state. Each iteration asks the limits, calls the model, runs the tools and
+ * checkpoints. Its helpers stand beside it: the limits, the time budget among them, decide when
+ * and why the run stops (`limits.ts`); tool execution (`execute-tool-call.ts`), interrupting an
+ * await (`stop-signal.ts`) and the end with its report (`finish-run.ts`).
  */
 export class RunLoop {
   readonly state: RunState;
@@ -90,7 +92,6 @@ export class RunLoop {
   readonly #stall: StallWatch;
   #stop: Stop | undefined;
   #checkpointId: string | undefined;
-  readonly #timers = new Set<unknown>();
 
   constructor(ctx: LoopContext, state: RunState) {
     this.#ctx = ctx;
@@ -124,29 +125,7 @@ export class RunLoop {
       },
       onInternalError: ctx.onInternalError,
     });
-    this.#time = new TimeBudget({
-      config,
-      clock,
-      state,
-      onTimeout: ctx.onTimeout,
-      onInternalError: ctx.onInternalError,
-      emit: (body) => {
-        this.#emit(body);
-      },
-      approach: (limit, used, max) => {
-        this.#approach({ limit, used, max });
-      },
-      halt: (stop) => {
-        this.#halt(stop);
-      },
-      schedule: (ms, fn) => this.#schedule(ms, fn),
-      unschedule: (handle) => {
-        clock.clearTimeout(handle);
-        this.#timers.delete(handle);
-      },
-      race: (work, extra) => raceStop(work, this.#abort.signal, extra),
-      over: () => this.#stop !== undefined || this.#hub.ended,
-    });
+    this.#time = new TimeBudget({ config, clock, state, onTimeout: ctx.onTimeout, onInternalError: ctx.onInternalError });
   }
 
   #newTracker(history: TaskHistory | undefined): ProgressTracker {
@@ -194,14 +173,17 @@ export class RunLoop {
         if (history !== undefined) this.#tracker = this.#newTracker(history);
       }
       if (!this.#singleIteration) await this.#createCheckpoint();
-      this.#time.start();
+      this.#time.start(this.#abort.signal, (answer) => {
+        this.#heed(answer);
+      });
       outcome = this.#singleIteration ? await this.#runSingleIteration() : await this.#runToolLoop();
     } catch (error) {
-      outcome = this.#outcomeOf(error);
+      // An await interrupted by a stop (a cancel, a lost lease, the time budget's hard stop) ends
+      // with the stop as it was decided where it was made; anything else failed the run.
+      outcome = this.#stop ?? failureOf(error, this.#ctx.signal);
     } finally {
       userSignal?.removeEventListener('abort', onAbort);
-      for (const t of this.#timers) this.#ctx.clock.clearTimeout(t);
-      this.#timers.clear();
+      this.#time.end();
     }
     const result = finishRun(outcome, {
       state,
@@ -233,61 +215,80 @@ export class RunLoop {
   async #runSingleIteration(): Promise<Outcome> {
     this.#checkStopped();
     this.#emit({ type: 'iteration', index: this.state.iteration, max: this.#ctx.config.maxIterations });
+    const cost = this.#costReached();
+    if (cost !== undefined) return cost;
     const response = await this.#callModel([]);
     this.#tracker.iterationFinished();
     return { status: 'completed', text: response.visible };
   }
 
   /**
-   * Each iteration: ask the limits (stall, iterations, the time budget's wind-down), call the
-   * model, run the tools, checkpoint. A limit that is reached answers with the reason the run
-   * ends with; the last iteration offers no tools and asks for the report.
+   * Each iteration: ask the limits, call the model, run the tools, checkpoint. A limit that is
+   * reached answers with the reason the run ends with; the last iteration offers no tools and
+   * asks for the report.
    */
   async #runToolLoop(): Promise<Outcome> {
     const { state } = this;
-    const max = this.#ctx.config.maxIterations;
     for (;;) {
       this.#checkStopped();
-      if (state.inFlight !== null) {
-        // A resumed run: finish the iteration whose tools were in flight first.
-        await this.#runTools();
-        continue;
-      }
-      const stalled = stallLimit(this.#stall.windDown).reached;
-      if (stalled !== undefined) this.#time.windDown(stalled, 1);
-      const index = state.iteration;
-      this.#emit({ type: 'iteration', index, max });
-      const iterations = iterationLimit(index, max);
-      if (iterations.approaching !== undefined) this.#approach(iterations.approaching);
-      let tools: readonly ToolSpec[] = this.#ctx.toolSpecs;
-      let reportReason: StopReason | undefined;
-      const grace = this.#time.graceIteration();
-      if (grace !== undefined) {
-        reportReason = grace.reason;
-        if (grace.requestReport) this.#requestReport(grace.reason);
-        // The last grace iteration must end in text: no tools.
-        if (grace.last) tools = [];
-      }
-      if (iterations.reached !== undefined) {
-        tools = [];
-        if (reportReason === undefined) {
-          this.#emit({ type: 'limit.reached', limit: 'iterations', used: max, max });
-          this.#requestReport(iterations.reached);
-          reportReason = iterations.reached;
+      if (state.inFlight === null) {
+        const index = state.iteration;
+        const limits = this.#askLimits();
+        if ('stop' in limits) return limits.stop;
+        const response = await this.#callModel(limits.tools);
+        if (limits.reason !== undefined && (limits.tools.length === 0 || response.toolCalls.length === 0)) {
+          this.#tracker.iterationFinished();
+          return { status: 'limit', reason: limits.reason, modelText: response.visible };
         }
+        if (response.toolCalls.length === 0) {
+          this.#tracker.iterationFinished();
+          return { status: 'completed', text: response.visible };
+        }
+        state.inFlight = {
+          iteration: index,
+          toolCalls: response.toolCalls.map((c): ToolCallStatus => ({ ...c, status: 'pending' })),
+        };
       }
-      const response = await this.#callModel(tools);
-      if (reportReason !== undefined && (tools.length === 0 || response.toolCalls.length === 0)) {
-        this.#tracker.iterationFinished();
-        return { status: 'limit', reason: reportReason, modelText: response.visible };
-      }
-      if (response.toolCalls.length === 0) {
-        this.#tracker.iterationFinished();
-        return { status: 'completed', text: response.visible };
-      }
-      state.inFlight = { iteration: index, toolCalls: response.toolCalls.map((c): ToolCallStatus => ({ ...c, status: 'pending' })) };
+      // A resumed run whose tools were in flight finishes that iteration first.
       await this.#runTools();
+      await this.#updateCheckpoint('iteration');
     }
+  }
+
+  /**
+   * Asks the limits as an iteration begins: a stall may start the wind-down, the iteration limit
+   * warns or is reached, a winding-down run counts a grace iteration off, and a session over its
+   * cost budget stops before spending more. Says which tools the model is offered and, once a
+   * limit is reached, the reason the run ends with after this iteration.
+   */
+  #askLimits(): { tools: readonly ToolSpec[]; reason?: StopReason } | { stop: Outcome } {
+    const index = this.state.iteration;
+    const max = this.#ctx.config.maxIterations;
+    const stalled = stallLimit(this.#stall.windDown).reached;
+    if (stalled !== undefined) this.#heed(this.#time.windDown(stalled, 1));
+    this.#emit({ type: 'iteration', index, max });
+    const iterations = iterationLimit(index, max);
+    if (iterations.approaching !== undefined) this.#approach(iterations.approaching);
+    let tools: readonly ToolSpec[] = this.#ctx.toolSpecs;
+    let reason: StopReason | undefined;
+    const grace = this.#time.graceIteration();
+    if (grace !== undefined) {
+      reason = grace.reason;
+      if (grace.requestReport) this.#requestReport(grace.reason);
+      // The last grace iteration must end in text: no tools.
+      if (grace.last) tools = [];
+    }
+    if (iterations.reached !== undefined) {
+      tools = [];
+      if (reason === undefined) {
+        this.#emit({ type: 'limit.reached', limit: 'iterations', used: max, max });
+        this.#requestReport(iterations.reached);
+        reason = iterations.reached;
+      }
+    }
+    const cost = this.#costReached();
+    if (cost !== undefined) return { stop: cost };
+    return reason === undefined ? { tools } : { tools, reason };
   }
 
   #requestReport(reason: StopReason): void {
@@ -311,7 +312,6 @@ export class RunLoop {
     const { config, clock, registry } = this.#ctx;
     const index = state.iteration;
     const step = `llm-${index + 1}`;
-    this.#checkBudget();
     let messages = state.messages.slice();
     if (!this.#context.empty) {
       const info = this.#iterationInfo(index);
@@ -475,7 +475,6 @@ export class RunLoop {
     state.messages.push({ role: 'user', content: VERIFICATION_PROMPT });
     state.inFlight = null;
     this.#tracker.iterationFinished();
-    await this.#updateCheckpoint('iteration');
   }
 
   /** The built-in plan tool succeeded: the plan goes to the event stream, the bar and the report. */
@@ -491,15 +490,14 @@ export class RunLoop {
 
   // ── limits ──────────────────────────────────────────────────────────────────
 
-  /** Before a provider call: a session at or over its budget stops the run. */
-  #checkBudget(): void {
+  /** Before a provider call: a session at or over its budget stops the run before it spends more. */
+  #costReached(): Outcome | undefined {
     const spend = this.#ctx.spend;
-    if (spend === undefined) return;
+    if (spend === undefined) return undefined;
     const cost = costLimit(spend, this.state.sessionId);
-    if (cost.reached === undefined) return;
+    if (cost.reached === undefined) return undefined;
     this.#emit({ type: 'limit.reached', limit: 'cost', used: cost.spentUsd, max: cost.budgetUsd });
-    this.#halt({ status: 'limit', reason: cost.reached });
-    throw new StopSignal();
+    return this.#halt({ status: 'limit', reason: cost.reached });
   }
 
   /** After a provider call: its price is added to the run's and the session's spend. */
@@ -522,24 +520,19 @@ export class RunLoop {
     this.#emit({ type: 'limit.approaching', limit, used, max });
   }
 
-  #schedule(ms: number, fn: () => void): unknown {
-    const handle = this.#ctx.clock.setTimeout(
-      () => {
-        this.#timers.delete(handle);
-        if (this.#hub.ended) return;
-        fn();
-      },
-      Math.max(0, ms),
-    );
-    this.#timers.add(handle);
-    return handle;
+  /** What the time budget says when its clock says it: a warning, the limit reached, the wind-down, the hard stop. */
+  #heed(answer: TimeAnswer): void {
+    if (answer.approaching !== undefined) this.#approach(answer.approaching);
+    for (const body of answer.say ?? []) this.#emit(body);
+    if (answer.stopNow === true && answer.reached !== undefined) this.#halt({ status: 'limit', reason: answer.reached });
   }
 
-  /** Stops the run now: aborts the provider call and tools in flight. */
-  #halt(stop: Stop): void {
-    if (this.#stop !== undefined || this.#hub.ended) return;
+  /** Stops the run now: aborts the provider call and tools in flight. The first stop is the one the run ends with. */
+  #halt(stop: Stop): Stop {
+    if (this.#stop !== undefined || this.#hub.ended) return this.#stop ?? stop;
     this.#stop = stop;
     this.#abort.abort(new StopSignal());
+    return stop;
   }
 
   #checkStopped(): void {
@@ -548,15 +541,6 @@ export class RunLoop {
 
   #race<T>(work: Promise<T>): Promise<T> {
     return raceStop<T>(work, this.#abort.signal);
-  }
-
-  #outcomeOf(error: unknown): Outcome {
-    const stop = this.#stop;
-    // A stop made outside the loop's flow (cancel, hard time stop, cost cap) carries its outcome.
-    if (stop !== undefined) return stop;
-    if (isAbortError(error) && this.#ctx.signal?.aborted === true) return { status: 'cancelled', reason: 'cancelled by the caller' };
-    const code = codeOf(error);
-    return { status: 'error', error: errorMessage(error), ...(code === undefined ? {} : { code }) };
   }
 
   // ── context parts ───────────────────────────────────────────────────────────
@@ -629,7 +613,7 @@ export class RunLoop {
   }
 
   /** Runs a side job (checkpoint write) whose failure the run survives; true when it succeeded. */
-  async #safely(where: string, fn: () => unknown): Promise<boolean> {
+  async #safely(where: RuntimeErrorWhere, fn: () => unknown): Promise<boolean> {
     try {
       await fn();
       return true;
@@ -656,6 +640,13 @@ export class RunLoop {
     const saved = await this.#safely('checkpoint.update', () => checkpointer.update(id, this.state, reason));
     if (saved && reason === 'iteration') this.#emit({ type: 'checkpoint.saved', checkpointId: id, iteration: this.state.iteration });
   }
+}
+
+/** How a run that threw ends: cancelled when the caller's abort surfaced as the error, else failed with the error's message and code. */
+function failureOf(error: unknown, signal: AbortSignal | undefined): Outcome {
+  if (isAbortError(error) && signal?.aborted === true) return { status: 'cancelled', reason: 'cancelled by the caller' };
+  const code = codeOf(error);
+  return { status: 'error', error: errorMessage(error), ...(code === undefined ? {} : { code }) };
 }
 
 /** The stable `code` of a thrown `HeadwayError` (any string `code`), else `undefined`. */

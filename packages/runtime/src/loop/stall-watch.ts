@@ -1,3 +1,4 @@
+import type { ReportInternalError } from './internal-error-context.js';
 import { createStallDetector, type StallChange, type StallDetector } from '@headway/estimator';
 import type { ProgressEventBody } from '@headway/protocol';
 import { describeStall } from '@headway/protocol/internal';
@@ -15,7 +16,7 @@ export interface StallWatchHost {
   emit: (body: ProgressEventBody) => void;
   /** The run's tracker stops or resumes the bar. */
   setStalled: (stalled: boolean) => void;
-  onInternalError: (error: unknown, where: string) => void;
+  onInternalError: ReportInternalError;
 }
 
 /**

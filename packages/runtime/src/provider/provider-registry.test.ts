@@ -1,7 +1,6 @@
 import { HeadwayError } from '@headway/protocol';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CircuitBreaker } from './circuit-breaker.js';
 import { ManualClock } from '../loop/clock.js';
 import { ProviderError } from './provider-error.js';
 import { ProviderRegistry } from './provider-registry.js';
@@ -39,33 +38,6 @@ describe('backoff', () => {
     expect(isRetryable(new DOMException('aborted', 'AbortError'))).toBe(false);
     expect(isRetryable(new Error('bug'))).toBe(false);
     expect(isRetryable(unavailable)).toBe(true);
-  });
-});
-
-describe('CircuitBreaker', () => {
-  it('opens after N consecutive failures, lets one probe through after the cool-down', async () => {
-    const clock = new ManualClock();
-    const breaker = new CircuitBreaker({ failureThreshold: 3, cooldownMs: 1_000 }, () => clock.now());
-    for (let i = 0; i < 2; i++) {
-      expect(breaker.tryAcquire()).toBe(true);
-      breaker.recordFailure();
-    }
-    expect(breaker.state).toBe('closed');
-    breaker.tryAcquire();
-    breaker.recordFailure();
-    expect(breaker.state).toBe('open');
-    expect(breaker.tryAcquire()).toBe(false);
-    await clock.advance(1_000);
-    expect(breaker.state).toBe('half-open');
-    expect(breaker.tryAcquire()).toBe(true);
-    expect(breaker.tryAcquire()).toBe(false);
-    breaker.recordFailure();
-    expect(breaker.state).toBe('open');
-    await clock.advance(1_000);
-    expect(breaker.tryAcquire()).toBe(true);
-    breaker.recordSuccess();
-    expect(breaker.state).toBe('closed');
-    expect(breaker.failures).toBe(0);
   });
 });
 

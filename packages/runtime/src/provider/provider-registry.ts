@@ -67,7 +67,7 @@ export class ProviderRegistry {
   /** Adds a provider under `name` (default its own `name`). */
   register(provider: Provider, name: string = provider.name): this {
     this.#providers.set(name, provider);
-    this.#breakers.set(name, new CircuitBreaker(this.#breakerOptions, () => this.#clock.now()));
+    this.#breakers.set(name, new CircuitBreaker(this.#breakerOptions, this.#clock));
     return this;
   }
 
@@ -112,7 +112,7 @@ export class ProviderRegistry {
         provider: name,
       });
     }
-    this.#breakers.set(name, new CircuitBreaker(this.#breakerOptions, () => this.#clock.now()));
+    this.#breakers.set(name, new CircuitBreaker(this.#breakerOptions, this.#clock));
     this.#preferred = name;
   }
 
