@@ -11,13 +11,16 @@ export type LangGraphErrorCode =
   /** A part LangGraph forwarded (a node run, an update) could not be read (passed to `onInternalError`; the part is skipped). */
   | 'LANGGRAPH_BAD_PART'
   /** The graph ran but forwarded no node runs: a LangGraph version the bridge cannot read (passed to `onInternalError`). */
-  | 'LANGGRAPH_NO_EVENTS';
+  | 'LANGGRAPH_NO_EVENTS'
+  /** The caller's `control` threw when asked to stop the graph at a limit (passed to `onInternalError`; the graph runs on, the report follows). */
+  | 'LANGGRAPH_NO_DRAIN';
 
 /**
  * Thrown by `withHeadway` for options it cannot use (`LANGGRAPH_INVALID_OPTIONS`), the abort
  * reason at the hard time stop (`LANGGRAPH_HARD_STOP`), and what `onInternalError` gets for a
  * bad `costOf` answer (`LANGGRAPH_INVALID_COST`), an unreadable part of the graph's stream
- * (`LANGGRAPH_BAD_PART`) or a graph that forwarded nothing (`LANGGRAPH_NO_EVENTS`).
+ * (`LANGGRAPH_BAD_PART`), a graph that forwarded nothing (`LANGGRAPH_NO_EVENTS`) or a `control`
+ * that would not drain (`LANGGRAPH_NO_DRAIN`).
  */
 export class LangGraphError extends HeadwayError<LangGraphErrorCode> {
   override readonly name: string = 'LangGraphError';

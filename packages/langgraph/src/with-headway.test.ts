@@ -224,6 +224,37 @@ describe('withHeadway (LangGraph)', () => {
     expect(control.drainReason).toBe('headway');
   });
 
+  it('a control that throws when asked to drain is reported; the graph runs on and the report follows', async () => {
+    const survived: unknown[] = [];
+    const graph = scriptedGraph((call) =>
+      call < 2 ? { calls: [{ tool: 'read', input: { path: `${String(call)}.txt` } }] } : { text: 'done' },
+    );
+    const control = {
+      drainRequested: false,
+      requestDrain: () => {
+        throw new Error('control on fire');
+      },
+    };
+    const end = await withHeadway({
+      task: 'Find',
+      maxSpendUsd: 1,
+      costOf: () => 2,
+      onInternalError: (error) => void survived.push(error),
+    }).run(graph, { messages: [['user', 'Find']] }, { control });
+    expect(end).toMatchObject({ outcome: 'limit', reason: 'cost-budget', report: { generatedBy: 'fallback' } });
+    expect(graph.calls()).toBe(3);
+    expect(survived).toMatchObject([{ code: 'LANGGRAPH_NO_DRAIN' }]);
+  });
+
+  it('a config that cannot be read ends the run with an error, never a throw', async () => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    const { events, sink } = collect();
+    const end = await withHeadway({ task: 'Find', sinks: [sink] }).run(scriptedGraph(reader), { messages: [['user', 'Find']] }, proxy);
+    expect(end.outcome).toBe('error');
+    expectOneTerminal(events);
+  });
+
   it('a part that cannot be read is skipped and reported, and the run goes on', async () => {
     const survived: [string, unknown][] = [];
     const graph: StreamableGraph = {

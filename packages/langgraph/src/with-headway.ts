@@ -141,16 +141,24 @@ interface ForwardedStream {
 /** The config key LangGraph reads that stream from (its `CONFIG_KEY_STREAM`, not part of its public exports). */
 const FORWARDED_STREAM_KEY = '__pregel_stream';
 
-/** The `RunControl` the graph runs with: the caller's (so their own drain still works), else a new one. */
-function controlFor(given: unknown): { control: unknown; drain: () => void } {
-  if (isRecord(given) && typeof given.requestDrain === 'function') {
-    const requestDrain = given.requestDrain as (reason?: string) => void;
-    return {
-      control: given,
-      drain: () => {
-        requestDrain.call(given, 'headway');
-      },
-    };
+/**
+ * The `RunControl` the graph runs with: the caller's (so their own drain still works), else a new
+ * one. Read without trusting the caller's config: a getter that throws means a new one.
+ */
+function controlFor(config: Record<string, unknown>): { control: unknown; drain: () => void } {
+  try {
+    const given = config.control;
+    if (isRecord(given) && typeof given.requestDrain === 'function') {
+      const requestDrain = given.requestDrain as (reason?: string) => void;
+      return {
+        control: given,
+        drain: () => {
+          requestDrain.call(given, 'headway');
+        },
+      };
+    }
+  } catch {
+    // Not a control the bridge can use: its own follows.
   }
   const control = new RunControl();
   return {
@@ -175,13 +183,21 @@ async function track(
   let state: unknown;
   /** `boundary`: between supersteps (every node of the last one has finished); `stopped`: the bridge asked the graph to stop; `parts`: forwarded so far. An object: the forwarded stream changes it. */
   const at = { boundary: true, stopped: false, parts: 0 };
-  const { control, drain } = controlFor(config.control);
+  const { control, drain } = controlFor(config);
 
   /** At a superstep boundary: a limit that says stop makes LangGraph stop before the next superstep starts. */
   const checkStop = (): void => {
     if (!at.stopped && core.turnStarting() !== undefined) {
       at.stopped = true;
-      drain();
+      try {
+        drain();
+      } catch (error) {
+        // The caller's control would not drain: the graph runs on, and the report still follows.
+        internal(
+          o,
+          new LangGraphError('LANGGRAPH_NO_DRAIN', `the run control would not stop the graph: ${errorMessage(error)}`, { cause: error }),
+        );
+      }
     }
   };
 
