@@ -3,6 +3,8 @@
 // ratio to the plain loop's is compared to a bound. On a shared, noisy machine the load drifts
 // within seconds, so the variants are interleaved finely: every round runs each task for a
 // short batch (~`batchMs`), in an order that rotates from round to round.
+// Time is wall time by default; `measure: 'cpu'` (or BENCH_MEASURE=cpu) takes the process's CPU
+// time (user + system) instead, which other processes on a busy machine disturb far less.
 import { verdict } from './verdict.js';
 
 /** One way of running an agent for `steps` tool-calling steps. */
@@ -18,19 +20,29 @@ interface Task {
   batch: number;
 }
 
+/** What a batch is timed with: wall time, or the process's CPU time (user + system), in ms. */
+type Measure = 'wall' | 'cpu';
+
+const nowIn = (measure: Measure): number => {
+  if (measure === 'wall') return performance.now();
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+
 /** Runs `fn` `count` times and returns the mean time per run in ms. */
-async function timeBatch(fn: () => Promise<void>, count: number): Promise<number> {
-  const start = performance.now();
+async function timeBatch(fn: () => Promise<void>, count: number, measure: Measure): Promise<number> {
+  const start = nowIn(measure);
   for (let i = 0; i < count; i++) await fn();
-  return (performance.now() - start) / count;
+  return (nowIn(measure) - start) / count;
 }
 
 /** Measures every variant against the first (the plain loop) and prints a table and a verdict per variant (a miss sets the exit code). */
 export async function stepOverhead(
   title: string,
   variants: StepVariant[],
-  options: { short?: number; long?: number; rounds?: number; batchMs?: number } = {},
+  options: { short?: number; long?: number; rounds?: number; batchMs?: number; measure?: Measure } = {},
 ): Promise<void> {
+  const measure = options.measure ?? (process.env.BENCH_MEASURE === 'cpu' ? 'cpu' : 'wall');
   const short = options.short ?? 2;
   const long = options.long ?? 12;
   const rounds = options.rounds ?? 41;
@@ -38,15 +50,15 @@ export async function stepOverhead(
   const tasks: Task[] = variants.flatMap((v) => [short, long].map((n) => ({ name: `${v.name}/${String(n)}`, fn: v.run(n), batch: 1 })));
   // Warm up (JIT, lazy imports) and size each batch to about batchMs.
   for (const t of tasks) {
-    await timeBatch(t.fn, 5);
-    const one = await timeBatch(t.fn, 5);
+    await timeBatch(t.fn, 5, measure);
+    const one = await timeBatch(t.fn, 5, measure);
     t.batch = Math.max(1, Math.round(batchMs / Math.max(one, 0.001)));
   }
   const perRound: Record<string, number[]> = {};
   for (let round = 0; round < rounds; round++) {
     const shift = round % tasks.length;
     const order = [...tasks.slice(shift), ...tasks.slice(0, shift)];
-    for (const t of round % 2 === 0 ? order : order.reverse()) (perRound[t.name] ??= []).push(await timeBatch(t.fn, t.batch));
+    for (const t of round % 2 === 0 ? order : order.reverse()) (perRound[t.name] ??= []).push(await timeBatch(t.fn, t.batch, measure));
   }
   // Each task's time is its fastest batch: load from other processes only ever adds time, so
   // the minimum over many short batches is the estimate a busy machine disturbs least.
@@ -56,8 +68,8 @@ export async function stepOverhead(
   const baseMarginal = marginalOf(base);
   const baseLong = best(`${base}/${String(long)}`);
   const ratios: number[] = [];
-  console.log(`\n${title}: ${String(long)}-step runs, fastest of ${String(rounds)} finely interleaved batches`);
-  console.log('| variant | µs per run | µs per step (marginal) | × plain per run | × plain per step | bound |');
+  console.log(`\n${title}: ${String(long)}-step runs, fastest of ${String(rounds)} finely interleaved batches (${measure} time)`);
+  console.log(`| variant | µs per run (${measure}) | µs per step (marginal) | × plain per run | × plain per step | bound |`);
   console.log('|---|---:|---:|---:|---:|---:|');
   for (const v of variants) {
     const l = best(`${v.name}/${String(long)}`);

@@ -1,5 +1,5 @@
 import { createBridgeOptionsParser, hasMethod, type BridgeErrorContext, type BridgeOptions } from '@headway/runtime/bridge-kit';
-import type { OnInternalError } from '@headway/protocol';
+import type { InternalErrorContext, OnInternalError } from '@headway/protocol';
 import { z } from 'zod';
 import { LangGraphError } from './langgraph-error.js';
 
@@ -10,8 +10,13 @@ export interface ReportModel {
   invoke(messages: [role: 'user', content: string][], options?: { signal?: AbortSignal }): Promise<{ content: unknown }>;
 }
 
-/** Where a failure the bridge survived happened: `emit` (the hub threw) or `costOf` (it threw or returned a bad number). */
-export type LangGraphErrorContext = BridgeErrorContext;
+/**
+ * Where a failure the bridge survived happened: `emit` (the hub threw), `costOf` (it threw or
+ * returned a bad number) or `stream` (a part of the graph's stream could not be read, or none came).
+ */
+export interface LangGraphErrorContext extends InternalErrorContext {
+  readonly where: BridgeErrorContext['where'] | 'stream';
+}
 
 /** Options of `withHeadway`: the options every headway bridge takes, plus LangGraph's own. */
 export interface WithHeadwayOptions extends BridgeOptions {

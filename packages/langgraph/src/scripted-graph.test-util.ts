@@ -4,7 +4,7 @@
 import { ManualClock } from '@headway/protocol';
 import { AIMessage, type BaseMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
-import { Annotation, MessagesAnnotation, StateGraph, START, END } from '@langchain/langgraph';
+import { Annotation, MessagesAnnotation, StateGraph, START, END, type BaseCheckpointSaver } from '@langchain/langgraph';
 import { ToolNode, toolsCondition } from '@langchain/langgraph/prebuilt';
 import { z } from 'zod';
 import type { StreamableGraph } from './with-headway.js';
@@ -35,8 +35,8 @@ const State = Annotation.Root({
   todos: Annotation<ScriptStep['todos']>(),
 });
 
-/** A compiled agent ⇄ tools graph driven by `script`; `calls` counts model calls. */
-export function scriptedGraph(script: Script): StreamableGraph & { calls: () => number } {
+/** A compiled agent ⇄ tools graph driven by `script` (saving its checkpoints in `checkpointer` when given); `calls` counts model calls. */
+export function scriptedGraph(script: Script, checkpointer?: BaseCheckpointSaver): StreamableGraph & { calls: () => number } {
   let call = 0;
   const graph = new StateGraph(State)
     .addNode('agent', (state) => {
@@ -60,7 +60,7 @@ export function scriptedGraph(script: Script): StreamableGraph & { calls: () => 
     .addEdge(START, 'agent')
     .addConditionalEdges('agent', toolsCondition, ['tools', END])
     .addEdge('tools', 'agent')
-    .compile({ name: 'reader' });
+    .compile({ name: 'reader', ...(checkpointer === undefined ? {} : { checkpointer }) });
   const streamable: StreamableGraph = graph;
   return Object.assign(streamable, { calls: () => call });
 }

@@ -1,8 +1,10 @@
 import { isTerminalEvent, progressEventSchema, type ProgressEvent } from '@headway/protocol';
 import { continuationPrompt } from '@headway/report';
+import { MemorySaver, RunControl } from '@langchain/langgraph';
 import { describe, expect, it } from 'vitest';
+import { LangGraphError } from './langgraph-error.js';
 import { manualClock, parentGraph, scriptedGraph, type Script } from './scripted-graph.test-util.js';
-import { withHeadway } from './with-headway.js';
+import { withHeadway, type StreamableGraph } from './with-headway.js';
 
 const MODEL_REPORT = [
   '## PROGRESS REPORT',
@@ -181,6 +183,132 @@ describe('withHeadway (LangGraph)', () => {
     expect(percents).toEqual([...percents].sort((a, b) => a - b));
     expect(percents.at(-1)).toBe(100);
     expectOneTerminal(events);
+  });
+
+  it('events are live: a node runs after its step.started, and a superstep ends before the next node runs', async () => {
+    const { events, sink } = collect();
+    const seenByNode: string[][] = [];
+    const graph = scriptedGraph((call) => {
+      seenByNode.push(events.filter((e) => e.type === 'step.started' || e.type === 'step.finished').map((e) => `${e.type} ${e.step}`));
+      return call === 0 ? { calls: [{ tool: 'read', input: { path: 'a.txt' } }] } : { text: 'done' };
+    });
+    await withHeadway({ task: 'Read a', sinks: [sink], clock: manualClock() }).run(graph, { messages: [['user', 'Read a']] });
+    expect(seenByNode).toEqual([
+      ['step.started agent'],
+      ['step.started agent', 'step.finished agent', 'step.started tools', 'step.finished tools', 'step.started agent'],
+    ]);
+  });
+
+  it('a stop between supersteps drains the graph at a checkpoint: the state is kept, and the same thread resumes at the next node', async () => {
+    const checkpointer = new MemorySaver();
+    const graph = scriptedGraph(reader, checkpointer);
+    const thread = { configurable: { thread_id: 't1' } };
+    const end = await withHeadway({ task: 'Find', maxSpendUsd: 1, costOf: () => 2 }).run(graph, { messages: [['user', 'Find']] }, thread);
+    expect(end).toMatchObject({ outcome: 'limit', reason: 'cost-budget' });
+    expect(graph.calls()).toBe(1);
+    // The state after the first superstep: the user's message and the model's tool call.
+    expect((end.state as { messages: unknown[] }).messages).toHaveLength(2);
+    const { events, sink } = collect();
+    await withHeadway({ task: 'Find', sinks: [sink], maxIterations: 3 }).run(graph, null, thread);
+    expect(events.find((e) => e.type === 'step.started')).toMatchObject({ step: 'tools' });
+  });
+
+  it("the caller's RunControl is the one drained at a limit", async () => {
+    const control = new RunControl();
+    const end = await withHeadway({ task: 'Find', maxSpendUsd: 1, costOf: () => 2 }).run(
+      scriptedGraph(reader),
+      { messages: [['user', 'Find']] },
+      { control },
+    );
+    expect(end.outcome).toBe('limit');
+    expect(control.drainReason).toBe('headway');
+  });
+
+  it('a control that throws when asked to drain is reported; the graph runs on and the report follows', async () => {
+    const survived: unknown[] = [];
+    const graph = scriptedGraph((call) =>
+      call < 2 ? { calls: [{ tool: 'read', input: { path: `${String(call)}.txt` } }] } : { text: 'done' },
+    );
+    const control = {
+      drainRequested: false,
+      requestDrain: () => {
+        throw new Error('control on fire');
+      },
+    };
+    const end = await withHeadway({
+      task: 'Find',
+      maxSpendUsd: 1,
+      costOf: () => 2,
+      onInternalError: (error) => void survived.push(error),
+    }).run(graph, { messages: [['user', 'Find']] }, { control });
+    expect(end).toMatchObject({ outcome: 'limit', reason: 'cost-budget', report: { generatedBy: 'fallback' } });
+    expect(graph.calls()).toBe(3);
+    expect(survived).toMatchObject([{ code: 'LANGGRAPH_NO_DRAIN' }]);
+  });
+
+  it('a config that cannot be read ends the run with an error, never a throw', async () => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    const { events, sink } = collect();
+    const end = await withHeadway({ task: 'Find', sinks: [sink] }).run(scriptedGraph(reader), { messages: [['user', 'Find']] }, proxy);
+    expect(end.outcome).toBe('error');
+    expectOneTerminal(events);
+  });
+
+  it('a part that cannot be read is skipped and reported, and the run goes on', async () => {
+    const survived: [string, unknown][] = [];
+    const graph: StreamableGraph = {
+      stream: (_input, options) => {
+        const forward = (options.configurable as { __pregel_stream: { push: (chunk: unknown) => void } }).__pregel_stream;
+        const hostile = {
+          id: 't1',
+          name: 'agent',
+          get result(): unknown {
+            throw new Error('result on fire');
+          },
+        };
+        return Promise.resolve(
+          (async function* () {
+            forward.push([[], 'tasks', { id: 't1', name: 'agent', input: {} }]);
+            forward.push([[], 'tasks', hostile]);
+            forward.push([[], 'tasks', { id: 't1', name: 'agent', result: { messages: [] }, error: null }]);
+            forward.push([[], 'values', { messages: ['kept'] }]);
+            yield await Promise.resolve({ messages: ['kept'] });
+          })(),
+        );
+      },
+    };
+    const { events, sink } = collect();
+    const end = await withHeadway({
+      task: 'Find',
+      sinks: [sink],
+      onInternalError: (error, { where }) => void survived.push([where, error]),
+    }).run(graph, {});
+    expect(end).toMatchObject({ outcome: 'completed', state: { messages: ['kept'] } });
+    expect(survived).toHaveLength(1);
+    expect(survived[0]?.[0]).toBe('stream');
+    expect(survived[0]?.[1]).toMatchObject({ name: 'LangGraphError', code: 'LANGGRAPH_BAD_PART' });
+    expect((survived[0]?.[1] as Error).message).toContain('result on fire');
+    expect(events.filter((e) => e.type === 'step.finished').map((e) => e.type)).toEqual(['step.finished']);
+    expectOneTerminal(events);
+  });
+
+  it('a graph that runs but forwards nothing is reported as a LangGraph the bridge cannot read', async () => {
+    const survived: unknown[] = [];
+    const graph: StreamableGraph = {
+      stream: () =>
+        Promise.resolve(
+          (async function* () {
+            yield await Promise.resolve({ step: 0 });
+            yield await Promise.resolve({ step: 1 });
+          })(),
+        ),
+    };
+    const end = await withHeadway({ task: 'Find', onInternalError: (error) => void survived.push(error) }).run(graph, {});
+    expect(end).toMatchObject({ outcome: 'completed', state: { step: 1 } });
+    expect(survived).toHaveLength(1);
+    expect(survived[0]).toBeInstanceOf(LangGraphError);
+    expect(survived[0]).toMatchObject({ code: 'LANGGRAPH_NO_EVENTS' });
   });
 
   it('redacts secrets in tool arguments where the event is made', async () => {

@@ -1,12 +1,18 @@
-// The bridge between one LangGraph run and headway's events. LangGraph owns the loop: this file
-// reads the graph's own stream (`tasks` for node runs, `updates` for the plan key, subgraphs
-// included) and turns it into headway events; at `recursionLimit` (GraphRecursionError), the time
-// budget or the spend budget the run ends with the progress report instead of an exception.
+// The bridge between one LangGraph run and headway's events. LangGraph owns the loop: the graph
+// is streamed as `graph.invoke` streams it (`values` only), and the node runs, the plan key's
+// updates and the state reach the bridge synchronously from inside LangGraph's loop through the
+// channel LangGraph forwards a subgraph's stream parts on (`configurable.__pregel_stream`), not
+// as extra parts of the graph's own stream: every streamed part crosses several async streams,
+// which cost more per step than the whole bridge. A limit asks the run to stop at the next
+// superstep boundary with LangGraph's own `RunControl`; at `recursionLimit`
+// (GraphRecursionError), the time budget or the spend budget the run ends with the progress
+// report instead of an exception.
 import { renderProgressReport, type ModelUsage, type ProgressHub } from '@headway/protocol';
 import { errorMessage } from '@headway/protocol/internal';
 import { LangGraphError } from './langgraph-error.js';
 import { parseOptions, type WithHeadwayOptions } from './options.js';
 import { bridgeSignal, type BridgeRunCore as RunCore, type HeadwayRunResult } from '@headway/runtime/bridge-kit';
+import { RunControl } from '@langchain/langgraph';
 import { createRunCore } from './run-core.js';
 
 /** The part of a compiled LangGraph graph the bridge uses: `stream` with LangGraph's options. */
@@ -126,6 +132,43 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayGraphRun {
   };
 }
 
+/** What LangGraph's loop needs of the stream it forwards a subgraph's parts to: the modes it wants, and `push`. */
+interface ForwardedStream {
+  readonly modes: ReadonlySet<string>;
+  push(chunk: unknown): void;
+}
+
+/** The config key LangGraph reads that stream from (its `CONFIG_KEY_STREAM`, not part of its public exports). */
+const FORWARDED_STREAM_KEY = '__pregel_stream';
+
+/**
+ * The `RunControl` the graph runs with: the caller's (so their own drain still works), else a new
+ * one. Read without trusting the caller's config: a getter that throws means a new one.
+ */
+function controlFor(config: Record<string, unknown>): { control: unknown; drain: () => void } {
+  try {
+    const given = config.control;
+    if (isRecord(given) && typeof given.requestDrain === 'function') {
+      const requestDrain = given.requestDrain as (reason?: string) => void;
+      return {
+        control: given,
+        drain: () => {
+          requestDrain.call(given, 'headway');
+        },
+      };
+    }
+  } catch {
+    // Not a control the bridge can use: its own follows.
+  }
+  const control = new RunControl();
+  return {
+    control,
+    drain: () => {
+      control.requestDrain('headway');
+    },
+  };
+}
+
 async function track(
   core: RunCore,
   o: WithHeadwayOptions,
@@ -138,9 +181,25 @@ async function track(
   const open = new Set<string>();
   const namespaces: string[] = [];
   let state: unknown;
-  /** Between supersteps: every node of the last one has finished (an object: the callbacks change it). */
-  const at = { boundary: true };
-  let stoppedByUs = false;
+  /** `boundary`: between supersteps (every node of the last one has finished); `stopped`: the bridge asked the graph to stop; `parts`: forwarded so far. An object: the forwarded stream changes it. */
+  const at = { boundary: true, stopped: false, parts: 0 };
+  const { control, drain } = controlFor(config);
+
+  /** At a superstep boundary: a limit that says stop makes LangGraph stop before the next superstep starts. */
+  const checkStop = (): void => {
+    if (!at.stopped && core.turnStarting() !== undefined) {
+      at.stopped = true;
+      try {
+        drain();
+      } catch (error) {
+        // The caller's control would not drain: the graph runs on, and the report still follows.
+        internal(
+          o,
+          new LangGraphError('LANGGRAPH_NO_DRAIN', `the run control would not stop the graph: ${errorMessage(error)}`, { cause: error }),
+        );
+      }
+    }
+  };
 
   const onTask = (ns: readonly string[], data: Record<string, unknown>): void => {
     const id = typeof data.id === 'string' ? data.id : '';
@@ -199,6 +258,7 @@ async function track(
     if (ns.length === 0 && open.size === 0) {
       at.boundary = true;
       core.iterationFinished();
+      checkStop();
     }
   };
 
@@ -207,40 +267,80 @@ async function track(
     for (const update of Object.values(data)) if (isRecord(update) && o.planKey in update) core.planUpdated(update[o.planKey]);
   };
 
+  /** One part LangGraph's loop forwards, `[namespace, mode, payload]`: read without trusting it, never thrown back into the loop. */
+  const forwarded: ForwardedStream = {
+    modes: new Set(o.planKey === undefined ? ['tasks', 'values'] : ['tasks', 'updates', 'values']),
+    push(chunk) {
+      at.parts += 1;
+      try {
+        if (!Array.isArray(chunk) || core.ending) return;
+        const [ns, mode, data] = chunk as [unknown, unknown, unknown];
+        const path = Array.isArray(ns) && ns.length > 0 ? ns.filter((n): n is string => typeof n === 'string') : TOP;
+        if (mode === 'tasks' && isRecord(data)) onTask(path, data);
+        else if (mode === 'updates') onUpdate(path, data);
+        else if (mode === 'values' && path.length === 0) state = data;
+      } catch (error) {
+        internal(
+          o,
+          new LangGraphError('LANGGRAPH_BAD_PART', `a part of the graph's stream could not be read: ${errorMessage(error)}`, {
+            cause: error,
+          }),
+        );
+      }
+    },
+  };
+
   try {
     core.start();
+    checkStop();
+    const configurable = isRecord(config.configurable) ? config.configurable : {};
     const stream = await graph.stream(input, {
       ...config,
       recursionLimit: typeof config.recursionLimit === 'number' ? config.recursionLimit : core.maxIterations,
-      // `updates` only for the plan key: each stream mode costs LangGraph work per superstep.
-      streamMode: o.planKey === undefined ? ['tasks', 'values'] : ['tasks', 'updates', 'values'],
-      subgraphs: true,
+      // What `graph.invoke` streams: the events come through the forwarded stream instead.
+      streamMode: 'values',
+      subgraphs: false,
+      control,
+      configurable: { ...configurable, [FORWARDED_STREAM_KEY]: forwarded },
       // LangGraph watches a signal at every step (it costs more than the rest of the bridge):
       // give it one only when something can fire it (the caller's signals, the time budget's hard stop).
       ...signalFor(config.signal, o, core.signal),
     });
+    let chunks = 0;
     for await (const chunk of stream) {
-      if (!Array.isArray(chunk)) continue;
-      const [ns, mode, data] = chunk as [unknown, unknown, unknown];
-      const path = Array.isArray(ns) && ns.length > 0 ? ns.filter((n): n is string => typeof n === 'string') : TOP;
-      if (mode === 'tasks' && isRecord(data)) onTask(path, data);
-      else if (mode === 'updates') onUpdate(path, data);
-      else if (mode === 'values' && path.length === 0) state = data;
-      if (at.boundary && core.turnStarting() !== undefined) {
-        stoppedByUs = true;
-        break;
-      }
+      chunks += 1;
+      // Until a part is forwarded (never, with a LangGraph that stopped forwarding), the graph's own values stand in.
+      if (at.parts === 0) state = chunk;
     }
-    if (!stoppedByUs) return { ...(await core.end({ completed: true })), state };
+    // Supersteps ran (a values part per superstep after the input's) yet nothing was forwarded:
+    // this LangGraph no longer forwards stream parts the way the bridge reads them.
+    if (at.parts === 0 && chunks > 1)
+      internal(
+        o,
+        new LangGraphError('LANGGRAPH_NO_EVENTS', 'the graph ran but forwarded no node runs: this LangGraph version is not supported'),
+      );
+    if (!at.stopped) return { ...(await core.end({ completed: true })), state };
   } catch (error) {
     const name = nameOf(error);
-    if (name !== 'GraphRecursionError' && !core.signal.aborted) return { ...(await core.end({ completed: false, error })), state, error };
-    if (name === 'GraphRecursionError') core.turnLimitReached();
+    if (at.stopped && name === 'GraphDrained') {
+      // The stop the bridge asked for: the report follows.
+    } else if (name !== 'GraphRecursionError' && !core.signal.aborted)
+      return { ...(await core.end({ completed: false, error })), state, error };
+    else if (name === 'GraphRecursionError') core.turnLimitReached();
     else if (core.cancelled()) return { ...(await core.end({ completed: false, error, cancelled: true })), state, error };
   }
   const reportText = await askReport(core, o);
   const end = await core.end({ completed: false, ...(reportText === undefined ? {} : { reportText }) });
   return { ...end, state, ...(end.report === undefined ? {} : { reportMarkdown: renderProgressReport(end.report) }) };
+}
+
+/** Passes a failure the bridge survived to `onInternalError` (which may not break the run either). */
+function internal(o: WithHeadwayOptions, error: unknown): void {
+  try {
+    o.onInternalError?.(error, { where: 'stream' });
+  } catch {
+    // The callback may not break the run either.
+  }
 }
 
 /** The signal the graph is streamed with: none unless the caller's or the time budget's can fire. */
