@@ -1,6 +1,7 @@
 // The fleet, with real processes: two worker processes of 20 runs each write to one SQLite store;
-// one is killed with SIGKILL, its runs read `interrupted`, Resume is asked for each through the
-// dashboard's HTTP API (token and origin, as the page sends it), and the other worker claims and
+// one is killed with SIGKILL, its runs read `interrupted`, Resume is asked for each from the
+// dashboard page in Chromium (signed in by the one-time link: the HttpOnly cookie and the page's own
+// Origin; without Chromium, from Node with the bearer token), and the other worker claims and
 // completes them. No timing assertion: every wait is for a state, under a generous per-case limit.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -10,12 +11,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Clock } from '@headway/protocol';
 import { SqliteCheckpointStore } from '@headway/store-sqlite';
-import { startLineProcess, type LineProcess } from '@headway/test-utils';
+import { findTestPart, startLineProcess, type LineProcess } from '@headway/test-utils';
+import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDashboardHandler } from './dashboard-server.js';
 import type { DashboardRun } from './dashboard-runs.js';
 
 const TOKEN = 'tok-fleet-0123456789';
+const chromiumPath = findTestPart('HEADWAY_CHROMIUM_PATH');
+let browser: Browser | undefined;
 const RUNS = 20;
 const fixture = fileURLToPath(new URL('./testing/fleet-worker.fixture.ts', import.meta.url));
 let dir: string;
@@ -57,6 +61,44 @@ async function until(condition: () => Promise<boolean>): Promise<void> {
   while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
+/** Asks Resume twice at once for each run: from the page in Chromium when there is one, else from Node. */
+async function resumeTwice(ids: readonly string[]): Promise<{ status: number; created: boolean; id: string }[]> {
+  const twice = ids.flatMap((id) => [id, id]);
+  if (chromiumPath === undefined) {
+    const headers = { origin: base, authorization: `Bearer ${TOKEN}` };
+    return Promise.all(
+      twice.map(async (id) => {
+        const response = await fetch(`${base}/api/runs/${id}/resume`, { method: 'POST', headers, body: '{}' });
+        const body = (await response.json()) as { created: boolean; request: { id: string } };
+        return { status: response.status, created: body.created, id: body.request.id };
+      }),
+    );
+  }
+  browser ??= await chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],
+  });
+  const page = await browser.newPage();
+  await page.goto(`${base}/auth?token=${TOKEN}`); // the one-time link: sets the cookie, lands on the list
+  return page.evaluate(
+    async (runIds) =>
+      Promise.all(
+        runIds.map(async (id) => {
+          const response = await fetch(`/api/runs/${encodeURIComponent(id)}/resume`, {
+            method: 'POST',
+            credentials: 'same-origin',
+            headers: { 'content-type': 'application/json' },
+            body: '{}',
+          });
+          const body = (await response.json()) as { created?: boolean; request?: { id: string }; error?: { message: string } };
+          return { status: response.status, created: body.created === true, id: body.request?.id ?? body.error?.message ?? '' };
+        }),
+      ),
+    twice,
+  );
+}
+
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'headway-fleet-'));
   store = new SqliteCheckpointStore(join(dir, 'agent.db'));
@@ -66,6 +108,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await browser?.close();
   for (const worker of workers) await worker.kill();
   await new Promise<void>((resolve) => {
     server.close(() => {
@@ -103,16 +146,24 @@ describe('the fleet: two worker processes on one store', () => {
       expect((await fetch(`${base}/api/runs/${target}/resume`, { method: 'POST', headers: { origin: base } })).status).toBe(401);
       expect(store.runRequests().list()).toEqual([]);
 
-      const headers = { origin: base, authorization: `Bearer ${TOKEN}` };
-      for (const run of interrupted) {
-        // A double click: one request each.
-        const [first, second] = await Promise.all(
-          [0, 1].map(async () => (await fetch(`${base}/api/runs/${run.runId}/resume`, { method: 'POST', headers, body: '{}' })).json()),
-        );
-        expect([(first as { request: { id: string } }).request.id]).toEqual([(second as { request: { id: string } }).request.id]);
-      }
+      // Each Resume sent twice at once (a double click): one request each.
+      const ids = interrupted.map((r) => r.runId);
+      const answers = await resumeTwice(ids);
+      expect(answers.map((a) => a.status)).toEqual(Array(2 * RUNS).fill(202));
+      expect(answers.filter((a) => a.created).length).toBe(RUNS);
+      expect(new Set(answers.map((a) => a.id)).size).toBe(RUNS);
       offset = -600_000; // resumed runs write again: live
+      survivor.send('GO'); // worker-b starts claiming only now, so every click above met an interrupted run
       await until(async () => (await runs()).filter((r) => r.state === 'completed').length === 2 * RUNS);
+      // The worker records how each request ended just after its run ends.
+      await until(() =>
+        Promise.resolve(
+          store
+            .runRequests()
+            .list()
+            .every((r) => r.status === 'done'),
+        ),
+      );
       const requests = store.runRequests().list();
       expect(requests.map((r) => [r.action, r.status, r.worker])).toEqual(Array(RUNS).fill(['resume', 'done', 'worker-b']));
       expect(new Set(requests.map((r) => r.runId))).toEqual(new Set(interrupted.map((r) => r.runId)));

@@ -186,6 +186,8 @@ describe('actions as requests a worker carries out', () => {
     expect(await worker.poll()).toBe(1);
     await worker.idle();
     expect((await run('hung-1')).run).toMatchObject({ state: 'completed', iteration: 2 });
+    // A late repeat (the run is no longer interrupted) answers the request it made, not a new one.
+    expect(await post('/api/runs/hung-1/resume')).toMatchObject({ status: 202, body: { created: false, request: { status: 'done' } } });
     expect(
       store
         .runRequests()

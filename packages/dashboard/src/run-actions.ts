@@ -65,7 +65,8 @@ function conflict(runId: string, state: string, what: string): DashboardError {
  * here (the checkpoint is marked abandoned); Continue, Resume and Cancel are written as requests
  * a worker claims (`createRunRequestWorker`), each under a key that makes a repeat (a double
  * click, two tabs, two web processes) the same request: one follow-up per run, one resume per
- * interruption, one cancel per run.
+ * interruption, one cancel per run. A repeat that arrives after a worker took the request up (the
+ * run is no longer interrupted or running) answers that request too, with `created: false`.
  *
  * @throws {DashboardError} `DASHBOARD_BAD_REQUEST` (body), `DASHBOARD_NOT_FOUND` (no such run),
  * `DASHBOARD_CONFLICT` (the action does not apply to the run's state),
@@ -89,19 +90,31 @@ export async function takeRunAction(
     await checkpoints.abandon(summary.id);
     return { action, runId: summary.runId, abandoned: true };
   }
-  let key: string;
-  if (action === 'resume') {
-    if (run.state !== 'interrupted') throw conflict(run.runId, run.state, 'only an interrupted run can be resumed');
-    // One resume per interruption: a run resumed and interrupted again has a newer last write.
-    key = `resume:${summary.id}:${String(summary.updatedAt)}`;
-  } else if (action === 'cancel') {
-    if (run.state !== 'running') throw conflict(run.runId, run.state, 'only a running run can be cancelled');
-    key = `cancel:${summary.runId}`;
-  } else {
-    if (!CONTINUABLE.has(run.state))
-      throw conflict(run.runId, run.state, 'only a run that stopped short (a limit, a stall, cancelled, failed) can be continued');
-    key = `continue:${summary.runId}`;
+  const applies =
+    action === 'resume' ? run.state === 'interrupted' : action === 'cancel' ? run.state === 'running' : CONTINUABLE.has(run.state);
+  if (!applies) {
+    // A repeat that arrives after a worker took the request up (the run resumed, cancelled): the same request.
+    const earlier =
+      requests === undefined ? undefined : (await requests.list({ runId: summary.runId })).findLast((r) => r.action === action);
+    if (earlier !== undefined) return { action, runId: summary.runId, request: earlier, created: false };
+    throw conflict(
+      run.runId,
+      run.state,
+      action === 'resume'
+        ? 'only an interrupted run can be resumed'
+        : action === 'cancel'
+          ? 'only a running run can be cancelled'
+          : 'only a run that stopped short (a limit, a stall, cancelled, failed) can be continued',
+    );
   }
+  // One resume per interruption (a run resumed and interrupted again has a newer last write), one
+  // cancel per run, one follow-up per run.
+  const key =
+    action === 'resume'
+      ? `resume:${summary.id}:${String(summary.updatedAt)}`
+      : action === 'cancel'
+        ? `cancel:${summary.runId}`
+        : `continue:${summary.runId}`;
   if (requests === undefined) {
     throw new DashboardError('DASHBOARD_UNAVAILABLE', `this store keeps no request channel: ${action} needs a worker to claim it`);
   }

@@ -1,9 +1,10 @@
 // A worker process for fleet.test.ts, run under tsx. Argument: JSON { db, worker, mode, runs, reports }.
 // It opens the SQLite store, starts `runs` runs in session `worker` through createRunRequestWorker
-// and polls the store for requests every 20 ms until it is killed. In mode `hang` each run does one
+// and, once it reads the line `GO` on stdin, polls the store for requests every 20 ms until it is killed. In mode `hang` each run does one
 // tool round and then waits forever on its model (a worker that will be killed); in mode `answer`
 // each run does one tool round and then answers (and so does every run it resumes).
 import { writeSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { ManualClock, systemClock } from '@headway/protocol';
 import { AgentRuntime, defineTool, saveRunReport } from '@headway/runtime';
 import { ScriptedProvider } from '@headway/runtime/testing';
@@ -41,7 +42,9 @@ const worker = createRunRequestWorker({
     say(`ERROR ${where} ${String(error)}`);
   },
 });
-void worker.watch({ signal: new AbortController().signal, intervalMs: 20, clock: systemClock });
+createInterface({ input: process.stdin }).on('line', (line) => {
+  if (line === 'GO') void worker.watch({ signal: new AbortController().signal, intervalMs: 20, clock: systemClock });
+});
 for (let i = 0; i < args.runs; i++) {
   void worker.run(`${args.worker} task ${String(i)}`, { sessionId: args.worker }).then((result) => {
     say(`ENDED ${result.runId} ${result.status}`);
