@@ -13,7 +13,9 @@ export type DashboardErrorCode =
   /** No run, page or action of that name (HTTP 404). */
   | 'DASHBOARD_NOT_FOUND'
   /** The action does not apply to the run in its state (HTTP 409). */
-  | 'DASHBOARD_CONFLICT';
+  | 'DASHBOARD_CONFLICT'
+  /** The action needs a request channel the store does not keep (HTTP 503). */
+  | 'DASHBOARD_UNAVAILABLE';
 
 /** Thrown by `@headway/dashboard`; the message says what is wrong and where. */
 export class DashboardError extends HeadwayError<DashboardErrorCode> {

@@ -1,11 +1,12 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Clock, InternalErrorContext, OnInternalError } from '@headway/protocol';
-import type { CheckpointStore } from '@headway/runtime';
+import { redact, type Clock, type InternalErrorContext, type OnInternalError } from '@headway/protocol';
+import type { CheckpointStore, RunRequestStore } from '@headway/runtime';
 import { z } from 'zod';
 import { DashboardError } from './dashboard-error.js';
 import { dashboardRun, readDashboardRuns, type DashboardRun } from './dashboard-runs.js';
 import { PAGE_CSS, PAGE_HTML, PAGE_SCRIPT } from './page.js';
+import { takeRunAction, type DashboardAction } from './run-actions.js';
 
 /**
  * The Content-Security-Policy of every response: the page's own script, style and connections
@@ -21,6 +22,11 @@ const TOKEN_COOKIE = 'headway_dashboard';
 export interface DashboardHandlerOptions {
   /** Where runs are read from, and what Abandon writes to. */
   checkpoints: CheckpointStore;
+  /**
+   * Where Continue, Resume and Cancel are written for workers to claim (default the store's own,
+   * `checkpoints.runRequests()`); without one those actions answer 503.
+   */
+  requests?: RunRequestStore;
   /** Where "now" comes from. */
   clock: Clock;
   /**
@@ -28,6 +34,12 @@ export interface DashboardHandlerOptions {
    * actions are refused (401); with `requireTokenToRead`, reading needs it too.
    */
   token?: string;
+  /**
+   * Serves `GET /api/live/runs/<runId>`: a run's events as they happen (Server-Sent Events, resumed
+   * from `Last-Event-ID` after a reconnect), e.g. `createSseHandler({ source: createRedisReplayLog(client) })`
+   * when workers publish to Redis. Reading it follows the same token rule as every other read.
+   */
+  live?: (req: IncomingMessage, res: ServerResponse) => void;
   /** Every request needs the token, reading included (set it for a bind other than 127.0.0.1). */
   requireTokenToRead?: boolean;
   /** A running checkpoint not written for longer than this reads `interrupted` (default 60 000 ms). */
@@ -76,6 +88,7 @@ const STATUS: Record<DashboardError['code'], number> = {
   DASHBOARD_FORBIDDEN: 403,
   DASHBOARD_NOT_FOUND: 404,
   DASHBOARD_CONFLICT: 409,
+  DASHBOARD_UNAVAILABLE: 503,
 };
 
 function sendError(res: ServerResponse, error: DashboardError): void {
@@ -137,8 +150,10 @@ function matches(run: DashboardRun, query: z.infer<typeof runsQuery>): boolean {
 
 /**
  * The dashboard as a Node request handler: the page (`/`, `/runs/<id>`), its script and style,
- * `GET /api/runs` (every run, filtered by `state`, `session`, `q`), `GET /api/runs/<id>`, and the
- * action `POST /api/runs/<id>/abandon` (token and same origin required). Never throws: a failure
+ * `GET /api/runs` (every run, filtered by `state`, `session`, `q`), `GET /api/runs/<id>`,
+ * `GET /api/runs/<id>/requests` (what was asked of workers about it), and the actions
+ * `POST /api/runs/<id>/continue|resume|abandon|cancel` (token and same origin required; see
+ * `takeRunAction`). Never throws: a failure
  * answers 500 and goes to `onInternalError`.
  *
  * @example
@@ -161,6 +176,7 @@ export function createDashboardHandler(options: DashboardHandlerOptions): (req: 
     );
   }
   const { checkpoints, clock, token } = options;
+  const requests = options.requests ?? checkpoints.runRequests?.();
   const readOptions = { clock, ...(options.activeWithinMs === undefined ? {} : { activeWithinMs: options.activeWithinMs }) };
   const authorized = (req: IncomingMessage): boolean =>
     token !== undefined && (sameToken(bearerToken(req), token) || sameToken(cookieToken(req), token));
@@ -189,6 +205,10 @@ export function createDashboardHandler(options: DashboardHandlerOptions): (req: 
     if (options.requireTokenToRead === true && !authorized(req)) {
       throw new DashboardError('DASHBOARD_UNAUTHORIZED', 'this dashboard needs its token: open the link `headway serve` printed');
     }
+    if (options.live !== undefined && method === 'GET' && path.startsWith('/api/live/runs/')) {
+      options.live(req, res);
+      return;
+    }
     if (method === 'GET' && (path === '/' || /^\/runs\/[^/]+$/.test(path))) {
       send(res, 200, 'text/html; charset=utf-8', PAGE_HTML);
       return;
@@ -212,7 +232,7 @@ export function createDashboardHandler(options: DashboardHandlerOptions): (req: 
       sendJson(res, 200, { runs: runs.filter((run) => matches(run, query)) });
       return;
     }
-    const one = /^\/api\/runs\/([^/]+)(\/abandon)?$/.exec(path);
+    const one = /^\/api\/runs\/([^/]+)(?:\/(abandon|continue|resume|cancel|requests))?$/.exec(path);
     if (one?.[1] !== undefined) {
       let rawId: string;
       try {
@@ -231,20 +251,19 @@ export function createDashboardHandler(options: DashboardHandlerOptions): (req: 
         sendJson(res, 200, { run, continuations: runs.filter((r) => r.parentRunId === run.runId).map((r) => r.runId) });
         return;
       }
-      if (one[2] !== undefined && method === 'POST') {
+      if (one[2] === 'requests' && method === 'GET') {
+        sendJson(res, 200, { requests: requests === undefined ? [] : redact(await requests.list({ runId: id })) });
+        return;
+      }
+      if (one[2] !== undefined && one[2] !== 'requests' && method === 'POST') {
         if (!authorized(req))
           throw new DashboardError('DASHBOARD_UNAUTHORIZED', 'actions need the token: open the link `headway serve` printed');
         const origin = req.headers.origin;
         if (typeof origin !== 'string' || origin !== `http://${req.headers.host ?? ''}`) {
           throw new DashboardError('DASHBOARD_FORBIDDEN', 'actions are taken from the dashboard page only (Origin must be this server)');
         }
-        const summary = (await checkpoints.list({})).find((s) => s.id === id || s.runId === id);
-        if (summary === undefined) throw new DashboardError('DASHBOARD_NOT_FOUND', `no run ${JSON.stringify(id)}`);
-        const run = dashboardRun(summary, undefined, readOptions);
-        if (run.state !== 'interrupted')
-          throw new DashboardError('DASHBOARD_CONFLICT', `run ${run.runId} is ${run.state}: only an interrupted run can be abandoned`);
-        await checkpoints.abandon(summary.id);
-        sendJson(res, 200, { ok: true });
+        const result = await takeRunAction(req, one[2] as DashboardAction, id, { checkpoints, requests, read: readOptions });
+        sendJson(res, result.action === 'abandon' ? 200 : 202, { ok: true, ...redact(result) });
         return;
       }
     }

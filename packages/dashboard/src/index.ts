@@ -6,3 +6,6 @@ export { dashboardRunState } from './run-state.js';
 export type { DashboardRunState } from './run-state.js';
 export { DashboardError } from './dashboard-error.js';
 export type { DashboardErrorCode } from './dashboard-error.js';
+export type { DashboardAction, DashboardActionResult } from './run-actions.js';
+export { CANCELLED_FROM_DASHBOARD, createRunRequestWorker } from './run-request-worker.js';
+export type { RunRequestWorker, RunRequestWorkerOptions } from './run-request-worker.js';

@@ -76,6 +76,24 @@ ${renderColumns(SESSION_COLUMNS, POSTGRES_TYPES, '    ')}
   ALTER TABLE headway_audit_events ADD COLUMN prev_hash TEXT, ADD COLUMN hash TEXT;
   CREATE INDEX headway_audit_events_chain ON headway_audit_events (session_id, id);
   `,
+  // 4: requests about runs (Continue, Resume, Cancel) a dashboard writes and workers claim.
+  `
+  CREATE TABLE headway_run_requests (
+    id BIGSERIAL PRIMARY KEY,
+    key TEXT NOT NULL UNIQUE,
+    action TEXT NOT NULL,
+    run_id TEXT NOT NULL,
+    checkpoint_id TEXT NOT NULL,
+    status TEXT NOT NULL,
+    worker TEXT,
+    outcome TEXT,
+    result_run_id TEXT,
+    created_at DOUBLE PRECISION NOT NULL,
+    updated_at DOUBLE PRECISION NOT NULL
+  );
+  CREATE INDEX headway_run_requests_pending ON headway_run_requests (status, id);
+  CREATE INDEX headway_run_requests_run ON headway_run_requests (run_id);
+  `,
 ];
 
 /** The schema version this package writes. */

@@ -37,6 +37,7 @@ import {
 } from '@headway/runtime/store-kit';
 import type { Pool, PoolClient } from 'pg';
 import { ensureMigrated } from './migrate.js';
+import { PostgresRunRequestStore } from './postgres-run-request-store.js';
 import { execute, guardPool, query, transaction } from './pg-connection.js';
 import { PostgresSessionStore } from './postgres-session-store.js';
 
@@ -112,6 +113,7 @@ export class PostgresCheckpointStore implements CheckpointStore {
   readonly #confirmedAt = new Map<string, number>();
   #renewal: ReturnType<typeof setInterval> | undefined;
   #sessions: SessionStore | undefined;
+  #requests: PostgresRunRequestStore | undefined;
 
   /** Uses `pool` (which stays yours to end); the tables are created on first use (see `migrate`). */
   constructor(pool: Pool, options: PostgresCheckpointStoreOptions = {}) {
@@ -128,6 +130,12 @@ export class PostgresCheckpointStore implements CheckpointStore {
   sessionStore(): SessionStore {
     this.#sessions ??= new PostgresSessionStore(this.pool, { clock: this.#clock });
     return this.#sessions;
+  }
+
+  /** Requests about runs (Continue, Resume, Cancel from a dashboard) in the same database. */
+  runRequests(): PostgresRunRequestStore {
+    this.#requests ??= new PostgresRunRequestStore(this.pool, { clock: this.#clock });
+    return this.#requests;
   }
 
   async create(init: CheckpointInit): Promise<void> {

@@ -62,6 +62,16 @@ export type {
 export { CheckpointError } from './checkpoint/checkpoint-error.js';
 export type { CheckpointErrorCode } from './checkpoint/checkpoint-error.js';
 export type { CheckpointListFilter, CheckpointStore } from './checkpoint/checkpoint-store.js';
+export { RUN_REQUEST_ACTIONS } from './checkpoint/run-request-store.js';
+export type {
+  RunRequest,
+  RunRequestAction,
+  RunRequestClaimFilter,
+  RunRequestInit,
+  RunRequestOutcome,
+  RunRequestStatus,
+  RunRequestStore,
+} from './checkpoint/run-request-store.js';
 export type { MaybePromise } from './checkpoint/maybe-promise.js';
 export { MemoryCheckpointStore } from './checkpoint/memory-checkpoint-store.js';
 export type { MemoryCheckpointStoreOptions } from './checkpoint/memory-checkpoint-store.js';

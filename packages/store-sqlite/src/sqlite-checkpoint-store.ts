@@ -35,6 +35,7 @@ import {
   validateCheckpointInit as validateInit,
 } from '@headway/runtime/store-kit';
 import { SQLITE_TYPES, openSqliteDatabase, type SqliteDatabase } from './sqlite-database.js';
+import { SqliteRunRequestStore } from './sqlite-run-request-store.js';
 import { SqliteSessionStore } from './sqlite-session-store.js';
 
 /** Options of {@link SqliteCheckpointStore}. */
@@ -104,6 +105,7 @@ export class SqliteCheckpointStore implements CheckpointStore {
   /** The connection, to share the file with a `SqliteSessionStore`. */
   readonly database: SqliteDatabase;
   #sessions: SessionStore | undefined;
+  #requests: SqliteRunRequestStore | undefined;
   readonly #owned: boolean;
   readonly #clock: Clock;
   readonly #stmt: ReturnType<typeof prepare>;
@@ -126,6 +128,12 @@ export class SqliteCheckpointStore implements CheckpointStore {
   sessionStore(): SessionStore {
     this.#sessions ??= new SqliteSessionStore(this.database, { clock: this.#clock });
     return this.#sessions;
+  }
+
+  /** Requests about runs (Continue, Resume, Cancel from a dashboard) in the same database file. */
+  runRequests(): SqliteRunRequestStore {
+    this.#requests ??= new SqliteRunRequestStore(this.database, { clock: this.#clock });
+    return this.#requests;
   }
 
   create(init: CheckpointInit): void {

@@ -98,10 +98,12 @@ describe('headway serve --help and bad usage', () => {
     const help = await runCli(['serve', '--help']);
     expect([help.code, help.stdout.split('\n')[0]]).toEqual([
       0,
-      'headway serve --store sqlite:PATH|postgres://… [--host 127.0.0.1] [--port 4400] [--token T] [--active-within MS]',
+      'headway serve --store sqlite:PATH|postgres://… [--redis redis://…] [--host 127.0.0.1] [--port 4400] [--token T] [--active-within MS]',
     ]);
     const bad = await runCli(['serve', '--store', 'mysql://x']);
     expect(bad.code).toBe(2);
+    const badRedis = await runCli(['serve', '--store', 'sqlite:nowhere.db', '--redis', 'http://127.0.0.1:6379']);
+    expect([badRedis.code, badRedis.stderr]).toEqual([2, expect.stringContaining('--redis must be a redis:// or rediss:// URL')]);
   });
 });
 

@@ -1,6 +1,7 @@
 import type { SessionStore } from '../session/session-store.js';
 import type { Checkpoint, CheckpointInit, CheckpointStatus, CheckpointSummary, CheckpointUpdate } from './checkpoint.js';
 import type { MaybePromise } from './maybe-promise.js';
+import type { RunRequestStore } from './run-request-store.js';
 
 /** Which checkpoints {@link CheckpointStore.list} returns. */
 export interface CheckpointListFilter {
@@ -56,4 +57,10 @@ export interface CheckpointStore {
    * session history there when it is given no `sessionStore`; without it, in memory.
    */
   sessionStore?(): SessionStore;
+  /**
+   * A channel of requests about runs kept beside the checkpoints (Continue, Resume, Cancel from a
+   * dashboard that cannot run agents itself), for workers to claim and carry out. Stores without
+   * one leave it out.
+   */
+  runRequests?(): RunRequestStore;
 }

@@ -19,6 +19,8 @@ export type { ReopenableStore } from './reopenable-store.js';
 export type { CheckpointStoreFactory, CheckpointStoreHandle } from './checkpoint-store-conformance.js';
 export { sessionStoreConformance } from './session-store-conformance.js';
 export type { SessionStoreFactory, SessionStoreHandle } from './session-store-conformance.js';
+export { runRequestStoreConformance } from './run-request-store-conformance.js';
+export type { RunRequestStoreFactory, RunRequestStoreHandle } from './run-request-store-conformance.js';
 export { CRASH_KILL_POINTS, crashRecoverySuite } from './crash-recovery-suite.js';
 export { CHECKPOINT_WRITE_KILL_POINTS, checkpointWriteInFlightCall } from './checkpoint-write-kill-points.js';
 export type { CrashRecoverySuiteOptions } from './crash-recovery-suite.js';

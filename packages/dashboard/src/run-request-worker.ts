@@ -1,0 +1,249 @@
+import { join } from 'node:path';
+import type { Clock, OnInternalError } from '@headway/protocol';
+import {
+  readRunReport,
+  type AgentRuntime,
+  type ContinueFrom,
+  type MaybePromise,
+  type RunOptions,
+  type RunRequest,
+  type RunRequestStore,
+  type RunResult,
+} from '@headway/runtime';
+import { DashboardError } from './dashboard-error.js';
+
+/** The reason a run cancelled from the dashboard stops with (its `run.cancelled` event and report). */
+export const CANCELLED_FROM_DASHBOARD = 'cancelled from the dashboard';
+
+/** Options of {@link createRunRequestWorker}. */
+export interface RunRequestWorkerOptions {
+  /** The runtime that owns the provider and the tools: it carries the requests out. */
+  runtime: Pick<AgentRuntime, 'resume' | 'continueRun' | 'runStream'>;
+  /** Where the requests are (`checkpointStore.runRequests()`: the same store the runtime writes to). */
+  requests: RunRequestStore;
+  /** This worker's name, recorded on each request it claims (the page shows it). */
+  worker: string;
+  /**
+   * Where the report a `continue` request continues from is read: a reports folder that
+   * `saveRunReport` writes to (`<dir>/<runId>.json`), or a function that finds it.
+   */
+  reports: string | ((runId: string) => MaybePromise<ContinueFrom | undefined>);
+  /** Which actions this worker takes (default all three). */
+  actions?: readonly ('continue' | 'resume' | 'cancel')[];
+  /** Told of every run a request started once it ends (to save its report, say); errors it throws go to `onInternalError`. */
+  onRunEnd?: (result: RunResult, request: RunRequest) => void;
+  /** Failures the worker survives: a store that cannot be read, a request that could not be carried out. */
+  onInternalError?: OnInternalError;
+}
+
+/** What {@link createRunRequestWorker} returns. */
+export interface RunRequestWorker {
+  /**
+   * Runs `input` like `runtime.run`, so a Cancel from the dashboard reaches it: the run is known
+   * by its id from its first event on.
+   */
+  run(input: string, options?: RunOptions): Promise<RunResult>;
+  /**
+   * Claims every request it can now (cancels for its live runs, then continues and resumes) and
+   * starts carrying them out; returns how many it claimed. Never rejects: a store that fails goes
+   * to `onInternalError`.
+   */
+  poll(): Promise<number>;
+  /** Polls every `intervalMs` (default 1 000) on `clock` until `signal` aborts. */
+  watch(options: { signal: AbortSignal; intervalMs?: number; clock: Clock }): Promise<void>;
+  /** Resolves when every run this worker started through a request or {@link RunRequestWorker.run} has ended. */
+  idle(): Promise<void>;
+  /** Ids of the runs this worker is running now (the ones a Cancel can reach). */
+  readonly live: readonly string[];
+}
+
+function reportReader(reports: RunRequestWorkerOptions['reports']): (runId: string) => MaybePromise<ContinueFrom | undefined> {
+  if (typeof reports === 'function') return reports;
+  return (runId) => {
+    if (!/^[\da-z][\w.-]{0,199}$/i.test(runId)) return undefined;
+    const stored = readRunReport(join(reports, `${runId}.json`));
+    return { runId: stored.runId, report: stored.report };
+  };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * The worker's side of the dashboard's Continue, Resume and Cancel buttons. The web server
+ * cannot run agents (it has no provider or tools), so it writes each action as a request beside
+ * the checkpoints; this helper claims them (one worker per request, across processes) and
+ * carries them out with the runtime's own functions: `continueRun` from the run's saved report,
+ * `resume` from its checkpoint, and an abort with reason {@link CANCELLED_FROM_DASHBOARD} for a
+ * run this worker is running. Each request ends `done` or `failed` with what came of it.
+ *
+ * @throws {DashboardError} `DASHBOARD_INVALID_OPTIONS` naming a missing option.
+ * @example
+ * ```ts
+ * const store = new SqliteCheckpointStore('agent.db');
+ * const runtime = new AgentRuntime(config, { provider, tools, checkpointStore: store });
+ * const worker = createRunRequestWorker({ runtime, requests: store.runRequests(), worker: 'worker-1', reports: '.headway/reports' });
+ * void worker.watch({ signal: AbortSignal.timeout(3_600_000), clock: systemClock });
+ * await worker.run('Summarise the report');
+ * ```
+ */
+export function createRunRequestWorker(options: RunRequestWorkerOptions): RunRequestWorker {
+  const given = options as Partial<RunRequestWorkerOptions> | null;
+  if (
+    typeof given !== 'object' ||
+    given === null ||
+    typeof given.runtime?.resume !== 'function' ||
+    typeof given.requests?.claim !== 'function' ||
+    typeof given.worker !== 'string' ||
+    given.worker === '' ||
+    (typeof given.reports !== 'string' && typeof given.reports !== 'function')
+  ) {
+    throw new DashboardError(
+      'DASHBOARD_INVALID_OPTIONS',
+      'createRunRequestWorker: options.runtime, options.requests (a RunRequestStore), options.worker (a name) and options.reports (a folder or a function) are required',
+    );
+  }
+  const { runtime, requests, worker } = options;
+  const readReport = reportReader(options.reports);
+  const actions = new Set(options.actions ?? ['continue', 'resume', 'cancel']);
+  const live = new Map<string, AbortController>();
+  const running = new Set<Promise<unknown>>();
+
+  const internalError = (error: unknown, where: string): void => {
+    try {
+      options.onInternalError?.(error, { where });
+    } catch {
+      // The callback's own failure is ignored, as OnInternalError says.
+    }
+  };
+
+  const track = <T>(work: Promise<T>): Promise<T> => {
+    running.add(work);
+    void work.finally(() => running.delete(work)).catch(() => undefined);
+    return work;
+  };
+
+  const finish = async (request: RunRequest, status: 'done' | 'failed', outcome: string, resultRunId?: string): Promise<void> => {
+    try {
+      await requests.finish(request.id, { status, outcome, ...(resultRunId === undefined ? {} : { resultRunId }) });
+    } catch (error) {
+      internalError(error, 'requests.finish');
+    }
+  };
+
+  const ended = (result: RunResult, request: RunRequest): void => {
+    try {
+      options.onRunEnd?.(result, request);
+    } catch (error) {
+      internalError(error, 'onRunEnd');
+    }
+  };
+
+  const carryOut = async (request: RunRequest): Promise<void> => {
+    if (request.action === 'cancel') {
+      const controller = live.get(request.runId);
+      if (controller === undefined) {
+        await finish(request, 'failed', `run ${request.runId} was no longer running on ${worker}`);
+        return;
+      }
+      controller.abort(CANCELLED_FROM_DASHBOARD);
+      await finish(request, 'done', `cancelled on ${worker}`);
+      return;
+    }
+    const controller = new AbortController();
+    try {
+      if (request.action === 'resume') {
+        live.set(request.runId, controller);
+        const result = await runtime.resume(request.checkpointId, { signal: controller.signal });
+        await finish(request, 'done', `resumed on ${worker}: ${result.status}`, result.runId);
+        ended(result, request);
+        return;
+      }
+      const from = await readReport(request.runId);
+      if (from === undefined) {
+        await finish(request, 'failed', `no saved report of run ${request.runId} on ${worker}`);
+        return;
+      }
+      const result = await runtime.continueRun(from, { signal: controller.signal });
+      await finish(request, 'done', `continued as run ${result.runId} on ${worker}: ${result.status}`, result.runId);
+      ended(result, request);
+    } catch (error) {
+      internalError(error, `request.${request.action}`);
+      await finish(request, 'failed', `${request.action} failed on ${worker}: ${describe(error).slice(0, 500)}`);
+    } finally {
+      if (live.get(request.runId) === controller) live.delete(request.runId);
+    }
+  };
+
+  const claimAll = async (filter: Parameters<RunRequestStore['claim']>[1]): Promise<number> => {
+    let claimed = 0;
+    for (;;) {
+      const request = await requests.claim(worker, filter);
+      if (request === undefined) return claimed;
+      claimed += 1;
+      void track(carryOut(request));
+    }
+  };
+
+  const poll = async (): Promise<number> => {
+    let claimed = 0;
+    try {
+      if (actions.has('cancel') && live.size > 0) claimed += await claimAll({ actions: ['cancel'], runIds: [...live.keys()] });
+      const start = (['continue', 'resume'] as const).filter((a) => actions.has(a));
+      if (start.length > 0) claimed += await claimAll({ actions: start });
+    } catch (error) {
+      internalError(error, 'requests.claim');
+    }
+    return claimed;
+  };
+
+  return {
+    async run(input, runOptions = {}) {
+      const controller = new AbortController();
+      const signal = runOptions.signal === undefined ? controller.signal : AbortSignal.any([controller.signal, runOptions.signal]);
+      let runId: string | undefined;
+      const work = (async () => {
+        const stream = runtime.runStream(input, { ...runOptions, signal, stream: runOptions.stream ?? false });
+        try {
+          for (;;) {
+            const next = await stream.next();
+            if (next.done === true) return next.value;
+            if (runId === undefined) {
+              runId = next.value.runId;
+              live.set(runId, controller);
+            }
+          }
+        } finally {
+          if (runId !== undefined && live.get(runId) === controller) live.delete(runId);
+        }
+      })();
+      return track(work);
+    },
+    poll,
+    async watch({ signal, intervalMs = 1_000, clock }) {
+      while (!signal.aborted) {
+        await poll();
+        await new Promise<void>((resolve) => {
+          if (signal.aborted) {
+            resolve();
+            return;
+          }
+          const timer = clock.setTimeout(done, intervalMs);
+          function done(): void {
+            clock.clearTimeout(timer);
+            signal.removeEventListener('abort', done);
+            resolve();
+          }
+          signal.addEventListener('abort', done, { once: true });
+        });
+      }
+    },
+    async idle() {
+      while (running.size > 0) await Promise.allSettled([...running]);
+    },
+    get live() {
+      return [...live.keys()];
+    },
+  };
+}
