@@ -8,4 +8,4 @@ export { DashboardError } from './dashboard-error.js';
 export type { DashboardErrorCode } from './dashboard-error.js';
 export type { DashboardAction, DashboardActionResult } from './run-actions.js';
 export { CANCELLED_FROM_DASHBOARD, createRunRequestWorker } from './run-request-worker.js';
-export type { RunRequestWorker, RunRequestWorkerOptions } from './run-request-worker.js';
+export type { RunRequestWorker, RunRequestWorkerErrorContext, RunRequestWorkerOptions } from './run-request-worker.js';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Clock, OnInternalError } from '@headway/protocol';
+import type { Clock, InternalErrorContext, OnInternalError } from '@headway/protocol';
 import {
   readRunReport,
   type AgentRuntime,
@@ -7,6 +7,7 @@ import {
   type MaybePromise,
   type RunOptions,
   type RunRequest,
+  type RunRequestAction,
   type RunRequestStore,
   type RunResult,
 } from '@headway/runtime';
@@ -14,6 +15,11 @@ import { DashboardError } from './dashboard-error.js';
 
 /** The reason a run cancelled from the dashboard stops with (its `run.cancelled` event and report). */
 export const CANCELLED_FROM_DASHBOARD = 'cancelled from the dashboard';
+
+/** Where a {@link RunRequestWorker} reports an internal error: the store, the user's callback, or carrying out a request. */
+export type RunRequestWorkerErrorContext = InternalErrorContext<
+  'requests.claim' | 'requests.finish' | 'onRunEnd' | `request.${RunRequestAction}`
+>;
 
 /** Options of {@link createRunRequestWorker}. */
 export interface RunRequestWorkerOptions {
@@ -33,7 +39,7 @@ export interface RunRequestWorkerOptions {
   /** Told of every run a request started once it ends (to save its report, say); errors it throws go to `onInternalError`. */
   onRunEnd?: (result: RunResult, request: RunRequest) => void;
   /** Failures the worker survives: a store that cannot be read, a request that could not be carried out. */
-  onInternalError?: OnInternalError;
+  onInternalError?: OnInternalError<RunRequestWorkerErrorContext>;
 }
 
 /** What {@link createRunRequestWorker} returns. */
@@ -110,7 +116,7 @@ export function createRunRequestWorker(options: RunRequestWorkerOptions): RunReq
   const live = new Map<string, AbortController>();
   const running = new Set<Promise<unknown>>();
 
-  const internalError = (error: unknown, where: string): void => {
+  const internalError = (error: unknown, where: RunRequestWorkerErrorContext['where']): void => {
     try {
       options.onInternalError?.(error, { where });
     } catch {
