@@ -38,7 +38,7 @@ beforeAll(async () => {
   // A run that completes, one stopped at its iteration limit, and a running one left by a kill.
   const answering = new ScriptedProvider([{ toolCalls: [{ name: 'search', args: { q: '42' } }] }, { content: 'done: 42' }]);
   await new AgentRuntime(
-    { provider: 'scripted' },
+    { provider: 'scripted', agentName: 'researcher' },
     { provider: answering, tools: [search], checkpointStore: store, generateId: ids('a'), clock },
   ).run('answer the question');
   await clock.advance(1000);
@@ -101,6 +101,8 @@ describe('the run list', () => {
     ]);
     expect(list[1]!.task).toBe('answer the question');
     expect(list[1]!.percent).toBe(100);
+    // A run stopped at its limit keeps the bar where it stopped, below 100, and has no ETA.
+    expect([list[2]!.percent > 0, list[2]!.percent < 100, list[2]!.etaLowMs]).toEqual([true, true, undefined]);
   });
 
   it('redacts secrets before they reach the page', async () => {
@@ -110,9 +112,11 @@ describe('the run list', () => {
     expect(list[0]!.task).toContain('[REDACTED]');
   });
 
-  it('filters by state, worker and search text', async () => {
+  it('filters by state, agent, worker and search text', async () => {
     expect((await runs('?state=interrupted')).map((r) => r.runId)).toEqual(['run-killed']);
     expect((await runs('?worker=worker-1')).map((r) => r.runId)).toEqual(['run-live']);
+    expect((await runs('?agent=researcher')).map((r) => r.runId)).toEqual(['a-1']);
+    expect((await runs('?agent=agent')).map((r) => r.runId)).toEqual(['b-1']);
     expect((await runs('?q=ANSWER')).map((r) => r.task)).toEqual(['answer the question']);
   });
 

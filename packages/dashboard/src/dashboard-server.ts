@@ -48,6 +48,7 @@ const runsQuery = z.strictObject({
     .max(40)
     .regex(/^[a-z:]+$/, 'a state word such as running or limit:cost')
     .optional(),
+  agent: z.string().max(200).optional(),
   worker: z.string().max(200).optional(),
   q: z.string().max(200).optional(),
 });
@@ -128,6 +129,7 @@ function parseOrThrow<T>(schema: z.ZodType<T>, value: unknown, where: string): T
 
 function matches(run: DashboardRun, query: z.infer<typeof runsQuery>): boolean {
   if (query.state !== undefined && run.state !== query.state) return false;
+  if (query.agent !== undefined && run.agent !== query.agent) return false;
   if (query.worker !== undefined && run.sessionId !== query.worker) return false;
   if (query.q !== undefined) {
     const q = query.q.toLowerCase();
@@ -138,7 +140,7 @@ function matches(run: DashboardRun, query: z.infer<typeof runsQuery>): boolean {
 
 /**
  * The dashboard as a Node request handler: the page (`/`, `/runs/<id>`), its script and style,
- * `GET /api/runs` (every run, filtered by `state`, `worker`, `q`), `GET /api/runs/<id>` (the run,
+ * `GET /api/runs` (every run, filtered by `state`, `agent`, `worker`, `q`), `GET /api/runs/<id>` (the run,
  * its steps, plan, report and chain of continuations), their live versions as Server-Sent Events
  * (`GET /api/stream?…`, `GET /api/runs/<id>/stream`), and the action `POST /api/runs/<id>/abandon`
  * (token and same origin required). Never throws: a failure answers 500 and goes to

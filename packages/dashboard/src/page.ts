@@ -130,16 +130,18 @@ function listView() {
   const state = el('select', { name: 'state', 'aria-label': 'state' });
   for (const word of STATES) state.append(el('option', { value: word, text: word === '' ? 'any state' : word }));
   state.value = params.get('state') || '';
+  const agent = el('input', { name: 'agent', placeholder: 'agent', 'aria-label': 'agent' });
+  agent.value = params.get('agent') || '';
   const worker = el('input', { name: 'worker', placeholder: 'worker', 'aria-label': 'worker' });
   worker.value = params.get('worker') || '';
   const q = el('input', { name: 'q', type: 'search', placeholder: 'search task or run id', 'aria-label': 'search' });
   q.value = params.get('q') || '';
-  const form = el('form', { class: 'filters', role: 'search' }, state, worker, q);
+  const form = el('form', { class: 'filters', role: 'search' }, state, agent, worker, q);
   const body = el('tbody');
   const count = el('p', { class: 'count' });
   const status = el('p', { role: 'status' });
   const table = el('table', {},
-    el('thead', {}, el('tr', {}, ...['Run', 'Progress', 'ETA', 'State', 'Iteration', 'Spent', 'Age', 'Worker', 'Task'].map((h) => el('th', { scope: 'col', text: h })))),
+    el('thead', {}, el('tr', {}, ...['Run', 'Progress', 'ETA', 'State', 'Iteration', 'Spent', 'Age', 'Worker', 'Agent', 'Task'].map((h) => el('th', { scope: 'col', text: h })))),
     body);
   app.replaceChildren(el('h2', { text: 'All runs' }), form, count, status, table);
   const draw = ({ runs }) => {
@@ -153,19 +155,21 @@ function listView() {
       el('td', { text: usd(run.spentUsd) }),
       el('td', { text: duration(Math.max(0, now - run.startedAt)) }),
       el('td', { text: run.sessionId }),
+      el('td', { text: run.agent }),
       el('td', { class: 'task', title: run.task, text: run.task }))));
     count.textContent = runs.length + ' runs';
   };
   const connect = () => {
     const query = new URLSearchParams();
     if (state.value) query.set('state', state.value);
+    if (agent.value) query.set('agent', agent.value);
     if (worker.value) query.set('worker', worker.value);
     if (q.value) query.set('q', q.value);
     const search = query.toString() ? '?' + query.toString() : '';
     if (location.pathname === '/' && location.search !== search) history.replaceState(null, '', '/' + search);
     live('/api/stream' + search, 'runs', status, draw);
   };
-  for (const input of [state, worker, q]) input.addEventListener('input', () => { order = []; connect(); });
+  for (const input of [state, agent, worker, q]) input.addEventListener('input', () => { order = []; connect(); });
   form.addEventListener('submit', (event) => event.preventDefault());
   connect();
 }
@@ -196,7 +200,7 @@ function runView(id) {
   live('/api/runs/' + encodeURIComponent(id) + '/stream', 'run', status, (detail) => {
     const { run, chain, view } = detail;
     const rows = [
-      ['State', run.state + ' (' + run.stateText + ')'], ['Task', run.task], ['Worker', run.sessionId], ['Iteration', String(run.iteration)],
+      ['State', run.state + ' (' + run.stateText + ')'], ['Task', run.task], ['Agent', run.agent || 'not recorded'], ['Worker', run.sessionId], ['Iteration', String(run.iteration)],
       ['Spent', usd(run.spentUsd)], ['Tokens', run.inputTokens + ' in, ' + run.outputTokens + ' out'], ['Tools', run.toolsUsed.join(', ') || 'none'],
       ['Progress', Math.round(run.percent) + '%' + (eta(run) ? ', ETA ' + eta(run) : '')],
     ];

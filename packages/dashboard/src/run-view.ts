@@ -53,6 +53,16 @@ const message = z.discriminatedUnion('role', [
   z.object({ role: z.literal('tool'), toolCallId: z.string(), name: z.string(), content: z.string() }),
 ]);
 
+/** One message as the schema reads it; `undefined` for one that does not validate or fights back (a throwing getter, a revoked proxy). */
+function safeMessage(raw: unknown): z.infer<typeof message> | undefined {
+  try {
+    const parsed = message.safeParse(raw);
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function cut(text: string): string {
   return text.length > MAX_VIEW_TEXT ? `${text.slice(0, MAX_VIEW_TEXT)}… (cut: ${String(text.length)} characters)` : text;
 }
@@ -84,9 +94,9 @@ export function dashboardRunView(checkpoint: Pick<Checkpoint, 'messages' | 'stat
   const byCallId = new Map<string, DashboardToolCall>();
   const messages: readonly unknown[] = Array.isArray(checkpoint?.messages) ? checkpoint.messages : [];
   for (const raw of messages) {
-    const parsed = message.safeParse(raw);
-    if (!parsed.success) continue;
-    const m = parsed.data;
+    const parsed = safeMessage(raw);
+    if (parsed === undefined) continue;
+    const m = parsed;
     if (m.role === 'assistant') {
       const tools = (m.toolCalls ?? []).map((call) => {
         const tool: DashboardToolCall = { name: cut(call.name), args: jsonText(call.args) };

@@ -1,8 +1,7 @@
 // `headway serve` as a user starts it: a child process over a SQLite file that real runtime runs
 // wrote, checked in a real headless Chromium.
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '@headway/protocol';
@@ -10,6 +9,7 @@ import { findTestPart } from '@headway/test-utils';
 import { AgentRuntime, defineTool, saveRunReport } from '@headway/runtime';
 import { ScriptedProvider } from '@headway/runtime/testing';
 import { SqliteCheckpointStore } from '@headway/store-sqlite';
+import axe from 'axe-core';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -95,12 +95,12 @@ function startServe(path: string): Promise<string> {
   });
 }
 
-/** The list's rows as the user reads them: run, state, iteration, session, task. */
+/** The list's rows as the user reads them: run, state, iteration, worker, task. */
 async function rows(): Promise<string[][]> {
   return page
     .locator('tbody tr')
     .evaluateAll((trs: { children: ArrayLike<{ textContent: string | null } | undefined> }[]) =>
-      trs.map((tr) => [0, 3, 4, 7, 8].map((i) => tr.children[i]?.textContent ?? '')),
+      trs.map((tr) => [0, 3, 4, 7, 9].map((i) => tr.children[i]?.textContent ?? '')),
     );
 }
 
@@ -159,6 +159,8 @@ describe.skipIf(chromiumPath === undefined)('headway serve in Chromium', () => {
       ['run-killed', 'interrupted', '1', 'worker-2', 'killed task'],
     ]);
     expect(await page.locator('tbody tr').first().getByRole('progressbar').count()).toBe(1);
+    // The agent column: what the runtime's config named it (checkpoints written by hand say nothing).
+    expect(await page.locator('tbody tr td:nth-child(9)').allTextContents()).toEqual(['', 'agent', 'agent', 'agent', '']);
     expect(pageErrors).toEqual([]);
   });
 
@@ -166,8 +168,9 @@ describe.skipIf(chromiumPath === undefined)('headway serve in Chromium', () => {
     await page.getByLabel('state').selectOption('interrupted');
     await expect.poll(async () => (await rows()).map((r) => r[0]), { timeout: 30_000 }).toEqual(['run-killed']);
     expect(new URL(page.url()).search).toBe('?state=interrupted');
+    // The continuation keeps its parent's task, so the search finds both.
     await page.goto(`${origin}/?q=forever`);
-    await expect.poll(async () => (await rows()).map((r) => r[0]), { timeout: 30_000 }).toEqual(['limit-1']);
+    await expect.poll(async () => (await rows()).map((r) => r[0]), { timeout: 30_000 }).toEqual(['limit-1', 'next-1']);
   });
 
   it('opens a run, goes back with the back button, and loads a run page from its link', async () => {
@@ -215,19 +218,13 @@ describe.skipIf(chromiumPath === undefined)('headway serve in Chromium', () => {
   });
 
   it('has no serious or critical accessibility violations (axe-core) on the list and on a run page', async () => {
-    const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
     const violations = async (): Promise<string[]> => {
       // Injected through the debugging protocol, which the page's CSP does not govern.
-      await page.evaluate(axeSource);
+      await page.evaluate(axe.source);
       return page.evaluate(async () => {
-        const axe = (
-          globalThis as unknown as {
-            axe: {
-              run: (context: unknown) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown }[] }[] }>;
-            };
-          }
-        ).axe;
-        const result = await axe.run((globalThis as unknown as { document: unknown }).document);
+        // The copy just injected into the page (this function runs there).
+        const injected = (globalThis as unknown as { axe: typeof axe }).axe;
+        const result = await injected.run();
         return result.violations
           .filter((v) => v.impact === 'serious' || v.impact === 'critical')
           .map((v) => `${v.id} (${String(v.impact)}): ${JSON.stringify(v.nodes.map((n) => n.target))}`);
