@@ -176,13 +176,13 @@ describe.skipIf(chromiumPath === undefined)('headway serve in Chromium', () => {
   it('opens a run, goes back with the back button, and loads a run page from its link', async () => {
     await page.goto(`${origin}/`);
     await page.getByRole('link', { name: 'limit-1' }).click();
-    await expect.poll(() => page.locator('h2').textContent(), { timeout: 30_000 }).toBe('limit-1');
+    await expect.poll(() => page.locator('#app > h2').textContent(), { timeout: 30_000 }).toBe('limit-1');
     expect(new URL(page.url()).pathname).toBe('/runs/limit-1');
     expect(await page.locator('dd').first().textContent()).toBe('limit:iterations (stopped at its iteration limit)');
     await page.goBack();
     await expect.poll(async () => (await rows()).length, { timeout: 30_000 }).toBe(5);
     await page.goto(`${origin}/runs/run-killed`);
-    await expect.poll(() => page.locator('h2').textContent(), { timeout: 30_000 }).toBe('run-killed');
+    await expect.poll(() => page.locator('#app > h2').textContent(), { timeout: 30_000 }).toBe('run-killed');
   });
 
   it('refuses Abandon before sign-in, and abandons the interrupted run after the one-time link', async () => {
@@ -212,7 +212,7 @@ describe.skipIf(chromiumPath === undefined)('headway serve in Chromium', () => {
     expect(await report.textContent()).not.toMatch(/##|\*\*/);
     expect(await page.locator('ol.chain li').allTextContents()).toEqual(['limit-1', 'next-1']);
     await page.getByRole('link', { name: 'next-1' }).click();
-    await expect.poll(() => page.locator('h2').textContent(), { timeout: 30_000 }).toBe('next-1');
+    await expect.poll(() => page.locator('#app > h2').textContent(), { timeout: 30_000 }).toBe('next-1');
     await expect.poll(() => page.locator('ol.chain li').allTextContents(), { timeout: 30_000 }).toEqual(['limit-1', 'next-1']);
     expect(pageErrors).toEqual([]);
   });
