@@ -10,7 +10,7 @@ import { continuationPrompt } from '@headway/report';
 import { AgentRuntime, defineTool, type ChatMessage } from '@headway/runtime';
 import { ScriptedProvider, type ScriptedStep } from '@headway/runtime/testing';
 import { z } from 'zod';
-import { createRequestGuard, PAGE_CSP, withPageToken } from './request-guard.js';
+import { createRequestGuard, PAGE_CSP, withPageToken } from '@headway/dashboard';
 
 const NOTES: Record<string, string> = {
   'goals.md': 'headway makes long agent runs legible: progress, ETA, and a report at the limit.',

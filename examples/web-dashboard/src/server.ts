@@ -14,7 +14,7 @@ import { ScriptedProvider, type ScriptedStep } from '@headway/runtime/testing';
 import { createReplayLog, createSseHandler, type ReplayLog } from '@headway/sse';
 import { libraryTools } from './library-tools.js';
 import { pacedProvider } from './paced-provider.js';
-import { createRequestGuard, PAGE_CSP, withPageToken } from './request-guard.js';
+import { createRequestGuard, PAGE_CSP, withPageToken } from '@headway/dashboard';
 import { parseContinueRequest, parseRunRequest, type RunRequest } from './run-request.js';
 import { DEFAULT_TASK, TASK_STEPS, researchModel } from './scripted-model.js';
 

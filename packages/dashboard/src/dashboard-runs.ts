@@ -14,6 +14,8 @@ export interface DashboardRun {
   task: string;
   sessionId: string;
   taskId: string;
+  /** The `agentName` the run was configured with (empty for a checkpoint that does not say). */
+  agent: string;
   /** `running` or one word of the run-end vocabulary (see {@link dashboardRunState}). */
   state: string;
   stateText: string;
@@ -47,20 +49,20 @@ export interface ReadDashboardRunsOptions {
 
 const DEFAULT_ACTIVE_WITHIN_MS = 60_000;
 
-/** Percent and ETA range from the tracker state a run saved with its checkpoint. */
+/**
+ * Percent and ETA range from the tracker state a run saved with its checkpoint: 100 for a
+ * completed run, where the bar stopped for a run that stopped short, an ETA only while it is live.
+ */
 function progressOf(
   cp: Checkpoint | undefined,
-  active: boolean,
+  state: { word: string; active: boolean },
   options: ReadDashboardRunsOptions,
 ): Pick<DashboardRun, 'percent' | 'etaLowMs' | 'etaHighMs'> {
-  if (cp === undefined) return { percent: 0 };
-  if (!active) return { percent: cp.status === 'completed' ? 100 : 0 };
+  if (state.word === 'completed') return { percent: 100 };
+  if (cp?.state.tracker === undefined) return { percent: 0 };
   try {
-    const tracker = new ProgressTracker({
-      maxIterations: options.maxIterations ?? 30,
-      clock: options.clock,
-      ...(cp.state.tracker === undefined ? {} : { state: cp.state.tracker }),
-    });
+    const tracker = new ProgressTracker({ maxIterations: options.maxIterations ?? 30, clock: options.clock, state: cp.state.tracker });
+    if (!state.active) return { percent: tracker.percent };
     const low = tracker.etaLowMs;
     const high = tracker.etaHighMs;
     return {
@@ -87,6 +89,7 @@ export function dashboardRun(summary: CheckpointSummary, cp: Checkpoint | undefi
     task: info?.task ?? '',
     sessionId: summary.sessionId,
     taskId: summary.taskId,
+    agent: info?.agentName ?? '',
     state: state.word,
     stateText: state.text,
     active: state.active,
@@ -97,7 +100,7 @@ export function dashboardRun(summary: CheckpointSummary, cp: Checkpoint | undefi
     toolsUsed: cp?.state.toolsUsed ?? [],
     startedAt: summary.createdAt,
     updatedAt: summary.updatedAt,
-    ...progressOf(cp, state.active, options),
+    ...progressOf(cp, { word: state.word, active: state.active }, options),
     ...(info?.parentRunId === undefined ? {} : { parentRunId: info.parentRunId }),
     ...(summary.error === undefined ? {} : { error: summary.error }),
   };

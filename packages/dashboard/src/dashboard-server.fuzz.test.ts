@@ -103,6 +103,10 @@ const CASES: [string, Buffer, number[]][] = [
   ['an unknown method', Buffer.from('BREW /api/runs HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'), [400, 404]],
   ['a path of a thousand slashes', get(`/${'/'.repeat(1000)}`), [404]],
   ['an absolute-form target to another host', get('http://evil.example/api/runs'), [400]],
+  ['a live list with a state of markup', get('/api/stream?state=%3Cscript%3E'), [400]],
+  ['a live list with an unknown filter', get('/api/stream?session=x'), [400]],
+  ['a live run that does not exist', get('/api/runs/nope/stream'), [404]],
+  ['a live run with a huge id', get(`/api/runs/${'a'.repeat(5000)}/stream`), [400]],
   ['a cookie of control characters', get('/api/runs/run-1/abandon', 'Cookie: headway_dashboard=\x01\x02\x1b\r\n'), [400, 404]],
 ];
 

@@ -10,6 +10,7 @@ import { SqliteCheckpointStore } from '@headway/store-sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { DASHBOARD_CSP, createDashboardHandler } from './dashboard-server.js';
+import type { DashboardRunDetail } from './dashboard-run-detail.js';
 import type { DashboardRun } from './dashboard-runs.js';
 
 const TOKEN = 'tok-0123456789abcdef';
@@ -37,7 +38,7 @@ beforeAll(async () => {
   // A run that completes, one stopped at its iteration limit, and a running one left by a kill.
   const answering = new ScriptedProvider([{ toolCalls: [{ name: 'search', args: { q: '42' } }] }, { content: 'done: 42' }]);
   await new AgentRuntime(
-    { provider: 'scripted' },
+    { provider: 'scripted', agentName: 'researcher' },
     { provider: answering, tools: [search], checkpointStore: store, generateId: ids('a'), clock },
   ).run('answer the question');
   await clock.advance(1000);
@@ -100,6 +101,8 @@ describe('the run list', () => {
     ]);
     expect(list[1]!.task).toBe('answer the question');
     expect(list[1]!.percent).toBe(100);
+    // A run stopped at its limit keeps the bar where it stopped, below 100, and has no ETA.
+    expect([list[2]!.percent > 0, list[2]!.percent < 100, list[2]!.etaLowMs]).toEqual([true, true, undefined]);
   });
 
   it('redacts secrets before they reach the page', async () => {
@@ -109,9 +112,11 @@ describe('the run list', () => {
     expect(list[0]!.task).toContain('[REDACTED]');
   });
 
-  it('filters by state, session and search text', async () => {
+  it('filters by state, agent, worker and search text', async () => {
     expect((await runs('?state=interrupted')).map((r) => r.runId)).toEqual(['run-killed']);
-    expect((await runs('?session=worker-1')).map((r) => r.runId)).toEqual(['run-live']);
+    expect((await runs('?worker=worker-1')).map((r) => r.runId)).toEqual(['run-live']);
+    expect((await runs('?agent=researcher')).map((r) => r.runId)).toEqual(['a-1']);
+    expect((await runs('?agent=agent')).map((r) => r.runId)).toEqual(['b-1']);
     expect((await runs('?q=ANSWER')).map((r) => r.task)).toEqual(['answer the question']);
   });
 
@@ -140,9 +145,24 @@ describe('the run list', () => {
 describe('the run page and its actions', () => {
   it('shows one run with the runs that continue it', async () => {
     const response = await fetch(`${base}/api/runs/run-killed`);
-    const body = (await response.json()) as { run: DashboardRun; continuations: string[] };
-    expect([body.run.state, body.run.stateText, body.continuations]).toEqual(['interrupted', expect.any(String), []]);
+    const body = (await response.json()) as DashboardRunDetail;
+    expect([body.run.state, body.run.stateText, body.continuations, body.chain]).toEqual([
+      'interrupted',
+      expect.any(String),
+      [],
+      ['run-killed'],
+    ]);
     expect((await fetch(`${base}/api/runs/nope`)).status).toBe(404);
+    expect((await fetch(`${base}/api/runs/nope/stream`)).status).toBe(404);
+  });
+
+  it("shows a run's iterations: what the model wrote and the tools it called, with their results", async () => {
+    const body = (await (await fetch(`${base}/api/runs/a-1`)).json()) as DashboardRunDetail;
+    expect(body.view.steps).toEqual([
+      { iteration: 1, text: '', tools: [{ name: 'search', args: '{"q":"42"}', result: 'nothing yet' }] },
+      { iteration: 2, text: 'done: 42', tools: [] },
+    ]);
+    expect(body.reportHtml).toBeUndefined();
   });
 
   it('refuses an action without the token (401) or from another origin (403)', async () => {
@@ -165,5 +185,87 @@ describe('the run page and its actions', () => {
     expect((await fetch(`${base}/api/runs/run-live/abandon`, { method: 'POST', headers })).status).toBe(409);
     expect((await fetch(`${base}/api/runs/run-killed/abandon`, { method: 'POST', headers })).status).toBe(200);
     expect((await runs('?q=killed')).map((r) => r.state)).toEqual(['cancelled']);
+  });
+});
+
+/** A `text/event-stream` response read frame by frame, as EventSource reads it. */
+function frames(response: Response): { next: () => Promise<string>; close: () => Promise<void> } {
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  return {
+    async next() {
+      for (;;) {
+        const end = buffer.indexOf('\n\n');
+        if (end !== -1) {
+          const frame = buffer.slice(0, end + 2);
+          buffer = buffer.slice(end + 2);
+          return frame;
+        }
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`stream ended; left: ${JSON.stringify(buffer)}`);
+        buffer += value;
+      }
+    },
+    close: () => reader.cancel(),
+  };
+}
+
+function field(frame: string, name: string): string | undefined {
+  return frame
+    .split('\n')
+    .find((line) => line.startsWith(`${name}: `))
+    ?.slice(name.length + 2);
+}
+
+describe('live updates over Server-Sent Events', () => {
+  it('streams the filtered list, then a new frame only when the store changes; Last-Event-ID resumes without a repeat', async () => {
+    const response = await fetch(`${base}/api/stream?worker=worker-9`);
+    expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(response.headers.get('content-security-policy')).toBe(DASHBOARD_CSP);
+    const stream = frames(response);
+    expect(await stream.next()).toBe('retry: 1000\n\n');
+    const first = await stream.next();
+    expect([field(first, 'event'), field(first, 'data')]).toEqual(['runs', '{"runs":[]}']);
+    // Nothing changed: the next poll sends a heartbeat, not the same list again.
+    await clock.advance(1000);
+    expect(await stream.next()).toBe(':\n\n');
+    store.create({
+      id: 'cp-nine',
+      runId: 'run-nine',
+      sessionId: 'worker-9',
+      taskId: 't-9',
+      input: 'token=sk-live-abcdefghijklmnopqrstuvwx',
+      messages: [],
+      log: [],
+      state: { iteration: 1, toolsUsed: [], usage: { inputTokens: 1, outputTokens: 1 }, spentUsd: 0, providerCalls: 1 },
+    });
+    await clock.advance(1000);
+    const second = await stream.next();
+    const list = JSON.parse(field(second, 'data')!) as { runs: DashboardRun[] };
+    expect(list.runs.map((r) => [r.runId, r.state, r.sessionId])).toEqual([['run-nine', 'running', 'worker-9']]);
+    expect(field(second, 'data')).not.toContain('sk-live');
+    const id = field(second, 'id')!;
+    expect(id).toMatch(/^[0-9a-f]{32}$/);
+    await stream.close();
+
+    // A reconnect that saw this list already gets a heartbeat, then the next change.
+    const again = frames(await fetch(`${base}/api/stream?worker=worker-9`, { headers: { 'last-event-id': id } }));
+    expect(await again.next()).toBe('retry: 1000\n\n');
+    expect(await again.next()).toBe(':\n\n');
+    store.abandon('cp-nine');
+    await clock.advance(1000);
+    const third = await again.next();
+    expect((JSON.parse(field(third, 'data')!) as { runs: DashboardRun[] }).runs.map((r) => r.state)).toEqual(['cancelled']);
+    await again.close();
+  });
+
+  it("streams one run's page, and refuses a bad filter before streaming", async () => {
+    const stream = frames(await fetch(`${base}/api/runs/a-1/stream`));
+    expect(await stream.next()).toBe('retry: 1000\n\n');
+    const frame = await stream.next();
+    expect(field(frame, 'event')).toBe('run');
+    expect((JSON.parse(field(frame, 'data')!) as DashboardRunDetail).run.runId).toBe('a-1');
+    await stream.close();
+    expect((await fetch(`${base}/api/stream?state=<x>`)).status).toBe(400);
   });
 });

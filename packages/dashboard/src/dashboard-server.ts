@@ -4,7 +4,9 @@ import { redact, type Clock, type InternalErrorContext, type OnInternalError } f
 import type { CheckpointStore, RunRequestStore } from '@headway/runtime';
 import { z } from 'zod';
 import { DashboardError } from './dashboard-error.js';
+import { readRunDetail } from './dashboard-run-detail.js';
 import { dashboardRun, readDashboardRuns, type DashboardRun } from './dashboard-runs.js';
+import { streamSnapshots } from './dashboard-stream.js';
 import { PAGE_CSS, PAGE_HTML, PAGE_SCRIPT } from './page.js';
 import { takeRunAction, type DashboardAction } from './run-actions.js';
 
@@ -44,13 +46,20 @@ export interface DashboardHandlerOptions {
   requireTokenToRead?: boolean;
   /** A running checkpoint not written for longer than this reads `interrupted` (default 60 000 ms). */
   activeWithinMs?: number;
+  /** Where the runs' saved reports are (`.headway/reports`: `<runId>.json`); without it no report is shown. */
+  reportsDir?: string;
+  /** How often a live stream (`/api/stream`, `/api/runs/<id>/stream`) reads the store again (default 1000 ms). */
+  pollMs?: number;
   /** Told of a request that failed inside the server (it answered 500); errors it throws are ignored. */
   onInternalError?: OnInternalError<DashboardErrorContext>;
 }
 
-/** Where a failure the dashboard survived happened: `request`, a request that failed inside the server (it answered 500). */
-export interface DashboardErrorContext extends InternalErrorContext<'request'> {
-  readonly where: 'request';
+/**
+ * Where a failure the dashboard survived happened: `request`, a request that failed inside the
+ * server (it answered 500); `stream`, a live stream that could not read the store (it keeps going).
+ */
+export interface DashboardErrorContext extends InternalErrorContext<'request' | 'stream'> {
+  readonly where: 'request' | 'stream';
 }
 
 const runsQuery = z.strictObject({
@@ -59,21 +68,22 @@ const runsQuery = z.strictObject({
     .max(40)
     .regex(/^[a-z:]+$/, 'a state word such as running or limit:cost')
     .optional(),
-  session: z.string().max(200).optional(),
+  agent: z.string().max(200).optional(),
+  worker: z.string().max(200).optional(),
   q: z.string().max(200).optional(),
 });
 
 const idParam = z.string().min(1).max(200);
 
+const HEADERS: Record<string, string> = {
+  'content-security-policy': DASHBOARD_CSP,
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+};
+
 function send(res: ServerResponse, status: number, type: string, body: string, extra: Record<string, string> = {}): void {
-  res.writeHead(status, {
-    'content-type': type,
-    'content-security-policy': DASHBOARD_CSP,
-    'x-content-type-options': 'nosniff',
-    'referrer-policy': 'no-referrer',
-    'cache-control': 'no-store',
-    ...extra,
-  });
+  res.writeHead(status, { 'content-type': type, ...HEADERS, ...extra });
   res.end(body);
 }
 
@@ -140,7 +150,8 @@ function parseOrThrow<T>(schema: z.ZodType<T>, value: unknown, where: string): T
 
 function matches(run: DashboardRun, query: z.infer<typeof runsQuery>): boolean {
   if (query.state !== undefined && run.state !== query.state) return false;
-  if (query.session !== undefined && run.sessionId !== query.session) return false;
+  if (query.agent !== undefined && run.agent !== query.agent) return false;
+  if (query.worker !== undefined && run.sessionId !== query.worker) return false;
   if (query.q !== undefined) {
     const q = query.q.toLowerCase();
     if (![run.task, run.runId, run.sessionId, run.taskId].some((text) => text.toLowerCase().includes(q))) return false;
@@ -150,11 +161,12 @@ function matches(run: DashboardRun, query: z.infer<typeof runsQuery>): boolean {
 
 /**
  * The dashboard as a Node request handler: the page (`/`, `/runs/<id>`), its script and style,
- * `GET /api/runs` (every run, filtered by `state`, `session`, `q`), `GET /api/runs/<id>`,
- * `GET /api/runs/<id>/requests` (what was asked of workers about it), and the actions
- * `POST /api/runs/<id>/continue|resume|abandon|cancel` (token and same origin required; see
- * `takeRunAction`). Never throws: a failure
- * answers 500 and goes to `onInternalError`.
+ * `GET /api/runs` (every run, filtered by `state`, `agent`, `worker`, `q`), `GET /api/runs/<id>` (the run,
+ * its steps, plan, report and chain of continuations), their live versions as Server-Sent Events
+ * (`GET /api/stream?…`, `GET /api/runs/<id>/stream`), `GET /api/runs/<id>/requests` (what was
+ * asked of workers about it), and the actions `POST /api/runs/<id>/continue|resume|abandon|cancel`
+ * (token and same origin required; see `takeRunAction`). Never throws: a failure answers 500 and
+ * goes to `onInternalError`.
  *
  * @example
  * ```ts
@@ -178,6 +190,14 @@ export function createDashboardHandler(options: DashboardHandlerOptions): (req: 
   const { checkpoints, clock, token } = options;
   const requests = options.requests ?? checkpoints.runRequests?.();
   const readOptions = { clock, ...(options.activeWithinMs === undefined ? {} : { activeWithinMs: options.activeWithinMs }) };
+  const detailOptions = { ...readOptions, ...(options.reportsDir === undefined ? {} : { reportsDir: options.reportsDir }) };
+  const pollMs = options.pollMs ?? 1000;
+  const listRuns = async (query: z.infer<typeof runsQuery>): Promise<{ runs: DashboardRun[] }> => ({
+    runs: (await readDashboardRuns(checkpoints, readOptions)).filter((run) => matches(run, query)),
+  });
+  const stream = (req: IncomingMessage, res: ServerResponse, event: string, read: () => Promise<unknown>): void => {
+    streamSnapshots(req, res, { clock, pollMs, event, read, headers: HEADERS, onInternalError: options.onInternalError });
+  };
   const authorized = (req: IncomingMessage): boolean =>
     token !== undefined && (sameToken(bearerToken(req), token) || sameToken(cookieToken(req), token));
 
@@ -228,11 +248,15 @@ export function createDashboardHandler(options: DashboardHandlerOptions): (req: 
     }
     if (method === 'GET' && path === '/api/runs') {
       const query = parseOrThrow(runsQuery, queryOf(url), 'query');
-      const runs = await readDashboardRuns(checkpoints, readOptions);
-      sendJson(res, 200, { runs: runs.filter((run) => matches(run, query)) });
+      sendJson(res, 200, await listRuns(query));
       return;
     }
-    const one = /^\/api\/runs\/([^/]+)(?:\/(abandon|continue|resume|cancel|requests))?$/.exec(path);
+    if (method === 'GET' && path === '/api/stream') {
+      const query = parseOrThrow(runsQuery, queryOf(url), 'query');
+      stream(req, res, 'runs', () => listRuns(query));
+      return;
+    }
+    const one = /^\/api\/runs\/([^/]+)(?:\/(abandon|continue|resume|cancel|requests|stream))?$/.exec(path);
     if (one?.[1] !== undefined) {
       let rawId: string;
       try {
@@ -244,18 +268,20 @@ export function createDashboardHandler(options: DashboardHandlerOptions): (req: 
       }
       const id = parseOrThrow(idParam, rawId, 'path.id');
       if (one[2] === undefined && method === 'GET') {
-        const summary = (await checkpoints.list({})).find((s) => s.id === id || s.runId === id);
-        if (summary === undefined) throw new DashboardError('DASHBOARD_NOT_FOUND', `no run ${JSON.stringify(id)}`);
-        const run = dashboardRun(summary, await checkpoints.load(summary.id), readOptions);
-        const runs = await readDashboardRuns(checkpoints, readOptions);
-        sendJson(res, 200, { run, continuations: runs.filter((r) => r.parentRunId === run.runId).map((r) => r.runId) });
+        sendJson(res, 200, await readRunDetail(checkpoints, id, detailOptions));
         return;
       }
       if (one[2] === 'requests' && method === 'GET') {
         sendJson(res, 200, { requests: requests === undefined ? [] : redact(await requests.list({ runId: id })) });
         return;
       }
-      if (one[2] !== undefined && one[2] !== 'requests' && method === 'POST') {
+      if (one[2] === 'stream' && method === 'GET') {
+        // A run that does not exist is a 404 now, not an error frame later.
+        await readRunDetail(checkpoints, id, detailOptions);
+        stream(req, res, 'run', () => readRunDetail(checkpoints, id, detailOptions));
+        return;
+      }
+      if (one[2] !== undefined && one[2] !== 'requests' && one[2] !== 'stream' && method === 'POST') {
         if (!authorized(req))
           throw new DashboardError('DASHBOARD_UNAUTHORIZED', 'actions need the token: open the link `headway serve` printed');
         const origin = req.headers.origin;

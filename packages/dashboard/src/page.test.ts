@@ -7,8 +7,14 @@ describe('the page', () => {
     expect(gzipSync(PAGE_SCRIPT).byteLength).toBeLessThanOrEqual(100 * 1024);
   });
 
-  it('has no inline script and builds no node from HTML text', () => {
+  it('has no inline script, and parses HTML only for the server-rendered report, in an inert document', () => {
     expect(PAGE_HTML.match(/<script[^>]*>/g)).toEqual(['<script type="module" src="/app.js">']);
     expect(PAGE_SCRIPT).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(|new Function/);
+    expect(PAGE_SCRIPT.match(/parseFromString\([^)]*\)/g)).toEqual(["parseFromString(html, 'text/html')"]);
+  });
+
+  it('reads live data over Server-Sent Events, never by polling', () => {
+    expect(PAGE_SCRIPT).toContain('new EventSource(url)');
+    expect(PAGE_SCRIPT).not.toMatch(/setInterval|setTimeout/);
   });
 });

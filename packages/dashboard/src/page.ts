@@ -1,6 +1,7 @@
 // The page the dashboard serves: one HTML shell for every route (deep links load it, the script
 // draws the route), its script and its style, served from the same origin so the CSP needs no
-// inline script. The script builds every node with textContent: no run text is ever parsed as HTML.
+// inline script. The script builds every node with textContent; the one exception is the saved
+// report, rendered server-side with raw HTML off and parsed in an inert document.
 
 /** The HTML shell of `/` and `/runs/<id>`. */
 export const PAGE_HTML = `<!doctype html>
@@ -32,12 +33,26 @@ table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.3rem .5
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dt{font-weight:600}
 button{padding:.3rem .8rem}
 .error{color:#b91c1c}
+.steps{list-style:none;padding:0}.steps li{border-left:3px solid #2563eb;padding:.25rem .75rem;margin:.5rem 0;background:#fff}
+.tool{font-family:ui-monospace,monospace;white-space:pre-wrap;word-break:break-word;margin:.25rem 0}
+.text{white-space:pre-wrap;word-break:break-word}
+.report{background:#fff;border:1px solid #ddd;padding:.5rem 1rem}
+.live{color:#166534}.offline{color:#b91c1c}
 `;
 
 /** The page's script (plain browser JavaScript, no dependency). */
 export const PAGE_SCRIPT = `const app = document.getElementById('app');
 const STATES = ['', 'running', 'completed', 'limit:iterations', 'limit:time', 'limit:cost', 'stalled', 'cancelled', 'failed', 'interrupted'];
-let timer;
+// The actions a run in each state offers; each is POST /api/runs/<id>/<action>.
+// What each state offers: Abandon is done by the server; Continue, Resume and Cancel are requests a
+// worker (createRunRequestWorker) claims and carries out.
+function actionsFor(state) {
+  if (state === 'interrupted') return ['resume', 'abandon'];
+  if (state === 'running') return ['cancel'];
+  if (state === 'stalled' || state === 'cancelled' || state === 'failed' || state.startsWith('limit:')) return ['continue'];
+  return [];
+}
+let source;
 let order = [];
 
 function el(tag, props, ...children) {
@@ -49,6 +64,8 @@ function el(tag, props, ...children) {
   for (const child of children) if (child) node.append(child);
   return node;
 }
+function link(path, text) { return el('a', { href: path, 'data-link': path, text }); }
+function runLink(runId) { return link('/runs/' + encodeURIComponent(runId), runId); }
 
 function usd(n) { return '$' + n.toFixed(4); }
 function duration(ms) {
@@ -72,10 +89,10 @@ function go(path) {
   route();
 }
 document.addEventListener('click', (event) => {
-  const link = event.target instanceof Element ? event.target.closest('a[data-link]') : null;
-  if (link === null || event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+  const target = event.target instanceof Element ? event.target.closest('a[data-link]') : null;
+  if (target === null || event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
   event.preventDefault();
-  go(link.getAttribute('data-link'));
+  go(target.getAttribute('data-link'));
 });
 window.addEventListener('popstate', route);
 
@@ -93,11 +110,26 @@ function stableOrder(runs) {
   return order.map((id) => byId.get(id)).filter(Boolean);
 }
 
-async function getJson(url) {
-  const response = await fetch(url, { credentials: 'same-origin' });
-  const body = await response.json();
-  if (!response.ok) throw new Error(body.error ? body.error.message : response.statusText);
-  return body;
+// Live data: one EventSource per view. It reconnects by itself (after a drop or a server
+// restart) and sends Last-Event-ID, so the server sends only what changed since.
+function live(url, event, status, draw) {
+  if (source) source.close();
+  source = new EventSource(url);
+  source.addEventListener(event, (message) => {
+    status.textContent = '';
+    status.className = 'live';
+    draw(JSON.parse(message.data));
+  });
+  source.addEventListener('error', (message) => {
+    if (message.data) {
+      status.textContent = JSON.parse(message.data).error.message;
+      status.className = 'error';
+      source.close();
+    } else {
+      status.textContent = 'reconnecting…';
+      status.className = 'offline';
+    }
+  });
 }
 
 function listView() {
@@ -105,87 +137,113 @@ function listView() {
   const state = el('select', { name: 'state', 'aria-label': 'state' });
   for (const word of STATES) state.append(el('option', { value: word, text: word === '' ? 'any state' : word }));
   state.value = params.get('state') || '';
-  const session = el('input', { name: 'session', placeholder: 'session / worker', 'aria-label': 'session' });
-  session.value = params.get('session') || '';
+  const agent = el('input', { name: 'agent', placeholder: 'agent', 'aria-label': 'agent' });
+  agent.value = params.get('agent') || '';
+  const worker = el('input', { name: 'worker', placeholder: 'worker', 'aria-label': 'worker' });
+  worker.value = params.get('worker') || '';
   const q = el('input', { name: 'q', type: 'search', placeholder: 'search task or run id', 'aria-label': 'search' });
   q.value = params.get('q') || '';
-  const form = el('form', { class: 'filters', role: 'search' }, state, session, q);
+  const form = el('form', { class: 'filters', role: 'search' }, state, agent, worker, q);
   const body = el('tbody');
-  const status = el('p', { class: 'count' });
+  const count = el('p', { class: 'count' });
+  const status = el('p', { role: 'status' });
   const table = el('table', {},
-    el('thead', {}, el('tr', {}, ...['Run', 'Progress', 'ETA', 'State', 'Iteration', 'Spent', 'Age', 'Session', 'Task'].map((h) => el('th', { scope: 'col', text: h })))),
+    el('thead', {}, el('tr', {}, ...['Run', 'Progress', 'ETA', 'State', 'Iteration', 'Spent', 'Age', 'Worker', 'Agent', 'Task'].map((h) => el('th', { scope: 'col', text: h })))),
     body);
-  app.replaceChildren(form, status, table);
-  const refresh = async () => {
+  app.replaceChildren(el('h2', { text: 'All runs' }), form, count, status, table);
+  const draw = ({ runs }) => {
+    const now = Date.now();
+    body.replaceChildren(...stableOrder(runs).map((run) => el('tr', { 'data-run': run.runId },
+      el('td', {}, runLink(run.runId)),
+      el('td', {}, bar(run.percent)),
+      el('td', { text: eta(run) }),
+      el('td', { class: 'state', text: run.state }),
+      el('td', { text: String(run.iteration) }),
+      el('td', { text: usd(run.spentUsd) }),
+      el('td', { text: duration(Math.max(0, now - run.startedAt)) }),
+      el('td', { text: run.sessionId }),
+      el('td', { text: run.agent }),
+      el('td', { class: 'task', title: run.task, text: run.task }))));
+    count.textContent = runs.length + ' runs';
+  };
+  const connect = () => {
     const query = new URLSearchParams();
     if (state.value) query.set('state', state.value);
-    if (session.value) query.set('session', session.value);
+    if (agent.value) query.set('agent', agent.value);
+    if (worker.value) query.set('worker', worker.value);
     if (q.value) query.set('q', q.value);
-    const search = query.toString();
-    if (location.pathname === '/' && location.search !== (search ? '?' + search : '')) history.replaceState(null, '', '/' + (search ? '?' + search : ''));
-    try {
-      const { runs } = await getJson('/api/runs' + (search ? '?' + search : ''));
-      const now = Date.now();
-      body.replaceChildren(...stableOrder(runs).map((run) => el('tr', { 'data-run': run.runId },
-        el('td', {}, el('a', { href: '/runs/' + encodeURIComponent(run.runId), 'data-link': '/runs/' + encodeURIComponent(run.runId), text: run.runId })),
-        el('td', {}, bar(run.percent)),
-        el('td', { text: eta(run) }),
-        el('td', { class: 'state', text: run.state }),
-        el('td', { text: String(run.iteration) }),
-        el('td', { text: usd(run.spentUsd) }),
-        el('td', { text: duration(Math.max(0, now - run.startedAt)) }),
-        el('td', { text: run.sessionId }),
-        el('td', { class: 'task', title: run.task, text: run.task }))));
-      status.textContent = runs.length + ' runs';
-    } catch (error) {
-      status.textContent = String(error.message || error);
-      status.className = 'error';
-    }
+    const search = query.toString() ? '?' + query.toString() : '';
+    if (location.pathname === '/' && location.search !== search) history.replaceState(null, '', '/' + search);
+    live('/api/stream' + search, 'runs', status, draw);
   };
-  for (const input of [state, session, q]) input.addEventListener('input', () => { order = []; refresh(); });
+  for (const input of [state, agent, worker, q]) input.addEventListener('input', () => { order = []; connect(); });
   form.addEventListener('submit', (event) => event.preventDefault());
-  refresh();
-  timer = setInterval(refresh, 2000);
+  connect();
 }
 
-async function runView(id) {
-  app.replaceChildren(el('p', { text: 'loading ' + id }));
-  let data;
-  try {
-    data = await getJson('/api/runs/' + encodeURIComponent(id));
-  } catch (error) {
-    app.replaceChildren(el('p', { class: 'error', text: String(error.message || error) }), el('a', { href: '/', 'data-link': '/', text: 'all runs' }));
-    return;
+// The report is the one piece drawn from HTML: the server rendered it with raw HTML off
+// (@headway/report/html); DOMParser builds it in an inert document, so nothing in it runs.
+function reportNode(html) {
+  const doc = new DOMParser().parseFromString(html, 'text/html');
+  const node = el('section', { class: 'report', 'aria-label': 'progress report' });
+  node.append(...Array.from(doc.body.childNodes, (child) => document.adoptNode(child)));
+  return node;
+}
+
+function stepNode(step) {
+  const item = el('li', {}, el('h4', { text: 'Iteration ' + step.iteration }));
+  if (step.text) item.append(el('div', { class: 'text', text: step.text }));
+  for (const tool of step.tools) {
+    item.append(el('div', { class: 'tool', text: tool.name + '(' + tool.args + ')' + (tool.result === undefined ? ' …running' : ' → ' + tool.result) }));
   }
-  const { run, continuations } = data;
-  const rows = [
-    ['State', run.state + ' (' + run.stateText + ')'], ['Task', run.task], ['Session', run.sessionId], ['Iteration', String(run.iteration)],
-    ['Spent', usd(run.spentUsd)], ['Tokens', run.inputTokens + ' in, ' + run.outputTokens + ' out'], ['Tools', run.toolsUsed.join(', ') || 'none'],
-    ['Progress', Math.round(run.percent) + '%' + (eta(run) ? ', ETA ' + eta(run) : '')],
-  ];
-  if (run.error) rows.push(['Error', run.error]);
-  const list = el('dl', {});
-  for (const [k, v] of rows) list.append(el('dt', { text: k }), el('dd', { text: v }));
-  const chain = el('p', {});
-  if (run.parentRunId) chain.append('Continues ', el('a', { href: '/runs/' + encodeURIComponent(run.parentRunId), 'data-link': '/runs/' + encodeURIComponent(run.parentRunId), text: run.parentRunId }), '. ');
-  for (const next of continuations) chain.append('Continued by ', el('a', { href: '/runs/' + encodeURIComponent(next), 'data-link': '/runs/' + encodeURIComponent(next), text: next }), '. ');
-  const actions = el('p', {});
-  const message = el('p', { role: 'status' });
-  if (run.state === 'interrupted') {
-    const button = el('button', { type: 'button', text: 'Abandon' });
-    button.addEventListener('click', async () => {
-      const response = await fetch('/api/runs/' + encodeURIComponent(run.id) + '/abandon', { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json' }, body: '{}' });
-      const body = await response.json();
-      message.textContent = response.ok ? 'abandoned' : body.error.message;
-      if (response.ok) runView(id);
-    });
-    actions.append(button);
-  }
-  app.replaceChildren(el('p', {}, el('a', { href: '/', 'data-link': '/', text: '← all runs' })), el('h2', { text: run.runId }), list, chain, actions, message);
+  return item;
+}
+
+function runView(id) {
+  const status = el('p', { role: 'status' });
+  const content = el('div', {}, el('p', { text: 'loading ' + id }));
+  app.replaceChildren(el('p', {}, link('/', '← all runs')), el('h2', { text: id }), status, content);
+  const message = el('p', { role: 'alert' });
+  live('/api/runs/' + encodeURIComponent(id) + '/stream', 'run', status, (detail) => {
+    const { run, chain, view } = detail;
+    const rows = [
+      ['State', run.state + ' (' + run.stateText + ')'], ['Task', run.task], ['Agent', run.agent || 'not recorded'], ['Worker', run.sessionId], ['Iteration', String(run.iteration)],
+      ['Spent', usd(run.spentUsd)], ['Tokens', run.inputTokens + ' in, ' + run.outputTokens + ' out'], ['Tools', run.toolsUsed.join(', ') || 'none'],
+      ['Progress', Math.round(run.percent) + '%' + (eta(run) ? ', ETA ' + eta(run) : '')],
+    ];
+    if (view.plan) rows.push(['Plan', view.plan.completed + ' of ' + view.plan.total + ' done, ' + view.plan.inProgress + ' in progress']);
+    if (view.currentStep) rows.push(['Step', view.currentStep]);
+    if (run.error) rows.push(['Error', run.error]);
+    const list = el('dl', {});
+    for (const [k, v] of rows) list.append(el('dt', { text: k }), el('dd', { text: v }));
+    const parts = [list];
+    if (chain.length > 1) {
+      const items = el('ol', { class: 'chain' });
+      for (const runId of chain) items.append(el('li', {}, runId === run.runId ? el('strong', { text: runId }) : runLink(runId)));
+      parts.push(el('h3', { text: 'Chain of continuations' }), items);
+    }
+    const actions = el('p', {});
+    for (const action of actionsFor(run.state)) {
+      const button = el('button', { type: 'button', text: action[0].toUpperCase() + action.slice(1) });
+      button.addEventListener('click', async () => {
+        const response = await fetch('/api/runs/' + encodeURIComponent(run.id) + '/' + action, { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json' }, body: '{}' });
+        const body = await response.json();
+        message.textContent = !response.ok ? body.error.message : response.status === 202 ? action + ': requested; a worker carries it out' : action + ': done';
+      });
+      actions.append(button);
+    }
+    parts.push(actions, message);
+    if (detail.reportHtml !== undefined) parts.push(el('h3', { text: 'Progress report' }), reportNode(detail.reportHtml));
+    if (detail.reportError !== undefined) parts.push(el('p', { class: 'error', text: 'The saved report cannot be read: ' + detail.reportError }));
+    parts.push(el('h3', { text: 'Steps' }));
+    if (view.omittedSteps > 0) parts.push(el('p', { text: view.omittedSteps + ' earlier iterations not shown' }));
+    parts.push(view.steps.length === 0 ? el('p', { text: 'No iteration recorded yet.' }) : el('ol', { class: 'steps' }, ...view.steps.map(stepNode)));
+    content.replaceChildren(...parts);
+  });
 }
 
 function route() {
-  clearInterval(timer);
+  if (source) source.close();
   const match = /^\\/runs\\/([^/]+)$/.exec(location.pathname);
   if (match) runView(decodeURIComponent(match[1]));
   else listView();

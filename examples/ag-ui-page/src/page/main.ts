@@ -3,7 +3,7 @@
 import { HttpAgent, type Message } from '@ag-ui/client';
 import { progressReportSchema, renderProgressReport } from '@headway/protocol';
 import { z } from 'zod';
-import { reportHtml } from './report-html.js';
+import { reportHtml } from '@headway/report/html';
 import { formatRange, StepList, textView } from './run-view.js';
 import './style.css';
 

@@ -1,10 +1,10 @@
 // Draws a DashboardState into the page. Everything from the run (model text, tool args and
 // previews) goes in as text, never as HTML; the one exception is the progress report, whose
-// Markdown goes through markdown-it with raw HTML off (report-html.ts).
+// Markdown goes through markdown-it with raw HTML off (`@headway/report/html`).
 import type { StepRange } from '@headway/estimator';
 import { renderProgressReport } from '@headway/report';
 import { narration, type DashboardState, type ToolRow } from './dashboard-state.js';
-import { reportHtml } from './report-html.js';
+import { reportHtml } from '@headway/report/html';
 
 /** One run of a chain of continuations, oldest first. */
 interface ChainLink {
@@ -197,7 +197,7 @@ export function renderRun(view: RunView, state: DashboardState): void {
     } else {
       title.textContent = state.outcome.kind === 'limit' ? 'PROGRESS REPORT' : `Run ${state.outcome.kind}: ${state.outcome.text}`;
       if (state.report === undefined) body.textContent = state.outcome.text;
-      // Raw HTML in the report is escaped by markdown-it (html: false): see report-html.ts.
+      // Raw HTML in the report is escaped by markdown-it (html: false): see @headway/report/html.
       else body.innerHTML = reportHtml(renderProgressReport(state.report));
       body.className = 'report';
     }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { createDashboardHandler } from '@headway/dashboard';
 import { errorMessage } from '@headway/protocol/internal';
 import { numberOption, parseCommand, showHelp, stringOption } from '../args.js';
@@ -9,13 +10,14 @@ import { ioClock, type CliIo } from '../io/cli-io.js';
 import { openStores, STORE_URL_HELP } from '../store-url.js';
 
 const SERVE_USAGE =
-  'headway serve --store sqlite:PATH|postgres://… [--redis redis://…] [--host 127.0.0.1] [--port 4400] [--token T] [--active-within MS]';
+  'headway serve --store sqlite:PATH|postgres://… [--redis redis://…] [--host 127.0.0.1] [--port 4400] [--token T] [--active-within MS] [--reports DIR]';
 
 const SERVE_HELP = `${SERVE_USAGE}
 
 Every run of a checkpoint store on one page (@headway/dashboard): live runs first, each with its
-bar, ETA range, state, iteration, spend, age, session and task; filters, search, and a page per run
-(/runs/ID) with the chain of continuations. Runs until Ctrl-C.
+bar, ETA range, state, iteration, spend, age, worker and task; filters, search, and a page per run
+(/runs/ID) with its iterations, tools, plan, saved report and chain of continuations. The page
+updates live (Server-Sent Events) and reconnects by itself. Runs until Ctrl-C.
 
 It prints a one-time link that signs the browser in (an HttpOnly cookie); actions need it. Abandon
 is done at once; Continue, Resume and Cancel are written as requests beside the checkpoints, which
@@ -33,6 +35,7 @@ Options:
   --port N             the port (default 4400; 0 picks a free one)
   --token T            the sign-in token (default a random one; or $HEADWAY_DASHBOARD_TOKEN)
   --active-within MS   a running run not written for longer reads interrupted (default 60000)
+  --reports DIR        where the runs' saved reports are (default .headway/reports)
 
 Exit codes: 0 stopped with Ctrl-C, 1 failed (the port is taken), 2 bad usage or store URL.
 
@@ -53,6 +56,7 @@ export async function serveCommand(args: readonly string[], io: CliIo): Promise<
       port: { type: 'string' },
       token: { type: 'string' },
       'active-within': { type: 'string' },
+      reports: { type: 'string' },
     },
     SERVE_USAGE,
   );
@@ -90,6 +94,7 @@ export async function serveCommand(args: readonly string[], io: CliIo): Promise<
       clock: ioClock(io),
       token,
       activeWithinMs,
+      reportsDir: stringOption(values, 'reports') ?? join('.headway', 'reports'),
       requireTokenToRead: !LOOPBACK.has(host),
       onInternalError: (error, { where }) => {
         io.stderr.write(`headway serve: ${where} failed: ${errorMessage(error)}\n`);

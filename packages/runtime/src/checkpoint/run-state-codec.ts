@@ -40,6 +40,7 @@ interface RunExtra {
   /** The task as people read it, when the input is a continuation prompt. */
   task?: string;
   parentRunId?: string;
+  agentName?: string;
   /** How the run ended (absent while it runs). */
   end?: RunEnd;
 }
@@ -109,6 +110,7 @@ const runExtraSchema: z.ZodType<RunExtra> = z.object({
   approached: z.array(z.enum(['iterations', 'time', 'cost'])),
   task: z.string().exactOptional(),
   parentRunId: z.string().min(1).exactOptional(),
+  agentName: z.string().exactOptional(),
   end: runEndSchema.exactOptional(),
   log: z
     .object({
@@ -162,6 +164,7 @@ export function checkpointStateOf(state: RunState, log: LogMeta | null): Checkpo
     log,
     ...(state.task === undefined ? {} : { task: state.task }),
     ...(state.parentRunId === undefined ? {} : { parentRunId: state.parentRunId }),
+    ...(state.agentName === undefined ? {} : { agentName: state.agentName }),
     ...(state.end === undefined ? {} : { end: state.end }),
   };
   return {
@@ -264,14 +267,17 @@ export function runStateFromCheckpoint(cp: Checkpoint): RunState {
     approached: [...extra.approached],
     ...(extra.task === undefined ? {} : { task: extra.task }),
     ...(extra.parentRunId === undefined ? {} : { parentRunId: extra.parentRunId }),
+    ...(extra.agentName === undefined ? {} : { agentName: extra.agentName }),
   };
 }
 
-/** What a checkpoint says about its run for people: its task, the run it continued, how it ended. */
+/** What a checkpoint says about its run for people: its task, agent, the run it continued, how it ended. */
 export interface CheckpointRunInfo {
   /** The task as people read it (a continuation's original task, not its prompt). */
   task: string;
   parentRunId?: string;
+  /** The `agentName` of the config that ran it (absent for a checkpoint written before it was kept). */
+  agentName?: string;
   /**
    * How the run ended, in the one run-state vocabulary: from the runtime's record, else from the
    * checkpoint's status (`failed` → failed, `abandoned` → cancelled); a `running` checkpoint of a
@@ -284,6 +290,7 @@ export interface CheckpointRunInfo {
 const runInfoSchema = z.object({
   task: z.string().exactOptional(),
   parentRunId: z.string().min(1).exactOptional(),
+  agentName: z.string().min(1).max(200).exactOptional(),
   end: runEndSchema.exactOptional(),
 });
 
@@ -302,6 +309,7 @@ export function checkpointRunInfo(cp: Pick<Checkpoint, 'input' | 'status' | 'sta
   const extra = parsed.success ? parsed.data : {};
   const info: CheckpointRunInfo = { task: extra.task ?? cp.input };
   if (extra.parentRunId !== undefined) info.parentRunId = extra.parentRunId;
+  if (extra.agentName !== undefined) info.agentName = extra.agentName;
   if (extra.end !== undefined) info.end = extra.end;
   else if (cp.status === 'running') info.end = { state: 'interrupted' };
   else if (cp.status === 'failed') info.end = { state: 'failed' };

@@ -123,15 +123,21 @@ describe('AgentRuntime: one run-state vocabulary and continuation', () => {
       [first.runId, 'Summarize the README file', undefined],
       [second.runId, 'Summarize the README file', first.runId],
     ]);
-    // The stored records say the same: the task, the parent, how each ended.
+    // The stored records say the same: the task, the agent, the parent, how each ended.
     const records = store.list({}).map((s) => {
       const cp = store.load(s.id);
       if (cp === undefined) throw new Error(`no checkpoint ${s.id}`);
       return { runId: cp.runId, ...checkpointRunInfo(cp) };
     });
     expect(records).toEqual([
-      { runId: first.runId, task: 'Summarize the README file', end: { state: 'limit', limit: 'iterations' } },
-      { runId: second.runId, task: 'Summarize the README file', parentRunId: first.runId, end: { state: 'completed' } },
+      { runId: first.runId, task: 'Summarize the README file', agentName: 'agent', end: { state: 'limit', limit: 'iterations' } },
+      {
+        runId: second.runId,
+        task: 'Summarize the README file',
+        agentName: 'agent',
+        parentRunId: first.runId,
+        end: { state: 'completed' },
+      },
     ]);
   });
 

@@ -111,6 +111,7 @@ export function freshRunState(init: {
   return {
     ...(init.task === undefined ? {} : { task: init.task }),
     ...(init.parentRunId === undefined ? {} : { parentRunId: init.parentRunId }),
+    agentName: init.config.agentName,
     version: 1,
     runId: init.runId,
     sessionId: init.sessionId,

@@ -26,6 +26,8 @@ export interface RunState {
   task?: string;
   /** The run this one continues (from its progress report). */
   parentRunId?: string;
+  /** The config's `agentName`, kept so a dashboard can tell the agents apart. */
+  agentName?: string;
   status: RunStatus;
   /** How the run ended, once it has: the one run-state vocabulary (`runEndOf`). */
   end?: RunEnd;

@@ -5,7 +5,7 @@
 import MarkdownIt from 'markdown-it';
 
 /** Longest Markdown drawn; the rest is cut with a note (a report is a few KB). */
-export const MAX_REPORT_MARKDOWN = 256 * 1024;
+export const MAX_REPORT_MARKDOWN: number = 256 * 1024;
 
 const markdown = new MarkdownIt('default', { html: false, linkify: false, typographer: false });
 markdown.disable(['image']);

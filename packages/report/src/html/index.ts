@@ -1,0 +1,1 @@
+export { MAX_REPORT_MARKDOWN, reportHtml } from './report-html.js';
