@@ -5,7 +5,7 @@ import type { CheckpointStore, RunRequestStore } from '@headway/runtime';
 import { z } from 'zod';
 import { DashboardError } from './dashboard-error.js';
 import { readRunDetail } from './dashboard-run-detail.js';
-import { dashboardRun, readDashboardRuns, type DashboardRun } from './dashboard-runs.js';
+import { readDashboardRuns, type DashboardRun } from './dashboard-runs.js';
 import { streamSnapshots } from './dashboard-stream.js';
 import { PAGE_CSS, PAGE_HTML, PAGE_SCRIPT } from './page.js';
 import { takeRunAction, type DashboardAction } from './run-actions.js';
