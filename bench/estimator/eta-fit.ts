@@ -9,13 +9,22 @@ import type { Trace } from './traces.js';
 /** Without a recorded cap, the bench (and this fit) assume the runtime's default. */
 const DEFAULT_CAP = 30;
 const SAMPLES = 400;
-/** Upper bounds of the bins of the percent shown. */
-const BIN_EDGES = [20, 40, 60, 80, 101];
+/**
+ * Upper bounds of the bins of the percent shown, per evidence: tenths where the iterations alone
+ * give the ETA (narrower late ranges on runs without a plan, measured), fifths for a plan, whose
+ * samples are fewer (tenths there were wider and held the truth less evenly, measured).
+ */
+const BIN_EDGES: Record<EtaEvidence, number[]> = {
+  iterations: [10, 20, 30, 40, 50, 60, 70, 80, 90, 101],
+  history: [10, 20, 30, 40, 50, 60, 70, 80, 90, 101],
+  plan: [20, 40, 60, 80, 101],
+  finishing: [20, 40, 60, 80, 101],
+};
 /** The quantiles fitted: low, mid, high. */
 const QUANTILES = [0.1, 0.5, 0.9] as const;
 
 const identityBins = (): EtaCalibrationBin[] => [{ belowPercent: 101, low: 0, mid: 0, high: 0 }];
-const IDENTITY: EtaCalibration = { plan: identityBins(), iterations: identityBins(), history: identityBins() };
+const IDENTITY: EtaCalibration = { plan: identityBins(), iterations: identityBins(), history: identityBins(), finishing: identityBins() };
 
 interface Sample {
   evidence: EtaEvidence;
@@ -63,10 +72,21 @@ function quantile(values: { v: number; w: number }[], q: number): number {
   return sorted[sorted.length - 1]?.v ?? 0;
 }
 
-function fitBins(samples: readonly Sample[]): EtaCalibrationBin[] {
+/**
+ * Used where the runs fitted on have (almost) no sample of an evidence: for `finishing`, a prior
+ * from the meaning of its raw point (half an item at the run's pace): between an eighth of an
+ * item and one and a half items are left, with the half item as the median. It is not fitted.
+ */
+const PRIOR: Partial<Record<EtaEvidence, Omit<EtaCalibrationBin, 'belowPercent'>>> = {
+  finishing: { low: Math.round(Math.log(1 / 4) * 1000) / 1000, mid: 0, high: Math.round(Math.log(3) * 1000) / 1000 },
+};
+
+function fitBins(samples: readonly Sample[], evidence: EtaEvidence): EtaCalibrationBin[] {
   const all = samples.map((s) => ({ v: s.residual, w: s.weight }));
+  const prior = PRIOR[evidence];
+  if (prior !== undefined && samples.reduce((a, s) => a + s.weight, 0) < 2) return [{ belowPercent: 101, ...prior }];
   let lower = 0;
-  return BIN_EDGES.map((edge) => {
+  return BIN_EDGES[evidence].map((edge) => {
     const inBin = samples.filter((s) => s.percent >= lower && s.percent < edge).map((s) => ({ v: s.residual, w: s.weight }));
     lower = edge;
     // A bin with less than two runs' worth of samples borrows the whole evidence's spread.
@@ -88,12 +108,25 @@ export function fitEtaCalibration(
 ): EtaCalibration {
   const plain = etaResiduals(traces, options.plan);
   const table: EtaCalibration = {
-    plan: fitBins(plain.filter((s) => s.evidence === 'plan')),
-    iterations: fitBins(plain.filter((s) => s.evidence === 'iterations')),
+    plan: fitBins(
+      plain.filter((s) => s.evidence === 'plan'),
+      'plan',
+    ),
+    iterations: fitBins(
+      plain.filter((s) => s.evidence === 'iterations'),
+      'iterations',
+    ),
+    finishing: fitBins(
+      plain.filter((s) => s.evidence === 'finishing'),
+      'finishing',
+    ),
   };
   if (options.historyFor !== undefined) {
     const withHistory = etaResiduals(traces, options.plan, options.historyFor);
-    table.history = fitBins(withHistory.filter((s) => s.evidence === 'history'));
+    table.history = fitBins(
+      withHistory.filter((s) => s.evidence === 'history'),
+      'history',
+    );
   }
   return table;
 }

@@ -10,5 +10,5 @@ const table = fitEtaCalibration(traces, { plan: true, historyFor: otherGroupsHis
 const bins = (list: typeof table.plan): string =>
   `[\n${list.map((b) => `    { belowPercent: ${b.belowPercent}, low: ${b.low}, mid: ${b.mid}, high: ${b.high} },`).join('\n')}\n  ]`;
 console.log(
-  `// ${traces.length} runs\nexport const ETA_CALIBRATION: EtaCalibration = {\n  plan: ${bins(table.plan)},\n  iterations: ${bins(table.iterations)},\n  history: ${bins(table.history ?? [])},\n};`,
+  `// ${traces.length} runs\nexport const ETA_CALIBRATION: EtaCalibration = {\n  plan: ${bins(table.plan)},\n  iterations: ${bins(table.iterations)},\n  history: ${bins(table.history ?? [])},\n  finishing: ${bins(table.finishing ?? [])},\n};`,
 );

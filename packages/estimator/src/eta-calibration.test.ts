@@ -32,6 +32,16 @@ describe('calibrateEta', () => {
     expect(ETA_CALIBRATION.plan.at(-1)?.belowPercent).toBe(101);
     expect(ETA_CALIBRATION.iterations.at(-1)?.belowPercent).toBe(101);
     expect(ETA_CALIBRATION.history?.at(-1)?.belowPercent).toBe(101);
+    expect(ETA_CALIBRATION.finishing?.at(-1)?.belowPercent).toBe(101);
+  });
+
+  it('calibrates finishing evidence with its own bins, or the shipped ones when a table has none', () => {
+    const identity = { belowPercent: 101, low: 0, mid: 0, high: 0 };
+    const own = { plan: [identity], iterations: [identity], finishing: [{ belowPercent: 101, low: -1, mid: 0, high: 1 }] };
+    expect(calibrateEta(own, 'finishing', 90, 1000)).toEqual({ point: 1000, low: 1000 * Math.exp(-1), high: 1000 * Math.exp(1) });
+    expect(calibrateEta({ plan: [identity], iterations: [identity] }, 'finishing', 95, 1000)).toEqual(
+      calibrateEta(ETA_CALIBRATION, 'finishing', 95, 1000),
+    );
   });
 });
 
@@ -101,6 +111,67 @@ describe('ProgressTracker etaCalibration', () => {
     expect((withHistory.etaLowMs ?? 0) / (withHistory.etaMs ?? 1)).toBeCloseTo(Math.exp(-1), 3);
     expect(without.etaEvidence).toBe('iterations');
     expect(without.etaHighMs).toBe(without.etaMs);
+  });
+
+  describe('a plan on its last item', () => {
+    const identity = { belowPercent: 101, low: 0, mid: 0, high: 0 };
+    const calibration = { plan: [identity], iterations: [identity], finishing: [{ belowPercent: 101, low: -1, mid: 0, high: 1 }] };
+    const items = (done: number, inProgress: number, total = 4) =>
+      Array.from({ length: total }, (_, i) => ({
+        text: `item ${i + 1}`,
+        status: i < done ? ('completed' as const) : i < done + inProgress ? ('in_progress' as const) : ('pending' as const),
+      }));
+    /** Four iterations of 1 s, the plan of four items kept current; the last update leaves `done` completed and `inProgress` in progress. */
+    const planRun = (done: number, inProgress: number, extra: { queue?: boolean } = {}): { tracker: ProgressTracker; elapsed: number } => {
+      let t = 0;
+      const tracker = new ProgressTracker({ maxIterations: 30, clock: { ...systemClock, now: () => t }, etaCalibration: calibration });
+      tracker.iterationStarted();
+      if (extra.queue === true) tracker.toolCallFinished('issues_list', true);
+      tracker.planUpdated({ items: items(0, 1) });
+      t += 1000;
+      tracker.iterationFinished();
+      for (let i = 1; i < 4; i++) {
+        tracker.iterationStarted();
+        tracker.planUpdated({ items: items(Math.min(i, done), i < done ? 1 : inProgress) });
+        t += 1000;
+        tracker.iterationFinished();
+      }
+      tracker.iterationStarted();
+      tracker.planUpdated({ items: items(done, inProgress) });
+      return { tracker, elapsed: t };
+    };
+
+    it('says the run is finishing and puts half an item at the run pace left, spread by the finishing bins', () => {
+      const { tracker, elapsed } = planRun(3, 1);
+      expect(tracker.etaEvidence).toBe('finishing');
+      // 4 s for four items: half an item is 500 ms.
+      expect(elapsed / (2 * 4)).toBe(500);
+      expect(tracker.etaMs).toBe(500);
+      expect(tracker.etaLowMs).toBe(Math.round(500 * Math.exp(-1)));
+      expect(tracker.etaHighMs).toBe(Math.round(500 * Math.exp(1)));
+    });
+
+    it('also once every item is done, but not while items are pending', () => {
+      expect(planRun(4, 0).tracker.etaEvidence).toBe('finishing');
+      expect(planRun(2, 1).tracker.etaEvidence).toBe('plan');
+    });
+
+    it('not when the run showed a queue of tasks: the last item of one plan is not the end', () => {
+      expect(planRun(3, 1, { queue: true }).tracker.etaEvidence).toBe('plan');
+    });
+
+    it('keeps finishing after a checkpoint round trip', () => {
+      const { tracker } = planRun(3, 1);
+      const resumed = new ProgressTracker({
+        maxIterations: 30,
+        clock: { ...systemClock, now: () => 4000 },
+        etaCalibration: calibration,
+        state: tracker.toJSON(),
+      });
+      resumed.tick();
+      expect(resumed.etaEvidence).toBe('finishing');
+      expect(resumed.etaMs).toBe(500);
+    });
   });
 
   it('refuses a table that does not validate, naming where', () => {

@@ -13,7 +13,7 @@ import type { ProgressRange } from './map-progress-to-range.js';
 import { coldStartPercent } from './cold-start.js';
 import { ETA_CALIBRATION, calibrateEta, etaCalibrationSchema, type EtaCalibration, type EtaEvidence } from './eta-calibration.js';
 import type { ModelProgress } from './model-progress.js';
-import { PlanProgress, countPlan } from './plan-progress.js';
+import { PlanProgress, countPlan, type PlanCounts } from './plan-progress.js';
 import { MAX_STATE_STEPS, progressTrackerStateSchema, type ProgressTrackerState } from './progress-tracker-state.js';
 import { RoundtripPosterior } from './roundtrip-posterior.js';
 import { computeStepRanges, type StepRange, type WeightedStep } from './step-ranges.js';
@@ -218,6 +218,8 @@ export class ProgressTracker {
   private etaHigh: number | undefined;
   private evidence: EtaEvidence | undefined;
   private readonly plan = new PlanProgress();
+  /** The latest plan's counts, for the ETA's `finishing` evidence. */
+  private planCounts: PlanCounts | undefined;
   private lastEmitted: { percent: number; message: string | undefined; guess: boolean; plan: number | undefined; stalled?: boolean };
   private stalled = false;
 
@@ -314,7 +316,8 @@ export class ProgressTracker {
     }
     const parsed = validateUntrusted(planItemsSchema, items);
     if (!parsed.success) return false;
-    this.plan.update(countPlan(parsed.data), this.roundtrips, this.clock(), this.shown);
+    this.planCounts = countPlan(parsed.data);
+    this.plan.update(this.planCounts, this.roundtrips, this.clock(), this.shown);
     this.update();
     return true;
   }
@@ -527,7 +530,10 @@ export class ProgressTracker {
     this.toolsMs = s.toolsMs;
     this.observedRoundtrips = s.observedRoundtrips;
     // Plan times are saved relative to the run's start, which is known once the elapsed time is.
-    if (s.plan !== undefined) this.plan.restore(s.plan, this.clock() - s.elapsedMs);
+    if (s.plan !== undefined) {
+      this.plan.restore(s.plan, this.clock() - s.elapsedMs);
+      this.planCounts = { total: s.plan.total, completed: s.plan.completed, inProgress: s.plan.inProgress };
+    }
     return s.elapsedMs;
   }
 
@@ -668,6 +674,13 @@ export class ProgressTracker {
           ? fromPlan
           : Math.exp(trust * Math.log(Math.max(1, fromPlan)) + (1 - trust) * Math.log(Math.max(1, fromRoundtrips)));
     }
+    const finishing = this.finishing();
+    if (trust > 0 && elapsed > 0 && finishing !== undefined) {
+      // The agent's one plan is on its last item (or done): the run is wrapping up. What is left
+      // is about half an item at this run's pace per item (the calibration spreads it).
+      evidence = 'finishing';
+      point = elapsed / (2 * finishing);
+    }
     if (point === undefined || !Number.isFinite(point)) return;
     // Bins are chosen by the percent shown: the part of the run the bar says is behind us (the fit bins its samples the same way).
     const calibrated = calibrateEta(this.calibration, evidence, this.shown, point);
@@ -675,6 +688,13 @@ export class ProgressTracker {
     this.etaLow = Math.round(calibrated.low);
     this.etaHigh = Math.round(calibrated.high);
     this.evidence = evidence;
+  }
+
+  /** The item count of the run's one plan (no queue shown, never replaced) when its last item is in progress or all are done. */
+  private finishing(): number | undefined {
+    const c = this.planCounts;
+    if (c === undefined || c.total < 1 || this.plan.several()) return undefined;
+    return c.completed >= c.total || (c.inProgress > 0 && c.completed + c.inProgress >= c.total) ? c.total : undefined;
   }
 
   private update(): void {
