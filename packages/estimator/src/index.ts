@@ -34,5 +34,7 @@ export { stallFingerprint } from './stall/fingerprint.js';
 export { stallSubject } from './stall/stall-subject.js';
 export { replayProgress } from './replay-progress.js';
 export { ETA_CALIBRATION, etaCalibrationSchema } from './eta-calibration.js';
+export { PLAN_TUNING, planTuningSchema } from './plan-progress.js';
+export type { PlanTuning } from './plan-progress.js';
 export type { EtaCalibration, EtaCalibrationBin, EtaEvidence } from './eta-calibration.js';
 export type { ReplayProgressOptions, ReplayedProgress } from './replay-progress.js';

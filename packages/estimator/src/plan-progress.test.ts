@@ -1,14 +1,20 @@
 import { ManualClock } from '@headway/protocol';
 import { describe, expect, it } from 'vitest';
 import type { PlanItem } from '@headway/protocol';
+import { EstimatorError } from './estimator-error.js';
+import { PLAN_TUNING, type PlanTuning } from './plan-progress.js';
 import { ProgressTracker, type ProgressEmission } from './progress-tracker.js';
+import { replayProgress } from './replay-progress.js';
 
 function plan(...statuses: PlanItem['status'][]): { type: 'plan.updated'; items: PlanItem[] } {
   return { type: 'plan.updated', items: statuses.map((status, i) => ({ id: `t${i}`, text: `item ${i}`, status })) };
 }
 
 /** Two trackers on one clock: one told the plan, one not, driven through the same roundtrips. */
-function twins(maxIterations = 30): {
+function twins(
+  maxIterations = 30,
+  planTuning?: PlanTuning,
+): {
   withPlan: ProgressTracker;
   without: ProgressTracker;
   emitted: ProgressEmission[];
@@ -17,7 +23,12 @@ function twins(maxIterations = 30): {
 } {
   const clock = new ManualClock({ start: 1_000_000 });
   const emitted: ProgressEmission[] = [];
-  const withPlan = new ProgressTracker({ maxIterations, clock, emit: (b) => emitted.push(b) });
+  const withPlan = new ProgressTracker({
+    maxIterations,
+    clock,
+    emit: (b) => emitted.push(b),
+    ...(planTuning === undefined ? {} : { planTuning }),
+  });
   const without = new ProgressTracker({ maxIterations, clock });
   const round = (update?: ReturnType<typeof plan>): number => {
     for (const t of [withPlan, without]) t.iterationStarted();
@@ -48,10 +59,11 @@ describe('ProgressTracker with the agent plan', () => {
   });
 
   it('falls back to the roundtrip estimate when a declared plan is never updated (the stale case)', () => {
-    const { withPlan, without, round } = twins();
+    const { withPlan, without, round } = twins(100);
     round();
     round(plan('in_progress', 'pending', 'pending', 'pending'));
-    for (let i = 0; i < 40; i++) {
+    // The bound holds for PLAN_TUNING.staleAfter (30) iterations, then halves every 6.
+    for (let i = 0; i < 70; i++) {
       round();
       // The plan only bounds the estimate (at most 3 of its 4 items ahead) while it is fresh.
       if (without.percent <= Math.round(92 * (3 / 4))) expect(withPlan.percent).toBe(without.percent);
@@ -92,7 +104,7 @@ describe('ProgressTracker with the agent plan', () => {
     expect(withPlan.percent).toBeGreaterThanOrEqual(without.percent - 2);
   });
 
-  it('reads a new list after a finished one as plan 2, spanning 40% of the bar left, and never goes backwards', () => {
+  it('reads a new list after a finished one as plan 2, spanning a third of the bar left, and never goes backwards', () => {
     const { withPlan, emitted, round } = twins(100);
     round(plan('in_progress', 'pending'));
     round(plan('completed', 'in_progress'));
@@ -102,7 +114,7 @@ describe('ProgressTracker with the agent plan', () => {
     expect(withPlan.planNumber).toBeUndefined();
     round(plan('in_progress', 'pending', 'pending'));
     round(plan('completed', 'in_progress', 'pending'));
-    // 1.5 of 3 items over 92% of the slice 92–95.2: 93.47.
+    // Plan 2 takes 1 / (2 + 1) of the 8 points left: 1.5 of 3 items over 92% of the slice 92–94.67: 93.23.
     expect(withPlan.percent).toBe(93);
     expect(withPlan.planNumber).toBe(2);
     expect(emitted.at(-1)?.plan).toBe(2);
@@ -110,7 +122,7 @@ describe('ProgressTracker with the agent plan', () => {
     expect(percents).toEqual([...percents].sort((a, b) => a - b));
   });
 
-  it('gives the first plan 40% of the bar once the agent showed a queue of tasks (an issue list)', () => {
+  it('gives the first plan half of the bar once the agent showed a queue of tasks (an issue list)', () => {
     const { withPlan, round } = twins(100);
     withPlan.iterationStarted();
     withPlan.toolsStarted();
@@ -119,8 +131,8 @@ describe('ProgressTracker with the agent plan', () => {
     round(plan('in_progress', 'pending'));
     round(plan('completed', 'in_progress'));
     round(plan('completed', 'completed'));
-    // All items done: 92% of the first plan's slice 0–40.
-    expect(withPlan.percent).toBe(37);
+    // All items done: 92% of the first plan's slice 0–50 (1 / (1 + 1) of the bar).
+    expect(withPlan.percent).toBe(46);
   });
 
   it('stays at most 99 with every item completed until the run completes', () => {
@@ -251,5 +263,94 @@ describe('ProgressTracker saved state with the agent plan', () => {
     expect(() => new ProgressTracker({ maxIterations: 5, state: { ...state, plan: { ...plan, total: 201, extra: 1 } } })).toThrow(
       /plan\.total/,
     );
+  });
+
+  it('lets the roundtrip estimate lead a trusted plan between its updates, by at most one item', () => {
+    const ten: PlanItem['status'][] = ['completed', 'in_progress', ...Array.from({ length: 8 }, (): PlanItem['status'] => 'pending')];
+    const led = twins(100);
+    const alone = twins(100, { ...PLAN_TUNING, leadItems: 0 });
+    // Written with its first item done: a plan the agent keeps, trusted from the start.
+    for (const { round } of [led, alone]) round(plan(...ten));
+    // Half the item in progress, or the roundtrip estimate before the plan came, if higher.
+    const start = Math.max(led.without.percent, Math.round(92 * (1.5 / 10)));
+    expect(led.withPlan.percent).toBe(start);
+    expect(start).toBeLessThan(Math.round(92 * (2 / 10)));
+    for (let i = 0; i < 12; i++) for (const { round } of [led, alone]) round();
+    // The iterations say the run moved on: the bar follows them up to the next item's mark ...
+    expect(led.without.percent).toBeGreaterThan(Math.round(92 * (2 / 10)));
+    expect(led.withPlan.percent).toBe(Math.round(92 * (2 / 10)));
+    // ... where the plan alone stays at half the item in progress (no pace is known before a second item is done).
+    expect(alone.withPlan.percent).toBe(start);
+    const percents = led.emitted.map((e) => e.percent);
+    expect(percents).toEqual([...percents].sort((a, b) => a - b));
+  });
+
+  it('takes its constants from planTuning: a larger phasePrior gives the first of several plans less of the bar', () => {
+    const { withPlan, round } = twins(100, { ...PLAN_TUNING, phasePrior: 2 });
+    withPlan.iterationStarted();
+    withPlan.toolsStarted();
+    withPlan.toolCallFinished('mcp__issues__issue_ready', true);
+    withPlan.iterationFinished();
+    round(plan('in_progress', 'pending'));
+    round(plan('completed', 'in_progress'));
+    round(plan('completed', 'completed'));
+    // All items done: 92% of the first plan's slice 0–33.3 (1 / (1 + 2) of the bar).
+    expect(withPlan.percent).toBe(31);
+  });
+
+  it('rejects a planTuning that does not validate, naming the field', () => {
+    const bad: unknown[] = [
+      { ...PLAN_TUNING, staleAfter: -1 },
+      { ...PLAN_TUNING, phasePrior: 0 },
+      { ...PLAN_TUNING, leadItems: Number.NaN },
+      { staleAfter: 30, phasePrior: 1 },
+      { ...PLAN_TUNING, extra: 1 },
+      'fast',
+    ];
+    const paths = [
+      'planTuning.staleAfter',
+      'planTuning.phasePrior',
+      'planTuning.leadItems',
+      'planTuning.leadItems',
+      'planTuning',
+      'planTuning',
+    ];
+    bad.forEach((planTuning, i) => {
+      let caught: unknown;
+      try {
+        new ProgressTracker({ maxIterations: 10, planTuning: planTuning as PlanTuning });
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).toBeInstanceOf(EstimatorError);
+      const error = caught as EstimatorError;
+      expect(error.code).toBe('ESTIMATOR_INVALID_ARGUMENT');
+      expect(error.issues[0]?.path).toBe(paths[i]);
+    });
+  });
+
+  it('replays a recorded run with the planTuning given', () => {
+    const events: unknown[] = [{ type: 'run.started', ts: 0, maxIterations: 100 }];
+    let ts = 0;
+    const plans = [
+      { total: 2, completed: 0, inProgress: 1 },
+      { total: 2, completed: 1, inProgress: 1 },
+      { total: 2, completed: 2, inProgress: 0 },
+    ];
+    events.push(
+      { type: 'tool.executing', ts: (ts += 100), toolName: 'issue_list' },
+      { type: 'tool.completed', ts: (ts += 100), toolName: 'issue_list', ok: true },
+    );
+    for (const counts of plans) {
+      events.push(
+        { type: 'step.started', ts: (ts += 1000) },
+        { type: 'plan.updated', ts: (ts += 500), ...counts },
+        { type: 'step.finished', ts: (ts += 500) },
+      );
+    }
+    const last = (tuning?: PlanTuning): number | undefined =>
+      replayProgress(events, tuning === undefined ? {} : { planTuning: tuning }).at(-1)?.percent;
+    expect(last()).toBe(46);
+    expect(last({ ...PLAN_TUNING, phasePrior: 4 })).toBe(18);
   });
 });

@@ -1,10 +1,9 @@
 import type { PlanItem } from '@headway/protocol';
+import { z } from 'zod';
 
 /** Weight of an item in progress, as a share of a completed one. */
 const IN_PROGRESS_SHARE = 0.5;
-/** Roundtrips without a change after which a maintained plan starts to lose trust. */
-const STALE_AFTER = 12;
-/** Past {@link STALE_AFTER}, the roundtrips over which the remaining trust halves. */
+/** Past {@link PlanTuning.staleAfter}, the roundtrips over which the remaining trust halves. */
 const STALE_HALF_LIFE = 6;
 /** Share of the bar the plan spans: the agent usually wraps up (commit, report) after its last item. */
 const PLAN_SPAN = 0.92;
@@ -12,13 +11,49 @@ const PLAN_SPAN = 0.92;
 const CEILING_ITEMS = 3;
 /** Furthest into the next item the clock alone may move the plan (as a share of one item). */
 const MAX_ITEM_SHARE = 0.8;
+
 /**
- * Share of the bar left that one plan spans once the run is known to hold several (the agent
- * showed a queue, or replaced a finished plan): the number of plans still to come is unknown,
- * so each takes this share of what is left. Tuned on the recorded multi-issue sessions
- * (bench:estimator, oasess group): 0.3–0.5 are within a point of each other.
+ * The fitted constants of the plan reading. The shipped {@link PLAN_TUNING} was fitted on
+ * recorded runs; pass your own (e.g. refitted on your own runs with the bench's
+ * `bench:estimator:percent-refit`) as `planTuning` to the tracker or `replayProgress`.
  */
-const PHASE_SHARE = 0.4;
+export interface PlanTuning {
+  /** Iterations without a change to the plan after which a kept plan starts to lose trust. */
+  staleAfter: number;
+  /**
+   * How many plans a run known to hold several is assumed to have already, a priori: plan `k`
+   * takes `1 / (k + phasePrior)` of the bar left when it began, so the bar follows the plans
+   * as k / (k + phasePrior) whatever their number turns out to be.
+   */
+  phasePrior: number;
+  /**
+   * Items past the completed ones up to which the roundtrip estimate may lead a trusted plan
+   * (0: the trusted plan alone sets the bar); between plan updates the bar then follows the
+   * iterations inside that band instead of waiting on the plan.
+   */
+  leadItems: number;
+}
+
+/**
+ * Fitted by `pnpm -F @headway/bench bench:estimator:percent-refit` (bench/estimator/percent-refit.ts):
+ * a grid over the three constants, each scored by the pooled MAE (shown percent against the true
+ * elapsed share, 400 samples per run) of the plan tracker replayed over every recorded run of
+ * shared/data/traces and shared/data/plan-traces, chosen leave-one-group-out (the value chosen on
+ * the other groups is the one scored on each group; the point shipped is the best on all groups).
+ * On the 143 runs: plan-traces pooled MAE 15.93 leave-one-group-out (15.78 with the shipped point;
+ * 16.10 before: `staleAfter` 12, a fixed phase share of 0.4, no lead), traces 19.20 (19.37 before).
+ * `leadItems` only moves the Claude Code one-issue runs (13.79 → 13.41); `phasePrior` only the
+ * runs that show a queue of tasks.
+ */
+export const PLAN_TUNING: PlanTuning = Object.freeze({ staleAfter: 30, phasePrior: 1, leadItems: 1 });
+
+/** Validates a {@link PlanTuning} given by a caller. */
+export const planTuningSchema: z.ZodType<PlanTuning> = z.strictObject({
+  staleAfter: z.number().min(0).max(10_000),
+  phasePrior: z.number().min(0.1).max(100),
+  leadItems: z.number().min(0).max(100),
+});
+
 /** Tool names that show a queue of tasks (an issue list, a backlog): the run will hold several plans. */
 const QUEUE_TOOL = /issues?_(?:ready|list)|list_?issues|backlog|queue/i;
 
@@ -74,6 +109,8 @@ export function countPlan(items: readonly PlanItem[]): PlanCounts {
  * roundtrip estimate may run ({@link PlanProgress.ceiling}).
  */
 export class PlanProgress {
+  constructor(private readonly tuning: PlanTuning = PLAN_TUNING) {}
+
   private counts: PlanCounts | undefined;
   private maintained = false;
   private restarted = false;
@@ -171,18 +208,19 @@ export class PlanProgress {
   ceiling(roundtrip: number): { fraction: number; weight: number } | undefined {
     const c = this.counts;
     if (c === undefined || c.total <= 0) return undefined;
-    const since = roundtrip - this.changedAtRoundtrip;
-    const weight = since <= STALE_AFTER ? 1 : 0.5 ** ((since - STALE_AFTER) / STALE_HALF_LIFE);
+    const weight = this.freshness(roundtrip);
     return { fraction: (PLAN_SPAN * Math.min(c.total, c.completed + CEILING_ITEMS)) / c.total, weight };
   }
 
   /**
    * The slice of the bar (percent) the current plan spans: all of it for a lone plan; once the
-   * run is known to hold several plans, {@link PHASE_SHARE} of what was left when this plan began.
+   * run is known to hold several plans, plan k takes 1 / (k + {@link PlanTuning.phasePrior}) of
+   * what was left when it began (the number of plans to come is unknown: the more were seen,
+   * the more are likely to follow).
    */
   span(): { start: number; end: number } {
     if (!this.several()) return { start: 0, end: 100 };
-    return { start: this.phaseStart, end: this.phaseStart + (100 - this.phaseStart) * PHASE_SHARE };
+    return { start: this.phaseStart, end: this.phaseStart + (100 - this.phaseStart) / (this.phases + this.tuning.phasePrior) };
   }
 
   /** The run is known to hold several plans: the agent showed a queue of tasks, or replaced a finished plan. */
@@ -199,8 +237,23 @@ export class PlanProgress {
   trust(roundtrip: number): number {
     // A plan only declared (nothing ever completed) says what the agent meant to do, not how far it got.
     if (this.counts === undefined || !this.maintained) return 0;
+    return this.freshness(roundtrip);
+  }
+
+  /** 1 while the plan changed within {@link PlanTuning.staleAfter} roundtrips, then halving every {@link STALE_HALF_LIFE}. */
+  private freshness(roundtrip: number): number {
     const since = roundtrip - this.changedAtRoundtrip;
-    if (since <= STALE_AFTER) return 1;
-    return 0.5 ** ((since - STALE_AFTER) / STALE_HALF_LIFE);
+    const after = this.tuning.staleAfter;
+    return since <= after ? 1 : 0.5 ** ((since - after) / STALE_HALF_LIFE);
+  }
+
+  /**
+   * The most of the run (0–1) the roundtrip estimate may show while the plan is trusted:
+   * {@link PlanTuning.leadItems} past the completed items; undefined without a plan or with a lead of 0.
+   */
+  lead(): number | undefined {
+    const c = this.counts;
+    if (c === undefined || c.total <= 0 || this.tuning.leadItems <= 0) return undefined;
+    return (PLAN_SPAN * Math.min(c.total, c.completed + this.tuning.leadItems)) / c.total;
   }
 }

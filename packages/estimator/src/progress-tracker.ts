@@ -13,7 +13,7 @@ import type { ProgressRange } from './map-progress-to-range.js';
 import { coldStartPercent } from './cold-start.js';
 import { ETA_CALIBRATION, calibrateEta, etaCalibrationSchema, type EtaCalibration, type EtaEvidence } from './eta-calibration.js';
 import type { ModelProgress } from './model-progress.js';
-import { PlanProgress, countPlan, type PlanCounts } from './plan-progress.js';
+import { PLAN_TUNING, PlanProgress, countPlan, planTuningSchema, type PlanCounts, type PlanTuning } from './plan-progress.js';
 import { MAX_STATE_STEPS, progressTrackerStateSchema, type ProgressTrackerState } from './progress-tracker-state.js';
 import { RoundtripPosterior } from './roundtrip-posterior.js';
 import { computeStepRanges, type StepRange, type WeightedStep } from './step-ranges.js';
@@ -45,6 +45,8 @@ export interface ProgressTrackerOptions {
   state?: unknown;
   /** How the raw point ETA becomes a calibrated median and p10–p90 range (default {@link ETA_CALIBRATION}; validated). */
   etaCalibration?: EtaCalibration;
+  /** The fitted constants of the plan reading (see {@link PlanTuning}); default the shipped {@link PLAN_TUNING}. */
+  planTuning?: PlanTuning;
 }
 
 /** Options of {@link ProgressTracker.child}; the child inherits the clock. */
@@ -77,8 +79,8 @@ function readOptions(options: unknown): ProgressTrackerOptions {
     throw invalidArgument('ProgressTracker: options', `must be an object, got ${shown(options)}`);
   let read: ProgressTrackerOptions;
   try {
-    const { maxIterations, emit, clock, aiDriven, steps, history, state, etaCalibration } = options as ProgressTrackerOptions;
-    read = { maxIterations, emit, clock, aiDriven, steps, history, state, etaCalibration } as ProgressTrackerOptions;
+    const { maxIterations, emit, clock, aiDriven, steps, history, state, etaCalibration, planTuning } = options as ProgressTrackerOptions;
+    read = { maxIterations, emit, clock, aiDriven, steps, history, state, etaCalibration, planTuning } as ProgressTrackerOptions;
   } catch (cause) {
     throw new EstimatorError('ESTIMATOR_INVALID_ARGUMENT', `ProgressTracker: options could not be read (${errorMessage(cause, 200)})`, {
       issues: [{ path: 'options', message: 'could not be read' }],
@@ -119,6 +121,16 @@ function readOptions(options: unknown): ProgressTrackerOptions {
       throw new EstimatorError('ESTIMATOR_INVALID_ARGUMENT', `ProgressTracker: options.${describeIssues(issues)}`, { issues });
     }
     read.etaCalibration = calibration.data;
+  }
+  if (read.planTuning !== undefined) {
+    const tuning = validateUntrusted(planTuningSchema, read.planTuning);
+    if (!tuning.success) {
+      const issues = limitIssues(
+        tuning.issues.map((i) => ({ path: i.path === '' ? 'planTuning' : `planTuning.${i.path}`, message: i.message })),
+      );
+      throw new EstimatorError('ESTIMATOR_INVALID_ARGUMENT', `ProgressTracker: options.${describeIssues(issues)}`, { issues });
+    }
+    read.planTuning = tuning.data;
   }
   return read;
 }
@@ -217,7 +229,7 @@ export class ProgressTracker {
   private etaLow: number | undefined;
   private etaHigh: number | undefined;
   private evidence: EtaEvidence | undefined;
-  private readonly plan = new PlanProgress();
+  private readonly plan: PlanProgress;
   /** The latest plan's counts, for the ETA's `finishing` evidence. */
   private planCounts: PlanCounts | undefined;
   private lastEmitted: { percent: number; message: string | undefined; guess: boolean; plan: number | undefined; stalled?: boolean };
@@ -238,6 +250,7 @@ export class ProgressTracker {
     this.clock = () => source.now();
     this.aiDriven = options.aiDriven ?? true;
     this.calibration = options.etaCalibration ?? ETA_CALIBRATION;
+    this.plan = new PlanProgress(options.planTuning ?? PLAN_TUNING);
     this.ranges = stepsOf(options.steps);
     const runs = options.history?.runs ?? [];
     const finiteCap = Number.isFinite(cap) ? cap : undefined;
@@ -302,7 +315,7 @@ export class ProgressTracker {
    * The agent's own plan changed: pass the `plan.updated` event (or any `{ items }`). The
    * plan moves the bar while the agent keeps it current; a plan that is only declared,
    * stops changing, or restarts after it was finished falls back to the roundtrip estimate,
-   * which a fresh plan (changed within 12 roundtrips) keeps from running more than 3 items ahead.
+   * which a fresh plan (changed within 30 roundtrips, see {@link PLAN_TUNING}) keeps from running more than 3 items ahead.
    * A plan that does not validate (no items, duplicate ids, an unknown status, too many
    * items) is ignored and returns false.
    */
@@ -585,7 +598,13 @@ export class ProgressTracker {
       value = ceiling.weight * onBar(ceiling.fraction) + (1 - ceiling.weight) * value;
     const trust = this.plan.trust(this.roundtrips);
     const planFraction = this.plan.fraction(t);
-    if (trust > 0 && planFraction !== undefined) value = trust * onBar(planFraction) + (1 - trust) * value;
+    if (trust > 0 && planFraction !== undefined) {
+      // A trusted plan sets the bar; between its updates the roundtrip estimate may lead it by up to a few items.
+      const lead = this.plan.lead();
+      const planned = onBar(planFraction);
+      const led = lead === undefined ? planned : Math.min(Math.max(value, planned), Math.max(planned, onBar(lead)));
+      value = trust * led + (1 - trust) * value;
+    }
     for (const [key, slot] of this.slots) {
       if (key.startsWith('step:')) continue;
       value = Math.max(value, slot.range.start + (mean(slot.members.values()) / 100) * (slot.range.end - slot.range.start));

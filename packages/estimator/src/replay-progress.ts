@@ -4,6 +4,7 @@ import { MAX_PLAN_ITEMS, systemClock, type PlanItem } from '@headway/protocol';
 import { ProgressTracker } from './progress-tracker.js';
 import type { TaskHistory } from './task-history.js';
 import type { EtaCalibration, EtaEvidence } from './eta-calibration.js';
+import type { PlanTuning } from './plan-progress.js';
 
 /** What the bar showed at one moment of a replayed run. */
 export interface ReplayedProgress {
@@ -31,6 +32,8 @@ export interface ReplayProgressOptions {
   plan?: boolean;
   /** How the raw point ETA is calibrated (see {@link EtaCalibration}); default the shipped one. */
   etaCalibration?: EtaCalibration;
+  /** The fitted constants of the plan reading (see {@link PlanTuning}); default the shipped one. */
+  planTuning?: PlanTuning;
   /** Extra times (epoch ms, ascending) at which to read the bar between events, as a timer would. */
   at?: readonly number[];
 }
@@ -125,6 +128,7 @@ export function replayProgress(events: readonly unknown[], options: ReplayProgre
       clock: { ...systemClock, now: () => clock },
       ...(options.history === undefined ? {} : { history: options.history }),
       ...(options.etaCalibration === undefined ? {} : { etaCalibration: options.etaCalibration }),
+      ...(options.planTuning === undefined ? {} : { planTuning: options.planTuning }),
     });
   };
   for (const raw of events) {
