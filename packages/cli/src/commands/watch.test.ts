@@ -135,10 +135,10 @@ describe('headway watch with a plan', () => {
       '  [progress] 52% (ETA <1–2 min)',
       '  [progress] 55% (ETA <1–2 min)',
       '  [progress] Plan: 2/3 done — now: Run the suite',
-      '  [progress] 77% (ETA 6–35s)',
-      '  [progress] 78% (ETA 6–39s)',
-      '  [progress] 83% (ETA 2–55s)',
-      '  [progress] 86% (ETA 2–46s)',
+      '  [progress] 77% (ETA 2–31s)',
+      '  [progress] 78% (ETA 2–37s)',
+      '  [progress] 83% (ETA 2–39s)',
+      '  [progress] 86% (ETA 2–41s)',
       '  [progress] 100%',
     ]);
     expect(lines.at(-2)).toBe('  [progress] Complete: Done. (7 turns, $0.0100) (0ms)');
