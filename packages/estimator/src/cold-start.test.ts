@@ -22,11 +22,21 @@ function atIteration(points: ReturnType<typeof replayProgress>, n: number): Retu
 }
 
 describe('cold start: no cap, no plan, no history', () => {
-  it('grows slowly and never claims the end is near', () => {
+  it('rises over the first iterations, flattens, and never claims the end is near', () => {
     expect(coldStartPercent(0)).toBe(0);
-    expect(coldStartPercent(3)).toBeCloseTo(8.18, 2);
-    expect(coldStartPercent(15)).toBe(30);
-    expect(coldStartPercent(1e9)).toBeLessThan(90);
+    expect(coldStartPercent(Number.NaN)).toBe(0);
+    // 75 · √p / (√p + 2): the shipped ceiling 75, half at 4 iterations, shape 0.5.
+    expect(coldStartPercent(1)).toBe(25);
+    expect(coldStartPercent(3)).toBeCloseTo(34.81, 2);
+    expect(coldStartPercent(4)).toBe(37.5);
+    expect(coldStartPercent(15)).toBeCloseTo(49.46, 2);
+    expect(coldStartPercent(1e9)).toBeLessThan(75);
+  });
+
+  it('follows the tuning it is given', () => {
+    const hyperbola = { ceiling: 90, half: 30, shape: 1, historyWeight: 1 };
+    expect(coldStartPercent(15, hyperbola)).toBe(30);
+    expect(coldStartPercent(30, hyperbola)).toBe(45);
   });
 
   it('shows at most 50% at iteration 15 of the recorded 93-iteration session, marked as a guess without an ETA', () => {
