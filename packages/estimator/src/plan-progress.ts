@@ -36,14 +36,15 @@ export interface PlanTuning {
 
 /**
  * Fitted by `pnpm -F @headway/bench bench:estimator:percent-refit` (bench/estimator/percent-refit.ts):
- * a grid over the three constants, each scored by the pooled MAE (shown percent against the true
- * elapsed share, 400 samples per run) of the plan tracker replayed over every recorded run of
- * shared/data/traces and shared/data/plan-traces, chosen leave-one-group-out (the value chosen on
- * the other groups is the one scored on each group; the point shipped is the best on all groups).
- * On the 143 runs: plan-traces pooled MAE 15.93 leave-one-group-out (15.78 with the shipped point;
- * 16.10 before: `staleAfter` 12, a fixed phase share of 0.4, no lead), traces 19.20 (19.37 before).
- * `leadItems` only moves the Claude Code one-issue runs (13.79 → 13.41); `phasePrior` only the
- * runs that show a queue of tasks.
+ * a grid over the three constants (with the shipped `COLD_START_TUNING`), each scored by the
+ * pooled MAE (shown percent against the true elapsed share, 400 samples per run) of the plan
+ * tracker replayed over every recorded run of shared/data/traces and shared/data/plan-traces, each
+ * with the cap its trace recorded, else none; chosen leave-one-group-out (the value chosen on the
+ * other groups is the one scored on each group; the point shipped is the best on all groups).
+ * On the 143 runs: plan-traces pooled MAE 15.65 leave-one-group-out (15.28 with the shipped point;
+ * 15.41 with the earlier staleAfter 30, phasePrior 1, leadItems 1), traces 20.96 (21.50).
+ * `phasePrior` 0.5 moves the runs that show a queue of tasks (the autopilot sessions of both
+ * folders: 26.4 → 23.6 on those without a plan); left out, the multi-issue sessions alone would choose 1.
  */
 export const PLAN_TUNING: PlanTuning = Object.freeze({ staleAfter: 20, phasePrior: 0.5, leadItems: 2 });
 

@@ -29,7 +29,7 @@ export interface PlanUpdate {
 
 /** Options of a {@link ProgressTracker}. */
 export interface ProgressTrackerOptions {
-  /** The run's iteration cap; `Infinity` when there is none (then, without history or a plan, the percent is a slow guess: see {@link ProgressTracker.guess}). */
+  /** The run's iteration cap; `Infinity` when there is none (then, without history or a plan, the percent is a guess: see {@link ProgressTracker.guess}). */
   maxIterations: number;
   /** Receives a `progress` body whenever the integer percent or the message changes. Errors it throws are swallowed. */
   emit?: (body: ProgressEmission) => void;
@@ -306,8 +306,9 @@ export class ProgressTracker {
 
   /**
    * True while the percent is a guess: no cap, no history, no trusted plan, no model report
-   * and no weighted steps. The percent then grows slowly with the iterations and there is no
-   * ETA; a view shows it as `~12%`.
+   * and no weighted steps. The percent then follows the cold-start curve in the iterations
+   * ({@link ColdStartTuning}: it rises over the first few, then flattens) and there is no ETA;
+   * a view shows it as `~35%`.
    */
   get guess(): boolean {
     return (
@@ -330,7 +331,7 @@ export class ProgressTracker {
    * The agent's own plan changed: pass the `plan.updated` event (or any `{ items }`). The
    * plan moves the bar while the agent keeps it current; a plan that is only declared,
    * stops changing, or restarts after it was finished falls back to the roundtrip estimate,
-   * which a fresh plan (changed within 30 roundtrips, see {@link PLAN_TUNING}) keeps from running more than 3 items ahead.
+   * which a fresh plan (changed within `staleAfter` roundtrips, see {@link PLAN_TUNING}) keeps from running more than 3 items ahead.
    * A plan that does not validate (no items, duplicate ids, an unknown status, too many
    * items) is ignored and returns false.
    */

@@ -144,7 +144,7 @@ describe('headway watch with a plan', () => {
     expect(lines.at(-2)).toBe('  [progress] Complete: Done. (7 turns, $0.0100) (0ms)');
   });
 
-  it('keeps the bar a slow guess while the plan is only declared, never advanced', async () => {
+  it('keeps the bar a guess while the plan is only declared, never advanced', async () => {
     const { code, lines } = await watchPlain(
       'stale.jsonl',
       claudeStream([
