@@ -6,7 +6,8 @@
 // the true elapsed fraction, the largest backward jump, time at >= 95% before the end, the
 // point ETA's median relative error from the third roundtrip on, and how often the true time
 // left falls inside [etaLowMs, etaHighMs] (and the range's median width, relative to the time
-// so far plus the point ETA, in the first and last third of the runs).
+// so far plus the point ETA, in the first and last third of the runs). Each run is replayed
+// with the cap its trace recorded, else none (see `capOf`).
 // Run: pnpm -F @headway/bench bench:estimator
 import { basename } from 'node:path';
 import { estimateProgress, replayProgress, type ReplayProgressOptions, type ReplayedProgress } from '@headway/estimator';
@@ -365,7 +366,7 @@ function report(title: string, traces: Trace[], pool: Trace[]): { rows: Row[]; r
       [...results.values()].flatMap((m) => m.get(v) ?? []),
     ),
   );
-  // The runs that kept to the cap the sources were told: the only kind a loop that enforces its cap produces.
+  // The runs that kept to the cap their trace recorded (a run without one always does): the only kind a loop that enforces its cap produces.
   const kept: Row[] = VARIANTS.map((v) =>
     summarise(
       'ALL within cap',
