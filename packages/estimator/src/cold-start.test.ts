@@ -121,7 +121,11 @@ describe('cold start in the tracker', () => {
     expect(tracker.percent).toBe(Math.round(first + ((100 - first) / 2.5) * (coldStartPercent(4) / 100)));
     expect(tracker.toJSON().plan).toMatchObject({ phase: 2, phaseStart: first, phaseRoundtrip: 4 });
     // A tracker restored from the saved state goes on from the same plan and the same iteration.
-    const restored = new ProgressTracker({ maxIterations: Number.POSITIVE_INFINITY, state: tracker.toJSON() });
+    const restored = new ProgressTracker({
+      maxIterations: Number.POSITIVE_INFINITY,
+      clock: new ManualClock({ start: 5_000_000 }),
+      state: tracker.toJSON(),
+    });
     expect(restored.percent).toBe(tracker.percent);
     expect(restored.toJSON().plan).toEqual(tracker.toJSON().plan);
   });
