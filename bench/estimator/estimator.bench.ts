@@ -6,17 +6,18 @@
 // the true elapsed fraction, the largest backward jump, time at >= 95% before the end, the
 // point ETA's median relative error from the third roundtrip on, and how often the true time
 // left falls inside [etaLowMs, etaHighMs] (and the range's median width, relative to the time
-// so far plus the point ETA, in the first and last third of the runs).
+// so far plus the point ETA, in the first and last third of the runs). Each run is replayed
+// with the cap its trace recorded, else none (see `capOf`).
 // Run: pnpm -F @headway/bench bench:estimator
 import { basename } from 'node:path';
 import { estimateProgress, replayProgress, type ReplayProgressOptions, type ReplayedProgress } from '@headway/estimator';
 import { fitEtaCalibration, historyOf, otherGroupsHistory } from './eta-fit.js';
 import { verdict } from '../lib/verdict.js';
 import { writePlots } from './plots.js';
-import { generateTraces, loadRealTraces, tracesDirs, type Trace, type TraceEvent } from './traces.js';
+import { capOf, generateTraces, loadRealTraces, tracesDirs, type Trace, type TraceEvent } from './traces.js';
 
-/** Without a recorded cap, the naive estimate (and every other source) assumes this one. */
-const DEFAULT_CAP = 30;
+/** The naive estimate needs a cap: without a recorded one it assumes the runtime's default (every other source is told none). */
+const NAIVE_CAP = 30;
 const SAMPLES = 400;
 
 /** What a source showed: after each event and at each sample time, in order. */
@@ -142,7 +143,7 @@ interface RunScore {
   quantileHits: [number, number, number];
   /** Shown percent at each sample, and the true percent. */
   curve: { truth: number; shown: number }[];
-  /** The run stayed within the cap the sources were told (recorded, or the assumed 30). */
+  /** The run stayed within the cap its trace recorded (a run without one always does). */
   withinCap: boolean;
 }
 
@@ -176,7 +177,7 @@ function score(trace: Trace, replay: Replay): RunScore {
     winkler: [0, 0, 0],
     quantileHits: [0, 0, 0],
     curve: [],
-    withinCap: trace.roundtrips <= (trace.maxIterations ?? DEFAULT_CAP),
+    withinCap: trace.roundtrips <= capOf(trace),
   };
   let current: ReplayedProgress = { ts: trace.startTs, percent: 0 };
   for (const [k, t] of at.entries()) {
@@ -268,13 +269,13 @@ function evaluate(traces: Trace[], pool: Trace[]): Scores {
     };
     const byVariant = new Map<Variant, RunScore[]>();
     for (const trace of members) {
-      const cap = trace.maxIterations ?? DEFAULT_CAP;
+      const cap = capOf(trace);
       const replay =
         (options: ReplayProgressOptions): Replay =>
         (t, at) =>
           replayProgress(t.raw, { ...options, maxIterations: cap, at });
       const scores: Record<Variant, RunScore> = {
-        'a naive': score(trace, (t, at) => stepwise(t, at, (c) => naive(cap, c, t.startTs))),
+        'a naive': score(trace, (t, at) => stepwise(t, at, (c) => naive(t.maxIterations ?? NAIVE_CAP, c, t.startTs))),
         'b plan baseline': score(trace, (t, at) => planBaseline(t, at, cap)),
         // Today's tracker: the same replay with the plan events left out.
         'c tracker': score(trace, replay({ plan: false, etaCalibration: calibration.plain })),
@@ -365,7 +366,7 @@ function report(title: string, traces: Trace[], pool: Trace[]): { rows: Row[]; r
       [...results.values()].flatMap((m) => m.get(v) ?? []),
     ),
   );
-  // The runs that kept to the cap the sources were told: the only kind a loop that enforces its cap produces.
+  // The runs that kept to the cap their trace recorded (a run without one always does): the only kind a loop that enforces its cap produces.
   const kept: Row[] = VARIANTS.map((v) =>
     summarise(
       'ALL within cap',
@@ -441,7 +442,7 @@ const pool = loaded.flatMap((l) => l.traces);
 const plots: { name: string; results: Scores }[] = [];
 for (const { dir, traces } of loaded) {
   console.log(
-    `\n## ${dir}\n\n${traces.length} real traces; MAE in percentage points, sampled at ${SAMPLES} even points per run; cap ${DEFAULT_CAP} where none recorded`,
+    `\n## ${dir}\n\n${traces.length} real traces; MAE in percentage points, sampled at ${SAMPLES} even points per run; runs replayed with the cap their trace recorded, else none (the naive estimate assumes ${NAIVE_CAP})`,
   );
   const { rows, results } = report('Real traces (history and ETA calibration: the other real groups)', traces, pool);
   plots.push({ name: basename(dir), results });

@@ -4,10 +4,8 @@
 // is taken, each run weighing the same. `plan` and `iterations` come from replays without
 // history, `history` from replays with the history `historyFor` gives each run.
 import { replayProgress, type EtaCalibration, type EtaCalibrationBin, type EtaEvidence, type TaskHistory } from '@headway/estimator';
-import type { Trace } from './traces.js';
+import { capOf, type Trace } from './traces.js';
 
-/** Without a recorded cap, the bench (and this fit) assume the runtime's default. */
-const DEFAULT_CAP = 30;
 const SAMPLES = 400;
 /**
  * Upper bounds of the bins of the percent shown, per evidence: tenths where the iterations alone
@@ -42,7 +40,7 @@ function etaResiduals(traces: readonly Trace[], plan: boolean, historyFor?: (tra
     const points = replayProgress(trace.raw, {
       plan,
       ...(historyFor === undefined ? {} : { history: historyFor(trace) }),
-      maxIterations: trace.maxIterations ?? DEFAULT_CAP,
+      maxIterations: capOf(trace),
       etaCalibration: IDENTITY,
       at,
     });

@@ -1,28 +1,51 @@
-// Refits PLAN_TUNING (packages/estimator/src/plan-progress.ts): replays every recorded run of
-// both trace folders (or HEADWAY_TRACES) through the plan tracker for each point of a grid over
-// the three constants, scores the MAE between the shown percent and the true elapsed share
-// (400 even samples per run, as bench:estimator does) and chooses leave-one-group-out: each
-// group is scored with the point that is best on all the other groups, so no group helps
-// choose its own constants. Prints the per-group table, the pooled leave-one-group-out MAE per
-// folder, and the point best on all groups (the one to ship).
+// Refits the percent's constants: COLD_START_TUNING (packages/estimator/src/cold-start.ts) and
+// PLAN_TUNING (packages/estimator/src/plan-progress.ts). Replays every recorded run of both trace
+// folders (or HEADWAY_TRACES) through the plan tracker, each with the cap its trace recorded
+// (else none, as bench:estimator does), for each point of a grid, scores the MAE between the
+// shown percent and the true elapsed share (400 even samples per run) and chooses
+// leave-one-group-out: each group is scored with the point that is best on all the other groups,
+// so no group helps choose its own constants. Three stages, each at the points the earlier ones
+// chose: the cold-start curve (only curves at most 50% after 15 iterations: a long session must
+// not look half done after 15 of its 95 turns), the plan constants, then the cold start's
+// `historyWeight` on replays with the history of the other groups. Prints, per stage, the
+// per-group table, the pooled leave-one-group-out MAE per folder and the point best on all
+// groups (the one to ship).
 // Run: pnpm -F @headway/bench bench:estimator:percent-refit
-import { PLAN_TUNING, replayProgress, type PlanTuning } from '@headway/estimator';
-import { loadRealTraces, tracesDirs, type Trace } from './traces.js';
+import {
+  COLD_START_TUNING,
+  PLAN_TUNING,
+  replayProgress,
+  type ColdStartTuning,
+  type PlanTuning,
+  type ReplayProgressOptions,
+} from '@headway/estimator';
+import { historyOf } from './eta-fit.js';
+import { capOf, loadRealTraces, tracesDirs, type Trace } from './traces.js';
 
-/** Without a recorded cap, every source assumes this one (as bench:estimator does). */
-const DEFAULT_CAP = 30;
 const SAMPLES = 400;
 
-const GRID = {
-  staleAfter: [12, 16, 20, 30],
-  phasePrior: [0.5, 1, 1.5, 2],
-  leadItems: [0, 0.5, 1, 1.5, 2],
+const COLD_GRID = {
+  ceiling: [60, 65, 70, 75, 80, 90],
+  half: [1.5, 2, 3, 4, 6, 8],
+  shape: [0.3, 0.4, 0.5, 0.6, 0.8, 1],
 };
+const PLAN_GRID = {
+  staleAfter: [12, 20, 30],
+  phasePrior: [0.25, 0.5, 1],
+  leadItems: [1, 2, 3],
+};
+// Not below 0.25: a user's history is of the same kind of task, while the history these replays get
+// is of the other groups' tasks (a lower bound on its worth); 0 scored within 0.01 points of 0.25 pooled.
+const HISTORY_WEIGHTS = [0.25, 0.5, 0.75, 1];
 
-function maeOf(trace: Trace, planTuning: PlanTuning): number {
+/** The guess after `iterations` whole iterations under `tuning` (the curve of cold-start.ts). */
+const guessAt = (tuning: ColdStartTuning, iterations: number): number =>
+  (tuning.ceiling * iterations ** tuning.shape) / (iterations ** tuning.shape + tuning.half ** tuning.shape);
+
+function maeOf(trace: Trace, options: ReplayProgressOptions): number {
   const duration = Math.max(1, trace.endTs - trace.startTs);
   const at = Array.from({ length: SAMPLES }, (_, k) => trace.startTs + ((k + 0.5) / SAMPLES) * duration);
-  const points = replayProgress(trace.raw, { plan: true, maxIterations: trace.maxIterations ?? DEFAULT_CAP, at, planTuning });
+  const points = replayProgress(trace.raw, { plan: true, maxIterations: capOf(trace), at, ...options });
   let next = 0;
   let shown = 0;
   let sum = 0;
@@ -36,47 +59,88 @@ function maeOf(trace: Trace, planTuning: PlanTuning): number {
 const folders = tracesDirs().map((dir) => ({ dir, traces: loadRealTraces(dir) }));
 const traces = folders.flatMap((f) => f.traces);
 const groups = [...new Set(traces.map((t) => t.group))];
-const points: PlanTuning[] = GRID.staleAfter.flatMap((staleAfter) =>
-  GRID.phasePrior.flatMap((phasePrior) => GRID.leadItems.map((leadItems) => ({ staleAfter, phasePrior, leadItems }))),
-);
-// Summed MAE per point and group (each run weighs the same).
-const sums = points.map((p) => {
-  const byGroup = new Map<string, number>();
-  for (const t of traces) byGroup.set(t.group, (byGroup.get(t.group) ?? 0) + maeOf(t, p));
-  return byGroup;
-});
 const runs = new Map(groups.map((g) => [g, traces.filter((t) => t.group === g).length]));
-const bestExcept = (left: string | undefined): number => {
-  let best = 0;
-  let bestSum = Number.POSITIVE_INFINITY;
-  sums.forEach((byGroup, i) => {
-    let sum = 0;
-    for (const [g, s] of byGroup) if (g !== left) sum += s;
-    if (sum < bestSum - 1e-9) {
-      best = i;
-      bestSum = sum;
+// History of the other groups, for the stage that weighs it (as bench:estimator gives it).
+const historyFor = new Map(groups.map((g) => [g, historyOf(traces.filter((t) => t.group !== g))]));
+
+/**
+ * Scores every point on every group and prints the leave-one-group-out table; returns the point
+ * best on all groups. `withHistory` replays each run with the history of the other groups.
+ */
+function fit<P>(
+  title: string,
+  points: P[],
+  options: (p: P) => ReplayProgressOptions,
+  describe: (p: P) => string,
+  shipped: P,
+  withHistory = false,
+): P {
+  // Summed MAE per point and group (each run weighs the same).
+  const sums = points.map((p) => {
+    const byGroup = new Map<string, number>();
+    for (const t of traces) {
+      const history = withHistory ? { history: historyFor.get(t.group)! } : {};
+      byGroup.set(t.group, (byGroup.get(t.group) ?? 0) + maeOf(t, { ...options(p), ...history }));
     }
+    return byGroup;
   });
+  const bestExcept = (left: string | undefined): number => {
+    let best = 0;
+    let bestSum = Number.POSITIVE_INFINITY;
+    sums.forEach((byGroup, i) => {
+      let sum = 0;
+      for (const [g, s] of byGroup) if (g !== left) sum += s;
+      if (sum < bestSum - 1e-9) {
+        best = i;
+        bestSum = sum;
+      }
+    });
+    return best;
+  };
+  const atShipped = points.findIndex((p) => describe(p) === describe(shipped));
+  console.log(`\n## ${title}: ${points.length} grid points over ${traces.length} runs\n`);
+  console.log('| group | runs | chosen on the other groups | MAE (leave-one-group-out) | MAE (shipped) |');
+  console.log('|---|---:|---|---:|---:|');
+  const logo = new Map<string, number>();
+  for (const g of groups) {
+    const i = bestExcept(g);
+    const n = runs.get(g)!;
+    logo.set(g, sums[i]!.get(g)! / n);
+    const shippedMae = atShipped < 0 ? '–' : (sums[atShipped]!.get(g)! / n).toFixed(2);
+    console.log(`| ${g} | ${n} | ${describe(points[i]!)} | ${(sums[i]!.get(g)! / n).toFixed(2)} | ${shippedMae} |`);
+  }
+  for (const { dir, traces: list } of folders) {
+    const inFolder = [...new Set(list.map((t) => t.group))];
+    const pooled = inFolder.reduce((a, g) => a + logo.get(g)! * runs.get(g)!, 0) / list.length;
+    const shippedPooled = atShipped < 0 ? '–' : (inFolder.reduce((a, g) => a + sums[atShipped]!.get(g)!, 0) / list.length).toFixed(2);
+    console.log(`\n${dir}: pooled MAE leave-one-group-out ${pooled.toFixed(2)} (shipped point ${shippedPooled})`);
+  }
+  const best = points[bestExcept(undefined)]!;
+  console.log(`\nbest on all groups (ship this): ${describe(best)}`);
   return best;
-};
-const shipped = points.findIndex(
-  (p) => p.staleAfter === PLAN_TUNING.staleAfter && p.phasePrior === PLAN_TUNING.phasePrior && p.leadItems === PLAN_TUNING.leadItems,
+}
+
+const coldPoints: ColdStartTuning[] = COLD_GRID.ceiling
+  .flatMap((ceiling) =>
+    COLD_GRID.half.flatMap((half) =>
+      COLD_GRID.shape.map((shape) => ({ ceiling, half, shape, historyWeight: COLD_START_TUNING.historyWeight })),
+    ),
+  )
+  .filter((p) => guessAt(p, 15) <= 50);
+const describeCold = (p: ColdStartTuning): string => `ceiling ${p.ceiling}, half ${p.half}, shape ${p.shape}`;
+const cold = fit('cold start', coldPoints, (coldStart) => ({ coldStart, planTuning: PLAN_TUNING }), describeCold, COLD_START_TUNING);
+
+const planPoints: PlanTuning[] = PLAN_GRID.staleAfter.flatMap((staleAfter) =>
+  PLAN_GRID.phasePrior.flatMap((phasePrior) => PLAN_GRID.leadItems.map((leadItems) => ({ staleAfter, phasePrior, leadItems }))),
 );
-const describe = (p: PlanTuning): string => `staleAfter ${p.staleAfter}, phasePrior ${p.phasePrior}, leadItems ${p.leadItems}`;
-console.log(`${traces.length} runs, ${points.length} grid points\n`);
-console.log('| group | runs | chosen on the other groups | MAE (leave-one-group-out) | MAE (shipped) |');
-console.log('|---|---:|---|---:|---:|');
-const logo = new Map<string, number>();
-for (const g of groups) {
-  const i = bestExcept(g);
-  const n = runs.get(g)!;
-  logo.set(g, sums[i]!.get(g)! / n);
-  const atShipped = shipped < 0 ? '–' : (sums[shipped]!.get(g)! / n).toFixed(2);
-  console.log(`| ${g} | ${n} | ${describe(points[i]!)} | ${(sums[i]!.get(g)! / n).toFixed(2)} | ${atShipped} |`);
-}
-for (const { dir, traces: list } of folders) {
-  const inFolder = [...new Set(list.map((t) => t.group))];
-  const pooled = inFolder.reduce((a, g) => a + logo.get(g)! * runs.get(g)!, 0) / list.length;
-  console.log(`\n${dir}: pooled MAE leave-one-group-out ${pooled.toFixed(2)}`);
-}
-console.log(`\nbest on all groups (ship this): ${describe(points[bestExcept(undefined)]!)}`);
+const describePlan = (p: PlanTuning): string => `staleAfter ${p.staleAfter}, phasePrior ${p.phasePrior}, leadItems ${p.leadItems}`;
+const plan = fit('plan', planPoints, (planTuning) => ({ planTuning, coldStart: cold }), describePlan, PLAN_TUNING);
+
+fit(
+  'history weight without a cap',
+  HISTORY_WEIGHTS.map((historyWeight) => ({ ...cold, historyWeight })),
+  (coldStart) => ({ coldStart, planTuning: plan }),
+  (p) => `historyWeight ${p.historyWeight}`,
+  COLD_START_TUNING,
+  true,
+);

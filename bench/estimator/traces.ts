@@ -38,6 +38,15 @@ const lineSchema = z.discriminatedUnion('type', [
 ]);
 
 /**
+ * The cap a run is replayed with: the one its trace recorded, else none. A run told a cap it did
+ * not have would be scored on a bar no user of that agent sees (the CLI's `watch` of a stream
+ * without `--max-turns` has no cap either).
+ */
+export function capOf(trace: Trace): number {
+  return trace.maxIterations ?? Number.POSITIVE_INFINITY;
+}
+
+/**
  * The traces folders: HEADWAY_TRACES (one folder, or several separated by commas), else
  * ../shared/data/traces and ../shared/data/plan-traces next to the repository root.
  */

@@ -36,5 +36,7 @@ export { replayProgress } from './replay-progress.js';
 export { ETA_CALIBRATION, etaCalibrationSchema } from './eta-calibration.js';
 export { PLAN_TUNING, planTuningSchema } from './plan-progress.js';
 export type { PlanTuning } from './plan-progress.js';
+export { COLD_START_TUNING, coldStartTuningSchema } from './cold-start.js';
+export type { ColdStartTuning } from './cold-start.js';
 export type { EtaCalibration, EtaCalibrationBin, EtaEvidence } from './eta-calibration.js';
 export type { ReplayProgressOptions, ReplayedProgress } from './replay-progress.js';

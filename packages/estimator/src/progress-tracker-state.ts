@@ -64,6 +64,7 @@ export const progressTrackerStateSchema: z.ZodType<ProgressTrackerState> = z.str
       restarted: z.boolean(),
       phase: z.int().min(2).max(1_000_000).exactOptional(),
       phaseStart: z.number().min(0).max(100).exactOptional(),
+      phaseRoundtrip: count.exactOptional(),
       queue: z.boolean().exactOptional(),
       changedAtRoundtrip: count,
       declaredAtMs: ms,

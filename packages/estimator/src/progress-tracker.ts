@@ -10,7 +10,7 @@ import {
 import { errorMessage, validateUntrusted } from '@headway/protocol/internal';
 import { EstimatorError, invalidArgument, shown } from './estimator-error.js';
 import type { ProgressRange } from './map-progress-to-range.js';
-import { coldStartPercent } from './cold-start.js';
+import { COLD_START_TUNING, coldStartPercent, coldStartTuningSchema, type ColdStartTuning } from './cold-start.js';
 import { ETA_CALIBRATION, calibrateEta, etaCalibrationSchema, type EtaCalibration, type EtaEvidence } from './eta-calibration.js';
 import type { ModelProgress } from './model-progress.js';
 import { PLAN_TUNING, PlanProgress, countPlan, planTuningSchema, type PlanCounts, type PlanTuning } from './plan-progress.js';
@@ -29,7 +29,7 @@ export interface PlanUpdate {
 
 /** Options of a {@link ProgressTracker}. */
 export interface ProgressTrackerOptions {
-  /** The run's iteration cap; `Infinity` when there is none (then, without history or a plan, the percent is a slow guess: see {@link ProgressTracker.guess}). */
+  /** The run's iteration cap; `Infinity` when there is none (then, without history or a plan, the percent is a guess: see {@link ProgressTracker.guess}). */
   maxIterations: number;
   /** Receives a `progress` body whenever the integer percent or the message changes. Errors it throws are swallowed. */
   emit?: (body: ProgressEmission) => void;
@@ -47,6 +47,8 @@ export interface ProgressTrackerOptions {
   etaCalibration?: EtaCalibration;
   /** The fitted constants of the plan reading (see {@link PlanTuning}); default the shipped {@link PLAN_TUNING}. */
   planTuning?: PlanTuning;
+  /** The fitted constants of the guess shown without a cap (see {@link ColdStartTuning}); default the shipped {@link COLD_START_TUNING}. */
+  coldStart?: ColdStartTuning;
 }
 
 /** Options of {@link ProgressTracker.child}; the child inherits the clock. */
@@ -79,8 +81,9 @@ function readOptions(options: unknown): ProgressTrackerOptions {
     throw invalidArgument('ProgressTracker: options', `must be an object, got ${shown(options)}`);
   let read: ProgressTrackerOptions;
   try {
-    const { maxIterations, emit, clock, aiDriven, steps, history, state, etaCalibration, planTuning } = options as ProgressTrackerOptions;
-    read = { maxIterations, emit, clock, aiDriven, steps, history, state, etaCalibration, planTuning } as ProgressTrackerOptions;
+    const { maxIterations, emit, clock, aiDriven, steps, history, state, etaCalibration, planTuning, coldStart } =
+      options as ProgressTrackerOptions;
+    read = { maxIterations, emit, clock, aiDriven, steps, history, state, etaCalibration, planTuning, coldStart } as ProgressTrackerOptions;
   } catch (cause) {
     throw new EstimatorError('ESTIMATOR_INVALID_ARGUMENT', `ProgressTracker: options could not be read (${errorMessage(cause, 200)})`, {
       issues: [{ path: 'options', message: 'could not be read' }],
@@ -131,6 +134,16 @@ function readOptions(options: unknown): ProgressTrackerOptions {
       throw new EstimatorError('ESTIMATOR_INVALID_ARGUMENT', `ProgressTracker: options.${describeIssues(issues)}`, { issues });
     }
     read.planTuning = tuning.data;
+  }
+  if (read.coldStart !== undefined) {
+    const tuning = validateUntrusted(coldStartTuningSchema, read.coldStart);
+    if (!tuning.success) {
+      const issues = limitIssues(
+        tuning.issues.map((i) => ({ path: i.path === '' ? 'coldStart' : `coldStart.${i.path}`, message: i.message })),
+      );
+      throw new EstimatorError('ESTIMATOR_INVALID_ARGUMENT', `ProgressTracker: options.${describeIssues(issues)}`, { issues });
+    }
+    read.coldStart = tuning.data;
   }
   return read;
 }
@@ -205,6 +218,7 @@ export class ProgressTracker {
   private readonly historyRoundMs: number | undefined;
   private readonly slots = new Map<string, ChildSlot>();
   private readonly calibration: EtaCalibration;
+  private readonly coldTuning: ColdStartTuning;
   /** A child tracker without a cap: it advances by tool calls, never by the cold-start guess. */
   private worker = false;
 
@@ -251,6 +265,7 @@ export class ProgressTracker {
     this.aiDriven = options.aiDriven ?? true;
     this.calibration = options.etaCalibration ?? ETA_CALIBRATION;
     this.plan = new PlanProgress(options.planTuning ?? PLAN_TUNING);
+    this.coldTuning = options.coldStart ?? COLD_START_TUNING;
     this.ranges = stepsOf(options.steps);
     const runs = options.history?.runs ?? [];
     const finiteCap = Number.isFinite(cap) ? cap : undefined;
@@ -291,8 +306,9 @@ export class ProgressTracker {
 
   /**
    * True while the percent is a guess: no cap, no history, no trusted plan, no model report
-   * and no weighted steps. The percent then grows slowly with the iterations and there is no
-   * ETA; a view shows it as `~12%`.
+   * and no weighted steps. The percent then follows the cold-start curve in the iterations
+   * ({@link ColdStartTuning}: it rises over the first few, then flattens) and there is no ETA;
+   * a view shows it as `~35%`.
    */
   get guess(): boolean {
     return (
@@ -315,7 +331,7 @@ export class ProgressTracker {
    * The agent's own plan changed: pass the `plan.updated` event (or any `{ items }`). The
    * plan moves the bar while the agent keeps it current; a plan that is only declared,
    * stops changing, or restarts after it was finished falls back to the roundtrip estimate,
-   * which a fresh plan (changed within 30 roundtrips, see {@link PLAN_TUNING}) keeps from running more than 3 items ahead.
+   * which a fresh plan (changed within `staleAfter` roundtrips, see {@link PLAN_TUNING}) keeps from running more than 3 items ahead.
    * A plan that does not validate (no items, duplicate ids, an unknown status, too many
    * items) is ignored and returns false.
    */
@@ -582,9 +598,15 @@ export class ProgressTracker {
   private target(t: number): number {
     const { position, atLeast } = this.position(t);
     let estimate: number;
-    if (this.posterior !== undefined) estimate = 100 * this.posterior.fractionDone(position, atLeast);
-    else if (this.worker) estimate = Math.min(TOOL_CALL_CAP, PER_TOOL_CALL * this.toolCalls);
-    else estimate = coldStartPercent(position);
+    if (this.posterior !== undefined) {
+      estimate = 100 * this.posterior.fractionDone(position, atLeast);
+      // Without a cap, history is the only bound on the run's length, and history of other tasks is a weak one.
+      if (!Number.isFinite(this.cap)) {
+        const weight = this.coldTuning.historyWeight;
+        estimate = weight * estimate + (1 - weight) * this.coldStart(position);
+      }
+    } else if (this.worker) estimate = Math.min(TOOL_CALL_CAP, PER_TOOL_CALL * this.toolCalls);
+    else estimate = this.coldStart(position);
     let value = estimate;
     if (this.ranges.length > 0) value = this.stepValue(estimate);
     // The agent is not far past where its plan says it is, trusted or not (the early-run overshoot).
@@ -615,6 +637,16 @@ export class ProgressTracker {
       value = Math.max(advanced, this.rangedFloor());
     }
     return value;
+  }
+
+  /**
+   * The cold-start guess at `position`. In a run known to hold several plans each plan is a task
+   * of its own: the iterations since the current plan began walk the guess through its slice.
+   */
+  private coldStart(position: number): number {
+    if (!this.plan.several()) return coldStartPercent(position, this.coldTuning);
+    const span = this.plan.span();
+    return span.start + (coldStartPercent(position - this.plan.phaseBegan(), this.coldTuning) / 100) * (span.end - span.start);
   }
 
   /** Where weighted steps put the bar: inside the current step's slice, by its children or tool calls. */

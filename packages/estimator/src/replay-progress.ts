@@ -5,6 +5,7 @@ import { ProgressTracker } from './progress-tracker.js';
 import type { TaskHistory } from './task-history.js';
 import type { EtaCalibration, EtaEvidence } from './eta-calibration.js';
 import type { PlanTuning } from './plan-progress.js';
+import type { ColdStartTuning } from './cold-start.js';
 
 /** What the bar showed at one moment of a replayed run. */
 export interface ReplayedProgress {
@@ -24,7 +25,10 @@ export interface ReplayedProgress {
 
 /** Options of {@link replayProgress}. */
 export interface ReplayProgressOptions {
-  /** The run's iteration cap; default the log's own (`maxIterations`, `limits.iterations`), else 30. */
+  /**
+   * The run's iteration cap; default the log's own (`maxIterations`, `limits.iterations`), else
+   * none (`Infinity`): a run is replayed with the cap it really had, so a log without one shows the cold-start guess.
+   */
   maxIterations?: number;
   /** Earlier runs of this kind of task (see {@link TaskHistory}). */
   history?: TaskHistory;
@@ -34,12 +38,12 @@ export interface ReplayProgressOptions {
   etaCalibration?: EtaCalibration;
   /** The fitted constants of the plan reading (see {@link PlanTuning}); default the shipped one. */
   planTuning?: PlanTuning;
+  /** The fitted constants of the guess shown without a cap (see {@link ColdStartTuning}); default the shipped one. */
+  coldStart?: ColdStartTuning;
   /** Extra times (epoch ms, ascending) at which to read the bar between events, as a timer would. */
   at?: readonly number[];
 }
 
-/** Without a cap in the log or the options, the runtime's default iteration cap. */
-const DEFAULT_CAP = 30;
 /** Most events one replay reads; a longer log is refused rather than replayed slowly. */
 const MAX_REPLAY_EVENTS = 1_000_000;
 
@@ -124,11 +128,12 @@ export function replayProgress(events: readonly unknown[], options: ReplayProgre
   const start = (t: number, cap: number | undefined): ProgressTracker => {
     clock = t;
     return new ProgressTracker({
-      maxIterations: options.maxIterations ?? cap ?? DEFAULT_CAP,
+      maxIterations: options.maxIterations ?? cap ?? Number.POSITIVE_INFINITY,
       clock: { ...systemClock, now: () => clock },
       ...(options.history === undefined ? {} : { history: options.history }),
       ...(options.etaCalibration === undefined ? {} : { etaCalibration: options.etaCalibration }),
       ...(options.planTuning === undefined ? {} : { planTuning: options.planTuning }),
+      ...(options.coldStart === undefined ? {} : { coldStart: options.coldStart }),
     });
   };
   for (const raw of events) {
