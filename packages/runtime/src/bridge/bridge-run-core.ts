@@ -269,14 +269,16 @@ export function createBridgeRunCore(o: BridgeOptions, setup: BridgeRunSetup): Br
       spentUsd = Math.max(spentUsd, o.maxSpendUsd);
       warnings.push({ code: 'cost-unknown', message: `the cost of a call to ${model} is unknown; it counts as the whole spend budget` });
     }
-    emit({
-      type: 'step.finished',
-      step: step.name,
-      durationMs: Math.max(0, clock.now() - step.startedAt),
-      ...(usage === undefined ? {} : { usage }),
-      ...(finishReason === undefined ? {} : { finishReason }),
-      ...(costUsd === undefined ? {} : { costUsd }),
-    });
+    // Quiet (NullReporters only): no event is built at all, as the hub would drop it.
+    if (!quiet)
+      emit({
+        type: 'step.finished',
+        step: step.name,
+        durationMs: Math.max(0, clock.now() - step.startedAt),
+        ...(usage === undefined ? {} : { usage }),
+        ...(finishReason === undefined ? {} : { finishReason }),
+        ...(costUsd === undefined ? {} : { costUsd }),
+      });
     if (o.maxSpendUsd !== undefined) approach('cost', spentUsd, o.maxSpendUsd);
     return true;
   };
@@ -345,7 +347,7 @@ export function createBridgeRunCore(o: BridgeOptions, setup: BridgeRunSetup): Br
       start();
       const index = iterations;
       iterations = index + 1;
-      emit({ type: 'iteration', index, max: maxIterations });
+      if (!quiet) emit({ type: 'iteration', index, max: maxIterations });
       // As headway's runtime: before the last iteration (from 80% of the limit, and at the latest one ahead of it).
       if (index < maxIterations - 1) approach('iterations', index + 1, maxIterations, index + 2 >= maxIterations);
       active?.iterationStarted();
@@ -359,13 +361,14 @@ export function createBridgeRunCore(o: BridgeOptions, setup: BridgeRunSetup): Br
     stepStarted(id: string, name: string, description: string, model: { provider?: string; model?: string } = {}): void {
       start();
       steps.set(id, { name, startedAt: clock.now() });
-      emit({
-        type: 'step.started',
-        step: name,
-        description,
-        ...(model.provider === undefined ? {} : { provider: model.provider }),
-        ...(model.model === undefined ? {} : { model: model.model }),
-      });
+      if (!quiet)
+        emit({
+          type: 'step.started',
+          step: name,
+          description,
+          ...(model.provider === undefined ? {} : { provider: model.provider }),
+          ...(model.model === undefined ? {} : { model: model.model }),
+        });
     },
     toolStarted(toolName: string, toolCallId: string, args: unknown): void {
       if (!toolsStarted) {
