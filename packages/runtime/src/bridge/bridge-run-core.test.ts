@@ -1,4 +1,4 @@
-import { HeadwayError, ManualClock, type ProgressEvent } from '@headway/protocol';
+import { HeadwayError, ManualClock, NullReporter, type ProgressEvent } from '@headway/protocol';
 import { describe, expect, it } from 'vitest';
 import { createBridgeRunCore, type BridgeRunSetup } from './bridge-run-core.js';
 
@@ -55,6 +55,32 @@ describe('createBridgeRunCore', () => {
     });
     expect(JSON.stringify(events)).not.toContain('sk-secret-value');
     expect(events.filter((e) => e.type === 'step.finished')).toHaveLength(1);
+  });
+
+  it('with only NullReporters, feeds the hub nothing, yet keeps steps, spend, limits and the report', async () => {
+    const core = createBridgeRunCore(
+      { task: 'Find it', sinks: [new NullReporter()], clock: new ManualClock(), maxIterations: 5, maxSpendUsd: 0.5, costOf: () => 0.3 },
+      setup(),
+    );
+    // A sink added to the hub afterwards sees nothing: no event is built for a quiet run.
+    const { sink, events } = recorded();
+    core.hub.add(sink);
+    for (let i = 0; i < 2; i++) {
+      expect(core.turnStarting()).toBeUndefined();
+      core.iterationStarted();
+      core.stepStarted(`s${String(i)}`, 'llm', 'model call');
+      core.toolStarted('read', `c${String(i)}`, { path: 'a.ts' });
+      core.toolFinished('read', `c${String(i)}`, { path: 'a.ts' }, 'contents', true);
+      expect(core.finishStep(`s${String(i)}`, { inputTokens: 10, outputTokens: 2 }, 'm1')).toBe(true);
+      core.iterationFinished();
+    }
+    // 0.6 USD spent of 0.5: no working turn is left, and the report comes from the tool-call log.
+    expect(core.turnStarting()).toEqual({ reason: 'cost-budget', mode: 'fallback' });
+    const end = await core.end({ completed: false });
+    expect(end.outcome).toBe('limit');
+    expect(end.reason).toBe('cost-budget');
+    expect(end.report?.stats).toMatchObject({ iterations: 2, toolCalls: 2, costUsd: 0.6 });
+    expect(events).toEqual([]);
   });
 
   it('with stopBeforeLastIteration, stops one iteration before the limit and leaves the last for the report', async () => {
