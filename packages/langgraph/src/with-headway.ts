@@ -45,6 +45,8 @@ const count = (n: unknown): number => (typeof n === 'number' && Number.isFinite(
 
 /** Messages in a node's writes: `{ messages }` (what LangGraph 1.x streams), or `[key, value]` pairs. */
 function messagesOf(writes: unknown): Record<string, unknown>[] {
+  // The common case (a node wrote `{ messages: [...] }`): one array, no intermediate ones.
+  if (isRecord(writes) && Array.isArray(writes.messages)) return (writes.messages as unknown[]).filter(isRecord);
   const values: unknown[] = [];
   if (isRecord(writes)) values.push(writes.messages);
   else if (Array.isArray(writes)) for (const w of writes) if (Array.isArray(w) && w[0] === 'messages') values.push(w[1]);
@@ -274,7 +276,10 @@ async function track(
       at.parts += 1;
       try {
         if (!Array.isArray(chunk) || core.ending) return;
-        const [ns, mode, data] = chunk as [unknown, unknown, unknown];
+        // Read by index, not destructured: destructuring runs the array iterator, an allocation per part.
+        const ns: unknown = chunk[0];
+        const mode: unknown = chunk[1];
+        const data: unknown = chunk[2];
         const path = Array.isArray(ns) && ns.length > 0 ? ns.filter((n): n is string => typeof n === 'string') : TOP;
         if (mode === 'tasks' && isRecord(data)) onTask(path, data);
         else if (mode === 'updates') onUpdate(path, data);
