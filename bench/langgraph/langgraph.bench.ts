@@ -15,7 +15,7 @@
 // per superstep, and pushes every part through one more stream that also queues it, unread, until
 // the run ends), the bridge with a NullReporter 435 KB (+3.9%). So about three quarters of the
 // extra work per step is LangGraph's price for the events the bridge reads and a quarter the
-// bridge's own; with a NullReporter no event object is built at all.
+// bridge's own.
 import { withHeadway, type StreamableGraph } from '@headway/langgraph';
 import { NullReporter } from '@headway/protocol';
 import { CLIReporter } from '@headway/reporter-cli';
