@@ -1,6 +1,7 @@
 import { ProgressTracker } from '@headway/estimator';
 import { redact, type Clock } from '@headway/protocol';
 import { checkpointRunInfo, type Checkpoint, type CheckpointStore, type CheckpointSummary } from '@headway/runtime';
+import { allowedActions, type DashboardAction } from './run-actions.js';
 import { dashboardRunState } from './run-state.js';
 
 /** One run as the list and the run page show it; every text already redacted. */
@@ -20,6 +21,12 @@ export interface DashboardRun {
   state: string;
   stateText: string;
   active: boolean;
+  /**
+   * What can be done to the run in its state (`POST /api/runs/<id>/<action>`), from the server's
+   * one table: `['resume', 'abandon']` when interrupted, `['cancel']` when running, `['continue']`
+   * when it stopped short, none when completed. An action not listed answers 409.
+   */
+  actions: DashboardAction[];
   iteration: number;
   spentUsd: number;
   inputTokens: number;
@@ -93,6 +100,7 @@ export function dashboardRun(summary: CheckpointSummary, cp: Checkpoint | undefi
     state: state.word,
     stateText: state.text,
     active: state.active,
+    actions: allowedActions(state.word),
     iteration: summary.iteration,
     spentUsd: cp?.state.spentUsd ?? 0,
     inputTokens: cp?.state.usage.inputTokens ?? 0,

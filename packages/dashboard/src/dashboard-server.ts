@@ -5,7 +5,7 @@ import type { CheckpointStore, RunRequestStore } from '@headway/runtime';
 import { z } from 'zod';
 import { DashboardError } from './dashboard-error.js';
 import { readRunDetail } from './dashboard-run-detail.js';
-import { readDashboardRuns, type DashboardRun } from './dashboard-runs.js';
+import { dashboardRun, readDashboardRuns, type DashboardRun } from './dashboard-runs.js';
 import { streamSnapshots } from './dashboard-stream.js';
 import { PAGE_CSS, PAGE_HTML, PAGE_SCRIPT } from './page.js';
 import { takeRunAction, type DashboardAction } from './run-actions.js';
@@ -288,7 +288,11 @@ export function createDashboardHandler(options: DashboardHandlerOptions): (req: 
         if (typeof origin !== 'string' || origin !== `http://${req.headers.host ?? ''}`) {
           throw new DashboardError('DASHBOARD_FORBIDDEN', 'actions are taken from the dashboard page only (Origin must be this server)');
         }
-        const result = await takeRunAction(req, one[2] as DashboardAction, id, { checkpoints, requests, read: readOptions });
+        const result = await takeRunAction(req, one[2] as DashboardAction, id, {
+          checkpoints,
+          requests,
+          runOf: (summary, checkpoint) => dashboardRun(summary, checkpoint, readOptions),
+        });
         sendJson(res, result.action === 'abandon' ? 200 : 202, { ok: true, ...redact(result) });
         return;
       }

@@ -43,15 +43,6 @@ button{padding:.3rem .8rem}
 /** The page's script (plain browser JavaScript, no dependency). */
 export const PAGE_SCRIPT = `const app = document.getElementById('app');
 const STATES = ['', 'running', 'completed', 'limit:iterations', 'limit:time', 'limit:cost', 'stalled', 'cancelled', 'failed', 'interrupted'];
-// The actions a run in each state offers; each is POST /api/runs/<id>/<action>.
-// What each state offers: Abandon is done by the server; Continue, Resume and Cancel are requests a
-// worker (createRunRequestWorker) claims and carries out.
-function actionsFor(state) {
-  if (state === 'interrupted') return ['resume', 'abandon'];
-  if (state === 'running') return ['cancel'];
-  if (state === 'stalled' || state === 'cancelled' || state === 'failed' || state.startsWith('limit:')) return ['continue'];
-  return [];
-}
 let source;
 let order = [];
 
@@ -223,7 +214,8 @@ function runView(id) {
       parts.push(el('h3', { text: 'Chain of continuations' }), items);
     }
     const actions = el('p', {});
-    for (const action of actionsFor(run.state)) {
+    // The server says what a run in its state offers (each is POST /api/runs/<id>/<action>).
+    for (const action of run.actions) {
       const button = el('button', { type: 'button', text: action[0].toUpperCase() + action.slice(1) });
       button.addEventListener('click', async () => {
         const response = await fetch('/api/runs/' + encodeURIComponent(run.id) + '/' + action, { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json' }, body: '{}' });
