@@ -28,7 +28,13 @@ export interface DashboardRun {
    */
   actions: DashboardAction[];
   iteration: number;
+  /** What the run's priced calls cost (USD). Calls of a model with no price are not in it: see `unpricedCalls`. */
   spentUsd: number;
+  /**
+   * Calls of a model with no price: what they cost is unknown, so `spentUsd` excludes them (the page
+   * says so next to the total). 0 for a checkpoint written before the runtime kept cost by model.
+   */
+  unpricedCalls: number;
   inputTokens: number;
   outputTokens: number;
   toolsUsed: string[];
@@ -103,6 +109,7 @@ export function dashboardRun(summary: CheckpointSummary, cp: Checkpoint | undefi
     actions: allowedActions(state.word),
     iteration: summary.iteration,
     spentUsd: cp?.state.spentUsd ?? 0,
+    unpricedCalls: (cp?.state.costByModel ?? []).reduce((sum, row) => sum + row.unpricedCalls, 0),
     inputTokens: cp?.state.usage.inputTokens ?? 0,
     outputTokens: cp?.state.usage.outputTokens ?? 0,
     toolsUsed: cp?.state.toolsUsed ?? [],

@@ -48,7 +48,17 @@ beforeAll(async () => {
     input: 'live task',
     messages: [],
     log: [],
-    state: { iteration: 3, toolsUsed: ['search'], usage: { inputTokens: 30, outputTokens: 9 }, spentUsd: 0.02, providerCalls: 3 },
+    state: {
+      iteration: 3,
+      toolsUsed: ['search'],
+      usage: { inputTokens: 30, outputTokens: 9 },
+      spentUsd: 0.02,
+      providerCalls: 3,
+      costByModel: [
+        { model: 'openai/gpt-4o', calls: 2, inputTokens: 20, outputTokens: 6, spentUsd: 0.02, unpricedCalls: 0 },
+        { model: 'local/llama-3', calls: 1, inputTokens: 10, outputTokens: 3, spentUsd: 0, unpricedCalls: 1 },
+      ],
+    },
   });
   base = await fixture.serve({ token: TOKEN });
 });
@@ -129,6 +139,24 @@ describe('the run page and its actions', () => {
     ]);
     expect((await fetch(`${base}/api/runs/nope`)).status).toBe(404);
     expect((await fetch(`${base}/api/runs/nope/stream`)).status).toBe(404);
+  });
+
+  it('shows cost by model: a model with no price is unpriced (null), never $0, and the total says what it leaves out', async () => {
+    const live = (await (await fetch(`${base}/api/runs/run-live`)).json()) as DashboardRunDetail;
+    expect(live.costByModel).toEqual([
+      { model: 'openai/gpt-4o', calls: 2, inputTokens: 20, outputTokens: 6, spentUsd: 0.02 },
+      { model: 'local/llama-3', calls: 1, inputTokens: 10, outputTokens: 3, spentUsd: null },
+    ]);
+    expect([live.run.spentUsd, live.run.unpricedCalls]).toEqual([0.02, 1]);
+    // A run the runtime really ran, on a provider with no price: its calls are unpriced.
+    const ran = (await (await fetch(`${base}/api/runs/a-1`)).json()) as DashboardRunDetail;
+    expect(ran.costByModel).toEqual([
+      { model: 'scripted', calls: 2, inputTokens: ran.run.inputTokens, outputTokens: ran.run.outputTokens, spentUsd: null },
+    ]);
+    expect([ran.run.spentUsd, ran.run.unpricedCalls]).toEqual([0, 2]);
+    // A checkpoint written before cost by model was kept lists no model and no unpriced call.
+    const old = (await (await fetch(`${base}/api/runs/run-killed`)).json()) as DashboardRunDetail;
+    expect([old.costByModel, old.run.unpricedCalls]).toEqual([[], 0]);
   });
 
   it("shows a run's iterations: what the model wrote and the tools it called, with their results", async () => {
