@@ -105,6 +105,51 @@ describe('cost by model', () => {
     expect(bad.success).toBe(false);
   });
 
+  it('goes on adding up after a crash and a resume, from the checkpoint', async () => {
+    const store = new MemoryCheckpointStore();
+    const script = (conversation: readonly { role: string }[]): ScriptedStep => {
+      const rounds = conversation.filter((m) => m.role === 'assistant').length;
+      return rounds < 2
+        ? { toolCalls: [{ name: 'work', args: { n: rounds + 1 } }], usage: { inputTokens: 1_000, outputTokens: 10 } }
+        : { content: 'done', usage: { inputTokens: 2_000, outputTokens: 20 } };
+    };
+    const worker = (hangOn: number | undefined, prefix: string): AgentRuntime =>
+      new AgentRuntime(
+        { provider: 'scripted', model: 'test-model', maxIterations: 10 },
+        {
+          provider: new ScriptedProvider(script),
+          prices,
+          checkpointStore: store,
+          generateId: ids(prefix),
+          clock: new ManualClock(),
+          tools: [
+            defineTool({
+              name: 'work',
+              description: 'one part of the work',
+              parameters: z.object({ n: z.number() }),
+              execute: ({ n }) => (n === hangOn ? new Promise<string>(() => undefined) : `part ${String(n)} done`),
+            }),
+          ],
+        },
+      );
+    // The second iteration's tool never returns: as far as the store knows, the process died in it.
+    void worker(2, 'first').run('two parts');
+    // Waits on the store, not on time: until the second iteration's tool call is recorded as started.
+    while (!store.list().some((c) => c.iteration >= 2 && store.load(c.id)?.toolCalls.some((t) => t.status === 'started')))
+      await new Promise((resolve) => setImmediate(resolve));
+    const id = store.list()[0]!.id;
+    expect(store.load(id)!.state.costByModel).toEqual([
+      { model: 'scripted/test-model', calls: 2, inputTokens: 2_000, outputTokens: 20, spentUsd: 2, unpricedCalls: 0 },
+    ]);
+    const result = await worker(undefined, 'second').resume(id);
+    expect(result.status).toBe('completed');
+    const cp = store.load(id)!;
+    expect([cp.state.costByModel, cp.state.spentUsd]).toEqual([
+      [{ model: 'scripted/test-model', calls: 3, inputTokens: 4_000, outputTokens: 40, spentUsd: 4, unpricedCalls: 0 }],
+      4,
+    ]);
+  });
+
   it('recordModelCost adds up per model, in order of first use', () => {
     const costs: ModelCost[] = [];
     recordModelCost(costs, 'a', { inputTokens: 1, outputTokens: 2 }, 0.5);
