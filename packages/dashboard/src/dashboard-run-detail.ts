@@ -6,9 +6,29 @@ import { DashboardError } from './dashboard-error.js';
 import { dashboardRun, readDashboardRuns, type DashboardRun, type ReadDashboardRunsOptions } from './dashboard-runs.js';
 import { dashboardRunView, type DashboardRunView } from './run-view.js';
 
+/** What one model cost a run, as the run page shows it. */
+export interface DashboardModelCost {
+  /** The provider and model id (`openai/gpt-4o`), as the runtime priced it. */
+  model: string;
+  /** Provider calls made with it. */
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  /**
+   * USD, or `null` when the model has no price in the runtime's price table (some or all of its
+   * calls cost an unknown amount): the page shows "unpriced", never $0.
+   */
+  spentUsd: number | null;
+}
+
 /** What the run page shows of one run. */
 export interface DashboardRunDetail {
   run: DashboardRun;
+  /**
+   * Calls, tokens and money per model, in order of first use (empty for a run checkpointed before
+   * the runtime kept it). A continuation is a run of its own: its chain's runs each have theirs.
+   */
+  costByModel: DashboardModelCost[];
   /** Runs that continue this one (their `parentRunId` is its run id). */
   continuations: string[];
   /** The chain of continuations this run is part of, oldest first (just this run when it is alone). */
@@ -27,6 +47,19 @@ export interface DashboardRunDetail {
 export interface ReadRunDetailOptions extends ReadDashboardRunsOptions {
   /** Where the runs' saved reports are; without it no report is read. */
   reportsDir?: string;
+}
+
+/** A run's cost by model from its checkpoint: a model with any unpriced call has an unknown (`null`) spend. */
+function costByModel(cp: Checkpoint | undefined): DashboardModelCost[] {
+  return redact(
+    (cp?.state.costByModel ?? []).map((row) => ({
+      model: row.model,
+      calls: row.calls,
+      inputTokens: row.inputTokens,
+      outputTokens: row.outputTokens,
+      spentUsd: row.unpricedCalls > 0 ? null : row.spentUsd,
+    })),
+  );
 }
 
 /** A run id that can name a report file: no path separator, no `..`. */
@@ -83,6 +116,7 @@ export async function readRunDetail(store: CheckpointStore, id: string, options:
   }
   return {
     run,
+    costByModel: costByModel(cp),
     continuations: runs.filter((r) => r.parentRunId === run.runId).map((r) => r.runId),
     chain,
     view: dashboardRunView(cp),

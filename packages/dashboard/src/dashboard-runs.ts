@@ -1,6 +1,7 @@
 import { ProgressTracker } from '@headway/estimator';
 import { redact, type Clock } from '@headway/protocol';
 import { checkpointRunInfo, type Checkpoint, type CheckpointStore, type CheckpointSummary } from '@headway/runtime';
+import { allowedActions, type DashboardAction } from './run-actions.js';
 import { dashboardRunState } from './run-state.js';
 
 /** One run as the list and the run page show it; every text already redacted. */
@@ -20,8 +21,20 @@ export interface DashboardRun {
   state: string;
   stateText: string;
   active: boolean;
+  /**
+   * What can be done to the run in its state (`POST /api/runs/<id>/<action>`), from the server's
+   * one table: `['resume', 'abandon']` when interrupted, `['cancel']` when running, `['continue']`
+   * when it stopped short, none when completed. An action not listed answers 409.
+   */
+  actions: DashboardAction[];
   iteration: number;
+  /** What the run's priced calls cost (USD). Calls of a model with no price are not in it: see `unpricedCalls`. */
   spentUsd: number;
+  /**
+   * Calls of a model with no price: what they cost is unknown, so `spentUsd` excludes them (the page
+   * says so next to the total). 0 for a checkpoint written before the runtime kept cost by model.
+   */
+  unpricedCalls: number;
   inputTokens: number;
   outputTokens: number;
   toolsUsed: string[];
@@ -93,8 +106,10 @@ export function dashboardRun(summary: CheckpointSummary, cp: Checkpoint | undefi
     state: state.word,
     stateText: state.text,
     active: state.active,
+    actions: allowedActions(state.word),
     iteration: summary.iteration,
     spentUsd: cp?.state.spentUsd ?? 0,
+    unpricedCalls: (cp?.state.costByModel ?? []).reduce((sum, row) => sum + row.unpricedCalls, 0),
     inputTokens: cp?.state.usage.inputTokens ?? 0,
     outputTokens: cp?.state.usage.outputTokens ?? 0,
     toolsUsed: cp?.state.toolsUsed ?? [],

@@ -1,40 +1,21 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ManualClock } from '@headway/protocol';
-import { AgentRuntime, defineTool } from '@headway/runtime';
+import { AgentRuntime } from '@headway/runtime';
 import { ScriptedProvider } from '@headway/runtime/testing';
-import { SqliteCheckpointStore } from '@headway/store-sqlite';
+import type { SqliteCheckpointStore } from '@headway/store-sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { DASHBOARD_CSP, createDashboardHandler } from './dashboard-server.js';
+import { TOKEN, field, frames, ids, openDashboardStore, search, type DashboardStoreFixture } from './dashboard-fixture.test-util.js';
+import { DASHBOARD_CSP } from './dashboard-server.js';
 import type { DashboardRunDetail } from './dashboard-run-detail.js';
 import type { DashboardRun } from './dashboard-runs.js';
 
-const TOKEN = 'tok-0123456789abcdef';
 const clock = new ManualClock({ start: 1_000_000 });
-let dir: string;
+let fixture: DashboardStoreFixture;
 let store: SqliteCheckpointStore;
-let server: Server;
 let base: string;
 
-function ids(prefix: string): () => string {
-  let n = 0;
-  return () => `${prefix}-${String((n += 1))}`;
-}
-
-const search = defineTool({
-  name: 'search',
-  description: 'finds things',
-  parameters: z.object({ q: z.string() }),
-  execute: () => 'nothing yet',
-});
-
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'headway-dashboard-'));
-  store = new SqliteCheckpointStore(join(dir, 'agent.db'), { clock });
+  fixture = openDashboardStore('dashboard', clock);
+  store = fixture.store;
   // A run that completes, one stopped at its iteration limit, and a running one left by a kill.
   const answering = new ScriptedProvider([{ toolCalls: [{ name: 'search', args: { q: '42' } }] }, { content: 'done: 42' }]);
   await new AgentRuntime(
@@ -67,21 +48,23 @@ beforeAll(async () => {
     input: 'live task',
     messages: [],
     log: [],
-    state: { iteration: 3, toolsUsed: ['search'], usage: { inputTokens: 30, outputTokens: 9 }, spentUsd: 0.02, providerCalls: 3 },
+    state: {
+      iteration: 3,
+      toolsUsed: ['search'],
+      usage: { inputTokens: 30, outputTokens: 9 },
+      spentUsd: 0.02,
+      providerCalls: 3,
+      costByModel: [
+        { model: 'openai/gpt-4o', calls: 2, inputTokens: 20, outputTokens: 6, spentUsd: 0.02, unpricedCalls: 0 },
+        { model: 'local/llama-3', calls: 1, inputTokens: 10, outputTokens: 3, spentUsd: 0, unpricedCalls: 1 },
+      ],
+    },
   });
-  server = createServer(createDashboardHandler({ checkpoints: store, clock, token: TOKEN }));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`;
+  base = await fixture.serve({ token: TOKEN });
 });
 
 afterAll(async () => {
-  await new Promise<void>((resolve) => {
-    server.close(() => {
-      resolve();
-    });
-  });
-  store.close();
-  rmSync(dir, { recursive: true, force: true });
+  await fixture.close();
 });
 
 async function runs(query = ''): Promise<DashboardRun[]> {
@@ -99,6 +82,8 @@ describe('the run list', () => {
       ['b-1', 'limit:iterations', 2],
       ['run-killed', 'interrupted', 1],
     ]);
+    // What each run offers comes from the server's one table of actions.
+    expect(list.map((r) => r.actions)).toEqual([['cancel'], [], ['continue'], ['resume', 'abandon']]);
     expect(list[1]!.task).toBe('answer the question');
     expect(list[1]!.percent).toBe(100);
     // A run stopped at its limit keeps the bar where it stopped, below 100, and has no ETA.
@@ -156,6 +141,24 @@ describe('the run page and its actions', () => {
     expect((await fetch(`${base}/api/runs/nope/stream`)).status).toBe(404);
   });
 
+  it('shows cost by model: a model with no price is unpriced (null), never $0, and the total says what it leaves out', async () => {
+    const live = (await (await fetch(`${base}/api/runs/run-live`)).json()) as DashboardRunDetail;
+    expect(live.costByModel).toEqual([
+      { model: 'openai/gpt-4o', calls: 2, inputTokens: 20, outputTokens: 6, spentUsd: 0.02 },
+      { model: 'local/llama-3', calls: 1, inputTokens: 10, outputTokens: 3, spentUsd: null },
+    ]);
+    expect([live.run.spentUsd, live.run.unpricedCalls]).toEqual([0.02, 1]);
+    // A run the runtime really ran, on a provider with no price: its calls are unpriced.
+    const ran = (await (await fetch(`${base}/api/runs/a-1`)).json()) as DashboardRunDetail;
+    expect(ran.costByModel).toEqual([
+      { model: 'scripted', calls: 2, inputTokens: ran.run.inputTokens, outputTokens: ran.run.outputTokens, spentUsd: null },
+    ]);
+    expect([ran.run.spentUsd, ran.run.unpricedCalls]).toEqual([0, 2]);
+    // A checkpoint written before cost by model was kept lists no model and no unpriced call.
+    const old = (await (await fetch(`${base}/api/runs/run-killed`)).json()) as DashboardRunDetail;
+    expect([old.costByModel, old.run.unpricedCalls]).toEqual([[], 0]);
+  });
+
   it("shows a run's iterations: what the model wrote and the tools it called, with their results", async () => {
     const body = (await (await fetch(`${base}/api/runs/a-1`)).json()) as DashboardRunDetail;
     expect(body.view.steps).toEqual([
@@ -187,35 +190,6 @@ describe('the run page and its actions', () => {
     expect((await runs('?q=killed')).map((r) => r.state)).toEqual(['cancelled']);
   });
 });
-
-/** A `text/event-stream` response read frame by frame, as EventSource reads it. */
-function frames(response: Response): { next: () => Promise<string>; close: () => Promise<void> } {
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  return {
-    async next() {
-      for (;;) {
-        const end = buffer.indexOf('\n\n');
-        if (end !== -1) {
-          const frame = buffer.slice(0, end + 2);
-          buffer = buffer.slice(end + 2);
-          return frame;
-        }
-        const { value, done } = await reader.read();
-        if (done) throw new Error(`stream ended; left: ${JSON.stringify(buffer)}`);
-        buffer += value;
-      }
-    },
-    close: () => reader.cancel(),
-  };
-}
-
-function field(frame: string, name: string): string | undefined {
-  return frame
-    .split('\n')
-    .find((line) => line.startsWith(`${name}: `))
-    ?.slice(name.length + 2);
-}
 
 describe('live updates over Server-Sent Events', () => {
   it('streams the filtered list, then a new frame only when the store changes; Last-Event-ID resumes without a repeat', async () => {

@@ -5,8 +5,8 @@ import type { CheckpointStore, RunRequestStore } from '@headway/runtime';
 import { z } from 'zod';
 import { DashboardError } from './dashboard-error.js';
 import { readRunDetail } from './dashboard-run-detail.js';
-import { readDashboardRuns, type DashboardRun } from './dashboard-runs.js';
-import { streamSnapshots } from './dashboard-stream.js';
+import { dashboardRun, readDashboardRuns, type DashboardRun } from './dashboard-runs.js';
+import { createSnapshotPollers, streamSnapshots } from './dashboard-stream.js';
 import { PAGE_CSS, PAGE_HTML, PAGE_SCRIPT } from './page.js';
 import { takeRunAction, type DashboardAction } from './run-actions.js';
 
@@ -48,7 +48,10 @@ export interface DashboardHandlerOptions {
   activeWithinMs?: number;
   /** Where the runs' saved reports are (`.headway/reports`: `<runId>.json`); without it no report is shown. */
   reportsDir?: string;
-  /** How often a live stream (`/api/stream`, `/api/runs/<id>/stream`) reads the store again (default 1000 ms). */
+  /**
+   * How often a live stream (`/api/stream`, `/api/runs/<id>/stream`) reads the store again (default
+   * 1000 ms). Streams of the same query share one read: one poller per distinct query.
+   */
   pollMs?: number;
   /** Told of a request that failed inside the server (it answered 500); errors it throws are ignored. */
   onInternalError?: OnInternalError<DashboardErrorContext>;
@@ -195,8 +198,9 @@ export function createDashboardHandler(options: DashboardHandlerOptions): (req: 
   const listRuns = async (query: z.infer<typeof runsQuery>): Promise<{ runs: DashboardRun[] }> => ({
     runs: (await readDashboardRuns(checkpoints, readOptions)).filter((run) => matches(run, query)),
   });
-  const stream = (req: IncomingMessage, res: ServerResponse, event: string, read: () => Promise<unknown>): void => {
-    streamSnapshots(req, res, { clock, pollMs, event, read, headers: HEADERS, onInternalError: options.onInternalError });
+  const pollers = createSnapshotPollers({ clock, pollMs, onInternalError: options.onInternalError });
+  const stream = (req: IncomingMessage, res: ServerResponse, key: string, event: string, read: () => Promise<unknown>): void => {
+    streamSnapshots(req, res, pollers, { key, event, read, headers: HEADERS });
   };
   const authorized = (req: IncomingMessage): boolean =>
     token !== undefined && (sameToken(bearerToken(req), token) || sameToken(cookieToken(req), token));
@@ -253,7 +257,9 @@ export function createDashboardHandler(options: DashboardHandlerOptions): (req: 
     }
     if (method === 'GET' && path === '/api/stream') {
       const query = parseOrThrow(runsQuery, queryOf(url), 'query');
-      stream(req, res, 'runs', () => listRuns(query));
+      // One poller per distinct filter: the key lists the filters in a fixed order.
+      const key = `runs:${JSON.stringify([query.state, query.agent, query.worker, query.q])}`;
+      stream(req, res, key, 'runs', () => listRuns(query));
       return;
     }
     const one = /^\/api\/runs\/([^/]+)(?:\/(abandon|continue|resume|cancel|requests|stream))?$/.exec(path);
@@ -278,7 +284,7 @@ export function createDashboardHandler(options: DashboardHandlerOptions): (req: 
       if (one[2] === 'stream' && method === 'GET') {
         // A run that does not exist is a 404 now, not an error frame later.
         await readRunDetail(checkpoints, id, detailOptions);
-        stream(req, res, 'run', () => readRunDetail(checkpoints, id, detailOptions));
+        stream(req, res, `run:${id}`, 'run', () => readRunDetail(checkpoints, id, detailOptions));
         return;
       }
       if (one[2] !== undefined && one[2] !== 'requests' && one[2] !== 'stream' && method === 'POST') {
@@ -288,7 +294,11 @@ export function createDashboardHandler(options: DashboardHandlerOptions): (req: 
         if (typeof origin !== 'string' || origin !== `http://${req.headers.host ?? ''}`) {
           throw new DashboardError('DASHBOARD_FORBIDDEN', 'actions are taken from the dashboard page only (Origin must be this server)');
         }
-        const result = await takeRunAction(req, one[2] as DashboardAction, id, { checkpoints, requests, read: readOptions });
+        const result = await takeRunAction(req, one[2] as DashboardAction, id, {
+          checkpoints,
+          requests,
+          runOf: (summary, checkpoint) => dashboardRun(summary, checkpoint, readOptions),
+        });
         sendJson(res, result.action === 'abandon' ? 200 : 202, { ok: true, ...redact(result) });
         return;
       }

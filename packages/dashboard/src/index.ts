@@ -3,7 +3,7 @@ export type { DashboardErrorContext, DashboardHandlerOptions } from './dashboard
 export { dashboardRun, readDashboardRuns } from './dashboard-runs.js';
 export type { DashboardRun, ReadDashboardRunsOptions } from './dashboard-runs.js';
 export { readRunDetail } from './dashboard-run-detail.js';
-export type { DashboardRunDetail, ReadRunDetailOptions } from './dashboard-run-detail.js';
+export type { DashboardModelCost, DashboardRunDetail, ReadRunDetailOptions } from './dashboard-run-detail.js';
 export { MAX_VIEW_STEPS, MAX_VIEW_TEXT, dashboardRunView } from './run-view.js';
 export type { DashboardPlan, DashboardRunView, DashboardStep, DashboardToolCall } from './run-view.js';
 export { dashboardRunState } from './run-state.js';

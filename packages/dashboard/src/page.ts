@@ -43,15 +43,6 @@ button{padding:.3rem .8rem}
 /** The page's script (plain browser JavaScript, no dependency). */
 export const PAGE_SCRIPT = `const app = document.getElementById('app');
 const STATES = ['', 'running', 'completed', 'limit:iterations', 'limit:time', 'limit:cost', 'stalled', 'cancelled', 'failed', 'interrupted'];
-// The actions a run in each state offers; each is POST /api/runs/<id>/<action>.
-// What each state offers: Abandon is done by the server; Continue, Resume and Cancel are requests a
-// worker (createRunRequestWorker) claims and carries out.
-function actionsFor(state) {
-  if (state === 'interrupted') return ['resume', 'abandon'];
-  if (state === 'running') return ['cancel'];
-  if (state === 'stalled' || state === 'cancelled' || state === 'failed' || state.startsWith('limit:')) return ['continue'];
-  return [];
-}
 let source;
 let order = [];
 
@@ -68,6 +59,8 @@ function link(path, text) { return el('a', { href: path, 'data-link': path, text
 function runLink(runId) { return link('/runs/' + encodeURIComponent(runId), runId); }
 
 function usd(n) { return '$' + n.toFixed(4); }
+// A total that leaves out calls of a model with no price says so: their cost is unknown, not $0.
+function spent(run) { return usd(run.spentUsd) + (run.unpricedCalls > 0 ? ' (excludes ' + run.unpricedCalls + ' unpriced call' + (run.unpricedCalls === 1 ? '' : 's') + ')' : ''); }
 function duration(ms) {
   const s = Math.round(ms / 1000);
   if (s < 60) return s + 's';
@@ -159,7 +152,7 @@ function listView() {
       el('td', { text: eta(run) }),
       el('td', { class: 'state', text: run.state }),
       el('td', { text: String(run.iteration) }),
-      el('td', { text: usd(run.spentUsd) }),
+      el('td', { text: spent(run) }),
       el('td', { text: duration(Math.max(0, now - run.startedAt)) }),
       el('td', { text: run.sessionId }),
       el('td', { text: run.agent }),
@@ -208,7 +201,7 @@ function runView(id) {
     const { run, chain, view } = detail;
     const rows = [
       ['State', run.state + ' (' + run.stateText + ')'], ['Task', run.task], ['Agent', run.agent || 'not recorded'], ['Worker', run.sessionId], ['Iteration', String(run.iteration)],
-      ['Spent', usd(run.spentUsd)], ['Tokens', run.inputTokens + ' in, ' + run.outputTokens + ' out'], ['Tools', run.toolsUsed.join(', ') || 'none'],
+      ['Spent', spent(run)], ['Tokens', run.inputTokens + ' in, ' + run.outputTokens + ' out'], ['Tools', run.toolsUsed.join(', ') || 'none'],
       ['Progress', Math.round(run.percent) + '%' + (eta(run) ? ', ETA ' + eta(run) : '')],
     ];
     if (view.plan) rows.push(['Plan', view.plan.completed + ' of ' + view.plan.total + ' done, ' + view.plan.inProgress + ' in progress']);
@@ -217,13 +210,20 @@ function runView(id) {
     const list = el('dl', {});
     for (const [k, v] of rows) list.append(el('dt', { text: k }), el('dd', { text: v }));
     const parts = [list];
+    if (detail.costByModel.length > 0) {
+      parts.push(el('h3', { text: 'Cost by model' }), el('table', {},
+        el('thead', {}, el('tr', {}, ...['Model', 'Calls', 'Input tokens', 'Output tokens', 'Spent'].map((h) => el('th', { scope: 'col', text: h })))),
+        el('tbody', {}, ...detail.costByModel.map((m) => el('tr', {}, el('td', { text: m.model }), el('td', { text: String(m.calls) }),
+          el('td', { text: String(m.inputTokens) }), el('td', { text: String(m.outputTokens) }), el('td', { text: m.spentUsd === null ? 'unpriced' : usd(m.spentUsd) }))))));
+    }
     if (chain.length > 1) {
       const items = el('ol', { class: 'chain' });
       for (const runId of chain) items.append(el('li', {}, runId === run.runId ? el('strong', { text: runId }) : runLink(runId)));
       parts.push(el('h3', { text: 'Chain of continuations' }), items);
     }
     const actions = el('p', {});
-    for (const action of actionsFor(run.state)) {
+    // The server says what a run in its state offers (each is POST /api/runs/<id>/<action>).
+    for (const action of run.actions) {
       const button = el('button', { type: 'button', text: action[0].toUpperCase() + action.slice(1) });
       button.addEventListener('click', async () => {
         const response = await fetch('/api/runs/' + encodeURIComponent(run.id) + '/' + action, { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json' }, body: '{}' });

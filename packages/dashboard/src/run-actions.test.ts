@@ -1,44 +1,24 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ManualClock, type ProgressEvent } from '@headway/protocol';
-import { AgentRuntime, defineTool, saveRunReport, type RunResult } from '@headway/runtime';
+import { AgentRuntime, saveRunReport, type RunResult } from '@headway/runtime';
 import { ScriptedProvider } from '@headway/runtime/testing';
-import { SqliteCheckpointStore } from '@headway/store-sqlite';
+import type { SqliteCheckpointStore } from '@headway/store-sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { createDashboardHandler } from './dashboard-server.js';
+import { TOKEN, ids, openDashboardStore, search, type DashboardStoreFixture } from './dashboard-fixture.test-util.js';
 import type { DashboardRun } from './dashboard-runs.js';
 import { CANCELLED_FROM_DASHBOARD, createRunRequestWorker, type RunRequestWorker } from './run-request-worker.js';
 
-const TOKEN = 'tok-0123456789abcdef';
 // The store's clock (ages, live or interrupted) and the runs' own clock are apart: moving the first
 // to make a run read interrupted fires no timer of the runs.
 const storeClock = new ManualClock({ start: 1_000_000 });
 const runClock = new ManualClock({ start: 1_000_000 });
 /** A clock nobody advances: a scripted reply delayed on it never comes (a worker that hangs). */
 const never = new ManualClock({ start: 0 });
-let dir: string;
+let fixture: DashboardStoreFixture;
 let reports: string;
 let store: SqliteCheckpointStore;
-let server: Server;
 let base: string;
 let worker: RunRequestWorker;
 const hung: AbortController[] = [];
-
-function ids(prefix: string): () => string {
-  let n = 0;
-  return () => `${prefix}-${String((n += 1))}`;
-}
-
-const search = defineTool({
-  name: 'search',
-  description: 'finds things',
-  parameters: z.object({ q: z.string() }),
-  execute: () => 'nothing yet',
-});
 
 /** A runtime on the shared store; `script` is its model. */
 function runtime(
@@ -81,9 +61,8 @@ async function until(condition: () => Promise<boolean> | boolean): Promise<void>
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'headway-actions-'));
-  reports = join(dir, 'reports');
-  store = new SqliteCheckpointStore(join(dir, 'agent.db'), { clock: storeClock });
+  fixture = openDashboardStore('actions', storeClock);
+  ({ reports, store } = fixture);
   // A run stopped at its iteration limit, its report saved where the worker reads reports.
   const looping = runtime('limit', () => ({ content: 'again', toolCalls: [{ name: 'search', args: { q: 'x' } }] }), 2);
   saveRunReport(reports, await looping.run('search forever'));
@@ -93,22 +72,14 @@ beforeAll(async () => {
   void runtime('hung', hangs).run('the hung task', { signal: controller.signal });
   await until(() => store.list({}).some((s) => s.runId === 'hung-1' && s.iteration >= 1));
   await storeClock.advance(120_000);
-  server = createServer(createDashboardHandler({ checkpoints: store, clock: storeClock, token: TOKEN }));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`;
+  base = await fixture.serve({ token: TOKEN });
   worker = createRunRequestWorker({ runtime: runtime('w', answers), requests: store.runRequests(), worker: 'worker-1', reports });
 });
 
 afterAll(async () => {
   for (const controller of hung) controller.abort('test over');
   await worker.idle();
-  await new Promise<void>((resolve) => {
-    server.close(() => {
-      resolve();
-    });
-  });
-  store.close();
-  rmSync(dir, { recursive: true, force: true });
+  await fixture.close();
 });
 
 describe('actions as requests a worker carries out', () => {
@@ -139,6 +110,23 @@ describe('actions as requests a worker carries out', () => {
       '{}{}',
     ]) {
       expect((await post('/api/runs/limit-1/continue', undefined, hostile)).status).toBe(400);
+    }
+    expect(store.runRequests().list()).toEqual([]);
+  });
+
+  it('lists with each run the actions it offers, and answers 409 to every action it does not list', async () => {
+    const list = ((await (await fetch(`${base}/api/runs`)).json()) as { runs: DashboardRun[] }).runs;
+    expect(list.map((r) => [r.runId, r.state, r.actions])).toEqual([
+      ['hung-1', 'interrupted', ['resume', 'abandon']],
+      ['limit-1', 'limit:iterations', ['continue']],
+    ]);
+    expect((await run('hung-1')).run.actions).toEqual(['resume', 'abandon']);
+    for (const listed of list) {
+      for (const action of ['continue', 'resume', 'cancel', 'abandon'] as const) {
+        if (listed.actions.includes(action)) continue;
+        const answer = await post(`/api/runs/${listed.runId}/${action}`);
+        expect([listed.runId, action, answer.status]).toEqual([listed.runId, action, 409]);
+      }
     }
     expect(store.runRequests().list()).toEqual([]);
   });

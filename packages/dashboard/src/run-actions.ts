@@ -1,11 +1,43 @@
 import type { IncomingMessage } from 'node:http';
-import type { CheckpointStore, CheckpointSummary, RunRequest, RunRequestStore } from '@headway/runtime';
+import type { Checkpoint, CheckpointStore, CheckpointSummary, RunRequest, RunRequestStore } from '@headway/runtime';
 import { z } from 'zod';
 import { DashboardError } from './dashboard-error.js';
-import { dashboardRun, type ReadDashboardRunsOptions } from './dashboard-runs.js';
+import type { DashboardRun } from './dashboard-runs.js';
 
 /** The actions `POST /api/runs/<id>/<action>` takes. */
 export type DashboardAction = 'continue' | 'resume' | 'abandon' | 'cancel';
+
+/** The states a run may be continued from: it stopped short and handed over a report. */
+const CONTINUABLE = new Set(['limit:iterations', 'limit:time', 'limit:cost', 'stalled', 'cancelled', 'failed']);
+
+/**
+ * The one table of which action applies to a run in which state, in the order the page offers
+ * them, and what the server answers (409) when asked for one that does not apply. The list and
+ * the run page are sent each run's `actions` from it, so the page never decides on its own.
+ */
+const ACTION_RULES: readonly { action: DashboardAction; appliesTo: (state: string) => boolean; refusal: string }[] = [
+  {
+    action: 'continue',
+    appliesTo: (state) => CONTINUABLE.has(state),
+    refusal: 'only a run that stopped short (a limit, a stall, cancelled, failed) can be continued',
+  },
+  { action: 'resume', appliesTo: (state) => state === 'interrupted', refusal: 'only an interrupted run can be resumed' },
+  { action: 'cancel', appliesTo: (state) => state === 'running', refusal: 'only a running run can be cancelled' },
+  { action: 'abandon', appliesTo: (state) => state === 'interrupted', refusal: 'only an interrupted run can be abandoned' },
+];
+
+/**
+ * The actions a run in `state` (a {@link DashboardRun}'s `state` word) offers, in the order the
+ * page shows them: `['resume', 'abandon']` for an interrupted run, `['cancel']` for a running one,
+ * `['continue']` for one that stopped short, none for a completed one.
+ */
+export function allowedActions(state: string): DashboardAction[] {
+  return ACTION_RULES.filter((rule) => rule.appliesTo(state)).map((rule) => rule.action);
+}
+
+function refusalOf(action: DashboardAction): string {
+  return ACTION_RULES.find((rule) => rule.action === action)?.refusal ?? 'it does not apply';
+}
 
 /** What an action answers: `abandoned` at once, or the request a worker will carry out. */
 export type DashboardActionResult =
@@ -17,9 +49,6 @@ const MAX_BODY_BYTES = 1_024;
 
 /** An action's body: empty, or an empty JSON object (room for options later, refused until then). */
 const bodySchema = z.strictObject({});
-
-/** The states a run may be continued from: it stopped short and handed over a report. */
-const CONTINUABLE = new Set(['limit:iterations', 'limit:time', 'limit:cost', 'stalled', 'cancelled', 'failed']);
 
 /**
  * Reads an action's body (at most {@link MAX_BODY_BYTES}) and validates it: nothing, or `{}`.
@@ -76,7 +105,12 @@ export async function takeRunAction(
   req: IncomingMessage,
   action: DashboardAction,
   id: string,
-  context: { checkpoints: CheckpointStore; requests: RunRequestStore | undefined; read: ReadDashboardRunsOptions },
+  context: {
+    checkpoints: CheckpointStore;
+    requests: RunRequestStore | undefined;
+    /** The run as the list shows it (its state and `actions`): `dashboardRun` with the server's options. */
+    runOf: (summary: CheckpointSummary, checkpoint: Checkpoint | undefined) => DashboardRun;
+  },
 ): Promise<DashboardActionResult> {
   await readActionBody(req);
   const { checkpoints, requests } = context;
@@ -84,28 +118,19 @@ export async function takeRunAction(
   const summary: CheckpointSummary | undefined = summaries.find((s) => s.id === id) ?? summaries.findLast((s) => s.runId === id);
   if (summary === undefined) throw new DashboardError('DASHBOARD_NOT_FOUND', `no run ${JSON.stringify(id)}`);
   const checkpoint = await checkpoints.load(summary.id);
-  const run = dashboardRun(summary, checkpoint, context.read);
+  const run = context.runOf(summary, checkpoint);
+  const applies = run.actions.includes(action);
   if (action === 'abandon') {
-    if (run.state !== 'interrupted') throw conflict(run.runId, run.state, 'only an interrupted run can be abandoned');
+    if (!applies) throw conflict(run.runId, run.state, refusalOf(action));
     await checkpoints.abandon(summary.id);
     return { action, runId: summary.runId, abandoned: true };
   }
-  const applies =
-    action === 'resume' ? run.state === 'interrupted' : action === 'cancel' ? run.state === 'running' : CONTINUABLE.has(run.state);
   if (!applies) {
     // A repeat that arrives after a worker took the request up (the run resumed, cancelled): the same request.
     const earlier =
       requests === undefined ? undefined : (await requests.list({ runId: summary.runId })).findLast((r) => r.action === action);
     if (earlier !== undefined) return { action, runId: summary.runId, request: earlier, created: false };
-    throw conflict(
-      run.runId,
-      run.state,
-      action === 'resume'
-        ? 'only an interrupted run can be resumed'
-        : action === 'cancel'
-          ? 'only a running run can be cancelled'
-          : 'only a run that stopped short (a limit, a stall, cancelled, failed) can be continued',
-    );
+    throw conflict(run.runId, run.state, refusalOf(action));
   }
   // One resume per interruption (a run resumed and interrupted again has a newer last write), one
   // cancel per run, one follow-up per run.

@@ -91,6 +91,7 @@ export const HEADWAY: Names<
   | 'timeBudgetMs'
   | 'costUsedUsd'
   | 'costMaxUsd'
+  | 'costUnpricedCalls'
   | 'percent'
   | 'iteration'
   | 'step'
@@ -109,6 +110,7 @@ export const HEADWAY: Names<
   timeBudgetMs: 'headway.time.budget_ms',
   costUsedUsd: 'headway.cost.used_usd',
   costMaxUsd: 'headway.cost.max_usd',
+  costUnpricedCalls: 'headway.cost.unpriced_calls',
   percent: 'headway.progress.percent',
   iteration: 'headway.iteration',
   step: 'headway.step',

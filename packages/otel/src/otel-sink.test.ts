@@ -301,6 +301,31 @@ describe('createOtelSink: one trace per run, from real runtime events', () => {
     ]);
   });
 
+  it('a model with no price under a cost limit: its calls have no cost, and the run span counts them as unpriced, not $0', async () => {
+    const s = setup();
+    const provider = model(s.clock, 200, (call) =>
+      call < 2
+        ? { toolCalls: [{ id: `c${String(call)}`, name: 'search', args: { q: 'x' } }], usage: { inputTokens: 10, outputTokens: 1 } }
+        : { content: 'done' },
+    );
+    const runtime = new AgentRuntime(
+      { provider: 'scripted', model: 'in-house-model', agentName: 'spender', maxIterations: 10, maxSpendUsd: 0.001 },
+      { provider, tools: [timedTool(s.clock, 'search', 10)], sinks: [s.sink], clock: s.clock, generateId: ids() },
+    );
+    expect((await runtime.run('Spend')).status).toBe('completed');
+    const run = runSpanOf(s.trees());
+    expect([
+      run.attributes['headway.cost.used_usd'],
+      run.attributes['headway.cost.unpriced_calls'],
+      run.attributes['headway.cost.max_usd'],
+    ]).toEqual([undefined, 3, 0.001]);
+    expect(run.children.filter((c) => c.name.startsWith('chat')).map((c) => c.attributes['headway.cost.usd'])).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
+  });
+
   it('the cost limit: the spend crosses the cap, the next call is refused, the run span has spend used and max', async () => {
     const s = setup();
     const provider = model(s.clock, 200, (call) => ({
@@ -326,6 +351,7 @@ describe('createOtelSink: one trace per run, from real runtime events', () => {
       'headway.cost.max_usd': 0.001,
     });
     expect(run.attributes['headway.cost.used_usd']).toBeCloseTo(spent, 12);
+    expect(run.attributes['headway.cost.unpriced_calls']).toBeUndefined();
     expect(run.children[0]!.attributes['headway.cost.usd']).toBeCloseTo(spent, 12);
     expect(
       run.events

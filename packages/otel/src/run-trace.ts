@@ -57,6 +57,10 @@ export class RunTrace {
   #inputTokens = 0;
   #outputTokens = 0;
   #costUsd: number | undefined;
+  /** Model calls that finished without a cost (their model has no price): the spend total leaves them out. */
+  #unpricedCalls = 0;
+  /** A cost limit was set or a call had a cost: the run's spend is tracked, so a call without one is unpriced. */
+  #costTracked = false;
   #providerSet = false;
   #limit: string | undefined;
   /** False when the run span records nothing (no SDK, or sampled out): then only the metrics' bookkeeping runs. */
@@ -208,7 +212,10 @@ export class RunTrace {
     const limits = event.limits;
     if (limits?.iterations !== undefined) attributes[HEADWAY.iterationsMax] = limits.iterations;
     if (limits?.time !== undefined) attributes[HEADWAY.timeBudgetMs] = limits.time;
-    if (limits?.cost !== undefined) attributes[HEADWAY.costMaxUsd] = limits.cost;
+    if (limits?.cost !== undefined) {
+      attributes[HEADWAY.costMaxUsd] = limits.cost;
+      this.#costTracked = true;
+    }
     const content = this.#deps.content;
     if (content !== undefined && event.task !== undefined) {
       attributes[GEN_AI.inputMessages] = JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: content.text(event.task) }] }]);
@@ -282,7 +289,10 @@ export class RunTrace {
     if (event.costUsd !== undefined) {
       attributes[HEADWAY.costUsd] = event.costUsd;
       this.#costUsd = (this.#costUsd ?? 0) + event.costUsd;
+      this.#costTracked = true;
       this.span.setAttribute(HEADWAY.costUsedUsd, this.#costUsd);
+    } else if (event.usage !== undefined) {
+      this.#unpricedCalls += 1;
     }
     const content = this.#deps.content;
     if (content !== undefined && open.kind === 'chat' && open.output !== '') {
@@ -439,6 +449,8 @@ export class RunTrace {
     const durationMs = event.type === 'run.finished' ? event.durationMs : event.ts - this.#firstTs;
     attributes[HEADWAY.timeUsedMs] = durationMs;
     if (this.#costUsd !== undefined) attributes[HEADWAY.costUsedUsd] = this.#costUsd;
+    // The spend total leaves out calls whose cost is unknown: say how many, never count them as $0.
+    if (this.#costTracked && this.#unpricedCalls > 0) attributes[HEADWAY.costUnpricedCalls] = this.#unpricedCalls;
     const span = this.span;
     let errorType: string | undefined;
     switch (event.type) {

@@ -1,3 +1,4 @@
+import { modelCostSchema, type ModelCost } from '../cost/model-cost.js';
 import type { Usage } from '../provider/provider.js';
 import { z } from 'zod';
 
@@ -21,8 +22,13 @@ export interface CheckpointState {
   tracker?: unknown;
   /** Tokens used so far. */
   usage: Usage;
-  /** Money spent by this run so far (USD). */
+  /** Money spent by this run so far (USD): its priced calls only. */
   spentUsd: number;
+  /**
+   * Calls, tokens and money per model (provider and model id); a model with no price counts its
+   * calls as `unpricedCalls`, not as $0. Absent in a checkpoint written before it was kept.
+   */
+  costByModel?: ModelCost[];
   /** Provider calls made by this run so far. */
   providerCalls: number;
   /** The runtime's own bookkeeping (failure streaks, wind-down state); plain JSON. */
@@ -143,6 +149,7 @@ export const checkpointStateSchema: z.ZodType<CheckpointState> = z.object({
     cacheWriteTokens: count.exactOptional(),
   }),
   spentUsd: z.number().nonnegative(),
+  costByModel: z.array(modelCostSchema).max(1_000).exactOptional(),
   providerCalls: count,
   extra: z.record(z.string(), z.unknown()).exactOptional(),
 });

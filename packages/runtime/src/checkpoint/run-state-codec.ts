@@ -173,6 +173,7 @@ export function checkpointStateOf(state: RunState, log: LogMeta | null): Checkpo
     ...(state.tracker === null || state.tracker === undefined ? {} : { tracker: state.tracker }),
     usage: state.usage,
     spentUsd: state.spentUsd,
+    ...(state.costByModel === undefined ? {} : { costByModel: state.costByModel }),
     providerCalls: state.iteration,
     extra: extra as unknown as Record<string, unknown>,
   };
@@ -256,6 +257,7 @@ export function runStateFromCheckpoint(cp: Checkpoint): RunState {
     iteration: cp.state.iteration,
     usage: { ...cp.state.usage },
     spentUsd: cp.state.spentUsd,
+    ...(cp.state.costByModel === undefined ? {} : { costByModel: cp.state.costByModel.map((row) => ({ ...row })) }),
     tracker,
     log,
     toolsUsed: [...cp.state.toolsUsed],

@@ -47,10 +47,23 @@ describe('CostTracker', () => {
     expect(new CostTracker({ budgetUsd: 10, prices, approachingAt: 0.5 }).status('x')).toBe('ok');
   });
 
-  it('counts calls of unpriced models at $0 and says so', () => {
-    const costs = new CostTracker({ budgetUsd: 1, prices: new PriceTable({}, { defaults: false }) });
-    expect(costs.record('a', 'mystery', { inputTokens: 100, outputTokens: 100 })).toEqual({ costUsd: 0, priced: false, spentUsd: 0 });
-    expect(costs.cost()).toMatchObject({ calls: 1, unpricedCalls: 1, spentUsd: 0 });
+  it('records a call of an unpriced model as unknown (null), never $0, and counts it per session', () => {
+    const costs = new CostTracker({
+      budgetUsd: 1,
+      prices: new PriceTable({ 'test-model': { inputPerMillion: 1e6, outputPerMillion: 0 } }),
+    });
+    expect(costs.record('a', 'mystery', { inputTokens: 100, outputTokens: 100 })).toEqual({ costUsd: null, priced: false, spentUsd: 0 });
+    expect(costs.record('a', 'test-model', { inputTokens: 0, outputTokens: 0 })).toEqual({ costUsd: 0, priced: true, spentUsd: 0 });
+    costs.record('b', 'mystery', { inputTokens: 1, outputTokens: 1 });
+    expect(costs.cost()).toMatchObject({ calls: 3, unpricedCalls: 2, spentUsd: 0 });
+    expect(costs.cost('a')).toMatchObject({ calls: 2, unpricedCalls: 1 });
+    expect([costs.unpriced('b'), costs.unpriced('nobody')]).toEqual([1, 0]);
+    // Resumed from a checkpoint: the session's unpriced calls come back with its totals.
+    costs.restore('c', { spentUsd: 0.5, calls: 4 }, 3);
+    expect(costs.cost('c')).toMatchObject({ spentUsd: 0.5, calls: 4, unpricedCalls: 3 });
+    expect(() => {
+      costs.restore('c', { spentUsd: 0, calls: 0 }, -1);
+    }).toThrow(/unpriced calls/);
   });
 
   it('restores a session from stored totals', () => {

@@ -18,7 +18,10 @@ export interface CostSummary {
   spentUsd: number;
   /** Provider calls of the session asked about, or of all sessions. */
   calls: number;
-  /** Calls whose model had no price (counted at $0): a budget cannot see them. */
+  /**
+   * Calls whose model had no price, of the session asked about or of all sessions: what they cost
+   * is unknown, so it is not in `spentUsd` and a budget cannot see it.
+   */
   unpricedCalls: number;
   bySession: Record<string, SessionCost>;
 }
@@ -38,11 +41,11 @@ export interface CostTrackerOptions {
 
 /** What one recorded call cost. */
 export interface RecordedCost {
-  /** USD of this call (0 when the model has no price). */
-  costUsd: number;
+  /** USD of this call; `null` when the model has no price (unknown, never counted as $0). */
+  costUsd: number | null;
   /** False when the model has no price. */
   priced: boolean;
-  /** The session's spend after this call. */
+  /** The session's spend after this call (its priced calls). */
   spentUsd: number;
 }
 
@@ -83,7 +86,8 @@ export class CostTracker {
   readonly approachingAt: number;
   readonly prices: PriceTable;
   readonly #sessions = new Map<string, SessionCost>();
-  #unpriced = 0;
+  /** Unpriced calls per session. */
+  readonly #unpriced = new Map<string, number>();
 
   /** @throws {CostError} `COST_INVALID_OPTIONS` or `COST_INVALID_PRICE` naming the field. */
   constructor(options: CostTrackerOptions = {}) {
@@ -98,7 +102,8 @@ export class CostTracker {
   }
 
   /**
-   * Adds one provider call of `model` to `sessionId`'s spend.
+   * Adds one provider call of `model` to `sessionId`'s spend. A model with no price adds nothing
+   * to the spend and is counted as an unpriced call (`costUsd: null`).
    *
    * @throws {CostError} `COST_INVALID_USAGE` for negative or fractional token counts.
    */
@@ -106,21 +111,28 @@ export class CostTracker {
     const parsed = usageSchema.safeParse(usage);
     if (!parsed.success) throw invalid('COST_INVALID_USAGE', 'usage', parsed.error);
     const cost = this.prices.cost(model, parsed.data);
-    if (cost === undefined) this.#unpriced += 1;
     const session = this.#session(sessionId);
     session.calls += 1;
-    session.spentUsd += cost ?? 0;
-    return { costUsd: cost ?? 0, priced: cost !== undefined, spentUsd: session.spentUsd };
+    if (cost === undefined) {
+      this.#unpriced.set(sessionId, (this.#unpriced.get(sessionId) ?? 0) + 1);
+      return { costUsd: null, priced: false, spentUsd: session.spentUsd };
+    }
+    session.spentUsd += cost;
+    return { costUsd: cost, priced: true, spentUsd: session.spentUsd };
   }
 
   /**
    * Sets a session's totals, e.g. from the session store when it is loaded or from a
-   * checkpoint when a run is resumed.
+   * checkpoint when a run is resumed (`unpricedCalls`: its calls whose cost is unknown).
    */
-  restore(sessionId: string, cost: SessionCost): void {
+  restore(sessionId: string, cost: SessionCost, unpricedCalls = 0): void {
     const parsed = sessionCostSchema.safeParse(cost);
     if (!parsed.success) throw invalid('COST_INVALID_USAGE', 'session cost', parsed.error);
+    const unpriced = z.number().int().nonnegative().safeParse(unpricedCalls);
+    if (!unpriced.success) throw invalid('COST_INVALID_USAGE', 'unpriced calls', unpriced.error);
     this.#sessions.set(sessionId, { ...parsed.data });
+    if (unpriced.data === 0) this.#unpriced.delete(sessionId);
+    else this.#unpriced.set(sessionId, unpriced.data);
   }
 
   /** True once the tracker has a total for the session (recorded or restored). */
@@ -133,7 +145,15 @@ export class CostTracker {
     return this.#sessions.get(sessionId)?.spentUsd ?? 0;
   }
 
-  /** Where a session stands: `exhausted` at or over the budget, `approaching` from `approachingAt` of it. */
+  /** Calls of a session whose model had no price (0 for one never seen). */
+  unpriced(sessionId: string): number {
+    return this.#unpriced.get(sessionId) ?? 0;
+  }
+
+  /**
+   * Where a session stands: `exhausted` at or over the budget, `approaching` from `approachingAt`
+   * of it. Only priced calls count: a call whose cost is unknown cannot be measured against it.
+   */
   status(sessionId: string): BudgetStatus {
     if (this.budgetUsd === 0) return 'unlimited';
     const spent = this.spent(sessionId);
@@ -147,16 +167,19 @@ export class CostTracker {
     const bySession = Object.fromEntries([...this.#sessions].map(([id, s]) => [id, { ...s }])) as Record<string, SessionCost>;
     let spentUsd = 0;
     let calls = 0;
+    let unpricedCalls = 0;
     for (const s of this.#sessions.values()) {
       spentUsd += s.spentUsd;
       calls += s.calls;
     }
+    for (const n of this.#unpriced.values()) unpricedCalls += n;
     if (sessionId !== undefined) {
       const one = this.#sessions.get(sessionId);
       spentUsd = one?.spentUsd ?? 0;
       calls = one?.calls ?? 0;
+      unpricedCalls = this.#unpriced.get(sessionId) ?? 0;
     }
-    return { budgetUsd: this.budgetUsd, spentUsd, calls, unpricedCalls: this.#unpriced, bySession };
+    return { budgetUsd: this.budgetUsd, spentUsd, calls, unpricedCalls, bySession };
   }
 
   #session(sessionId: string): SessionCost {

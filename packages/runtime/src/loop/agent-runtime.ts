@@ -244,7 +244,11 @@ export class AgentRuntime {
     if (this.#activeRuns.has(state.runId)) {
       throw new CheckpointError('CHECKPOINT_CONFLICT', `checkpoint ${checkpointId}: its run ${state.runId} is running in this runtime`);
     }
-    await openSession(this.#sessions, state.sessionId, this.#costs, { spentUsd: state.spentUsd, calls: state.iteration });
+    await openSession(this.#sessions, state.sessionId, this.#costs, {
+      spentUsd: state.spentUsd,
+      calls: state.iteration,
+      unpricedCalls: (state.costByModel ?? []).reduce((sum, row) => sum + row.unpricedCalls, 0),
+    });
     const checkpointer = new StoreCheckpointer(store, this.#generateId);
     checkpointer.attach(checkpoint, state);
     return this.#execute(this.#newLoop(state, options, undefined, checkpointer));
@@ -321,6 +325,17 @@ export class AgentRuntime {
       return typeof model === 'string' ? model : name;
     } catch {
       return this.config.provider;
+    }
+  }
+
+  /** The model with the provider that serves it (`openai/gpt-4o`): how a run's cost by model names it. */
+  #modelLabel(): string {
+    const model = this.#pricingModel();
+    try {
+      const name = this.providers.resolve();
+      return model === name || model.startsWith(`${name}/`) ? model : `${name}/${model}`;
+    } catch {
+      return model;
     }
   }
 
@@ -444,7 +459,11 @@ export class AgentRuntime {
         reporter: deps.progressReporter ?? new NullReporter(),
         sinks: deps.sinks ?? [],
         onTimeout: deps.onTimeout,
-        spend: spendGuard(this.#costs, () => this.#pricingModel()),
+        spend: spendGuard(
+          this.#costs,
+          () => this.#pricingModel(),
+          () => this.#modelLabel(),
+        ),
         onInternalError: (error, where) => {
           this.#internalError(error, where);
         },

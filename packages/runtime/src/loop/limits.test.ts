@@ -40,8 +40,8 @@ describe('iterationLimit', () => {
 
 describe('costLimit', () => {
   const guard = (status: 'ok' | 'approaching' | 'exhausted'): SpendGuard => ({
-    record: () => 0,
-    check: () => ({ status, spentUsd: 0.9, budgetUsd: 1 }),
+    record: () => ({ costUsd: 0, model: 'm' }),
+    check: () => ({ status, spentUsd: 0.9, budgetUsd: 1, unpricedCalls: 0 }),
   });
 
   it('answers with the spend, a warning when close, and the cost-budget reason when at the cap', () => {

@@ -123,6 +123,7 @@ export function freshRunState(init: {
     iteration: 0,
     usage: { inputTokens: 0, outputTokens: 0 },
     spentUsd: 0,
+    costByModel: [],
     tracker: null,
     log: null,
     toolsUsed: [],

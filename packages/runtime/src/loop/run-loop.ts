@@ -21,6 +21,8 @@ import type { ProviderRegistry } from '../provider/provider-registry.js';
 import { isAbortError } from '../provider/retry-policy.js';
 import { ProviderError } from '../provider/provider-error.js';
 import { ConfigError } from './config-error.js';
+import { CostError } from '../cost/cost-error.js';
+import { recordModelCost } from '../cost/model-cost.js';
 import { ContextRunner } from '../context/context-runner.js';
 import type { ContextRunInfo, ContextIteration } from '../context/context-part.js';
 import { openToolProgress } from '../tools/tool-progress.js';
@@ -88,6 +90,8 @@ export class RunLoop {
   readonly #context: ContextRunner;
   readonly #log: ToolCallLog;
   readonly #abort = new AbortController();
+  /** Models without a price this run already said are not counted against the cost limit. */
+  readonly #unpricedTold = new Set<string>();
   readonly #time: TimeBudget;
   readonly #stall: StallWatch;
   #stop: Stop | undefined;
@@ -356,14 +360,15 @@ export class RunLoop {
     state.iteration += 1;
     state.usage = addUsage(state.usage, response.usage);
     const spentBefore = state.spentUsd;
-    this.#recordSpend(response);
+    const priced = this.#recordSpend(response);
     this.#emit({
       type: 'step.finished',
       step,
       durationMs: Math.max(0, clock.now() - startedAt),
       usage: { inputTokens: response.usage.inputTokens, outputTokens: response.usage.outputTokens },
       finishReason: response.finishReason,
-      ...(this.#ctx.spend === undefined ? {} : { costUsd: state.spentUsd - spentBefore }),
+      // A call whose model has no price carries no cost: unknown, never $0.
+      ...(priced ? { costUsd: state.spentUsd - spentBefore } : {}),
     });
     if (response.reasoning !== undefined && response.reasoning !== '') this.#emit({ type: 'thinking', content: response.reasoning });
     const toolCalls = tools.length === 0 ? [] : response.toolCalls;
@@ -500,17 +505,43 @@ export class RunLoop {
     return this.#halt({ status: 'limit', reason: cost.reached });
   }
 
-  /** After a provider call: its price is added to the run's and the session's spend. */
-  #recordSpend(response: CompletionResponse): void {
+  /**
+   * After a provider call: its price is added to the run's and the session's spend and to the run's
+   * cost by model. Returns false when the call has no known cost (its model has no price).
+   */
+  #recordSpend(response: CompletionResponse): boolean {
     const spend = this.#ctx.spend;
-    if (spend === undefined) return;
+    if (spend === undefined) return false;
+    let priced = false;
     try {
-      this.state.spentUsd += spend.record(this.state.sessionId, response.usage);
+      const { costUsd, model } = spend.record(this.state.sessionId, response.usage);
+      if (costUsd !== undefined) this.state.spentUsd += costUsd;
+      recordModelCost((this.state.costByModel ??= []), model, response.usage, costUsd);
+      priced = costUsd !== undefined;
+      if (!priced) this.#unpriced(model);
     } catch (error) {
       this.#ctx.onInternalError(error, 'cost');
     }
     const { approaching } = costLimit(spend, this.state.sessionId);
     if (approaching !== undefined) this.#approach(approaching);
+    return priced;
+  }
+
+  /**
+   * A model with no price under a cost limit: its calls cannot be counted against the limit (what
+   * they cost is unknown), and the limit says so, once per run and model, to `onInternalError`.
+   */
+  #unpriced(model: string): void {
+    const budgetUsd = this.#ctx.spend?.check(this.state.sessionId).budgetUsd ?? 0;
+    if (budgetUsd === 0 || this.#unpricedTold.has(model)) return;
+    this.#unpricedTold.add(model);
+    this.#ctx.onInternalError(
+      new CostError(
+        'COST_UNPRICED_MODEL',
+        `${model} has no price: its calls are not counted against the cost limit of $${String(budgetUsd)} (what they cost is unknown); give it a price in the runtime's prices`,
+      ),
+      'cost',
+    );
   }
 
   /** The 80% warning of a limit, once per run. */

@@ -1,4 +1,5 @@
 import type { RunEnd, StopReason } from '@headway/protocol';
+import type { ModelCost } from '../cost/model-cost.js';
 import type { ChatMessage, ToolCall, Usage } from '../provider/provider.js';
 
 /** Status of one tool call of the iteration in flight. */
@@ -38,8 +39,13 @@ export interface RunState {
   /** Provider calls completed (iterations). */
   iteration: number;
   usage: Usage;
-  /** Money this run spent so far (USD), priced by the runtime's cost tracker. */
+  /** Money this run spent so far (USD), priced by the runtime's cost tracker: its priced calls only. */
   spentUsd: number;
+  /**
+   * Calls, tokens and money per model (provider and model id), in order of first use; a model with
+   * no price counts its calls as unpriced, never as $0. Absent in a run checkpointed before it was kept.
+   */
+  costByModel?: ModelCost[];
   /** `ProgressTracker.toJSON()` at the last save. */
   tracker: unknown;
   /** `ToolCallLog.toJSON()` at the last save. */

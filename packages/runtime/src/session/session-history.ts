@@ -17,7 +17,7 @@ export async function openSession(
   store: SessionStore,
   sessionId: string,
   costs: CostTracker,
-  carried: { spentUsd: number; calls: number } = { spentUsd: 0, calls: 0 },
+  carried: { spentUsd: number; calls: number; unpricedCalls?: number } = { spentUsd: 0, calls: 0 },
 ): Promise<ChatMessage[]> {
   const existing = await store.get(sessionId);
   let history: ChatMessage[] = [];
@@ -42,7 +42,11 @@ export async function openSession(
     history = parsed.data;
   }
   if (!costs.has(sessionId)) {
-    costs.restore(sessionId, { spentUsd: (existing?.spentUsd ?? 0) + carried.spentUsd, calls: (existing?.calls ?? 0) + carried.calls });
+    costs.restore(
+      sessionId,
+      { spentUsd: (existing?.spentUsd ?? 0) + carried.spentUsd, calls: (existing?.calls ?? 0) + carried.calls },
+      carried.unpricedCalls ?? 0,
+    );
   }
   return history;
 }
