@@ -1,6 +1,7 @@
 import { ProgressTracker } from '@headway/estimator';
 import { redact, type Clock } from '@headway/protocol';
 import { checkpointRunInfo, type Checkpoint, type CheckpointStore, type CheckpointSummary } from '@headway/runtime';
+import type { DashboardAction } from './run-actions.js';
 import { dashboardRunState } from './run-state.js';
 
 /** One run as the list and the run page show it; every text already redacted. */
@@ -35,6 +36,8 @@ export interface DashboardRun {
   etaLowMs?: number;
   etaHighMs?: number;
   error?: string;
+  /** The actions `POST /api/runs/<id>/<action>` takes on the run in its state now (the page's buttons). */
+  actions: DashboardAction[];
 }
 
 /** Options of {@link readDashboardRuns}. */
@@ -48,6 +51,14 @@ export interface ReadDashboardRunsOptions {
 }
 
 const DEFAULT_ACTIVE_WITHIN_MS = 60_000;
+
+/** What a run in each state allows (the rules `takeRunAction` enforces). */
+function actionsFor(state: string): DashboardAction[] {
+  if (state === 'interrupted') return ['resume', 'abandon'];
+  if (state === 'running') return ['cancel'];
+  if (state === 'stalled' || state === 'cancelled' || state === 'failed' || state.startsWith('limit:')) return ['continue'];
+  return [];
+}
 
 /**
  * Percent and ETA range from the tracker state a run saved with its checkpoint: 100 for a
@@ -101,6 +112,7 @@ export function dashboardRun(summary: CheckpointSummary, cp: Checkpoint | undefi
     startedAt: summary.createdAt,
     updatedAt: summary.updatedAt,
     ...progressOf(cp, { word: state.word, active: state.active }, options),
+    actions: actionsFor(state.word),
     ...(info?.parentRunId === undefined ? {} : { parentRunId: info.parentRunId }),
     ...(summary.error === undefined ? {} : { error: summary.error }),
   };

@@ -7,7 +7,7 @@ import { DashboardError } from './dashboard-error.js';
 import { readRunDetail } from './dashboard-run-detail.js';
 import { readDashboardRuns, type DashboardRun } from './dashboard-runs.js';
 import { streamSnapshots } from './dashboard-stream.js';
-import { PAGE_CSS, PAGE_HTML, PAGE_SCRIPT } from './page.js';
+import { PAGE_CSS, PAGE_HTML, pageScript } from './page.js';
 import { takeRunAction, type DashboardAction } from './run-actions.js';
 
 /**
@@ -234,7 +234,7 @@ export function createDashboardHandler(options: DashboardHandlerOptions): (req: 
       return;
     }
     if (method === 'GET' && path === '/app.js') {
-      send(res, 200, 'text/javascript; charset=utf-8', PAGE_SCRIPT);
+      send(res, 200, 'text/javascript; charset=utf-8', pageScript());
       return;
     }
     if (method === 'GET' && path === '/favicon.ico') {
