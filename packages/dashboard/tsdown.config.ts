@@ -12,7 +12,7 @@ const config: UserConfig[] = defineConfig([
   {
     // The page's script, for the browser: Preact and the page bundled into one file the server
     // sends as /app.js (same origin, so the CSP needs no inline script and no eval).
-    entry: { app: 'src/page/app.tsx' },
+    entry: { app: 'src/page/app.tsx', 'live-worker': 'src/page/live-worker.ts' },
     outDir: 'dist/page',
     platform: 'browser',
     format: 'esm',

@@ -233,8 +233,8 @@ export function createDashboardHandler(options: DashboardHandlerOptions): (req: 
       send(res, 200, 'text/html; charset=utf-8', PAGE_HTML);
       return;
     }
-    if (method === 'GET' && path === '/app.js') {
-      send(res, 200, 'text/javascript; charset=utf-8', pageScript());
+    if (method === 'GET' && (path === '/app.js' || path === '/live-worker.js')) {
+      send(res, 200, 'text/javascript; charset=utf-8', pageScript(path === '/app.js' ? 'app.js' : 'live-worker.js'));
       return;
     }
     if (method === 'GET' && path === '/favicon.ico') {

@@ -33,6 +33,9 @@ table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.3rem .5
 .bar{width:8rem;height:.6rem;background:#e5e7eb;border-radius:.3rem;overflow:hidden}.fill{height:100%;background:#2563eb}
 .state{font-family:ui-monospace,monospace}
 .task{max-width:28rem;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+table.runs{table-layout:fixed}table.runs td{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}table.runs tr.spacer td{padding:0;border:0}
+table.runs th:nth-child(1){width:7.5rem}table.runs th:nth-child(2){width:8rem}table.runs th:nth-child(3){width:5rem}table.runs th:nth-child(4){width:9rem}
+table.runs th:nth-child(5){width:4.5rem}table.runs th:nth-child(6){width:4.5rem}table.runs th:nth-child(7){width:2.5rem}table.runs th:nth-child(8),table.runs th:nth-child(9){width:5rem}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dt{font-weight:600}
 button{padding:.3rem .8rem}
 .error{color:#b91c1c}
@@ -44,29 +47,33 @@ button{padding:.3rem .8rem}
 table.cost{width:auto;margin-bottom:.5rem}
 `;
 
-/** Where the build writes the page's script (`src/page/`, bundled with Preact): `dist/page/app.js`. */
-const SCRIPT_URL = new URL('../dist/page/app.js', import.meta.url);
+/** The page's scripts, as the build writes them from `src/page/` (bundled with Preact) into `dist/page/`. */
+type PageScriptName = 'app.js' | 'live-worker.js';
 
-let script: string | undefined;
+const scripts = new Map<PageScriptName, string>();
 
 /**
- * The page's script, as the build wrote it (read once, then kept). The same path serves from
- * `src/` (tests) and from `dist/` (the package).
+ * One of the page's scripts (`app.js`, the page; `live-worker.js`, the worker that reads its live
+ * streams), as the build wrote it: read once, then kept. The same path serves from `src/` (tests)
+ * and from `dist/` (the package).
  *
  * @throws {DashboardError} `DASHBOARD_UNAVAILABLE` when the package was not built.
  */
-export function pageScript(): string {
-  if (script !== undefined) return script;
+export function pageScript(name: PageScriptName): string {
+  const known = scripts.get(name);
+  if (known !== undefined) return known;
+  let script: string;
   try {
-    script = readFileSync(SCRIPT_URL, 'utf8');
+    script = readFileSync(new URL(`../dist/page/${name}`, import.meta.url), 'utf8');
   } catch (error) {
     throw new DashboardError(
       'DASHBOARD_UNAVAILABLE',
-      'the page script is not built (dist/page/app.js): run the build of @headway/dashboard',
+      `the page script is not built (dist/page/${name}): run the build of @headway/dashboard`,
       {
         cause: error,
       },
     );
   }
+  scripts.set(name, script);
   return script;
 }

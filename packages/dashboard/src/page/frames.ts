@@ -28,8 +28,6 @@ const run = z.object({
   actions: z.optional(z.array(action)),
 });
 
-const runsFrame = z.object({ runs: z.array(run) });
-
 const tool = z.object({ name: z.string(), args: z.string(), result: z.optional(z.string()) });
 
 const costLine = z.object({
@@ -59,8 +57,6 @@ const runFrame = z.object({
 export type PageRun = z.infer<typeof run>;
 /** An action the run page offers as a button. */
 export type PageAction = z.infer<typeof action>;
-/** A `runs` frame: the list. */
-export type RunsFrame = z.infer<typeof runsFrame>;
 /** A `run` frame: one run's page. */
 export type RunFrame = z.infer<typeof runFrame>;
 /** One model's share of a run's cost. */
@@ -69,25 +65,25 @@ export type CostLine = z.infer<typeof costLine>;
 /** The result of reading a frame: its value, or what is wrong with it. */
 export type Read<T> = { ok: true; value: T } | { ok: false; problem: string };
 
-function read<T>(schema: z.ZodMiniType<T>, data: string): Read<T> {
+function check<T>(schema: z.ZodMiniType<T>, value: unknown, where: string): Read<T> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const problems = parsed.error.issues.slice(0, 3).map((issue) => `${[where, ...issue.path.map(String)].join('.')}: ${issue.message}`);
+  return { ok: false, problem: problems.join('; ') };
+}
+
+/** Checks one run of a `runs` frame (`where` names it in a problem: `frame.runs.12`). */
+export function readRunRecord(value: unknown, where: string): Read<PageRun> {
+  return check(run, value, where);
+}
+
+/** Reads a `run` frame (one run's page). */
+export function readRunFrame(data: string): Read<RunFrame> {
   let value: unknown;
   try {
     value = JSON.parse(data);
   } catch {
     return { ok: false, problem: 'not JSON' };
   }
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return { ok: true, value: parsed.data };
-  const problems = parsed.error.issues.slice(0, 3).map((issue) => `${['frame', ...issue.path.map(String)].join('.')}: ${issue.message}`);
-  return { ok: false, problem: problems.join('; ') };
-}
-
-/** Reads a `runs` frame. */
-export function readRunsFrame(data: string): Read<RunsFrame> {
-  return read(runsFrame, data);
-}
-
-/** Reads a `run` frame. */
-export function readRunFrame(data: string): Read<RunFrame> {
-  return read(runFrame, data);
+  return check(runFrame, value, 'frame');
 }

@@ -1,12 +1,12 @@
 // The list: every run, live ones first, each row keyed by its checkpoint id so a snapshot of a
 // thousand runs touches only the rows whose cells changed, and every row keeps its slot.
 import { Component } from 'preact';
-import { useMemo, useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { duration, eta, usd } from './format.js';
-import { readRunsFrame, type PageRun } from './frames.js';
-import { useLive } from './live.js';
+import type { PageRun } from './frames.js';
+import { useLiveList } from './live.js';
 import { RunLink, Status } from './parts.js';
-import { createStableOrder } from './stable-order.js';
+import { useRowWindow } from './row-window.js';
 
 const STATES = [
   '',
@@ -59,14 +59,14 @@ function sameCells(a: RowCells, b: RowCells): boolean {
 }
 
 /** One row; skips its diff entirely when its cells read the same as last time. */
-class Row extends Component<{ cells: RowCells }> {
-  override shouldComponentUpdate(next: { cells: RowCells }): boolean {
-    return !sameCells(this.props.cells, next.cells);
+class Row extends Component<{ cells: RowCells; index: number }> {
+  override shouldComponentUpdate(next: { cells: RowCells; index: number }): boolean {
+    return next.index !== this.props.index || !sameCells(this.props.cells, next.cells);
   }
 
-  override render({ cells }: { cells: RowCells }) {
+  override render({ cells, index }: { cells: RowCells; index: number }) {
     return (
-      <tr data-run={cells.runId}>
+      <tr data-run={cells.runId} aria-rowindex={index + 2}>
         <td>
           <RunLink runId={cells.runId} />
         </td>
@@ -97,6 +97,15 @@ class Row extends Component<{ cells: RowCells }> {
   }
 }
 
+/** The height of the rows not drawn, above or below the drawn ones. */
+function Spacer({ px }: { px: number }) {
+  return (
+    <tr class="spacer" aria-hidden="true">
+      <td colSpan={COLUMNS.length} style={{ height: `${String(px)}px` }} />
+    </tr>
+  );
+}
+
 function filtersOf(search: string): Filters {
   const params = new URLSearchParams(search);
   return {
@@ -118,9 +127,8 @@ function queryOf(filters: Filters): string {
 export function ListView() {
   const [filters, setFilters] = useState(() => filtersOf(location.search));
   const search = queryOf(filters);
-  // New filters, new slots: the order starts again with the new set of runs.
-  const order = useMemo(() => createStableOrder(), [search]);
-  const { value, status } = useLive(`/api/stream${search}`, 'runs', readRunsFrame);
+  // New filters, a new stream: the slots start again with the new set of runs.
+  const { runs, status } = useLiveList(`/api/stream${search}`);
   const change = (key: keyof Filters) => (event: Event) => {
     const next = { ...filters, [key]: (event.currentTarget as HTMLInputElement | HTMLSelectElement).value };
     const nextSearch = queryOf(next);
@@ -128,7 +136,9 @@ export function ListView() {
     setFilters(next);
   };
   const now = Date.now();
-  const runs = value === undefined ? [] : order.place(value.runs);
+  const body = useRef<HTMLTableSectionElement>(null);
+  const count = runs?.length ?? 0;
+  const { start, end, rowPx } = useRowWindow(count, body);
   return (
     <>
       <h2>All runs</h2>
@@ -150,11 +160,11 @@ export function ListView() {
         <input name="worker" placeholder="worker" aria-label="worker" value={filters.worker} onInput={change('worker')} />
         <input name="q" type="search" placeholder="search task or run id" aria-label="search" value={filters.q} onInput={change('q')} />
       </form>
-      <p class="count">{value === undefined ? '' : `${String(value.runs.length)} runs`}</p>
+      <p class="count">{runs === undefined ? '' : `${String(runs.length)} runs`}</p>
       <Status status={status} />
-      <table>
+      <table class="runs" aria-rowcount={count + 1}>
         <thead>
-          <tr>
+          <tr aria-rowindex={1}>
             {COLUMNS.map((h) => (
               <th key={h} scope="col">
                 {h}
@@ -162,10 +172,12 @@ export function ListView() {
             ))}
           </tr>
         </thead>
-        <tbody>
-          {runs.map((run) => (
-            <Row key={run.id} cells={cellsOf(run, now)} />
+        <tbody ref={body}>
+          {start > 0 ? <Spacer px={start * rowPx} /> : null}
+          {(runs ?? []).slice(start, end).map((run, i) => (
+            <Row key={run.id} index={start + i} cells={cellsOf(run, now)} />
           ))}
+          {end < count ? <Spacer px={(count - end) * rowPx} /> : null}
         </tbody>
       </table>
     </>

@@ -1,51 +1,79 @@
-// Live data: one EventSource per view. It reconnects by itself (after a drop or a server restart)
-// and sends Last-Event-ID, so the server sends only what changed since.
-import { useEffect, useState } from 'preact/hooks';
-import type { Read } from './frames.js';
+// Live data for the views. The stream itself is read by a worker (live-worker.ts): it holds the
+// EventSource (which reconnects by itself after a drop or a server restart and sends
+// Last-Event-ID, so the server sends only what changed since), parses and validates frames, and
+// posts only what changed. One worker serves the page; each view opens its stream on it.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { PageRun, RunFrame } from './frames.js';
+import type { LiveMessage, LiveRequest, LiveStatus } from './live-messages.js';
 
-/** What the status line says: nothing while frames arrive, else why not. */
-export interface LiveStatus {
-  text: string;
-  kind: 'live' | 'offline' | 'error';
+let worker: Worker | undefined;
+let streams = 0;
+const LIVE: LiveStatus = { text: '', kind: 'live' };
+
+/** Follows the stream at `url` on the worker until the returned function is called. */
+function follow(url: string, event: 'runs' | 'run', onMessage: (message: LiveMessage) => void): () => void {
+  worker ??= new Worker('/live-worker.js', { type: 'module' });
+  const live = worker;
+  streams += 1;
+  const stream = streams;
+  const listener = (message: MessageEvent<LiveMessage>): void => {
+    if (message.data.stream === stream) onMessage(message.data);
+  };
+  live.addEventListener('message', listener);
+  const open: LiveRequest = { kind: 'open', stream, url, event };
+  live.postMessage(open);
+  return () => {
+    live.removeEventListener('message', listener);
+    if (streams === stream) live.postMessage({ kind: 'close' } satisfies LiveRequest);
+  };
 }
 
-/**
- * The newest frame of `event` on the stream at `url` (read by `read`), and the stream's status.
- * A frame that does not read is not drawn: the status says what is wrong with it.
- */
-export function useLive<T>(url: string, event: string, read: (data: string) => Read<T>): { value: T | undefined; status: LiveStatus } {
-  const [value, setValue] = useState<T | undefined>(undefined);
-  const [status, setStatus] = useState<LiveStatus>({ text: '', kind: 'live' });
+/** The list at `url`: its runs in their slots, their count, and the stream's status. */
+export function useLiveList(url: string): { runs: PageRun[] | undefined; status: LiveStatus } {
+  const byId = useRef(new Map<string, PageRun>());
+  const [list, setList] = useState<{ order: string[] } | undefined>(undefined);
+  const [status, setStatus] = useState<LiveStatus>(LIVE);
   useEffect(() => {
-    const source = new EventSource(url);
-    source.addEventListener(event, (message: MessageEvent<string>) => {
-      const frame = read(message.data);
-      if (frame.ok) {
-        setValue(frame.value);
-        setStatus({ text: '', kind: 'live' });
-      } else setStatus({ text: `The server sent a frame this page cannot read: ${frame.problem}`, kind: 'error' });
+    byId.current = new Map();
+    setList(undefined);
+    return follow(url, 'runs', (message) => {
+      if (message.kind === 'status') setStatus(message.status);
+      else if (message.kind === 'runs') {
+        const known = byId.current;
+        for (const run of message.changed) known.set(run.id, run);
+        if (known.size > 2 * message.total) {
+          // Runs gone from the list (filtered out, deleted) are let go now and then, not on every frame.
+          const keep = new Set(message.order);
+          for (const id of [...known.keys()]) if (!keep.has(id)) known.delete(id);
+        }
+        setList({ order: message.order });
+        setStatus(LIVE);
+      }
     });
-    source.addEventListener('error', (message: Event) => {
-      // An `error` frame from the server (a run that is gone) ends the stream; a dropped connection does not.
-      if (message instanceof MessageEvent && typeof message.data === 'string') {
-        setStatus({ text: serverError(message.data), kind: 'error' });
-        source.close();
-      } else setStatus({ text: 'reconnecting…', kind: 'offline' });
-    });
-    return () => {
-      source.close();
-    };
-  }, [url, event, read]);
-  return { value, status };
+  }, [url]);
+  if (list === undefined) return { runs: undefined, status };
+  const runs: PageRun[] = [];
+  for (const id of list.order) {
+    const run = byId.current.get(id);
+    if (run !== undefined) runs.push(run);
+  }
+  return { runs, status };
 }
 
-/** The message of an error frame (`{ error: { message } }`), or what the frame is when it has none. */
-function serverError(data: string): string {
-  try {
-    const body = JSON.parse(data) as { error?: { message?: unknown } } | null;
-    const message = body?.error?.message;
-    return typeof message === 'string' ? message : 'the server ended the stream';
-  } catch {
-    return 'the server ended the stream';
-  }
+/** One run's page at `url`: its newest frame and the stream's status. */
+export function useLiveRun(url: string): { frame: RunFrame | undefined; status: LiveStatus } {
+  const [frame, setFrame] = useState<RunFrame | undefined>(undefined);
+  const [status, setStatus] = useState<LiveStatus>(LIVE);
+  useEffect(
+    () =>
+      follow(url, 'run', (message) => {
+        if (message.kind === 'status') setStatus(message.status);
+        else if (message.kind === 'run') {
+          setFrame(message.frame);
+          setStatus(LIVE);
+        }
+      }),
+    [url],
+  );
+  return { frame, status };
 }

@@ -1,5 +1,5 @@
 // Small pieces both views draw.
-import type { LiveStatus } from './live.js';
+import type { LiveStatus } from './live-messages.js';
 
 /** A same-page link (followed without a reload, see `followLinks`). */
 export function Link({ path, children }: { path: string; children: string }) {

@@ -2,8 +2,8 @@
 // allows now, its cost by model, its saved report and its iterations.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { eta, usd } from './format.js';
-import { readRunFrame, type CostLine, type PageAction, type PageRun, type RunFrame } from './frames.js';
-import { useLive } from './live.js';
+import type { CostLine, PageAction, PageRun, RunFrame } from './frames.js';
+import { useLiveRun } from './live.js';
 import { Link, RunLink, Status } from './parts.js';
 
 type Step = RunFrame['view']['steps'][number];
@@ -154,7 +154,7 @@ function Detail({ detail }: { detail: RunFrame }) {
 
 /** The run view of `/runs/<id>`. */
 export function RunView({ id }: { id: string }) {
-  const { value, status } = useLive(`/api/runs/${encodeURIComponent(id)}/stream`, 'run', readRunFrame);
+  const { frame, status } = useLiveRun(`/api/runs/${encodeURIComponent(id)}/stream`);
   return (
     <>
       <p>
@@ -162,12 +162,12 @@ export function RunView({ id }: { id: string }) {
       </p>
       <h2>{id}</h2>
       <Status status={status} />
-      {value === undefined ? (
+      {frame === undefined ? (
         <div>
           <p>loading {id}</p>
         </div>
       ) : (
-        <Detail detail={value} />
+        <Detail detail={frame} />
       )}
     </>
   );
