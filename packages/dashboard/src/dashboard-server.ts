@@ -7,7 +7,7 @@ import { DashboardError } from './dashboard-error.js';
 import { readRunDetail } from './dashboard-run-detail.js';
 import { dashboardRun, readDashboardRuns, type DashboardRun } from './dashboard-runs.js';
 import { createSnapshotPollers, streamSnapshots } from './dashboard-stream.js';
-import { PAGE_CSS, PAGE_HTML, PAGE_SCRIPT } from './page.js';
+import { PAGE_CSS, PAGE_HTML, pageScript } from './page.js';
 import { takeRunAction, type DashboardAction } from './run-actions.js';
 
 /**
@@ -237,8 +237,8 @@ export function createDashboardHandler(options: DashboardHandlerOptions): (req: 
       send(res, 200, 'text/html; charset=utf-8', PAGE_HTML);
       return;
     }
-    if (method === 'GET' && path === '/app.js') {
-      send(res, 200, 'text/javascript; charset=utf-8', PAGE_SCRIPT);
+    if (method === 'GET' && (path === '/app.js' || path === '/live-worker.js')) {
+      send(res, 200, 'text/javascript; charset=utf-8', pageScript(path === '/app.js' ? 'app.js' : 'live-worker.js'));
       return;
     }
     if (method === 'GET' && path === '/favicon.ico') {

@@ -1,7 +1,10 @@
 // The page the dashboard serves: one HTML shell for every route (deep links load it, the script
 // draws the route), its script and its style, served from the same origin so the CSP needs no
-// inline script. The script builds every node with textContent; the one exception is the saved
-// report, rendered server-side with raw HTML off and parsed in an inert document.
+// inline script. The script is built from src/page/ (Preact, bundled at build time); it sets
+// every text as text, and the one exception, the saved report, is rendered server-side with raw
+// HTML off and parsed in an inert document.
+import { readFileSync } from 'node:fs';
+import { DashboardError } from './dashboard-error.js';
 
 /** The HTML shell of `/` and `/runs/<id>`. */
 export const PAGE_HTML = `<!doctype html>
@@ -30,6 +33,9 @@ table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.3rem .5
 .bar{width:8rem;height:.6rem;background:#e5e7eb;border-radius:.3rem;overflow:hidden}.fill{height:100%;background:#2563eb}
 .state{font-family:ui-monospace,monospace}
 .task{max-width:28rem;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+table.runs{table-layout:fixed}table.runs td{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}table.runs tr.spacer td{padding:0;border:0}
+table.runs th:nth-child(1){width:7.5rem}table.runs th:nth-child(2){width:8rem}table.runs th:nth-child(3){width:5rem}table.runs th:nth-child(4){width:9rem}
+table.runs th:nth-child(5){width:4.5rem}table.runs th:nth-child(6){width:4.5rem}table.runs th:nth-child(7){width:2.5rem}table.runs th:nth-child(8),table.runs th:nth-child(9){width:5rem}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dt{font-weight:600}
 button{padding:.3rem .8rem}
 .error{color:#b91c1c}
@@ -38,215 +44,36 @@ button{padding:.3rem .8rem}
 .text{white-space:pre-wrap;word-break:break-word}
 .report{background:#fff;border:1px solid #ddd;padding:.5rem 1rem}
 .live{color:#166534}.offline{color:#b91c1c}
+table.cost{width:auto;margin-bottom:.5rem}
 `;
 
-/** The page's script (plain browser JavaScript, no dependency). */
-export const PAGE_SCRIPT = `const app = document.getElementById('app');
-const STATES = ['', 'running', 'completed', 'limit:iterations', 'limit:time', 'limit:cost', 'stalled', 'cancelled', 'failed', 'interrupted'];
-let source;
-let order = [];
+/** The page's scripts, as the build writes them from `src/page/` (bundled with Preact) into `dist/page/`. */
+type PageScriptName = 'app.js' | 'live-worker.js';
 
-function el(tag, props, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(props || {})) {
-    if (key === 'text') node.textContent = value;
-    else node.setAttribute(key, value);
+const scripts = new Map<PageScriptName, string>();
+
+/**
+ * One of the page's scripts (`app.js`, the page; `live-worker.js`, the worker that reads its live
+ * streams), as the build wrote it: read once, then kept. The same path serves from `src/` (tests)
+ * and from `dist/` (the package).
+ *
+ * @throws {DashboardError} `DASHBOARD_UNAVAILABLE` when the package was not built.
+ */
+export function pageScript(name: PageScriptName): string {
+  const known = scripts.get(name);
+  if (known !== undefined) return known;
+  let script: string;
+  try {
+    script = readFileSync(new URL(`../dist/page/${name}`, import.meta.url), 'utf8');
+  } catch (error) {
+    throw new DashboardError(
+      'DASHBOARD_UNAVAILABLE',
+      `the page script is not built (dist/page/${name}): run the build of @headway/dashboard`,
+      {
+        cause: error,
+      },
+    );
   }
-  for (const child of children) if (child) node.append(child);
-  return node;
+  scripts.set(name, script);
+  return script;
 }
-function link(path, text) { return el('a', { href: path, 'data-link': path, text }); }
-function runLink(runId) { return link('/runs/' + encodeURIComponent(runId), runId); }
-
-function usd(n) { return '$' + n.toFixed(4); }
-// A total that leaves out calls of a model with no price says so: their cost is unknown, not $0.
-function spent(run) { return usd(run.spentUsd) + (run.unpricedCalls > 0 ? ' (excludes ' + run.unpricedCalls + ' unpriced call' + (run.unpricedCalls === 1 ? '' : 's') + ')' : ''); }
-function duration(ms) {
-  const s = Math.round(ms / 1000);
-  if (s < 60) return s + 's';
-  const m = Math.round(s / 60);
-  return m < 60 ? m + 'm' : Math.round(m / 60) + 'h';
-}
-function eta(run) {
-  if (run.etaLowMs === undefined || run.etaHighMs === undefined) return '';
-  return duration(run.etaLowMs) + '–' + duration(run.etaHighMs);
-}
-function bar(percent) {
-  const fill = el('div', { class: 'fill' });
-  fill.style.width = Math.max(0, Math.min(100, percent)) + '%';
-  return el('div', { class: 'bar', role: 'progressbar', 'aria-label': 'progress', 'aria-valuenow': String(Math.round(percent)), 'aria-valuemin': '0', 'aria-valuemax': '100' }, fill);
-}
-
-function go(path) {
-  history.pushState(null, '', path);
-  route();
-}
-document.addEventListener('click', (event) => {
-  const target = event.target instanceof Element ? event.target.closest('a[data-link]') : null;
-  if (target === null || event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
-  event.preventDefault();
-  go(target.getAttribute('data-link'));
-});
-window.addEventListener('popstate', route);
-
-function stableOrder(runs) {
-  const known = new Set(order);
-  for (const run of runs) {
-    if (known.has(run.id)) continue;
-    known.add(run.id);
-    if (run.active) {
-      const at = order.findIndex((id) => !runs.find((r) => r.id === id && r.active));
-      order.splice(at === -1 ? order.length : at, 0, run.id);
-    } else order.push(run.id);
-  }
-  const byId = new Map(runs.map((r) => [r.id, r]));
-  return order.map((id) => byId.get(id)).filter(Boolean);
-}
-
-// Live data: one EventSource per view. It reconnects by itself (after a drop or a server
-// restart) and sends Last-Event-ID, so the server sends only what changed since.
-function live(url, event, status, draw) {
-  if (source) source.close();
-  source = new EventSource(url);
-  source.addEventListener(event, (message) => {
-    status.textContent = '';
-    status.className = 'live';
-    draw(JSON.parse(message.data));
-  });
-  source.addEventListener('error', (message) => {
-    if (message.data) {
-      status.textContent = JSON.parse(message.data).error.message;
-      status.className = 'error';
-      source.close();
-    } else {
-      status.textContent = 'reconnecting…';
-      status.className = 'offline';
-    }
-  });
-}
-
-function listView() {
-  const params = new URLSearchParams(location.search);
-  const state = el('select', { name: 'state', 'aria-label': 'state' });
-  for (const word of STATES) state.append(el('option', { value: word, text: word === '' ? 'any state' : word }));
-  state.value = params.get('state') || '';
-  const agent = el('input', { name: 'agent', placeholder: 'agent', 'aria-label': 'agent' });
-  agent.value = params.get('agent') || '';
-  const worker = el('input', { name: 'worker', placeholder: 'worker', 'aria-label': 'worker' });
-  worker.value = params.get('worker') || '';
-  const q = el('input', { name: 'q', type: 'search', placeholder: 'search task or run id', 'aria-label': 'search' });
-  q.value = params.get('q') || '';
-  const form = el('form', { class: 'filters', role: 'search' }, state, agent, worker, q);
-  const body = el('tbody');
-  const count = el('p', { class: 'count' });
-  const status = el('p', { role: 'status' });
-  const table = el('table', {},
-    el('thead', {}, el('tr', {}, ...['Run', 'Progress', 'ETA', 'State', 'Iteration', 'Spent', 'Age', 'Worker', 'Agent', 'Task'].map((h) => el('th', { scope: 'col', text: h })))),
-    body);
-  app.replaceChildren(el('h2', { text: 'All runs' }), form, count, status, table);
-  const draw = ({ runs }) => {
-    const now = Date.now();
-    body.replaceChildren(...stableOrder(runs).map((run) => el('tr', { 'data-run': run.runId },
-      el('td', {}, runLink(run.runId)),
-      el('td', {}, bar(run.percent)),
-      el('td', { text: eta(run) }),
-      el('td', { class: 'state', text: run.state }),
-      el('td', { text: String(run.iteration) }),
-      el('td', { text: spent(run) }),
-      el('td', { text: duration(Math.max(0, now - run.startedAt)) }),
-      el('td', { text: run.sessionId }),
-      el('td', { text: run.agent }),
-      el('td', { class: 'task', title: run.task, text: run.task }))));
-    count.textContent = runs.length + ' runs';
-  };
-  const connect = () => {
-    const query = new URLSearchParams();
-    if (state.value) query.set('state', state.value);
-    if (agent.value) query.set('agent', agent.value);
-    if (worker.value) query.set('worker', worker.value);
-    if (q.value) query.set('q', q.value);
-    const search = query.toString() ? '?' + query.toString() : '';
-    if (location.pathname === '/' && location.search !== search) history.replaceState(null, '', '/' + search);
-    live('/api/stream' + search, 'runs', status, draw);
-  };
-  for (const input of [state, agent, worker, q]) input.addEventListener('input', () => { order = []; connect(); });
-  form.addEventListener('submit', (event) => event.preventDefault());
-  connect();
-}
-
-// The report is the one piece drawn from HTML: the server rendered it with raw HTML off
-// (@headway/report/html); DOMParser builds it in an inert document, so nothing in it runs.
-function reportNode(html) {
-  const doc = new DOMParser().parseFromString(html, 'text/html');
-  const node = el('section', { class: 'report', 'aria-label': 'progress report' });
-  node.append(...Array.from(doc.body.childNodes, (child) => document.adoptNode(child)));
-  return node;
-}
-
-function stepNode(step) {
-  const item = el('li', {}, el('h4', { text: 'Iteration ' + step.iteration }));
-  if (step.text) item.append(el('div', { class: 'text', text: step.text }));
-  for (const tool of step.tools) {
-    item.append(el('div', { class: 'tool', text: tool.name + '(' + tool.args + ')' + (tool.result === undefined ? ' …running' : ' → ' + tool.result) }));
-  }
-  return item;
-}
-
-function runView(id) {
-  const status = el('p', { role: 'status' });
-  const content = el('div', {}, el('p', { text: 'loading ' + id }));
-  app.replaceChildren(el('p', {}, link('/', '← all runs')), el('h2', { text: id }), status, content);
-  const message = el('p', { role: 'alert' });
-  live('/api/runs/' + encodeURIComponent(id) + '/stream', 'run', status, (detail) => {
-    const { run, chain, view } = detail;
-    const rows = [
-      ['State', run.state + ' (' + run.stateText + ')'], ['Task', run.task], ['Agent', run.agent || 'not recorded'], ['Worker', run.sessionId], ['Iteration', String(run.iteration)],
-      ['Spent', spent(run)], ['Tokens', run.inputTokens + ' in, ' + run.outputTokens + ' out'], ['Tools', run.toolsUsed.join(', ') || 'none'],
-      ['Progress', Math.round(run.percent) + '%' + (eta(run) ? ', ETA ' + eta(run) : '')],
-    ];
-    if (view.plan) rows.push(['Plan', view.plan.completed + ' of ' + view.plan.total + ' done, ' + view.plan.inProgress + ' in progress']);
-    if (view.currentStep) rows.push(['Step', view.currentStep]);
-    if (run.error) rows.push(['Error', run.error]);
-    const list = el('dl', {});
-    for (const [k, v] of rows) list.append(el('dt', { text: k }), el('dd', { text: v }));
-    const parts = [list];
-    if (detail.costByModel.length > 0) {
-      parts.push(el('h3', { text: 'Cost by model' }), el('table', {},
-        el('thead', {}, el('tr', {}, ...['Model', 'Calls', 'Input tokens', 'Output tokens', 'Spent'].map((h) => el('th', { scope: 'col', text: h })))),
-        el('tbody', {}, ...detail.costByModel.map((m) => el('tr', {}, el('td', { text: m.model }), el('td', { text: String(m.calls) }),
-          el('td', { text: String(m.inputTokens) }), el('td', { text: String(m.outputTokens) }), el('td', { text: m.spentUsd === null ? 'unpriced' : usd(m.spentUsd) }))))));
-    }
-    if (chain.length > 1) {
-      const items = el('ol', { class: 'chain' });
-      for (const runId of chain) items.append(el('li', {}, runId === run.runId ? el('strong', { text: runId }) : runLink(runId)));
-      parts.push(el('h3', { text: 'Chain of continuations' }), items);
-    }
-    const actions = el('p', {});
-    // The server says what a run in its state offers (each is POST /api/runs/<id>/<action>).
-    for (const action of run.actions) {
-      const button = el('button', { type: 'button', text: action[0].toUpperCase() + action.slice(1) });
-      button.addEventListener('click', async () => {
-        const response = await fetch('/api/runs/' + encodeURIComponent(run.id) + '/' + action, { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json' }, body: '{}' });
-        const body = await response.json();
-        message.textContent = !response.ok ? body.error.message : response.status === 202 ? action + ': requested; a worker carries it out' : action + ': done';
-      });
-      actions.append(button);
-    }
-    parts.push(actions, message);
-    if (detail.reportHtml !== undefined) parts.push(el('h3', { text: 'Progress report' }), reportNode(detail.reportHtml));
-    if (detail.reportError !== undefined) parts.push(el('p', { class: 'error', text: 'The saved report cannot be read: ' + detail.reportError }));
-    parts.push(el('h3', { text: 'Steps' }));
-    if (view.omittedSteps > 0) parts.push(el('p', { text: view.omittedSteps + ' earlier iterations not shown' }));
-    parts.push(view.steps.length === 0 ? el('p', { text: 'No iteration recorded yet.' }) : el('ol', { class: 'steps' }, ...view.steps.map(stepNode)));
-    content.replaceChildren(...parts);
-  });
-}
-
-function route() {
-  if (source) source.close();
-  const match = /^\\/runs\\/([^/]+)$/.exec(location.pathname);
-  if (match) runView(decodeURIComponent(match[1]));
-  else listView();
-}
-route();
-`;
