@@ -51,7 +51,7 @@
 // run is skipped (the hash lives in node_modules/.cache/headway-docs-check); --force runs anyway.
 // It prints how long each phase took: staging, the registry, `changeset version`, pack, publish,
 // and for each README and package manager its install, type check and runs, then the totals.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   cpSync,
@@ -72,6 +72,7 @@ import { createRequire } from 'node:module';
 import { availableParallelism, homedir, tmpdir } from 'node:os';
 import { basename, delimiter, dirname, join, relative, sep } from 'node:path';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { run } from './lib/process.mjs';
 import { publishWorkspace } from './publish.mjs';
 
 const root = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
@@ -154,38 +155,21 @@ let childCpuSeen = 0;
 /** The commands running now: stopped with the check. */
 const running = new Set();
 
-/** Runs a command; resolves with its exit code and its stdout + stderr, never rejects. */
-function sh(cmd, argv, opts = {}) {
-  return new Promise((resolve) => {
-    const child = spawn(cmd, argv, { ...opts, stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
-    running.add(child);
-    let out = '';
-    let stdout = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => (out += d));
-    if (opts.input !== undefined) child.stdin.end(opts.input);
-    const timer = setTimeout(() => {
-      out += `\n(still running after ${HANG_GUARD_MS / 60_000} min: stopped as hung)`;
-      child.kill('SIGKILL');
-    }, HANG_GUARD_MS);
-    child.on('exit', () => {
+/**
+ * Runs a command (see run in scripts/lib/process.mjs: never rejects), stopped with the check and
+ * past the hang guard; `cpu` says what its CPU counts as.
+ */
+function sh(cmd, argv, { cpu = 'other', ...opts } = {}) {
+  return run(cmd, argv, {
+    ...opts,
+    hangGuardMs: HANG_GUARD_MS,
+    onSpawn: (child) => running.add(child),
+    onExit: (child) => {
       running.delete(child);
       const now = finishedChildrenCpu();
-      const label = opts.cpu ?? 'other';
-      childCpu.set(label, (childCpu.get(label) ?? 0) + now - childCpuSeen);
+      childCpu.set(cpu, (childCpu.get(cpu) ?? 0) + now - childCpuSeen);
       childCpuSeen = now;
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? (signal ? 1 : 0), out, stdout });
-    });
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      resolve({ code: 1, out: `${out}\n${error.message}`, stdout });
-    });
+    },
   });
 }
 
@@ -575,6 +559,16 @@ function typeCheckWorker() {
     let checked = 0;
     let skipped = 0;
     let output = '';
+    /** Milliseconds of each part of the check (program: parse and resolve; keys: what a file reaches; check; emit). */
+    const parts = { program: 0, keys: 0, check: 0, emit: 0 };
+    const part = (name, fn) => {
+      const t0 = performance.now();
+      try {
+        return fn();
+      } finally {
+        parts[name] += performance.now() - t0;
+      }
+    };
     for (const { file, emit } of configs) {
       const parsed = ts.getParsedCommandLineOfConfigFile(
         join(project, file),
@@ -604,12 +598,14 @@ function typeCheckWorker() {
         if (file !== undefined && text !== undefined) parsedFiles.set(key, { file, text, round });
         return file;
       };
-      const program = ts.createProgram({
-        rootNames: parsed.fileNames,
-        options,
-        host,
-        configFileParsingDiagnostics: ts.getConfigFileParsingDiagnostics(parsed),
-      });
+      const program = part('program', () =>
+        ts.createProgram({
+          rootNames: parsed.fileNames,
+          options,
+          host,
+          configFileParsingDiagnostics: ts.getConfigFileParsingDiagnostics(parsed),
+        }),
+      );
       const resolution = ts.createModuleResolutionCache(project, (f) => f, options);
       // What a declaration file's check depends on: the file, and every file it reaches through
       // its imports, references and type references (each by package, version, path and text,
@@ -669,12 +665,12 @@ function typeCheckWorker() {
         ...program.getSyntacticDiagnostics(),
       ];
       for (const sf of program.getSourceFiles()) {
-        const key = keyOf(sf);
+        const key = part('keys', () => keyOf(sf));
         if (key !== undefined && clean.has(key)) {
           skipped += 1;
           continue;
         }
-        const d = program.getSemanticDiagnostics(sf);
+        const d = part('check', () => program.getSemanticDiagnostics(sf));
         checked += 1;
         diagnostics.push(...d);
         if (key !== undefined && d.length === 0) {
@@ -682,8 +678,8 @@ function typeCheckWorker() {
           found.push(key);
         }
       }
-      diagnostics.push(...program.getGlobalDiagnostics());
-      if (emit) program.emit();
+      diagnostics.push(...part('check', () => program.getGlobalDiagnostics()));
+      if (emit) part('emit', () => program.emit());
       if (diagnostics.length > 0)
         output += ts.formatDiagnostics(ts.sortAndDeduplicateDiagnostics(diagnostics), {
           getCanonicalFileName: (f) => f,
@@ -693,7 +689,7 @@ function typeCheckWorker() {
     }
     // Kept while recent projects use them: memory stays bounded.
     for (const [key, entry] of parsedFiles) if (entry.round < round - 3) parsedFiles.delete(key);
-    return { output, found, checked, skipped, reused, ms: Date.now() - started };
+    return { output, found, checked, skipped, reused, parts, ms: Date.now() - started };
   }
 }
 
@@ -781,7 +777,7 @@ async function checkReadmeIn(project, job, { env, limits, types, clean, caches, 
       first.resolve();
       mine.resolve();
     }
-    Object.assign(time, { types: r.ms ?? 0, checked: r.checked ?? 0, skipped: r.skipped ?? 0, reused: r.reused ?? 0 });
+    Object.assign(time, { types: r.ms ?? 0, checked: r.checked ?? 0, skipped: r.skipped ?? 0, reused: r.reused ?? 0, parts: r.parts });
     if (r.error) failures.push(`type check (${pm}) failed to run:\n${r.error}`);
     else if (r.output.trim() !== '') failures.push(`type errors (${pm}):\n${explain(r.output.trim(), snippets, readme)}`);
   }
@@ -906,7 +902,8 @@ async function main() {
       for (const file of walk(dir)) hash.update(`${p.name}/${file}\0`).update(readFileSync(join(dir, file)));
     }
     for (const file of walk(join(stageDir, '.changeset'))) hash.update(file).update(readFileSync(join(stageDir, '.changeset', file)));
-    hash.update(readFileSync(new URL(import.meta.url))).update(readFileSync(new URL('./publish.mjs', import.meta.url)));
+    for (const script of [import.meta.url, './publish.mjs', './lib/process.mjs'])
+      hash.update(readFileSync(new URL(script, import.meta.url)));
     const digest = hash.digest('hex');
     const stamp = join(root, 'node_modules', '.cache', 'headway-docs-check', 'green');
     if (!args.has('force') && !args.has('only') && existsSync(stamp) && readFileSync(stamp, 'utf8') === digest) {
@@ -962,10 +959,12 @@ async function main() {
         ? checkCli(env, work, limits).then((rs) => (rs.forEach(report), rs))
         : Promise.resolve([]);
     const totals = { install: 0, types: 0, run: 0 };
+    const typeParts = {};
     const readmeResults = await Promise.all(
       jobs.map(async (job) => {
         const { failures, time } = await checkReadme(job, { env, work, limits, types, clean, caches, checkOrder });
         for (const k of Object.keys(totals)) totals[k] += time[k];
+        for (const [k, v] of Object.entries(time.parts ?? {})) typeParts[k] = (typeParts[k] ?? 0) + v;
         const counted = job.snippets.filter((s) => s.marker !== 'skip').length;
         const ran = job.snippets.filter((s) => s.marker === 'run').length;
         const result = {
@@ -981,7 +980,11 @@ async function main() {
     const results = [releaseResult, ...readmeResults, ...(await cli)].map(({ name, status }) => ({ name, status }));
     const failed = results.filter((r) => r.status === 'failed').length;
     console.log(
-      `docs check: ${String(jobs.length)} projects: installs ${seconds(totals.install)}, type checks ${seconds(totals.types)}, runs ${seconds(totals.run)} (summed; at most ${String(CORES + 1)} installs, ${String(CORES)} type checks, ${String(CORES)} runs at once)`,
+      `docs check: ${String(jobs.length)} projects: installs ${seconds(totals.install)}, type checks ${seconds(totals.types)}, runs ${seconds(totals.run)} (summed; type checks: ${Object.entries(
+        typeParts,
+      )
+        .map(([k, v]) => `${k} ${seconds(v)}`)
+        .join(', ')}; at most ${String(CORES + 1)} installs, ${String(CORES)} type checks, ${String(CORES)} runs at once)`,
     );
     const own = process.cpuUsage();
     console.log(
