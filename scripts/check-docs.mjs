@@ -33,8 +33,13 @@
 // once it checked clean, later projects (of either package manager) with that set skip it when it
 // is the same file (package name, version, path, text) reaching the same files (each the same
 // package, version, path and text, resolving its imports to the same files) through its imports.
-// Snippets and every @headway/* declaration file are checked in full in every project, and
-// errors are never cached, so a failing file fails every project that has it. The run's first
+// Snippets and every @headway/* declaration file are checked in full in every project, unless the
+// whole program is one that checked clean before: the same tsconfig and the same files (each by
+// package, version, path and text, with what its imports resolve to; the snippets by their place
+// in the project), as npm's and pnpm's installs of one README usually are. Its output is then
+// written as it was and nothing is checked again. Errors are never cached, so a failing file fails
+// every project that has it. The snippets are emitted file by file (`program.emit()` of the whole
+// program would check every declaration file first, the ones found clean before too). The run's first
 // check, and each README's first check, run before the others that would start beside them, so
 // those reuse what it found clean. Installs reuse the run's earlier registry answers
 // (--prefer-offline, in caches of the run's own: see runCaches). The last lines say how much CPU
@@ -475,9 +480,12 @@ export function createTypeCheckers(size, dir) {
       const { task, resolve } = queue.shift();
       const id = (nextId += 1);
       pending.set(id, resolve);
-      // The files found clean so far are read when the check starts, not when it was queued:
-      // a project that waited for a worker gains from every check that ended meanwhile.
-      worker.postMessage({ ...task, clean: typeof task.clean === 'function' ? task.clean() : task.clean, id });
+      // What was found clean so far (a task's functions) is read when the check starts, not when
+      // it was queued: a project that waited for a worker gains from every check that ended meanwhile.
+      worker.postMessage({
+        ...Object.fromEntries(Object.entries(task).map(([k, v]) => [k, typeof v === 'function' ? v() : v])),
+        id,
+      });
     }
   }
   return {
@@ -529,7 +537,9 @@ function typeCheckWorker() {
   const where = (file) => {
     if (file.startsWith(libDir + sep)) return `typescript-lib:${basename(file)}`;
     const p = packageOf(file);
-    return p ? `${p.identity}/${p.path}` : `?${file}`;
+    if (p !== undefined) return `${p.identity}/${p.path}`;
+    // The snippets (and anything else of the project's own): where they are in it.
+    return file.startsWith(place + sep) ? `./${relative(place, file)}` : `?${file}`;
   };
 
   parentPort.on('message', (task) => {
@@ -549,7 +559,7 @@ function typeCheckWorker() {
     }
   }
 
-  function checkAt(project, { configs, clean: cleanKeys }) {
+  function checkAt(project, { configs, clean: cleanKeys, programs }) {
     const started = Date.now();
     round += 1;
     packages.clear();
@@ -558,6 +568,8 @@ function typeCheckWorker() {
     const found = [];
     let checked = 0;
     let skipped = 0;
+    let same = 0;
+    const cleanPrograms = [];
     let output = '';
     /** Milliseconds of each part of the check (program: parse and resolve; keys: what a file reaches; check; emit). */
     const parts = { program: 0, keys: 0, check: 0, emit: 0 };
@@ -659,6 +671,29 @@ function typeCheckWorker() {
         const reached = createHash('sha256').update(lines.sort().join('\n')).digest('hex');
         return `${JSON.stringify(options.lib)}|${JSON.stringify(options.types)}|${describe(sf).line}|${reached}`;
       };
+      // The whole program: this config, and every file in it with what it reaches (see describe).
+      // One that checked clean before, in any project, checks clean again: its output is written
+      // as it was, and nothing is checked.
+      const programKey = part('keys', () => {
+        const lines = program
+          .getSourceFiles()
+          .map((sf) => `${describe(sf).line}|${String(sf.impliedNodeFormat)}`)
+          .sort();
+        return createHash('sha256')
+          .update(readFileSync(join(project, file)))
+          .update(lines.join('\n'))
+          .digest('hex');
+      });
+      const outputs = programs?.[programKey];
+      if (outputs !== undefined) {
+        for (const [name, text] of outputs) {
+          mkdirSync(dirname(join(project, name)), { recursive: true });
+          writeFileSync(join(project, name), text);
+        }
+        skipped += program.getSourceFiles().length;
+        same += 1;
+        continue;
+      }
       const diagnostics = [
         ...program.getConfigFileParsingDiagnostics(),
         ...program.getOptionsDiagnostics(),
@@ -679,7 +714,19 @@ function typeCheckWorker() {
         }
       }
       diagnostics.push(...part('check', () => program.getGlobalDiagnostics()));
-      if (emit) part('emit', () => program.emit());
+      // Each snippet's output, file by file: \`program.emit()\` of the whole program would first
+      // check every file in it, the declaration files found clean before too.
+      const written = [];
+      if (emit)
+        part('emit', () => {
+          for (const sf of program.getSourceFiles())
+            if (!sf.isDeclarationFile)
+              program.emit(sf, (name, text, ...rest) => {
+                host.writeFile(name, text, ...rest);
+                written.push([relative(project, name), text]);
+              });
+        });
+      if (diagnostics.length === 0) cleanPrograms.push({ key: programKey, outputs: written });
       if (diagnostics.length > 0)
         output += ts.formatDiagnostics(ts.sortAndDeduplicateDiagnostics(diagnostics), {
           getCanonicalFileName: (f) => f,
@@ -689,7 +736,7 @@ function typeCheckWorker() {
     }
     // Kept while recent projects use them: memory stays bounded.
     for (const [key, entry] of parsedFiles) if (entry.round < round - 3) parsedFiles.delete(key);
-    return { output, found, checked, skipped, reused, parts, ms: Date.now() - started };
+    return { output, found, programs: cleanPrograms, checked, skipped, same, reused, parts, ms: Date.now() - started };
   }
 }
 
@@ -708,10 +755,10 @@ async function checkReadme(job, context) {
   }
 }
 
-async function checkReadmeIn(project, job, { env, limits, types, clean, caches, checkOrder }) {
+async function checkReadmeIn(project, job, { env, limits, types, clean, programs, caches, checkOrder }) {
   const { rel: readme, installArgs, snippets, pm } = job;
   const failures = [];
-  const time = { install: 0, types: 0, run: 0, checked: 0, skipped: 0, reused: 0 };
+  const time = { install: 0, types: 0, run: 0, checked: 0, skipped: 0, same: 0, reused: 0 };
   writeFileSync(join(project, 'package.json'), JSON.stringify(projectManifest(pm), null, 2));
   // Times are of the work itself, not of waiting for a turn.
   const timed = async (stage, fn) => {
@@ -770,14 +817,22 @@ async function checkReadmeIn(project, job, { env, limits, types, clean, caches, 
     if (sameReadme !== undefined) await sameReadme;
     let r;
     try {
-      r = await types.check({ project, configs, clean: () => [...clean] });
+      r = await types.check({ project, configs, clean: () => [...clean], programs: () => Object.fromEntries(programs) });
       // Before the checks that wait for this one start.
       for (const key of r.found ?? []) clean.add(key);
+      for (const p of r.programs ?? []) programs.set(p.key, p.outputs);
     } finally {
       first.resolve();
       mine.resolve();
     }
-    Object.assign(time, { types: r.ms ?? 0, checked: r.checked ?? 0, skipped: r.skipped ?? 0, reused: r.reused ?? 0, parts: r.parts });
+    Object.assign(time, {
+      types: r.ms ?? 0,
+      checked: r.checked ?? 0,
+      skipped: r.skipped ?? 0,
+      same: r.same ?? 0,
+      reused: r.reused ?? 0,
+      parts: r.parts,
+    });
     if (r.error) failures.push(`type check (${pm}) failed to run:\n${r.error}`);
     else if (r.output.trim() !== '') failures.push(`type errors (${pm}):\n${explain(r.output.trim(), snippets, readme)}`);
   }
@@ -953,6 +1008,7 @@ async function main() {
     const types = createTypeCheckers(CORES, work);
     closers.push(types.close);
     const clean = new Set();
+    const programs = new Map();
     const checkOrder = { first: undefined, byReadme: new Map() };
     const cli =
       !args.has('only') && managers.includes('npm')
@@ -962,14 +1018,14 @@ async function main() {
     const typeParts = {};
     const readmeResults = await Promise.all(
       jobs.map(async (job) => {
-        const { failures, time } = await checkReadme(job, { env, work, limits, types, clean, caches, checkOrder });
+        const { failures, time } = await checkReadme(job, { env, work, limits, types, clean, programs, caches, checkOrder });
         for (const k of Object.keys(totals)) totals[k] += time[k];
         for (const [k, v] of Object.entries(time.parts ?? {})) typeParts[k] = (typeParts[k] ?? 0) + v;
         const counted = job.snippets.filter((s) => s.marker !== 'skip').length;
         const ran = job.snippets.filter((s) => s.marker === 'run').length;
         const result = {
           name: `${job.rel} (${job.pm})`,
-          line: `${job.rel} (${job.pm}): ${job.pm === 'npm' ? 'npm install' : 'pnpm add'} ${job.installArgs.join(' ')}; ${String(counted)} snippet(s) type-checked, ${String(ran)} run (install ${seconds(time.install)}, types ${seconds(time.types)} [${String(time.reused)} files parsed before; ${String(time.checked)} checked, ${String(time.skipped)} already clean], run ${seconds(time.run)})`,
+          line: `${job.rel} (${job.pm}): ${job.pm === 'npm' ? 'npm install' : 'pnpm add'} ${job.installArgs.join(' ')}; ${String(counted)} snippet(s) type-checked, ${String(ran)} run (install ${seconds(time.install)}, types ${seconds(time.types)} [${String(time.reused)} files parsed before; ${String(time.checked)} checked, ${String(time.skipped)} already clean${time.same > 0 ? `; ${String(time.same)} program(s) the same as one checked clean before` : ''}], run ${seconds(time.run)})`,
           status: failures.length === 0 ? 'passed' : 'failed',
           failures,
         };

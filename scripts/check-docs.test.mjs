@@ -2,7 +2,7 @@
 // (what `tsc -p` would report, and which declaration files it checks again). Run:
 // node --test scripts/check-docs.test.mjs (the root `npm test` runs it).
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, test } from 'node:test';
@@ -158,3 +158,57 @@ test('a clean declaration file is checked again when a file it reaches through a
   const third = await checkers.check({ project: project('t3', files('1.0.0', 'number')), configs, clean: first.found });
   assert.equal(third.skipped, first.found.length);
 });
+
+test(
+  'a whole program that checked clean is not checked again in another project or layout: its output is written as it was',
+  limit,
+  async () => {
+    const files = {
+      ...cleanDep,
+      ...ours,
+      ...config(['snippet-0.ts']),
+      'package.json': JSON.stringify({ type: 'module' }),
+      'snippet-0.ts': "import { x } from '@headway/x';\nexport const y: number = x + 1;\n",
+    };
+    const configs = [{ file: 'tsconfig.json', emit: true }];
+    const first = await checkers.check({ project: project('w1', files), configs, clean: [], programs: {} });
+    assert.equal(first.output, '');
+    assert.equal(first.same, 0);
+    assert.ok(first.checked > 0);
+    assert.deepEqual(
+      first.programs.map((p) => p.outputs),
+      [[['out/snippet-0.js', "import { x } from '@headway/x';\nexport const y = x + 1;\n"]]],
+    );
+    const programs = Object.fromEntries(first.programs.map((p) => [p.key, p.outputs]));
+
+    // The same files in another project, and laid out as pnpm does: nothing is checked, the output is there.
+    const pnpmLayout = Object.fromEntries(
+      Object.entries(files).map(([path, text]) => [
+        path.replace(/^node_modules\/dep\//, 'node_modules/.pnpm/dep@1.0.0/node_modules/dep/'),
+        text,
+      ]),
+    );
+    mkdirSync(join(work, 'w2', 'node_modules'), { recursive: true });
+    const w2 = project('w2', pnpmLayout);
+    symlinkSync('.pnpm/dep@1.0.0/node_modules/dep', join(w2, 'node_modules', 'dep'));
+    const second = await checkers.check({ project: w2, configs, clean: [], programs });
+    assert.deepEqual([second.output, second.same, second.checked, second.programs], ['', 1, 0, []]);
+    assert.equal(readFileSync(join(w2, 'out', 'snippet-0.js'), 'utf8'), "import { x } from '@headway/x';\nexport const y = x + 1;\n");
+
+    // A snippet changed by one character is another program: checked, and its error found.
+    const broken = { ...files, 'snippet-0.ts': "import { x } from '@headway/x';\nexport const y: string = x + 1;\n" };
+    const third = await checkers.check({ project: project('w3', broken), configs, clean: [], programs });
+    assert.equal(third.same, 0);
+    assert.match(third.output, /^snippet-0\.ts\(2,14\): error TS2322: Type 'number' is not assignable to type 'string'\.\n/);
+    assert.deepEqual(third.programs, []);
+    // A program with an error is never recorded: the same broken program fails every time.
+    const fourth = await checkers.check({ project: project('w4', broken), configs, clean: [], programs });
+    assert.equal(fourth.output, third.output);
+
+    // Another version of a package the snippet reaches (the same text): another program.
+    const bumped = { ...files, 'node_modules/dep/package.json': pkg('dep', '1.0.1') };
+    const fifth = await checkers.check({ project: project('w5', bumped), configs, clean: [], programs });
+    assert.equal(fifth.same, 0);
+    assert.equal(fifth.output, '');
+  },
+);
