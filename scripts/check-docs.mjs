@@ -419,7 +419,7 @@ function deferred() {
  * At most `limit` of the functions it is given run at once; the others wait their turn, in order.
  * @returns {(fn: () => Promise<T>) => Promise<T>}
  */
-function createLimit(limit) {
+export function createLimit(limit) {
   let active = 0;
   const waiting = [];
   const next = () => {
@@ -745,7 +745,7 @@ function typeCheckWorker() {
  * (the project's tsconfig.json, and tsconfig.browser.json for the browser ones), then run.
  * Returns the failures and how long each stage took.
  */
-async function checkReadme(job, context) {
+export async function checkReadme(job, context) {
   const project = mkdtempSync(join(context.work, `project-${job.pm}-`));
   try {
     return await checkReadmeIn(project, job, context);
@@ -861,7 +861,7 @@ async function checkReadmeIn(project, job, { env, limits, types, clean, programs
  * has downloaded before is not downloaded again. pnpm: a metadata cache of its own
  * (`--cache-dir`), for the same reason; its store is the user's (content-addressed, verified).
  */
-function runCaches(work) {
+export function runCaches(work) {
   const npm = join(work, 'npm-cache');
   const content = join(process.env.npm_config_cache || join(homedir(), '.npm'), '_cacache', 'content-v2');
   mkdirSync(content, { recursive: true });

@@ -4,9 +4,10 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:http';
 import { dirname, join } from 'node:path';
 import { after, test } from 'node:test';
-import { createTypeCheckers, extractReadme, tsconfig } from './check-docs.mjs';
+import { checkReadme, createLimit, createTypeCheckers, extractReadme, runCaches, tsconfig } from './check-docs.mjs';
 
 const limit = { timeout: 120_000 };
 const work = mkdtempSync(join(tmpdir(), 'headway-docs-test-'));
@@ -212,3 +213,49 @@ test(
     assert.equal(fifth.output, '');
   },
 );
+
+test('an install line that does not install fails its README, with what npm and pnpm said', limit, async () => {
+  // A registry that has nothing: every package is a 404, as a name the README got wrong would be.
+  const asked = [];
+  const server = createServer((req, res) => {
+    asked.push(req.url);
+    res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const place = mkdtempSync(join(work, 'install-'));
+    const caches = runCaches(place);
+    const env = {
+      ...process.env,
+      npm_config_registry: `http://127.0.0.1:${String(server.address().port)}/`,
+      npm_config_cache: caches.npm,
+      npm_config_update_notifier: 'false',
+    };
+    const context = {
+      env,
+      work: place,
+      limits: { install: createLimit(1), run: createLimit(1) },
+      types: checkers,
+      clean: new Set(),
+      programs: new Map(),
+      caches,
+      checkOrder: { first: undefined, byReadme: new Map() },
+    };
+    const snippets = [{ line: 7, code: 'export const a: string = 1;', marker: 'run' }];
+    for (const [pm, command, code] of [
+      ['npm', 'npm install', /\bE404\b/],
+      ['pnpm', 'pnpm add', /\bERR_PNPM_FETCH_404\b/],
+    ]) {
+      const r = await checkReadme({ rel: 'packages/x/README.md', installArgs: ['@headway/not-published@^1'], snippets, pm }, context);
+      assert.equal(r.failures.length, 1, `${pm}: ${r.failures.join('\n')}`);
+      assert.ok(r.failures[0].startsWith(`${command} @headway/not-published@^1 failed:\n`), r.failures[0]);
+      assert.match(r.failures[0], code);
+      // Nothing after a failed install: no type check, no run.
+      assert.deepEqual([r.time.types, r.time.run], [0, 0]);
+    }
+    assert.ok(asked.some((url) => url.includes('not-published')));
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
