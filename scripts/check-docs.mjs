@@ -443,8 +443,9 @@ export function createLimit(limit) {
 /**
  * Type checkers: `size` worker threads, each running this file as a type-check worker with its
  * own place in `dir` to check projects at. `check(task)` resolves with the worker's answer (see
- * typeCheckWorker); `task.clean` is the keys of the declaration files found clean, or a function
- * that gives them when a worker takes the task.
+ * typeCheckWorker); `task.clean` is the keys of the declaration files found clean and
+ * `task.programs` the outputs of the whole programs found clean, by key (each, or a function that
+ * gives it when a worker takes the task).
  */
 export function createTypeCheckers(size, dir) {
   const idle = [];
@@ -504,8 +505,10 @@ export function createTypeCheckers(size, dir) {
  * is moved to the worker's own place for the check (and back after), so a file of the same path
  * and text as in a recent project (@types/node, zod, TypeScript's libs…) is the same parsed file,
  * as TypeScript's language service shares them between programs. Checking: a third-party
- * declaration file already checked clean (its key in `clean`) is not checked again. Answers with
- * the formatted diagnostics, the keys of the declaration files it found clean, and counts.
+ * declaration file already checked clean (its key in `clean`) is not checked again, and a whole
+ * program that checked clean before (its key in `programs`) is not checked at all: its output is
+ * written as it was. Answers with the formatted diagnostics, the keys of the declaration files and
+ * programs it found clean (with each program's output), counts, and how long each part took.
  */
 function typeCheckWorker() {
   const ts = createRequire(join(root, 'package.json'))('typescript');
@@ -714,7 +717,7 @@ function typeCheckWorker() {
         }
       }
       diagnostics.push(...part('check', () => program.getGlobalDiagnostics()));
-      // Each snippet's output, file by file: \`program.emit()\` of the whole program would first
+      // Each snippet's output, file by file: `program.emit()` of the whole program would first
       // check every file in it, the declaration files found clean before too.
       const written = [];
       if (emit)
