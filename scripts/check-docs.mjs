@@ -621,7 +621,9 @@ function typeCheckWorker() {
           configFileParsingDiagnostics: ts.getConfigFileParsingDiagnostics(parsed),
         }),
       );
-      const resolution = ts.createModuleResolutionCache(project, (f) => f, options);
+      // The program's own module resolutions (a file's imports are asked again below): the same
+      // answers, without looking for each file on disk again.
+      const resolution = program.getModuleResolutionCache?.() ?? ts.createModuleResolutionCache(project, (f) => f, options);
       // What a declaration file's check depends on: the file, and every file it reaches through
       // its imports, references and type references (each by package, version, path and text,
       // with what its own imports resolve to), under these libs and types. Where a package
