@@ -31,6 +31,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { delimiter, join, sep } from 'node:path';
+import { inPool } from './lib/process.mjs';
 
 const root = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
 
@@ -123,12 +124,6 @@ export function userEnv(env = process.env) {
 }
 
 /**
- * Runs one command with bash in `cwd` and says whether it passed: it exited 0, or it printed a
- * `http://127.0.0.1:PORT/…` page that answered 200 (then its whole process group is stopped).
- * Never hangs: past `timeoutMs` the group is killed and the command fails.
- * @returns {Promise<{ ok: boolean, why: string, output: string }>}
- */
-/**
  * The fixed ports a command names: `--port N`, `PORT=N`, `http://127.0.0.1:N/…` or
  * `localhost:N`. Two commands that share one do not run at the same time.
  * @param {string} command
@@ -169,22 +164,11 @@ function createKeyedLock() {
 }
 
 /**
- * Runs `fn` on every item, at most `limit` at once, and resolves with the results in item order.
+ * Runs one command with bash in `cwd` and says whether it passed: it exited 0, or it printed a
+ * `http://127.0.0.1:PORT/…` page that answered 200 (then its whole process group is stopped).
+ * Never hangs: past `timeoutMs` the group is killed and the command fails.
+ * @returns {Promise<{ ok: boolean, why: string, output: string }>}
  */
-export async function inPool(items, limit, fn) {
-  const results = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next;
-      next += 1;
-      results[i] = await fn(items[i], i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
-
 export function runCommand(command, { cwd, env, timeoutMs }) {
   return new Promise((resolvePromise) => {
     const child = spawn('bash', ['-c', command], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });

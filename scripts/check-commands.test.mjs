@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { extractCommands, inPool, portsOf, readmes, runCommand, splitSetUp, userEnv } from './check-commands.mjs';
+import { extractCommands, portsOf, readmes, runCommand, splitSetUp, userEnv } from './check-commands.mjs';
 
 const repo = new URL('..', import.meta.url).pathname;
 const limit = { timeout: 120_000 };
@@ -121,27 +121,6 @@ test('reads the fixed ports a command names, so two that share one never run at 
   assert.deepEqual(portsOf('npm start --prefix examples/ag-ui-page   # builds the page, serves http://127.0.0.1:5179/'), [5179]);
   assert.deepEqual(portsOf('npm start -- --webhook http://127.0.0.1:8787/hook --port=3000'), [3000, 8787]);
   assert.deepEqual(portsOf('npm test --prefix examples/mcp-tools'), []);
-});
-
-test('a pool runs at most its limit at once and keeps the results in order', limit, async () => {
-  let running = 0;
-  let most = 0;
-  const gates = [];
-  const done = inPool([0, 1, 2, 3, 4], 2, async (item) => {
-    running += 1;
-    most = Math.max(most, running);
-    await new Promise((resolve) => gates.push(resolve));
-    running -= 1;
-    return item * 10;
-  });
-  // Open the gates one at a time, as each waiting item arrives.
-  for (let opened = 0; opened < 5; opened += 1) {
-    while (gates.length === 0) await new Promise((resolve) => setImmediate(resolve));
-    assert.ok(running <= 2);
-    gates.shift()();
-  }
-  assert.deepEqual(await done, [0, 10, 20, 30, 40]);
-  assert.equal(most, 2);
 });
 
 test("the root README's set-up ends at its last install: what follows runs beside the examples", () => {

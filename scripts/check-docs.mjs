@@ -33,8 +33,13 @@
 // once it checked clean, later projects (of either package manager) with that set skip it when it
 // is the same file (package name, version, path, text) reaching the same files (each the same
 // package, version, path and text, resolving its imports to the same files) through its imports.
-// Snippets and every @headway/* declaration file are checked in full in every project, and
-// errors are never cached, so a failing file fails every project that has it. The run's first
+// Snippets and every @headway/* declaration file are checked in full in every project, unless the
+// whole program is one that checked clean before: the same tsconfig and the same files (each by
+// package, version, path and text, with what its imports resolve to; the snippets by their place
+// in the project), as npm's and pnpm's installs of one README usually are. Its output is then
+// written as it was and nothing is checked again. Errors are never cached, so a failing file fails
+// every project that has it. The snippets are emitted file by file (`program.emit()` of the whole
+// program would check every declaration file first, the ones found clean before too). The run's first
 // check, and each README's first check, run before the others that would start beside them, so
 // those reuse what it found clean. Installs reuse the run's earlier registry answers
 // (--prefer-offline, in caches of the run's own: see runCaches). The last lines say how much CPU
@@ -51,7 +56,7 @@
 // run is skipped (the hash lives in node_modules/.cache/headway-docs-check); --force runs anyway.
 // It prints how long each phase took: staging, the registry, `changeset version`, pack, publish,
 // and for each README and package manager its install, type check and runs, then the totals.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   cpSync,
@@ -72,6 +77,7 @@ import { createRequire } from 'node:module';
 import { availableParallelism, homedir, tmpdir } from 'node:os';
 import { basename, delimiter, dirname, join, relative, sep } from 'node:path';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { run } from './lib/process.mjs';
 import { publishWorkspace } from './publish.mjs';
 
 const root = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
@@ -154,38 +160,21 @@ let childCpuSeen = 0;
 /** The commands running now: stopped with the check. */
 const running = new Set();
 
-/** Runs a command; resolves with its exit code and its stdout + stderr, never rejects. */
-function sh(cmd, argv, opts = {}) {
-  return new Promise((resolve) => {
-    const child = spawn(cmd, argv, { ...opts, stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
-    running.add(child);
-    let out = '';
-    let stdout = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => (out += d));
-    if (opts.input !== undefined) child.stdin.end(opts.input);
-    const timer = setTimeout(() => {
-      out += `\n(still running after ${HANG_GUARD_MS / 60_000} min: stopped as hung)`;
-      child.kill('SIGKILL');
-    }, HANG_GUARD_MS);
-    child.on('exit', () => {
+/**
+ * Runs a command (see run in scripts/lib/process.mjs: never rejects), stopped with the check and
+ * past the hang guard; `cpu` says what its CPU counts as.
+ */
+function sh(cmd, argv, { cpu = 'other', ...opts } = {}) {
+  return run(cmd, argv, {
+    ...opts,
+    hangGuardMs: HANG_GUARD_MS,
+    onSpawn: (child) => running.add(child),
+    onExit: (child) => {
       running.delete(child);
       const now = finishedChildrenCpu();
-      const label = opts.cpu ?? 'other';
-      childCpu.set(label, (childCpu.get(label) ?? 0) + now - childCpuSeen);
+      childCpu.set(cpu, (childCpu.get(cpu) ?? 0) + now - childCpuSeen);
       childCpuSeen = now;
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? (signal ? 1 : 0), out, stdout });
-    });
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      resolve({ code: 1, out: `${out}\n${error.message}`, stdout });
-    });
+    },
   });
 }
 
@@ -430,7 +419,7 @@ function deferred() {
  * At most `limit` of the functions it is given run at once; the others wait their turn, in order.
  * @returns {(fn: () => Promise<T>) => Promise<T>}
  */
-function createLimit(limit) {
+export function createLimit(limit) {
   let active = 0;
   const waiting = [];
   const next = () => {
@@ -454,8 +443,9 @@ function createLimit(limit) {
 /**
  * Type checkers: `size` worker threads, each running this file as a type-check worker with its
  * own place in `dir` to check projects at. `check(task)` resolves with the worker's answer (see
- * typeCheckWorker); `task.clean` is the keys of the declaration files found clean, or a function
- * that gives them when a worker takes the task.
+ * typeCheckWorker); `task.clean` is the keys of the declaration files found clean and
+ * `task.programs` the outputs of the whole programs found clean, by key (each, or a function that
+ * gives it when a worker takes the task).
  */
 export function createTypeCheckers(size, dir) {
   const idle = [];
@@ -491,9 +481,12 @@ export function createTypeCheckers(size, dir) {
       const { task, resolve } = queue.shift();
       const id = (nextId += 1);
       pending.set(id, resolve);
-      // The files found clean so far are read when the check starts, not when it was queued:
-      // a project that waited for a worker gains from every check that ended meanwhile.
-      worker.postMessage({ ...task, clean: typeof task.clean === 'function' ? task.clean() : task.clean, id });
+      // What was found clean so far (a task's functions) is read when the check starts, not when
+      // it was queued: a project that waited for a worker gains from every check that ended meanwhile.
+      worker.postMessage({
+        ...Object.fromEntries(Object.entries(task).map(([k, v]) => [k, typeof v === 'function' ? v() : v])),
+        id,
+      });
     }
   }
   return {
@@ -512,8 +505,10 @@ export function createTypeCheckers(size, dir) {
  * is moved to the worker's own place for the check (and back after), so a file of the same path
  * and text as in a recent project (@types/node, zod, TypeScript's libs…) is the same parsed file,
  * as TypeScript's language service shares them between programs. Checking: a third-party
- * declaration file already checked clean (its key in `clean`) is not checked again. Answers with
- * the formatted diagnostics, the keys of the declaration files it found clean, and counts.
+ * declaration file already checked clean (its key in `clean`) is not checked again, and a whole
+ * program that checked clean before (its key in `programs`) is not checked at all: its output is
+ * written as it was. Answers with the formatted diagnostics, the keys of the declaration files and
+ * programs it found clean (with each program's output), counts, and how long each part took.
  */
 function typeCheckWorker() {
   const ts = createRequire(join(root, 'package.json'))('typescript');
@@ -545,7 +540,9 @@ function typeCheckWorker() {
   const where = (file) => {
     if (file.startsWith(libDir + sep)) return `typescript-lib:${basename(file)}`;
     const p = packageOf(file);
-    return p ? `${p.identity}/${p.path}` : `?${file}`;
+    if (p !== undefined) return `${p.identity}/${p.path}`;
+    // The snippets (and anything else of the project's own): where they are in it.
+    return file.startsWith(place + sep) ? `./${relative(place, file)}` : `?${file}`;
   };
 
   parentPort.on('message', (task) => {
@@ -565,7 +562,7 @@ function typeCheckWorker() {
     }
   }
 
-  function checkAt(project, { configs, clean: cleanKeys }) {
+  function checkAt(project, { configs, clean: cleanKeys, programs }) {
     const started = Date.now();
     round += 1;
     packages.clear();
@@ -574,7 +571,19 @@ function typeCheckWorker() {
     const found = [];
     let checked = 0;
     let skipped = 0;
+    let same = 0;
+    const cleanPrograms = [];
     let output = '';
+    /** Milliseconds of each part of the check (program: parse and resolve; keys: what a file reaches; check; emit). */
+    const parts = { program: 0, keys: 0, check: 0, emit: 0 };
+    const part = (name, fn) => {
+      const t0 = performance.now();
+      try {
+        return fn();
+      } finally {
+        parts[name] += performance.now() - t0;
+      }
+    };
     for (const { file, emit } of configs) {
       const parsed = ts.getParsedCommandLineOfConfigFile(
         join(project, file),
@@ -604,13 +613,17 @@ function typeCheckWorker() {
         if (file !== undefined && text !== undefined) parsedFiles.set(key, { file, text, round });
         return file;
       };
-      const program = ts.createProgram({
-        rootNames: parsed.fileNames,
-        options,
-        host,
-        configFileParsingDiagnostics: ts.getConfigFileParsingDiagnostics(parsed),
-      });
-      const resolution = ts.createModuleResolutionCache(project, (f) => f, options);
+      const program = part('program', () =>
+        ts.createProgram({
+          rootNames: parsed.fileNames,
+          options,
+          host,
+          configFileParsingDiagnostics: ts.getConfigFileParsingDiagnostics(parsed),
+        }),
+      );
+      // The program's own module resolutions (a file's imports are asked again below): the same
+      // answers, without looking for each file on disk again.
+      const resolution = program.getModuleResolutionCache?.() ?? ts.createModuleResolutionCache(project, (f) => f, options);
       // What a declaration file's check depends on: the file, and every file it reaches through
       // its imports, references and type references (each by package, version, path and text,
       // with what its own imports resolve to), under these libs and types. Where a package
@@ -663,18 +676,41 @@ function typeCheckWorker() {
         const reached = createHash('sha256').update(lines.sort().join('\n')).digest('hex');
         return `${JSON.stringify(options.lib)}|${JSON.stringify(options.types)}|${describe(sf).line}|${reached}`;
       };
+      // The whole program: this config, and every file in it with what it reaches (see describe).
+      // One that checked clean before, in any project, checks clean again: its output is written
+      // as it was, and nothing is checked.
+      const programKey = part('keys', () => {
+        const lines = program
+          .getSourceFiles()
+          .map((sf) => `${describe(sf).line}|${String(sf.impliedNodeFormat)}`)
+          .sort();
+        return createHash('sha256')
+          .update(readFileSync(join(project, file)))
+          .update(lines.join('\n'))
+          .digest('hex');
+      });
+      const outputs = programs?.[programKey];
+      if (outputs !== undefined) {
+        for (const [name, text] of outputs) {
+          mkdirSync(dirname(join(project, name)), { recursive: true });
+          writeFileSync(join(project, name), text);
+        }
+        skipped += program.getSourceFiles().length;
+        same += 1;
+        continue;
+      }
       const diagnostics = [
         ...program.getConfigFileParsingDiagnostics(),
         ...program.getOptionsDiagnostics(),
         ...program.getSyntacticDiagnostics(),
       ];
       for (const sf of program.getSourceFiles()) {
-        const key = keyOf(sf);
+        const key = part('keys', () => keyOf(sf));
         if (key !== undefined && clean.has(key)) {
           skipped += 1;
           continue;
         }
-        const d = program.getSemanticDiagnostics(sf);
+        const d = part('check', () => program.getSemanticDiagnostics(sf));
         checked += 1;
         diagnostics.push(...d);
         if (key !== undefined && d.length === 0) {
@@ -682,8 +718,20 @@ function typeCheckWorker() {
           found.push(key);
         }
       }
-      diagnostics.push(...program.getGlobalDiagnostics());
-      if (emit) program.emit();
+      diagnostics.push(...part('check', () => program.getGlobalDiagnostics()));
+      // Each snippet's output, file by file: `program.emit()` of the whole program would first
+      // check every file in it, the declaration files found clean before too.
+      const written = [];
+      if (emit)
+        part('emit', () => {
+          for (const sf of program.getSourceFiles())
+            if (!sf.isDeclarationFile)
+              program.emit(sf, (name, text, ...rest) => {
+                host.writeFile(name, text, ...rest);
+                written.push([relative(project, name), text]);
+              });
+        });
+      if (diagnostics.length === 0) cleanPrograms.push({ key: programKey, outputs: written });
       if (diagnostics.length > 0)
         output += ts.formatDiagnostics(ts.sortAndDeduplicateDiagnostics(diagnostics), {
           getCanonicalFileName: (f) => f,
@@ -693,7 +741,7 @@ function typeCheckWorker() {
     }
     // Kept while recent projects use them: memory stays bounded.
     for (const [key, entry] of parsedFiles) if (entry.round < round - 3) parsedFiles.delete(key);
-    return { output, found, checked, skipped, reused, ms: Date.now() - started };
+    return { output, found, programs: cleanPrograms, checked, skipped, same, reused, parts, ms: Date.now() - started };
   }
 }
 
@@ -702,7 +750,7 @@ function typeCheckWorker() {
  * (the project's tsconfig.json, and tsconfig.browser.json for the browser ones), then run.
  * Returns the failures and how long each stage took.
  */
-async function checkReadme(job, context) {
+export async function checkReadme(job, context) {
   const project = mkdtempSync(join(context.work, `project-${job.pm}-`));
   try {
     return await checkReadmeIn(project, job, context);
@@ -712,10 +760,10 @@ async function checkReadme(job, context) {
   }
 }
 
-async function checkReadmeIn(project, job, { env, limits, types, clean, caches, checkOrder }) {
+async function checkReadmeIn(project, job, { env, limits, types, clean, programs, caches, checkOrder }) {
   const { rel: readme, installArgs, snippets, pm } = job;
   const failures = [];
-  const time = { install: 0, types: 0, run: 0, checked: 0, skipped: 0, reused: 0 };
+  const time = { install: 0, types: 0, run: 0, checked: 0, skipped: 0, same: 0, reused: 0 };
   writeFileSync(join(project, 'package.json'), JSON.stringify(projectManifest(pm), null, 2));
   // Times are of the work itself, not of waiting for a turn.
   const timed = async (stage, fn) => {
@@ -774,14 +822,22 @@ async function checkReadmeIn(project, job, { env, limits, types, clean, caches, 
     if (sameReadme !== undefined) await sameReadme;
     let r;
     try {
-      r = await types.check({ project, configs, clean: () => [...clean] });
+      r = await types.check({ project, configs, clean: () => [...clean], programs: () => Object.fromEntries(programs) });
       // Before the checks that wait for this one start.
       for (const key of r.found ?? []) clean.add(key);
+      for (const p of r.programs ?? []) programs.set(p.key, p.outputs);
     } finally {
       first.resolve();
       mine.resolve();
     }
-    Object.assign(time, { types: r.ms ?? 0, checked: r.checked ?? 0, skipped: r.skipped ?? 0, reused: r.reused ?? 0 });
+    Object.assign(time, {
+      types: r.ms ?? 0,
+      checked: r.checked ?? 0,
+      skipped: r.skipped ?? 0,
+      same: r.same ?? 0,
+      reused: r.reused ?? 0,
+      parts: r.parts,
+    });
     if (r.error) failures.push(`type check (${pm}) failed to run:\n${r.error}`);
     else if (r.output.trim() !== '') failures.push(`type errors (${pm}):\n${explain(r.output.trim(), snippets, readme)}`);
   }
@@ -810,7 +866,7 @@ async function checkReadmeIn(project, job, { env, limits, types, clean, caches, 
  * has downloaded before is not downloaded again. pnpm: a metadata cache of its own
  * (`--cache-dir`), for the same reason; its store is the user's (content-addressed, verified).
  */
-function runCaches(work) {
+export function runCaches(work) {
   const npm = join(work, 'npm-cache');
   const content = join(process.env.npm_config_cache || join(homedir(), '.npm'), '_cacache', 'content-v2');
   mkdirSync(content, { recursive: true });
@@ -906,7 +962,8 @@ async function main() {
       for (const file of walk(dir)) hash.update(`${p.name}/${file}\0`).update(readFileSync(join(dir, file)));
     }
     for (const file of walk(join(stageDir, '.changeset'))) hash.update(file).update(readFileSync(join(stageDir, '.changeset', file)));
-    hash.update(readFileSync(new URL(import.meta.url))).update(readFileSync(new URL('./publish.mjs', import.meta.url)));
+    for (const script of [import.meta.url, './publish.mjs', './lib/process.mjs'])
+      hash.update(readFileSync(new URL(script, import.meta.url)));
     const digest = hash.digest('hex');
     const stamp = join(root, 'node_modules', '.cache', 'headway-docs-check', 'green');
     if (!args.has('force') && !args.has('only') && existsSync(stamp) && readFileSync(stamp, 'utf8') === digest) {
@@ -956,21 +1013,24 @@ async function main() {
     const types = createTypeCheckers(CORES, work);
     closers.push(types.close);
     const clean = new Set();
+    const programs = new Map();
     const checkOrder = { first: undefined, byReadme: new Map() };
     const cli =
       !args.has('only') && managers.includes('npm')
         ? checkCli(env, work, limits).then((rs) => (rs.forEach(report), rs))
         : Promise.resolve([]);
     const totals = { install: 0, types: 0, run: 0 };
+    const typeParts = {};
     const readmeResults = await Promise.all(
       jobs.map(async (job) => {
-        const { failures, time } = await checkReadme(job, { env, work, limits, types, clean, caches, checkOrder });
+        const { failures, time } = await checkReadme(job, { env, work, limits, types, clean, programs, caches, checkOrder });
         for (const k of Object.keys(totals)) totals[k] += time[k];
+        for (const [k, v] of Object.entries(time.parts ?? {})) typeParts[k] = (typeParts[k] ?? 0) + v;
         const counted = job.snippets.filter((s) => s.marker !== 'skip').length;
         const ran = job.snippets.filter((s) => s.marker === 'run').length;
         const result = {
           name: `${job.rel} (${job.pm})`,
-          line: `${job.rel} (${job.pm}): ${job.pm === 'npm' ? 'npm install' : 'pnpm add'} ${job.installArgs.join(' ')}; ${String(counted)} snippet(s) type-checked, ${String(ran)} run (install ${seconds(time.install)}, types ${seconds(time.types)} [${String(time.reused)} files parsed before; ${String(time.checked)} checked, ${String(time.skipped)} already clean], run ${seconds(time.run)})`,
+          line: `${job.rel} (${job.pm}): ${job.pm === 'npm' ? 'npm install' : 'pnpm add'} ${job.installArgs.join(' ')}; ${String(counted)} snippet(s) type-checked, ${String(ran)} run (install ${seconds(time.install)}, types ${seconds(time.types)} [${String(time.reused)} files parsed before; ${String(time.checked)} checked, ${String(time.skipped)} already clean${time.same > 0 ? `; ${String(time.same)} program(s) the same as one checked clean before` : ''}], run ${seconds(time.run)})`,
           status: failures.length === 0 ? 'passed' : 'failed',
           failures,
         };
@@ -981,7 +1041,11 @@ async function main() {
     const results = [releaseResult, ...readmeResults, ...(await cli)].map(({ name, status }) => ({ name, status }));
     const failed = results.filter((r) => r.status === 'failed').length;
     console.log(
-      `docs check: ${String(jobs.length)} projects: installs ${seconds(totals.install)}, type checks ${seconds(totals.types)}, runs ${seconds(totals.run)} (summed; at most ${String(CORES + 1)} installs, ${String(CORES)} type checks, ${String(CORES)} runs at once)`,
+      `docs check: ${String(jobs.length)} projects: installs ${seconds(totals.install)}, type checks ${seconds(totals.types)}, runs ${seconds(totals.run)} (summed; type checks: ${Object.entries(
+        typeParts,
+      )
+        .map(([k, v]) => `${k} ${seconds(v)}`)
+        .join(', ')}; at most ${String(CORES + 1)} installs, ${String(CORES)} type checks, ${String(CORES)} runs at once)`,
     );
     const own = process.cpuUsage();
     console.log(

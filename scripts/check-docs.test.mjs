@@ -2,11 +2,12 @@
 // (what `tsc -p` would report, and which declaration files it checks again). Run:
 // node --test scripts/check-docs.test.mjs (the root `npm test` runs it).
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:http';
 import { dirname, join } from 'node:path';
 import { after, test } from 'node:test';
-import { createTypeCheckers, extractReadme, tsconfig } from './check-docs.mjs';
+import { checkReadme, createLimit, createTypeCheckers, extractReadme, runCaches, tsconfig } from './check-docs.mjs';
 
 const limit = { timeout: 120_000 };
 const work = mkdtempSync(join(tmpdir(), 'headway-docs-test-'));
@@ -157,4 +158,104 @@ test('a clean declaration file is checked again when a file it reaches through a
   // The same tree again: dep is skipped.
   const third = await checkers.check({ project: project('t3', files('1.0.0', 'number')), configs, clean: first.found });
   assert.equal(third.skipped, first.found.length);
+});
+
+test(
+  'a whole program that checked clean is not checked again in another project or layout: its output is written as it was',
+  limit,
+  async () => {
+    const files = {
+      ...cleanDep,
+      ...ours,
+      ...config(['snippet-0.ts']),
+      'package.json': JSON.stringify({ type: 'module' }),
+      'snippet-0.ts': "import { x } from '@headway/x';\nexport const y: number = x + 1;\n",
+    };
+    const configs = [{ file: 'tsconfig.json', emit: true }];
+    const first = await checkers.check({ project: project('w1', files), configs, clean: [], programs: {} });
+    assert.equal(first.output, '');
+    assert.equal(first.same, 0);
+    assert.ok(first.checked > 0);
+    assert.deepEqual(
+      first.programs.map((p) => p.outputs),
+      [[['out/snippet-0.js', "import { x } from '@headway/x';\nexport const y = x + 1;\n"]]],
+    );
+    const programs = Object.fromEntries(first.programs.map((p) => [p.key, p.outputs]));
+
+    // The same files in another project, and laid out as pnpm does: nothing is checked, the output is there.
+    const pnpmLayout = Object.fromEntries(
+      Object.entries(files).map(([path, text]) => [
+        path.replace(/^node_modules\/dep\//, 'node_modules/.pnpm/dep@1.0.0/node_modules/dep/'),
+        text,
+      ]),
+    );
+    mkdirSync(join(work, 'w2', 'node_modules'), { recursive: true });
+    const w2 = project('w2', pnpmLayout);
+    symlinkSync('.pnpm/dep@1.0.0/node_modules/dep', join(w2, 'node_modules', 'dep'));
+    const second = await checkers.check({ project: w2, configs, clean: [], programs });
+    assert.deepEqual([second.output, second.same, second.checked, second.programs], ['', 1, 0, []]);
+    assert.equal(readFileSync(join(w2, 'out', 'snippet-0.js'), 'utf8'), "import { x } from '@headway/x';\nexport const y = x + 1;\n");
+
+    // A snippet changed by one character is another program: checked, and its error found.
+    const broken = { ...files, 'snippet-0.ts': "import { x } from '@headway/x';\nexport const y: string = x + 1;\n" };
+    const third = await checkers.check({ project: project('w3', broken), configs, clean: [], programs });
+    assert.equal(third.same, 0);
+    assert.match(third.output, /^snippet-0\.ts\(2,14\): error TS2322: Type 'number' is not assignable to type 'string'\.\n/);
+    assert.deepEqual(third.programs, []);
+    // A program with an error is never recorded: the same broken program fails every time.
+    const fourth = await checkers.check({ project: project('w4', broken), configs, clean: [], programs });
+    assert.equal(fourth.output, third.output);
+
+    // Another version of a package the snippet reaches (the same text): another program.
+    const bumped = { ...files, 'node_modules/dep/package.json': pkg('dep', '1.0.1') };
+    const fifth = await checkers.check({ project: project('w5', bumped), configs, clean: [], programs });
+    assert.equal(fifth.same, 0);
+    assert.equal(fifth.output, '');
+  },
+);
+
+test('an install line that does not install fails its README, with what npm and pnpm said', limit, async () => {
+  // A registry that has nothing: every package is a 404, as a name the README got wrong would be.
+  const asked = [];
+  const server = createServer((req, res) => {
+    asked.push(req.url);
+    res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const place = mkdtempSync(join(work, 'install-'));
+    const caches = runCaches(place);
+    const env = {
+      ...process.env,
+      npm_config_registry: `http://127.0.0.1:${String(server.address().port)}/`,
+      npm_config_cache: caches.npm,
+      npm_config_update_notifier: 'false',
+    };
+    const context = {
+      env,
+      work: place,
+      limits: { install: createLimit(1), run: createLimit(1) },
+      types: checkers,
+      clean: new Set(),
+      programs: new Map(),
+      caches,
+      checkOrder: { first: undefined, byReadme: new Map() },
+    };
+    const snippets = [{ line: 7, code: 'export const a: string = 1;', marker: 'run' }];
+    for (const [pm, command, code] of [
+      ['npm', 'npm install', /\bE404\b/],
+      ['pnpm', 'pnpm add', /\bERR_PNPM_FETCH_404\b/],
+    ]) {
+      const r = await checkReadme({ rel: 'packages/x/README.md', installArgs: ['@headway/not-published@^1'], snippets, pm }, context);
+      assert.equal(r.failures.length, 1, `${pm}: ${r.failures.join('\n')}`);
+      assert.ok(r.failures[0].startsWith(`${command} @headway/not-published@^1 failed:\n`), r.failures[0]);
+      assert.match(r.failures[0], code);
+      // Nothing after a failed install: no type check, no run.
+      assert.deepEqual([r.time.types, r.time.run], [0, 0]);
+    }
+    assert.ok(asked.some((url) => url.includes('not-published')));
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
 });

@@ -22,11 +22,12 @@
 // Prints `New tag: <name>@<version>` for each package it published (the line changesets/action
 // reads to make GitHub releases) and, in a git work tree, makes that tag as `changeset publish`
 // does. Exits 1 when anything was refused, failed, or reads back wrong.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve as resolvePath } from 'node:path';
+import { run, settleInPool } from './lib/process.mjs';
 
 const root = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
 
@@ -142,41 +143,6 @@ async function npmOptions(npm, cwd, env) {
   const flat = { ...config.flat, progress: false };
   if (flat.access === null || flat.access === undefined) flat.access = access;
   return { flat, flatten, credentialsFor: (registry) => config.getCredentialsByURI(registry) };
-}
-
-/** Runs a command; resolves with its exit code, its stdout, and stdout + stderr; never rejects. */
-function run(cmd, argv, opts) {
-  return new Promise((resolve) => {
-    const child = spawn(cmd, argv, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let stdout = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => (out += d));
-    child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), stdout, out }));
-    child.on('error', (error) => resolve({ code: 1, stdout, out: `${out}\n${error.message}` }));
-  });
-}
-
-/** Runs `fn` on every item, at most `limit` at once; settles like Promise.allSettled, in item order. */
-async function settleInPool(items, limit, fn) {
-  const results = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next;
-      next += 1;
-      try {
-        results[i] = { status: 'fulfilled', value: await fn(items[i]) };
-      } catch (reason) {
-        results[i] = { status: 'rejected', reason };
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }
 
 /**

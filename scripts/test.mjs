@@ -105,6 +105,7 @@ const steps = [
       join(root, 'scripts', 'publish.test.mjs'),
       join(root, 'scripts', 'check-tarballs.test.mjs'),
       join(root, 'scripts', 'typedoc-package-pages.test.mjs'),
+      join(root, 'scripts', 'lib', 'process.test.mjs'),
     ],
   ],
   [bin('knip'), ['--no-progress']],

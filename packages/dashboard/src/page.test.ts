@@ -234,7 +234,7 @@ describe.skipIf(chromiumPath === undefined)('the page in Chromium', () => {
     };
     const frames: Record<string, unknown> = {
       priced: {
-        run: run('priced', { actions: ['continue'] }),
+        run: run('priced', { actions: ['continue'], unpricedCalls: 1 }),
         chain: ['priced'],
         continuations: [],
         view,
@@ -281,6 +281,7 @@ describe.skipIf(chromiumPath === undefined)('the page in Chromium', () => {
       expect(
         await page.locator('table.cost tr').evaluateAll((trs: { textContent: string | null }[]) => trs.map((tr) => tr.textContent)),
       ).toEqual(['ModelCallsTokens inTokens outSpent', 'gpt-4.1-mini210020$0.0123', 'local-llama1105unpriced']);
+      expect(await page.locator('dt:text-is("Spent") + dd').textContent()).toBe('$0.0123 (excludes 1 unpriced call)');
       expect(await page.getByRole('button').allTextContents()).toEqual(['Continue']);
       await page.getByRole('button', { name: 'Continue' }).click();
       await expect

@@ -135,10 +135,10 @@ describe('headway watch with a plan', () => {
       '  [progress] 52% (ETA <1–2 min)',
       '  [progress] 55% (ETA <1–2 min)',
       '  [progress] Plan: 2/3 done — now: Run the suite',
-      '  [progress] 77% (ETA 2–31s)',
-      '  [progress] 78% (ETA 2–37s)',
-      '  [progress] 83% (ETA 2–39s)',
-      '  [progress] 86% (ETA 2–41s)',
+      '  [progress] 77% (ETA 2–29s)',
+      '  [progress] 78% (ETA 2–35s)',
+      '  [progress] 83% (ETA 2–37s)',
+      '  [progress] 86% (ETA 2–39s)',
       '  [progress] 100%',
     ]);
     expect(lines.at(-2)).toBe('  [progress] Complete: Done. (7 turns, $0.0100) (0ms)');
