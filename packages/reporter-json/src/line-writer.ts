@@ -89,9 +89,10 @@ export class LineWriter {
   readonly #options: LineWriterOptions;
   /** Characters held before they go out at once (the stream's high-water mark). */
   readonly #holdLimit: number;
-  /** Whole lines (each ending in a newline) held for one write at the end of this turn. */
-  #held = '';
-  #heldLines = 0;
+  /** Lines (without their newline) held for one write at the end of this turn; joined once when they go out. */
+  #held: string[] = [];
+  /** Characters held, newlines included. */
+  #heldChars = 0;
   /** An end-of-turn write is scheduled. */
   #scheduled = false;
   /** Lines waiting for `drain`, oldest first, from `#head` on. */
@@ -166,9 +167,9 @@ export class LineWriter {
     if (!this.#accepting) this.#dropped += 1;
     else if (this.#waiting) this.#enqueue(`${line}\n`);
     else {
-      this.#held += `${line}\n`;
-      this.#heldLines += 1;
-      if (this.#held.length >= this.#holdLimit) this.release();
+      this.#held.push(line);
+      this.#heldChars += line.length + 1;
+      if (this.#heldChars >= this.#holdLimit) this.release();
       else if (!this.#scheduled) {
         this.#scheduled = true;
         holding.add(this);
@@ -183,11 +184,14 @@ export class LineWriter {
 
   /** Hands the held lines to the stream now, as one write. */
   release(): void {
-    if (this.#heldLines === 0) return;
-    const chunk = this.#held;
-    const lines = this.#heldLines;
-    this.#held = '';
-    this.#heldLines = 0;
+    const held = this.#held;
+    if (held.length === 0) return;
+    const lines = held.length;
+    // An empty last item gives the chunk its final newline without another copy of it.
+    held.push('');
+    const chunk = held.join('\n');
+    this.#held = [];
+    this.#heldChars = 0;
     if (this.#gone) this.#dropped += lines;
     else this.#send(chunk, lines);
   }
@@ -201,8 +205,8 @@ export class LineWriter {
     return {
       written: this.#written,
       dropped: this.#dropped,
-      buffered: this.#queue.length - this.#head + this.#heldLines,
-      bufferedBytes: this.#bufferedBytes + (this.#heldLines === 0 ? 0 : Buffer.byteLength(this.#held)),
+      buffered: this.#queue.length - this.#head + this.#held.length,
+      bufferedBytes: this.#held.reduce((bytes, line) => bytes + Buffer.byteLength(line) + 1, this.#bufferedBytes),
       stopped: !this.#accepting,
     };
   }
@@ -289,10 +293,10 @@ export class LineWriter {
     if (this.#gone) return;
     this.#gone = true;
     this.#accepting = false;
-    this.#dropped += this.#queue.length - this.#head + this.#heldLines;
+    this.#dropped += this.#queue.length - this.#head + this.#held.length;
     this.#clearQueue();
-    this.#held = '';
-    this.#heldLines = 0;
+    this.#held = [];
+    this.#heldChars = 0;
     if (this.#waiting) {
       this.#waiting = false;
       this.#stream.removeListener('drain', this.#onDrain);
