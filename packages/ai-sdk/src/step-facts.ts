@@ -26,5 +26,8 @@ export function usageOf(step: StepFacts): ModelUsage | undefined {
 
 /** The AI SDK's finish reason in the protocol's spelling (`tool-calls` → `tool_calls`). */
 export function finishReasonOf(step: StepFacts): string | undefined {
-  return typeof step.finishReason === 'string' ? step.finishReason.replace(/-/g, '_') : undefined;
+  const reason = step.finishReason;
+  if (typeof reason !== 'string') return undefined;
+  // Once per step: most reasons (`stop`, `length`) have no dash to replace.
+  return reason.includes('-') ? reason.replace(/-/g, '_') : reason;
 }

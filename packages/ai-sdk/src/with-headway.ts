@@ -10,12 +10,14 @@ import {
   systemClock,
   toolResultPreview,
   type Clock,
+  type EventEnvelope,
   type LimitKind,
   type ModelUsage,
   type ProgressEventBody,
   type ProgressHub,
   type ProgressReport,
   type ProgressReportStats,
+  type StepFinishedEvent,
   type StopReason,
 } from '@headway/protocol';
 import { describeThrown, errorMessage, unrefClock } from '@headway/protocol/internal';
@@ -401,20 +403,24 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
 
     onStepFinish(step) {
       const usage = usageOf(step);
-      const finishReason = finishReasonOf(step);
       const costUsd = o.costOf === undefined ? undefined : priceStep(o.costOf, step, usage);
       if (costUsd !== undefined) {
         priced = true;
         spentUsd += costUsd;
       } else if (o.costOf !== undefined) unknownCost = true;
-      emit({
-        type: 'step.finished',
-        step: `llm-${iterations}`,
-        durationMs: Math.max(0, clock.now() - stepStartedAt),
-        ...(usage === undefined ? {} : { usage }),
-        ...(finishReason === undefined ? {} : { finishReason }),
-        ...(costUsd === undefined ? {} : { costUsd }),
-      });
+      if (!quiet) {
+        // Built field by field (in the event's key order), not with spreads: this runs every step.
+        const finished: Omit<StepFinishedEvent, keyof EventEnvelope> = {
+          type: 'step.finished',
+          step: `llm-${iterations}`,
+          durationMs: Math.max(0, clock.now() - stepStartedAt),
+        };
+        const finishReason = finishReasonOf(step);
+        if (usage !== undefined) finished.usage = usage;
+        if (finishReason !== undefined) finished.finishReason = finishReason;
+        if (costUsd !== undefined) finished.costUsd = costUsd;
+        emit(finished);
+      }
       const text = typeof step.text === 'string' ? step.text : '';
       if (typeof step.reasoningText === 'string' && step.reasoningText !== '') emit({ type: 'thinking', content: step.reasoningText });
       if (stop?.mode === 'asked') {

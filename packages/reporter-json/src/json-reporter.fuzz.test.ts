@@ -15,7 +15,7 @@ const TEST_TIMEOUT = HOSTILE_RUN_PARAMETERS.interruptAfterTimeLimit + 5000;
 describe('JSONReporter on hostile input', () => {
   it(
     'writes only whole JSON lines and never throws, whatever handle() and the methods get',
-    () => {
+    async () => {
       const { stream, lines } = memoryStream();
       const reporter = new JSONReporter({ stream, maxBufferedBytes: 64 * 1024 * 1024 });
       fc.assert(
@@ -29,6 +29,8 @@ describe('JSONReporter on hostile input', () => {
         }),
         HOSTILE_RUN_PARAMETERS,
       );
+      await reporter.flush();
+      expect(reporter.stats().buffered).toBe(0);
       for (const line of lines()) expect(() => JSON.parse(line) as unknown).not.toThrow();
     },
     TEST_TIMEOUT,
@@ -41,7 +43,7 @@ describe('JSONReporter on hostile input', () => {
     expect(lines().map((l) => l.length)).toEqual([80_043, 2_000_043]);
   }, 30_000);
 
-  it('redacts prefixed secret names in text and in keys', () => {
+  it('redacts prefixed secret names in text and in keys', async () => {
     const { stream, lines } = memoryStream();
     const reporter = new JSONReporter({ stream });
     reporter.onToolDone(
@@ -56,6 +58,7 @@ describe('JSONReporter on hostile input', () => {
       toolName: 'deploy',
       args: { db_password: 'a', OPENAI_API_KEY: 'b', github_token: 'c', tokenCount: 3 },
     });
+    await reporter.flush();
     expect(lines()).toEqual([
       '{"event":"tool_done","tool":"shell","summary":"DB_PASSWORD=[REDACTED] POSTGRES_PASSWORD: [REDACTED] AWS_SECRET_ACCESS_KEY=[REDACTED] GITHUB_TOKEN=[REDACTED]"}',
       '{"type":"tool.executing","runId":"r","seq":1,"ts":1,"toolName":"deploy","args":{"db_password":"[REDACTED]","OPENAI_API_KEY":"[REDACTED]","github_token":"[REDACTED]","tokenCount":3}}',

@@ -10,10 +10,14 @@ import { JSONReporter } from './json-reporter.js';
 import { memoryStream } from './stream.test-util.js';
 
 describe('JSONReporter', () => {
-  it('writes one line per reporter call, in the documented shapes', () => {
+  it('writes one line per reporter call, in the documented shapes', async () => {
     const { stream, text } = memoryStream();
     const reporter = new JSONReporter({ stream });
     callSevenMethods(reporter);
+    // Held for one write at the end of this turn of the event loop.
+    expect(text()).toBe('');
+    expect(reporter.stats()).toEqual({ written: 0, dropped: 0, buffered: 8, bufferedBytes: 401, stopped: false });
+    await reporter.flush();
     expect(text()).toMatchInlineSnapshot(`
       "{"event":"start","task":"Summarize the README file"}
       {"event":"iteration","current":0,"max":10}
@@ -37,7 +41,7 @@ describe('JSONReporter', () => {
     expect(streams.map((s) => s.listenerCount('error'))).toEqual(before);
   });
 
-  it('writes every event of a progress hub as a line parseProgressEvent reads back', () => {
+  it('writes every event of a progress hub as a line parseProgressEvent reads back', async () => {
     const { stream, lines } = memoryStream();
     const reporter = new JSONReporter({ stream });
     let clock = 1_700_000_000_000;
@@ -58,6 +62,7 @@ describe('JSONReporter', () => {
       hub.emit({ type: 'progress', percent: 45, message: 'Analyzing input', etaMs: 3000, etaLowMs: 1000, etaHighMs: 9000 }),
       hub.emit({ type: 'run.finished', durationMs: 1200, outcome: 'completed', summary: 'finished after 1 iteration(s)' }),
     ];
+    await reporter.flush();
     expect(lines().map((line) => parseProgressEvent(JSON.parse(line)))).toEqual(emitted);
     expect(lines()[1]).toBe('{"type":"iteration","index":0,"max":10,"runId":"run-1","seq":2,"ts":1700000000010}');
     expect(hub.stats().sinkErrors).toBe(0);
@@ -92,6 +97,7 @@ describe('JSONReporter', () => {
         });
         reporter.handle({ ...envelope, type: 'thinking', content: `use ${a.text} then ${b.text}` });
         reporter.handle({ ...envelope, type: 'run.error', error: b.text });
+        void reporter.flush(); // hands the held lines to the (synchronous) stream now
         const bytes = text();
         for (const secret of [a.secret, b.secret, 'plainlooking', 'cust-4711']) expect(bytes).not.toContain(secret);
         expect(bytes.split('\n').length).toBe(12);
@@ -100,14 +106,15 @@ describe('JSONReporter', () => {
     );
   });
 
-  it('writes values exactly as given with redact: false', () => {
+  it('writes values exactly as given with redact: false', async () => {
     const { stream, lines } = memoryStream();
     const reporter = new JSONReporter({ stream, redact: false });
     reporter.onToolDone('login', 'password=hunter2hunter2');
+    await reporter.flush();
     expect(lines()).toEqual(['{"event":"tool_done","tool":"login","summary":"password=hunter2hunter2"}']);
   });
 
-  it('never throws into its caller, whatever it is given', () => {
+  it('never throws into its caller, whatever it is given', async () => {
     const { stream, lines } = memoryStream();
     const reporter = new JSONReporter({ stream });
     const hostile = new Proxy(
@@ -127,12 +134,13 @@ describe('JSONReporter', () => {
       reporter.onStart({ toString: () => 'x' } as unknown as string);
       reporter.onProgress(10n as unknown as number, 'big');
     }).not.toThrow();
+    await reporter.flush();
     // The first three are no events that can be read; the rest are written as JSON would write them.
     expect(reporter.stats()).toMatchObject({ written: 2, dropped: 3 });
     expect(lines()).toEqual(['{"event":"start","task":{}}', '{"event":"progress","pct":"10","label":"big"}']);
   });
 
-  it('swallows a throwing onInternalError and reports a gone consumer only once', () => {
+  it('swallows a throwing onInternalError and reports a gone consumer only once', async () => {
     const { stream } = memoryStream();
     const reports: JSONReporterError[] = [];
     const reporter = new JSONReporter({
@@ -147,6 +155,7 @@ describe('JSONReporter', () => {
       reporter.onStart('a');
       reporter.onStart('b');
     }).not.toThrow();
+    await reporter.flush();
     expect(reports.map((e) => e.code)).toEqual(['REPORTER_JSON_STREAM_CLOSED']);
     expect(reporter.dropped).toBe(2);
   });

@@ -55,10 +55,12 @@ function limit(name: string, value: number | undefined, fallback: number): numbe
  * `{"event":"error","error":…}`. `handle(event)` writes the {@link ProgressEvent} itself,
  * which `parseProgressEvent` reads back.
  *
- * It never throws into, or blocks, its caller: a line is one `write()` (never partial or
- * interleaved); while the stream is full lines wait in a bounded buffer whose oldest lines
- * are dropped and counted (`dropped`); when the consumer goes away it stops quietly and
- * calls `onInternalError` once.
+ * It never throws into, or blocks, its caller. The lines of one turn of the event loop go out
+ * together, in order, as one `write()` of whole lines (never partial or interleaved) when the
+ * turn ends (`setImmediate`), or sooner: as soon as they reach the stream's high-water mark,
+ * on `flush()` or `close()`, and on `process.exit()`. While the stream is full lines wait in a
+ * bounded buffer whose oldest lines are dropped and counted (`dropped`); when the consumer
+ * goes away it stops quietly and calls `onInternalError` once.
  *
  * @example
  * ```ts
@@ -171,8 +173,9 @@ export class JSONReporter implements ProgressReporter {
   }
 
   /**
-   * Resolves once every buffered line was handed to the stream, or the consumer is gone;
-   * never rejects. It waits as long as the stream takes to drain: race it with a timer of
+   * Hands the lines held for this turn to the stream at once (synchronously, before it
+   * returns), then resolves once every buffered line was handed to the stream, or the
+   * consumer is gone; never rejects. It waits as long as the stream takes to drain: race it with a timer of
    * your own if the reader may hang.
    */
   flush(): Promise<void> {
@@ -180,7 +183,8 @@ export class JSONReporter implements ProgressReporter {
   }
 
   /**
-   * Stops writing: later calls are dropped, buffered lines still go out, then the
+   * Stops writing: later calls are dropped, held and buffered lines still go out (the held
+   * ones synchronously, before it returns), then the
    * reporter's listeners are removed from the stream (from then on its errors are the
    * stream owner's again). Use it when done with a reporter on a long-lived stream.
    */

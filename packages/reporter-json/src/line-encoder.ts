@@ -82,6 +82,13 @@ const EVENT_KEYS: ReadonlySet<string> = new Set([
 /** The top-level keys the fast path knows (line-encoder.test.ts checks them against the protocol's schema). */
 export const FAST_EVENT_KEYS: ReadonlySet<string> = EVENT_KEYS;
 
+/**
+ * `,"key":` (and `{"key":` for the first key) for every key the fast path knows, made once:
+ * building them per key and event was most of what encoding an event allocated.
+ */
+const KEY_PREFIXES: ReadonlyMap<string, string> = new Map([...EVENT_KEYS].map((key) => [key, `,"${key}":`]));
+const FIRST_KEY_PREFIXES: ReadonlyMap<string, string> = new Map([...EVENT_KEYS].map((key) => [key, `{"${key}":`]));
+
 /** Top-level keys whose values repeat across a run's events: their encoded text is cached. */
 const REPEATING_KEYS: ReadonlySet<string> = new Set([
   'type',
@@ -99,6 +106,13 @@ const REPEATING_KEYS: ReadonlySet<string> = new Set([
 
 /** Nesting beyond this (or a cycle) leaves the fast path. */
 const MAX_DEPTH = 64;
+
+/** How a nested key is written: `{"key":` when first, `,"key":` after another; `censored` is the value's text for a secret-named key. */
+interface KeyPrefix {
+  readonly first: string;
+  readonly rest: string;
+  readonly censored: string | undefined;
+}
 
 /** Thrown for a value the fast path does not handle: the whole event takes the reference path. */
 class NotFast extends Error {}
@@ -159,9 +173,10 @@ export function createLineEncoder(redact: RedactOptions | false): LineEncoder {
 
   function fastEvent(e: ProgressEvent): string {
     const record = e as unknown as Record<string, unknown>;
-    let out = '{';
+    let out = '';
     for (const key of Object.keys(record)) {
-      if (!EVENT_KEYS.has(key)) return reference(e);
+      const prefix = (out === '' ? FIRST_KEY_PREFIXES : KEY_PREFIXES).get(key);
+      if (prefix === undefined) return reference(e);
       const v = record[key];
       let text: string | undefined;
       switch (typeof v) {
@@ -184,9 +199,9 @@ export function createLineEncoder(redact: RedactOptions | false): LineEncoder {
           continue;
       }
       if (text === undefined) continue;
-      out += out.length === 1 ? `"${key}":${text}` : `,"${key}":${text}`;
+      out += prefix + text;
     }
-    return `${out}}`;
+    return out === '' ? '{}' : `${out}}`;
   }
 
   if (!fast) {
@@ -241,13 +256,14 @@ function createNestedEncoder(
   str: (s: string) => string,
   censorJson: string,
 ): (value: unknown) => string | undefined {
-  /** `"key":` for ordinary keys, `null` for secret-named ones. */
-  const keys = new Map<string, string | null>();
-  const keyPrefix = (key: string): string | null => {
+  /** How each key seen so far is written; `censored` is set for secret-named ones. */
+  const keys = new Map<string, KeyPrefix>();
+  const keyPrefix = (key: string): KeyPrefix => {
     let prefix = keys.get(key);
     if (prefix === undefined) {
       const probe = redactValue({ [key]: 1 }) as Record<string, unknown>;
-      prefix = probe[key] === 1 ? `${JSON.stringify(key)}:` : null;
+      const name = JSON.stringify(key);
+      prefix = { first: `{${name}:`, rest: `,${name}:`, censored: probe[key] === 1 ? undefined : censorJson };
       if (keys.size >= 4096) keys.clear();
       keys.set(key, prefix);
     }
@@ -283,22 +299,22 @@ function createNestedEncoder(
     const proto: unknown = Object.getPrototypeOf(value);
     if (proto !== Object.prototype && proto !== null) throw new NotFast();
     const record = value as Record<string, unknown>;
-    let out = '{';
+    let out = '';
     for (const key of Object.keys(record)) {
       if (key === '__proto__' || key === 'toJSON') throw new NotFast();
       const v = record[key];
       const prefix = keyPrefix(key);
       let text: string | undefined;
-      if (prefix === null) {
+      if (prefix.censored !== undefined) {
         if (v === undefined) continue;
-        text = v === null ? 'null' : censorJson;
+        text = v === null ? 'null' : prefix.censored;
       } else {
         text = walk(v, depth + 1);
         if (text === undefined) continue;
       }
-      out += `${out.length === 1 ? '' : ','}${prefix ?? JSON.stringify(key) + ':'}${text}`;
+      out += (out === '' ? prefix.first : prefix.rest) + text;
     }
-    return `${out}}`;
+    return out === '' ? '{}' : `${out}}`;
   }
 
   return (value) => walk(value, 0);

@@ -4,6 +4,7 @@ import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { JSONReporterError } from './json-reporter-error.js';
@@ -15,6 +16,106 @@ const iterationsOf = (text: string): number[] =>
     .split('\n')
     .slice(0, -1)
     .map((line) => (JSON.parse(line) as { current: number }).current);
+
+/** A Writable that records each write() it gets, whole. */
+function countingStream(highWaterMark?: number): { stream: Writable; writes: string[] } {
+  const writes: string[] = [];
+  const stream = new Writable({
+    decodeStrings: false,
+    ...(highWaterMark === undefined ? {} : { highWaterMark }),
+    write(chunk: string | Buffer, _encoding, callback) {
+      writes.push(String(chunk));
+      callback();
+    },
+  });
+  return { stream, writes };
+}
+
+describe('JSONReporter writes the lines of one turn together', () => {
+  it('writes the lines of a turn, microtasks included, as one write when the turn ends, in order', async () => {
+    const { stream, writes } = countingStream();
+    const reporter = new JSONReporter({ stream });
+    reporter.onIteration(0, 3);
+    await Promise.resolve();
+    reporter.onToolStart('file_read');
+    await Promise.resolve();
+    reporter.onToolDone('file_read', 'ok');
+    expect(writes).toEqual([]);
+    await turn();
+    expect(writes).toEqual([
+      '{"event":"iteration","current":0,"max":3}\n{"event":"tool_start","tool":"file_read"}\n{"event":"tool_done","tool":"file_read","summary":"ok"}\n',
+    ]);
+    reporter.onIteration(1, 3);
+    await turn();
+    expect(writes.at(-1)).toBe('{"event":"iteration","current":1,"max":3}\n');
+    expect(reporter.stats()).toEqual({ written: 4, dropped: 0, buffered: 0, bufferedBytes: 0, stopped: false });
+  });
+
+  it("writes at once when the lines held reach the stream's high-water mark", () => {
+    const { stream, writes } = countingStream(100);
+    const reporter = new JSONReporter({ stream });
+    // 43 bytes each: the third line takes the held lines past 100 characters.
+    for (let i = 0; i < 3; i++) reporter.onIteration(i, 10);
+    expect(writes).toEqual([[0, 1, 2].map((i) => `{"event":"iteration","current":${String(i)},"max":10}\n`).join('')]);
+    reporter.onIteration(3, 10);
+    expect(reporter.stats()).toMatchObject({ written: 3, buffered: 1 });
+  });
+
+  it('hands held lines over synchronously in flush() and close(), before they resolve', () => {
+    const { stream, writes } = countingStream();
+    const reporter = new JSONReporter({ stream });
+    reporter.onStart('a');
+    void reporter.flush();
+    expect(writes).toEqual(['{"event":"start","task":"a"}\n']);
+    reporter.onComplete('done');
+    void reporter.close();
+    expect(writes).toEqual(['{"event":"start","task":"a"}\n', '{"event":"complete","summary":"done"}\n']);
+    expect(reporter.stats()).toMatchObject({ written: 2, buffered: 0, stopped: true });
+  });
+
+  it('survives a stream that throws when the held lines go out at the end of the turn', async () => {
+    const stream = Object.assign(
+      new Writable({
+        write: (_chunk, _encoding, callback) => {
+          callback();
+        },
+      }),
+      {
+        write: (): boolean => {
+          throw new Error('write threw');
+        },
+      },
+    );
+    const reports: JSONReporterError[] = [];
+    const reporter = new JSONReporter({ stream, onInternalError: (e) => reports.push(e) });
+    reporter.onStart('a');
+    reporter.onStart('b');
+    await turn();
+    reporter.onStart('c');
+    await reporter.flush();
+    expect(reports.map((e) => [e.code, (e.cause as Error).message])).toEqual([['REPORTER_JSON_WRITE_FAILED', 'write threw']]);
+    expect(reporter.stats()).toMatchObject({ written: 0, dropped: 3, buffered: 0, stopped: true });
+  });
+
+  it('writes the lines held when the process exits before the turn ends', async () => {
+    const dist = fileURLToPath(new URL('../dist/index.js', import.meta.url));
+    expect(existsSync(dist), 'build the package first (pnpm -F @headway/reporter-json build)').toBe(true);
+    const script = `
+      import { JSONReporter } from ${JSON.stringify(dist)};
+      const reporter = new JSONReporter();
+      reporter.onStart('a');
+      reporter.onComplete('exits right after');
+      process.exit(3);`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    const [code] = (await once(child, 'close')) as [number | null];
+    expect({ code, stdout }).toEqual({
+      code: 3,
+      stdout: '{"event":"start","task":"a"}\n{"event":"complete","summary":"exits right after"}\n',
+    });
+  });
+});
 
 describe('JSONReporter under backpressure', () => {
   it('buffers while the stream is full, drops the oldest beyond the bound, and resumes on drain', async () => {
@@ -84,6 +185,7 @@ describe('JSONReporter when the consumer goes away', () => {
     const reports: JSONReporterError[] = [];
     const reporter = new JSONReporter({ stream, onInternalError: (e) => reports.push(e) });
     reporter.onStart('a');
+    await reporter.flush();
     stream.destroy();
     await turn();
     reporter.onStart('b');
@@ -107,12 +209,13 @@ describe('JSONReporter when the consumer goes away', () => {
     expect(reporter.stats()).toEqual({ written: 1, dropped: 9, buffered: 0, bufferedBytes: 0, stopped: true });
   });
 
-  it('treats a stream its owner ended as gone', () => {
+  it('treats a stream its owner ended as gone', async () => {
     const { stream } = memoryStream();
     const reports: JSONReporterError[] = [];
     const reporter = new JSONReporter({ stream, onInternalError: (e) => reports.push(e) });
     stream.end();
     reporter.onComplete('done');
+    await reporter.flush();
     expect(reports.map((e) => e.code)).toEqual(['REPORTER_JSON_STREAM_CLOSED']);
   });
 

@@ -13,6 +13,8 @@ export interface LineStream {
   readonly destroyed?: boolean;
   /** Node streams set this once `end()` was called. */
   readonly writableEnded?: boolean;
+  /** Node streams say how much they buffer before `write()` returns false; lines are held up to this many characters. */
+  readonly writableHighWaterMark?: number;
 }
 
 /** Limits and callbacks of a {@link LineWriter}. */
@@ -28,12 +30,42 @@ export interface LineWriterStats {
   written: number;
   /** Lines never handed to the stream: buffer overflow, or the consumer was gone. */
   dropped: number;
-  /** Lines waiting for `drain`. */
+  /** Lines not handed to the stream yet: held for this turn of the event loop, or waiting for `drain`. */
   buffered: number;
-  /** UTF-8 bytes of the lines waiting for `drain`. */
+  /** UTF-8 bytes of the `buffered` lines. */
   bufferedBytes: number;
   /** True once the consumer went away or the writer was closed: nothing more is written. */
   stopped: boolean;
+}
+
+/** What lines are held up to (UTF-16 units) when the stream does not say its `writableHighWaterMark`: Node's default. */
+const DEFAULT_HOLD_LIMIT = 16 * 1024;
+
+// Taken once: timers a test fakes later must not keep held lines from going out.
+const atEndOfTurn: (fn: () => void) => unknown = globalThis.setImmediate;
+
+/** Writers holding lines for the end of this turn; `process.exit()` before it writes them first. */
+const holding = new Set<LineWriter>();
+let exitHooked = false;
+
+function releaseAllOnExit(): void {
+  for (const writer of [...holding]) {
+    try {
+      writer.release();
+    } catch {
+      // One broken stream-like must not keep the others' lines from going out.
+    }
+  }
+}
+
+function holdLimitOf(stream: LineStream): number {
+  try {
+    const mark = stream.writableHighWaterMark;
+    return typeof mark === 'number' && mark >= 0 ? mark : DEFAULT_HOLD_LIMIT;
+  } catch {
+    // A stream-like whose getter throws: hold what Node would.
+    return DEFAULT_HOLD_LIMIT;
+  }
 }
 
 function describe(error: unknown): string {
@@ -46,14 +78,23 @@ function describe(error: unknown): string {
 }
 
 /**
- * Writes whole lines to a stream without ever throwing or blocking: one `write()` per
- * line (or per batch of whole lines after a `drain`), a bounded buffer while the stream
- * is full that drops its oldest lines when over the bound, and a quiet stop — reported
- * once — when the consumer goes away.
+ * Writes whole lines to a stream without ever throwing or blocking: the lines of one turn of
+ * the event loop go out together as one `write()` at its end (`setImmediate`), or at once when
+ * they reach the stream's high-water mark, on `flush()`/`close()`, or on `process.exit()`; a
+ * bounded buffer while the stream is full that drops its oldest lines when over the bound; and
+ * a quiet stop — reported once — when the consumer goes away.
  */
 export class LineWriter {
   readonly #stream: LineStream;
   readonly #options: LineWriterOptions;
+  /** Characters held before they go out at once (the stream's high-water mark). */
+  readonly #holdLimit: number;
+  /** Lines (without their newline) held for one write at the end of this turn; joined once when they go out. */
+  #held: string[] = [];
+  /** Characters held, newlines included. */
+  #heldChars = 0;
+  /** An end-of-turn write is scheduled. */
+  #scheduled = false;
   /** Lines waiting for `drain`, oldest first, from `#head` on. */
   #queue: string[] = [];
   #queueBytes: number[] = [];
@@ -98,19 +139,61 @@ export class LineWriter {
     this.#stop(new JSONReporterError('REPORTER_JSON_STREAM_CLOSED', 'JSONReporter: the stream was closed; no more lines will be written'));
   };
 
+  readonly #onTurnEnd = (): void => {
+    this.#scheduled = false;
+    holding.delete(this);
+    try {
+      this.release();
+    } catch {
+      // Nothing may escape into the event loop: #send already turns a failing stream into a stop.
+    }
+  };
+
   constructor(stream: LineStream, options: LineWriterOptions) {
     this.#stream = stream;
     this.#options = options;
+    this.#holdLimit = holdLimitOf(stream);
     // Without an 'error' listener an EPIPE on a Node stream is an uncaught exception.
     stream.on('error', this.#onError);
     stream.on('close', this.#onClose);
   }
 
-  /** Writes one line; `line` must not contain a newline (it is added here). */
+  /**
+   * Writes one line; `line` must not contain a newline (it is added here). It goes out with
+   * the other lines of this turn, in order, at the end of the turn or as soon as the lines held
+   * reach the stream's high-water mark.
+   */
   write(line: string): void {
     if (!this.#accepting) this.#dropped += 1;
     else if (this.#waiting) this.#enqueue(`${line}\n`);
-    else this.#send(`${line}\n`, 1);
+    else {
+      this.#held.push(line);
+      this.#heldChars += line.length + 1;
+      if (this.#heldChars >= this.#holdLimit) this.release();
+      else if (!this.#scheduled) {
+        this.#scheduled = true;
+        holding.add(this);
+        if (!exitHooked) {
+          exitHooked = true;
+          process.on('exit', releaseAllOnExit);
+        }
+        atEndOfTurn(this.#onTurnEnd);
+      }
+    }
+  }
+
+  /** Hands the held lines to the stream now, as one write. */
+  release(): void {
+    const held = this.#held;
+    if (held.length === 0) return;
+    const lines = held.length;
+    // An empty last item gives the chunk its final newline without another copy of it.
+    held.push('');
+    const chunk = held.join('\n');
+    this.#held = [];
+    this.#heldChars = 0;
+    if (this.#gone) this.#dropped += lines;
+    else this.#send(chunk, lines);
   }
 
   /** Counts a line that could not be encoded as dropped. */
@@ -122,14 +205,18 @@ export class LineWriter {
     return {
       written: this.#written,
       dropped: this.#dropped,
-      buffered: this.#queue.length - this.#head,
-      bufferedBytes: this.#bufferedBytes,
+      buffered: this.#queue.length - this.#head + this.#held.length,
+      bufferedBytes: this.#held.reduce((bytes, line) => bytes + Buffer.byteLength(line) + 1, this.#bufferedBytes),
       stopped: !this.#accepting,
     };
   }
 
-  /** Resolves once nothing is buffered: every line went to the stream, or the consumer is gone. */
+  /**
+   * Hands the held lines to the stream at once, then resolves once nothing is buffered: every
+   * line went to the stream, or the consumer is gone.
+   */
   flush(): Promise<void> {
+    this.release();
     if (!this.#waiting) return Promise.resolve();
     return new Promise((resolve) => this.#idle.push(resolve));
   }
@@ -206,8 +293,10 @@ export class LineWriter {
     if (this.#gone) return;
     this.#gone = true;
     this.#accepting = false;
-    this.#dropped += this.#queue.length - this.#head;
+    this.#dropped += this.#queue.length - this.#head + this.#held.length;
     this.#clearQueue();
+    this.#held = [];
+    this.#heldChars = 0;
     if (this.#waiting) {
       this.#waiting = false;
       this.#stream.removeListener('drain', this.#onDrain);

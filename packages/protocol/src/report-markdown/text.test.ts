@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatDuration } from './text.js';
+import { formatCount, formatDuration } from './text.js';
 
 describe('formatDuration', () => {
   it.each([
@@ -31,6 +31,30 @@ describe('formatDuration', () => {
       fc.property(fc.nat(10_000_000), fc.nat(10_000_000), (a, b) => {
         const [lo, hi] = a <= b ? [a, b] : [b, a];
         expect(seconds(formatDuration(lo))).toBeLessThanOrEqual(seconds(formatDuration(hi)));
+      }),
+    );
+  });
+});
+
+describe('formatCount', () => {
+  it.each([
+    [0, '0'],
+    [-0, '-0'],
+    [7, '7'],
+    [999, '999'],
+    [1000, '1,000'],
+    [12_345, '12,345'],
+    [2.5, '2.5'],
+    [-3, '-3'],
+  ])('%s reads %s', (n, text) => {
+    expect(formatCount(n)).toBe(text);
+  });
+
+  it('writes every number as Intl.NumberFormat en-US does', () => {
+    const intl = new Intl.NumberFormat('en-US');
+    fc.assert(
+      fc.property(fc.oneof(fc.integer({ min: -2000, max: 2000 }), fc.double()), (n) => {
+        expect(formatCount(n)).toBe(intl.format(n));
       }),
     );
   });

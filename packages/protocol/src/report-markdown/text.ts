@@ -38,6 +38,9 @@ const numberFormat = new Intl.NumberFormat('en-US');
 
 /** `12,345`: counts as a person reads them. */
 export function formatCount(n: number): string {
+  // Counts under 1,000 read as they print (what Intl writes for them), without Intl's cost:
+  // every stall line names a repeat count.
+  if (Number.isInteger(n) && n >= 0 && n < 1000 && !Object.is(n, -0)) return String(n);
   return numberFormat.format(n);
 }
 
