@@ -79,7 +79,7 @@ export class PostgresRunRequestStore implements RunRequestStore {
     const numbers = ids.filter((id) => /^\d{1,18}$/.test(id));
     if (numbers.length === 0) return [];
     await ensureMigrated(this.pool);
-    const rows = await execute<{ id: string }>(
+    const rows = await execute<{ id: string | number }>(
       this.pool,
       `UPDATE headway_run_requests SET claim_expires = $1
        WHERE id = ANY($2::bigint[]) AND status = 'claimed' AND worker = $3 RETURNING id`,
