@@ -1,14 +1,14 @@
 // The fleet, with real processes. Two worker processes of 20 runs each; one is killed with SIGKILL,
 // its runs read `interrupted`, Resume is asked for each from the dashboard page in Chromium, and the
 // other worker claims and completes them. No timing assertion: every wait is for a state, under a
-// generous per-case limit.
+// generous per-case limit (on a machine shared by many test runs, the Postgres case can take minutes).
 //
 // - On one SQLite file and one web server in this process: SQLite keeps no leases, so a killed
 //   run reads interrupted once its writes are older than `activeWithinMs` (the dashboard's clock is
 //   moved past it instead of waiting).
 // - On Postgres and Redis, with two web processes (what `headway serve --store postgres://…
-//   --redis redis://…` runs): the workers hold 4 s leases on their runs and the web processes would
-//   wait ten minutes for a write-age guess, so the runs read interrupted because their leases
+//   --redis redis://…` runs): the killed worker held 4 s leases on its runs and the web processes
+//   would wait ten minutes for a write-age guess, so the runs read interrupted because their leases
 //   expired. Resume and Continue are clicked on the page, unauthenticated actions get 401, the page
 //   keeps updating across a restart of its web process, and the continuation's events come back
 //   out of Redis through the other web process.
@@ -157,7 +157,7 @@ describe('the fleet on one SQLite file: two worker processes, one web server', (
 
   it(
     'a killed worker’s runs read interrupted; Resume from the dashboard has the other worker complete them',
-    { timeout: 240_000 },
+    { timeout: 480_000 },
     async () => {
       const args = { store: `sqlite:${join(dir, 'agent.db')}`, reports: join(dir, 'reports') };
       const doomed = startWorker('worker-a', 'hang', args, workers);
@@ -207,6 +207,7 @@ describe('the fleet on one SQLite file: two worker processes, one web server', (
   );
 });
 
+// Needs PostgreSQL (HEADWAY_PG_BIN, found by findPostgresBin), redis-server and Chromium; skips, saying which is missing, without them.
 const pgBin = findPostgresBin();
 const redisBin = findTestPart('HEADWAY_REDIS_SERVER');
 if (pgBin === undefined) console.warn(`skipped: ${POSTGRES_MISSING}`);
@@ -246,7 +247,7 @@ describe.skipIf(pgBin === undefined || redisBin === undefined || chromiumPath ==
       redis = await startRedisServer(redisBin ?? '');
       storeUrl = await postgres.createDatabase('fleet');
       browser = await launchTestBrowser({ executablePath: chromiumPath ?? '', viewport: { width: 1280, height: 900 } });
-    }, 180_000);
+    }, 300_000);
 
     afterAll(async () => {
       await browser.close();
@@ -259,13 +260,15 @@ describe.skipIf(pgBin === undefined || redisBin === undefined || chromiumPath ==
 
     it(
       'a killed worker’s runs read interrupted when their leases expire; Resume and Continue clicked on the page are carried out by the other worker; the page survives a restart of its web process',
-      { timeout: 480_000 },
+      { timeout: 900_000 },
       async () => {
         const web1 = await startWeb('web-1');
         const web2 = await startWeb('web-2');
-        const args = { store: storeUrl, redis: redis.url, reports: join(dir, 'reports'), leaseMs: 4_000 };
-        const doomed = startWorker('worker-a', 'hang', args, workers);
-        const survivor = startWorker('worker-b', 'answer', { ...args, limited: true }, workers);
+        const args = { store: storeUrl, redis: redis.url, reports: join(dir, 'reports') };
+        // worker-a's leases are short, so its runs read interrupted soon after the kill; worker-b's
+        // are long, so a busy machine never makes one of its live runs lose its lease.
+        const doomed = startWorker('worker-a', 'hang', { ...args, leaseMs: 4_000 }, workers);
+        const survivor = startWorker('worker-b', 'answer', { ...args, leaseMs: 60_000, limited: true }, workers);
         await doomed.waitFor((line) => line === 'READY');
         const limitedRunId = (await survivor.waitFor((line) => line.startsWith('LIMITED '))).split(' ')[1] ?? '';
         await survivor.waitFor((line) => line === 'READY');
@@ -349,6 +352,8 @@ describe.skipIf(pgBin === undefined || redisBin === undefined || chromiumPath ==
           ]);
           expect(all.map((r) => r.runId)).toEqual([...ids, limitedRunId]);
           expect(all[RUNS]?.resultRunId).toBe(chain[1]);
+          // The new run is listed, as a continuation of the stopped one.
+          expect((await runsOf(web1)).find((r) => r.runId === chain[1])).toMatchObject({ parentRunId: limitedRunId, state: 'completed' });
         } finally {
           await stores.close();
         }
