@@ -16,7 +16,7 @@ import type { CheckpointState, CheckpointStore } from '@headway/runtime';
 import { SqliteCheckpointStore } from '@headway/store-sqlite';
 import { checkpointInit, iterationUpdates } from '../lib/checkpoint-load.js';
 import { median } from '../lib/compare.js';
-import { POSTGRES_MISSING, findPostgresBin, startPostgres } from '../../packages/postgres/src/testing/postgres-server.test-util.js';
+import { POSTGRES_MISSING, findPostgresBin, startPostgres } from '@headway/test-utils/servers';
 import { verdict } from '../lib/verdict.js';
 
 const EARLY = [6, 15] as const;

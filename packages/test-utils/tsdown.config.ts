@@ -1,7 +1,7 @@
 import { defineConfig, type UserConfig } from 'tsdown';
 
 const config: UserConfig = defineConfig({
-  entry: ['src/index.ts'],
+  entry: ['src/index.ts', 'src/browser.ts', 'src/servers.ts'],
   format: 'esm',
   dts: true,
   sourcemap: true,

@@ -4,9 +4,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { findTestPart } from '@headway/test-utils';
+import { launchTestBrowser, type TestBrowser } from '@headway/test-utils/browser';
 import type { ChatMessage } from '@headway/runtime';
 import type { ScriptedStep } from '@headway/runtime/testing';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAgUiPageServer, type AgUiPageServer } from './server.js';
@@ -47,9 +48,10 @@ function hostileReportModel(conversation: readonly ChatMessage[]): ScriptedStep 
 describe.skipIf(chromiumPath === undefined)('the AG-UI page in Chromium', () => {
   let scratch: string;
   let server: AgUiPageServer;
-  let browser: Browser;
+  let browser: TestBrowser;
   let page: Page;
-  const pageErrors: string[] = [];
+  /** Uncaught errors, console errors and warnings (Content-Security-Policy refusals among them). */
+  let pageErrors: string[] = [];
   const etaTexts: string[] = [];
 
   beforeAll(async () => {
@@ -57,15 +59,8 @@ describe.skipIf(chromiumPath === undefined)('the AG-UI page in Chromium', () => 
     const pageDir = join(scratch, 'page');
     await build({ configFile: resolve(root, 'vite.config.ts'), logLevel: 'error', build: { outDir: pageDir } });
     server = await startAgUiPageServer({ pageDir, modelDelayMs: 150 });
-    browser = await chromium.launch({ executablePath: chromiumPath ?? '', headless: true, args: ['--no-sandbox', '--disable-gpu'] });
-    page = await browser.newPage();
-    page.on('pageerror', (error) => {
-      pageErrors.push(error.message);
-    });
-    // Warnings and errors, Content-Security-Policy refusals among them.
-    page.on('console', (message) => {
-      if (message.type() === 'error' || message.type() === 'warning') pageErrors.push(`${message.type()}: ${message.text()}`);
-    });
+    browser = await launchTestBrowser({ executablePath: chromiumPath ?? '', console: 'warning' });
+    ({ page, pageErrors } = browser);
     await page.exposeFunction('recordEta', (text: string) => {
       etaTexts.push(text);
     });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { findTestPart } from '@headway/test-utils';
 import { connectRedis } from '@headway/redis';
 import { subscribeToRun } from '@headway/sse';
-import { chromium } from 'playwright-core';
+import { launchTestBrowser } from '@headway/test-utils/browser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWeb, type WebServer } from './web.js';
 import { runAgent } from './worker.js';
@@ -87,16 +87,12 @@ describe.skipIf(binary === undefined)('distributed example', () => {
       const client = await connectRedis(url);
       const webs: WebServer[] = [await startWeb(client, { name: 'web-a' }), await startWeb(client, { name: 'web-b' })];
       const scratch = mkdtempSync(join(tmpdir(), 'headway-distributed-page-'));
-      const context = await chromium.launchPersistentContext(scratch, {
-        executablePath: chromiumPath ?? '',
-        headless: true,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
-      });
+      const browser = await launchTestBrowser({ executablePath: chromiumPath ?? '', profileDir: scratch });
       try {
         const run = runAgent(client, { runId: 'page-run', steps: 4, stepDelayMs: 300 });
         const logs: string[] = [];
         for (const web of webs) {
-          const page = context.pages()[0] ?? (await context.newPage());
+          const { page } = browser;
           await page.goto(web.url);
           await page.getByText(/list served by web-[ab]/).waitFor();
           expect(await page.locator('#served').textContent()).toBe(`(list served by ${web === webs[0] ? 'web-a' : 'web-b'})`);
@@ -109,7 +105,7 @@ describe.skipIf(binary === undefined)('distributed example', () => {
         expect(logs[0]).toMatch(/^1 run\.started\n/);
         expect(logs[1]).toBe(logs[0]);
       } finally {
-        await context.close();
+        await browser.close();
         rmSync(scratch, { recursive: true, force: true });
         for (const web of webs) await web.close();
         client.destroy();

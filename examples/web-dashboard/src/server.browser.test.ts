@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isTerminalEvent, type ProgressEvent } from '@headway/protocol';
 import { findTestPart } from '@headway/test-utils';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { launchTestBrowser, type TestBrowser } from '@headway/test-utils/browser';
+import type { Page } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pngText, withPngText } from './png-text.test-util.js';
@@ -48,15 +49,6 @@ const root = resolve(import.meta.dirname, '..');
 const artifacts = resolve(root, '.artifacts');
 const readmeScreenshot = resolve(root, 'dashboard.png');
 const chromiumPath = findTestPart('HEADWAY_CHROMIUM_PATH');
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 /** Every value the bar showed, tagged with the page load it belongs to. */
 interface BarReading {
@@ -66,11 +58,12 @@ interface BarReading {
 
 let scratch: string;
 let server: DashboardServer;
-let context: BrowserContext;
+let browser: TestBrowser;
 let page: Page;
 const readings: BarReading[] = [];
 let load = 0;
-const pageErrors: string[] = [];
+/** The page's uncaught errors and Content-Security-Policy refusals: nothing it does may be refused. */
+let pageErrors: string[] = [];
 
 beforeAll(async () => {
   if (chromiumPath === undefined) return;
@@ -78,20 +71,12 @@ beforeAll(async () => {
   const pageDir = join(scratch, 'page');
   await build({ configFile: resolve(root, 'vite.config.ts'), logLevel: 'error', build: { outDir: pageDir } });
   server = await startDashboardServer({ pageDir, port: 0, modelDelayMs: 350, toolDelayMs: 250, chunkDelayMs: 8 });
-  context = await chromium.launchPersistentContext(join(scratch, 'profile'), {
+  browser = await launchTestBrowser({
     executablePath: chromiumPath,
-    headless: true,
-    args: CHROMIUM_ARGS,
+    profileDir: join(scratch, 'profile'),
     viewport: { width: 1280, height: 900 },
   });
-  page = context.pages()[0] ?? (await context.newPage());
-  page.on('pageerror', (error) => {
-    pageErrors.push(error.message);
-  });
-  // The page runs under its Content-Security-Policy: nothing it does may be refused.
-  page.on('console', (message) => {
-    if (message.text().includes('Content Security Policy')) pageErrors.push(message.text());
-  });
+  ({ page, pageErrors } = browser);
   await page.exposeFunction('recordBar', (value: number) => {
     readings.push({ load, value });
   });
@@ -110,7 +95,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (chromiumPath === undefined) return;
-  await context.close();
+  await browser.close();
   await server.close();
   rmSync(scratch, { recursive: true, force: true });
 });
@@ -329,7 +314,7 @@ describe.skipIf(chromiumPath === undefined)('web dashboard in Chromium', () => {
       chunkDelayMs: 0,
       scriptedModel: () => hostileReportModel,
     });
-    const hostilePage = await context.newPage();
+    const hostilePage = await browser.newPage();
     const dialogs: string[] = [];
     hostilePage.on('dialog', (dialog) => {
       dialogs.push(dialog.message());

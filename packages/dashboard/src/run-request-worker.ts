@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Clock, InternalErrorContext, OnInternalError } from '@headway/protocol';
 import {
+  RUN_REQUEST_LEASE_MS,
   readRunReport,
   type AgentRuntime,
   type ContinueFrom,
@@ -18,7 +19,7 @@ export const CANCELLED_FROM_DASHBOARD = 'cancelled from the dashboard';
 
 /** Where a {@link RunRequestWorker} reports an internal error: the store, the user's callback, or carrying out a request. */
 export type RunRequestWorkerErrorContext = InternalErrorContext<
-  'requests.claim' | 'requests.finish' | 'onRunEnd' | `request.${RunRequestAction}`
+  'requests.claim' | 'requests.renew' | 'requests.finish' | 'onRunEnd' | `request.${RunRequestAction}`
 >;
 
 /** Options of {@link createRunRequestWorker}. */
@@ -34,6 +35,13 @@ export interface RunRequestWorkerOptions {
    * `saveRunReport` writes to (`<dir>/<runId>.json`), or a function that finds it.
    */
   reports: string | ((runId: string) => MaybePromise<ContinueFrom | undefined>);
+  /**
+   * How long this worker's claim on a request lasts without renewal (default
+   * `RUN_REQUEST_LEASE_MS`, 60 s). Every poll renews the claims of the requests it is still
+   * carrying out, and {@link RunRequestWorker.watch} polls at least every third of it; when the
+   * worker dies its claims expire and another worker takes the requests up again.
+   */
+  claimLeaseMs?: number;
   /** Which actions this worker takes (default all three). */
   actions?: readonly ('continue' | 'resume' | 'cancel')[];
   /** Told of every run a request started once it ends (to save its report, say); errors it throws go to `onInternalError`. */
@@ -50,12 +58,13 @@ export interface RunRequestWorker {
    */
   run(input: string, options?: RunOptions): Promise<RunResult>;
   /**
-   * Claims every request it can now (cancels for its live runs, then continues and resumes) and
+   * Renews its claims on the requests it is carrying out, claims every request it can now (cancels
+   * for its live runs, then continues and resumes: pending ones, and ones whose claimer died) and
    * starts carrying them out; returns how many it claimed. Never rejects: a store that fails goes
    * to `onInternalError`.
    */
   poll(): Promise<number>;
-  /** Polls every `intervalMs` (default 1 000) on `clock` until `signal` aborts. */
+  /** Polls every `intervalMs` (default 1 000, at most a third of `claimLeaseMs`) on `clock` until `signal` aborts. */
   watch(options: { signal: AbortSignal; intervalMs?: number; clock: Clock }): Promise<void>;
   /** Resolves when every run this worker started through a request or {@link RunRequestWorker.run} has ended. */
   idle(): Promise<void>;
@@ -103,17 +112,22 @@ export function createRunRequestWorker(options: RunRequestWorkerOptions): RunReq
     typeof given.requests?.claim !== 'function' ||
     typeof given.worker !== 'string' ||
     given.worker === '' ||
-    (typeof given.reports !== 'string' && typeof given.reports !== 'function')
+    (typeof given.reports !== 'string' && typeof given.reports !== 'function') ||
+    (given.claimLeaseMs !== undefined &&
+      !(Number.isInteger(given.claimLeaseMs) && given.claimLeaseMs >= 3 && given.claimLeaseMs <= 86_400_000))
   ) {
     throw new DashboardError(
       'DASHBOARD_INVALID_OPTIONS',
-      'createRunRequestWorker: options.runtime, options.requests (a RunRequestStore), options.worker (a name) and options.reports (a folder or a function) are required',
+      'createRunRequestWorker: options.runtime, options.requests (a RunRequestStore), options.worker (a name) and options.reports (a folder or a function) are required; options.claimLeaseMs, when given, is a whole number of ms from 3 to 86400000',
     );
   }
   const { runtime, requests, worker } = options;
   const readReport = reportReader(options.reports);
   const actions = new Set(options.actions ?? ['continue', 'resume', 'cancel']);
+  const leaseMs = options.claimLeaseMs ?? RUN_REQUEST_LEASE_MS;
   const live = new Map<string, AbortController>();
+  /** The requests this worker has claimed and not finished: their claims are renewed on every poll. */
+  const claims = new Set<string>();
   const running = new Set<Promise<unknown>>();
 
   const internalError = (error: unknown, where: RunRequestWorkerErrorContext['where']): void => {
@@ -131,6 +145,7 @@ export function createRunRequestWorker(options: RunRequestWorkerOptions): RunReq
   };
 
   const finish = async (request: RunRequest, status: 'done' | 'failed', outcome: string, resultRunId?: string): Promise<void> => {
+    claims.delete(request.id);
     try {
       await requests.finish(request.id, { status, outcome, ...(resultRunId === undefined ? {} : { resultRunId }) });
     } catch (error) {
@@ -185,15 +200,37 @@ export function createRunRequestWorker(options: RunRequestWorkerOptions): RunReq
   const claimAll = async (filter: Parameters<RunRequestStore['claim']>[1]): Promise<number> => {
     let claimed = 0;
     for (;;) {
-      const request = await requests.claim(worker, filter);
+      const request = await requests.claim(worker, filter, { leaseMs });
       if (request === undefined) return claimed;
       claimed += 1;
+      claims.add(request.id);
       void track(carryOut(request));
+    }
+  };
+
+  const renew = async (): Promise<void> => {
+    if (claims.size === 0) return;
+    const ids = [...claims];
+    try {
+      const kept = new Set(await requests.renew(worker, ids, { leaseMs }));
+      // A claim lost meanwhile (this worker stalled past its lease, another took the request over)
+      // is said once; the checkpoint's own lease fences a resumed run's writes.
+      for (const id of ids) {
+        if (kept.has(id) || !claims.has(id)) continue;
+        claims.delete(id);
+        internalError(
+          new DashboardError('DASHBOARD_CONFLICT', `request ${id}: ${worker} lost its claim; another worker may carry it out`),
+          'requests.renew',
+        );
+      }
+    } catch (error) {
+      internalError(error, 'requests.renew');
     }
   };
 
   const poll = async (): Promise<number> => {
     let claimed = 0;
+    await renew();
     try {
       if (actions.has('cancel') && live.size > 0) claimed += await claimAll({ actions: ['cancel'], runIds: [...live.keys()] });
       const start = (['continue', 'resume'] as const).filter((a) => actions.has(a));
@@ -228,6 +265,7 @@ export function createRunRequestWorker(options: RunRequestWorkerOptions): RunReq
     },
     poll,
     async watch({ signal, intervalMs = 1_000, clock }) {
+      const waitMs = Math.min(intervalMs, Math.floor(leaseMs / 3));
       while (!signal.aborted) {
         await poll();
         await new Promise<void>((resolve) => {
@@ -235,7 +273,7 @@ export function createRunRequestWorker(options: RunRequestWorkerOptions): RunReq
             resolve();
             return;
           }
-          const timer = clock.setTimeout(done, intervalMs);
+          const timer = clock.setTimeout(done, waitMs);
           function done(): void {
             clock.clearTimeout(timer);
             signal.removeEventListener('abort', done);

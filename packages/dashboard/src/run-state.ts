@@ -12,10 +12,13 @@ export interface DashboardRunState {
 }
 
 /**
- * The one place store data becomes a state word. A `running` checkpoint written within
- * `activeWithinMs` of `now` is `running`; one whose writes stopped longer ago is `interrupted`
- * (a crash or a kill: its worker no longer writes). A finished run reads the end the runtime
- * recorded with its checkpoint, else what the checkpoint's lifecycle says.
+ * The one place store data becomes a state word. A `running` checkpoint held by a worker's lease
+ * (a store with leases, such as Postgres with `worker`) is `running` while the lease is live and
+ * `interrupted` once it has expired: its worker stopped renewing it (a crash or a kill), so no
+ * guess from the age of its writes is needed. Without a lease, a `running` checkpoint written
+ * within `activeWithinMs` of `now` is `running`, one whose writes stopped longer ago is
+ * `interrupted`. A finished run reads the end the runtime recorded with its checkpoint, else what
+ * the checkpoint's lifecycle says.
  *
  * @example
  * ```ts
@@ -29,7 +32,8 @@ export function dashboardRunState(
   options: { now: number; activeWithinMs: number },
 ): DashboardRunState {
   if (summary.status === 'running') {
-    if (options.now - summary.updatedAt <= options.activeWithinMs) return { word: 'running', text: 'running', active: true };
+    const live = summary.lease === undefined ? options.now - summary.updatedAt <= options.activeWithinMs : summary.lease.live;
+    if (live) return { word: 'running', text: 'running', active: true };
     const end = { state: 'interrupted' } as const;
     return { word: runEndWord(end), text: describeRunEnd(end), active: false };
   }

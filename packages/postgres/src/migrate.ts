@@ -94,6 +94,12 @@ ${renderColumns(SESSION_COLUMNS, POSTGRES_TYPES, '    ')}
   CREATE INDEX headway_run_requests_pending ON headway_run_requests (status, id);
   CREATE INDEX headway_run_requests_run ON headway_run_requests (run_id);
   `,
+  // 5: a claim on a request is a lease: it expires (epoch ms) unless its worker renews it, so a
+  // request whose worker died is claimed again. Requests claimed before this have none: they
+  // count as expired, so another worker takes them.
+  `
+  ALTER TABLE headway_run_requests ADD COLUMN claim_expires DOUBLE PRECISION;
+  `,
 ];
 
 /** The schema version this package writes. */

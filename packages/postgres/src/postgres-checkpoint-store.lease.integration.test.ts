@@ -64,6 +64,36 @@ if (server !== undefined) {
       for (const close of closers.reverse()) await close().catch(() => undefined);
     });
 
+    it('list says who holds each running checkpoint and whether the lease is live, to a store that only inspects', async () => {
+      const pool = new pg.Pool({ connectionString: await pgServer.createDatabase('lease_summary') });
+      closers.push(() => pool.end());
+      const worker = new PostgresCheckpointStore(pool, { worker: { id: 'worker-x', leaseMs: 60_000 } });
+      const inspector = new PostgresCheckpointStore(pool);
+      const state = { iteration: 1, toolsUsed: [], usage: { inputTokens: 1, outputTokens: 1 }, spentUsd: 0, providerCalls: 1 };
+      for (const id of ['cp-1', 'cp-2']) {
+        await worker.create({ id, runId: `run-${id}`, sessionId: 's', taskId: 't', input: 'x', messages: [], log: [], state });
+      }
+      await inspector.create({ id: 'cp-3', runId: 'run-cp-3', sessionId: 's', taskId: 't', input: 'x', messages: [], log: [], state });
+      const leases = async (): Promise<[string, string, unknown][]> =>
+        (await inspector.list()).sort((a, b) => (a.id < b.id ? -1 : 1)).map((c): [string, string, unknown] => [c.id, c.status, c.lease]);
+      expect(await leases()).toEqual([
+        ['cp-1', 'running', { owner: 'worker-x', live: true }],
+        ['cp-2', 'running', { owner: 'worker-x', live: true }],
+        ['cp-3', 'running', undefined],
+      ]);
+      // A worker that died stopped renewing: its lease has expired by the database's clock.
+      await pool.query("UPDATE headway_checkpoints SET lease_owner = 'worker-dead', lease_expires = 0 WHERE id = 'cp-3'");
+      await worker.complete('cp-1');
+      expect(await leases()).toEqual([
+        ['cp-1', 'completed', undefined],
+        ['cp-2', 'running', { owner: 'worker-x', live: true }],
+        ['cp-3', 'running', { owner: 'worker-dead', live: false }],
+      ]);
+      // A worker that closes releases its leases: the run is nobody's.
+      await worker.close();
+      expect((await leases())[1]).toEqual(['cp-2', 'running', undefined]);
+    });
+
     it('a worker cut off from the database for longer than its lease, whose run another worker took over, runs no further tool', async () => {
       const url = new URL(await pgServer.createDatabase('lease_outage'));
       const relay = await startRelay(Number(url.port));

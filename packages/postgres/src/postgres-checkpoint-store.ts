@@ -296,8 +296,14 @@ export class PostgresCheckpointStore implements CheckpointStore {
       params.push(this.workerId);
       where.push(`NOT (status = 'running' AND lease_owner IS NOT NULL AND lease_owner <> $${params.length} AND lease_expires > ${DB_NOW})`);
     }
-    const sql = `SELECT ${SUMMARY_COLUMNS} FROM headway_checkpoints ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY updated_at, created_at, id`;
-    return (await query(this.pool, sql, params)).map((row) => toSummary(row));
+    // The lease of each running checkpoint, judged by the database's clock (the one leases are written with).
+    const sql = `SELECT ${SUMMARY_COLUMNS}, lease_owner, coalesce(lease_expires > ${DB_NOW}, false) AS lease_live FROM headway_checkpoints ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY updated_at, created_at, id`;
+    return (await query<Record<string, unknown>>(this.pool, sql, params)).map((row) => {
+      const summary = toSummary(row);
+      const owner = row.lease_owner;
+      if (summary.status !== 'running' || typeof owner !== 'string') return summary;
+      return { ...summary, lease: { owner, live: row.lease_live === true } };
+    });
   }
 
   async delete(id: string): Promise<boolean> {

@@ -50,6 +50,7 @@ export type { RunStatus } from './loop/run-state.js';
 export type {
   Checkpoint,
   CheckpointInit,
+  CheckpointLease,
   CheckpointState,
   CheckpointStatus,
   CheckpointSummary,
@@ -62,11 +63,12 @@ export type {
 export { CheckpointError } from './checkpoint/checkpoint-error.js';
 export type { CheckpointErrorCode } from './checkpoint/checkpoint-error.js';
 export type { CheckpointListFilter, CheckpointStore } from './checkpoint/checkpoint-store.js';
-export { RUN_REQUEST_ACTIONS } from './checkpoint/run-request-store.js';
+export { RUN_REQUEST_ACTIONS, RUN_REQUEST_LEASE_MS } from './checkpoint/run-request-store.js';
 export type {
   RunRequest,
   RunRequestAction,
   RunRequestClaimFilter,
+  RunRequestClaimOptions,
   RunRequestInit,
   RunRequestOutcome,
   RunRequestStatus,

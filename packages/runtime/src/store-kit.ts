@@ -40,7 +40,7 @@ export type {
 export { SESSION_COLUMNS, renderColumns } from './store/store-columns.js';
 export type { StoreColumn, StoreColumnTypes } from './store/store-columns.js';
 export { blobRef } from './checkpoint/blob-ref.js';
-export { RUN_REQUEST_COLUMNS, decodeRunRequestRow, validateRunRequestInit } from './checkpoint/run-request-store.js';
+export { RUN_REQUEST_COLUMNS, decodeRunRequestRow, runRequestLeaseMs, validateRunRequestInit } from './checkpoint/run-request-store.js';
 export { CHECKPOINT_STATUSES } from './checkpoint/checkpoint.js';
 export {
   SESSION_SUMMARY_COLUMNS,

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { createProgressHub, type ProgressEvent } from '@headway/protocol';
 import { findTestPart } from '@headway/test-utils';
 import { build } from 'esbuild';
-import { chromium, type Browser } from 'playwright-core';
+import { launchTestBrowser, type TestBrowser } from '@headway/test-utils/browser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen, type TestServer } from './http.test-util.js';
 import { createReplayLog } from './replay-log.js';
@@ -55,18 +55,8 @@ describe('browser entry', () => {
 
 const chromiumPath = findTestPart('HEADWAY_CHROMIUM_PATH');
 
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
-
 describe.skipIf(chromiumPath === undefined)('browser subscribeToRun in headless Chromium', { timeout: 60_000 }, () => {
-  let browser: Browser;
+  let browser: TestBrowser;
   let server: TestServer;
   const log = createReplayLog();
   const hub = createProgressHub({ runId: 'live' });
@@ -88,7 +78,7 @@ describe.skipIf(chromiumPath === undefined)('browser subscribeToRun in headless 
       }
       sse(req, res);
     });
-    browser = await chromium.launch({ executablePath: chromiumPath, args: FLAGS });
+    browser = await launchTestBrowser({ executablePath: chromiumPath });
   }, 60_000);
 
   afterAll(async () => {

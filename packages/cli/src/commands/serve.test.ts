@@ -10,7 +10,8 @@ import { AgentRuntime, defineTool, saveRunReport } from '@headway/runtime';
 import { ScriptedProvider } from '@headway/runtime/testing';
 import { SqliteCheckpointStore } from '@headway/store-sqlite';
 import axe from 'axe-core';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { launchTestBrowser, type TestBrowser } from '@headway/test-utils/browser';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { PACKAGE_DIR, runCli, startCli } from '../run-cli.test-util.js';
@@ -29,9 +30,10 @@ let dbPath: string;
 let port = '0';
 let child: ChildProcessWithoutNullStreams | undefined;
 let origin: string;
-let browser: Browser | undefined;
+let browser: TestBrowser | undefined;
 let page: Page;
-const pageErrors: string[] = [];
+/** The page's uncaught errors and Content-Security-Policy refusals: the page must never need one. */
+let pageErrors: string[] = [];
 
 function ids(prefix: string): () => string {
   let n = 0;
@@ -125,19 +127,8 @@ describe.skipIf(chromiumPath === undefined)('headway serve in Chromium', () => {
     await writeRuns(dbPath, join(dir, 'reports'));
     origin = await startServe(dbPath);
     port = new URL(origin).port;
-    browser = await chromium.launch({
-      executablePath: chromiumPath ?? '',
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],
-    });
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    page.on('pageerror', (error) => {
-      pageErrors.push(error.message);
-    });
-    page.on('console', (message) => {
-      // A CSP refusal shows up here: the page must never need one.
-      if (message.type() === 'error' && message.text().includes('Content Security Policy')) pageErrors.push(message.text());
-    });
+    browser = await launchTestBrowser({ executablePath: chromiumPath ?? '', viewport: { width: 1280, height: 800 } });
+    ({ page, pageErrors } = browser);
   }, 120_000);
 
   afterAll(async () => {

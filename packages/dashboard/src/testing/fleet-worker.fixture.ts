@@ -1,26 +1,50 @@
-// A worker process for fleet.test.ts, run under tsx. Argument: JSON { db, worker, mode, runs, reports }.
-// It opens the SQLite store, starts `runs` runs in session `worker` through createRunRequestWorker
-// and, once it reads the line `GO` on stdin, polls the store for requests every 20 ms until it is killed. In mode `hang` each run does one
-// tool round and then waits forever on its model (a worker that will be killed); in mode `answer`
-// each run does one tool round and then answers (and so does every run it resumes).
+// A worker process for fleet.test.ts, run under tsx. Argument: JSON { store, worker, mode, runs,
+// reports, leaseMs?, redis?, limited? }. It opens the store (`sqlite:PATH`, or `postgres://…` as a
+// worker holding leases of `leaseMs` on its runs), starts `runs` runs in session `worker` through
+// createRunRequestWorker (and with `limited`, one more that stops at its iteration limit, its
+// report saved) and, once it reads the line `GO` on stdin, polls the store for requests every
+// 20 ms until it is killed. With `redis`, every run's events go to Redis Streams too. In mode
+// `hang` each run does one tool round and then waits forever on its model (a worker that will be
+// killed); in mode `answer` each run does one tool round and then answers (and so does every run
+// it resumes or continues).
 import { writeSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { ManualClock, systemClock } from '@headway/protocol';
-import { AgentRuntime, defineTool, saveRunReport } from '@headway/runtime';
+import { PostgresCheckpointStore } from '@headway/postgres';
+import { connectRedis, createRedisSink } from '@headway/redis';
+import { AgentRuntime, defineTool, saveRunReport, type CheckpointStore, type RunRequestStore } from '@headway/runtime';
 import { ScriptedProvider } from '@headway/runtime/testing';
 import { SqliteCheckpointStore } from '@headway/store-sqlite';
+import pg from 'pg';
 import { z } from 'zod';
 import { createRunRequestWorker } from '../run-request-worker.js';
 
 const args = z
-  .object({ db: z.string(), worker: z.string(), mode: z.enum(['hang', 'answer']), runs: z.number().int(), reports: z.string() })
+  .strictObject({
+    store: z.string(),
+    worker: z.string(),
+    mode: z.enum(['hang', 'answer']),
+    runs: z.number().int(),
+    reports: z.string(),
+    leaseMs: z.number().int().positive().optional(),
+    redis: z.string().optional(),
+    limited: z.boolean().optional(),
+  })
   .parse(JSON.parse(process.argv[2] ?? '{}'));
 const say = (line: string): void => {
   writeSync(1, `${line}\n`);
 };
 /** Nobody advances it: a reply delayed on it never comes. */
 const never = new ManualClock({ start: 0 });
-const store = new SqliteCheckpointStore(args.db);
+
+let store: CheckpointStore & { runRequests(): RunRequestStore };
+if (args.store.startsWith('sqlite:')) store = new SqliteCheckpointStore(args.store.slice('sqlite:'.length));
+else
+  store = new PostgresCheckpointStore(new pg.Pool({ connectionString: args.store }), {
+    worker: { id: args.worker, ...(args.leaseMs === undefined ? {} : { leaseMs: args.leaseMs }) },
+  });
+const sinks = args.redis === undefined ? [] : [createRedisSink(await connectRedis(args.redis), { workerId: args.worker })];
+
 const search = defineTool({ name: 'search', description: 'finds things', parameters: z.object({ q: z.string() }), execute: () => 'found' });
 const provider = new ScriptedProvider(
   (conversation) =>
@@ -31,7 +55,7 @@ const provider = new ScriptedProvider(
         : { content: 'done' },
   { clock: never },
 );
-const runtime = new AgentRuntime({ provider: 'scripted' }, { provider, tools: [search], checkpointStore: store });
+const runtime = new AgentRuntime({ provider: 'scripted' }, { provider, tools: [search], checkpointStore: store, sinks });
 const worker = createRunRequestWorker({
   runtime,
   requests: store.runRequests(),
@@ -49,5 +73,18 @@ for (let i = 0; i < args.runs; i++) {
   void worker.run(`${args.worker} task ${String(i)}`, { sessionId: args.worker }).then((result) => {
     say(`ENDED ${result.runId} ${result.status}`);
   });
+}
+if (args.limited === true) {
+  // A run that searches on every iteration and stops at its limit of 2, with its report saved.
+  const looping = new ScriptedProvider(() => ({ content: 'again', toolCalls: [{ name: 'search', args: { q: 'more' } }] }), {
+    clock: never,
+  });
+  const limitedRuntime = new AgentRuntime(
+    { provider: 'scripted', maxIterations: 2 },
+    { provider: looping, tools: [search], checkpointStore: store, sinks },
+  );
+  const result = await limitedRuntime.run(`${args.worker} limited task`, { sessionId: args.worker });
+  saveRunReport(args.reports, result);
+  say(`LIMITED ${result.runId} ${result.status}`);
 }
 say('READY');

@@ -122,6 +122,21 @@ export interface CheckpointSummary {
   updatedAt: number;
   /** Why it failed (status `failed`). */
   error?: string;
+  /**
+   * The claim a worker holds on this running checkpoint, from a store with leases (Postgres with
+   * `worker`): who holds it and whether it was still live when the store was read. A lease that is
+   * no longer live means its worker stopped renewing it (a crash, a kill). Absent from stores
+   * without leases and for checkpoints nobody holds.
+   */
+  lease?: CheckpointLease;
+}
+
+/** A worker's claim on a running checkpoint, as {@link CheckpointSummary.lease} reports it. */
+export interface CheckpointLease {
+  /** The worker id that holds (or last held) it. */
+  owner: string;
+  /** True while it has not expired (by the store's clock when it was read). */
+  live: boolean;
 }
 
 /** A checkpoint as read back: everything needed to resume its run. */

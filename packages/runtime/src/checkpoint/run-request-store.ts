@@ -10,8 +10,15 @@ import type { MaybePromise } from './maybe-promise.js';
  */
 export type RunRequestAction = 'continue' | 'resume' | 'cancel';
 
-/** Where a request is: written (`pending`), taken by a worker (`claimed`), carried out (`done`) or not (`failed`). */
+/**
+ * Where a request is: written (`pending`), taken by a worker (`claimed`: for as long as the worker
+ * renews its claim; a claim that expires is taken again by another worker), carried out (`done`)
+ * or not (`failed`).
+ */
 export type RunRequestStatus = 'pending' | 'claimed' | 'done' | 'failed';
+
+/** How long a claim on a request lasts without renewal, unless the claimer says otherwise (ms). */
+export const RUN_REQUEST_LEASE_MS = 60_000;
 
 /** Every {@link RunRequestAction}, in one list (for schemas and SQL checks). */
 export const RUN_REQUEST_ACTIONS: readonly RunRequestAction[] = ['continue', 'resume', 'cancel'];
@@ -38,6 +45,11 @@ export interface RunRequest extends RunRequestInit {
   outcome?: string;
   /** The run it produced (a continuation's run id, or the resumed run's). */
   resultRunId?: string;
+  /**
+   * While `claimed`: epoch ms (the store's clock) the claim expires unless its worker renews it;
+   * after that another worker may claim the request again (its claimer died).
+   */
+  claimExpiresAt?: number;
   /** Epoch ms it was written and last changed. */
   createdAt: number;
   updatedAt: number;
@@ -48,6 +60,12 @@ export interface RunRequestClaimFilter {
   actions: readonly RunRequestAction[];
   /** Only requests about these runs (a worker claims `cancel` only for the runs it is running). */
   runIds?: readonly string[];
+}
+
+/** Options of {@link RunRequestStore.claim} and {@link RunRequestStore.renew}. */
+export interface RunRequestClaimOptions {
+  /** How long the claim lasts without renewal (default {@link RUN_REQUEST_LEASE_MS}). */
+  leaseMs?: number;
 }
 
 /** How a claimed request ended, as {@link RunRequestStore.finish} records it. */
@@ -61,13 +79,23 @@ export interface RunRequestOutcome {
 /**
  * A channel of requests about runs, kept beside the checkpoints: a process that cannot run agents
  * (the dashboard's web server) writes them, a worker that owns the provider and the tools claims and
- * carries them out. `claim` is atomic across processes: one request is taken by one worker.
+ * carries them out. `claim` is atomic across processes: one request is taken by one worker. A claim
+ * is a lease: the worker renews it while it carries the request out, and a claim whose worker died
+ * (it stopped renewing) expires, so another worker takes the request again, once.
  */
 export interface RunRequestStore {
   /** Writes a `pending` request, or returns the one with the same `key` (`created: false`). */
   put(init: RunRequestInit): MaybePromise<{ request: RunRequest; created: boolean }>;
-  /** Takes the oldest `pending` request the filter allows for `worker` (now `claimed`), or `undefined`. */
-  claim(worker: string, filter: RunRequestClaimFilter): MaybePromise<RunRequest | undefined>;
+  /**
+   * Takes the oldest request the filter allows that is `pending`, or `claimed` with a claim that has
+   * expired, for `worker` (now `claimed` until `leaseMs` from now), or `undefined`.
+   */
+  claim(worker: string, filter: RunRequestClaimFilter, options?: RunRequestClaimOptions): MaybePromise<RunRequest | undefined>;
+  /**
+   * Extends the claims `worker` still holds on the requests `ids` to `leaseMs` from now; returns the
+   * ids it extended (a request another worker has taken since, or one that has ended, is not among them).
+   */
+  renew(worker: string, ids: readonly string[], options?: RunRequestClaimOptions): MaybePromise<string[]>;
   /** Records how a claimed request ended. */
   finish(id: string, outcome: RunRequestOutcome): MaybePromise<void>;
   /** Requests, oldest first; of one run with `runId`. */
@@ -107,10 +135,12 @@ const rowSchema = z.object({
   result_run_id: z.string().nullable(),
   created_at: z.coerce.number().int(),
   updated_at: z.coerce.number().int(),
+  claim_expires: z.coerce.number().int().nullable(),
 });
 
 /** The columns of a request row, in the order {@link decodeRunRequestRow} reads them. */
-export const RUN_REQUEST_COLUMNS = 'id, key, action, run_id, checkpoint_id, status, worker, outcome, result_run_id, created_at, updated_at';
+export const RUN_REQUEST_COLUMNS =
+  'id, key, action, run_id, checkpoint_id, status, worker, outcome, result_run_id, created_at, updated_at, claim_expires';
 
 /**
  * A request row read back from SQL (columns {@link RUN_REQUEST_COLUMNS}), validated.
@@ -131,5 +161,25 @@ export function decodeRunRequestRow(row: unknown): RunRequest {
     ...(r.worker === null ? {} : { worker: r.worker }),
     ...(r.outcome === null ? {} : { outcome: r.outcome }),
     ...(r.result_run_id === null ? {} : { resultRunId: r.result_run_id }),
+    ...(r.claim_expires === null || r.status !== 'claimed' ? {} : { claimExpiresAt: r.claim_expires }),
   };
+}
+
+/**
+ * The lease of a claim, checked: a positive whole number of ms, at most a day.
+ *
+ * @throws {CheckpointError} `CHECKPOINT_INVALID` saying what the value was.
+ */
+export function runRequestLeaseMs(options: RunRequestClaimOptions | undefined): number {
+  const leaseMs = options?.leaseMs ?? RUN_REQUEST_LEASE_MS;
+  if (!Number.isInteger(leaseMs) || leaseMs <= 0 || leaseMs > 86_400_000) {
+    throw new CheckpointError(
+      'CHECKPOINT_INVALID',
+      `Invalid run request lease: leaseMs must be a whole number of ms from 1 to 86400000, got ${String(leaseMs)}`,
+      {
+        issues: [{ path: 'leaseMs', message: 'expected a whole number of ms from 1 to 86400000' }],
+      },
+    );
+  }
+  return leaseMs;
 }

@@ -1,7 +1,7 @@
 // The behaviour every RunRequestStore must have; each backend's test runs it unchanged.
 import { afterEach, describe, expect, it } from 'vitest';
 import { errorCodeOf as codeOf } from './error-code.js';
-import type { RunRequestStore } from '../checkpoint/run-request-store.js';
+import { RUN_REQUEST_LEASE_MS, type RunRequestStore } from '../checkpoint/run-request-store.js';
 
 /** A run request store under test, and how to let it go. */
 export interface RunRequestStoreHandle {
@@ -70,6 +70,58 @@ export function runRequestStoreConformance(name: string, factory: RunRequestStor
       );
       const keys = taken.flatMap((r) => (r === undefined ? [] : [r.key])).sort();
       expect(keys).toEqual(['resume:r0', 'resume:r1', 'resume:r2', 'resume:r3', 'resume:r4', 'resume:r5']);
+    });
+
+    it('keeps a claim while its worker renews it, and lets exactly one other worker take it once it expires', async () => {
+      const store = await open();
+      const other = (await handle.second?.()) ?? store;
+      await store.put({ key: 'resume:r1', action: 'resume', runId: 'r1', checkpointId: 'c1' });
+      await store.put({ key: 'continue:r2', action: 'continue', runId: 'r2', checkpointId: 'c2' });
+      t = 5_000;
+      const first = await store.claim('w1', { actions: ['resume'] }, { leaseMs: 1_000 });
+      expect(first).toMatchObject({ key: 'resume:r1', status: 'claimed', worker: 'w1', claimExpiresAt: 6_000 });
+      t = 5_900;
+      expect(await other.claim('w2', { actions: ['resume'] }, { leaseMs: 1_000 })).toBeUndefined();
+      // w1 renews its claim; a renewal of a request it does not hold changes nothing.
+      expect(await store.renew('w1', [first?.id ?? '', 'nope', '999999'], { leaseMs: 1_000 })).toEqual([first?.id]);
+      expect(await other.renew('w2', [first?.id ?? ''], { leaseMs: 1_000 })).toEqual([]);
+      t = 6_800;
+      expect(await other.claim('w2', { actions: ['resume'] }, { leaseMs: 1_000 })).toBeUndefined();
+      expect((await store.list({ runId: 'r1' }))[0]).toMatchObject({ status: 'claimed', worker: 'w1', claimExpiresAt: 6_900 });
+      // w1 died: its claim expires; of four workers asking at once, one takes it again, once.
+      t = 7_000;
+      const again = await Promise.all(
+        ['w2', 'w3', 'w4', 'w5'].map((w, i) =>
+          Promise.resolve((i % 2 === 0 ? store : other).claim(w, { actions: ['resume'] }, { leaseMs: 1_000 })),
+        ),
+      );
+      const taken = again.filter((r) => r !== undefined);
+      expect(taken.map((r) => [r.key, r.status, r.claimExpiresAt])).toEqual([['resume:r1', 'claimed', 8_000]]);
+      expect(await store.claim('w6', { actions: ['resume'] })).toBeUndefined();
+      expect(await store.renew('w1', [first?.id ?? ''])).toEqual([]);
+      expect((await store.list({ runId: 'r1' }))[0]).toMatchObject({ worker: taken[0]?.worker, claimExpiresAt: 8_000 });
+      // A finished request is never taken again, however long ago it was claimed.
+      await store.finish(first?.id ?? '', { status: 'done', outcome: 'resumed' });
+      t = 100_000;
+      expect(await store.claim('w7', { actions: ['resume'] })).toBeUndefined();
+      const done = (await store.list({ runId: 'r1' }))[0];
+      expect(done).toMatchObject({ status: 'done', outcome: 'resumed' });
+      expect(done?.claimExpiresAt).toBeUndefined();
+      // The default lease is RUN_REQUEST_LEASE_MS.
+      expect(await store.claim('w8', { actions: ['continue'] })).toMatchObject({
+        key: 'continue:r2',
+        claimExpiresAt: 100_000 + RUN_REQUEST_LEASE_MS,
+      });
+    });
+
+    it('refuses a lease that is not a positive whole number of ms with CHECKPOINT_INVALID', async () => {
+      const store = await open();
+      await store.put({ key: 'resume:r1', action: 'resume', runId: 'r1', checkpointId: 'c1' });
+      for (const leaseMs of [0, -1, 1.5, Number.NaN, Infinity, 86_400_001]) {
+        expect(await codeOf(() => store.claim('w1', { actions: ['resume'] }, { leaseMs }))).toBe('CHECKPOINT_INVALID');
+        expect(await codeOf(() => store.renew('w1', ['1'], { leaseMs }))).toBe('CHECKPOINT_INVALID');
+      }
+      expect((await store.list()).map((r) => r.status)).toEqual(['pending']);
     });
 
     it('refuses a request that does not validate with CHECKPOINT_INVALID', async () => {
