@@ -34,7 +34,8 @@ Options:
   --host H             the address to listen on (default 127.0.0.1)
   --port N             the port (default 4400; 0 picks a free one)
   --token T            the sign-in token (default a random one; or $HEADWAY_DASHBOARD_TOKEN)
-  --active-within MS   a running run not written for longer reads interrupted (default 60000)
+  --active-within MS   on SQLite, a running run not written for longer reads interrupted (default
+                       60000); on Postgres a run reads interrupted when its worker's lease expired
   --reports DIR        where the runs' saved reports are (default .headway/reports)
 
 Exit codes: 0 stopped with Ctrl-C, 1 failed (the port is taken), 2 bad usage or store URL.
