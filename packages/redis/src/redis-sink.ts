@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { describeThrown, sleep, unrefClock } from '@headway/protocol/internal';
 import { checkPrefix, entryIdOf, indexKey, isValidRunId, runKeys } from './keys.js';
 import { isServerReply, isTransientReply, type RedisCommandClient } from './redis-client.js';
-import { fitEventJson } from './fit-event.js';
+import { fitEventJson, fitEventJsonAtSeq } from './fit-event.js';
 import { RedisError } from './redis-error.js';
 import { DEFAULT_MAX_EVENT_BYTES } from './stream-entry.js';
 import { RENEW_LEASE_SCRIPT, WRITE_BATCH_SCRIPT } from './write-script.js';
@@ -232,8 +232,7 @@ export function createRedisSink(client: RedisCommandClient, options: RedisSinkOp
   /** The JSON written for an item: its own, or with `seq` moved past an abandoned attempt's marker. */
   function jsonOf(run: RunWriter, item: Pending): string | undefined {
     if (run.shift === 0) return item.json;
-    const moved = { ...(JSON.parse(item.json) as ProgressEvent), seq: item.event.seq + run.shift };
-    const fitted = fitEventJson(moved, JSON.stringify(moved), maxEventBytes);
+    const fitted = fitEventJsonAtSeq(item.event, item.json, item.event.seq + run.shift, maxEventBytes);
     return fitted.kind === 'oversized' ? undefined : fitted.json;
   }
 
@@ -316,8 +315,12 @@ export function createRedisSink(client: RedisCommandClient, options: RedisSinkOp
         return 'done';
       }
       run.held = true;
-      if (statuses[0] === -2 && typeof statuses[1] === 'number' && statuses[1] > 0) {
-        run.shift = statuses[1];
+      if (statuses[0] === -2) {
+        const shift: unknown = statuses[1];
+        // A reply that is not a usable shift (or one past the safe integers) is refused below, never written at a wrong seq.
+        if (typeof shift !== 'number' || !Number.isSafeInteger(shift) || shift <= 0 || !Number.isSafeInteger(shift + (last?.seq ?? 0)))
+          break;
+        run.shift = shift;
         continue;
       }
       for (const [i, item] of written.entries()) {
@@ -329,8 +332,8 @@ export function createRedisSink(client: RedisCommandClient, options: RedisSinkOp
       if (terminal !== '') runs.delete(runId);
       return 'done';
     }
-    // A second shift for the same claim cannot come from the script; refused rather than written at a wrong seq.
-    fence(runId, items.length, 'could not be claimed');
+    // A second shift for the same claim (or an unusable one) cannot come from the script; refused rather than written at a wrong seq.
+    fence(runId, items.length, 'could not be claimed (Redis answered the claim with no usable seq shift)');
     return 'done';
   }
 
