@@ -14,7 +14,6 @@ import { createRedisSink, type RedisSink } from './redis-sink.js';
 import { ABANDONED_MESSAGE, isAbandonedMarker, listRuns, reapAbandonedRuns } from './run-index.js';
 import { startRedisServer, type RedisServer } from './testing/redis-server.test-util.js';
 import { frameIds, get, listen } from './testing/sse.test-util.js';
-import { WRITE_BATCH_SCRIPT } from './write-script.js';
 
 const binary = findTestPart('HEADWAY_REDIS_SERVER');
 
@@ -187,38 +186,5 @@ describe.skipIf(binary === undefined)('a run marked abandoned, then resumed (rea
       ([id]) => id,
     );
     expect(ids).toEqual(['1-0', '2-0', '3-0']);
-  });
-
-  it('a claim retried after a lost reply is answered the same: nothing is written twice, the shift is not moved again', async () => {
-    await abandoned('resume-retry');
-    const keys = runKeys('headway:', 'resume-retry');
-    const claim = (): Promise<unknown> =>
-      client.sendCommand([
-        'EVAL',
-        WRITE_BATCH_SCRIPT,
-        '4',
-        keys.stream,
-        keys.meta,
-        keys.lease,
-        'headway:runs',
-        'resume-retry',
-        '1000',
-        '60000',
-        '10000',
-        '',
-        '3600000',
-        '',
-        'w',
-        '',
-        'holder-b',
-        '1',
-        '5',
-        '5',
-        '{}',
-      ]);
-    expect(await claim()).toEqual([-2, 1]);
-    expect(await claim()).toEqual([-2, 1]);
-    expect(await client.xLen(keys.stream)).toBe(5);
-    expect(await client.hGet(keys.meta, 'attempt')).toBe('2');
   });
 });
