@@ -131,3 +131,22 @@ export function fitEventJson(event: ProgressEvent, json: string, maxLength: numb
   }
   return { kind: 'oversized', from };
 }
+
+/**
+ * The JSON of an event moved to `seq` (a resumed run's event, written past the abandoned
+ * attempt's marker), fitted to `maxLength` as {@link fitEventJson} does. `json` is what was
+ * first fitted for the event (so a cut event stays cut, and nothing is serialised twice from
+ * the caller's object). Linear in the JSON's length.
+ */
+export function fitEventJsonAtSeq(event: ProgressEvent, json: string, seq: number, maxLength: number): FittedEvent {
+  let base: ProgressEvent = event;
+  try {
+    const value: unknown = JSON.parse(json);
+    parseProgressEvent(value);
+    base = value as ProgressEvent;
+  } catch {
+    // Not an event's JSON as this package writes it: the event itself is moved instead.
+  }
+  const moved = { ...base, seq };
+  return fitEventJson(moved, JSON.stringify(moved), maxLength);
+}

@@ -11,5 +11,5 @@ export { createRedisSink } from './redis-sink.js';
 export type { RedisSink, RedisSinkErrorContext, RedisSinkOptions, RedisSinkStats } from './redis-sink.js';
 export { createRedisReplayLog } from './redis-replay-log.js';
 export type { RedisReplayLog, RedisReplayLogErrorContext, RedisReplayLogOptions, RedisReplayLogStats } from './redis-replay-log.js';
-export { ABANDONED_MESSAGE, listRuns, reapAbandonedRuns } from './run-index.js';
+export { ABANDONED_MESSAGE, isAbandonedMarker, listRuns, reapAbandonedRuns } from './run-index.js';
 export type { ListRunsOptions, ReapAbandonedRunsOptions, RunInfo, RunStatus } from './run-index.js';

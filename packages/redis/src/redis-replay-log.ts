@@ -4,7 +4,7 @@ import { errorMessage, sleep, unrefClock } from '@headway/protocol/internal';
 import { checkPrefix, compareEntryIds, isValidRunId, runKeys, seqOfEntryId, type RunKeys } from './keys.js';
 import type { RedisBlockingClient, RedisDuplicableClient } from './redis-client.js';
 import { RedisError } from './redis-error.js';
-import { listRuns, reapAbandonedRuns, type ListRunsOptions, type RunInfo } from './run-index.js';
+import { isAbandonedMarker, listRuns, reapAbandonedRuns, type ListRunsOptions, type RunInfo } from './run-index.js';
 import { DEFAULT_MAX_EVENT_BYTES, decodeStreamEntry } from './stream-entry.js';
 
 /** Where a failure the replay log survived happened, passed to `onInternalError`. */
@@ -79,7 +79,13 @@ interface Mirror {
   /** Id of the last stream entry taken in (valid or not). */
   lastId: string;
   lastSeq: number;
+  /** The run's final terminal event was taken in: nothing more is read. */
   ended: boolean;
+  /**
+   * The last event taken in is the reaper's abandoned marker: it ends the attempt, not the run,
+   * so the stream is still read, and a later entry (the run resumed) continues it.
+   */
+  abandoned: boolean;
   readers: number;
   idleSince: number;
 }
@@ -171,10 +177,17 @@ export function createRedisReplayLog(client: RedisDuplicableClient, options: Red
         }
         continue;
       }
-      if (mirror.ended || decoded.event.seq <= mirror.lastSeq) continue;
-      mirror.log.append(decoded.event);
-      mirror.lastSeq = decoded.event.seq;
-      if (isTerminalEvent(decoded.event)) mirror.ended = true;
+      const { event } = decoded;
+      if (mirror.ended || event.seq <= mirror.lastSeq) continue;
+      if (mirror.abandoned) {
+        // The run was resumed: its readers go on past the abandoned attempt's marker.
+        mirror.log.reopen(mirror.runId);
+        mirror.abandoned = false;
+      }
+      mirror.log.append(event);
+      mirror.lastSeq = event.seq;
+      if (isAbandonedMarker(event)) mirror.abandoned = true;
+      else if (isTerminalEvent(event)) mirror.ended = true;
     }
   }
 
@@ -192,7 +205,17 @@ export function createRedisReplayLog(client: RedisDuplicableClient, options: Red
     const firstId: unknown = Array.isArray(list[0]) ? (list[0] as unknown[])[0] : undefined;
     const firstSeq = typeof firstId === 'string' ? (seqOfEntryId(firstId) ?? 1) : 1;
     log.register(runId, { lastSeq: firstSeq - 1 });
-    const mirror: Mirror = { runId, keys, log, lastId: '0-0', lastSeq: firstSeq - 1, ended: false, readers: 0, idleSince: now() };
+    const mirror: Mirror = {
+      runId,
+      keys,
+      log,
+      lastId: '0-0',
+      lastSeq: firstSeq - 1,
+      ended: false,
+      abandoned: false,
+      readers: 0,
+      idleSince: now(),
+    };
     ingest(mirror, list);
     mirrors.set(runId, mirror);
     byStream.set(keys.stream, mirror);
@@ -368,8 +391,9 @@ export function createRedisReplayLog(client: RedisDuplicableClient, options: Red
       }
       const mirror = await mirrorOf(runId);
       if (mirror === undefined) return { ok: false, reason: 'unknown-run', lastSeq: 0 };
-      // A client resuming from another web process may be ahead of this one by a read.
-      if (afterSeq !== undefined && afterSeq > mirror.lastSeq && !mirror.ended) {
+      // A client resuming from another web process may be ahead of this one by a read; a run last
+      // seen abandoned may have been resumed since (nothing after its marker means it was not).
+      if (!mirror.ended && (mirror.abandoned || (afterSeq !== undefined && afterSeq > mirror.lastSeq))) {
         if (client.isReady === false) throw new RedisError('REDIS_READ_FAILED', 'Redis is not connected', { runId });
         await catchUp(mirror);
       }

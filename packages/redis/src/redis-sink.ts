@@ -7,13 +7,14 @@ import {
   type ProgressEvent,
   systemClock,
 } from '@headway/protocol';
+import { randomUUID } from 'node:crypto';
 import { describeThrown, sleep, unrefClock } from '@headway/protocol/internal';
 import { checkPrefix, entryIdOf, indexKey, isValidRunId, runKeys } from './keys.js';
 import { isServerReply, isTransientReply, type RedisCommandClient } from './redis-client.js';
-import { fitEventJson } from './fit-event.js';
+import { fitEventJson, fitEventJsonAtSeq } from './fit-event.js';
 import { RedisError } from './redis-error.js';
 import { DEFAULT_MAX_EVENT_BYTES } from './stream-entry.js';
-import { WRITE_BATCH_SCRIPT } from './write-script.js';
+import { RENEW_LEASE_SCRIPT, WRITE_BATCH_SCRIPT } from './write-script.js';
 
 /** Where a failure the sink survived happened, passed to `onInternalError`. */
 export interface RedisSinkErrorContext extends InternalErrorContext {
@@ -76,7 +77,10 @@ export interface RedisSinkStats {
   duplicates: number;
   /** Events dropped because the queue was full. */
   dropped: number;
-  /** Events Redis refused for good, or not written because the run was marked abandoned. */
+  /**
+   * Events Redis refused for good, or not written because this sink was fenced off their run (it was
+   * marked abandoned after the lease lapsed, or another worker resumed it).
+   */
   failed: number;
   /** Events refused before queueing because their run id would escape the key prefix. */
   refused: number;
@@ -105,10 +109,17 @@ interface Pending {
 }
 
 interface RunWriter {
-  /** (seq, ts) of written events, oldest first, for trimming by age. */
+  /** (seq, ts) of written events (stream seqs), oldest first, for trimming by age. */
   readonly ages: { seq: number; ts: number }[];
   agentName: string;
+  /** True once this sink's claim on the run was accepted (see the write script). */
+  held: boolean;
+  /** Added to each event's `seq` in the stream: non-zero when this sink resumed a run past its abandoned marker. */
+  shift: number;
 }
+
+/** Runs a sink remembers being fenced off (their later events are refused without a round trip). */
+const MAX_FENCED_RUNS = 10_000;
 
 const TERMINAL_STATE: Record<string, string> = { 'run.finished': 'finished', 'run.error': 'error', 'run.cancelled': 'cancelled' };
 
@@ -161,6 +172,8 @@ export function createRedisSink(client: RedisCommandClient, options: RedisSinkOp
   const overflow = options.overflow ?? 'drop';
   if (!['drop', 'wait'].includes(overflow)) throw new RedisError('REDIS_INVALID_OPTIONS', 'overflow must be "drop" or "wait"');
   const workerId = options.workerId ?? `pid-${process.pid}`;
+  // This sink's claim on the runs it writes: a run has one holder at a time (see the write script).
+  const holder = `${workerId}:${randomUUID()}`;
   const timers = unrefClock(options.clock ?? systemClock);
   const now = (): number => timers.now();
   const index = indexKey(prefix);
@@ -173,6 +186,8 @@ export function createRedisSink(client: RedisCommandClient, options: RedisSinkOp
   let roomWaiters: (() => void)[] = [];
   let leaseTimer: unknown;
   const runs = new Map<string, RunWriter>();
+  /** Runs this sink was fenced off (its lease lapsed and the run was marked abandoned, or another worker resumed it). */
+  const fenced = new Set<string>();
   const counters = { written: 0, duplicates: 0, dropped: 0, failed: 0, refused: 0, truncated: 0, oversized: 0, retries: 0 };
 
   function report(error: unknown, context: RedisSinkErrorContext): void {
@@ -186,7 +201,7 @@ export function createRedisSink(client: RedisCommandClient, options: RedisSinkOp
   function runOf(runId: string): RunWriter {
     let run = runs.get(runId);
     if (run === undefined) {
-      run = { ages: [], agentName: '' };
+      run = { ages: [], agentName: '', held: false, shift: 0 };
       runs.set(runId, run);
     }
     return run;
@@ -197,8 +212,8 @@ export function createRedisSink(client: RedisCommandClient, options: RedisSinkOp
     if (closed) return;
     for (const runId of runs.keys()) {
       const { lease } = runKeys(prefix, runId);
-      // Only a run this worker has started writing holds a lease (XX keeps an expired one expired).
-      client.sendCommand(['SET', lease, workerId, 'PX', String(leaseMs), 'XX']).catch((error: unknown) => {
+      // Only a lease this sink holds is renewed: an expired one stays expired, another worker's is left alone.
+      client.sendCommand(['EVAL', RENEW_LEASE_SCRIPT, '1', lease, holder, String(leaseMs)]).catch((error: unknown) => {
         report(error, { where: 'lease', runId });
       });
     }
@@ -214,8 +229,31 @@ export function createRedisSink(client: RedisCommandClient, options: RedisSinkOp
     return keepFrom === undefined ? '' : entryIdOf(keepFrom);
   }
 
+  /** The JSON written for an item: its own, or with `seq` moved past an abandoned attempt's marker. */
+  function jsonOf(run: RunWriter, item: Pending): string | undefined {
+    if (run.shift === 0) return item.json;
+    const fitted = fitEventJsonAtSeq(item.event, item.json, item.event.seq + run.shift, maxEventBytes);
+    return fitted.kind === 'oversized' ? undefined : fitted.json;
+  }
+
+  /** Refuses the run's events from now on: this sink lost its claim on it. */
+  function fence(runId: string, count: number, why: string): void {
+    counters.failed += count;
+    runs.delete(runId);
+    if (fenced.size >= MAX_FENCED_RUNS) fenced.delete(fenced.values().next().value ?? '');
+    fenced.add(runId);
+    report(new RedisError('REDIS_WRITE_FAILED', `Run ${runId} ${why}; this worker's later events of it are refused`, { runId }), {
+      where: 'write',
+      runId,
+    });
+  }
+
   /** Writes one run's slice of the batch; resolves how many events are settled (written, duplicate or failed for good). */
   async function writeRun(runId: string, items: Pending[]): Promise<'done' | 'retry'> {
+    if (fenced.has(runId)) {
+      counters.failed += items.length;
+      return 'done';
+    }
     const keys = runKeys(prefix, runId);
     const run = runOf(runId);
     const last = items.at(-1)?.event;
@@ -223,62 +261,79 @@ export function createRedisSink(client: RedisCommandClient, options: RedisSinkOp
       if (item.event.type === 'run.started') run.agentName = item.event.agentName;
     }
     const terminal = last !== undefined && isTerminalEvent(last) ? (TERMINAL_STATE[last.type] ?? 'finished') : '';
-    const args = [
-      'EVAL',
-      WRITE_BATCH_SCRIPT,
-      '4',
-      keys.stream,
-      keys.meta,
-      keys.lease,
-      index,
-      runId,
-      String(now()),
-      String(leaseMs),
-      String(maxLength),
-      ageTrimId(run),
-      String(ttlMs),
-      terminal,
-      workerId,
-      run.agentName,
-    ];
-    for (const item of items) args.push(String(item.event.seq), item.json);
-    let reply: unknown;
-    try {
-      reply = await client.sendCommand(args);
-    } catch (error) {
-      if (isServerReply(error) && !isTransientReply(error)) {
-        counters.failed += items.length;
-        report(new RedisError('REDIS_WRITE_FAILED', `Redis refused events of run ${runId}: ${error.message}`, { runId, cause: error }), {
-          where: 'write',
-          runId,
-        });
+    // At most twice: a claim that finds the run must be shifted past its abandoned marker is written again, shifted.
+    for (let pass = 0; pass < 2; pass++) {
+      const args = [
+        'EVAL',
+        WRITE_BATCH_SCRIPT,
+        '4',
+        keys.stream,
+        keys.meta,
+        keys.lease,
+        index,
+        runId,
+        String(now()),
+        String(leaseMs),
+        String(maxLength),
+        ageTrimId(run),
+        String(ttlMs),
+        terminal,
+        workerId,
+        run.agentName,
+        holder,
+        run.held ? '0' : '1',
+        String(items[0]?.event.seq ?? 0),
+      ];
+      const written: Pending[] = [];
+      for (const item of items) {
+        const json = jsonOf(run, item);
+        if (json === undefined) {
+          counters.oversized += 1;
+          continue;
+        }
+        written.push(item);
+        args.push(String(item.event.seq + run.shift), json);
+      }
+      let reply: unknown;
+      try {
+        reply = await client.sendCommand(args);
+      } catch (error) {
+        if (isServerReply(error) && !isTransientReply(error)) {
+          counters.failed += items.length;
+          report(new RedisError('REDIS_WRITE_FAILED', `Redis refused events of run ${runId}: ${error.message}`, { runId, cause: error }), {
+            where: 'write',
+            runId,
+          });
+          return 'done';
+        }
+        report(error, { where: 'write', runId });
+        return 'retry';
+      }
+      const statuses = Array.isArray(reply) ? reply : [];
+      if (statuses[0] === -1) {
+        fence(runId, items.length, 'was marked abandoned (its lease lapsed) or resumed by another worker');
         return 'done';
       }
-      report(error, { where: 'write', runId });
-      return 'retry';
-    }
-    const statuses = Array.isArray(reply) ? reply : [];
-    if (statuses[0] === -1) {
-      counters.failed += items.length;
-      report(
-        new RedisError('REDIS_WRITE_FAILED', `Run ${runId} was marked abandoned (its lease lapsed); its later events are refused`, {
-          runId,
-        }),
-        {
-          where: 'write',
-          runId,
-        },
-      );
-      runs.delete(runId);
+      run.held = true;
+      if (statuses[0] === -2) {
+        const shift: unknown = statuses[1];
+        // A reply that is not a usable shift (or one past the safe integers) is refused below, never written at a wrong seq.
+        if (typeof shift !== 'number' || !Number.isSafeInteger(shift) || shift <= 0 || !Number.isSafeInteger(shift + (last?.seq ?? 0)))
+          break;
+        run.shift = shift;
+        continue;
+      }
+      for (const [i, item] of written.entries()) {
+        if (statuses[i] === 1) counters.written += 1;
+        else counters.duplicates += 1;
+        if (maxAgeMs !== undefined) run.ages.push({ seq: item.event.seq + run.shift, ts: item.event.ts });
+      }
+      // An ended run needs no lease and no trimming state any more.
+      if (terminal !== '') runs.delete(runId);
       return 'done';
     }
-    for (const [i, item] of items.entries()) {
-      if (statuses[i] === 1) counters.written += 1;
-      else counters.duplicates += 1;
-      if (maxAgeMs !== undefined) run.ages.push({ seq: item.event.seq, ts: item.event.ts });
-    }
-    // An ended run needs no lease and no trimming state any more.
-    if (terminal !== '') runs.delete(runId);
+    // A second shift for the same claim (or an unusable one) cannot come from the script; refused rather than written at a wrong seq.
+    fence(runId, items.length, 'could not be claimed (Redis answered the claim with no usable seq shift)');
     return 'done';
   }
 
@@ -341,6 +396,11 @@ export function createRedisSink(client: RedisCommandClient, options: RedisSinkOp
       report(new RedisError('REDIS_INVALID_RUN_ID', `Event refused: run id ${describeThrown(runId, 60)} would escape the key prefix`), {
         where: 'refused',
       });
+      return;
+    }
+    if (fenced.has(runId)) {
+      // Fenced off this run (see `fence`): refused without a round trip, counted like the refused write was.
+      counters.failed += 1;
       return;
     }
     runOf(runId);

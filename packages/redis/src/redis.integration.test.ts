@@ -8,7 +8,8 @@ import { ABANDONED_MESSAGE, listRuns } from './run-index.js';
 import { startFixture, type Fixture } from './testing/processes.test-util.js';
 import { findTestPart } from '@headway/test-utils';
 import { startRedisServer, type RedisServer } from './testing/redis-server.test-util.js';
-import { follow, range, type ClientRecord } from './testing/sse-clients.test-util.js';
+import { follow, followThroughResumes, range, type ClientRecord } from './testing/sse-clients.test-util.js';
+import type { ProgressEvent } from '@headway/protocol';
 
 const binary = findTestPart('HEADWAY_REDIS_SERVER');
 
@@ -53,10 +54,35 @@ describe.skipIf(binary === undefined)('@headway/redis across processes', { timeo
     return { urls: ports.map((m) => `http://127.0.0.1:${String(m.port)}`), fixtures: servers };
   }
 
-  async function worker(runId: string, events: number, paceMs: number, leaseMs = 30_000): Promise<Fixture> {
-    const w = start('./worker.fixture.ts', { url: redis.url, runId, events, paceMs, leaseMs });
+  async function worker(
+    runId: string,
+    events: number,
+    paceMs: number,
+    leaseMs = 30_000,
+    resume: { resumeFrom?: number; label?: string } = {},
+  ): Promise<Fixture> {
+    const w = start('./worker.fixture.ts', { url: redis.url, runId, events, paceMs, leaseMs, ...resume });
     await w.waitFor((m) => m.ready === true);
     return w;
+  }
+
+  /** The run's stream as written: every entry's event, in order. */
+  async function streamOf(runId: string): Promise<ProgressEvent[]> {
+    const entries = await client.sendCommand<[string, [string, string]][]>(['XRANGE', runKeys('headway:', runId).stream, '-', '+']);
+    return entries.map(([, [, json]]) => JSON.parse(json) as ProgressEvent);
+  }
+
+  /** The last `seq` a worker said its hub emitted: what a checkpoint noting each seq would hold. */
+  function lastEmitted(w: Fixture): number {
+    const said = w.lines.filter((m) => typeof m.emitted === 'number').at(-1)?.emitted;
+    return typeof said === 'number' ? said : 0;
+  }
+
+  function expectWhole(record: ClientRecord, written: ProgressEvent[]): void {
+    // Both attempts, on the wire, across every reconnection and resubscription: each entry once, in order, to the resumed run's end.
+    expect(record.wire).toEqual(written.map((e) => e.seq));
+    expect(record.delivered).toEqual(written);
+    expect(record.terminal).toMatchObject({ type: 'run.finished', durationMs: 1 });
   }
 
   const random = (n: number): number => Math.floor(Math.random() * n);
@@ -149,5 +175,78 @@ describe.skipIf(binary === undefined)('@headway/redis across processes', { timeo
       expect(record.terminal).toMatchObject({ type: 'run.error', error: ABANDONED_MESSAGE, seq: last });
     }
     expect(await listRuns(client)).toContainEqual(expect.objectContaining({ runId: 'orphan', state: 'abandoned', lastSeq: last }));
+  });
+
+  it('a worker killed mid-run, its run marked abandoned, then resumed by another process: readers from before and after follow it to the end', async () => {
+    const [{ urls }, a] = await Promise.all([webServers(2, 200), worker('resumed', 10_000, 10, 1000)]);
+    const pick = (): string => urls[random(urls.length)] ?? '';
+    const before = Array.from({ length: 10 }, () => follow('resumed', pick, () => 10 + random(40)));
+    a.send('go');
+    await a.waitFor((m) => typeof m.emitted === 'number' && m.emitted >= 30);
+    await a.kill('SIGKILL');
+    const ended = await Promise.all(before);
+    const marker = ended[0]?.terminal;
+    expect(marker).toMatchObject({ type: 'run.error', error: ABANDONED_MESSAGE });
+    for (const record of ended) expect(record.terminal).toEqual(marker);
+    // Nothing follows the marker yet: a reader resuming from it is told the run ended (204).
+    expect((await fetch(`${pick()}/runs/resumed`, { headers: { 'last-event-id': String(marker?.seq) } })).status).toBe(204);
+    // Process B resumes the run from what a checkpoint noting each seq would say.
+    const b = await worker('resumed', 120, 10, 30_000, { resumeFrom: lastEmitted(a), label: 'resumed' });
+    const again = ended.map((record) => follow('resumed', pick, () => 10 + random(40), { record, lastEventId: marker?.seq ?? 0 }));
+    const after = Array.from({ length: 10 }, () => followThroughResumes('resumed', pick, () => 10 + random(40)));
+    b.send('go');
+    expect(await b.waitFor((m) => m.done === true)).toMatchObject({ emitted: lastEmitted(a) + 120, stats: { written: 120, failed: 0 } });
+    const written = await streamOf('resumed');
+    const at = written.findIndex((e) => e.type === 'run.error');
+    expect(written[at]).toEqual(marker);
+    expect(written.slice(0, at).every((e) => e.type === 'run.started' || (e.type === 'progress' && e.message?.startsWith('step ')))).toBe(
+      true,
+    );
+    expect(written.slice(at + 1).map((e) => e.type === 'progress' && e.message?.startsWith('resumed '))).toEqual([
+      ...Array.from({ length: 119 }, () => true),
+      false,
+    ]);
+    expect(written.map((e) => e.seq)).toEqual([...written.map((e) => e.seq)].sort((x, y) => x - y));
+    for (const record of [...(await Promise.all(again)), ...(await Promise.all(after))]) expectWhole(record, written);
+    expect(await listRuns(client)).toContainEqual(
+      expect.objectContaining({ runId: 'resumed', state: 'finished', attempts: 2, lastSeq: written.at(-1)?.seq }),
+    );
+  });
+
+  it('a worker paused past its lease is reaped; after another process resumed the run, its writes are refused and no reader sees them', async () => {
+    const [{ urls }, a] = await Promise.all([webServers(1, 200), worker('stale', 2000, 20, 1000, { label: 'stale' })]);
+    const url = urls[0] ?? '';
+    a.send('go');
+    await a.waitFor((m) => typeof m.emitted === 'number' && m.emitted >= 30);
+    a.child.kill('SIGSTOP');
+    const ended = await follow(
+      'stale',
+      () => url,
+      () => Number.POSITIVE_INFINITY,
+    );
+    expect(ended.terminal).toMatchObject({ type: 'run.error', error: ABANDONED_MESSAGE });
+    const b = await worker('stale', 60, 10, 30_000, { resumeFrom: lastEmitted(a), label: 'resumed' });
+    a.child.kill('SIGCONT');
+    const staleDone = await a.waitFor((m) => m.done === true);
+    b.send('go');
+    await b.waitFor((m) => m.done === true);
+    const stats = staleDone.stats as { written: number; failed: number };
+    expect(stats.failed).toBeGreaterThan(0);
+    expect(stats.written + stats.failed).toBe(2000);
+    const written = await streamOf('stale');
+    const at = written.findIndex((e) => e.type === 'run.error');
+    expect(at).toBe(stats.written);
+    expect(
+      written.slice(at + 1).every((e) => e.type === 'run.finished' || (e.type === 'progress' && e.message?.startsWith('resumed '))),
+    ).toBe(true);
+    expect(written.length).toBe(at + 1 + 60);
+    expectWhole(
+      await followThroughResumes(
+        'stale',
+        () => url,
+        () => Number.POSITIVE_INFINITY,
+      ),
+      written,
+    );
   });
 });

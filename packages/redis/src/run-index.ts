@@ -1,5 +1,5 @@
 import { systemClock } from '@headway/protocol';
-import type { Clock } from '@headway/protocol';
+import type { Clock, ProgressEvent } from '@headway/protocol';
 import { z } from 'zod';
 import { checkPrefix, indexKey, isValidRunId, runKeys } from './keys.js';
 import type { RedisCommandClient } from './redis-client.js';
@@ -20,6 +20,8 @@ export interface RunInfo {
   agentName?: string;
   /** The worker that wrote it (the sink's `workerId`). */
   worker?: string;
+  /** How many sinks have held the run: 1, or more once it was resumed (or taken over) by another worker. */
+  attempts?: number;
 }
 
 const metaSchema = z.object({
@@ -30,6 +32,7 @@ const metaSchema = z.object({
   endedAt: z.coerce.number().nonnegative().optional(),
   agentName: z.string().max(1000).optional(),
   worker: z.string().max(1000).optional(),
+  attempt: z.coerce.number().int().positive().optional(),
 });
 
 /** A flat `HGETALL` reply (RESP2 array, or RESP3 map / object) as an object of strings. */
@@ -76,13 +79,14 @@ export async function listRuns(client: RedisCommandClient, options: ListRunsOpti
   for (const [i, runId] of runIds.entries()) {
     const parsed = metaSchema.safeParse(hashOf(metas[i]));
     if (!parsed.success) continue;
-    const { endedAt, agentName, worker, ...rest } = parsed.data;
+    const { endedAt, agentName, worker, attempt, ...rest } = parsed.data;
     runs.push({
       runId,
       ...rest,
       ...(endedAt === undefined ? {} : { endedAt }),
       ...(agentName === undefined ? {} : { agentName }),
       ...(worker === undefined ? {} : { worker }),
+      ...(attempt === undefined ? {} : { attempts: attempt }),
     });
   }
   return runs;
@@ -90,6 +94,14 @@ export async function listRuns(client: RedisCommandClient, options: ListRunsOpti
 
 /** The text of the `run.error` event appended to an abandoned run. */
 export const ABANDONED_MESSAGE = 'abandoned: the worker stopped renewing its lease (it crashed or lost Redis)';
+
+/**
+ * True for the `run.error` {@link reapAbandonedRuns} appends: it ends the run's abandoned
+ * attempt, not the run, which may be resumed (its events then follow the marker in the stream).
+ */
+export function isAbandonedMarker(event: ProgressEvent): boolean {
+  return event.type === 'run.error' && event.error === ABANDONED_MESSAGE;
+}
 
 /** Options of {@link reapAbandonedRuns}. */
 export interface ReapAbandonedRunsOptions {

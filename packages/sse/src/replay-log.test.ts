@@ -57,6 +57,38 @@ describe('createReplayLog', () => {
     expect(log.stats().ignored).toBe(3);
   });
 
+  it('reopen: a run resumed after its terminal event takes events again; a reader that took the end stays done, the others go on past it', async () => {
+    const log = createReplayLog();
+    log.append(ev('a', 1));
+    log.append(finished('a', 2));
+    const atEnd = openOk(log.open('a', 1, () => undefined));
+    expect(seqsOf(atEnd.take(Infinity))).toEqual([2]);
+    expect(atEnd.done).toBe(true);
+    expect(log.open('a', 2, () => undefined)).toEqual({ ok: false, reason: 'ended', lastSeq: 2 });
+    const before = openOk(log.open('a', 0, () => undefined));
+    let woken = 0;
+    const fromEnd = log.open('a', undefined, () => {
+      woken += 1;
+    });
+    log.reopen('a');
+    log.append(ev('a', 3));
+    log.append(finished('a', 4));
+    await microtasks();
+    expect(woken).toBe(1);
+    expect(atEnd.take(Infinity)).toBeUndefined();
+    expect(seqsOf(before.take(Infinity))).toEqual([1, 2, 3, 4]);
+    expect(before.done).toBe(true);
+    const resumed = openOk(log.open('a', 2, () => undefined));
+    expect(seqsOf(resumed.take(Infinity))).toEqual([3, 4]);
+    expect(seqsOf(openOk(fromEnd).take(Infinity))).toEqual([1, 2, 3, 4]);
+    // A terminal event in the middle is taken in a batch with what follows it, in small takes too.
+    const small = openOk(log.open('a', 0, () => undefined));
+    expect([1, 2, 3, 4].map(() => seqsOf(small.take(1)))).toEqual([[1], [2], [3], [4]]);
+    expect(small.done).toBe(true);
+    log.reopen('unknown');
+    expect(log.has('unknown')).toBe(false);
+  });
+
   it('refuses an unknown run, an id ahead of the run, an evicted position, and a finished run with nothing left', () => {
     const log = createReplayLog({ maxEventsPerRun: 3 });
     for (let s = 1; s <= 5; s++) log.append(ev('a', s));

@@ -96,6 +96,13 @@ export interface ReplayLog {
    * (default 0) says which events came before and are not in the log.
    */
   register(runId: string, options?: { lastSeq?: number }): void;
+  /**
+   * Says the run's terminal event ended one attempt, not the run: it was resumed (a worker took
+   * it over after it was marked abandoned), so events after it are accepted again. Readers that
+   * already took the terminal event stay done (they resume from its `seq`); readers before it, or
+   * resuming from it, go on to the events that follow. Does nothing for a run that has not ended.
+   */
+  reopen(runId: string): void;
   /** Registers the hub's run and adds the log to it as a sink; returns the function that removes it. */
   attach(hub: ProgressHub): () => void;
   has(runId: string): boolean;
@@ -179,7 +186,7 @@ class CursorImpl implements ReplayCursor {
   }
 
   take(maxBytes: number): Uint8Array | undefined {
-    if (this.closed || this.lost) return undefined;
+    if (this.closed || this.lost || this.done) return undefined;
     const { run } = this;
     const from = this.pos;
     let to = from;
@@ -189,7 +196,8 @@ class CursorImpl implements ReplayCursor {
       const entry = entryAt(run, to);
       size += entry.bytes.byteLength;
       to += 1;
-      if (isTerminalEvent(entry.event)) {
+      // A terminal event followed by more (a run resumed after its attempt ended, see `reopen`) ends nothing.
+      if (isTerminalEvent(entry.event) && to === run.next && run.endedAt !== undefined) {
         terminal = true;
         break;
       }
@@ -378,6 +386,10 @@ export function createReplayLog(options: ReplayLogOptions = {}): ReplayLog {
     handle: append,
     register(runId, registerOptions) {
       ensure(runId, registerOptions?.lastSeq ?? 0);
+    },
+    reopen(runId) {
+      const run = runs.get(runId);
+      if (run !== undefined) run.endedAt = undefined;
     },
     attach(hub) {
       ensure(hub.runId, hub.lastSeq);

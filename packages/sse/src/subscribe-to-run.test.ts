@@ -61,6 +61,46 @@ describe('subscribeToRun (fetch + eventsource-parser)', () => {
     expect(await subscribeToRun(`${server.url}/r`, { lastEventId: '1', onEvent: () => undefined })).toBeUndefined();
   });
 
+  it('goes on past a terminal event the server follows with more (a resumed run) and resolves with the one the stream ended on', async () => {
+    const log = createReplayLog();
+    log.append(ev('r', 1));
+    log.append({ type: 'run.error', error: 'abandoned: the worker stopped', runId: 'r', seq: 2, ts: 0 });
+    log.reopen('r');
+    log.append(ev('r', 3));
+    log.append(finished('r', 4));
+    const server = await listen(createSseHandler({ source: log, heartbeatMs: 0 }));
+    servers.push(server);
+    const delivered: ProgressEvent[] = [];
+    const terminal = await subscribeToRun(`${server.url}/r`, { onEvent: (e) => delivered.push(e) });
+    expect(delivered.map((e) => [e.seq, e.type])).toEqual([
+      [1, 'progress'],
+      [2, 'run.error'],
+      [3, 'progress'],
+      [4, 'run.finished'],
+    ]);
+    expect(terminal).toMatchObject({ type: 'run.finished', seq: 4 });
+  });
+
+  it('a connection dropped right after a terminal event is asked again: 204 confirms the end, and it resolves with that event', async () => {
+    const clock = createRecordingClock();
+    let calls = 0;
+    const server = await listen((req, res) => {
+      calls += 1;
+      if (calls === 1) {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(formatProgressFrame(finished('r', 1)), () => {
+          res.destroy();
+        });
+        return;
+      }
+      expect(req.headers['last-event-id']).toBe('1');
+      res.writeHead(204).end();
+    });
+    servers.push(server);
+    const terminal = await subscribeToRun(server.url, { onEvent: () => undefined, clock });
+    expect([calls, terminal?.seq]).toEqual([2, 1]);
+  });
+
   it('gives up after maxRetries failed connections in a row', async () => {
     const server = await listen(() => undefined);
     const url = server.url;

@@ -46,10 +46,14 @@ function isAborted(signal: AbortSignal | undefined): boolean {
 
 /**
  * Follows a run's SSE stream until its terminal event, reconnecting with `Last-Event-ID`
- * after a dropped connection so nothing is missed or repeated.
+ * after a dropped connection so nothing is missed or repeated. The server ends the stream
+ * after the terminal event; a terminal event it follows with more events (a run resumed after
+ * its worker was lost, as `@headway/redis` serves it) ends an attempt, not the run, and the
+ * subscription goes on.
  *
- * Resolves with the terminal event, or `undefined` when the server answers 204 (the run
- * had already ended before `lastEventId`'s successor). Rejects with `SseError`
+ * Resolves with the terminal event the stream ended with (after a dropped connection, once the
+ * server confirms nothing follows it), or `undefined` when the server answers 204 before any
+ * terminal event (the run had already ended before `lastEventId`'s successor). Rejects with `SseError`
  * `SSE_HTTP_STATUS` on 400/401/403/404/405/410 (not retried), `SSE_CONNECTION_FAILED` after
  * `maxRetries` failed attempts in a row, whatever `onEvent` throws, or the abort reason.
  *
@@ -73,6 +77,8 @@ export async function subscribeToRun(url: string | URL, options: SubscribeOption
     parseProgressEventJson(data),
   );
   let failures = 0;
+  /** The last terminal event delivered, until a later event says the run went on after it. */
+  let terminal: TerminalEvent | undefined;
 
   for (;;) {
     if (isAborted(signal)) throw abortError(signal, ABORTED);
@@ -81,7 +87,6 @@ export async function subscribeToRun(url: string | URL, options: SubscribeOption
       connection.abort();
     };
     signal?.addEventListener('abort', onAbort, { once: true });
-    let terminal: TerminalEvent | undefined;
     let callbackFailure: { error: unknown } | undefined;
     let received = 0;
     /** Characters fed since the last complete event or comment. */
@@ -96,7 +101,7 @@ export async function subscribeToRun(url: string | URL, options: SubscribeOption
         // Network failure: retried below, unless it was our abort.
         if (isAborted(signal)) throw abortError(signal, ABORTED);
       }
-      if (response?.status === 204) return undefined;
+      if (response?.status === 204) return terminal;
       if (response !== undefined && PERMANENT.has(response.status)) {
         const text = await response.text().catch(() => '');
         throw new SseError(
@@ -111,10 +116,13 @@ export async function subscribeToRun(url: string | URL, options: SubscribeOption
         const parser = createParser({
           onEvent(message) {
             pending = 0;
-            if (terminal !== undefined || callbackFailure !== undefined || (message.event ?? 'message') !== SSE_EVENT_NAME) return;
+            if (callbackFailure !== undefined || (message.event ?? 'message') !== SSE_EVENT_NAME) return;
             received += 1;
             try {
-              terminal = gate.receive(message.data);
+              const before = gate.lastSeq;
+              const end = gate.receive(message.data);
+              // A repeat is dropped by the gate; a delivered event is the run's latest word on whether it ended.
+              if (gate.lastSeq !== before) terminal = end;
             } catch (error) {
               callbackFailure = { error };
             }
@@ -127,10 +135,14 @@ export async function subscribeToRun(url: string | URL, options: SubscribeOption
           },
         });
         const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+        let ended = false;
         try {
-          while (terminal === undefined && callbackFailure === undefined) {
+          while (callbackFailure === undefined) {
             const { done, value } = await reader.read();
-            if (done) break;
+            if (done) {
+              ended = true;
+              break;
+            }
             pending += value.length;
             parser.feed(value);
             if (pending > maxEventLength) {
@@ -149,7 +161,8 @@ export async function subscribeToRun(url: string | URL, options: SubscribeOption
           connection.abort();
         }
         if (callbackFailure !== undefined) throw callbackFailure.error;
-        if (terminal !== undefined) return terminal;
+        // The server ended the stream after a terminal event: nothing follows it. A dropped one is asked again.
+        if (terminal !== undefined && ended) return terminal;
       } else {
         await response?.body?.cancel().catch(() => undefined);
       }

@@ -1,5 +1,6 @@
 import type { ProgressEvent, TerminalEvent } from '@headway/protocol';
 import { subscribeToRun } from '@headway/sse';
+import { isAbandonedMarker } from '../run-index.js';
 
 /** What one client saw. */
 export interface ClientRecord {
@@ -67,15 +68,38 @@ function switchingFetch(record: ClientRecord, pick: () => string, framesBeforeCu
   };
 }
 
-/** Follows `runId` to its end through `switchingFetch`. */
-export async function follow(runId: string, pick: () => string, framesBeforeCut: () => number): Promise<ClientRecord> {
-  const record: ClientRecord = { wire: [], delivered: [], connections: 0, servers: [], terminal: undefined };
+/**
+ * Follows `runId` to its end through `switchingFetch`. With `from`, it goes on recording into
+ * `from.record`, resuming after `from.lastEventId` (a subscriber that reached an abandoned
+ * marker subscribing again).
+ */
+export async function follow(
+  runId: string,
+  pick: () => string,
+  framesBeforeCut: () => number,
+  from?: { record: ClientRecord; lastEventId: number },
+): Promise<ClientRecord> {
+  const record: ClientRecord = from?.record ?? { wire: [], delivered: [], connections: 0, servers: [], terminal: undefined };
   record.terminal = await subscribeToRun(`http://switch/runs/${runId}`, {
     onEvent: (event) => record.delivered.push(event),
     fetch: switchingFetch(record, pick, framesBeforeCut),
     maxRetries: 50,
     retryMs: 10,
+    ...(from === undefined ? {} : { lastEventId: from.lastEventId }),
   });
+  return record;
+}
+
+/**
+ * Follows `runId` as the redis README tells a subscriber to follow a resumed run: past each
+ * abandoned marker it subscribes again from the marker's `seq`, until the run's own end (or a
+ * 204: nothing followed the marker yet).
+ */
+export async function followThroughResumes(runId: string, pick: () => string, framesBeforeCut: () => number): Promise<ClientRecord> {
+  let record = await follow(runId, pick, framesBeforeCut);
+  while (record.terminal !== undefined && isAbandonedMarker(record.terminal)) {
+    record = await follow(runId, pick, framesBeforeCut, { record, lastEventId: record.terminal.seq });
+  }
   return record;
 }
 

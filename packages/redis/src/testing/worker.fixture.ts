@@ -1,5 +1,7 @@
 // A worker process for the distributed tests: runs one paced "agent run" into Redis.
-// argv[2]: JSON { url, runId, events, paceMs, leaseMs }. Prints JSON lines; waits for "go" on stdin.
+// argv[2]: JSON { url, runId, events, paceMs, leaseMs, resumeFrom?, label? }. Prints JSON lines; waits
+// for "go" on stdin. With `resumeFrom` it resumes the run as a checkpoint that says so would: its hub
+// continues after that seq, and it emits no run.started.
 import { createInterface } from 'node:readline';
 import { createProgressHub } from '@headway/protocol';
 import { connectRedis } from '../connect-redis.js';
@@ -11,6 +13,10 @@ interface Args {
   events: number;
   paceMs: number;
   leaseMs: number;
+  /** The `seq` the resumed run's checkpoint recorded last. */
+  resumeFrom?: number;
+  /** Starts each progress message (default `step`). */
+  label?: string;
 }
 const args = JSON.parse(process.argv[2] ?? '{}') as Args;
 const say = (message: object): void => {
@@ -25,14 +31,16 @@ const go = new Promise<void>((resolve) =>
 
 const client = await connectRedis(args.url, { maxReconnectDelayMs: 200 });
 const sink = createRedisSink(client, { leaseMs: args.leaseMs, workerId: `worker-${process.pid}`, maxRetryDelayMs: 200 });
-const hub = createProgressHub({ runId: args.runId });
+const label = args.label ?? 'step';
+const hub = createProgressHub({ runId: args.runId, ...(args.resumeFrom === undefined ? {} : { lastSeq: args.resumeFrom }) });
 hub.add(sink, { name: 'redis' });
-hub.emit({ type: 'run.started', agentName: 'distributed-test' });
+if (args.resumeFrom === undefined) hub.emit({ type: 'run.started', agentName: 'distributed-test' });
+else hub.emit({ type: 'progress', percent: 50, message: `${label} 1` });
 await sink.flush();
-say({ ready: true });
+say({ ready: true, emitted: hub.lastSeq, stats: sink.stats() });
 await go;
 for (let i = 2; i < args.events; i++) {
-  hub.emit({ type: 'progress', percent: Math.floor((i / args.events) * 99), message: `step ${i}` });
+  hub.emit({ type: 'progress', percent: Math.floor((i / args.events) * 99), message: `${label} ${i}` });
   if (i % 5 === 0) {
     await new Promise((resolve) => setTimeout(resolve, args.paceMs));
     say({ emitted: hub.lastSeq, stats: sink.stats() });
