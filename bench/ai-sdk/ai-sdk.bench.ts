@@ -1,5 +1,5 @@
-// Per-step overhead of @headway/ai-sdk: generateText with withHeadway (NullReporter; CLI and
-// JSON reporters) vs plain generateText, the same scripted model and no-op tool, side by side
+// Per-step overhead of @headway/ai-sdk: generateText with withHeadway (NullReporter; a sink that
+// does nothing; CLI and JSON reporters) vs plain generateText, the same scripted model and no-op tool, side by side
 // in one process. Run: pnpm -F @headway/bench bench:ai-sdk
 import { withHeadway } from '@headway/ai-sdk';
 import { NullReporter } from '@headway/protocol';
@@ -8,11 +8,19 @@ import { JSONReporter } from '@headway/reporter-json';
 import { generateText, stepCountIs } from 'ai';
 import { noopAiTools as tools, toolCallingModel as model } from '../lib/ai-sdk-mock.js';
 import { discardStream as devNull } from '../lib/discard-stream.js';
+import { stepCounts } from '../lib/step-counts.js';
 import { stepOverhead } from '../lib/step-overhead.js';
 
-type Who = 'plain' | 'null' | 'cli+json';
+/**
+ * `events`: the bridge with one sink that does nothing, so the estimator, stall detection and the
+ * hub run and every event is built, but no reporter writes (the null row builds no event at all).
+ * cli+json − events is what the reporters themselves add, comparable with bench:runtime's
+ * headway-cli+json − headway-null.
+ */
+type Who = 'plain' | 'null' | 'events' | 'cli+json';
 
-function run(steps: number, who: Who): () => Promise<void> {
+/** A run of `steps` steps; `counter` (the counting pass only) is one more sink, counting the events. */
+function run(steps: number, who: Who, counter?: (event: unknown) => void): () => Promise<void> {
   return async () => {
     if (who === 'plain') {
       const result = await generateText({
@@ -28,7 +36,9 @@ function run(steps: number, who: Who): () => Promise<void> {
     const sinks =
       who === 'null'
         ? [new NullReporter()]
-        : [new CLIReporter({ stream: devNull(), mode: 'plain' }), new JSONReporter({ stream: devNull() })];
+        : who === 'events'
+          ? [(_event: unknown): void => undefined]
+          : [new CLIReporter({ stream: devNull(), mode: 'plain' }), new JSONReporter({ stream: devNull() }), ...(counter ? [counter] : [])];
     const headway = withHeadway({ task: 'Do the task', sinks, maxIterations: steps + 1 });
     const result = await generateText({
       model: model(steps),
@@ -64,11 +74,23 @@ console.log(
   `events per step: ${perStep.reduce((sum, [, n]) => sum + n, 0).toFixed(1)} (${perStep.map(([type, n]) => `${type} ${n.toFixed(1)}`).join(', ')})`,
 );
 
+// The work behind the times, which load does not move: a change to the hot path is judged by these first.
+let counted = 0;
+const countEvent = (): void => void (counted += 1);
+await stepCounts('@headway/ai-sdk work per step', [
+  { name: 'plain', run: (steps) => run(steps, 'plain') },
+  // The null row emits nothing: with only NullReporters no event is built.
+  { name: 'null', run: (steps) => run(steps, 'null') },
+  { name: 'events', run: (steps) => run(steps, 'events') },
+  { name: 'cli+json', run: (steps) => run(steps, 'cli+json', countEvent), events: () => counted },
+]);
+
 await stepOverhead(
   '@headway/ai-sdk overhead: generateText runs (mock model, no-op tool)',
-  (['plain', 'null', 'cli+json'] as const).map((who) => ({
+  (['plain', 'null', 'events', 'cli+json'] as const).map((who) => ({
     name: who,
-    bound: { plain: 1, null: 1.1, 'cli+json': 1.3 }[who],
+    bound: { plain: 1, null: 1.1, events: 1.3, 'cli+json': 1.3 }[who],
+    informational: who === 'events',
     run: (steps: number) => run(steps, who),
   })),
 );

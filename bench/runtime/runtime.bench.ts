@@ -11,6 +11,7 @@ import { Bench } from 'tinybench';
 import { z } from 'zod';
 import { noopAiTools, toolCallingModel } from '../lib/ai-sdk-mock.js';
 import { discardStream as sink } from '../lib/discard-stream.js';
+import { stepCounts } from '../lib/step-counts.js';
 
 /** The AI SDK: generateText with a mock model that calls `noop` until the last iteration, then answers. */
 function aiSdkRun(rounds: number): () => Promise<void> {
@@ -29,7 +30,7 @@ function aiSdkRun(rounds: number): () => Promise<void> {
 const noop = defineTool({ name: 'noop', description: 'does nothing', parameters: z.object({}), execute: () => 'ok' });
 
 /** headway: AgentRuntime with a ScriptedProvider doing the same rounds. */
-function headwayRun(rounds: number, reporters: 'null' | 'cli+json'): () => Promise<void> {
+function headwayRun(rounds: number, reporters: 'null' | 'cli+json', counter?: (event: unknown) => void): () => Promise<void> {
   const script = (_c: unknown, _r: unknown, call: number): ScriptedStep =>
     call + 1 < rounds
       ? { toolCalls: [{ name: 'noop', args: {}, id: `call_${call}` }], usage: { inputTokens: 10, outputTokens: 5 } }
@@ -43,7 +44,7 @@ function headwayRun(rounds: number, reporters: 'null' | 'cli+json'): () => Promi
             provider,
             tools: [noop],
             progressReporter: new CLIReporter({ stream: sink(), mode: 'plain' }),
-            sinks: [new JSONReporter({ stream: sink() })],
+            sinks: [new JSONReporter({ stream: sink() }), ...(counter ? [counter] : [])],
           };
     const runtime = new AgentRuntime(
       { provider: 'scripted', maxIterations: rounds + 1, systemPrompt: 'You are a helpful agent.', progress: { aiDriven: false } },
@@ -121,6 +122,16 @@ async function measure(variants: Variant[], rounds = 7, timeMs = 400): Promise<R
 
 const SHORT = 2;
 const LONG = 12;
+
+// The work behind the times, line by line comparable with bench:ai-sdk's per-step table.
+let counted = 0;
+const countEvent = (): void => void (counted += 1);
+await stepCounts('Agent loop work per iteration', [
+  { name: 'ai-sdk', run: aiSdkRun },
+  { name: 'headway-null', run: (n) => headwayRun(n, 'null') },
+  { name: 'headway-cli+json', run: (n) => headwayRun(n, 'cli+json', countEvent), events: () => counted },
+]);
+
 const variants: Variant[] = [];
 for (const n of [SHORT, LONG]) {
   variants.push({ name: `ai-sdk/${n}`, fn: aiSdkRun(n) });

@@ -1,4 +1,10 @@
-import type { InternalErrorContext, ProgressEvent, ProgressReporter, RedactOptions } from '@headway/protocol';
+import {
+  isTerminalEvent,
+  type InternalErrorContext,
+  type ProgressEvent,
+  type ProgressReporter,
+  type RedactOptions,
+} from '@headway/protocol';
 import { JSONReporterError } from './json-reporter-error.js';
 import { createLineEncoder, type LineEncoder } from './line-encoder.js';
 import { LineWriter, type LineStream, type LineWriterStats } from './line-writer.js';
@@ -58,7 +64,8 @@ function limit(name: string, value: number | undefined, fallback: number): numbe
  * It never throws into, or blocks, its caller. The lines of one turn of the event loop go out
  * together, in order, as one `write()` of whole lines (never partial or interleaved) when the
  * turn ends (`setImmediate`), or sooner: as soon as they reach the stream's high-water mark,
- * on `flush()` or `close()`, and on `process.exit()`. While the stream is full lines wait in a
+ * on `flush()` or `close()`, on a run's terminal event (`run.finished`, `run.error`,
+ * `run.cancelled`: nothing follows it), and on `process.exit()`. While the stream is full lines wait in a
  * bounded buffer whose oldest lines are dropped and counted (`dropped`); when the consumer
  * goes away it stops quietly and calls `onInternalError` once.
  *
@@ -132,19 +139,24 @@ export class JSONReporter implements ProgressReporter {
 
   /**
    * Writes the event itself as one line (a progress hub calls this for every event).
-   * A value that is not an object is not written; it counts as dropped.
+   * A value that is not an object is not written; it counts as dropped. A run's terminal event
+   * hands the lines held for this turn, its own last, to the stream at once.
    */
   handle(event: ProgressEvent): void {
     // The same as #write, without a closure: a hub calls this for every event of a run.
     let line: string;
+    let terminal: boolean;
     try {
       line = this.#encoder.event(event);
+      terminal = isTerminalEvent(event);
     } catch {
       this.#writer.skip();
       return;
     }
     if (line.startsWith('{')) this.#writer.write(line);
     else this.#writer.skip();
+    // Nothing follows a run's terminal event: its lines go out now, not when the turn ends.
+    if (terminal) this.#writer.release();
   }
 
   /**

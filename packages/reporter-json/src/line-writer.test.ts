@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { createProgressHub, systemClock } from '@headway/protocol';
 import { describe, expect, it } from 'vitest';
 import type { JSONReporterError } from './json-reporter-error.js';
 import { JSONReporter } from './json-reporter.js';
@@ -48,6 +49,31 @@ describe('JSONReporter writes the lines of one turn together', () => {
     reporter.onIteration(1, 3);
     await turn();
     expect(writes.at(-1)).toBe('{"event":"iteration","current":1,"max":3}\n');
+    expect(reporter.stats()).toEqual({ written: 4, dropped: 0, buffered: 0, bufferedBytes: 0, stopped: false });
+  });
+
+  it("writes a run's lines at once at its terminal event, and holds the next turn's lines again", async () => {
+    const { stream, writes } = countingStream();
+    const reporter = new JSONReporter({ stream });
+    const hub = createProgressHub({ runId: 'r', clock: { ...systemClock, now: () => 7 } });
+    hub.add(reporter);
+    hub.emit({ type: 'run.started', agentName: 'a' });
+    hub.emit({ type: 'iteration', index: 0, max: 1 });
+    expect(writes).toEqual([]);
+    hub.emit({ type: 'run.finished', durationMs: 1, outcome: 'completed' });
+    // Synchronously, as one write: nothing of this run follows its terminal event.
+    expect(writes).toEqual([
+      [
+        '{"type":"run.started","agentName":"a","runId":"r","seq":1,"ts":7}',
+        '{"type":"iteration","index":0,"max":1,"runId":"r","seq":2,"ts":7}',
+        '{"type":"run.finished","durationMs":1,"outcome":"completed","runId":"r","seq":3,"ts":7}',
+        '',
+      ].join('\n'),
+    ]);
+    reporter.onStart('next');
+    expect(writes).toHaveLength(1);
+    await turn();
+    expect(writes).toEqual([writes[0], '{"event":"start","task":"next"}\n']);
     expect(reporter.stats()).toEqual({ written: 4, dropped: 0, buffered: 0, bufferedBytes: 0, stopped: false });
   });
 

@@ -42,7 +42,8 @@ export interface LineWriterStats {
 const DEFAULT_HOLD_LIMIT = 16 * 1024;
 
 // Taken once: timers a test fakes later must not keep held lines from going out.
-const atEndOfTurn: (fn: () => void) => unknown = globalThis.setImmediate;
+const atEndOfTurn: (fn: () => void) => NodeJS.Immediate = globalThis.setImmediate;
+const cancelEndOfTurn: (handle: NodeJS.Immediate) => void = globalThis.clearImmediate;
 
 /** Writers holding lines for the end of this turn; `process.exit()` before it writes them first. */
 const holding = new Set<LineWriter>();
@@ -93,8 +94,8 @@ export class LineWriter {
   #held: string[] = [];
   /** Characters held, newlines included. */
   #heldChars = 0;
-  /** An end-of-turn write is scheduled. */
-  #scheduled = false;
+  /** The end-of-turn write scheduled, if any. */
+  #turnEnd: NodeJS.Immediate | undefined;
   /** Lines waiting for `drain`, oldest first, from `#head` on. */
   #queue: string[] = [];
   #queueBytes: number[] = [];
@@ -140,7 +141,7 @@ export class LineWriter {
   };
 
   readonly #onTurnEnd = (): void => {
-    this.#scheduled = false;
+    this.#turnEnd = undefined;
     holding.delete(this);
     try {
       this.release();
@@ -170,20 +171,29 @@ export class LineWriter {
       this.#held.push(line);
       this.#heldChars += line.length + 1;
       if (this.#heldChars >= this.#holdLimit) this.release();
-      else if (!this.#scheduled) {
-        this.#scheduled = true;
+      else if (this.#turnEnd === undefined) {
         holding.add(this);
         if (!exitHooked) {
           exitHooked = true;
           process.on('exit', releaseAllOnExit);
         }
-        atEndOfTurn(this.#onTurnEnd);
+        this.#turnEnd = atEndOfTurn(this.#onTurnEnd);
       }
     }
   }
 
-  /** Hands the held lines to the stream now, as one write. */
+  /**
+   * Hands the held lines to the stream now, as one write. The end-of-turn callback is cancelled
+   * with them: in a loop that never leaves its microtasks (a mock model, a test) it would keep
+   * this writer, its stream and every line after it alive until the loop yields.
+   */
   release(): void {
+    const turnEnd = this.#turnEnd;
+    if (turnEnd !== undefined) {
+      this.#turnEnd = undefined;
+      holding.delete(this);
+      cancelEndOfTurn(turnEnd);
+    }
     const held = this.#held;
     if (held.length === 0) return;
     const lines = held.length;
