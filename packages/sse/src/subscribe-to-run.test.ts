@@ -81,14 +81,26 @@ describe('subscribeToRun (fetch + eventsource-parser)', () => {
     expect(terminal).toMatchObject({ type: 'run.finished', seq: 4 });
   });
 
-  it('a connection dropped right after a terminal event is asked again: 204 confirms the end, and it resolves with that event', async () => {
+  it('resolves at run.finished even when the server keeps the stream open', async () => {
+    const server = await listen((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(formatProgressFrame(ev('r', 1)));
+      res.write(formatProgressFrame(finished('r', 2)));
+    });
+    servers.push(server);
+    const seqs: number[] = [];
+    const terminal = await subscribeToRun(server.url, { onEvent: (e) => seqs.push(e.seq) });
+    expect([seqs, terminal?.type]).toEqual([[1, 2], 'run.finished']);
+  });
+
+  it('a connection dropped right after a run.error is asked again: 204 confirms the end, and it resolves with that event', async () => {
     const clock = createRecordingClock();
     let calls = 0;
     const server = await listen((req, res) => {
       calls += 1;
       if (calls === 1) {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
-        res.write(formatProgressFrame(finished('r', 1)), () => {
+        res.write(formatProgressFrame({ type: 'run.error', error: 'model failed', runId: 'r', seq: 1, ts: 0 }), () => {
           res.destroy();
         });
         return;

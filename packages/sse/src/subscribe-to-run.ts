@@ -40,19 +40,24 @@ const PERMANENT = new Set([400, 401, 403, 404, 405, 410]);
 const ABORTED = 'The subscription was aborted';
 
 // A function, so checks after an await are not narrowed away by the one before it.
+/** A terminal event nothing can follow: only a `run.error` may end an attempt that a resumed run continues. */
+function isFinal(terminal: TerminalEvent | undefined): boolean {
+  return terminal !== undefined && terminal.type !== 'run.error';
+}
+
 function isAborted(signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true;
 }
 
 /**
  * Follows a run's SSE stream until its terminal event, reconnecting with `Last-Event-ID`
- * after a dropped connection so nothing is missed or repeated. The server ends the stream
- * after the terminal event; a terminal event it follows with more events (a run resumed after
- * its worker was lost, as `@headway/redis` serves it) ends an attempt, not the run, and the
- * subscription goes on.
+ * after a dropped connection so nothing is missed or repeated. `run.finished` and
+ * `run.cancelled` end the subscription at once. A `run.error` may end only an attempt: a run
+ * resumed after its worker was lost (as `@headway/redis` serves it) goes on after it in the same
+ * stream, so after a `run.error` the subscription follows the stream until the server ends it.
  *
- * Resolves with the terminal event the stream ended with (after a dropped connection, once the
- * server confirms nothing follows it), or `undefined` when the server answers 204 before any
+ * Resolves with the terminal event the run ended with (after a `run.error`: once the server
+ * ended the stream, or confirmed with 204 that nothing follows), or `undefined` when the server answers 204 before any
  * terminal event (the run had already ended before `lastEventId`'s successor). Rejects with `SseError`
  * `SSE_HTTP_STATUS` on 400/401/403/404/405/410 (not retried), `SSE_CONNECTION_FAILED` after
  * `maxRetries` failed attempts in a row, whatever `onEvent` throws, or the abort reason.
@@ -137,7 +142,7 @@ export async function subscribeToRun(url: string | URL, options: SubscribeOption
         const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
         let ended = false;
         try {
-          while (callbackFailure === undefined) {
+          while (callbackFailure === undefined && !isFinal(terminal)) {
             const { done, value } = await reader.read();
             if (done) {
               ended = true;
@@ -161,8 +166,9 @@ export async function subscribeToRun(url: string | URL, options: SubscribeOption
           connection.abort();
         }
         if (callbackFailure !== undefined) throw callbackFailure.error;
-        // The server ended the stream after a terminal event: nothing follows it. A dropped one is asked again.
-        if (terminal !== undefined && ended) return terminal;
+        // A run that finished or was cancelled has ended. After a run.error the server's end of the
+        // stream says nothing follows it; a dropped connection is asked again.
+        if (isFinal(terminal) || (terminal !== undefined && ended)) return terminal;
       } else {
         await response?.body?.cancel().catch(() => undefined);
       }
