@@ -11,11 +11,19 @@
 // streamed part crosses several async streams.)
 // Allocation per step, which machine load does not disturb (bytes summed from `node --expose-gc
 // --trace-gc-nvp` between two forced GCs around 200 runs of each arm alone, (12-step − 2-step) / 10):
-// plain 419 KB, stream modes 431 KB (+2.9%: LangGraph builds the task parts, one async generator
+// plain 410 KB, stream modes 422 KB (+2.8%: LangGraph builds the task parts, one async generator
 // per superstep, and pushes every part through one more stream that also queues it, unread, until
-// the run ends), the bridge with a NullReporter 435 KB (+3.9%). So about three quarters of the
-// extra work per step is LangGraph's price for the events the bridge reads and a quarter the
-// bridge's own.
+// the run ends), the bridge with a NullReporter 429 KB (+4.6%). Function calls per step (V8's
+// precise coverage counts, NODE_V8_COVERAGE, same runs): plain 13,162, stream modes 13,753 (+4.5%,
+// nearly all of it async-hook bookkeeping for the extra stream's promises), the bridge 13,804: the
+// bridge makes LangGraph and LangChain do exactly the work the stream-modes row does (no extra
+// LangSmith RunTree, config merge or callback), plus its own ~100 small calls.
+// The workspace resolves one copy of @langchain/langgraph and @langchain/core (one
+// @opentelemetry/api, pinned by a pnpm override): with two, the bridge's RunControl came from a
+// copy the graph did not run on.
+// The verdict is the median of 3 blocks' fastest-batch ratios, with garbage collected before every
+// batch (see ../lib/step-overhead.ts): at a load average of 30 on 2 cores one block's ratio still
+// ranged 0.8-1.2 for every arm, the stream-modes row included.
 import { withHeadway, type StreamableGraph } from '@headway/langgraph';
 import { NullReporter } from '@headway/protocol';
 import { CLIReporter } from '@headway/reporter-cli';
@@ -59,48 +67,55 @@ function graphFor(steps: number) {
 }
 
 const input = { messages: [new AIMessage('Do the task')] };
-await stepOverhead('@headway/langgraph overhead (scripted model node, prebuilt ToolNode, no-op tool)', [
-  {
-    name: 'plain',
-    bound: 1,
-    run: (steps) => async () => {
-      const state = await graphFor(steps).invoke(input, { recursionLimit: 2 * steps + 5 });
-      if (state.messages.length !== 2 * steps + 2) throw new Error(`plain: ${String(state.messages.length)} messages`);
+await stepOverhead(
+  '@headway/langgraph overhead (scripted model node, prebuilt ToolNode, no-op tool)',
+  [
+    {
+      name: 'plain',
+      bound: 1,
+      run: (steps) => async () => {
+        const state = await graphFor(steps).invoke(input, { recursionLimit: 2 * steps + 5 });
+        if (state.messages.length !== 2 * steps + 2) throw new Error(`plain: ${String(state.messages.length)} messages`);
+      },
     },
-  },
-  {
-    name: 'stream modes',
-    bound: 1.2,
-    run: (steps) => async () => {
-      let forwarded = 0;
-      const stream = await graphFor(steps).stream(input, {
-        recursionLimit: 2 * steps + 5,
-        streamMode: 'values',
-        subgraphs: false,
-        control: new RunControl(),
-        configurable: { __pregel_stream: { modes: new Set(['tasks', 'values']), push: () => (forwarded += 1) } },
-      });
-      let last: { messages: unknown[] } | undefined;
-      for await (const chunk of stream) last = chunk;
-      if (last?.messages.length !== 2 * steps + 2) throw new Error('stream modes: not the final state');
-      // Per node run: its start and its result; per superstep and for the input: the values and the checkpoint's envelope.
-      if (forwarded !== 4 * (2 * steps + 1) + 2) throw new Error(`stream modes: ${String(forwarded)} parts forwarded`);
+    {
+      name: 'stream modes',
+      bound: 1.2,
+      run: (steps) => async () => {
+        let forwarded = 0;
+        const stream = await graphFor(steps).stream(input, {
+          recursionLimit: 2 * steps + 5,
+          streamMode: 'values',
+          subgraphs: false,
+          control: new RunControl(),
+          configurable: { __pregel_stream: { modes: new Set(['tasks', 'values']), push: () => (forwarded += 1) } },
+        });
+        let last: { messages: unknown[] } | undefined;
+        for await (const chunk of stream) last = chunk;
+        if (last?.messages.length !== 2 * steps + 2) throw new Error('stream modes: not the final state');
+        // Per node run: its start and its result; per superstep and for the input: the values and the checkpoint's envelope.
+        if (forwarded !== 4 * (2 * steps + 1) + 2) throw new Error(`stream modes: ${String(forwarded)} parts forwarded`);
+      },
     },
-  },
-  ...(
-    [
-      ['null', 1.1, () => [new NullReporter()]],
-      ['cli+json', 1.3, () => [new CLIReporter({ stream: devNull(), mode: 'plain' }), new JSONReporter({ stream: devNull() })]],
-    ] as const
-  ).map(([name, bound, sinks]) => ({
-    name,
-    bound,
-    run: (steps: number) => async () => {
-      const end = await withHeadway({ task: 'Do the task', sinks: [...sinks()], maxIterations: 2 * steps + 5 }).run(graphFor(steps), input);
-      if (end.outcome !== 'completed') throw new Error(`${name}: ${end.outcome}`);
-    },
-  })),
-]);
+    ...(
+      [
+        ['null', 1.1, () => [new NullReporter()]],
+        ['cli+json', 1.3, () => [new CLIReporter({ stream: devNull(), mode: 'plain' }), new JSONReporter({ stream: devNull() })]],
+      ] as const
+    ).map(([name, bound, sinks]) => ({
+      name,
+      bound,
+      run: (steps: number) => async () => {
+        const end = await withHeadway({ task: 'Do the task', sinks: [...sinks()], maxIterations: 2 * steps + 5 }).run(
+          graphFor(steps),
+          input,
+        );
+        if (end.outcome !== 'completed') throw new Error(`${name}: ${end.outcome}`);
+      },
+    })),
+  ],
+  { blocks: 3, rounds: 25, collectBetweenBatches: true },
+);
 
 // The bridge's own work per step, apart from LangGraph: the parts a 2-step and a 12-step run
 // forward are recorded once, then replayed into withHeadway (NullReporter) by a stand-in graph,

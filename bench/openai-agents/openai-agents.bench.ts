@@ -46,30 +46,35 @@ function model(steps: number): Model {
 const agentFor = (steps: number): Agent => new Agent({ name: 'bench', instructions: 'Do the task.', model: model(steps), tools: [noop] });
 const runner = new Runner();
 
-await stepOverhead('@headway/openai-agents overhead (scripted model, no-op tool)', [
-  {
-    name: 'plain',
-    bound: 1,
-    run: (steps) => async () => {
-      const result = await runner.run(agentFor(steps), 'Do the task', { maxTurns: steps + 2 });
-      if (result.finalOutput !== 'done') throw new Error('plain: not done');
+await stepOverhead(
+  '@headway/openai-agents overhead (scripted model, no-op tool)',
+  [
+    {
+      name: 'plain',
+      bound: 1,
+      run: (steps) => async () => {
+        const result = await runner.run(agentFor(steps), 'Do the task', { maxTurns: steps + 2 });
+        if (result.finalOutput !== 'done') throw new Error('plain: not done');
+      },
     },
-  },
-  ...(
-    [
-      ['null', 1.1, () => [new NullReporter()]],
-      ['cli+json', 1.3, () => [new CLIReporter({ stream: devNull(), mode: 'plain' }), new JSONReporter({ stream: devNull() })]],
-    ] as const
-  ).map(([name, bound, sinks]) => ({
-    name,
-    bound,
-    run: (steps: number) => async () => {
-      const end = await withHeadway({ task: 'Do the task', sinks: [...sinks()], maxIterations: steps + 2 }).run(
-        agentFor(steps),
-        'Do the task',
-        { runner },
-      );
-      if (end.outcome !== 'completed') throw new Error(`${name}: ${end.outcome}`);
-    },
-  })),
-]);
+    ...(
+      [
+        ['null', 1.1, () => [new NullReporter()]],
+        ['cli+json', 1.3, () => [new CLIReporter({ stream: devNull(), mode: 'plain' }), new JSONReporter({ stream: devNull() })]],
+      ] as const
+    ).map(([name, bound, sinks]) => ({
+      name,
+      bound,
+      run: (steps: number) => async () => {
+        const end = await withHeadway({ task: 'Do the task', sinks: [...sinks()], maxIterations: steps + 2 }).run(
+          agentFor(steps),
+          'Do the task',
+          { runner },
+        );
+        if (end.outcome !== 'completed') throw new Error(`${name}: ${end.outcome}`);
+      },
+    })),
+  ],
+  // As bench:langgraph: the median of 3 blocks' fastest-batch ratios, garbage collected before every batch.
+  { blocks: 3, rounds: 25, collectBetweenBatches: true },
+);
