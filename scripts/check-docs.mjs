@@ -9,7 +9,8 @@
 //    only from what was published and proxies every other package to the registry npm is
 //    configured with.
 // 2. For each README with snippets, a fresh project runs the README's install line exactly as
-//    written (`npm install a b@^1 …`; with pnpm, `pnpm add` with the same words) against that
+//    written (`npm install a b@^1 …`; with pnpm, `pnpm add` with the same words, and a peer it
+//    installs outside a package's range fails: pnpm takes a bare name's latest and warns) against that
 //    registry — once with npm (hoisted layout) and once with pnpm (strict layout), no overrides,
 //    no tarball paths — then every snippet is type-checked as `tsc --strict` would (no
 //    skipLibCheck; the workspace's TypeScript, the version the projects would install) and the
@@ -77,7 +78,7 @@ import { createRequire } from 'node:module';
 import { availableParallelism, homedir, tmpdir } from 'node:os';
 import { basename, delimiter, dirname, join, relative, sep } from 'node:path';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { run } from './lib/process.mjs';
+import { createLimit, run } from './lib/process.mjs';
 import { publishWorkspace } from './publish.mjs';
 
 const root = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
@@ -354,6 +355,7 @@ async function release(pkgs, stageDir, registry, work) {
   const staged = pkgs.map(manifestOf);
   const published = await publishWorkspace({ cwd: stageDir, env, pnpm: pnpmBin });
   Object.assign(timings, published.timings);
+  const at = Date.now();
   const versions = staged.map((m) => ({ name: m.name, before: before.get(m.name), after: m.version }));
   const missing = versions.filter((x) => !published.published.some((p) => p.name === x.name && p.version === x.after));
   const problems = [
@@ -363,7 +365,7 @@ async function release(pkgs, stageDir, registry, work) {
     ...missing.map((x) => `${x.name}@${x.after}: not published (the registry had it already?)`),
     ...published.problems,
   ];
-  return { versions, problems, timings };
+  return { versions, problems, timings, at };
 }
 
 /**
@@ -400,6 +402,22 @@ export function tsconfig(include, lib, types) {
   };
 }
 
+/**
+ * The peer dependency issues pnpm reported (its `Issues with peer dependencies found` tree: an
+ * unmet or missing peer), or undefined when there are none.
+ */
+function peerIssues(out) {
+  const lines = out.split('\n');
+  const at = lines.findIndex((l) => /\bIssues with peer dependencies found\b/.test(l));
+  if (at < 0) return undefined;
+  const tree = [];
+  for (const line of lines.slice(at + 1)) {
+    if (!/^[.│├└─┬ ✕]/.test(line) || line.trim() === '') break;
+    tree.push(line);
+  }
+  return tree.some((l) => /✕ (unmet|missing) peer /.test(l)) ? tree.join('\n') : undefined;
+}
+
 /** Maps `snippet-3.ts(12,5): error …` back to the README line. */
 function explain(out, snippets, readme) {
   return out.replace(/snippet-(\d+)\.ts\((\d+),(\d+)\)/g, (_m, n, line, col) => {
@@ -413,31 +431,6 @@ function deferred() {
   let resolve;
   const promise = new Promise((r) => (resolve = r));
   return { promise, resolve };
-}
-
-/**
- * At most `limit` of the functions it is given run at once; the others wait their turn, in order.
- * @returns {(fn: () => Promise<T>) => Promise<T>}
- */
-export function createLimit(limit) {
-  let active = 0;
-  const waiting = [];
-  const next = () => {
-    if (active >= limit || waiting.length === 0) return;
-    active += 1;
-    const { fn, resolve } = waiting.shift();
-    fn()
-      .then(resolve, resolve)
-      .finally(() => {
-        active -= 1;
-        next();
-      });
-  };
-  return (fn) =>
-    new Promise((resolve) => {
-      waiting.push({ fn, resolve });
-      next();
-    });
 }
 
 /**
@@ -741,7 +734,7 @@ function typeCheckWorker() {
     }
     // Kept while recent projects use them: memory stays bounded.
     for (const [key, entry] of parsedFiles) if (entry.round < round - 3) parsedFiles.delete(key);
-    return { output, found, programs: cleanPrograms, checked, skipped, same, reused, parts, ms: Date.now() - started };
+    return { output, found, programs: cleanPrograms, checked, skipped, same, reused, parts, at: started, ms: Date.now() - started };
   }
 }
 
@@ -763,7 +756,8 @@ export async function checkReadme(job, context) {
 async function checkReadmeIn(project, job, { env, limits, types, clean, programs, caches, checkOrder }) {
   const { rel: readme, installArgs, snippets, pm } = job;
   const failures = [];
-  const time = { install: 0, types: 0, run: 0, checked: 0, skipped: 0, same: 0, reused: 0 };
+  // `spans`: when each stage started and ended (clock times), for the run's critical path.
+  const time = { install: 0, types: 0, run: 0, checked: 0, skipped: 0, same: 0, reused: 0, spans: {} };
   writeFileSync(join(project, 'package.json'), JSON.stringify(projectManifest(pm), null, 2));
   // Times are of the work itself, not of waiting for a turn.
   const timed = async (stage, fn) => {
@@ -772,6 +766,7 @@ async function checkReadmeIn(project, job, { env, limits, types, clean, programs
       return await fn();
     } finally {
       time[stage] = Date.now() - t0;
+      time.spans[stage] = [t0, Date.now()];
     }
   };
   const inst = await limits.install(() =>
@@ -791,6 +786,11 @@ async function checkReadmeIn(project, job, { env, limits, types, clean, programs
   );
   if (inst.code !== 0)
     return { failures: [`${pm === 'npm' ? 'npm install' : 'pnpm add'} ${installArgs.join(' ')} failed:\n${inst.out.trim()}`], time };
+  // A peer the line installs outside a package's range: pnpm takes a bare name's latest (npm looks
+  // for a version the peer ranges allow) and only warns, even with strict-peer-dependencies
+  // (`pnpm add` does not fail on it: pnpm/pnpm#10824). The user of pnpm would run what it installed.
+  const peers = peerIssues(inst.out);
+  if (peers !== undefined) return { failures: [`pnpm add ${installArgs.join(' ')} installed peers outside their ranges:\n${peers}`], time };
 
   const node = [];
   const browser = [];
@@ -830,6 +830,7 @@ async function checkReadmeIn(project, job, { env, limits, types, clean, programs
       first.resolve();
       mine.resolve();
     }
+    if (r.at !== undefined) time.spans.types = [r.at, r.at + r.ms];
     Object.assign(time, {
       types: r.ms ?? 0,
       checked: r.checked ?? 0,
@@ -899,24 +900,54 @@ async function checkCli(env, work, limits) {
         r.out.includes('\n  [progress] Complete: Fixed the off-by-one in sum(): the loop started at 1.'),
     },
   ];
-  const results = [];
-  for (const c of checks) {
-    let took = 0;
-    const r = await limits.install(async () => {
+  // One turn among the installs for both, taken first (the check starts this before the projects):
+  // the cold `--help` is the run's longest install, and the `watch` after it, from npx's cache,
+  // does not queue again behind every project's.
+  const runs = await limits.install(async () => {
+    const out = [];
+    for (const c of checks) {
       const t0 = Date.now();
-      const out = await sh('npx', ['-y', '@headway/cli', ...c.argv], { cwd: dir, env: npxEnv, cpu: 'npx' });
-      took = Date.now() - t0;
-      return out;
-    });
+      const r = await sh('npx', ['-y', '@headway/cli', ...c.argv], { cwd: dir, env: npxEnv, cpu: 'npx' });
+      out.push({ r, span: [t0, Date.now()] });
+    }
+    return out;
+  });
+  const results = [];
+  for (const [i, c] of checks.entries()) {
+    const { r, span } = runs[i];
+    const took = span[1] - span[0];
     const ok = c.expect(r);
     results.push({
       name: `${c.name} (npm)`,
+      spans: { npx: span },
       line: `${c.name} (npm) (${seconds(took)})`,
       status: ok ? 'passed' : 'failed',
       failures: ok ? [] : [`unexpected result (exit ${r.code}):\n${r.out.trim().split('\n').slice(-15).join('\n')}`],
     });
   }
   return results;
+}
+
+/**
+ * The run's critical path, in clock times from the start: the release, then the stages of the
+ * project (or npx run) that ended last, each from when it started to when it ended (what lies
+ * between them is waiting: for a turn, or for the check it had to follow); then the longest single
+ * stages of the run.
+ */
+function criticalPath(items, started, releasedAt) {
+  const at = (ms) => ((ms - started) / 1000).toFixed(1);
+  const stages = items.flatMap((item) => Object.entries(item.spans ?? {}).map(([stage, [from, to]]) => ({ item, stage, from, to })));
+  if (stages.length === 0) return `critical path: the release, ended at ${at(releasedAt)} s`;
+  const last = stages.reduce((a, b) => (b.to > a.to ? b : a));
+  const chain = stages
+    .filter((s) => s.item === last.item)
+    .sort((a, b) => a.from - b.from)
+    .map((s) => `${s.stage} ${at(s.from)}–${at(s.to)} s`);
+  const longest = [...stages]
+    .sort((a, b) => b.to - b.from - (a.to - a.from))
+    .slice(0, 3)
+    .map((s) => `${s.item.name} ${s.stage} ${seconds(s.to - s.from)}`);
+  return `critical path: release 0.0–${at(releasedAt)} s, then ${last.item.name}: ${chain.join(', ')}; ended at ${at(last.to)} s. Longest stages: ${longest.join(', ')}`;
 }
 
 function report(result) {
@@ -1005,7 +1036,10 @@ async function main() {
       const { installArgs, snippets } = extractReadme(readFileSync(r.file, 'utf8'));
       if (snippets.length === 0) continue;
       const line = installArgs.length > 0 ? installArgs : r.owner ? [r.owner.name] : [];
-      for (const pm of managers) jobs.push({ rel, installArgs: line, snippets, pm });
+      // pnpm's first: its install takes a third of npm's time, so the README's first type check
+      // (the one that checks what is new in it; the other package manager's reuses it) starts sooner.
+      for (const pm of [...managers].sort((a, b) => (a === 'pnpm' ? -1 : b === 'pnpm' ? 1 : 0)))
+        jobs.push({ rel, installArgs: line, snippets, pm });
     }
     // Installs wait on the registry as much as on the CPU: one more than the cores. Type checks
     // and runs are CPU: one per core each.
@@ -1030,6 +1064,7 @@ async function main() {
         const ran = job.snippets.filter((s) => s.marker === 'run').length;
         const result = {
           name: `${job.rel} (${job.pm})`,
+          spans: time.spans,
           line: `${job.rel} (${job.pm}): ${job.pm === 'npm' ? 'npm install' : 'pnpm add'} ${job.installArgs.join(' ')}; ${String(counted)} snippet(s) type-checked, ${String(ran)} run (install ${seconds(time.install)}, types ${seconds(time.types)} [${String(time.reused)} files parsed before; ${String(time.checked)} checked, ${String(time.skipped)} already clean${time.same > 0 ? `; ${String(time.same)} program(s) the same as one checked clean before` : ''}], run ${seconds(time.run)})`,
           status: failures.length === 0 ? 'passed' : 'failed',
           failures,
@@ -1038,7 +1073,9 @@ async function main() {
         return result;
       }),
     );
-    const results = [releaseResult, ...readmeResults, ...(await cli)].map(({ name, status }) => ({ name, status }));
+    const cliResults = await cli;
+    console.log(`docs check: ${criticalPath([...readmeResults, ...cliResults], started, released.at)}`);
+    const results = [releaseResult, ...readmeResults, ...cliResults].map(({ name, status }) => ({ name, status }));
     const failed = results.filter((r) => r.status === 'failed').length;
     console.log(
       `docs check: ${String(jobs.length)} projects: installs ${seconds(totals.install)}, type checks ${seconds(totals.types)}, runs ${seconds(totals.run)} (summed; type checks: ${Object.entries(
