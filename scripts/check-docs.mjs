@@ -43,8 +43,12 @@
 // program would check every declaration file first, the ones found clean before too). The run's first
 // check, and each README's first check, run before the others that would start beside them, so
 // those reuse what it found clean. Installs reuse the run's earlier registry answers
-// (--prefer-offline, in caches of the run's own: see runCaches). The last lines say how much CPU
-// each part used.
+// (--prefer-offline, in caches of the run's own: see runCaches). Order: the two npx runs take the
+// first turn among the installs, then every pnpm project, then every npm project (see main: the
+// long chains start first). The last lines give the run's critical path (the stages of the
+// project that ended last, in clock times, and the longest stages), how much CPU each part used
+// (the type-check workers' own, from /proc/thread-self), and how often the compiled
+// better-sqlite3 was served.
 //
 // Markers, on the line before a ```ts fence:
 //   <!-- docs-check: browser -->     type-checked with the DOM library, not run
@@ -158,6 +162,16 @@ function finishedChildrenCpu() {
   }
 }
 let childCpuSeen = 0;
+/** CPU seconds the calling thread has used (/proc/thread-self/stat: utime + stime), 0 where that is not known. */
+function threadCpu() {
+  try {
+    const stat = readFileSync('/proc/thread-self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
 /** The commands running now: stopped with the check. */
 const running = new Set();
 
@@ -310,12 +324,15 @@ async function startPrebuildHost(work) {
     if (r.status === 0) served.push(`/v${version}/${name}`);
   }
   if (served.length === 0) return undefined;
+  /** Downloads served: the installs that took the compiled binary instead of compiling one. */
+  const stats = { downloads: 0 };
   const server = createServer((req, res) => {
     const path = join(dir, decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname));
     if (!path.startsWith(dir + sep) || !existsSync(path)) {
       res.writeHead(404).end();
       return;
     }
+    stats.downloads += 1;
     res.writeHead(200, { 'content-type': 'application/gzip' });
     createReadStream(path).pipe(res);
   });
@@ -328,7 +345,7 @@ async function startPrebuildHost(work) {
       server.close(resolve);
       server.closeAllConnections();
     });
-  return { url, close };
+  return { url, close, served, stats };
 }
 
 /**
@@ -446,9 +463,11 @@ export function createTypeCheckers(size, dir) {
   const pending = new Map();
   let nextId = 0;
   let live = size;
+  const cpu = new Array(size).fill(0);
   const workers = Array.from({ length: size }, (_, i) => {
     const worker = new Worker(new URL(import.meta.url), { workerData: { place: join(dir, `type-check-${String(i)}`) } });
     worker.on('message', (msg) => {
+      cpu[i] = msg.cpu ?? cpu[i];
       const settle = pending.get(msg.id);
       pending.delete(msg.id);
       settle?.(msg);
@@ -489,6 +508,8 @@ export function createTypeCheckers(size, dir) {
         dispatch();
       }),
     close: () => Promise.all(workers.map((w) => w.terminate())),
+    /** CPU seconds the workers had used by their last answers. */
+    cpu: () => cpu.reduce((a, b) => a + b, 0),
   };
 }
 
@@ -538,11 +559,17 @@ function typeCheckWorker() {
     return file.startsWith(place + sep) ? `./${relative(place, file)}` : `?${file}`;
   };
 
+  // `cpu`: the CPU this worker has used so far (loading TypeScript included), for the run's totals.
   parentPort.on('message', (task) => {
     try {
-      parentPort.postMessage({ id: task.id, ...checkProject(task) });
+      const answer = checkProject(task);
+      parentPort.postMessage({ id: task.id, ...answer, cpu: threadCpu() });
     } catch (error) {
-      parentPort.postMessage({ id: task.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+      parentPort.postMessage({
+        id: task.id,
+        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+        cpu: threadCpu(),
+      });
     }
   });
 
@@ -1036,11 +1063,14 @@ async function main() {
       const { installArgs, snippets } = extractReadme(readFileSync(r.file, 'utf8'));
       if (snippets.length === 0) continue;
       const line = installArgs.length > 0 ? installArgs : r.owner ? [r.owner.name] : [];
-      // pnpm's first: its install takes a third of npm's time, so the README's first type check
-      // (the one that checks what is new in it; the other package manager's reuses it) starts sooner.
-      for (const pm of [...managers].sort((a, b) => (a === 'pnpm' ? -1 : b === 'pnpm' ? 1 : 0)))
-        jobs.push({ rel, installArgs: line, snippets, pm });
+      for (const pm of managers) jobs.push({ rel, installArgs: line, snippets, pm });
     }
+    // Every pnpm project first, then every npm project. A pnpm install takes a third of npm's
+    // time, and a README's first type check (which checks what is new in it) is its pnpm
+    // project's: the long chains (install, then a check of hundreds of new declaration files)
+    // all start early, and the run ends with npm installs, whose checks are mostly the same
+    // program found clean before (written as it was), so nothing long waits at the end.
+    jobs.sort((a, b) => Number(a.pm === 'npm') - Number(b.pm === 'npm'));
     // Installs wait on the registry as much as on the CPU: one more than the cores. Type checks
     // and runs are CPU: one per core each.
     const limits = { install: createLimit(CORES + 1), run: createLimit(CORES) };
@@ -1085,12 +1115,18 @@ async function main() {
         .join(', ')}; at most ${String(CORES + 1)} installs, ${String(CORES)} type checks, ${String(CORES)} runs at once)`,
     );
     const own = process.cpuUsage();
+    const typeCpu = types.cpu();
     console.log(
-      `docs check: CPU: this process (registry, type checks, publish) ${seconds((own.user + own.system) / 1000)}; child processes ${[
+      `docs check: CPU: this process ${seconds((own.user + own.system) / 1000)} (type-check workers ${seconds(typeCpu * 1000)}; the rest: registry, publish, the check's own ${seconds((own.user + own.system) / 1000 - typeCpu * 1000)}); child processes ${[
         ...childCpu,
       ]
         .map(([k, v]) => `${k} ${seconds(v * 1000)}`)
         .join(', ')}`,
+    );
+    console.log(
+      prebuilds
+        ? `docs check: better-sqlite3: the workspace's compiled ${prebuilds.served.map((p) => basename(p)).join(', ')} downloaded ${String(prebuilds.stats.downloads)} time(s), not compiled again`
+        : 'docs check: better-sqlite3: no compiled copy in the workspace to serve (installs compile it)',
     );
     console.log(`docs check: ${String(results.length - failed)} passed, ${String(failed)} failed in ${seconds(Date.now() - started)}`);
     writeResults(results);

@@ -13,6 +13,8 @@ import { checkReadme, createTypeCheckers, extractReadme, runCaches, tsconfig } f
 import { createLimit } from './lib/process.mjs';
 
 const limit = { timeout: 120_000 };
+// Tests that install from a registry: real npm and pnpm runs, which a busy machine slows to minutes.
+const installLimit = { timeout: 900_000 };
 const work = mkdtempSync(join(tmpdir(), 'headway-docs-test-'));
 const checkers = createTypeCheckers(1, work);
 after(async () => {
@@ -217,7 +219,7 @@ test(
   },
 );
 
-test('an install line that does not install fails its README, with what npm and pnpm said', limit, async () => {
+test('an install line that does not install fails its README, with what npm and pnpm said', installLimit, async () => {
   // A registry that has nothing: every package is a 404, as a name the README got wrong would be.
   const asked = [];
   const server = createServer((req, res) => {
@@ -308,7 +310,7 @@ async function fakeRegistry(packages) {
   return { url, close };
 }
 
-test("an install line whose words install a peer outside its package's range fails with pnpm", limit, async () => {
+test("an install line whose words install a peer outside its package's range fails with pnpm", installLimit, async () => {
   // `dep` 2.0.0 is the latest, but @headway/x supports only dep 1: what `pnpm add @headway/x dep`
   // picks, and what a user of pnpm would then run.
   // Every fresh project has Node's types (the workspace's range): a version of them that it takes.
