@@ -1114,10 +1114,13 @@ async function main() {
         .map(([k, v]) => `${k} ${seconds(v)}`)
         .join(', ')}; at most ${String(CORES + 1)} installs, ${String(CORES)} type checks, ${String(CORES)} runs at once)`,
     );
-    const own = process.cpuUsage();
+    const usage = process.cpuUsage();
+    const own = (usage.user + usage.system) / 1e6;
     const typeCpu = types.cpu();
+    const mainCpu = threadCpu();
+    // V8's GC and compiler threads and libuv's pool work for every thread: they are not in either.
     console.log(
-      `docs check: CPU: this process ${seconds((own.user + own.system) / 1000)} (type-check workers ${seconds(typeCpu * 1000)}; the rest: registry, publish, the check's own ${seconds((own.user + own.system) / 1000 - typeCpu * 1000)}); child processes ${[
+      `docs check: CPU: this process ${seconds(own * 1000)} (main thread: registry, publish, the check ${seconds(mainCpu * 1000)}; type-check worker threads ${seconds(typeCpu * 1000)}; V8 and libuv helper threads: GC, compiling, file I/O ${seconds((own - mainCpu - typeCpu) * 1000)}); child processes ${[
         ...childCpu,
       ]
         .map(([k, v]) => `${k} ${seconds(v * 1000)}`)
@@ -1125,7 +1128,7 @@ async function main() {
     );
     console.log(
       prebuilds
-        ? `docs check: better-sqlite3: the workspace's compiled ${prebuilds.served.map((p) => basename(p)).join(', ')} downloaded ${String(prebuilds.stats.downloads)} time(s), not compiled again`
+        ? `docs check: better-sqlite3: the workspace's compiled ${prebuilds.served.map((p) => basename(p)).join(', ')} served ${String(prebuilds.stats.downloads)} time(s) to prebuild-install (npm keeps a download in the run's cache for the later installs; pnpm keeps a build in its store)`
         : 'docs check: better-sqlite3: no compiled copy in the workspace to serve (installs compile it)',
     );
     console.log(`docs check: ${String(results.length - failed)} passed, ${String(failed)} failed in ${seconds(Date.now() - started)}`);
