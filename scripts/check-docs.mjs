@@ -9,7 +9,8 @@
 //    only from what was published and proxies every other package to the registry npm is
 //    configured with.
 // 2. For each README with snippets, a fresh project runs the README's install line exactly as
-//    written (`npm install a b@^1 …`; with pnpm, `pnpm add` with the same words) against that
+//    written (`npm install a b@^1 …`; with pnpm, `pnpm add` with the same words, and a peer it
+//    installs outside a package's range fails: pnpm takes a bare name's latest and warns) against that
 //    registry — once with npm (hoisted layout) and once with pnpm (strict layout), no overrides,
 //    no tarball paths — then every snippet is type-checked as `tsc --strict` would (no
 //    skipLibCheck; the workspace's TypeScript, the version the projects would install) and the
@@ -42,8 +43,12 @@
 // program would check every declaration file first, the ones found clean before too). The run's first
 // check, and each README's first check, run before the others that would start beside them, so
 // those reuse what it found clean. Installs reuse the run's earlier registry answers
-// (--prefer-offline, in caches of the run's own: see runCaches). The last lines say how much CPU
-// each part used.
+// (--prefer-offline, in caches of the run's own: see runCaches). Order: the two npx runs take the
+// first turn among the installs, then every pnpm project, then every npm project (see main: the
+// long chains start first). The last lines give the run's critical path (the stages of the
+// project that ended last, in clock times, and the longest stages), how much CPU each part used
+// (the type-check workers' own, from /proc/thread-self), and how often the compiled
+// better-sqlite3 was served.
 //
 // Markers, on the line before a ```ts fence:
 //   <!-- docs-check: browser -->     type-checked with the DOM library, not run
@@ -77,7 +82,7 @@ import { createRequire } from 'node:module';
 import { availableParallelism, homedir, tmpdir } from 'node:os';
 import { basename, delimiter, dirname, join, relative, sep } from 'node:path';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { run } from './lib/process.mjs';
+import { createLimit, run } from './lib/process.mjs';
 import { publishWorkspace } from './publish.mjs';
 
 const root = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
@@ -157,6 +162,16 @@ function finishedChildrenCpu() {
   }
 }
 let childCpuSeen = 0;
+/** CPU seconds the calling thread has used (/proc/thread-self/stat: utime + stime), 0 where that is not known. */
+function threadCpu() {
+  try {
+    const stat = readFileSync('/proc/thread-self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
 /** The commands running now: stopped with the check. */
 const running = new Set();
 
@@ -309,12 +324,15 @@ async function startPrebuildHost(work) {
     if (r.status === 0) served.push(`/v${version}/${name}`);
   }
   if (served.length === 0) return undefined;
+  /** Downloads served: the installs that took the compiled binary instead of compiling one. */
+  const stats = { downloads: 0 };
   const server = createServer((req, res) => {
     const path = join(dir, decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname));
     if (!path.startsWith(dir + sep) || !existsSync(path)) {
       res.writeHead(404).end();
       return;
     }
+    stats.downloads += 1;
     res.writeHead(200, { 'content-type': 'application/gzip' });
     createReadStream(path).pipe(res);
   });
@@ -327,7 +345,7 @@ async function startPrebuildHost(work) {
       server.close(resolve);
       server.closeAllConnections();
     });
-  return { url, close };
+  return { url, close, served, stats };
 }
 
 /**
@@ -354,6 +372,7 @@ async function release(pkgs, stageDir, registry, work) {
   const staged = pkgs.map(manifestOf);
   const published = await publishWorkspace({ cwd: stageDir, env, pnpm: pnpmBin });
   Object.assign(timings, published.timings);
+  const at = Date.now();
   const versions = staged.map((m) => ({ name: m.name, before: before.get(m.name), after: m.version }));
   const missing = versions.filter((x) => !published.published.some((p) => p.name === x.name && p.version === x.after));
   const problems = [
@@ -363,7 +382,7 @@ async function release(pkgs, stageDir, registry, work) {
     ...missing.map((x) => `${x.name}@${x.after}: not published (the registry had it already?)`),
     ...published.problems,
   ];
-  return { versions, problems, timings };
+  return { versions, problems, timings, at };
 }
 
 /**
@@ -400,6 +419,22 @@ export function tsconfig(include, lib, types) {
   };
 }
 
+/**
+ * The peer dependency issues pnpm reported (its `Issues with peer dependencies found` tree: an
+ * unmet or missing peer), or undefined when there are none.
+ */
+function peerIssues(out) {
+  const lines = out.split('\n');
+  const at = lines.findIndex((l) => /\bIssues with peer dependencies found\b/.test(l));
+  if (at < 0) return undefined;
+  const tree = [];
+  for (const line of lines.slice(at + 1)) {
+    if (!/^[.│├└─┬ ✕]/.test(line) || line.trim() === '') break;
+    tree.push(line);
+  }
+  return tree.some((l) => /✕ (unmet|missing) peer /.test(l)) ? tree.join('\n') : undefined;
+}
+
 /** Maps `snippet-3.ts(12,5): error …` back to the README line. */
 function explain(out, snippets, readme) {
   return out.replace(/snippet-(\d+)\.ts\((\d+),(\d+)\)/g, (_m, n, line, col) => {
@@ -416,31 +451,6 @@ function deferred() {
 }
 
 /**
- * At most `limit` of the functions it is given run at once; the others wait their turn, in order.
- * @returns {(fn: () => Promise<T>) => Promise<T>}
- */
-export function createLimit(limit) {
-  let active = 0;
-  const waiting = [];
-  const next = () => {
-    if (active >= limit || waiting.length === 0) return;
-    active += 1;
-    const { fn, resolve } = waiting.shift();
-    fn()
-      .then(resolve, resolve)
-      .finally(() => {
-        active -= 1;
-        next();
-      });
-  };
-  return (fn) =>
-    new Promise((resolve) => {
-      waiting.push({ fn, resolve });
-      next();
-    });
-}
-
-/**
  * Type checkers: `size` worker threads, each running this file as a type-check worker with its
  * own place in `dir` to check projects at. `check(task)` resolves with the worker's answer (see
  * typeCheckWorker); `task.clean` is the keys of the declaration files found clean and
@@ -453,9 +463,11 @@ export function createTypeCheckers(size, dir) {
   const pending = new Map();
   let nextId = 0;
   let live = size;
+  const cpu = new Array(size).fill(0);
   const workers = Array.from({ length: size }, (_, i) => {
     const worker = new Worker(new URL(import.meta.url), { workerData: { place: join(dir, `type-check-${String(i)}`) } });
     worker.on('message', (msg) => {
+      cpu[i] = msg.cpu ?? cpu[i];
       const settle = pending.get(msg.id);
       pending.delete(msg.id);
       settle?.(msg);
@@ -496,6 +508,8 @@ export function createTypeCheckers(size, dir) {
         dispatch();
       }),
     close: () => Promise.all(workers.map((w) => w.terminate())),
+    /** CPU seconds the workers had used by their last answers. */
+    cpu: () => cpu.reduce((a, b) => a + b, 0),
   };
 }
 
@@ -545,11 +559,17 @@ function typeCheckWorker() {
     return file.startsWith(place + sep) ? `./${relative(place, file)}` : `?${file}`;
   };
 
+  // `cpu`: the CPU this worker has used so far (loading TypeScript included), for the run's totals.
   parentPort.on('message', (task) => {
     try {
-      parentPort.postMessage({ id: task.id, ...checkProject(task) });
+      const answer = checkProject(task);
+      parentPort.postMessage({ id: task.id, ...answer, cpu: threadCpu() });
     } catch (error) {
-      parentPort.postMessage({ id: task.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+      parentPort.postMessage({
+        id: task.id,
+        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+        cpu: threadCpu(),
+      });
     }
   });
 
@@ -741,7 +761,7 @@ function typeCheckWorker() {
     }
     // Kept while recent projects use them: memory stays bounded.
     for (const [key, entry] of parsedFiles) if (entry.round < round - 3) parsedFiles.delete(key);
-    return { output, found, programs: cleanPrograms, checked, skipped, same, reused, parts, ms: Date.now() - started };
+    return { output, found, programs: cleanPrograms, checked, skipped, same, reused, parts, at: started, ms: Date.now() - started };
   }
 }
 
@@ -763,7 +783,8 @@ export async function checkReadme(job, context) {
 async function checkReadmeIn(project, job, { env, limits, types, clean, programs, caches, checkOrder }) {
   const { rel: readme, installArgs, snippets, pm } = job;
   const failures = [];
-  const time = { install: 0, types: 0, run: 0, checked: 0, skipped: 0, same: 0, reused: 0 };
+  // `spans`: when each stage started and ended (clock times), for the run's critical path.
+  const time = { install: 0, types: 0, run: 0, checked: 0, skipped: 0, same: 0, reused: 0, spans: {} };
   writeFileSync(join(project, 'package.json'), JSON.stringify(projectManifest(pm), null, 2));
   // Times are of the work itself, not of waiting for a turn.
   const timed = async (stage, fn) => {
@@ -772,6 +793,7 @@ async function checkReadmeIn(project, job, { env, limits, types, clean, programs
       return await fn();
     } finally {
       time[stage] = Date.now() - t0;
+      time.spans[stage] = [t0, Date.now()];
     }
   };
   const inst = await limits.install(() =>
@@ -791,6 +813,11 @@ async function checkReadmeIn(project, job, { env, limits, types, clean, programs
   );
   if (inst.code !== 0)
     return { failures: [`${pm === 'npm' ? 'npm install' : 'pnpm add'} ${installArgs.join(' ')} failed:\n${inst.out.trim()}`], time };
+  // A peer the line installs outside a package's range: pnpm takes a bare name's latest (npm looks
+  // for a version the peer ranges allow) and only warns, even with strict-peer-dependencies
+  // (`pnpm add` does not fail on it: pnpm/pnpm#10824). The user of pnpm would run what it installed.
+  const peers = peerIssues(inst.out);
+  if (peers !== undefined) return { failures: [`pnpm add ${installArgs.join(' ')} installed peers outside their ranges:\n${peers}`], time };
 
   const node = [];
   const browser = [];
@@ -830,6 +857,7 @@ async function checkReadmeIn(project, job, { env, limits, types, clean, programs
       first.resolve();
       mine.resolve();
     }
+    if (r.at !== undefined) time.spans.types = [r.at, r.at + r.ms];
     Object.assign(time, {
       types: r.ms ?? 0,
       checked: r.checked ?? 0,
@@ -899,24 +927,54 @@ async function checkCli(env, work, limits) {
         r.out.includes('\n  [progress] Complete: Fixed the off-by-one in sum(): the loop started at 1.'),
     },
   ];
-  const results = [];
-  for (const c of checks) {
-    let took = 0;
-    const r = await limits.install(async () => {
+  // One turn among the installs for both, taken first (the check starts this before the projects):
+  // the cold `--help` is the run's longest install, and the `watch` after it, from npx's cache,
+  // does not queue again behind every project's.
+  const runs = await limits.install(async () => {
+    const out = [];
+    for (const c of checks) {
       const t0 = Date.now();
-      const out = await sh('npx', ['-y', '@headway/cli', ...c.argv], { cwd: dir, env: npxEnv, cpu: 'npx' });
-      took = Date.now() - t0;
-      return out;
-    });
+      const r = await sh('npx', ['-y', '@headway/cli', ...c.argv], { cwd: dir, env: npxEnv, cpu: 'npx' });
+      out.push({ r, span: [t0, Date.now()] });
+    }
+    return out;
+  });
+  const results = [];
+  for (const [i, c] of checks.entries()) {
+    const { r, span } = runs[i];
+    const took = span[1] - span[0];
     const ok = c.expect(r);
     results.push({
       name: `${c.name} (npm)`,
+      spans: { npx: span },
       line: `${c.name} (npm) (${seconds(took)})`,
       status: ok ? 'passed' : 'failed',
       failures: ok ? [] : [`unexpected result (exit ${r.code}):\n${r.out.trim().split('\n').slice(-15).join('\n')}`],
     });
   }
   return results;
+}
+
+/**
+ * The run's critical path, in clock times from the start: the release, then the stages of the
+ * project (or npx run) that ended last, each from when it started to when it ended (what lies
+ * between them is waiting: for a turn, or for the check it had to follow); then the longest single
+ * stages of the run.
+ */
+function criticalPath(items, started, releasedAt) {
+  const at = (ms) => ((ms - started) / 1000).toFixed(1);
+  const stages = items.flatMap((item) => Object.entries(item.spans ?? {}).map(([stage, [from, to]]) => ({ item, stage, from, to })));
+  if (stages.length === 0) return `critical path: the release, ended at ${at(releasedAt)} s`;
+  const last = stages.reduce((a, b) => (b.to > a.to ? b : a));
+  const chain = stages
+    .filter((s) => s.item === last.item)
+    .sort((a, b) => a.from - b.from)
+    .map((s) => `${s.stage} ${at(s.from)}–${at(s.to)} s`);
+  const longest = [...stages]
+    .sort((a, b) => b.to - b.from - (a.to - a.from))
+    .slice(0, 3)
+    .map((s) => `${s.item.name} ${s.stage} ${seconds(s.to - s.from)}`);
+  return `critical path: release 0.0–${at(releasedAt)} s, then ${last.item.name}: ${chain.join(', ')}; ended at ${at(last.to)} s. Longest stages: ${longest.join(', ')}`;
 }
 
 function report(result) {
@@ -1007,6 +1065,12 @@ async function main() {
       const line = installArgs.length > 0 ? installArgs : r.owner ? [r.owner.name] : [];
       for (const pm of managers) jobs.push({ rel, installArgs: line, snippets, pm });
     }
+    // Every pnpm project first, then every npm project. A pnpm install takes a third of npm's
+    // time, and a README's first type check (which checks what is new in it) is its pnpm
+    // project's: the long chains (install, then a check of hundreds of new declaration files)
+    // all start early, and the run ends with npm installs, whose checks are mostly the same
+    // program found clean before (written as it was), so nothing long waits at the end.
+    jobs.sort((a, b) => Number(a.pm === 'npm') - Number(b.pm === 'npm'));
     // Installs wait on the registry as much as on the CPU: one more than the cores. Type checks
     // and runs are CPU: one per core each.
     const limits = { install: createLimit(CORES + 1), run: createLimit(CORES) };
@@ -1030,6 +1094,7 @@ async function main() {
         const ran = job.snippets.filter((s) => s.marker === 'run').length;
         const result = {
           name: `${job.rel} (${job.pm})`,
+          spans: time.spans,
           line: `${job.rel} (${job.pm}): ${job.pm === 'npm' ? 'npm install' : 'pnpm add'} ${job.installArgs.join(' ')}; ${String(counted)} snippet(s) type-checked, ${String(ran)} run (install ${seconds(time.install)}, types ${seconds(time.types)} [${String(time.reused)} files parsed before; ${String(time.checked)} checked, ${String(time.skipped)} already clean${time.same > 0 ? `; ${String(time.same)} program(s) the same as one checked clean before` : ''}], run ${seconds(time.run)})`,
           status: failures.length === 0 ? 'passed' : 'failed',
           failures,
@@ -1038,7 +1103,9 @@ async function main() {
         return result;
       }),
     );
-    const results = [releaseResult, ...readmeResults, ...(await cli)].map(({ name, status }) => ({ name, status }));
+    const cliResults = await cli;
+    console.log(`docs check: ${criticalPath([...readmeResults, ...cliResults], started, released.at)}`);
+    const results = [releaseResult, ...readmeResults, ...cliResults].map(({ name, status }) => ({ name, status }));
     const failed = results.filter((r) => r.status === 'failed').length;
     console.log(
       `docs check: ${String(jobs.length)} projects: installs ${seconds(totals.install)}, type checks ${seconds(totals.types)}, runs ${seconds(totals.run)} (summed; type checks: ${Object.entries(
@@ -1047,13 +1114,22 @@ async function main() {
         .map(([k, v]) => `${k} ${seconds(v)}`)
         .join(', ')}; at most ${String(CORES + 1)} installs, ${String(CORES)} type checks, ${String(CORES)} runs at once)`,
     );
-    const own = process.cpuUsage();
+    const usage = process.cpuUsage();
+    const own = (usage.user + usage.system) / 1e6;
+    const typeCpu = types.cpu();
+    const mainCpu = threadCpu();
+    // V8's GC and compiler threads and libuv's pool work for every thread: they are not in either.
     console.log(
-      `docs check: CPU: this process (registry, type checks, publish) ${seconds((own.user + own.system) / 1000)}; child processes ${[
+      `docs check: CPU: this process ${seconds(own * 1000)} (main thread: registry, publish, the check ${seconds(mainCpu * 1000)}; type-check worker threads ${seconds(typeCpu * 1000)}; V8 and libuv helper threads: GC, compiling, file I/O ${seconds((own - mainCpu - typeCpu) * 1000)}); child processes ${[
         ...childCpu,
       ]
         .map(([k, v]) => `${k} ${seconds(v * 1000)}`)
         .join(', ')}`,
+    );
+    console.log(
+      prebuilds
+        ? `docs check: better-sqlite3: the workspace's compiled ${prebuilds.served.map((p) => basename(p)).join(', ')} served ${String(prebuilds.stats.downloads)} time(s) to prebuild-install (npm keeps a download in the run's cache for the later installs; pnpm keeps a build in its store)`
+        : 'docs check: better-sqlite3: no compiled copy in the workspace to serve (installs compile it)',
     );
     console.log(`docs check: ${String(results.length - failed)} passed, ${String(failed)} failed in ${seconds(Date.now() - started)}`);
     writeResults(results);

@@ -2,14 +2,19 @@
 // (what `tsc -p` would report, and which declaration files it checks again). Run:
 // node --test scripts/check-docs.test.mjs (the root `npm test` runs it).
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:http';
 import { dirname, join } from 'node:path';
 import { after, test } from 'node:test';
-import { checkReadme, createLimit, createTypeCheckers, extractReadme, runCaches, tsconfig } from './check-docs.mjs';
+import { checkReadme, createTypeCheckers, extractReadme, runCaches, tsconfig } from './check-docs.mjs';
+import { createLimit } from './lib/process.mjs';
 
 const limit = { timeout: 120_000 };
+// Tests that install from a registry: real npm and pnpm runs, which a busy machine slows to minutes.
+const installLimit = { timeout: 900_000 };
 const work = mkdtempSync(join(tmpdir(), 'headway-docs-test-'));
 const checkers = createTypeCheckers(1, work);
 after(async () => {
@@ -214,7 +219,7 @@ test(
   },
 );
 
-test('an install line that does not install fails its README, with what npm and pnpm said', limit, async () => {
+test('an install line that does not install fails its README, with what npm and pnpm said', installLimit, async () => {
   // A registry that has nothing: every package is a 404, as a name the README got wrong would be.
   const asked = [];
   const server = createServer((req, res) => {
@@ -257,5 +262,91 @@ test('an install line that does not install fails its README, with what npm and 
   } finally {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+/**
+ * A registry serving `packages` (name → version → manifest fields): each version's tarball holds
+ * its package.json; `latest` is the last version given.
+ */
+async function fakeRegistry(packages) {
+  const tarballs = new Map();
+  const packuments = new Map();
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname).slice(1);
+    const body = tarballs.get(path) ?? packuments.get(path);
+    if (body === undefined) res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
+    else res.writeHead(200, { 'content-type': typeof body === 'string' ? 'application/json' : 'application/octet-stream' }).end(body);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${String(server.address().port)}/`;
+  for (const [name, versions] of Object.entries(packages)) {
+    const packument = { name, 'dist-tags': {}, versions: {} };
+    for (const [version, fields] of Object.entries(versions)) {
+      const dir = mkdtempSync(join(work, 'tarball-'));
+      const manifest = { name, version, ...fields };
+      mkdirSync(join(dir, 'package'));
+      writeFileSync(join(dir, 'package', 'package.json'), JSON.stringify(manifest));
+      const file = `${name.replace('/', '-')}-${version}.tgz`;
+      assert.equal(spawnSync('tar', ['-czf', join(dir, file), '-C', dir, 'package']).status, 0);
+      const bytes = readFileSync(join(dir, file));
+      tarballs.set(`-/${file}`, bytes);
+      packument.versions[version] = {
+        ...manifest,
+        dist: {
+          tarball: `${url}-/${file}`,
+          shasum: createHash('sha1').update(bytes).digest('hex'),
+          integrity: `sha512-${createHash('sha512').update(bytes).digest('base64')}`,
+        },
+      };
+      packument['dist-tags'].latest = version;
+    }
+    packuments.set(name, JSON.stringify(packument));
+  }
+  const close = async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  };
+  return { url, close };
+}
+
+test("an install line whose words install a peer outside its package's range fails with pnpm", installLimit, async () => {
+  // `dep` 2.0.0 is the latest, but @headway/x supports only dep 1: what `pnpm add @headway/x dep`
+  // picks, and what a user of pnpm would then run.
+  // Every fresh project has Node's types (the workspace's range): a version of them that it takes.
+  const typesNode = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).devDependencies['@types/node'];
+  const registry = await fakeRegistry({
+    '@types/node': { [typesNode.replace(/^[\^~]/, '')]: {} },
+    dep: { '1.0.0': {}, '2.0.0': {} },
+    '@headway/x': { '0.1.0': { peerDependencies: { dep: '^1.0.0' } } },
+  });
+  try {
+    const place = mkdtempSync(join(work, 'peers-'));
+    const caches = runCaches(place);
+    const context = {
+      env: { ...process.env, npm_config_registry: registry.url, npm_config_cache: caches.npm, npm_config_update_notifier: 'false' },
+      work: place,
+      limits: { install: createLimit(1), run: createLimit(1) },
+      types: checkers,
+      clean: new Set(),
+      programs: new Map(),
+      caches,
+      checkOrder: { first: undefined, byReadme: new Map() },
+    };
+    const snippets = [{ line: 7, code: 'export {};', marker: 'skip' }];
+    const job = (installArgs, pm) => ({ rel: 'packages/x/README.md', installArgs, snippets, pm });
+    const loose = await checkReadme(job(['@headway/x', 'dep'], 'pnpm'), context);
+    assert.equal(loose.failures.length, 1, loose.failures.join('\n'));
+    assert.equal(
+      loose.failures[0],
+      'pnpm add @headway/x dep installed peers outside their ranges:\n.\n└─┬ @headway/x 0.1.0\n  └── ✕ unmet peer dep@^1.0.0: found 2.0.0',
+    );
+    // The line that pins the supported major installs with pnpm as with npm.
+    for (const pm of ['pnpm', 'npm']) {
+      const pinned = await checkReadme(job(['@headway/x', 'dep@^1'], pm), context);
+      assert.deepEqual(pinned.failures, [], `${pm}`);
+    }
+  } finally {
+    await registry.close();
   }
 });

@@ -1,6 +1,7 @@
 // The scripts' child processes and pools: one way to run a command and collect what it printed
-// (scripts/check-docs.mjs, scripts/publish.mjs), and one way to run work on many items at most a
-// few at once (scripts/check-commands.mjs, scripts/publish.mjs).
+// (scripts/check-docs.mjs, scripts/publish.mjs), and one way to run work at most a few at once
+// (createLimit, and inPool and settleInPool on top of it: scripts/check-docs.mjs,
+// scripts/check-commands.mjs, scripts/publish.mjs).
 import { spawn } from 'node:child_process';
 
 /**
@@ -56,26 +57,44 @@ export function run(cmd, argv, { input, hangGuardMs, onSpawn, onExit, ...options
 }
 
 /**
- * Runs `fn` on every item, at most `limit` at once, in item order, and resolves with the results
- * in item order. Rejects as soon as one rejects (the others already started still run).
+ * A limit: at most `limit` of the functions it is given run at once; the others wait their turn,
+ * first come first served. Each call resolves or rejects as its function does (a function that
+ * throws rejects its call); a function that ends, either way, lets the next one start.
+ * @param {number} limit
+ * @returns {<T>(fn: () => T | Promise<T>) => Promise<T>}
+ */
+export function createLimit(limit) {
+  let active = 0;
+  const waiting = [];
+  const next = () => {
+    if (active >= limit || waiting.length === 0) return;
+    active += 1;
+    const { fn, resolve, reject } = waiting.shift();
+    new Promise((started) => started(fn())).then(resolve, reject).finally(() => {
+      active -= 1;
+      next();
+    });
+  };
+  return (fn) =>
+    new Promise((resolve, reject) => {
+      waiting.push({ fn, resolve, reject });
+      next();
+    });
+}
+
+/**
+ * Runs `fn` on every item, at most `limit` at once, started in item order (see createLimit), and
+ * resolves with the results in item order. Rejects as soon as one rejects (the others already
+ * started still run, and so do the ones waiting their turn).
  * @template T, R
  * @param {readonly T[]} items
  * @param {number} limit
  * @param {(item: T, index: number) => Promise<R>} fn
  * @returns {Promise<R[]>}
  */
-export async function inPool(items, limit, fn) {
-  const results = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next;
-      next += 1;
-      results[i] = await fn(items[i], i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
+export function inPool(items, limit, fn) {
+  const pool = createLimit(limit);
+  return Promise.all(items.map((item, i) => pool(() => fn(item, i))));
 }
 
 /**

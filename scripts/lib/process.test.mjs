@@ -1,9 +1,9 @@
 // Tests of scripts/lib/process.mjs: running a command (what it printed, its exit code, never a
-// rejection, the hang guard) and the pools. Run: node --test scripts/lib/process.test.mjs (the
+// rejection, the hang guard), the limit and the pools built on it. Run: node --test scripts/lib/process.test.mjs (the
 // root `npm test` runs it).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { inPool, run, settleInPool } from './process.mjs';
+import { createLimit, inPool, run, settleInPool } from './process.mjs';
 
 const limit = { timeout: 120_000 };
 const node = process.execPath;
@@ -100,4 +100,66 @@ test('a settling pool runs every item, at most its limit at once, and says which
   );
   assert.equal(state.most, 2);
   assert.deepEqual(await settleInPool([], 3, async () => 1), []);
+});
+
+test('a limit runs at most its limit at once, first come first served, and each call ends as its function does', limit, async () => {
+  const at = createLimit(2);
+  const gates = new Map();
+  const started = [];
+  let running = 0;
+  let most = 0;
+  const job = (name, outcome) =>
+    at(async () => {
+      started.push(name);
+      running += 1;
+      most = Math.max(most, running);
+      await new Promise((resolve) => gates.set(name, resolve));
+      running -= 1;
+      if (outcome === 'throw') throw new Error(name);
+      return name;
+    });
+  const calls = [job('a'), job('b', 'throw'), job('c'), job('d')];
+  const settled = Promise.allSettled(calls);
+  const waitFor = async (name) => {
+    while (!gates.has(name)) await new Promise((resolve) => setImmediate(resolve));
+  };
+  await waitFor('a');
+  await waitFor('b');
+  assert.deepEqual(started, ['a', 'b']);
+  // A rejected function frees its place like a fulfilled one: c starts once b has failed.
+  gates.get('b')();
+  await waitFor('c');
+  assert.deepEqual(started, ['a', 'b', 'c']);
+  gates.get('a')();
+  await waitFor('d');
+  gates.get('c')();
+  gates.get('d')();
+  const results = await settled;
+  assert.deepEqual(
+    results.map((r) => (r.status === 'fulfilled' ? r.value : `rejected: ${r.reason.message}`)),
+    ['a', 'rejected: b', 'c', 'd'],
+  );
+  assert.equal(most, 2);
+});
+
+test('a limit: a function that throws before giving a promise rejects its call and frees its place', limit, async () => {
+  const at = createLimit(1);
+  const first = at(() => {
+    throw new Error('at once');
+  });
+  const second = at(() => 'after');
+  await assert.rejects(first, /at once/);
+  assert.equal(await second, 'after');
+});
+
+test('a pool rejects with the first rejection, and still runs every item', limit, async () => {
+  const ran = [];
+  const done = inPool([0, 1, 2, 3], 2, async (item) => {
+    ran.push(item);
+    if (item === 1) throw new Error('item 1');
+    return item;
+  });
+  await assert.rejects(done, /item 1/);
+  while (ran.length < 4) await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(ran, [0, 1, 2, 3]);
 });
