@@ -152,12 +152,23 @@ function standardise(samples: Sample[]): void {
   }
 }
 
-/** For each sample, the indices of its MAX_K nearest samples of other runs (or other groups), nearest first. */
-function neighbours(samples: Sample[], apart: 'run' | 'group'): Int32Array[] {
+/**
+ * Which features a fit reads: every one, or a few (elapsed time, iterations, mean iteration time, a
+ * queue seen, a plan seen, its share done, how many plans, the share of the run since it last changed,
+ * the tracker's percent), where the nearest neighbours are less diluted by features that do not matter.
+ */
+const FEATURE_SETS = [
+  { name: 'all features', pick: undefined },
+  { name: 'few features', pick: [0, 1, 2, 7, 8, 11, 13, 14, 17] },
+] as const;
+
+/** For each sample, the indices of its MAX_K nearest samples of other runs (or other groups) over the features picked, nearest first. */
+function neighbours(samples: Sample[], apart: 'run' | 'group', pick: readonly number[] | undefined): Int32Array[] {
   const n = samples.length;
-  const width = samples[0]?.features.length ?? 0;
+  const columns = pick ?? samples[0]?.features.map((_, j) => j) ?? [];
+  const width = columns.length;
   const flat = new Float64Array(n * width);
-  for (const [i, s] of samples.entries()) flat.set(s.features, i * width);
+  for (const [i, s] of samples.entries()) for (const [c, j] of columns.entries()) flat[i * width + c] = s.features[j]!;
   const k = MAX_K;
   const out: Int32Array[] = [];
   // The k nearest so far, as a max-heap on distance: a candidate farther than the top is skipped early.
@@ -272,10 +283,12 @@ interface Fit {
 }
 const fits: { apart: 'run' | 'group'; all: Fit[]; best: (folder: string) => Fit }[] = [];
 for (const apart of ['run', 'group'] as const) {
-  const near = neighbours(samples, apart);
-  const all: Fit[] = READINGS.flatMap((reading) =>
-    KS.map((k) => ({ name: `${reading}, K ${k}`, fitted: predict(samples, near, reading, k) })),
-  );
+  const all: Fit[] = FEATURE_SETS.flatMap(({ name, pick }) => {
+    const near = neighbours(samples, apart, pick);
+    return READINGS.flatMap((reading) =>
+      KS.map((k) => ({ name: `${reading}, ${name}, K ${k}`, fitted: predict(samples, near, reading, k) })),
+    );
+  });
   // Chosen on the samples it is scored on, per folder: the optimistic choice a bound may make.
   const best = (folder: string): Fit => {
     let found = all[0]!;
