@@ -3,16 +3,17 @@
 //
 // Each run of both trace folders (or HEADWAY_TRACES) is sampled as bench:estimator samples it (every
 // STRIDE-th of 400 even times; the truth is the elapsed share of the run). At each sample it reads
-// every observable feature: elapsed time, iterations started, the mean and the recent iteration time,
-// tool calls, the cap (and iterations over it), the agent's plan (items, share completed, in
+// every observable feature: elapsed time, iterations started, the mean iteration time, the time since
+// the last one started, tool calls, the cap (and iterations over it), the agent's plan (items, share completed, in
 // progress, updates, how many plans so far, how long since it last changed in time and in
 // iterations, how long since the first one), whether a tool listed a queue of tasks, and what the
 // plan tracker itself shows. The percent is then fitted IN-SAMPLE by nearest neighbours: the K nearest
-// samples (standardised features) of all the OTHER runs (a run never predicts itself; its own group
+// samples (standardised features: all of them, or nine) of all the OTHER runs (a run never predicts itself; its own group
 // is included), whose true percent gives a median (the L1-best point). Two readings:
 // - direct: the neighbours' median true percent;
 // - tracker + correction: the tracker's own percent plus the neighbours' median of (truth − tracker).
-// The bound is the best of these over K (chosen on the very samples it is scored on: optimistic).
+// The bound is, per group, the best of the tracker itself and these fits over both feature sets,
+// both readings and K (chosen on the very samples it is scored on: optimistic).
 // A bar may never move backwards; the truth does not either, so the best monotone estimator is no
 // better than the best unconstrained one: the unconstrained MAE is a lower bound for both (the table
 // also shows the bound's own running maximum, what it would show as a bar).
@@ -20,7 +21,8 @@
 // the tracker) says how much of that is knowledge of the kind of task.
 // Last, where the plan tracker's error is made, per group: by third of the run and by the state
 // of the plan (none yet, one being kept, one finished and not replaced, several plans), as the share
-// of the group's MAE (the cells add up to it) beside the in-sample bound's in the same cells.
+// of the group's MAE (the three thirds add up to it, and so do the four states) beside the bound's
+// in the same cells.
 // Run: pnpm -F @headway/bench bench:estimator:percent-bound
 import { basename } from 'node:path';
 import { replayProgress } from '@headway/estimator';
