@@ -7,7 +7,9 @@
 // so no group helps choose its own constants. Three stages, each at the points the earlier ones
 // chose: the cold-start curve (only curves at most 50% after 15 iterations: a long session must
 // not look half done after 15 of its 95 turns), the plan constants, then the cold start's
-// `historyWeight` on replays with the history of the other groups. Prints, per stage, the
+// `historyWeight` on replays with the history of the other groups (and, not shipped, with the history
+// of the other runs of the same group: what a caller with history of the same kind of task has). `--only=<stage>`
+// runs one stage with the shipped constants for the others. Prints, per stage, the
 // per-group table, the pooled leave-one-group-out MAE per folder and the point best on all
 // groups (the one to ship).
 // Run: pnpm -F @headway/bench bench:estimator:percent-refit
@@ -18,6 +20,7 @@ import {
   type ColdStartTuning,
   type PlanTuning,
   type ReplayProgressOptions,
+  type TaskHistory,
 } from '@headway/estimator';
 import { historyOf } from './eta-fit.js';
 import { capOf, loadRealTraces, tracesDirs, type Trace } from './traces.js';
@@ -62,10 +65,20 @@ const groups = [...new Set(traces.map((t) => t.group))];
 const runs = new Map(groups.map((g) => [g, traces.filter((t) => t.group === g).length]));
 // History of the other groups, for the stage that weighs it (as bench:estimator gives it).
 const historyFor = new Map(groups.map((g) => [g, historyOf(traces.filter((t) => t.group !== g))]));
+// History of the same kind of task: the other runs of the run's own group.
+const sameKindHistory = new Map(
+  traces.flatMap((t) => {
+    const others = traces.filter((o) => o.group === t.group && o !== t);
+    return others.length === 0 ? [] : [[t, historyOf(others)] as const];
+  }),
+);
+/** `--only=<stage>` runs one stage (cold, plan, history, history-same-kind) with the shipped constants for the others. */
+const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+const runsStage = (stage: string): boolean => only === undefined || only === stage;
 
 /**
  * Scores every point on every group and prints the leave-one-group-out table; returns the point
- * best on all groups. `withHistory` replays each run with the history of the other groups.
+ * best on all groups. `historyOfRun` gives the history each run is replayed with (default none).
  */
 function fit<P>(
   title: string,
@@ -73,14 +86,14 @@ function fit<P>(
   options: (p: P) => ReplayProgressOptions,
   describe: (p: P) => string,
   shipped: P,
-  withHistory = false,
+  historyOfRun: (trace: Trace) => TaskHistory | undefined = () => undefined,
 ): P {
   // Summed MAE per point and group (each run weighs the same).
   const sums = points.map((p) => {
     const byGroup = new Map<string, number>();
     for (const t of traces) {
-      const history = withHistory ? { history: historyFor.get(t.group)! } : {};
-      byGroup.set(t.group, (byGroup.get(t.group) ?? 0) + maeOf(t, { ...options(p), ...history }));
+      const history = historyOfRun(t);
+      byGroup.set(t.group, (byGroup.get(t.group) ?? 0) + maeOf(t, { ...options(p), ...(history === undefined ? {} : { history }) }));
     }
     return byGroup;
   });
@@ -128,19 +141,41 @@ const coldPoints: ColdStartTuning[] = COLD_GRID.ceiling
   )
   .filter((p) => guessAt(p, 15) <= 50);
 const describeCold = (p: ColdStartTuning): string => `ceiling ${p.ceiling}, half ${p.half}, shape ${p.shape}`;
-const cold = fit('cold start', coldPoints, (coldStart) => ({ coldStart, planTuning: PLAN_TUNING }), describeCold, COLD_START_TUNING);
+const cold = runsStage('cold')
+  ? fit('cold start', coldPoints, (coldStart) => ({ coldStart, planTuning: PLAN_TUNING }), describeCold, COLD_START_TUNING)
+  : COLD_START_TUNING;
 
 const planPoints: PlanTuning[] = PLAN_GRID.staleAfter.flatMap((staleAfter) =>
   PLAN_GRID.phasePrior.flatMap((phasePrior) => PLAN_GRID.leadItems.map((leadItems) => ({ staleAfter, phasePrior, leadItems }))),
 );
 const describePlan = (p: PlanTuning): string => `staleAfter ${p.staleAfter}, phasePrior ${p.phasePrior}, leadItems ${p.leadItems}`;
-const plan = fit('plan', planPoints, (planTuning) => ({ planTuning, coldStart: cold }), describePlan, PLAN_TUNING);
+const plan = runsStage('plan')
+  ? fit('plan', planPoints, (planTuning) => ({ planTuning, coldStart: cold }), describePlan, PLAN_TUNING)
+  : PLAN_TUNING;
 
-fit(
-  'history weight without a cap',
-  HISTORY_WEIGHTS.map((historyWeight) => ({ ...cold, historyWeight })),
-  (coldStart) => ({ coldStart, planTuning: plan }),
-  (p) => `historyWeight ${p.historyWeight}`,
-  COLD_START_TUNING,
-  true,
-);
+const weightPoints = HISTORY_WEIGHTS.map((historyWeight) => ({ ...cold, historyWeight }));
+if (runsStage('history'))
+  fit(
+    'history weight without a cap',
+    weightPoints,
+    (coldStart) => ({ coldStart, planTuning: plan }),
+    (p) => `historyWeight ${p.historyWeight}`,
+    COLD_START_TUNING,
+    (t) => historyFor.get(t.group),
+  );
+// What a user who records runs of one kind of task has: history of the SAME kind, here the other runs
+// of the run's own group (leave one run out; a group of one run gets none). Not shipped: the weight
+// chosen here is for a caller who knows its history is of the same kind (`coldStart.historyWeight`).
+if (runsStage('history-same-kind'))
+  fit(
+    'history weight without a cap, history of the same kind of task (the other runs of the group)',
+    weightPoints,
+    (coldStart) => ({ coldStart, planTuning: plan }),
+    (p) => `historyWeight ${p.historyWeight}`,
+    COLD_START_TUNING,
+    (t) => sameKindHistory.get(t),
+  );
+if (runsStage('history-same-kind'))
+  console.log(
+    '(this stage is not shipped: its weight is for a caller whose history is of the same kind of task, passed as coldStart.historyWeight)',
+  );
