@@ -10,7 +10,7 @@ import type { RedisError } from './redis-error.js';
 import { createRedisSink } from './redis-sink.js';
 import { frameIds, get, listen } from './testing/sse.test-util.js';
 import { findTestPart } from '@headway/test-utils';
-import { startRedisServer, type RedisServer } from './testing/redis-server.test-util.js';
+import { startRedisServer, type RedisServer } from '@headway/test-utils/servers';
 
 const binary = findTestPart('HEADWAY_REDIS_SERVER');
 
