@@ -1,6 +1,6 @@
 import { ProgressTracker } from '@headway/estimator';
 import { redact, type Clock } from '@headway/protocol';
-import { checkpointRunInfo, type Checkpoint, type CheckpointStore, type CheckpointSummary } from '@headway/runtime';
+import { checkpointRunInfo, unpricedCallsOf, type Checkpoint, type CheckpointStore, type CheckpointSummary } from '@headway/runtime';
 import { allowedActions, type DashboardAction } from './run-actions.js';
 import { dashboardRunState } from './run-state.js';
 
@@ -109,7 +109,7 @@ export function dashboardRun(summary: CheckpointSummary, cp: Checkpoint | undefi
     actions: allowedActions(state.word),
     iteration: summary.iteration,
     spentUsd: cp?.state.spentUsd ?? 0,
-    unpricedCalls: (cp?.state.costByModel ?? []).reduce((sum, row) => sum + row.unpricedCalls, 0),
+    unpricedCalls: unpricedCallsOf(cp?.state.costByModel),
     inputTokens: cp?.state.usage.inputTokens ?? 0,
     outputTokens: cp?.state.usage.outputTokens ?? 0,
     toolsUsed: cp?.state.toolsUsed ?? [],
