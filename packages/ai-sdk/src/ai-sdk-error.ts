@@ -8,12 +8,12 @@ export type AiSdkErrorCode =
   | 'AI_SDK_HARD_STOP'
   /**
    * `costOf` returned something that is not a finite number >= 0, or threw (passed to
-   * `onInternalError`): the step's cost is unknown, and with `maxSpendUsd` the budget counts as spent.
+   * `onInternalError`): the step's cost is unknown, left out of the spend and counted as unpriced.
    */
   | 'AI_SDK_INVALID_COST'
   /**
    * A step reported no usable token counts (missing, NaN, negative, fractional): its cost is
-   * unknown (passed to `onInternalError`), and with `maxSpendUsd` the budget counts as spent.
+   * unknown (passed to `onInternalError`), left out of the spend and counted as unpriced.
    */
   | 'AI_SDK_UNKNOWN_USAGE'
   /** The installed `ai` is a major this package is not tested with; the message names the supported range. */

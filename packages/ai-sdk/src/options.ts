@@ -41,8 +41,9 @@ export interface WithHeadwayOptions {
   /**
    * Spend budget in USD, priced with `costOf`. At the budget no further model call is made. A
    * step whose cost is unknown (no usable token counts, or `costOf` threw or returned NaN,
-   * Infinity or a negative number) counts as spending the rest of the budget, never as free:
-   * the run stops there with a `cost-budget` report, and `onInternalError` says why.
+   * Infinity or a negative number) follows headway's runtime's rule: it is left out of the spend
+   * (never $0, never the whole budget), counted in the result's `unpricedCalls`, `onInternalError`
+   * says why, and the result's `warnings` name each such model once.
    */
   maxSpendUsd?: number;
   /** Prices each model call; required with `maxSpendUsd`, optional otherwise (adds `costUsd` to `step.finished`). */

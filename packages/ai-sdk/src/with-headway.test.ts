@@ -397,7 +397,7 @@ describe('withHeadway', () => {
   });
 });
 
-describe('the spending cap never fails open (issue 31)', () => {
+describe('a step of unknown cost: the runtime’s rule (left out, counted, said once per model, never a stop)', () => {
   /** Calls `read` forever at 1,000,000 + 1,000,000 tokens a step ($2 at the price below), with `usage` as given. */
   const spender =
     (usage: readonly [number | undefined, number | undefined]): Script =>
@@ -406,6 +406,8 @@ describe('the spending cap never fails open (issue 31)', () => {
       return { calls: [{ tool: 'read', input: { path: `${String(call)}.txt` } }], usage };
     };
   const dollarsPerMillion = (u: { inputTokens: number; outputTokens: number }): number => (u.inputTokens + u.outputTokens) / 1_000_000;
+  const UNPRICED =
+    'mock-provider/mock-model has no price: its calls are not counted against the cost limit of $1 (what they cost is unknown); have costOf price it';
 
   it.each([
     ['usage NaN', [Number.NaN, 1_000_000], dollarsPerMillion, 'usage', 'AI_SDK_UNKNOWN_USAGE'],
@@ -423,46 +425,60 @@ describe('the spending cap never fails open (issue 31)', () => {
       'AI_SDK_INVALID_COST',
     ],
   ] as const)(
-    '%s: the unknown cost counts against the of 1 USD (one model call, then the report), with a warning',
+    '%s: the budget of 1 USD does not stop the run; each step is told, the model is named once, the calls are counted',
     async (_name, usage, costOf, where, code) => {
       const { events, sink } = collect();
-      const warnings: { code: string; where: string; message: string }[] = [];
+      const told: { code: string; where: string; message: string }[] = [];
       const run = withHeadway({
         task: 'Find the config',
         sinks: [sink],
         maxSpendUsd: 1,
+        maxIterations: 3,
         costOf,
         onInternalError: (error, context) => {
-          warnings.push({ code: (error as HeadwayError).code, where: context.where, message: (error as Error).message });
+          told.push({ code: (error as HeadwayError).code, where: context.where, message: (error as Error).message });
         },
       });
       const model = scriptedModel(spender(usage));
       await generateText({ model, tools, prompt: 'Find the config', ...run.settings });
       const end = await run.finish();
-      expect(model.doGenerateCalls).toHaveLength(1);
-      expect(end).toMatchObject({ outcome: 'limit', reason: 'cost-budget', report: { generatedBy: 'fallback' } });
+      // Two working steps and the report step: the iteration limit ended it, not the spend.
+      expect(model.doGenerateCalls).toHaveLength(3);
+      expect(end).toMatchObject({ outcome: 'limit', reason: 'max-iterations', report: { generatedBy: 'model' }, unpricedCalls: 3 });
+      expect(end.warnings).toEqual([UNPRICED]);
+      expect(end.report?.stats.costUsd).toBeUndefined();
       expectOneTerminal(events);
-      expect(events.filter((e) => e.type === 'limit.reached')).toMatchObject([{ limit: 'cost', max: 1 }]);
-      expect(warnings).toHaveLength(1);
-      expect(warnings[0]).toMatchObject({ code, where });
-      expect(warnings[0]?.message).toMatch(/^step 1.*its cost is unknown; counted as spending the rest of maxSpendUsd$/);
+      expect(events.filter((e) => e.type === 'limit.reached')).toMatchObject([{ limit: 'iterations' }]);
+      expect(events.filter((e) => e.type === 'limit.approaching').map((e) => e.limit)).not.toContain('cost');
+      expect(told.map((t) => [t.code, t.where])).toEqual([
+        [code, where],
+        [code, where],
+        [code, where],
+      ]);
+      expect(told[0]?.message).toMatch(/^step 1.*its cost is unknown; not counted against maxSpendUsd$/);
     },
   );
 
-  it('a known cost under the cap goes on; without a cap an unknown cost is only a warning', async () => {
+  it('the priced spend still stops the run at the cap; without a cap an unknown cost is only told', async () => {
     const capped = withHeadway({ task: 't', maxSpendUsd: 100, costOf: dollarsPerMillion });
     const model = scriptedModel((call) =>
       call < 3 ? { calls: [{ tool: 'read', input: { path: 'a' } }], usage: [1_000_000, 0] } : { text: 'done' },
     );
     await generateText({ model, tools, prompt: 't', ...capped.settings });
-    expect(await capped.finish()).toMatchObject({ outcome: 'completed' });
+    expect(await capped.finish()).toMatchObject({ outcome: 'completed', unpricedCalls: 0 });
     expect(model.doGenerateCalls).toHaveLength(4);
+
+    const spent = withHeadway({ task: 't', maxSpendUsd: 1, costOf: dollarsPerMillion });
+    const costly = scriptedModel(spender([1_000_000, 1_000_000]));
+    await generateText({ model: costly, tools, prompt: 't', ...spent.settings });
+    expect(await spent.finish()).toMatchObject({ outcome: 'limit', reason: 'cost-budget', report: { generatedBy: 'fallback' } });
+    expect(costly.doGenerateCalls).toHaveLength(1);
 
     const warnings: string[] = [];
     const uncapped = withHeadway({ task: 't', costOf: () => Number.NaN, onInternalError: (_e, { where }) => warnings.push(where) });
     const other = scriptedModel((call) => (call < 2 ? { calls: [{ tool: 'read', input: { path: 'a' } }] } : { text: 'done' }));
     await generateText({ model: other, tools, prompt: 't', ...uncapped.settings });
-    expect(await uncapped.finish()).toMatchObject({ outcome: 'completed' });
+    expect(await uncapped.finish()).toEqual({ outcome: 'completed', warnings: [], unpricedCalls: 3 });
     expect(warnings).toEqual(['costOf', 'costOf', 'costOf']);
   });
 });

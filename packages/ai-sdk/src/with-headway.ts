@@ -25,7 +25,7 @@ import { buildFallbackReport, buildReportPrompt, ToolCallLog, type ReportPromptL
 import type { ModelMessage } from 'ai';
 import { AiSdkError } from './ai-sdk-error.js';
 import { checkInstalledAi } from './ai-version.js';
-import { bridgeSignal, reportFromModel } from '@headway/runtime/bridge-kit';
+import { bridgeSignal, createUnpricedCalls, reportFromModel } from '@headway/runtime/bridge-kit';
 import { parseOptions, type AiSdkErrorContext, type CostOf, type WithHeadwayOptions } from './options.js';
 import { StallWatch } from './stall-watch.js';
 import { finishReasonOf, usageOf, type StepFacts } from './step-facts.js';
@@ -92,8 +92,14 @@ export interface HeadwayRunResult {
   reason?: StopReason;
   /** The progress report, for every run that did not complete. */
   report?: ProgressReport;
-  /** Problems the caller may want to log: an unusable model report, for one. */
+  /** Problems the caller may want to log: an unusable model report, a model `costOf` could not price under `maxSpendUsd` (once per model). */
   warnings: string[];
+  /**
+   * Steps whose cost is unknown (no usable token counts, or `costOf` threw or gave no finite
+   * number >= 0): left out of the spend and of `report.stats.costUsd`, never counted as $0 or as
+   * the budget (headway's runtime's rule). Present when `costOf` was given.
+   */
+  unpricedCalls?: number;
 }
 
 /** One tracked AI SDK call: its settings, and the two ways to end it. */
@@ -207,8 +213,9 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
   let iterations = 0;
   let spentUsd = 0;
   let priced = false;
-  /** A step could not be priced: with a budget, it counts as spending the rest of it. */
-  let unknownCost = false;
+  /** Steps that could not be priced: left out of the spend, counted, said once per model (the runtime's rule). */
+  const unpriced = createUnpricedCalls('have costOf price it');
+  const costWarnings: string[] = [];
   let stepStartedAt = 0;
   let toolsStarted = false;
   const approached = new Set<LimitKind>();
@@ -295,7 +302,7 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
   /** The step's cost by `costOf`, or `undefined` (told to `onInternalError`) when it cannot be known. */
   const priceStep = (costOf: CostOf, step: StepFacts, usage: ModelUsage | undefined): number | undefined => {
     const where = `step ${String(iterations)}`;
-    const budgetNote = o.maxSpendUsd === undefined ? '' : '; counted as spending the rest of maxSpendUsd';
+    const budgetNote = o.maxSpendUsd === undefined ? '' : '; not counted against maxSpendUsd';
     if (usage === undefined || step.model === undefined) {
       const what = step.model === undefined ? 'no model' : `no usable token counts (${describeThrown(step.usage, 120)})`;
       internal(new AiSdkError('AI_SDK_UNKNOWN_USAGE', `${where} reported ${what}: its cost is unknown${budgetNote}`), 'usage');
@@ -407,7 +414,11 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
       if (costUsd !== undefined) {
         priced = true;
         spentUsd += costUsd;
-      } else if (o.costOf !== undefined) unknownCost = true;
+      } else if (o.costOf !== undefined) {
+        const model = step.model === undefined ? 'a model the step did not name' : `${step.model.provider}/${step.model.modelId}`;
+        const told = unpriced.record(model, o.maxSpendUsd);
+        if (told !== undefined) costWarnings.push(told.message);
+      }
       if (!quiet) {
         // Built field by field (in the event's key order), not with spreads: this runs every step.
         const finished: Omit<StepFinishedEvent, keyof EventEnvelope> = {
@@ -450,8 +461,8 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
       if (ending !== undefined || hardStop.signal.aborted) return true;
       if (stop !== undefined && stop.mode !== 'pending') return true;
       const budget = o.maxSpendUsd;
-      // An unknown cost counts against the budget (the runtime's rule): never as free.
-      if (budget !== undefined && (spentUsd >= budget || unknownCost) && stop === undefined) {
+      // Only the priced spend counts (the runtime's rule): an unknown cost is neither free nor the budget.
+      if (budget !== undefined && spentUsd >= budget && stop === undefined) {
         // The budget is spent: no model call is left to write the report with.
         reach('cost', spentUsd, budget);
         stop = { reason: 'cost-budget', mode: 'fallback' };
@@ -473,6 +484,8 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
       internal(error, 'emit');
     }
     const { terminal, ...result } = compute();
+    if (costWarnings.length > 0) result.warnings.unshift(...costWarnings);
+    if (o.costOf !== undefined) result.unpricedCalls = unpriced.count;
     if (result.report !== undefined) emit({ type: 'report.generated', report: result.report });
     emit(terminal);
     if (ownsHub) await hub.flush({ timeoutMs: FLUSH_TIMEOUT_MS });

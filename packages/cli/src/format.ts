@@ -14,6 +14,15 @@ export function formatUsd(usd: number): string {
   return `$${usd.toFixed(4)}`;
 }
 
+/**
+ * What was spent, saying when calls of a model with no price are not in it, as the dashboard says
+ * it: `$0.0100 (excludes 2 unpriced calls)`.
+ */
+export function formatSpent(usd: number, unpricedCalls: number): string {
+  if (unpricedCalls <= 0) return formatUsd(usd);
+  return `${formatUsd(usd)} (excludes ${String(unpricedCalls)} unpriced call${unpricedCalls === 1 ? '' : 's'})`;
+}
+
 /** Rows as aligned columns, the first row the header; every cell made safe to print ({@link terminalText}). */
 export function table(input: readonly (readonly string[])[]): string {
   const rows = input.map((row) => row.map(terminalText));

@@ -3,45 +3,9 @@ import { redact, renderProgressReport } from '@headway/protocol';
 import { reportHtml } from '@headway/report/html';
 import { readRunReport, type Checkpoint, type CheckpointStore } from '@headway/runtime';
 import { DashboardError } from './dashboard-error.js';
-import { dashboardRun, readDashboardRuns, type DashboardRun, type ReadDashboardRunsOptions } from './dashboard-runs.js';
-import { dashboardRunView, type DashboardRunView } from './run-view.js';
-
-/** What one model cost a run, as the run page shows it. */
-export interface DashboardModelCost {
-  /** The provider and model id (`openai/gpt-4o`), as the runtime priced it. */
-  model: string;
-  /** Provider calls made with it. */
-  calls: number;
-  inputTokens: number;
-  outputTokens: number;
-  /**
-   * USD, or `null` when the model has no price in the runtime's price table (some or all of its
-   * calls cost an unknown amount): the page shows "unpriced", never $0.
-   */
-  spentUsd: number | null;
-}
-
-/** What the run page shows of one run. */
-export interface DashboardRunDetail {
-  run: DashboardRun;
-  /**
-   * Calls, tokens and money per model, in order of first use (empty for a run checkpointed before
-   * the runtime kept it). A continuation is a run of its own: its chain's runs each have theirs.
-   */
-  costByModel: DashboardModelCost[];
-  /** Runs that continue this one (their `parentRunId` is its run id). */
-  continuations: string[];
-  /** The chain of continuations this run is part of, oldest first (just this run when it is alone). */
-  chain: string[];
-  view: DashboardRunView;
-  /**
-   * The saved progress report (`<reportsDir>/<runId>.json`) as HTML: redacted, rendered by
-   * `@headway/report/html` (markdown-it with raw HTML off, no images, safe links).
-   */
-  reportHtml?: string;
-  /** Why the saved report could not be read (a file that does not validate). */
-  reportError?: string;
-}
+import type { DashboardModelCost, DashboardRunDetail } from './dashboard-run-types.js';
+import { dashboardRun, readDashboardRuns, type ReadDashboardRunsOptions } from './dashboard-runs.js';
+import { dashboardRunView } from './run-view.js';
 
 /** Options of {@link readRunDetail}. */
 export interface ReadRunDetailOptions extends ReadDashboardRunsOptions {

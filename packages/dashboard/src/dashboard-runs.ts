@@ -1,54 +1,9 @@
 import { ProgressTracker } from '@headway/estimator';
 import { redact, type Clock } from '@headway/protocol';
-import { checkpointRunInfo, type Checkpoint, type CheckpointStore, type CheckpointSummary } from '@headway/runtime';
-import { allowedActions, type DashboardAction } from './run-actions.js';
+import { checkpointRunInfo, unpricedCallsOf, type Checkpoint, type CheckpointStore, type CheckpointSummary } from '@headway/runtime';
+import type { DashboardRun } from './dashboard-run-types.js';
+import { allowedActions } from './run-actions.js';
 import { dashboardRunState } from './run-state.js';
-
-/** One run as the list and the run page show it; every text already redacted. */
-export interface DashboardRun {
-  /** The checkpoint's id (what `headway runs` takes). */
-  id: string;
-  runId: string;
-  /** The run this one continued. */
-  parentRunId?: string;
-  /** The task as the run was given it (a continuation's original task). */
-  task: string;
-  sessionId: string;
-  taskId: string;
-  /** The `agentName` the run was configured with (empty for a checkpoint that does not say). */
-  agent: string;
-  /** `running` or one word of the run-end vocabulary (see {@link dashboardRunState}). */
-  state: string;
-  stateText: string;
-  active: boolean;
-  /**
-   * What can be done to the run in its state (`POST /api/runs/<id>/<action>`), from the server's
-   * one table: `['resume', 'abandon']` when interrupted, `['cancel']` when running, `['continue']`
-   * when it stopped short, none when completed. An action not listed answers 409.
-   */
-  actions: DashboardAction[];
-  iteration: number;
-  /** What the run's priced calls cost (USD). Calls of a model with no price are not in it: see `unpricedCalls`. */
-  spentUsd: number;
-  /**
-   * Calls of a model with no price: what they cost is unknown, so `spentUsd` excludes them (the page
-   * says so next to the total). 0 for a checkpoint written before the runtime kept cost by model.
-   */
-  unpricedCalls: number;
-  inputTokens: number;
-  outputTokens: number;
-  toolsUsed: string[];
-  /** Epoch ms the run started (its checkpoint's creation). */
-  startedAt: number;
-  /** Epoch ms of its last write. */
-  updatedAt: number;
-  /** The estimator's percent (0–100), from the tracker state the run saved. */
-  percent: number;
-  /** The ETA range (ms), while the run is live and the estimator has one. */
-  etaLowMs?: number;
-  etaHighMs?: number;
-  error?: string;
-}
 
 /** Options of {@link readDashboardRuns}. */
 export interface ReadDashboardRunsOptions {
@@ -109,7 +64,7 @@ export function dashboardRun(summary: CheckpointSummary, cp: Checkpoint | undefi
     actions: allowedActions(state.word),
     iteration: summary.iteration,
     spentUsd: cp?.state.spentUsd ?? 0,
-    unpricedCalls: (cp?.state.costByModel ?? []).reduce((sum, row) => sum + row.unpricedCalls, 0),
+    unpricedCalls: unpricedCallsOf(cp?.state.costByModel),
     inputTokens: cp?.state.usage.inputTokens ?? 0,
     outputTokens: cp?.state.usage.outputTokens ?? 0,
     toolsUsed: cp?.state.toolsUsed ?? [],

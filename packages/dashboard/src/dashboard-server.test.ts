@@ -5,8 +5,7 @@ import type { SqliteCheckpointStore } from '@headway/store-sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOKEN, field, frames, ids, openDashboardStore, search, type DashboardStoreFixture } from './dashboard-fixture.test-util.js';
 import { DASHBOARD_CSP } from './dashboard-server.js';
-import type { DashboardRunDetail } from './dashboard-run-detail.js';
-import type { DashboardRun } from './dashboard-runs.js';
+import type { DashboardRun, DashboardRunDetail } from './dashboard-run-types.js';
 
 const clock = new ManualClock({ start: 1_000_000 });
 let fixture: DashboardStoreFixture;

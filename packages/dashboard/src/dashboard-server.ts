@@ -5,10 +5,11 @@ import type { CheckpointStore, RunRequestStore } from '@headway/runtime';
 import { z } from 'zod';
 import { DashboardError } from './dashboard-error.js';
 import { readRunDetail } from './dashboard-run-detail.js';
-import { dashboardRun, readDashboardRuns, type DashboardRun } from './dashboard-runs.js';
+import type { DashboardAction, DashboardRun } from './dashboard-run-types.js';
+import { dashboardRun, readDashboardRuns } from './dashboard-runs.js';
 import { createSnapshotPollers, streamSnapshots } from './dashboard-stream.js';
 import { PAGE_CSS, PAGE_HTML, pageScript } from './page.js';
-import { takeRunAction, type DashboardAction } from './run-actions.js';
+import { takeRunAction } from './run-actions.js';
 
 /**
  * The Content-Security-Policy of every response: the page's own script, style and connections

@@ -34,7 +34,7 @@ import {
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDashboardHandler } from './dashboard-server.js';
-import type { DashboardRun } from './dashboard-runs.js';
+import type { DashboardRun } from './dashboard-run-types.js';
 
 const TOKEN = 'tok-fleet-0123456789';
 const RUNS = 20;

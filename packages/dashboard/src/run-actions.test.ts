@@ -4,7 +4,7 @@ import { ScriptedProvider } from '@headway/runtime/testing';
 import type { SqliteCheckpointStore } from '@headway/store-sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOKEN, ids, openDashboardStore, search, type DashboardStoreFixture } from './dashboard-fixture.test-util.js';
-import type { DashboardRun } from './dashboard-runs.js';
+import type { DashboardRun } from './dashboard-run-types.js';
 import { CANCELLED_FROM_DASHBOARD, createRunRequestWorker, type RunRequestWorker } from './run-request-worker.js';
 
 // The store's clock (ages, live or interrupted) and the runs' own clock are apart: moving the first

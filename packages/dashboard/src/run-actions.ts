@@ -2,10 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Checkpoint, CheckpointStore, CheckpointSummary, RunRequest, RunRequestStore } from '@headway/runtime';
 import { z } from 'zod';
 import { DashboardError } from './dashboard-error.js';
-import type { DashboardRun } from './dashboard-runs.js';
-
-/** The actions `POST /api/runs/<id>/<action>` takes. */
-export type DashboardAction = 'continue' | 'resume' | 'abandon' | 'cancel';
+import type { DashboardAction, DashboardRun } from './dashboard-run-types.js';
 
 /** The states a run may be continued from: it stopped short and handed over a report. */
 const CONTINUABLE = new Set(['limit:iterations', 'limit:time', 'limit:cost', 'stalled', 'cancelled', 'failed']);

@@ -2,48 +2,13 @@ import { progressTrackerStateSchema } from '@headway/estimator';
 import { redact } from '@headway/protocol';
 import type { Checkpoint } from '@headway/runtime';
 import { z } from 'zod';
+import type { DashboardRunView, DashboardStep, DashboardToolCall } from './dashboard-run-types.js';
 
 /** Longest text of one step, tool argument or tool result sent to the page; the rest is cut with a note. */
 export const MAX_VIEW_TEXT = 4000;
 
 /** Most steps sent to the page: the newest are kept (a run page is not an archive). */
 export const MAX_VIEW_STEPS = 200;
-
-/** One tool call of a step, as the run page shows it. */
-export interface DashboardToolCall {
-  name: string;
-  /** The arguments as JSON text (cut at {@link MAX_VIEW_TEXT}). */
-  args: string;
-  /** The result the model was given; absent while the call has not finished. */
-  result?: string;
-}
-
-/** One iteration of a run: what the model wrote and the tools it called. */
-export interface DashboardStep {
-  /** 1-based. */
-  iteration: number;
-  /** What the model wrote in this iteration (its streamed text, as it ended). */
-  text: string;
-  tools: DashboardToolCall[];
-}
-
-/** The agent's plan as the estimator last read it. */
-export interface DashboardPlan {
-  total: number;
-  completed: number;
-  inProgress: number;
-}
-
-/** A run's steps, tools, text and plan, rebuilt from its checkpoint; every text already redacted. */
-export interface DashboardRunView {
-  steps: DashboardStep[];
-  /** Steps left out at the start to stay within {@link MAX_VIEW_STEPS}. */
-  omittedSteps: number;
-  plan?: DashboardPlan;
-  /** The step the estimator says is under way, and those it saw finish. */
-  currentStep?: string;
-  finishedSteps: string[];
-}
 
 const toolCall = z.object({ id: z.string(), name: z.string(), args: z.unknown() });
 const message = z.discriminatedUnion('role', [

@@ -156,14 +156,34 @@ describe('withHeadway (LangGraph)', () => {
     expect(end).toMatchObject({ outcome: 'limit', reason: 'max-iterations', report: { generatedBy: 'fallback' } });
   });
 
-  it('a spent budget stops between supersteps; unknown cost counts as spent', async () => {
+  it('a spent budget stops between supersteps', async () => {
     const graph = scriptedGraph(reader);
-    const end = await withHeadway({ task: 'Find', maxIterations: 20, maxSpendUsd: 1, costOf: () => undefined }).run(graph, {
+    const end = await withHeadway({ task: 'Find', maxIterations: 20, maxSpendUsd: 1, costOf: () => 0.6 }).run(graph, {
       messages: [['user', 'Find']],
     });
-    expect(graph.calls()).toBe(1);
-    expect(end).toMatchObject({ outcome: 'limit', reason: 'cost-budget', report: { generatedBy: 'fallback' } });
-    expect(end.warnings.map((w) => w.code)).toContain('cost-unknown');
+    expect(graph.calls()).toBe(2);
+    expect(end).toMatchObject({ outcome: 'limit', reason: 'cost-budget', report: { generatedBy: 'fallback', stats: { costUsd: 1.2 } } });
+    expect(end).toMatchObject({ warnings: [], unpricedCalls: 0 });
+  });
+
+  it('a call of unknown cost is left out of the spend and counted, named once per model, and never stops the run', async () => {
+    const { events, sink } = collect();
+    const graph = scriptedGraph(reader);
+    const end = await withHeadway({ task: 'Find', sinks: [sink], maxIterations: 4, maxSpendUsd: 1, costOf: () => undefined }).run(graph, {
+      messages: [['user', 'Find']],
+    });
+    expect(end).toMatchObject({ outcome: 'limit', reason: 'max-iterations', report: { generatedBy: 'fallback' } });
+    // Only the agent node's model calls are counted: the tool node's runs are not model calls.
+    expect(end.unpricedCalls).toBe(graph.calls());
+    expect(end.report?.stats.costUsd).toBeUndefined();
+    expect(end.warnings).toEqual([
+      {
+        code: 'cost-unknown',
+        message:
+          'scripted-model has no price: its calls are not counted against the cost limit of $1 (what they cost is unknown); have costOf price it',
+      },
+    ]);
+    expect(events.filter((e) => e.type === 'limit.reached')).toMatchObject([{ limit: 'iterations' }]);
   });
 
   it('a subgraph is nested progress and the bar never moves backwards', async () => {

@@ -196,13 +196,36 @@ describe('withHeadway (OpenAI Agents SDK)', () => {
     expect(end.result?.finalOutput).toContain('read 2.txt next');
   });
 
-  it('a spent budget ends without another model call, with the report from the tool-call log; unknown cost counts as spent', async () => {
+  it('a spent budget ends without another model call, with the report from the tool-call log', async () => {
     const model = scriptedModel(reader);
     const agent = new Agent({ name: 'reader', model, tools: [readTool] });
-    const end = await withHeadway({ task: 'Find', maxIterations: 10, maxSpendUsd: 1, costOf: () => undefined }).run(agent, 'Find');
-    expect(model.requests).toHaveLength(1);
-    expect(end).toMatchObject({ outcome: 'limit', reason: 'cost-budget', report: { generatedBy: 'fallback' } });
-    expect(end.warnings.map((w) => w.code)).toEqual(['cost-unknown']);
+    const end = await withHeadway({ task: 'Find', maxIterations: 10, maxSpendUsd: 1, costOf: () => 0.6 }).run(agent, 'Find');
+    expect(model.requests).toHaveLength(2);
+    expect(end).toMatchObject({ outcome: 'limit', reason: 'cost-budget', report: { generatedBy: 'fallback', stats: { costUsd: 1.2 } } });
+    expect(end).toMatchObject({ warnings: [], unpricedCalls: 0 });
+  });
+
+  it('a call of unknown cost is left out of the spend and counted, named once per model, and never stops the run', async () => {
+    const { events, sink } = collect();
+    const model = scriptedModel(reader);
+    const agent = new Agent({ name: 'reader', model, tools: [readTool] });
+    const end = await withHeadway({ task: 'Find', sinks: [sink], maxIterations: 3, maxSpendUsd: 1, costOf: () => undefined }).run(
+      agent,
+      'Find',
+    );
+    // Two working calls and the report call: the iteration limit ended the run, not a made-up spend.
+    expect(model.requests).toHaveLength(3);
+    expect(end).toMatchObject({ outcome: 'limit', reason: 'max-iterations', report: { generatedBy: 'model' }, unpricedCalls: 3 });
+    expect(end.report?.stats.costUsd).toBeUndefined();
+    expect(end.warnings).toEqual([
+      {
+        code: 'cost-unknown',
+        message:
+          'default has no price: its calls are not counted against the cost limit of $1 (what they cost is unknown); have costOf price it',
+      },
+    ]);
+    expect(events.filter((e) => e.type === 'limit.reached')).toMatchObject([{ limit: 'iterations' }]);
+    expect(events.flatMap((e) => (e.type === 'step.finished' ? [e.costUsd] : []))).toEqual([undefined, undefined, undefined]);
   });
 
   it('a handoff nests the second agent and the bar never moves backwards', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from './migrate-command.js';
 import { SCHEMA_VERSION } from './migrate.js';
 import { usePostgres } from './testing/postgres-fixture.test-util.js';
-import { TEST_PASSWORD } from './testing/postgres-server.test-util.js';
+import { TEST_PASSWORD } from '@headway/test-utils/servers';
 
 const server = await usePostgres();
 

@@ -5,7 +5,7 @@ import { checkpointInit as init, checkpointRound, checkpointStoreConformance } f
 import { migrate, SCHEMA_VERSION } from './migrate.js';
 import { PostgresCheckpointStore } from './postgres-checkpoint-store.js';
 import { freshPool, freshStore, usePostgres } from './testing/postgres-fixture.test-util.js';
-import { TEST_PASSWORD } from './testing/postgres-server.test-util.js';
+import { TEST_PASSWORD } from '@headway/test-utils/servers';
 
 const server = await usePostgres();
 

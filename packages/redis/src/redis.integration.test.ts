@@ -7,7 +7,7 @@ import { runKeys } from './keys.js';
 import { ABANDONED_MESSAGE, listRuns } from './run-index.js';
 import { startFixture, type Fixture } from './testing/processes.test-util.js';
 import { findTestPart } from '@headway/test-utils';
-import { startRedisServer, type RedisServer } from './testing/redis-server.test-util.js';
+import { startRedisServer, type RedisServer } from '@headway/test-utils/servers';
 import { follow, followThroughResumes, range, type ClientRecord } from './testing/sse-clients.test-util.js';
 import type { ProgressEvent } from '@headway/protocol';
 

@@ -14,4 +14,6 @@ export { createBridgeRunCore } from './bridge/bridge-run-core.js';
 export type { BridgeRunCore, BridgeRunSetup, EndKind, HeadwayOutcome, HeadwayRunResult, StopState } from './bridge/bridge-run-core.js';
 export { bridgeSignal } from './bridge/bridge-signal.js';
 export { reportFromModel } from './bridge/model-report.js';
+export { createUnpricedCalls } from './cost/unpriced-calls.js';
+export type { UnpricedCalls } from './cost/unpriced-calls.js';
 export type { ReportWithWarnings } from './bridge/model-report.js';

@@ -85,6 +85,7 @@ export { SessionError } from './session/session-error.js';
 export type { SessionErrorCode } from './session/session-error.js';
 export { DEFAULT_MODEL_PRICES, PriceTable } from './cost/price-table.js';
 export type { ModelPrice, PriceTableOptions } from './cost/price-table.js';
+export { unpricedCallsOf } from './cost/model-cost.js';
 export type { ModelCost } from './cost/model-cost.js';
 export { CostTracker } from './cost/cost-tracker.js';
 export type { BudgetStatus, CostSummary, CostTrackerOptions, RecordedCost, SessionCost } from './cost/cost-tracker.js';

@@ -3,9 +3,10 @@ import { parseCommand, showHelp, stringOption } from '../args.js';
 import { runEndOfCheckpoint } from '../run-end-of-checkpoint.js';
 import { terminalJson, terminalText } from '../terminal-text.js';
 import { CliError, EXIT } from '../cli-error.js';
-import { formatUsd, table } from '../format.js';
+import { formatSpent, formatUsd, table } from '../format.js';
 import type { CliIo } from '../io/cli-io.js';
-import { openStores, STORE_URL_HELP } from '../store-url.js';
+import { openStores, STORE_URL_HELP, type OpenedStores } from '../store-url.js';
+import { unpricedCallsOf } from '@headway/runtime';
 
 const COST_USAGE = 'headway cost [--session ID] --store sqlite:PATH|postgres://… [--budget USD] [--json]';
 
@@ -13,7 +14,11 @@ const COST_HELP = `${COST_USAGE}
 
 Spend per session from the session store (@headway/runtime's sessions: dollars, provider calls,
 runs), and with --session the runs of that session from the checkpoint store (tokens and dollars
-of each). The stores record no budget and no per-model split: pass --budget to see what is left.
+of each). The stores record no budget: pass --budget to see what is left.
+
+SPENT is what the priced calls cost. Calls of a model with no price cost an unknown amount and are
+not in it, which it says, as the dashboard does: $0.5123 (excludes 3 unpriced calls). They are
+counted from the runs' checkpoints (cost by model), so a run whose checkpoint was not kept is not.
 
 Options:
   ${STORE_URL_HELP}
@@ -26,6 +31,16 @@ Exit codes: 0 ok, 1 failed (no such session, a corrupt store), 2 bad usage or st
 Examples:
   headway cost --store sqlite:.headway/agent.db
   headway cost --session s-42 --budget 2 --store sqlite:.headway/agent.db --json`;
+
+/** Calls of unknown cost per session, from every run's checkpoint (its cost by model). */
+async function unpricedBySession(stores: OpenedStores): Promise<Map<string, number>> {
+  const bySession = new Map<string, number>();
+  for (const s of await stores.checkpoints.list({})) {
+    const n = unpricedCallsOf((await stores.checkpoints.load(s.id))?.state.costByModel);
+    if (n > 0) bySession.set(s.sessionId, (bySession.get(s.sessionId) ?? 0) + n);
+  }
+  return bySession;
+}
 
 /** `headway cost`. */
 export async function costCommand(args: readonly string[], io: CliIo): Promise<number> {
@@ -48,18 +63,24 @@ export async function costCommand(args: readonly string[], io: CliIo): Promise<n
     const sessionId = stringOption(values, 'session');
     if (sessionId === undefined) {
       const list = await sessions.list();
+      const unpriced = list.length === 0 ? new Map<string, number>() : await unpricedBySession(stores);
       const rows = list.map((s) => ({
         sessionId: s.id,
         spentUsd: s.spentUsd,
+        unpricedCalls: unpriced.get(s.id) ?? 0,
         calls: s.calls,
         runs: s.runs,
         updatedAt: s.updatedAt,
         ...left(s.spentUsd),
       }));
       const total = rows.reduce((sum, r) => sum + r.spentUsd, 0);
+      const totalUnpriced = rows.reduce((sum, r) => sum + r.unpricedCalls, 0);
       if (values.json === true) {
         io.stdout.write(
-          `${terminalJson({ sessions: rows, totalUsd: total, ...(budget === undefined ? {} : { budgetUsd: budget }) }, 2)}\n`,
+          `${terminalJson(
+            { sessions: rows, totalUsd: total, unpricedCalls: totalUnpriced, ...(budget === undefined ? {} : { budgetUsd: budget }) },
+            2,
+          )}\n`,
         );
         return EXIT.ok;
       }
@@ -72,11 +93,11 @@ export async function costCommand(args: readonly string[], io: CliIo): Promise<n
         r.sessionId,
         String(r.runs),
         String(r.calls),
-        formatUsd(r.spentUsd),
+        formatSpent(r.spentUsd, r.unpricedCalls),
         ...(r.leftUsd === undefined ? [] : [formatUsd(r.leftUsd)]),
       ]);
       io.stdout.write(
-        `${table([header, ...body])}\ntotal ${formatUsd(total)} over ${rows.length} session${rows.length === 1 ? '' : 's'}\n`,
+        `${table([header, ...body])}\ntotal ${formatSpent(total, totalUnpriced)} over ${rows.length} session${rows.length === 1 ? '' : 's'}\n`,
       );
       return EXIT.ok;
     }
@@ -94,12 +115,15 @@ export async function costCommand(args: readonly string[], io: CliIo): Promise<n
         inputTokens: cp?.state.usage.inputTokens ?? 0,
         outputTokens: cp?.state.usage.outputTokens ?? 0,
         spentUsd: cp?.state.spentUsd ?? 0,
+        unpricedCalls: unpricedCallsOf(cp?.state.costByModel),
         calls: cp?.state.providerCalls ?? 0,
       });
     }
+    const sessionUnpriced = runs.reduce((sum, r) => sum + r.unpricedCalls, 0);
     const summary = {
       sessionId,
       spentUsd: session.spentUsd,
+      unpricedCalls: sessionUnpriced,
       calls: session.calls,
       runs,
       ...left(session.spentUsd),
@@ -118,12 +142,12 @@ export async function costCommand(args: readonly string[], io: CliIo): Promise<n
       String(r.calls),
       String(r.inputTokens),
       String(r.outputTokens),
-      formatUsd(r.spentUsd),
+      formatSpent(r.spentUsd, r.unpricedCalls),
     ]);
     const budgetLine =
       budget === undefined ? '' : `, budget ${formatUsd(budget)}, left ${formatUsd(Math.max(0, budget - session.spentUsd))}`;
     io.stdout.write(
-      `session ${terminalText(sessionId)}: ${formatUsd(session.spentUsd)} over ${session.calls} calls in ${session.runs} runs${budgetLine}\n` +
+      `session ${terminalText(sessionId)}: ${formatSpent(session.spentUsd, sessionUnpriced)} over ${session.calls} calls in ${session.runs} runs${budgetLine}\n` +
         (runs.length === 0 ? 'no checkpoints kept for its runs\n' : `${table([header, ...body])}\n`),
     );
     return EXIT.ok;

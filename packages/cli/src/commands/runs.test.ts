@@ -103,8 +103,9 @@ describe('headway runs on a limit → report → continue → completed chain', 
         .map((line) => line.split(/ {2,}/).filter((cell, i) => i !== 4)),
     ).toEqual([
       ['RUN', 'CHECKPOINT', 'SESSION', 'STATUS', 'ITERATION', 'SPENT', 'STRATEGY', 'CONTINUES'],
-      [first.runId, 'a-3', 'a-2', 'limit:iterations', '2', '$0.0000', '-', '-'],
-      [second.runId, 'b-3', 'b-2', 'completed', '1', '$0.0000', '-', first.runId],
+      // The scripted provider has no price: its calls are unpriced, never $0 spent.
+      [first.runId, 'a-3', 'a-2', 'limit:iterations', '2', '$0.0000 (excludes 2 unpriced calls)', '-', '-'],
+      [second.runId, 'b-3', 'b-2', 'completed', '1', '$0.0000 (excludes 1 unpriced call)', '-', first.runId],
       [third.runId, 'c-3', 'c-2', 'cancelled', '0', '$0.0000', '-', '-'],
     ]);
     const json = JSON.parse((await headway(['runs', 'show', first.runId, '--json', '--store', `sqlite:${db}`])).stdout) as Record<

@@ -1,13 +1,20 @@
 import { describeRunEnd, runEndWord } from '@headway/protocol';
 import { runEndOfCheckpoint } from '../run-end-of-checkpoint.js';
 import { continuationPrompt } from '@headway/report';
-import { checkpointRunInfo, readRunReport, type Checkpoint, type CheckpointSummary, type RecoveryStrategy } from '@headway/runtime';
+import {
+  checkpointRunInfo,
+  readRunReport,
+  unpricedCallsOf,
+  type Checkpoint,
+  type CheckpointSummary,
+  type RecoveryStrategy,
+} from '@headway/runtime';
 import { join } from 'node:path';
 import { numberOption, parseCommand, showHelp, stringOption } from '../args.js';
 import { oneLine } from '@headway/protocol/internal';
 import { terminalJson, terminalText } from '../terminal-text.js';
 import { CliError, EXIT } from '../cli-error.js';
-import { formatAge, formatUsd, table } from '../format.js';
+import { formatAge, formatSpent, table } from '../format.js';
 import { ioClock, type CliIo } from '../io/cli-io.js';
 import { openStores, STORE_URL_HELP, type OpenedStores } from '../store-url.js';
 
@@ -23,6 +30,9 @@ and logs print, or a checkpoint id.
 Every run's STATUS is one word of one vocabulary: completed, limit:iterations / limit:time /
 limit:cost (stopped at that limit, with a report), stalled, cancelled, failed, interrupted (left
 unfinished: a crash or a kill, or still running in another process; resumable).
+
+SPENT is what a run's priced calls cost; calls of a model with no price cost an unknown amount and
+are not in it, which it says: $0.0100 (excludes 2 unpriced calls).
 
 Commands:
   list                 unfinished runs (--all: every run, finished ones too)
@@ -68,7 +78,10 @@ interface RunRow {
   checkpointStatus: CheckpointSummary['status'];
   ageMs: number;
   iteration: number;
+  /** What the run's priced calls cost (USD). */
   spentUsd: number;
+  /** Calls of a model with no price: what they cost is unknown, so `spentUsd` leaves them out. */
+  unpricedCalls: number;
   inputTokens: number;
   outputTokens: number;
   strategy?: RecoveryStrategy;
@@ -130,6 +143,7 @@ export async function runsCommand(args: readonly string[], io: CliIo): Promise<n
         ageMs,
         iteration: s.iteration,
         spentUsd: full?.state.spentUsd ?? 0,
+        unpricedCalls: unpricedCallsOf(full?.state.costByModel),
         inputTokens: full?.state.usage.inputTokens ?? 0,
         outputTokens: full?.state.usage.outputTokens ?? 0,
         ...(s.status === 'running' ? { strategy: suggestStrategy(ageMs, resumeWithin, restartWithin) } : {}),
@@ -153,7 +167,7 @@ export async function runsCommand(args: readonly string[], io: CliIo): Promise<n
             r.status,
             formatAge(r.ageMs),
             String(r.iteration),
-            formatUsd(r.spentUsd),
+            formatSpent(r.spentUsd, r.unpricedCalls),
             r.strategy ?? '-',
             r.parentRunId ?? '-',
           ]);
@@ -188,7 +202,7 @@ export async function runsCommand(args: readonly string[], io: CliIo): Promise<n
             `updated    ${formatAge(r.ageMs)} ago`,
             `iteration  ${r.iteration}`,
             `tokens     ${r.inputTokens} in, ${r.outputTokens} out`,
-            `spent      ${formatUsd(r.spentUsd)}`,
+            `spent      ${formatSpent(r.spentUsd, r.unpricedCalls)}`,
             `messages   ${cp.messages.length}, tool-call log ${cp.log.length}, events to seq ${cp.lastSeq}`,
             ...cp.toolCalls.map((t) => `in flight  ${t.name} (${t.toolCallId}): ${t.status}`),
             ...(r.strategy === undefined ? [] : [`suggested  ${r.strategy}`]),

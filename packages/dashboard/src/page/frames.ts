@@ -1,59 +1,102 @@
 // What the server sends the page, checked before anything is drawn: a frame that does not match
 // is refused with what and where, never drawn half right. zod/mini keeps the check small in the
-// bundle; unknown fields are dropped, so a newer server does not break an older page.
+// bundle; unknown fields are dropped, so a newer server does not break an older page. Each schema
+// is checked at compile time against the server's own types (../dashboard-run-types.ts, types
+// only, no Node import): a field added on one side and not the other fails typecheck here.
 import * as z from 'zod/mini';
+import type { DashboardModelCost, DashboardRun, DashboardRunDetail, DashboardRunView } from '../dashboard-run-types.js';
+
+/** A type as plain nested objects (interfaces and intersections flattened), so two spellings of one shape compare equal. */
+type Plain<T> = T extends readonly (infer U)[] ? Plain<U>[] : T extends object ? { [K in keyof T]: Plain<T[K]> } : T;
+/**
+ * `true` when A and B are the same type: each field, its type and whether it is optional
+ * (TypeScript's identity check; assignability both ways would miss an optional field on one side).
+ */
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the identity check is a generic used once on each side
+type Same<A, B> = (<T>() => T extends Plain<A> ? 1 : 2) extends <T>() => T extends Plain<B> ? 1 : 2 ? true : false;
+/** `T` with the keys `K` optional. */
+type Loose<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
+
+/**
+ * `schema`, which must read exactly `Server`: a schema whose output differs (a field missing, extra,
+ * of another type or optionality) needs a second argument it cannot be given, so typecheck fails.
+ */
+function reads<Server>() {
+  return <S extends z.ZodMiniType>(
+    schema: S,
+    ..._pageSchemaDiffersFromServerType: Same<z.output<S>, Server> extends true ? [] : [never]
+  ): S => schema;
+}
+
+/**
+ * What the page reads of a run: the server's {@link DashboardRun} without what the page never shows,
+ * and with what a server from before it was sent may leave out made optional (no buttons, no
+ * unpriced note then).
+ */
+type PageRunOf = Loose<Omit<DashboardRun, 'parentRunId' | 'taskId' | 'updatedAt'>, 'actions' | 'unpricedCalls'>;
+/** What the page reads of a run page: the server's {@link DashboardRunDetail} the same way. */
+type RunFrameOf = Loose<Omit<DashboardRunDetail, 'continuations' | 'run' | 'view'>, 'costByModel'> & {
+  run: PageRunOf;
+  view: Omit<DashboardRunView, 'finishedSteps'>;
+};
 
 const action = z.enum(['continue', 'resume', 'abandon', 'cancel']);
 
-const run = z.object({
-  id: z.string(),
-  runId: z.string(),
-  task: z.string(),
-  sessionId: z.string(),
-  agent: z.string(),
-  state: z.string(),
-  stateText: z.string(),
-  active: z.boolean(),
-  iteration: z.number(),
-  spentUsd: z.number(),
-  /** Calls of a model with no price, which `spentUsd` excludes (absent from a server that does not say). */
-  unpricedCalls: z.optional(z.number()),
-  inputTokens: z.number(),
-  outputTokens: z.number(),
-  toolsUsed: z.array(z.string()),
-  startedAt: z.number(),
-  percent: z.number(),
-  etaLowMs: z.optional(z.number()),
-  etaHighMs: z.optional(z.number()),
-  error: z.optional(z.string()),
-  /** What the server allows on this run now; absent from a server that does not say (no buttons then). */
-  actions: z.optional(z.array(action)),
-});
-
-const tool = z.object({ name: z.string(), args: z.string(), result: z.optional(z.string()) });
-
-const costLine = z.object({
-  model: z.string(),
-  calls: z.number(),
-  inputTokens: z.number(),
-  outputTokens: z.number(),
-  /** `null` when the model has no price: shown as unpriced, never as $0. */
-  spentUsd: z.nullable(z.number()),
-});
-
-const runFrame = z.object({
-  run,
-  chain: z.array(z.string()),
-  view: z.object({
-    steps: z.array(z.object({ iteration: z.number(), text: z.string(), tools: z.array(tool) })),
-    omittedSteps: z.number(),
-    plan: z.optional(z.object({ total: z.number(), completed: z.number(), inProgress: z.number() })),
-    currentStep: z.optional(z.string()),
+const run = reads<PageRunOf>()(
+  z.object({
+    id: z.string(),
+    runId: z.string(),
+    task: z.string(),
+    sessionId: z.string(),
+    agent: z.string(),
+    state: z.string(),
+    stateText: z.string(),
+    active: z.boolean(),
+    iteration: z.number(),
+    spentUsd: z.number(),
+    /** Calls of a model with no price, which `spentUsd` excludes (absent from a server that does not say). */
+    unpricedCalls: z.exactOptional(z.number()),
+    inputTokens: z.number(),
+    outputTokens: z.number(),
+    toolsUsed: z.array(z.string()),
+    startedAt: z.number(),
+    percent: z.number(),
+    etaLowMs: z.exactOptional(z.number()),
+    etaHighMs: z.exactOptional(z.number()),
+    error: z.exactOptional(z.string()),
+    /** What the server allows on this run now; absent from a server that does not say (no buttons then). */
+    actions: z.exactOptional(z.array(action)),
   }),
-  reportHtml: z.optional(z.string()),
-  reportError: z.optional(z.string()),
-  costByModel: z.optional(z.array(costLine)),
-});
+);
+
+const tool = z.object({ name: z.string(), args: z.string(), result: z.exactOptional(z.string()) });
+
+const costLine = reads<DashboardModelCost>()(
+  z.object({
+    model: z.string(),
+    calls: z.number(),
+    inputTokens: z.number(),
+    outputTokens: z.number(),
+    /** `null` when the model has no price: shown as unpriced, never as $0. */
+    spentUsd: z.nullable(z.number()),
+  }),
+);
+
+const runFrame = reads<RunFrameOf>()(
+  z.object({
+    run,
+    chain: z.array(z.string()),
+    view: z.object({
+      steps: z.array(z.object({ iteration: z.number(), text: z.string(), tools: z.array(tool) })),
+      omittedSteps: z.number(),
+      plan: z.exactOptional(z.object({ total: z.number(), completed: z.number(), inProgress: z.number() })),
+      currentStep: z.exactOptional(z.string()),
+    }),
+    reportHtml: z.exactOptional(z.string()),
+    reportError: z.exactOptional(z.string()),
+    costByModel: z.exactOptional(z.array(costLine)),
+  }),
+);
 
 /** One run as the list and the run page draw it. */
 export type PageRun = z.infer<typeof run>;

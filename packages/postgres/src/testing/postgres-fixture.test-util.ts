@@ -3,7 +3,7 @@
 import pg from 'pg';
 import { reopenableStore, type ReopenableStore } from '@headway/runtime/testing/conformance';
 import { afterAll, it } from 'vitest';
-import { POSTGRES_MISSING, findPostgresBin, startPostgres, type PostgresServer } from './postgres-server.test-util.js';
+import { POSTGRES_MISSING, findPostgresBin, startPostgres, type PostgresServer } from '@headway/test-utils/servers';
 
 let count = 0;
 

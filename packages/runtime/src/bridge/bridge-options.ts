@@ -21,9 +21,10 @@ export type CostOf = (usage: ModelUsage, model: { model: string }) => number | u
 
 /**
  * A problem a bridged run survived and the caller may want to show: a guardrail that tripped, a
- * model report that was not usable (the report was built from the tool-call log), a call whose
- * cost was unknown under a spend budget (it counted as the whole budget), a plan that did not
- * validate (it was not used).
+ * model report that was not usable (the report was built from the tool-call log), a model whose
+ * calls `costOf` could not price under a spend budget (`cost-unknown`, once per model: its calls
+ * are not counted against the budget, as in headway's runtime), a plan that did not validate (it
+ * was not used).
  */
 export interface BridgeWarning {
   code: 'guardrail-tripped' | 'report-unusable' | 'cost-unknown' | 'plan-invalid';
@@ -55,7 +56,11 @@ export interface BridgeOptions {
   timeBudgetMs?: number;
   /** Grace after `timeBudgetMs` before the hard stop (default 30 000 ms). */
   hardStopAfterMs?: number;
-  /** Spend budget in USD, priced with `costOf`; a call it cannot price counts as the whole budget. */
+  /**
+   * Spend budget in USD, priced with `costOf`. A call it cannot price is left out of the spend and
+   * counted in the result's `unpricedCalls` (the runtime's rule: never $0, never the whole budget),
+   * with one `cost-unknown` warning per model.
+   */
   maxSpendUsd?: number;
   /** Prices each model call; required with `maxSpendUsd`, optional otherwise (adds `costUsd` to `step.finished`). */
   costOf?: CostOf;

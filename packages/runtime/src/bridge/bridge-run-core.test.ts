@@ -108,6 +108,79 @@ describe('createBridgeRunCore', () => {
     expect(seen).toHaveLength(1);
     expect(HeadwayError.isInstance(seen[0], 'KIT_INVALID_COST')).toBe(true);
     expect(core.stats().costUsd).toBeUndefined();
-    await core.end({ completed: true });
+    expect(await core.end({ completed: true })).toEqual({ outcome: 'completed', warnings: [], unpricedCalls: 1 });
+  });
+
+  it('follows the runtime’s rule for a call of unknown cost: left out, counted, said once per model, never a stop', async () => {
+    const { sink, events } = recorded();
+    const seen: unknown[] = [];
+    const prices: Record<string, number> = { priced: 0.25 };
+    const core = createBridgeRunCore(
+      {
+        task: 't',
+        sinks: [sink],
+        clock: new ManualClock(),
+        maxSpendUsd: 1,
+        costOf: (_usage, { model }) => prices[model],
+        onInternalError: (error) => void seen.push(error),
+      },
+      setup(),
+    );
+    const calls: [string, boolean][] = [
+      ['local/llama-3', true],
+      ['priced', true],
+      ['local/llama-3', true],
+      ['mystery', false],
+      ['priced', true],
+    ];
+    for (const [i, [model, withUsage]] of calls.entries()) {
+      expect(core.turnStarting()).toBeUndefined();
+      core.iterationStarted();
+      core.stepStarted(`s${String(i)}`, `llm-${String(i + 1)}`, 'model call', { model });
+      core.finishStep(`s${String(i)}`, withUsage ? { inputTokens: 1_000, outputTokens: 10 } : undefined, model);
+      core.iterationFinished();
+    }
+    // A node that is not a model call (no usage, not started as one) is neither priced nor counted.
+    core.stepStarted('tool', 'tools', 'tool node tools');
+    core.finishStep('tool', undefined, 'unknown');
+    expect(core.turnStarting()).toBeUndefined();
+    expect(core.stats().costUsd).toBe(0.5);
+    expect(events.flatMap((e) => (e.type === 'step.finished' ? [e.costUsd ?? null] : []))).toEqual([null, 0.25, null, null, 0.25, null]);
+    expect(events.filter((e) => e.type.startsWith('limit.'))).toEqual([]);
+    // costOf answering undefined is "unknown", not a failure.
+    expect(seen).toEqual([]);
+    const end = await core.end({ completed: true });
+    expect(end).toEqual({
+      outcome: 'completed',
+      unpricedCalls: 3,
+      warnings: [
+        {
+          code: 'cost-unknown',
+          message:
+            'local/llama-3 has no price: its calls are not counted against the cost limit of $1 (what they cost is unknown); have costOf price it',
+        },
+        {
+          code: 'cost-unknown',
+          message:
+            'mystery has no price: its calls are not counted against the cost limit of $1 (what they cost is unknown); have costOf price it',
+        },
+      ],
+    });
+  });
+
+  it('still stops on the priced spend, and says nothing of unpriced calls without a budget', async () => {
+    const core = createBridgeRunCore({ task: 't', sinks: [], clock: new ManualClock(), maxSpendUsd: 1, costOf: () => 0.6 }, setup());
+    for (let i = 0; i < 2; i++) {
+      expect(core.turnStarting()).toBeUndefined();
+      core.stepStarted('s', 'llm', 'model call', {});
+      core.finishStep('s', { inputTokens: 1, outputTokens: 1 }, 'm');
+    }
+    expect(core.turnStarting()).toEqual({ reason: 'cost-budget', mode: 'fallback' });
+    expect(await core.end({ completed: false })).toMatchObject({ outcome: 'limit', reason: 'cost-budget', unpricedCalls: 0 });
+
+    const free = createBridgeRunCore({ task: 't', sinks: [], clock: new ManualClock(), costOf: () => undefined }, setup());
+    free.stepStarted('s', 'llm', 'model call', {});
+    free.finishStep('s', { inputTokens: 1, outputTokens: 1 }, 'm');
+    expect(await free.end({ completed: true })).toEqual({ outcome: 'completed', warnings: [], unpricedCalls: 1 });
   });
 });

@@ -24,6 +24,7 @@ import {
 import { describeThrown, errorMessage, unrefClock, validateUntrusted } from '@headway/protocol/internal';
 import { buildFallbackReport, buildReportPrompt, ToolCallLog, type ReportPromptLimits } from '@headway/report';
 import type { BridgeErrorContext, BridgeOptions, BridgeWarning } from './bridge-options.js';
+import { createUnpricedCalls } from '../cost/unpriced-calls.js';
 import { reportFromModel } from './model-report.js';
 
 /** How a bridged run ended. */
@@ -36,8 +37,14 @@ export interface HeadwayRunResult {
   reason?: StopReason;
   /** The progress report, for every run that did not complete. */
   report?: ProgressReport;
-  /** Typed problems the caller may want to log: a guardrail trip, an unusable model report, an unpriced call. */
+  /** Typed problems the caller may want to log: a guardrail trip, an unusable model report, a model `costOf` could not price. */
   warnings: BridgeWarning[];
+  /**
+   * Model calls whose cost is unknown (`costOf` gave no usable number, or the call reported no
+   * token counts): left out of the spend and of `report.stats.costUsd`, never counted as $0 or as
+   * the budget. Present when `costOf` was given.
+   */
+  unpricedCalls?: number;
 }
 
 const DEFAULT_MAX_ITERATIONS = 20;
@@ -92,7 +99,10 @@ export interface BridgeRunCore {
   start(): void;
   nameAgent(name: string): void;
   cancelled(): boolean;
-  /** Ends step `id` with `step.finished` (`finishReason` when it did not end normally); false when no such step was open. */
+  /**
+   * Ends step `id` with `step.finished` (`finishReason` when it did not end normally); false when no
+   * such step was open. A step with `usage`, or started as a model call, is priced with `costOf`.
+   */
   finishStep(id: string, usage: ModelUsage | undefined, model: string, finishReason?: string): boolean;
   /** Whether step `id` is open (started, not yet finished). */
   isStepOpen(id: string): boolean;
@@ -102,6 +112,7 @@ export interface BridgeRunCore {
   turnLimitReached(): StopState;
   iterationStarted(): void;
   iterationFinished(): void;
+  /** Step `id` begins; given `model`, it is a model call (priced when it ends, even without usage). */
   stepStarted(id: string, name: string, description: string, model?: { provider?: string; model?: string }): void;
   unnest(): void;
   planUpdated(items: unknown): boolean;
@@ -171,7 +182,9 @@ export function createBridgeRunCore(o: BridgeOptions, setup: BridgeRunSetup): Br
   let iterations = 0;
   let spentUsd = 0;
   let priced = false;
-  const steps = new Map<string, { name: string; startedAt: number }>();
+  const unpriced = createUnpricedCalls('have costOf price it');
+  /** Open steps; `modelCall` when it was started as one (with a `model`): such a step is priced even without usage. */
+  const steps = new Map<string, { name: string; startedAt: number; modelCall: boolean }>();
   const parents: ProgressTracker[] = [];
   let toolsStarted = false;
   const approached = new Set<LimitKind>();
@@ -251,23 +264,26 @@ export function createBridgeRunCore(o: BridgeOptions, setup: BridgeRunSetup): Br
     if (step === undefined) return false;
     steps.delete(id);
     let costUsd: number | undefined;
-    if (usage !== undefined && o.costOf !== undefined) {
-      try {
-        const c = o.costOf(usage, { model });
-        if (typeof c === 'number' && Number.isFinite(c) && c >= 0) costUsd = c;
-        else internal(setup.invalidCostError(`costOf returned ${describeThrown(c, 80)}, not a finite number >= 0`), 'costOf');
-      } catch (error) {
-        internal(error, 'costOf');
+    // A model call is priced: one that reported usage, or was started as one. Its cost is unknown
+    // when costOf gives no usable number; the runtime's rule then holds (cost/unpriced-calls.ts).
+    if (o.costOf !== undefined && (usage !== undefined || step.modelCall)) {
+      if (usage !== undefined) {
+        try {
+          const c = o.costOf(usage, { model });
+          if (typeof c === 'number' && Number.isFinite(c) && c >= 0) costUsd = c;
+          else if (c !== undefined)
+            internal(setup.invalidCostError(`costOf returned ${describeThrown(c, 80)}, not a finite number >= 0`), 'costOf');
+        } catch (error) {
+          internal(error, 'costOf');
+        }
       }
-    }
-    if (costUsd !== undefined) {
-      priced = true;
-      spentUsd += costUsd;
-    } else if (o.maxSpendUsd !== undefined) {
-      // Unknown cost counts against the cap, never as free: the budget is taken as spent.
-      priced = true;
-      spentUsd = Math.max(spentUsd, o.maxSpendUsd);
-      warnings.push({ code: 'cost-unknown', message: `the cost of a call to ${model} is unknown; it counts as the whole spend budget` });
+      if (costUsd === undefined) {
+        const told = unpriced.record(model, o.maxSpendUsd);
+        if (told !== undefined) warnings.push({ code: 'cost-unknown', message: told.message });
+      } else {
+        priced = true;
+        spentUsd += costUsd;
+      }
     }
     emit({
       type: 'step.finished',
@@ -356,15 +372,15 @@ export function createBridgeRunCore(o: BridgeOptions, setup: BridgeRunSetup): Br
       active?.iterationFinished();
     },
     /** Step `id` (a model call, a node run) begins. */
-    stepStarted(id: string, name: string, description: string, model: { provider?: string; model?: string } = {}): void {
+    stepStarted(id: string, name: string, description: string, model?: { provider?: string; model?: string }): void {
       start();
-      steps.set(id, { name, startedAt: clock.now() });
+      steps.set(id, { name, startedAt: clock.now(), modelCall: model !== undefined });
       emit({
         type: 'step.started',
         step: name,
         description,
-        ...(model.provider === undefined ? {} : { provider: model.provider }),
-        ...(model.model === undefined ? {} : { model: model.model }),
+        ...(model?.provider === undefined ? {} : { provider: model.provider }),
+        ...(model?.model === undefined ? {} : { model: model.model }),
       });
     },
     toolStarted(toolName: string, toolCallId: string, args: unknown): void {
@@ -438,6 +454,7 @@ export function createBridgeRunCore(o: BridgeOptions, setup: BridgeRunSetup): Br
         emit(terminal);
         if (ownsHub) await hub.flush({ timeoutMs: FLUSH_TIMEOUT_MS });
         const out: HeadwayRunResult = { outcome: result.outcome, warnings: [...warnings] };
+        if (o.costOf !== undefined) out.unpricedCalls = unpriced.count;
         if (result.reason !== undefined) out.reason = result.reason;
         if (result.report !== undefined) out.report = result.report;
         return out;

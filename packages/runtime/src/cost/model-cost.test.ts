@@ -10,7 +10,7 @@ import { collect, ids } from '../loop/test-helpers.test-util.js';
 import { ProviderRegistry } from '../provider/provider-registry.js';
 import { ScriptedProvider, type ScriptedStep } from '../provider/scripted-provider.js';
 import { defineTool } from '../tools/define-tool.js';
-import { recordModelCost, type ModelCost } from './model-cost.js';
+import { recordModelCost, unpricedCallsOf, type ModelCost } from './model-cost.js';
 
 // $1 per 1,000 input tokens, $0 output: each priced call below costs exactly $1.
 const prices = { 'test-model': { inputPerMillion: 1_000, outputPerMillion: 0 } };
@@ -159,5 +159,20 @@ describe('cost by model', () => {
       { model: 'a', calls: 2, inputTokens: 2, outputTokens: 2, spentUsd: 0.75, unpricedCalls: 0 },
       { model: 'b', calls: 1, inputTokens: 3, outputTokens: 4, cacheWriteTokens: 1, spentUsd: 0, unpricedCalls: 1 },
     ]);
+  });
+});
+
+describe('unpricedCallsOf', () => {
+  it('adds up the unpriced calls of every model; none without a cost by model', () => {
+    const row = { calls: 3, inputTokens: 1, outputTokens: 1, spentUsd: 0.5 };
+    expect(
+      unpricedCallsOf([
+        { model: 'a', ...row, unpricedCalls: 0 },
+        { model: 'b', ...row, unpricedCalls: 2 },
+        { model: 'c', ...row, unpricedCalls: 1 },
+      ]),
+    ).toBe(3);
+    expect(unpricedCallsOf([])).toBe(0);
+    expect(unpricedCallsOf(undefined)).toBe(0);
   });
 });

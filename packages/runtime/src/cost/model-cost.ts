@@ -55,3 +55,13 @@ export function recordModelCost(costs: ModelCost[], model: string, usage: Usage,
   if (costUsd === undefined) row.unpricedCalls += 1;
   else row.spentUsd += costUsd;
 }
+
+/**
+ * A run's calls whose cost is unknown, from its cost by model (a checkpoint's `costByModel`; 0
+ * without one): what its `spentUsd` leaves out, as `headway cost`, `headway runs` and the dashboard say.
+ */
+export function unpricedCallsOf(costs: readonly ModelCost[] | undefined): number {
+  let calls = 0;
+  for (const row of costs ?? []) calls += row.unpricedCalls;
+  return calls;
+}

@@ -21,6 +21,7 @@ import { StoreCheckpointer } from '../checkpoint/store-checkpointer.js';
 import { CostTracker, type CostSummary } from '../cost/cost-tracker.js';
 import type { ModelPrice, PriceTable } from '../cost/price-table.js';
 import { spendGuard } from '../cost/spend-guard.js';
+import { unpricedCallsOf } from '../cost/model-cost.js';
 import { capabilityModeTable, type CapabilityModeDefinition } from '../context/capability-modes.js';
 import type { ContextPart } from '../context/context-part.js';
 import { readContextParts, type ReadPart } from '../context/context-runner.js';
@@ -247,7 +248,7 @@ export class AgentRuntime {
     await openSession(this.#sessions, state.sessionId, this.#costs, {
       spentUsd: state.spentUsd,
       calls: state.iteration,
-      unpricedCalls: (state.costByModel ?? []).reduce((sum, row) => sum + row.unpricedCalls, 0),
+      unpricedCalls: unpricedCallsOf(state.costByModel),
     });
     const checkpointer = new StoreCheckpointer(store, this.#generateId);
     checkpointer.attach(checkpoint, state);

@@ -21,7 +21,7 @@ import type { ProviderRegistry } from '../provider/provider-registry.js';
 import { isAbortError } from '../provider/retry-policy.js';
 import { ProviderError } from '../provider/provider-error.js';
 import { ConfigError } from './config-error.js';
-import { CostError } from '../cost/cost-error.js';
+import { createUnpricedCalls } from '../cost/unpriced-calls.js';
 import { recordModelCost } from '../cost/model-cost.js';
 import { ContextRunner } from '../context/context-runner.js';
 import type { ContextRunInfo, ContextIteration } from '../context/context-part.js';
@@ -90,8 +90,8 @@ export class RunLoop {
   readonly #context: ContextRunner;
   readonly #log: ToolCallLog;
   readonly #abort = new AbortController();
-  /** Models without a price this run already said are not counted against the cost limit. */
-  readonly #unpricedTold = new Set<string>();
+  /** This run's calls whose model has no price: counted, and said once per model under a cost limit. */
+  readonly #unpriced = createUnpricedCalls("give it a price in the runtime's prices");
   readonly #time: TimeBudget;
   readonly #stall: StallWatch;
   #stop: Stop | undefined;
@@ -518,30 +518,17 @@ export class RunLoop {
       if (costUsd !== undefined) this.state.spentUsd += costUsd;
       recordModelCost((this.state.costByModel ??= []), model, response.usage, costUsd);
       priced = costUsd !== undefined;
-      if (!priced) this.#unpriced(model);
+      if (!priced) {
+        // The one rule for a call of unknown cost, as every bridge's: left out of the spend, said once per model.
+        const told = this.#unpriced.record(model, spend.check(this.state.sessionId).budgetUsd);
+        if (told !== undefined) this.#ctx.onInternalError(told, 'cost');
+      }
     } catch (error) {
       this.#ctx.onInternalError(error, 'cost');
     }
     const { approaching } = costLimit(spend, this.state.sessionId);
     if (approaching !== undefined) this.#approach(approaching);
     return priced;
-  }
-
-  /**
-   * A model with no price under a cost limit: its calls cannot be counted against the limit (what
-   * they cost is unknown), and the limit says so, once per run and model, to `onInternalError`.
-   */
-  #unpriced(model: string): void {
-    const budgetUsd = this.#ctx.spend?.check(this.state.sessionId).budgetUsd ?? 0;
-    if (budgetUsd === 0 || this.#unpricedTold.has(model)) return;
-    this.#unpricedTold.add(model);
-    this.#ctx.onInternalError(
-      new CostError(
-        'COST_UNPRICED_MODEL',
-        `${model} has no price: its calls are not counted against the cost limit of $${String(budgetUsd)} (what they cost is unknown); give it a price in the runtime's prices`,
-      ),
-      'cost',
-    );
   }
 
   /** The 80% warning of a limit, once per run. */
