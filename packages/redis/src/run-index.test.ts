@@ -12,7 +12,7 @@ import type { RedisError } from './redis-error.js';
 import { createRedisReplayLog } from './redis-replay-log.js';
 import { createRedisSink, type RedisSink } from './redis-sink.js';
 import { ABANDONED_MESSAGE, isAbandonedMarker, listRuns, reapAbandonedRuns } from './run-index.js';
-import { startRedisServer, type RedisServer } from './testing/redis-server.test-util.js';
+import { startRedisServer, type RedisServer } from '@headway/test-utils/servers';
 import { frameIds, get, listen } from './testing/sse.test-util.js';
 
 const binary = findTestPart('HEADWAY_REDIS_SERVER');

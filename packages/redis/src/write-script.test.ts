@@ -8,7 +8,7 @@ import { connectRedis } from './connect-redis.js';
 import { runKeys } from './keys.js';
 import { createRedisSink } from './redis-sink.js';
 import { reapAbandonedRuns } from './run-index.js';
-import { startRedisServer, type RedisServer } from './testing/redis-server.test-util.js';
+import { startRedisServer, type RedisServer } from '@headway/test-utils/servers';
 import { WRITE_BATCH_SCRIPT } from './write-script.js';
 
 const binary = findTestPart('HEADWAY_REDIS_SERVER');
