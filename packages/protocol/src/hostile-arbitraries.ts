@@ -248,12 +248,39 @@ export function hostileValueArb(options: HostileValueOptions = {}): fc.Arbitrary
 }
 
 /**
+ * How many times slower than an idle machine this one runs now, as far as the time limits of
+ * hostile fuzzing are concerned: the run queue per core (the larger of the 1- and 5-minute load
+ * averages over the cores), at least 1 and at most 8; 1 where there is no `node:os` (a browser).
+ * Read once, when this module loads (each test file, in vitest). The limits below are multiplied
+ * by it, so a busy machine does not trip them while a hang still fails, later.
+ */
+export const MACHINE_LOAD_FACTOR: number = machineLoadFactor();
+
+function machineLoadFactor(): number {
+  const host = globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } };
+  const os = host.process?.getBuiltinModule?.('node:os') as { loadavg: () => number[]; availableParallelism: () => number } | undefined;
+  return os === undefined ? 1 : loadFactor(os.loadavg(), os.availableParallelism());
+}
+
+/**
+ * The slowdown {@link MACHINE_LOAD_FACTOR} reads from `loadAverages` (`os.loadavg()`: 1, 5 and
+ * 15 minutes) on `cores` cores: the larger of the first two per core, within 1–8.
+ */
+export function loadFactor(loadAverages: readonly number[], cores: number): number {
+  const [oneMinute = 0, fiveMinutes = 0] = loadAverages;
+  const perCore = Math.max(oneMinute, fiveMinutes) / Math.max(1, cores);
+  return Number.isFinite(perCore) ? Math.min(8, Math.max(1, perCore)) : 1;
+}
+
+const scaled = (ms: number): number => Math.round(ms * MACHINE_LOAD_FACTOR);
+
+/**
  * fast-check parameters for hostile fuzzing: a time budget for the whole property that counts
  * as a failure when exceeded (`interruptAfterTimeLimit` + `markInterruptAsFailure`), and a
  * per-case `timeout` for async properties, so a hang fails the test instead of stalling CI.
- * The budget (30 s for 100 runs) is generous because shared CI machines are slow; a
- * super-linear receiver on these inputs takes minutes. Pair it with a vitest test timeout a
- * little above `interruptAfterTimeLimit`.
+ * The budget (30 s for 100 runs on an idle machine, times {@link MACHINE_LOAD_FACTOR}) is
+ * generous because shared CI machines are slow; a super-linear receiver on these inputs takes
+ * minutes. Pair it with a vitest test timeout a little above `interruptAfterTimeLimit`.
  */
 export const HOSTILE_RUN_PARAMETERS: {
   numRuns: number;
@@ -262,27 +289,28 @@ export const HOSTILE_RUN_PARAMETERS: {
   markInterruptAsFailure: boolean;
 } = {
   numRuns: 100,
-  timeout: 2000,
-  interruptAfterTimeLimit: 30_000,
+  timeout: scaled(2000),
+  interruptAfterTimeLimit: scaled(30_000),
   markInterruptAsFailure: true,
 };
 
 /**
  * {@link HOSTILE_RUN_PARAMETERS} for parsers of large hostile text: 150 cases and a 60 s limit
- * for the whole run, so a hang fails. Such properties take 1–4 s on an idle machine and up to
+ * for the whole run (times {@link MACHINE_LOAD_FACTOR}), so a hang fails. Such properties take 1–4 s on an idle machine and up to
  * 11 s on a 2-core machine at load 30, while a super-linear parser on these inputs takes minutes.
  */
 export const HOSTILE_PARSER_RUN_PARAMETERS: typeof HOSTILE_RUN_PARAMETERS = {
   ...HOSTILE_RUN_PARAMETERS,
   numRuns: 150,
-  interruptAfterTimeLimit: 60_000,
+  interruptAfterTimeLimit: scaled(60_000),
 };
 
 /**
  * Vitest timeout for a test that runs {@link HOSTILE_PARSER_RUN_PARAMETERS} or a hostile case in a
- * child process (given 120 s): above both of their limits, so theirs is the failure reported.
+ * child process (given 120 s): above both of their limits, so theirs is the failure reported
+ * (150 s on an idle machine, times {@link MACHINE_LOAD_FACTOR}, as theirs are).
  */
-export const HOSTILE_TEST_TIMEOUT = 150_000;
+export const HOSTILE_TEST_TIMEOUT: number = scaled(150_000);
 
 /** Options of {@link hostileTextArb}. */
 export interface HostileTextOptions {

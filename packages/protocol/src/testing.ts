@@ -188,6 +188,7 @@ export {
   HOSTILE_PIECES,
   HOSTILE_RUN_PARAMETERS,
   HOSTILE_TEST_TIMEOUT,
+  MACHINE_LOAD_FACTOR,
   controlTextArb,
   deepValueArb,
   fragmentTextArb,
