@@ -19,16 +19,66 @@ interface Budget {
  * A 32-bit FNV-1a hash over everything added, plus the count of characters added. One hash is
  * enough here: fingerprints are compared with the few calls just before them, where a collision
  * has a chance of one in four billion, and a per-character loop is the detector's main cost.
+ *
+ * Everything is hashed where it lies (a prefix of a string, a string with its whitespace
+ * normalised, a count's digits): no piece of text is built only to be hashed.
  */
 class Hasher {
   #h = 0x811c9dc5;
   #n = 0;
 
-  add(text: string): void {
+  /** Adds `text`'s first `end` characters (all of them by default). */
+  add(text: string, end = text.length): void {
     let h = this.#h;
-    for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+    for (let i = 0; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
     this.#h = h;
-    this.#n += text.length;
+    this.#n += end;
+  }
+
+  /** Adds one character by its code. */
+  addCode(code: number): void {
+    this.#h = Math.imul(this.#h ^ code, 0x01000193);
+    this.#n += 1;
+  }
+
+  /**
+   * Adds `text`'s first `end` characters as `text.slice(0, end).replace(/\s+/g, ' ').trim()`
+   * would read: whitespace runs as one space, none at either end.
+   */
+  addNormalized(text: string, end: number): void {
+    let h = this.#h;
+    let n = this.#n;
+    let started = false;
+    let space = false;
+    for (let i = 0; i < end; i++) {
+      const code = text.charCodeAt(i);
+      if (isSpace(code)) {
+        space = started;
+        continue;
+      }
+      if (space) {
+        h = Math.imul(h ^ 0x20, 0x01000193);
+        n += 1;
+        space = false;
+      }
+      h = Math.imul(h ^ code, 0x01000193);
+      n += 1;
+      started = true;
+    }
+    this.#h = h;
+    this.#n = n;
+  }
+
+  /** Adds a count's decimal digits, as `String(value)` writes them. */
+  addCount(value: number): void {
+    // Up to 2^32, where every division below is exact enough to give the right digit.
+    if (!Number.isInteger(value) || value < 0 || value > 0xffffffff) {
+      this.add(String(value));
+      return;
+    }
+    let unit = 1;
+    while (unit * 10 <= value) unit *= 10;
+    for (; unit >= 1; unit /= 10) this.addCode(0x30 + (Math.floor(value / unit) % 10));
   }
 
   digest(): string {
@@ -36,13 +86,28 @@ class Hasher {
   }
 }
 
+/**
+ * Whether a character is one `\s` matches (and `trim` removes): ECMAScript's WhiteSpace and
+ * LineTerminator, the BOM and every Unicode space separator included.
+ */
+function isSpace(code: number): boolean {
+  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  if (code < 0xa0) return false;
+  return (
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}
+
 /** Strings up to this length are normalised (whitespace); longer ones, mostly results, are hashed as they are. */
 const MAX_NORMALIZED = 1024;
-
-/** Whitespace runs collapsed to one space, ends trimmed: `ls  src/work\n` and `ls src/work` are the same call. */
-function normalizeText(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
 
 function walk(value: unknown, depth: number, budget: Budget, out: Hasher): void {
   budget.nodes -= 1;
@@ -53,25 +118,33 @@ function walk(value: unknown, depth: number, budget: Budget, out: Hasher): void 
   switch (typeof value) {
     case 'string': {
       const room = Math.max(0, budget.chars);
-      const read = value.length > room ? value.slice(0, room) : value;
-      budget.chars -= read.length;
-      out.add('s');
-      out.add(read.length <= MAX_NORMALIZED ? normalizeText(read) : read);
-      if (read.length < value.length) out.add(`…${value.length}`);
-      out.add('\u0000');
+      const read = Math.min(value.length, room);
+      budget.chars -= read;
+      out.addCode(0x73); // 's'
+      if (read <= MAX_NORMALIZED) out.addNormalized(value, read);
+      else out.add(value, read);
+      if (read < value.length) {
+        out.add('…');
+        out.addCount(value.length);
+      }
+      out.addCode(0);
       return;
     }
     case 'number':
     case 'boolean':
     case 'bigint':
-      out.add(`${typeof value}:${String(value)}\u0000`);
+      out.add(typeof value);
+      out.addCode(0x3a); // ':'
+      out.add(String(value));
+      out.addCode(0);
       return;
     case 'undefined':
       out.add('u\u0000');
       return;
     case 'symbol':
     case 'function':
-      out.add(`${typeof value}\u0000`);
+      out.add(typeof value);
+      out.addCode(0);
       return;
     default:
       break;
@@ -87,22 +160,25 @@ function walk(value: unknown, depth: number, budget: Budget, out: Hasher): void 
   try {
     if (Array.isArray(value)) {
       const items = value as unknown[];
-      out.add(`[${items.length}`);
+      out.addCode(0x5b); // '['
+      out.addCount(items.length);
       const n = Math.min(items.length, Math.max(0, budget.nodes));
       for (let i = 0; i < n; i++) walk(items[i], depth + 1, budget, out);
-      out.add(']');
+      out.addCode(0x5d); // ']'
       return;
     }
     // Sorted keys: the same arguments in another order are the same call.
-    const keys = Object.keys(value as object).sort();
-    out.add(`{${keys.length}`);
+    const keys = Object.keys(value as object);
+    if (keys.length > 1) keys.sort();
+    out.addCode(0x7b); // '{'
+    out.addCount(keys.length);
     for (const key of keys) {
       if (budget.nodes <= 0) break;
-      out.add(key.length > 200 ? key.slice(0, 200) : key);
-      out.add('=');
+      out.add(key, Math.min(key.length, 200));
+      out.addCode(0x3d); // '='
       walk((value as Record<string, unknown>)[key], depth + 1, budget, out);
     }
-    out.add('}');
+    out.addCode(0x7d); // '}'
   } catch {
     // A throwing getter, a revoked proxy, a trap that lies: the value is opaque, not fatal.
     out.add('unreadable\u0000');

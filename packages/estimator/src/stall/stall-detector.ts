@@ -157,39 +157,47 @@ export function createStallDetector(options: StallDetectorOptions = {}): StallDe
     return cleared;
   };
 
-  /** The run of identical calls (same call, same result) ending at the newest one. */
-  const sameStreak = (): Seen[] => {
+  // The patterns are found as the index where they start, so that a call that continues or
+  // breaks nothing copies no part of the history; the calls are sliced out only for a stall's evidence.
+
+  /** Where the run of identical calls (same call, same result) ending at the newest one starts (`history.length` when empty). */
+  const sameStreakStart = (): number => {
     const last = history[history.length - 1];
-    if (last === undefined) return [];
+    if (last === undefined) return history.length;
     let i = history.length - 1;
     while (i > 0) {
       const prev = history[i - 1];
       if (prev?.key !== last.key) break;
       i -= 1;
     }
-    return history.slice(i);
+    return i;
   };
 
-  /** The alternating run A-B-A-B… (A ≠ B, each with one result) ending at the newest call. */
-  const pingPong = (): Seen[] => {
+  /** Where the alternating run A-B-A-B… (A ≠ B, each with one result) ending at the newest call starts (`history.length` when there is none). */
+  const pingPongStart = (): number => {
     const n = history.length;
     const a = history[n - 1];
     const b = history[n - 2];
-    if (a === undefined || b === undefined || a.call === b.call) return [];
+    if (a === undefined || b === undefined || a.call === b.call) return n;
     let i = n - 2;
     while (i > 0) {
       // Within bounds both exist; each call must equal the one two places later (call and result).
       if (history[i - 1]?.key !== history[i + 1]?.key) break;
       i -= 1;
     }
-    return history.slice(i);
+    return i;
   };
 
   const callChange = (): StallChange | undefined => {
-    const streak = sameStreak();
-    const last = streak[streak.length - 1];
-    const first = streak[0];
-    if (last !== undefined && first !== undefined && streak.length >= (last.ok ? limits.repeatedCall : limits.repeatedFailure)) {
+    const streakStart = sameStreakStart();
+    const last = history[history.length - 1];
+    const first = history[streakStart];
+    if (
+      last !== undefined &&
+      first !== undefined &&
+      history.length - streakStart >= (last.ok ? limits.repeatedCall : limits.repeatedFailure)
+    ) {
+      const streak = history.slice(streakStart);
       activeKeys = new Set([last.key]);
       return detect({
         type: 'stall.detected',
@@ -198,11 +206,13 @@ export function createStallDetector(options: StallDetectorOptions = {}): StallDe
         since: first.iteration,
       });
     }
-    const pp = pingPong();
-    const a = pp[pp.length - 2];
-    const b = pp[pp.length - 1];
-    const start = pp[0];
-    if (pp.length >= limits.pingPongCycles * 2 && a !== undefined && b !== undefined && start !== undefined) {
+    const ppStart = pingPongStart();
+    const ppLength = history.length - ppStart;
+    const a = history[history.length - 2];
+    const b = history[history.length - 1];
+    const start = history[ppStart];
+    if (ppLength >= limits.pingPongCycles * 2 && a !== undefined && b !== undefined && start !== undefined) {
+      const pp = history.slice(ppStart);
       activeKeys = new Set([a.key, b.key]);
       return detect({
         type: 'stall.detected',
@@ -210,7 +220,7 @@ export function createStallDetector(options: StallDetectorOptions = {}): StallDe
         evidence: {
           toolCallIds: ids(pp),
           subject: `${stallSubject(a.name, a.args)} ↔ ${stallSubject(b.name, b.args)}`,
-          repeats: Math.floor(pp.length / 2),
+          repeats: Math.floor(ppLength / 2),
         },
         since: start.iteration,
       });
@@ -247,7 +257,9 @@ export function createStallDetector(options: StallDetectorOptions = {}): StallDe
       }
       // A call that breaks the pattern in progress ends the stall; one that repeats it changes nothing.
       if (active !== undefined && active.kind !== 'no-progress' && active.kind !== 'repeated-text') {
-        const goesOn = activeKeys.has(key) && (active.kind === 'ping-pong' ? pingPong().length >= 3 : sameStreak().length >= 2);
+        const goesOn =
+          activeKeys.has(key) &&
+          (active.kind === 'ping-pong' ? history.length - pingPongStart() >= 3 : history[history.length - 2]?.key === key);
         return goesOn ? undefined : (clear([active.kind]) ?? callChange());
       }
       return callChange();
