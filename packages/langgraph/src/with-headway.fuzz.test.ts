@@ -1,5 +1,5 @@
 import { isTerminalEvent, progressEventSchema, type ProgressEvent } from '@headway/protocol';
-import { HOSTILE_RUN_PARAMETERS, hostileValueArb } from '@headway/protocol/testing';
+import { HOSTILE_RUN_PARAMETERS, HOSTILE_TEST_TIMEOUT, hostileValueArb } from '@headway/protocol/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LangGraphError } from './langgraph-error.js';
@@ -41,7 +41,7 @@ const chunkArb = fc.oneof(
 );
 
 describe('withHeadway (LangGraph) on a hostile stream', () => {
-  it('always ends with one valid terminal event, never throws and never hangs', { timeout: 60_000 }, async () => {
+  it('always ends with one valid terminal event, never throws and never hangs', { timeout: HOSTILE_TEST_TIMEOUT }, async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(chunkArb, { maxLength: 12 }),

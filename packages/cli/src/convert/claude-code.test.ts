@@ -5,6 +5,7 @@ import {
   deepValueArb,
   hostileValueArb,
   HOSTILE_RUN_PARAMETERS,
+  HOSTILE_TEST_TIMEOUT,
   hugeStringArb,
   progressEventArbitraries,
 } from '@headway/protocol/testing';
@@ -221,24 +222,28 @@ describe('the converters under hostile input', () => {
     expect(stream.notUnderstood).toBe(1);
   });
 
-  it('takes hostile values (throwing getters, revoked proxies, cycles) straight into each converter without throwing', () => {
-    fc.assert(
-      fc.property(hostileValueArb(), (value) => {
-        for (const converter of [new ClaudeCodeConverter(), new CodexConverter(), new GeminiConverter()]) {
-          for (const wrapped of [
-            value,
-            { type: 'assistant', message: { content: [value] } },
-            { type: 'item.completed', item: value },
-            { type: 'tool_use', parameters: value },
-          ]) {
-            converter.convert(wrapped, 0);
+  it(
+    'takes hostile values (throwing getters, revoked proxies, cycles) straight into each converter without throwing',
+    () => {
+      fc.assert(
+        fc.property(hostileValueArb(), (value) => {
+          for (const converter of [new ClaudeCodeConverter(), new CodexConverter(), new GeminiConverter()]) {
+            for (const wrapped of [
+              value,
+              { type: 'assistant', message: { content: [value] } },
+              { type: 'item.completed', item: value },
+              { type: 'tool_use', parameters: value },
+            ]) {
+              converter.convert(wrapped, 0);
+            }
+            converter.end(0);
           }
-          converter.end(0);
-        }
-      }),
-      HOSTILE_RUN_PARAMETERS,
-    );
-  });
+        }),
+        HOSTILE_RUN_PARAMETERS,
+      );
+    },
+    HOSTILE_TEST_TIMEOUT,
+  );
 
   it('keeps deep, huge and control-character text within the protocol’s limits', () => {
     const line = fc.oneof(

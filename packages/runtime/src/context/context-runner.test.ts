@@ -1,6 +1,6 @@
 import { HeadwayError, type ProgressEvent } from '@headway/protocol';
 import { errorMessage } from '@headway/protocol/internal';
-import { HOSTILE_RUN_PARAMETERS, hostileValueArb } from '@headway/protocol/testing';
+import { HOSTILE_RUN_PARAMETERS, HOSTILE_TEST_TIMEOUT, hostileValueArb } from '@headway/protocol/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AgentRuntime, type AgentRuntimeDeps } from '../loop/agent-runtime.js';
@@ -208,30 +208,34 @@ describe('capability modes', () => {
 });
 
 describe('context parts are foreign code', () => {
-  it('whatever a part returns or throws, the run completes as without it, with at most one report per part (property, time-limited)', async () => {
-    const plain = await runWith(undefined);
-    await fc.assert(
-      fc.asyncProperty(
-        hostileValueArb({ maxStringLength: 10_000, maxDepth: 200 }),
-        fc.constantFrom('return', 'throw', 'resolve'),
-        async (value, how) => {
-          const act = (): unknown => {
-            if (how === 'throw') throw value;
-            return how === 'resolve' ? Promise.resolve(value) : value;
-          };
-          const part = {
-            name: 'foreign',
-            beforeRun: act,
-            beforeIteration: act,
-            assembleContext: act,
-            afterRun: act,
-          } as unknown as ContextPart;
-          const result = await runWith([part]);
-          expect(result.text).toBe(plain.text);
-          expect(result.errors.length).toBeLessThanOrEqual(1);
-        },
-      ),
-      { ...HOSTILE_RUN_PARAMETERS, numRuns: 40 },
-    );
-  }, 60_000);
+  it(
+    'whatever a part returns or throws, the run completes as without it, with at most one report per part (property, time-limited)',
+    async () => {
+      const plain = await runWith(undefined);
+      await fc.assert(
+        fc.asyncProperty(
+          hostileValueArb({ maxStringLength: 10_000, maxDepth: 200 }),
+          fc.constantFrom('return', 'throw', 'resolve'),
+          async (value, how) => {
+            const act = (): unknown => {
+              if (how === 'throw') throw value;
+              return how === 'resolve' ? Promise.resolve(value) : value;
+            };
+            const part = {
+              name: 'foreign',
+              beforeRun: act,
+              beforeIteration: act,
+              assembleContext: act,
+              afterRun: act,
+            } as unknown as ContextPart;
+            const result = await runWith([part]);
+            expect(result.text).toBe(plain.text);
+            expect(result.errors.length).toBeLessThanOrEqual(1);
+          },
+        ),
+        { ...HOSTILE_RUN_PARAMETERS, numRuns: 40 },
+      );
+    },
+    HOSTILE_TEST_TIMEOUT,
+  );
 });
