@@ -27,6 +27,7 @@
 import { basename } from 'node:path';
 import { replayProgress, type EtaCalibration } from '@headway/estimator';
 import { loadRealTraces, tracesDirs, type Trace } from './traces.js';
+import { nearestRows } from '../lib/nearest.js';
 
 /** As bench:estimator. */
 const DEFAULT_CAP = 30;
@@ -148,55 +149,13 @@ function standardise(samples: Sample[]): void {
 
 /** For each sample, the sorted log(time left) of its k nearest samples of other runs. */
 function neighbourLogs(samples: Sample[], k: number, apart: 'run' | 'group'): Float64Array[] {
-  const n = samples.length;
   const width = samples[0]?.features.length ?? 0;
-  const flat = new Float64Array(n * width);
+  const flat = new Float64Array(samples.length * width);
   for (const [i, s] of samples.entries()) flat.set(s.features, i * width);
   const logs = samples.map((s) => Math.log(s.left));
-  const out: Float64Array[] = [];
-  // The k nearest so far, as a max-heap on distance: a candidate farther than the top is skipped at once.
-  const heapD = new Float64Array(k);
-  const heapJ = new Int32Array(k);
-  for (let i = 0; i < n; i++) {
-    const run = samples[i]![apart];
-    let size = 0;
-    for (let j = 0; j < n; j++) {
-      if (samples[j]![apart] === run) continue;
-      let d = 0;
-      for (let f = 0; f < width && (size < k || d < heapD[0]!); f++) {
-        const diff = flat[i * width + f]! - flat[j * width + f]!;
-        d += diff * diff;
-      }
-      if (size < k) {
-        let c = size++;
-        while (c > 0) {
-          const parent = (c - 1) >> 1;
-          if (heapD[parent]! >= d) break;
-          heapD[c] = heapD[parent]!;
-          heapJ[c] = heapJ[parent]!;
-          c = parent;
-        }
-        heapD[c] = d;
-        heapJ[c] = j;
-      } else if (d < heapD[0]!) {
-        let c = 0;
-        for (;;) {
-          const l = 2 * c + 1;
-          if (l >= k) break;
-          const r = l + 1;
-          const big = r < k && heapD[r]! > heapD[l]! ? r : l;
-          if (heapD[big]! <= d) break;
-          heapD[c] = heapD[big]!;
-          heapJ[c] = heapJ[big]!;
-          c = big;
-        }
-        heapD[c] = d;
-        heapJ[c] = j;
-      }
-    }
-    out.push(Float64Array.from(heapJ.subarray(0, size), (j) => logs[j]!).sort());
-  }
-  return out;
+  return nearestRows({ flat, width }, k, (i, j) => samples[j]![apart] === samples[i]![apart]).map((near) =>
+    Float64Array.from(near, (j) => logs[j]!).sort(),
+  );
 }
 
 /** The q-quantile of sorted values (nearest rank). */

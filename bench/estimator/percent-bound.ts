@@ -27,6 +27,7 @@
 import { basename } from 'node:path';
 import { replayProgress } from '@headway/estimator';
 import { verdict } from '../lib/verdict.js';
+import { nearestRows } from '../lib/nearest.js';
 import { capOf, loadRealTraces, tracesDirs, type Trace } from './traces.js';
 
 const SAMPLES = 400;
@@ -171,52 +172,7 @@ function neighbours(samples: Sample[], apart: 'run' | 'group', pick: readonly nu
   const width = columns.length;
   const flat = new Float64Array(n * width);
   for (const [i, s] of samples.entries()) for (const [c, j] of columns.entries()) flat[i * width + c] = s.features[j]!;
-  const k = MAX_K;
-  const out: Int32Array[] = [];
-  // The k nearest so far, as a max-heap on distance: a candidate farther than the top is skipped early.
-  const heapD = new Float64Array(k);
-  const heapJ = new Int32Array(k);
-  for (let i = 0; i < n; i++) {
-    const own = samples[i]![apart];
-    let size = 0;
-    for (let j = 0; j < n; j++) {
-      if (samples[j]![apart] === own) continue;
-      let d = 0;
-      for (let f = 0; f < width && (size < k || d < heapD[0]!); f++) {
-        const diff = flat[i * width + f]! - flat[j * width + f]!;
-        d += diff * diff;
-      }
-      if (size < k) {
-        let c = size++;
-        while (c > 0) {
-          const parent = (c - 1) >> 1;
-          if (heapD[parent]! >= d) break;
-          heapD[c] = heapD[parent]!;
-          heapJ[c] = heapJ[parent]!;
-          c = parent;
-        }
-        heapD[c] = d;
-        heapJ[c] = j;
-      } else if (d < heapD[0]!) {
-        let c = 0;
-        for (;;) {
-          const l = 2 * c + 1;
-          if (l >= k) break;
-          const r = l + 1;
-          const big = r < k && heapD[r]! > heapD[l]! ? r : l;
-          if (heapD[big]! <= d) break;
-          heapD[c] = heapD[big]!;
-          heapJ[c] = heapJ[big]!;
-          c = big;
-        }
-        heapD[c] = d;
-        heapJ[c] = j;
-      }
-    }
-    const order = Array.from(heapJ.subarray(0, size), (j, m) => ({ j, d: heapD[m]! })).sort((a, b) => a.d - b.d);
-    out.push(Int32Array.from(order, (o) => o.j));
-  }
-  return out;
+  return nearestRows({ flat, width }, MAX_K, (i, j) => samples[j]![apart] === samples[i]![apart]);
 }
 
 function medianOf(values: number[]): number {
