@@ -127,10 +127,10 @@ function docsAndCommands([docsArgs, commandsArgs]) {
       }),
     );
   const docs = spawn(process.execPath, docsArgs, { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
-  const docsExited = exited(docs, 'of which the docs check ended at');
+  const docsExited = exited(docs, 'docs check');
   let commands;
   const startCommands = () =>
-    (commands ??= exited(spawn(process.execPath, commandsArgs, { cwd: root, env, stdio: 'inherit' }), 'the README commands ended at'));
+    (commands ??= exited(spawn(process.execPath, commandsArgs, { cwd: root, env, stdio: 'inherit' }), 'README commands'));
   let seen = '';
   docs.stdout.on('data', (chunk) => {
     process.stdout.write(chunk);
@@ -143,7 +143,7 @@ function docsAndCommands([docsArgs, commandsArgs]) {
 /** How long each stage took (wall time), printed at the end: where the test command's time goes. */
 const stageTimes = [];
 const stageName = (cmd, args) => {
-  if (cmd === docsAndCommands) return 'docs check and README commands';
+  if (cmd === docsAndCommands) return 'docs check and README commands side by side';
   if (cmd === process.execPath) return 'script tests';
   if (cmd === 'npx') return 'pnpm install';
   return [cmd.split('/').pop(), ...args.filter((a) => !a.startsWith('-') && !a.includes('/')).slice(0, 8)].join(' ');
