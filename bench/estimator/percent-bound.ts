@@ -27,7 +27,7 @@
 import { basename } from 'node:path';
 import { replayProgress } from '@headway/estimator';
 import { verdict } from '../lib/verdict.js';
-import { nearestRows } from '../lib/nearest.js';
+import { nearestRows, standardise } from '../lib/nearest.js';
 import { capOf, loadRealTraces, tracesDirs, type Trace } from './traces.js';
 
 const SAMPLES = 400;
@@ -137,22 +137,6 @@ function samplesOf(trace: Trace, folder: string, run: number): Sample[] {
     });
   }
   return out;
-}
-
-/** Scales every feature to mean 0 and standard deviation 1 over the samples (in place). */
-function standardise(samples: Sample[]): void {
-  const width = samples[0]?.features.length ?? 0;
-  for (let j = 0; j < width; j++) {
-    let sum = 0;
-    let sq = 0;
-    for (const s of samples) {
-      sum += s.features[j]!;
-      sq += s.features[j]! ** 2;
-    }
-    const mean = sum / samples.length;
-    const sd = Math.sqrt(Math.max(0, sq / samples.length - mean * mean)) || 1;
-    for (const s of samples) s.features[j] = (s.features[j]! - mean) / sd;
-  }
 }
 
 /**

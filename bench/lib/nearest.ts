@@ -2,6 +2,22 @@
 // bench:estimator:percent-bound): a brute-force scan with a bounded max-heap, so a candidate
 // farther than the k-th nearest so far is dropped after the first features that prove it.
 
+/** Scales every feature to mean 0 and standard deviation 1 over the samples (in place). */
+export function standardise(samples: readonly { features: number[] }[]): void {
+  const width = samples[0]?.features.length ?? 0;
+  for (let j = 0; j < width; j++) {
+    let sum = 0;
+    let sq = 0;
+    for (const s of samples) {
+      sum += s.features[j]!;
+      sq += s.features[j]! ** 2;
+    }
+    const mean = sum / samples.length;
+    const sd = Math.sqrt(Math.max(0, sq / samples.length - mean * mean)) || 1;
+    for (const s of samples) s.features[j] = (s.features[j]! - mean) / sd;
+  }
+}
+
 /** Rows of equal width, flattened row after row. */
 export interface FeatureRows {
   /** The features, row after row. */
