@@ -1,4 +1,5 @@
 import { HeadwayError } from '@headway/protocol';
+import { MACHINE_LOAD_FACTOR } from '@headway/protocol/testing';
 import { collectStream } from '@headway/runtime';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -15,6 +16,9 @@ import {
   thinkingBlock,
   toolUseBlock,
 } from './anthropic-server.test-util.js';
+
+/** A time limit of this file, stretched on a busy machine as the hostile fuzzing limits are. */
+const scaled = (ms: number): number => Math.round(ms * MACHINE_LOAD_FACTOR);
 
 // The bytes of a real stream, cut anywhere — inside an `event:` line, a `data:` line, a UTF-8
 // character — and read through the SDK's own SSE decoder over HTTP: the answer is either the
@@ -65,7 +69,7 @@ describe('a stream cut at any byte', () => {
           }
         },
       ),
-      { numRuns: 150, timeout: 5_000 },
+      { numRuns: 150, timeout: scaled(5_000) },
     );
   });
 

@@ -1,10 +1,13 @@
 import { EventType, type AGUIEvent } from '@ag-ui/core';
 import type { ProgressEvent, ProgressEventBody, ProgressReport } from '@headway/protocol';
-import { progressEventArbitraries } from '@headway/protocol/testing';
+import { MACHINE_LOAD_FACTOR, progressEventArbitraries } from '@headway/protocol/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { replayThroughClient, schemaProblems, verifyWithClient } from '../ag-ui-client.test-util.js';
 import { toAgUiEvents, type AgUiEventMapper } from './to-ag-ui-events.js';
+
+/** A time limit of this file, stretched on a busy machine as the hostile fuzzing limits are. */
+const scaled = (ms: number): number => Math.round(ms * MACHINE_LOAD_FACTOR);
 
 function stamp(bodies: ProgressEventBody[], runId = 'run-1'): ProgressEvent[] {
   return bodies.map((body, i) => ({ ...body, runId, seq: i + 1, ts: 1000 + i }));
@@ -293,7 +296,7 @@ describe('toAgUiEvents', () => {
         if (terminals.length === 1) expect(out.at(-1)).toBe(terminals[0]);
         if (withEnd) expect(terminals).toHaveLength(1);
       }),
-      { numRuns: 300, timeout: 2000 },
+      { numRuns: 300, timeout: scaled(2000) },
     );
   });
 
@@ -309,7 +312,7 @@ describe('toAgUiEvents', () => {
         expect(view.warnings).toEqual([]);
         expect(view.messages).toEqual(mapper.messages());
       }),
-      { numRuns: 60, timeout: 5000 },
+      { numRuns: 60, timeout: scaled(5000) },
     );
   });
 });

@@ -7,6 +7,7 @@ import {
   HOSTILE_RUN_PARAMETERS,
   HOSTILE_TEST_TIMEOUT,
   hugeStringArb,
+  MACHINE_LOAD_FACTOR,
   progressEventArbitraries,
 } from '@headway/protocol/testing';
 import fc from 'fast-check';
@@ -16,6 +17,9 @@ import { ClaudeCodeConverter } from './claude-code.js';
 import { CodexConverter } from './codex.js';
 import { EventStream } from './event-stream.js';
 import { GeminiConverter } from './gemini.js';
+
+/** A time limit of this file, stretched on a busy machine as the hostile fuzzing limits are. */
+const scaled = (ms: number): number => Math.round(ms * MACHINE_LOAD_FACTOR);
 
 function convert(
   name: string,
@@ -211,7 +215,7 @@ describe('the converters under hostile input', () => {
           }
           expect(stream.notUnderstood).toBeLessThanOrEqual(lines.length);
         }),
-        { numRuns: 150, interruptAfterTimeLimit: 20_000, timeout: 2_000 },
+        { numRuns: 150, interruptAfterTimeLimit: scaled(20_000), timeout: scaled(2_000) },
       );
     }
   });

@@ -1,6 +1,7 @@
 // Regression tests for hostile tools and providers: thrown values and return values the loop
 // cannot trust, duplicate tool-call ids, and token counts that would let a cost cap fail open.
 import type { ProgressReporter, ProgressEvent } from '@headway/protocol';
+import { MACHINE_LOAD_FACTOR } from '@headway/protocol/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { MemoryCheckpointStore } from '../checkpoint/memory-checkpoint-store.js';
@@ -10,6 +11,9 @@ import { defineTool, type Tool } from '../tools/define-tool.js';
 import { AgentRuntime } from './agent-runtime.js';
 import { collect, ids } from './test-helpers.test-util.js';
 import fc from 'fast-check';
+
+/** A time limit of this file, stretched on a busy machine as the hostile fuzzing limits are. */
+const scaled = (ms: number): number => Math.round(ms * MACHINE_LOAD_FACTOR);
 
 function revokedProxy(): object {
   const { proxy, revoke } = Proxy.revocable({}, {});
@@ -390,62 +394,66 @@ const turn = fc.record({
 const TERMINAL = new Set(['run.finished', 'run.error', 'run.cancelled']);
 
 describe('hostile tools and providers (property)', () => {
-  it('run() settles with exactly one terminal event, last', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(turn, { minLength: 1, maxLength: 4 }),
-        fc.array(fc.tuple(fc.boolean(), hostile), { minLength: 1, maxLength: 6 }),
-        async (turns, outcomes) => {
-          let call = 0;
-          const provider: Provider = {
-            name: 'hostile',
-            complete: () => {
-              const t = turns[call % turns.length]!;
-              call += 1;
-              if (t.throwInstead)
-                // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the hostile value is the point
-                return Promise.reject(t.thrown());
-              return Promise.resolve({
-                content: 'x',
-                toolCalls: t.ids.map((id) => ({ id, name: 'tool', args: {} })),
-                usage: t.usage as { inputTokens: number; outputTokens: number },
-                finishReason: 'tool_calls' as const,
-              });
-            },
-          };
-          let n = 0;
-          const tool = defineTool({
-            name: 'tool',
-            description: 'hostile',
-            parameters: z.object({}),
-            execute: () => {
-              const [throws, value] = outcomes[n % outcomes.length]!;
-              n += 1;
-              if (throws) throw value();
-              return value() as string;
-            },
-          });
-          const events: ProgressEvent[] = [];
-          const result = await new AgentRuntime(
-            { provider: 'hostile', model: 'gpt-4o', maxIterations: 5, maxSpendUsd: 1 },
-            {
-              provider,
-              tools: [tool],
-              sinks: [
-                (e) => {
-                  events.push(e);
-                },
-              ],
-              retry: { maxRetries: 0 },
-            },
-          ).run('go');
-          const terminal = events.filter((e) => TERMINAL.has(e.type));
-          expect(terminal).toHaveLength(1);
-          expect(events.at(-1)).toBe(terminal[0]);
-          expect(['completed', 'limit', 'error']).toContain(result.status);
-        },
-      ),
-      { numRuns: 150, interruptAfterTimeLimit: 20_000, timeout: 2_000, markInterruptAsFailure: false },
-    );
-  }, 30_000);
+  it(
+    'run() settles with exactly one terminal event, last',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(turn, { minLength: 1, maxLength: 4 }),
+          fc.array(fc.tuple(fc.boolean(), hostile), { minLength: 1, maxLength: 6 }),
+          async (turns, outcomes) => {
+            let call = 0;
+            const provider: Provider = {
+              name: 'hostile',
+              complete: () => {
+                const t = turns[call % turns.length]!;
+                call += 1;
+                if (t.throwInstead)
+                  // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the hostile value is the point
+                  return Promise.reject(t.thrown());
+                return Promise.resolve({
+                  content: 'x',
+                  toolCalls: t.ids.map((id) => ({ id, name: 'tool', args: {} })),
+                  usage: t.usage as { inputTokens: number; outputTokens: number },
+                  finishReason: 'tool_calls' as const,
+                });
+              },
+            };
+            let n = 0;
+            const tool = defineTool({
+              name: 'tool',
+              description: 'hostile',
+              parameters: z.object({}),
+              execute: () => {
+                const [throws, value] = outcomes[n % outcomes.length]!;
+                n += 1;
+                if (throws) throw value();
+                return value() as string;
+              },
+            });
+            const events: ProgressEvent[] = [];
+            const result = await new AgentRuntime(
+              { provider: 'hostile', model: 'gpt-4o', maxIterations: 5, maxSpendUsd: 1 },
+              {
+                provider,
+                tools: [tool],
+                sinks: [
+                  (e) => {
+                    events.push(e);
+                  },
+                ],
+                retry: { maxRetries: 0 },
+              },
+            ).run('go');
+            const terminal = events.filter((e) => TERMINAL.has(e.type));
+            expect(terminal).toHaveLength(1);
+            expect(events.at(-1)).toBe(terminal[0]);
+            expect(['completed', 'limit', 'error']).toContain(result.status);
+          },
+        ),
+        { numRuns: 150, interruptAfterTimeLimit: scaled(20_000), timeout: scaled(2_000), markInterruptAsFailure: false },
+      );
+    },
+    scaled(30_000),
+  );
 });
