@@ -38,7 +38,8 @@ import { END, MessagesAnnotation, RunControl, START, StateGraph } from '@langcha
 import { ToolNode, toolsCondition } from '@langchain/langgraph/prebuilt';
 import { z } from 'zod';
 import { discardStream as devNull } from '../lib/discard-stream.js';
-import { stepOverhead } from '../lib/step-overhead.js';
+import { stepCounts } from '../lib/step-counts.js';
+import { stepOverhead, type StepVariant } from '../lib/step-overhead.js';
 
 const noop = tool(({ n }: { n: number }) => `ok ${String(n)}`, {
   name: 'noop',
@@ -71,62 +72,62 @@ function graphFor(steps: number) {
 }
 
 const input = { messages: [new AIMessage('Do the task')] };
-await stepOverhead(
-  '@headway/langgraph overhead (scripted model node, prebuilt ToolNode, no-op tool)',
-  [
-    {
-      name: 'plain',
-      bound: 1,
-      run: (steps) => async () => {
-        const state = await graphFor(steps).invoke(input, { recursionLimit: 2 * steps + 5 });
-        if (state.messages.length !== 2 * steps + 2) throw new Error(`plain: ${String(state.messages.length)} messages`);
-      },
+const variants: StepVariant[] = [
+  {
+    name: 'plain',
+    bound: 1,
+    run: (steps) => async () => {
+      const state = await graphFor(steps).invoke(input, { recursionLimit: 2 * steps + 5 });
+      if (state.messages.length !== 2 * steps + 2) throw new Error(`plain: ${String(state.messages.length)} messages`);
     },
-    {
-      name: 'stream modes',
-      bound: 1.2,
-      run: (steps) => async () => {
-        let forwarded = 0;
-        let last: { messages: unknown[] } | undefined;
-        // The state as the bridge takes it: the last top-level `values` part forwarded.
-        const push = (part: [string[], string, unknown]): void => {
-          forwarded += 1;
-          if (part[1] === 'values' && part[0].length === 0) last = part[2] as { messages: unknown[] };
-        };
-        const stream = await graphFor(steps).stream(input, {
-          recursionLimit: 2 * steps + 5,
-          streamMode: 'custom',
-          subgraphs: false,
-          control: new RunControl(),
-          configurable: { __pregel_stream: { modes: new Set(['tasks', 'values']), push } },
-        });
-        let own = 0;
-        for await (const _ of stream) own += 1;
-        if (own !== 0) throw new Error(`stream modes: ${String(own)} parts on the graph's own stream`);
-        if (last?.messages.length !== 2 * steps + 2) throw new Error('stream modes: not the final state');
-        // Per node run: its start and its result; per superstep and for the input: the values and the checkpoint's envelope.
-        if (forwarded !== 4 * (2 * steps + 1) + 2) throw new Error(`stream modes: ${String(forwarded)} parts forwarded`);
-      },
+  },
+  {
+    name: 'stream modes',
+    bound: 1.2,
+    run: (steps) => async () => {
+      let forwarded = 0;
+      let last: { messages: unknown[] } | undefined;
+      // The state as the bridge takes it: the last top-level `values` part forwarded.
+      const push = (part: [string[], string, unknown]): void => {
+        forwarded += 1;
+        if (part[1] === 'values' && part[0].length === 0) last = part[2] as { messages: unknown[] };
+      };
+      const stream = await graphFor(steps).stream(input, {
+        recursionLimit: 2 * steps + 5,
+        streamMode: 'custom',
+        subgraphs: false,
+        control: new RunControl(),
+        configurable: { __pregel_stream: { modes: new Set(['tasks', 'values']), push } },
+      });
+      let own = 0;
+      for await (const _ of stream) own += 1;
+      if (own !== 0) throw new Error(`stream modes: ${String(own)} parts on the graph's own stream`);
+      if (last?.messages.length !== 2 * steps + 2) throw new Error('stream modes: not the final state');
+      // Per node run: its start and its result; per superstep and for the input: the values and the checkpoint's envelope.
+      if (forwarded !== 4 * (2 * steps + 1) + 2) throw new Error(`stream modes: ${String(forwarded)} parts forwarded`);
     },
-    ...(
-      [
-        ['null', 1.1, () => [new NullReporter()]],
-        ['cli+json', 1.3, () => [new CLIReporter({ stream: devNull(), mode: 'plain' }), new JSONReporter({ stream: devNull() })]],
-      ] as const
-    ).map(([name, bound, sinks]) => ({
-      name,
-      bound,
-      run: (steps: number) => async () => {
-        const end = await withHeadway({ task: 'Do the task', sinks: [...sinks()], maxIterations: 2 * steps + 5 }).run(
-          graphFor(steps),
-          input,
-        );
-        if (end.outcome !== 'completed') throw new Error(`${name}: ${end.outcome}`);
-      },
-    })),
-  ],
-  { blocks: 7, rounds: 11, collectBetweenBatches: true },
-);
+  },
+  ...(
+    [
+      ['null', 1.1, () => [new NullReporter()]],
+      ['cli+json', 1.3, () => [new CLIReporter({ stream: devNull(), mode: 'plain' }), new JSONReporter({ stream: devNull() })]],
+    ] as const
+  ).map(([name, bound, sinks]) => ({
+    name,
+    bound,
+    run: (steps: number) => async () => {
+      const end = await withHeadway({ task: 'Do the task', sinks: [...sinks()], maxIterations: 2 * steps + 5 }).run(graphFor(steps), input);
+      if (end.outcome !== 'completed') throw new Error(`${name}: ${end.outcome}`);
+    },
+  })),
+];
+// Counts first (promises above all: LangGraph's async streams), which the machine's load does not move.
+await stepCounts('@headway/langgraph work per step', variants);
+await stepOverhead('@headway/langgraph overhead (scripted model node, prebuilt ToolNode, no-op tool)', variants, {
+  blocks: 7,
+  rounds: 11,
+  collectBetweenBatches: true,
+});
 
 // The bridge's own work per step, apart from LangGraph: the parts a 2-step and a 12-step run
 // forward are recorded once, then replayed into withHeadway (NullReporter) by a stand-in graph,
