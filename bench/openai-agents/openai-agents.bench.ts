@@ -8,7 +8,8 @@ import { JSONReporter } from '@headway/reporter-json';
 import { Agent, Runner, Usage, setTracingDisabled, tool, type Model, type ModelResponse } from '@openai/agents';
 import { z } from 'zod';
 import { discardStream as devNull } from '../lib/discard-stream.js';
-import { stepOverhead } from '../lib/step-overhead.js';
+import { stepCounts } from '../lib/step-counts.js';
+import { stepOverhead, type StepVariant } from '../lib/step-overhead.js';
 
 setTracingDisabled(true);
 const noop = tool({
@@ -46,35 +47,40 @@ function model(steps: number): Model {
 const agentFor = (steps: number): Agent => new Agent({ name: 'bench', instructions: 'Do the task.', model: model(steps), tools: [noop] });
 const runner = new Runner();
 
-await stepOverhead(
-  '@headway/openai-agents overhead (scripted model, no-op tool)',
-  [
-    {
-      name: 'plain',
-      bound: 1,
-      run: (steps) => async () => {
-        const result = await runner.run(agentFor(steps), 'Do the task', { maxTurns: steps + 2 });
-        if (result.finalOutput !== 'done') throw new Error('plain: not done');
-      },
+const variants: StepVariant[] = [
+  {
+    name: 'plain',
+    bound: 1,
+    run: (steps) => async () => {
+      const result = await runner.run(agentFor(steps), 'Do the task', { maxTurns: steps + 2 });
+      if (result.finalOutput !== 'done') throw new Error('plain: not done');
     },
-    ...(
-      [
-        ['null', 1.1, () => [new NullReporter()]],
-        ['cli+json', 1.3, () => [new CLIReporter({ stream: devNull(), mode: 'plain' }), new JSONReporter({ stream: devNull() })]],
-      ] as const
-    ).map(([name, bound, sinks]) => ({
-      name,
-      bound,
-      run: (steps: number) => async () => {
-        const end = await withHeadway({ task: 'Do the task', sinks: [...sinks()], maxIterations: steps + 2 }).run(
-          agentFor(steps),
-          'Do the task',
-          { runner },
-        );
-        if (end.outcome !== 'completed') throw new Error(`${name}: ${end.outcome}`);
-      },
-    })),
-  ],
-  // As bench:langgraph: the median of 3 blocks' fastest-batch ratios, garbage collected before every batch.
-  { blocks: 3, rounds: 25, collectBetweenBatches: true },
-);
+  },
+  ...(
+    [
+      ['null', 1.1, () => [new NullReporter()]],
+      ['cli+json', 1.3, () => [new CLIReporter({ stream: devNull(), mode: 'plain' }), new JSONReporter({ stream: devNull() })]],
+    ] as const
+  ).map(([name, bound, sinks]) => ({
+    name,
+    bound,
+    run: (steps: number) => async () => {
+      const end = await withHeadway({ task: 'Do the task', sinks: [...sinks()], maxIterations: steps + 2 }).run(
+        agentFor(steps),
+        'Do the task',
+        { runner },
+      );
+      if (end.outcome !== 'completed') throw new Error(`${name}: ${end.outcome}`);
+    },
+  })),
+];
+// Counts first, which the machine's load does not move; then the timed table.
+await stepCounts('@headway/openai-agents work per step', variants);
+// As bench:langgraph: the median of 7 blocks' fastest-batch ratios, garbage collected before every
+// batch (one block's ratio ranged 0.64-1.49 at a load average of 10-17 on 2 cores; with 3 blocks,
+// one bad block of three moved the verdict).
+await stepOverhead('@headway/openai-agents overhead (scripted model, no-op tool)', variants, {
+  blocks: 7,
+  rounds: 11,
+  collectBetweenBatches: true,
+});
