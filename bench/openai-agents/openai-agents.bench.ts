@@ -86,9 +86,10 @@ const variants: StepVariant[] = [
 await stepCounts('@headway/openai-agents work per step', variants);
 // As bench:langgraph: the median of 7 blocks' fastest-batch ratios, garbage collected before every
 // batch (one block's ratio ranged 0.64-1.49 at a load average of 10-17 on 2 cores; with 3 blocks,
-// one bad block of three moved the verdict).
+// one bad block of three moved the verdict). Runs are short here, so each block keeps 25 rounds:
+// with 11, a block's fastest batch was itself noisier.
 await stepOverhead('@headway/openai-agents overhead (scripted model, no-op tool)', variants, {
   blocks: 7,
-  rounds: 11,
+  rounds: 25,
   collectBetweenBatches: true,
 });
