@@ -2,14 +2,15 @@
 // and JSON reporters) vs plain Runner.run, the same scripted model and no-op tool, side by side
 // in one process. Run: pnpm -F @headway/bench bench:openai-agents
 // Counts that machine load does not change, (12-step − 2-step) / 10: promises per step plain 107,
-// bridge (NullReporter) 107 (the table printed first); function calls per step (V8 precise coverage
-// call counts, 20 runs) plain 6,683, bridge 6,751 (+1.0%: the bridge's own 69, the SDK's unchanged); allocation per step (heap growth over one
-// run with garbage collected before it and a young generation large enough that no collection
-// falls inside, medians of 40 runs) plain 248 KB, bridge 242 KB, of which the bridge's own code
-// ~2.5 KB (a sampling heap profile: the tool-call log, the step record, the redacted arguments).
-// In a CPU profile of 1,500 12-step runs, headway's own functions are ~2.6% of the time. At a load
-// average of 22-30 on 2 cores the timed verdict still ranged 1.19-1.32 over three runs (0.99-1.18
-// at 9-17), with the same counts: load moves this table, not the work measured.
+// bridge (NullReporter) 107 (the table printed first); function calls per step (V8 precise
+// coverage call counts, 20 runs) plain 6,683, bridge 6,751 (+1.0%: the bridge's own 69, the SDK's
+// unchanged); allocation per step (heap growth over one run with garbage collected before it and a
+// young generation large enough that no collection falls inside, medians of 40 runs) plain 248 KB,
+// bridge 242 KB, of which the bridge's own code ~2.5 KB (a sampling heap profile: the tool-call
+// log, the step record, the redacted arguments). In a CPU profile of 1,500 12-step runs, headway's
+// own functions are ~2.6% of the time. At a load average of 22-30 on 2 cores the timed verdict
+// still ranged 1.11-1.35 over six runs (0.99-1.18 at 9-17), with the same counts: load moves this
+// table, not the work measured.
 import { withHeadway } from '@headway/openai-agents';
 import { NullReporter } from '@headway/protocol';
 import { CLIReporter } from '@headway/reporter-cli';
