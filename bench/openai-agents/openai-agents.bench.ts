@@ -8,9 +8,9 @@
 // young generation large enough that no collection falls inside, medians of 40 runs) plain 248 KB,
 // bridge 242 KB, of which the bridge's own code ~2.5 KB (a sampling heap profile: the tool-call
 // log, the step record, the redacted arguments). In a CPU profile of 1,500 12-step runs, headway's
-// own functions are ~2.6% of the time. At a load average of 22-30 on 2 cores the timed verdict
-// still ranged 1.11-1.35 over six runs (0.99-1.18 at 9-17), with the same counts: load moves this
-// table, not the work measured.
+// own functions are ~2.6% of the time. At load averages of 8-30 on 2 cores the timed verdict
+// ranged 0.99-1.35 over nine runs (met in two), with the same counts: load moves this table, not
+// the work measured.
 import { withHeadway } from '@headway/openai-agents';
 import { NullReporter } from '@headway/protocol';
 import { CLIReporter } from '@headway/reporter-cli';
