@@ -9,7 +9,7 @@
 // bridge 242 KB, of which the bridge's own code ~2.5 KB (a sampling heap profile: the tool-call
 // log, the step record, the redacted arguments). In a CPU profile of 1,500 12-step runs, headway's
 // own functions are ~2.6% of the time. At load averages of 8-30 on 2 cores the timed verdict
-// ranged 0.99-1.35 over nine runs (met in two), with the same counts: load moves this table, not
+// ranged 0.99-1.35 over eleven runs (met in two), with the same counts: load moves this table, not
 // the work measured.
 import { withHeadway } from '@headway/openai-agents';
 import { NullReporter } from '@headway/protocol';
