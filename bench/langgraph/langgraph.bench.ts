@@ -2,28 +2,32 @@
 // ToolNode with a no-op tool) run through withHeadway (NullReporter; CLI and JSON reporters) vs
 // plain graph.invoke, side by side in one process. Run: pnpm -F @headway/bench bench:langgraph
 // The baseline is `graph.invoke`, the loop a user runs without headway: it streams the graph's
-// `values` and keeps the last one, which is what the bridge streams too.
-// The `stream modes` row is the plain graph run the way the bridge runs it (`values`, node runs
-// and updates forwarded through `configurable.__pregel_stream` to a push that does nothing, a
-// RunControl) with no bridge at all: LangGraph's own price for the events the bridge reads, so
-// the rows above and below it tell the framework's share of the overhead from the bridge's.
-// (Asking for them as stream modes instead, `['tasks', 'values']`, cost 1.14-1.21x alone: every
-// streamed part crosses several async streams.)
-// Allocation per step, which machine load does not disturb (bytes summed from `node --expose-gc
-// --trace-gc-nvp` between two forced GCs around 200 runs of each arm alone, (12-step − 2-step) / 10):
-// plain 410 KB, stream modes 422 KB (+2.8%: LangGraph builds the task parts, one async generator
-// per superstep, and pushes every part through one more stream that also queues it, unread, until
-// the run ends), the bridge with a NullReporter 429 KB (+4.6%). Function calls per step (V8's
-// precise coverage counts, NODE_V8_COVERAGE, same runs): plain 13,162, stream modes 13,753 (+4.5%,
-// nearly all of it async-hook bookkeeping for the extra stream's promises), the bridge 13,804: the
-// bridge makes LangGraph and LangChain do exactly the work the stream-modes row does (no extra
-// LangSmith RunTree, config merge or callback), plus its own ~100 small calls.
+// `values` (one part per superstep, each crossing several async streams to the caller) and keeps
+// the last one.
+// The `stream modes` row is the plain graph run the way the bridge runs it, with no bridge at all:
+// node runs and `values` forwarded through `configurable.__pregel_stream` to a push that does
+// nothing, the graph's own stream asked for `custom` parts only (none here), a RunControl. It is
+// LangGraph's own price for the events the bridge reads, so the rows above and below it tell the
+// framework's share of the overhead from the bridge's.
+// Counts that machine load does not change (calls: V8 precise coverage call counts; allocation:
+// heap growth over one run with garbage collected before it and a young generation large enough
+// that no collection falls inside; (12-step − 2-step) / 10, medians of 20-40 runs per arm):
+//   calls per step       plain 13,370   stream modes 12,003 (−10.2%)   bridge (NullReporter) 12,107 (−9.4%)
+//   allocation per step  plain 523 KB   stream modes 510 KB (−2.4%)    bridge (NullReporter) 515 KB (−1.5%)
+// Before the graph's own stream was asked for `custom` only it carried `values` as `invoke`'s does:
+// stream modes 13,918 calls (+4.1%) and 538 KB (+2.9%) per step, LangGraph building the task
+// parts (one async generator per superstep) on top of everything the plain loop does. Now the
+// bridge takes each superstep's state forwarded, synchronously, instead of through the async
+// streams, which saves more than the task parts cost. (Asking for the node runs as stream modes
+// instead, `['tasks', 'values']`, cost 1.14-1.21x alone; `['updates', 'values']` is cheaper but has
+// no part when a node starts, so no step.started before a node runs and no tool.executing while a
+// tool runs.)
 // The workspace resolves one copy of @langchain/langgraph and @langchain/core (one
 // @opentelemetry/api, pinned by a pnpm override): with two, the bridge's RunControl came from a
 // copy the graph did not run on.
-// The verdict is the median of 3 blocks' fastest-batch ratios, with garbage collected before every
-// batch (see ../lib/step-overhead.ts): at a load average of 30 on 2 cores one block's ratio still
-// ranged 0.8-1.2 for every arm, the stream-modes row included.
+// The verdict is the median of 7 blocks' fastest-batch ratios, with garbage collected before every
+// batch (see ../lib/step-overhead.ts): on a quiet machine one block's ratio still ranges ±0.2 for
+// every arm, the stream-modes row included, wider than the margin to the target.
 import { withHeadway, type StreamableGraph } from '@headway/langgraph';
 import { NullReporter } from '@headway/protocol';
 import { CLIReporter } from '@headway/reporter-cli';
@@ -34,7 +38,8 @@ import { END, MessagesAnnotation, RunControl, START, StateGraph } from '@langcha
 import { ToolNode, toolsCondition } from '@langchain/langgraph/prebuilt';
 import { z } from 'zod';
 import { discardStream as devNull } from '../lib/discard-stream.js';
-import { stepOverhead } from '../lib/step-overhead.js';
+import { stepCounts } from '../lib/step-counts.js';
+import { stepOverhead, type StepVariant } from '../lib/step-overhead.js';
 
 const noop = tool(({ n }: { n: number }) => `ok ${String(n)}`, {
   name: 'noop',
@@ -67,82 +72,90 @@ function graphFor(steps: number) {
 }
 
 const input = { messages: [new AIMessage('Do the task')] };
-await stepOverhead(
-  '@headway/langgraph overhead (scripted model node, prebuilt ToolNode, no-op tool)',
-  [
-    {
-      name: 'plain',
-      bound: 1,
-      run: (steps) => async () => {
-        const state = await graphFor(steps).invoke(input, { recursionLimit: 2 * steps + 5 });
-        if (state.messages.length !== 2 * steps + 2) throw new Error(`plain: ${String(state.messages.length)} messages`);
-      },
+const variants: StepVariant[] = [
+  {
+    name: 'plain',
+    bound: 1,
+    run: (steps) => async () => {
+      const state = await graphFor(steps).invoke(input, { recursionLimit: 2 * steps + 5 });
+      if (state.messages.length !== 2 * steps + 2) throw new Error(`plain: ${String(state.messages.length)} messages`);
     },
-    {
-      name: 'stream modes',
-      bound: 1.2,
-      run: (steps) => async () => {
-        let forwarded = 0;
-        const stream = await graphFor(steps).stream(input, {
-          recursionLimit: 2 * steps + 5,
-          streamMode: 'values',
-          subgraphs: false,
-          control: new RunControl(),
-          configurable: { __pregel_stream: { modes: new Set(['tasks', 'values']), push: () => (forwarded += 1) } },
-        });
-        let last: { messages: unknown[] } | undefined;
-        for await (const chunk of stream) last = chunk;
-        if (last?.messages.length !== 2 * steps + 2) throw new Error('stream modes: not the final state');
-        // Per node run: its start and its result; per superstep and for the input: the values and the checkpoint's envelope.
-        if (forwarded !== 4 * (2 * steps + 1) + 2) throw new Error(`stream modes: ${String(forwarded)} parts forwarded`);
-      },
+  },
+  {
+    name: 'stream modes',
+    bound: 1.2,
+    run: (steps) => async () => {
+      let forwarded = 0;
+      let last: { messages: unknown[] } | undefined;
+      // The state as the bridge takes it: the last top-level `values` part forwarded.
+      const push = (part: [string[], string, unknown]): void => {
+        forwarded += 1;
+        if (part[1] === 'values' && part[0].length === 0) last = part[2] as { messages: unknown[] };
+      };
+      const stream = await graphFor(steps).stream(input, {
+        recursionLimit: 2 * steps + 5,
+        streamMode: 'custom',
+        subgraphs: false,
+        control: new RunControl(),
+        configurable: { __pregel_stream: { modes: new Set(['tasks', 'values']), push } },
+      });
+      let own = 0;
+      for await (const _ of stream) own += 1;
+      if (own !== 0) throw new Error(`stream modes: ${String(own)} parts on the graph's own stream`);
+      if (last?.messages.length !== 2 * steps + 2) throw new Error('stream modes: not the final state');
+      // Per node run: its start and its result; per superstep and for the input: the values and the checkpoint's envelope.
+      if (forwarded !== 4 * (2 * steps + 1) + 2) throw new Error(`stream modes: ${String(forwarded)} parts forwarded`);
     },
-    ...(
-      [
-        ['null', 1.1, () => [new NullReporter()]],
-        ['cli+json', 1.3, () => [new CLIReporter({ stream: devNull(), mode: 'plain' }), new JSONReporter({ stream: devNull() })]],
-      ] as const
-    ).map(([name, bound, sinks]) => ({
-      name,
-      bound,
-      run: (steps: number) => async () => {
-        const end = await withHeadway({ task: 'Do the task', sinks: [...sinks()], maxIterations: 2 * steps + 5 }).run(
-          graphFor(steps),
-          input,
-        );
-        if (end.outcome !== 'completed') throw new Error(`${name}: ${end.outcome}`);
-      },
-    })),
-  ],
-  { blocks: 3, rounds: 25, collectBetweenBatches: true },
-);
+  },
+  ...(
+    [
+      ['null', 1.1, () => [new NullReporter()]],
+      ['cli+json', 1.3, () => [new CLIReporter({ stream: devNull(), mode: 'plain' }), new JSONReporter({ stream: devNull() })]],
+    ] as const
+  ).map(([name, bound, sinks]) => ({
+    name,
+    bound,
+    run: (steps: number) => async () => {
+      const end = await withHeadway({ task: 'Do the task', sinks: [...sinks()], maxIterations: 2 * steps + 5 }).run(graphFor(steps), input);
+      if (end.outcome !== 'completed') throw new Error(`${name}: ${end.outcome}`);
+    },
+  })),
+];
+// Counts first (promises above all: LangGraph's async streams), which the machine's load does not move.
+await stepCounts('@headway/langgraph work per step', variants);
+await stepOverhead('@headway/langgraph overhead (scripted model node, prebuilt ToolNode, no-op tool)', variants, {
+  blocks: 7,
+  rounds: 11,
+  collectBetweenBatches: true,
+});
 
 // The bridge's own work per step, apart from LangGraph: the parts a 2-step and a 12-step run
 // forward are recorded once, then replayed into withHeadway (NullReporter) by a stand-in graph,
 // timed in process CPU time. Few allocations and no LangGraph in the loop, so a busy machine
 // disturbs it less than the table above; compare it with the plain loop's µs per step there.
 async function recordParts(steps: number): Promise<unknown[]> {
-  const parts: unknown[] = [];
+  const parts: [string[], string, unknown][] = [];
   const stream = await graphFor(steps).stream(input, {
     recursionLimit: 2 * steps + 5,
-    streamMode: 'values',
+    streamMode: 'custom',
     control: new RunControl(),
-    configurable: { __pregel_stream: { modes: new Set(['tasks', 'values']), push: (part: unknown) => parts.push(part) } },
+    configurable: {
+      __pregel_stream: { modes: new Set(['tasks', 'values']), push: (part: [string[], string, unknown]) => parts.push(part) },
+    },
   });
-  let last: { messages: unknown[] } | undefined;
-  for await (const chunk of stream) last = chunk;
+  for await (const _ of stream) {
+    // Nothing: no node writes `custom` parts.
+  }
+  const last = parts.findLast((part) => part[1] === 'values')?.[2] as { messages: unknown[] } | undefined;
   if (last?.messages.length !== 2 * steps + 2) throw new Error('record: not the final state');
   return parts;
 }
 const replaying = (parts: unknown[]): StreamableGraph => ({
   stream: (_input, options) => {
     const forward = (options.configurable as { __pregel_stream: { push: (part: unknown) => void } }).__pregel_stream;
-    return Promise.resolve(
-      (async function* () {
-        for (const part of parts) forward.push(part);
-        yield await Promise.resolve(parts.at(-1));
-      })(),
-    );
+    for (const part of parts) forward.push(part);
+    // The graph's own stream, asked for `custom` parts only, carries none.
+    return Promise.resolve((async function* () {})());
   },
 });
 const cpuMs = (): number => {

@@ -1,6 +1,6 @@
 import { isTerminalEvent, progressEventSchema, type ProgressEvent } from '@headway/protocol';
 import { continuationPrompt } from '@headway/report';
-import { MemorySaver, RunControl } from '@langchain/langgraph';
+import { Annotation, END, MemorySaver, RunControl, START, StateGraph } from '@langchain/langgraph';
 import { describe, expect, it } from 'vitest';
 import { LangGraphError } from './langgraph-error.js';
 import { manualClock, parentGraph, scriptedGraph, type Script } from './scripted-graph.test-util.js';
@@ -315,20 +315,45 @@ describe('withHeadway (LangGraph)', () => {
 
   it('a graph that runs but forwards nothing is reported as a LangGraph the bridge cannot read', async () => {
     const survived: unknown[] = [];
+    const modes: unknown[] = [];
+    // A LangGraph that ignores the forwarded stream: its own stream, asked for `custom` parts only, carries none.
     const graph: StreamableGraph = {
-      stream: () =>
-        Promise.resolve(
-          (async function* () {
-            yield await Promise.resolve({ step: 0 });
-            yield await Promise.resolve({ step: 1 });
-          })(),
-        ),
+      stream: (_input, options) => {
+        modes.push(options.streamMode);
+        return Promise.resolve((async function* () {})());
+      },
     };
     const end = await withHeadway({ task: 'Find', onInternalError: (error) => void survived.push(error) }).run(graph, {});
-    expect(end).toMatchObject({ outcome: 'completed', state: { step: 1 } });
+    expect(modes).toEqual(['custom']);
+    expect(end.outcome).toBe('completed');
+    expect(end.state).toBeUndefined();
     expect(survived).toHaveLength(1);
     expect(survived[0]).toBeInstanceOf(LangGraphError);
     expect(survived[0]).toMatchObject({ code: 'LANGGRAPH_NO_EVENTS' });
+  });
+
+  it('the state is the one graph.invoke returns, and what nodes write with config.writer changes nothing', async () => {
+    const Counter = Annotation.Root({
+      n: Annotation<number>(),
+      log: Annotation<string[]>({ reducer: (a, b) => [...a, ...b], default: () => [] }),
+    });
+    const build = () =>
+      new StateGraph(Counter)
+        .addNode('count', (state, config) => {
+          config.writer({ note: `at ${String(state.n)}` });
+          return { n: state.n + 1, log: [`count ${String(state.n)}`] };
+        })
+        .addEdge(START, 'count')
+        .addConditionalEdges('count', (state) => (state.n < 3 ? 'count' : END), ['count', END])
+        .compile();
+    const plain = await build().invoke({ n: 0 });
+    expect(plain).toEqual({ n: 3, log: ['count 0', 'count 1', 'count 2'] });
+    const { events, sink } = collect();
+    const end = await withHeadway({ task: 'Count to 3', sinks: [sink] }).run(build(), { n: 0 });
+    expect(end.outcome).toBe('completed');
+    expect(end.state).toEqual(plain);
+    expect(events.filter((e) => e.type === 'step.finished').map((e) => e.step)).toEqual(['count', 'count', 'count']);
+    expectOneTerminal(events);
   });
 
   it('redacts secrets in tool arguments where the event is made', async () => {

@@ -1,12 +1,14 @@
-// The bridge between one LangGraph run and headway's events. LangGraph owns the loop: the graph
-// is streamed as `graph.invoke` streams it (`values` only), and the node runs, the plan key's
-// updates and the state reach the bridge synchronously from inside LangGraph's loop through the
-// channel LangGraph forwards a subgraph's stream parts on (`configurable.__pregel_stream`), not
-// as extra parts of the graph's own stream: every streamed part crosses several async streams,
-// which cost more per step than the whole bridge. A limit asks the run to stop at the next
-// superstep boundary with LangGraph's own `RunControl`; at `recursionLimit`
-// (GraphRecursionError), the time budget or the spend budget the run ends with the progress
-// report instead of an exception.
+// The bridge between one LangGraph run and headway's events. LangGraph owns the loop: the node
+// runs, the plan key's updates and the state reach the bridge synchronously from inside
+// LangGraph's loop through the channel LangGraph forwards a subgraph's stream parts on
+// (`configurable.__pregel_stream`), not as parts of the graph's own stream: every part streamed
+// to the caller crosses several async streams, which cost more per step than the whole bridge.
+// So the graph's own stream is asked only for `custom` parts (what a node writes with
+// `config.writer`, nothing otherwise), and the state comes forwarded too: the `values` part of
+// every superstep that `graph.invoke` would carry across those streams, the bridge gets for a
+// function call. A limit asks the run to stop at the next superstep boundary with LangGraph's own
+// `RunControl`; at `recursionLimit` (GraphRecursionError), the time budget or the spend budget
+// the run ends with the progress report instead of an exception.
 import { renderProgressReport, type ModelUsage, type ProgressHub } from '@headway/protocol';
 import { errorMessage } from '@headway/protocol/internal';
 import { LangGraphError } from './langgraph-error.js';
@@ -23,7 +25,7 @@ export interface StreamableGraph {
 
 /** What {@link HeadwayGraphRun.run} returns: how the run ended, the graph's last state, or its error. */
 export type HeadwayGraphResult = HeadwayRunResult & {
-  /** The graph's state after the last superstep (from the `values` stream). */
+  /** The graph's state after the last superstep (its last `values` part, as `graph.invoke` returns it). */
   state?: unknown;
   /** The report in Markdown, for a run that stopped short. */
   reportMarkdown?: string;
@@ -302,8 +304,9 @@ async function track(
     const stream = await graph.stream(input, {
       ...config,
       recursionLimit: typeof config.recursionLimit === 'number' ? config.recursionLimit : core.maxIterations,
-      // What `graph.invoke` streams: the events come through the forwarded stream instead.
-      streamMode: 'values',
+      // The graph's own stream carries no part per superstep: the events and the state come
+      // through the forwarded stream instead (see the top of this file).
+      streamMode: 'custom',
       subgraphs: false,
       control,
       configurable: { ...configurable, [FORWARDED_STREAM_KEY]: forwarded },
@@ -311,15 +314,12 @@ async function track(
       // give it one only when something can fire it (the caller's signals, the time budget's hard stop).
       ...signalFor(config.signal, o, core.signal),
     });
-    let chunks = 0;
-    for await (const chunk of stream) {
-      chunks += 1;
-      // Until a part is forwarded (never, with a LangGraph that stopped forwarding), the graph's own values stand in.
-      if (at.parts === 0) state = chunk;
+    for await (const _ of stream) {
+      // Only what nodes write with `config.writer`: nothing the bridge reads, drained so the graph runs on.
     }
-    // Supersteps ran (a values part per superstep after the input's) yet nothing was forwarded:
-    // this LangGraph no longer forwards stream parts the way the bridge reads them.
-    if (at.parts === 0 && chunks > 1)
+    // A run that ends forwards at least its input's (or resumed state's) values part: nothing
+    // forwarded means this LangGraph no longer forwards stream parts the way the bridge reads them.
+    if (at.parts === 0)
       internal(
         o,
         new LangGraphError('LANGGRAPH_NO_EVENTS', 'the graph ran but forwarded no node runs: this LangGraph version is not supported'),
