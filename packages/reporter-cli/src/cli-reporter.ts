@@ -210,7 +210,7 @@ export class CLIReporter implements ProgressReporter {
       const type = event.type;
       if (SILENT_EVENTS.has(type) || (type === 'checkpoint.saved' && !this.verbose)) return;
       if (this.view === undefined) {
-        const text = plainEventText(this.redactPreview(event), this.previewLength);
+        const text = plainEventText(event, this.previewLength, this.redactText);
         if (text !== undefined) this.line(text);
       } else {
         this.handleLive(event);
@@ -370,20 +370,11 @@ export class CLIReporter implements ProgressReporter {
   }
 
   /**
-   * The event with its preview text redacted before it is cut to `previewLength`: a secret cut
-   * in half by the preview no longer looks like one, and half a secret is still a leak.
+   * Text as printed: secrets replaced, unless redaction is off. A bound function, made once:
+   * plain mode hands it to `plainEventText` for every event (previews are redacted before they
+   * are cut), where copying the event with its preview redacted cost a copy per tool result.
    */
-  private redactPreview(event: ProgressEvent): ProgressEvent {
-    if (this.censor === undefined) return event;
-    if (event.type === 'tool.completed' && event.preview !== undefined) return { ...event, preview: this.redactText(event.preview) };
-    if (event.type === 'intermediate.result') return { ...event, content: this.redactText(event.content) };
-    return event;
-  }
-
-  /** Text as printed: secrets replaced, unless redaction is off. */
-  private redactText(text: string): string {
-    return this.censor === undefined ? text : redactString(text, this.censor);
-  }
+  private readonly redactText = (text: string): string => (this.censor === undefined ? text : redactString(text, this.censor));
 
   /**
    * One piece of the live block: one line, redacted, at most {@link MAX_LIVE_TEXT} long. Only

@@ -23,12 +23,22 @@ export const plainLine = {
   error: (error: string): string => `${PREFIX}Error: ${oneLine(error)}`,
 } as const;
 
+/** Text as it is when nothing is to be redacted. */
+const unchanged = (text: string): string => text;
+
 /**
  * The plain text of one event: the seven-method lines plus what only events carry
  * (durations, previews, ETA, limits, the report). Events with nothing for a person to read
  * in a log (`thinking`, `text.delta`, steps) give no text. May span several lines.
+ * `redactPreview` is applied to a tool result's preview and an intermediate result's content
+ * as given, before they are cut to `previewLength`: a secret cut in half by the cut no longer
+ * looks like one, and half a secret is still a leak.
  */
-export function plainEventText(event: ProgressEvent, previewLength: number): string | undefined {
+export function plainEventText(
+  event: ProgressEvent,
+  previewLength: number,
+  redactPreview: (text: string) => string = unchanged,
+): string | undefined {
   switch (event.type) {
     case 'run.started':
       return plainLine.start(event.task ?? event.agentName);
@@ -50,11 +60,11 @@ export function plainEventText(event: ProgressEvent, previewLength: number): str
       return plainLine.toolStart(event.toolName);
     case 'tool.completed': {
       const line = `${plainLine.toolDone(event.toolName, event.ok ? 'ok' : 'error')} in ${formatDuration(event.durationMs)}`;
-      const preview = event.preview === undefined ? '' : toolResultPreview(oneLine(event.preview), previewLength);
+      const preview = event.preview === undefined ? '' : toolResultPreview(oneLine(redactPreview(event.preview)), previewLength);
       return preview === '' ? line : `${line}: ${preview}`;
     }
     case 'intermediate.result': {
-      const preview = toolResultPreview(oneLine(event.content), previewLength);
+      const preview = toolResultPreview(oneLine(redactPreview(event.content)), previewLength);
       return preview === '' ? undefined : `${PREFIX}Result: ${preview}`;
     }
     case 'limit.approaching':

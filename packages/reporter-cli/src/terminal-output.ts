@@ -1,17 +1,33 @@
 import type { TerminalStream } from './terminal-stream.js';
 
+/** What every reporter writing to one stream shares: whether it is watched, and its first failure. */
+interface StreamState {
+  listening: boolean;
+  failed: boolean;
+  error: unknown;
+}
+
 // One 'error' listener per stream, however many reporters write to it: a listener per
 // reporter on a long-lived stream like process.stderr would pile up run after run.
-const watched = new WeakSet<object>();
-const failures = new WeakMap<object, unknown>();
+const states = new WeakMap<object, StreamState>();
 
-function watch(stream: TerminalStream): void {
-  if (watched.has(stream) || typeof stream.on !== 'function') return;
-  watched.add(stream);
+/** The stream's shared state, its listener added on first sight: a write then reads a field, not a map. */
+function watch(stream: TerminalStream): StreamState {
+  let state = states.get(stream);
+  if (state === undefined) {
+    state = { listening: false, failed: false, error: undefined };
+    states.set(stream, state);
+  }
+  if (state.listening || typeof stream.on !== 'function') return state;
+  state.listening = true;
+  const shared = state;
   // Without a listener, an EPIPE on a closed pipe would be an uncaught 'error' event.
   stream.on('error', (error: unknown) => {
-    if (!failures.has(stream)) failures.set(stream, error);
+    if (shared.failed) return;
+    shared.failed = true;
+    shared.error = error;
   });
+  return state;
 }
 
 /**
@@ -21,20 +37,21 @@ function watch(stream: TerminalStream): void {
 export class TerminalOutput {
   private closed = false;
   private dropped = 0;
+  private readonly shared: StreamState;
 
   constructor(
     readonly stream: TerminalStream,
     private readonly maxBufferedBytes: number,
     private readonly reportError: (error: unknown) => void,
   ) {
-    watch(stream);
+    this.shared = watch(stream);
   }
 
   /** Writes `text`; false when it was dropped (stream failed, or backed up past the bound). */
   write(text: string): boolean {
     if (this.closed || text === '') return false;
-    if (failures.has(this.stream)) {
-      this.fail(failures.get(this.stream));
+    if (this.shared.failed) {
+      this.fail(this.shared.error);
       return false;
     }
     const buffered = this.stream.writableLength;

@@ -144,7 +144,7 @@ export class JSONReporter implements ProgressReporter {
    */
   handle(event: ProgressEvent): void {
     // The same as #write, without a closure: a hub calls this for every event of a run.
-    let line: string;
+    let line: string | undefined;
     let terminal: boolean;
     try {
       line = this.#encoder.event(event);
@@ -153,8 +153,8 @@ export class JSONReporter implements ProgressReporter {
       this.#writer.skip();
       return;
     }
-    if (line.startsWith('{')) this.#writer.write(line);
-    else this.#writer.skip();
+    if (line === undefined) this.#writer.skip();
+    else this.#writer.write(line);
     // Nothing follows a run's terminal event: its lines go out now, not when the turn ends.
     if (terminal) this.#writer.release();
   }
@@ -164,11 +164,11 @@ export class JSONReporter implements ProgressReporter {
    * unreadable proxy the redactor replaced whole) is no event, and one that cannot be made is
    * not written: either counts as dropped.
    */
-  #write(encode: () => string): void {
+  #write(encode: () => string | undefined): void {
     try {
       const line = encode();
-      if (line.startsWith('{')) this.#writer.write(line);
-      else this.#writer.skip();
+      if (line === undefined) this.#writer.skip();
+      else this.#writer.write(line);
     } catch {
       this.#writer.skip();
     }

@@ -11,14 +11,19 @@ import { describe, expect, it } from 'vitest';
 import { eventArb, textArb, wildEventArb } from './arbitraries.test-util.js';
 import { FAST_EVENT_KEYS, createLineEncoder } from './line-encoder.js';
 
-/** What every line must equal: JSON.stringify of the redacted value (safeStringify where JSON cannot). */
+/**
+ * What every line must equal: JSON.stringify of the redacted value (safeStringify where JSON
+ * cannot); no line (`undefined`) when that is no JSON object.
+ */
 function reference(value: unknown, redact: RedactOptions | false): string | undefined {
   const redacted = redact === false ? value : createRedactor(redact)(value);
+  let line: string | undefined;
   try {
-    return JSON.stringify(redacted);
+    line = JSON.stringify(redacted);
   } catch {
-    return safeStringify(redacted);
+    line = safeStringify(redacted);
   }
+  return line?.startsWith('{') === true ? line : undefined;
 }
 
 const configs: (RedactOptions | false)[] = [{}, false, { censor: '***' }, { secretKeys: false }, { paths: ['args.query', 'report.task'] }];
@@ -209,7 +214,7 @@ describe('createLineEncoder', () => {
   it('writes events that parseProgressEvent reads back unchanged', () => {
     fc.assert(
       fc.property(eventArb, (event) => {
-        const line = createLineEncoder(false).event(event);
+        const line = createLineEncoder(false).event(event) ?? '';
         expect(parseProgressEvent(JSON.parse(line))).toEqual(JSON.parse(JSON.stringify(event)));
       }),
       { numRuns: 1000 },
@@ -219,7 +224,7 @@ describe('createLineEncoder', () => {
   it('writes redacted events that still parse, with their envelope intact', () => {
     fc.assert(
       fc.property(wildEventArb, (event) => {
-        const parsed = parseProgressEvent(JSON.parse(createLineEncoder({}).event(event)));
+        const parsed = parseProgressEvent(JSON.parse(createLineEncoder({}).event(event) ?? ''));
         expect([parsed.type, parsed.seq, parsed.ts]).toEqual([event.type, event.seq, event.ts]);
       }),
       { numRuns: 1000 },

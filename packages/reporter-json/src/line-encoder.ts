@@ -6,17 +6,21 @@ import { createRedactor, redactString, safeStringify, type ProgressEvent, type R
  * Every line is exactly `JSON.stringify` of the redacted value, where a value JSON cannot
  * encode (a bigint, a cycle) is written the way protocol's `safeStringify` writes it. The
  * common shapes take a fast path that builds the text directly; line-encoder.test.ts
- * checks that it never differs from that reference.
+ * checks that it never differs from that reference. `undefined` stands for a value whose
+ * text is no JSON object (from an untyped caller, or an unreadable value the redactor
+ * replaced whole): no line. Saying so here, rather than letting the writer look at the
+ * line's first character, keeps a line built piece by piece from being copied into one
+ * flat string only to be looked at: it is copied once, into the chunk written.
  */
 export interface LineEncoder {
-  start(task: string): string;
-  progress(pct: number, label: string): string;
-  toolStart(name: string): string;
-  toolDone(name: string, summary: string): string;
-  iteration(current: number, max: number): string;
-  complete(summary: string): string;
-  error(error: string): string;
-  event(event: ProgressEvent): string;
+  start(task: string): string | undefined;
+  progress(pct: number, label: string): string | undefined;
+  toolStart(name: string): string | undefined;
+  toolDone(name: string, summary: string): string | undefined;
+  iteration(current: number, max: number): string | undefined;
+  complete(summary: string): string | undefined;
+  error(error: string): string | undefined;
+  event(event: ProgressEvent): string | undefined;
 }
 
 /**
@@ -82,13 +86,6 @@ const EVENT_KEYS: ReadonlySet<string> = new Set([
 /** The top-level keys the fast path knows (line-encoder.test.ts checks them against the protocol's schema). */
 export const FAST_EVENT_KEYS: ReadonlySet<string> = EVENT_KEYS;
 
-/**
- * `,"key":` (and `{"key":` for the first key) for every key the fast path knows, made once:
- * building them per key and event was most of what encoding an event allocated.
- */
-const KEY_PREFIXES: ReadonlyMap<string, string> = new Map([...EVENT_KEYS].map((key) => [key, `,"${key}":`]));
-const FIRST_KEY_PREFIXES: ReadonlyMap<string, string> = new Map([...EVENT_KEYS].map((key) => [key, `{"${key}":`]));
-
 /** Top-level keys whose values repeat across a run's events: their encoded text is cached. */
 const REPEATING_KEYS: ReadonlySet<string> = new Set([
   'type',
@@ -103,6 +100,23 @@ const REPEATING_KEYS: ReadonlySet<string> = new Set([
   'model',
   'finishReason',
 ]);
+
+/** How a top-level key is written, and whether its text values repeat across a run's events. */
+interface EventKey {
+  /** `{"key":`, for the first key. */
+  readonly first: string;
+  /** `,"key":`, after another. */
+  readonly rest: string;
+  readonly repeating: boolean;
+}
+
+/**
+ * Every key the fast path knows, with its text made once (building it per key and event was
+ * most of what encoding an event allocated): one lookup per key.
+ */
+const EVENT_KEY_TEXT: ReadonlyMap<string, EventKey> = new Map(
+  [...EVENT_KEYS].map((key) => [key, { first: `{"${key}":`, rest: `,"${key}":`, repeating: REPEATING_KEYS.has(key) }]),
+);
 
 /** Nesting beyond this (or a cycle) leaves the fast path. */
 const MAX_DEPTH = 64;
@@ -141,7 +155,11 @@ export function createLineEncoder(redact: RedactOptions | false): LineEncoder {
   // Key paths may name any key, including ours: then every line takes the reference path.
   const fast = redact === false || (redact.paths ?? []).length === 0;
 
-  const reference = (value: object): string => stringify(redactValue === undefined ? value : redactValue(value)) ?? '';
+  const reference = (value: object): string | undefined => {
+    const line = stringify(redactValue === undefined ? value : redactValue(value));
+    // JSON.stringify's own (flat) result: looking at its first character copies nothing.
+    return line?.startsWith('{') === true ? line : undefined;
+  };
   const str =
     redactValue === undefined ? (s: string): string => JSON.stringify(s) : (s: string): string => JSON.stringify(redactString(s, censor));
   // Throws where the whole event must take the reference path (see createNestedEncoder).
@@ -160,7 +178,7 @@ export function createLineEncoder(redact: RedactOptions | false): LineEncoder {
     return text;
   };
 
-  function event(e: ProgressEvent): string {
+  function event(e: ProgressEvent): string | undefined {
     if (!fast) return reference(e);
     try {
       return fastEvent(e);
@@ -171,17 +189,18 @@ export function createLineEncoder(redact: RedactOptions | false): LineEncoder {
     }
   }
 
-  function fastEvent(e: ProgressEvent): string {
+  function fastEvent(e: ProgressEvent): string | undefined {
     const record = e as unknown as Record<string, unknown>;
     let out = '';
+    let first = true;
     for (const key of Object.keys(record)) {
-      const prefix = (out === '' ? FIRST_KEY_PREFIXES : KEY_PREFIXES).get(key);
-      if (prefix === undefined) return reference(e);
+      const known = EVENT_KEY_TEXT.get(key);
+      if (known === undefined) return reference(e);
       const v = record[key];
       let text: string | undefined;
       switch (typeof v) {
         case 'string':
-          text = REPEATING_KEYS.has(key) ? strRepeating(v) : str(v);
+          text = known.repeating ? strRepeating(v) : str(v);
           break;
         case 'number':
           text = number(v);
@@ -199,9 +218,10 @@ export function createLineEncoder(redact: RedactOptions | false): LineEncoder {
           continue;
       }
       if (text === undefined) continue;
-      out += prefix + text;
+      out += (first ? known.first : known.rest) + text;
+      first = false;
     }
-    return out === '' ? '{}' : `${out}}`;
+    return first ? '{}' : `${out}}`;
   }
 
   if (!fast) {
