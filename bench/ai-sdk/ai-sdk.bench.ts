@@ -94,7 +94,7 @@ await stepOverhead(
     run: (steps: number) => run(steps, who),
   })),
   // As bench:langgraph and bench:openai-agents: the median of 3 blocks' fastest-batch ratios, garbage
-  // collected before every batch. One block on a loaded machine moved the null row from 0.93× to 1.21×
-  // between two runs of the same code; a verdict that one burst of load can flip is not a verdict.
+  // collected before every batch. On a loaded machine one block's null row ranged from 0.62× to 1.37×
+  // for the same code; a verdict that one burst of load can flip is not a verdict.
   { blocks: 3, rounds: 25, collectBetweenBatches: true },
 );
