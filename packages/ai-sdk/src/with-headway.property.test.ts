@@ -1,4 +1,5 @@
-import { isTerminalEvent, progressEventSchema, type ProgressEvent } from '@headway/protocol';
+import { NullReporter, isTerminalEvent, progressEventSchema, type ProgressEvent } from '@headway/protocol';
+import { errorMessage } from '@headway/protocol/internal';
 import { generateText, streamText } from 'ai';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -79,6 +80,57 @@ describe('withHeadway over random step scripts', () => {
           expect(percents.every((p) => p < 100)).toBe(true);
         }
         expect(model.doGenerateCalls.length + model.doStreamCalls.length).toBeLessThanOrEqual(s.maxIterations);
+      }),
+      { numRuns: 60, timeout: 5_000 },
+    );
+  });
+});
+
+describe('a quiet run (only NullReporters: no event is built) over random step scripts', () => {
+  it('ends with the same outcome, report, warnings and model calls as a run whose events go somewhere', async () => {
+    await fc.assert(
+      fc.asyncProperty(scenario, async (s) => {
+        const once = async (quiet: boolean) => {
+          const clock = manualClock();
+          const events: ProgressEvent[] = [];
+          const run = withHeadway({
+            task: 'random',
+            sinks: quiet ? [new NullReporter()] : [(e) => void events.push(e)],
+            maxIterations: s.maxIterations,
+            clock,
+            hardStopAfterMs: 1_000,
+            // Priced, so a quiet step still reads its usage; `nudge`, so a quiet run still watches for stalls.
+            costOf: () => 0.01,
+            stallPolicy: 'nudge',
+            stall: { repeatedCall: 2 },
+            ...(s.timeBudgetMs === undefined ? {} : { timeBudgetMs: s.timeBudgetMs }),
+            ...(s.maxSpendUsd === undefined ? {} : { maxSpendUsd: s.maxSpendUsd }),
+          });
+          const model = scriptedModel((call, options) => {
+            clock.advanceSync(s.stepMs);
+            if (userTexts(options).some((t) => t.startsWith('STOP:'))) {
+              if (s.report === 'good') return { text: '## Completed Work\n- something\n## Suggested Next Steps\n- more' };
+              if (s.report === 'tools') return { calls: [{ tool: 'read', input: { path: 'y' } }] };
+              return { text: '}{garbage' };
+            }
+            return s.steps[call] ?? { text: 'done' };
+          });
+          const args = { model, tools, prompt: 'random', maxRetries: 0, ...run.settings };
+          const end = await run.track<unknown>(s.stream ? streamText({ ...args, onError: () => undefined }).text : generateText(args));
+          const prompts = [...model.doGenerateCalls, ...model.doStreamCalls].map((c) => userTexts(c));
+          // The AI SDK's own result carries response ids and dates of its own: the run's side is compared.
+          const { result: _result, error, ...ended } = end;
+          return {
+            end: { ...ended, error: error === undefined ? undefined : errorMessage(error) },
+            prompts,
+            seq: run.hub.lastSeq,
+            events: events.length,
+          };
+        };
+        const [quiet, loud] = [await once(true), await once(false)];
+        expect(quiet.seq).toBe(0);
+        expect(loud.seq).toBe(loud.events);
+        expect({ end: quiet.end, prompts: quiet.prompts }).toEqual({ end: loud.end, prompts: loud.prompts });
       }),
       { numRuns: 60, timeout: 5_000 },
     );

@@ -528,3 +528,107 @@ describe('secrets in tool results (issue 31)', () => {
     expect(both?.aborted).toBe(true);
   });
 });
+
+describe('every event of a run, byte for byte (the hooks are a hot path: a faster one must not change a byte)', () => {
+  const KEY = 'sk-proj-AbCdEfGhIjKlMnOpQrStUvWx0123';
+  const usage = { inputTokens: { total: 7, noCache: 7, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 3, text: 3, reasoning: 0 } };
+  /** Reasoning, `_progress`, a secret in args and result, a failing call, a repeated call (a stall the policy nudges), then the report step. */
+  function model(clock: ReturnType<typeof manualClock>): MockLanguageModelV3 {
+    const call = (id: string, name: string, input: unknown) => ({
+      type: 'tool-call' as const,
+      toolCallId: id,
+      toolName: name,
+      input: JSON.stringify(input),
+    });
+    const steps = [
+      [
+        { type: 'reasoning' as const, text: 'read a.txt first' },
+        { type: 'text' as const, text: 'Reading.\n```json\n{"_progress":{"percent":40,"message":"Reading a.txt"}}\n```' },
+        call('c1', 'read', { path: 'a.txt', apiKey: KEY }),
+      ],
+      [call('c2', 'fail', {})],
+      [call('c3', 'read', { path: 'a.txt', apiKey: KEY })],
+      [call('c4', 'read', { path: 'a.txt', apiKey: KEY })],
+      [{ type: 'text' as const, text: MODEL_REPORT }],
+    ];
+    let n = 0;
+    return new MockLanguageModelV3({
+      doGenerate: () => {
+        clock.advanceSync(25);
+        const content = steps[Math.min(n++, steps.length - 1)] ?? [];
+        const calls = content.some((c) => c.type === 'tool-call');
+        return Promise.resolve({ content, finishReason: { unified: calls ? 'tool-calls' : 'stop', raw: undefined }, usage, warnings: [] });
+      },
+    });
+  }
+  const secretTools = {
+    read: tool({
+      description: 'reads a file',
+      inputSchema: z.object({ path: z.string(), apiKey: z.string() }),
+      execute: ({ path }) => Promise.resolve({ path, text: `token=${KEY}` }),
+    }),
+    fail: tools.fail,
+  };
+
+  it('the same events, in the same order, with the same fields, and the same result', async () => {
+    const clock = manualClock();
+    const { events, sink } = collect();
+    const run = withHeadway({
+      task: 'Find the config',
+      sinks: [sink],
+      runId: 'run-1',
+      maxIterations: 5,
+      clock,
+      costOf: (u) => (u.inputTokens + u.outputTokens) / 1000,
+      stallPolicy: 'nudge',
+      stall: { repeatedCall: 2 },
+    });
+    await generateText({ model: model(clock), tools: secretTools, prompt: 'Find the config', ...run.settings });
+    const end = await run.finish();
+    // A tool's own duration is the AI SDK's wall clock: the one field not on the manual clock.
+    const lines = events.map((e) => JSON.stringify(e.type === 'tool.completed' ? { ...e, durationMs: 0 } : e));
+    expect(lines).toMatchInlineSnapshot(`
+      [
+        "{"type":"run.started","agentName":"ai-sdk-agent","task":"Find the config","limits":{"iterations":5},"runId":"run-1","seq":1,"ts":1000}",
+        "{"type":"iteration","index":0,"max":5,"runId":"run-1","seq":2,"ts":1000}",
+        "{"type":"step.started","step":"llm-1","description":"model call","provider":"mock-provider","model":"mock-model-id","runId":"run-1","seq":3,"ts":1000}",
+        "{"type":"progress","percent":32,"runId":"run-1","seq":4,"ts":1025}",
+        "{"type":"tool.executing","toolName":"read","toolCallId":"c1","args":{"path":"a.txt","apiKey":"[REDACTED]"},"runId":"run-1","seq":5,"ts":1025}",
+        "{"type":"tool.completed","toolName":"read","toolCallId":"c1","durationMs":0,"ok":true,"preview":"{\\"path\\":\\"a.txt\\",\\"text\\":\\"token=[REDACTED]\\"}","runId":"run-1","seq":6,"ts":1025}",
+        "{"type":"step.finished","step":"llm-1","durationMs":25,"usage":{"inputTokens":7,"outputTokens":3},"finishReason":"tool_calls","costUsd":0.01,"runId":"run-1","seq":7,"ts":1025}",
+        "{"type":"thinking","content":"read a.txt first","runId":"run-1","seq":8,"ts":1025}",
+        "{"type":"progress","percent":40,"message":"Reading a.txt","runId":"run-1","seq":9,"ts":1025}",
+        "{"type":"iteration","index":1,"max":5,"runId":"run-1","seq":10,"ts":1025}",
+        "{"type":"progress","percent":43,"message":"Reading a.txt","runId":"run-1","seq":11,"ts":1025}",
+        "{"type":"step.started","step":"llm-2","description":"model call","provider":"mock-provider","model":"mock-model-id","runId":"run-1","seq":12,"ts":1025}",
+        "{"type":"tool.executing","toolName":"fail","toolCallId":"c2","args":{},"runId":"run-1","seq":13,"ts":1050}",
+        "{"type":"tool.completed","toolName":"fail","toolCallId":"c2","durationMs":0,"ok":false,"preview":"disk on fire","runId":"run-1","seq":14,"ts":1050}",
+        "{"type":"step.finished","step":"llm-2","durationMs":25,"usage":{"inputTokens":7,"outputTokens":3},"finishReason":"tool_calls","costUsd":0.01,"runId":"run-1","seq":15,"ts":1050}",
+        "{"type":"iteration","index":2,"max":5,"runId":"run-1","seq":16,"ts":1050}",
+        "{"type":"progress","percent":45,"message":"Reading a.txt","etaMs":33,"etaLowMs":9,"etaHighMs":127,"runId":"run-1","seq":17,"ts":1050}",
+        "{"type":"step.started","step":"llm-3","description":"model call","provider":"mock-provider","model":"mock-model-id","runId":"run-1","seq":18,"ts":1050}",
+        "{"type":"tool.executing","toolName":"read","toolCallId":"c3","args":{"path":"a.txt","apiKey":"[REDACTED]"},"runId":"run-1","seq":19,"ts":1075}",
+        "{"type":"tool.completed","toolName":"read","toolCallId":"c3","durationMs":0,"ok":true,"preview":"{\\"path\\":\\"a.txt\\",\\"text\\":\\"token=[REDACTED]\\"}","runId":"run-1","seq":20,"ts":1075}",
+        "{"type":"step.finished","step":"llm-3","durationMs":25,"usage":{"inputTokens":7,"outputTokens":3},"finishReason":"tool_calls","costUsd":0.01,"runId":"run-1","seq":21,"ts":1075}",
+        "{"type":"iteration","index":3,"max":5,"runId":"run-1","seq":22,"ts":1075}",
+        "{"type":"limit.approaching","limit":"iterations","used":4,"max":5,"runId":"run-1","seq":23,"ts":1075}",
+        "{"type":"progress","percent":47,"message":"Reading a.txt","etaMs":24,"etaLowMs":6,"etaHighMs":93,"runId":"run-1","seq":24,"ts":1075}",
+        "{"type":"step.started","step":"llm-4","description":"model call","provider":"mock-provider","model":"mock-model-id","runId":"run-1","seq":25,"ts":1075}",
+        "{"type":"tool.executing","toolName":"read","toolCallId":"c4","args":{"path":"a.txt","apiKey":"[REDACTED]"},"runId":"run-1","seq":26,"ts":1100}",
+        "{"type":"tool.completed","toolName":"read","toolCallId":"c4","durationMs":0,"ok":true,"preview":"{\\"path\\":\\"a.txt\\",\\"text\\":\\"token=[REDACTED]\\"}","runId":"run-1","seq":27,"ts":1100}",
+        "{"type":"stall.detected","kind":"repeated-call","evidence":{"toolCallIds":["c3","c4"],"subject":"read a.txt","repeats":2},"since":2,"runId":"run-1","seq":28,"ts":1100}",
+        "{"type":"progress","percent":47,"message":"Reading a.txt","runId":"run-1","seq":29,"ts":1100}",
+        "{"type":"step.finished","step":"llm-4","durationMs":25,"usage":{"inputTokens":7,"outputTokens":3},"finishReason":"tool_calls","costUsd":0.01,"runId":"run-1","seq":30,"ts":1100}",
+        "{"type":"iteration","index":4,"max":5,"runId":"run-1","seq":31,"ts":1100}",
+        "{"type":"limit.reached","limit":"iterations","used":5,"max":5,"runId":"run-1","seq":32,"ts":1100}",
+        "{"type":"step.started","step":"llm-5","description":"model call (no tools)","provider":"mock-provider","model":"mock-model-id","runId":"run-1","seq":33,"ts":1100}",
+        "{"type":"step.finished","step":"llm-5","durationMs":25,"usage":{"inputTokens":7,"outputTokens":3},"finishReason":"stop","costUsd":0.01,"runId":"run-1","seq":34,"ts":1125}",
+        "{"type":"report.generated","report":{"task":"Find the config","reason":"max-iterations","completedWork":["read a.txt"],"keyFindings":["a.txt holds the token"],"attemptedInconclusive":[],"remaining":["read b.txt"],"suggestedNextSteps":["read b.txt next"],"stats":{"iterations":5,"toolCalls":4,"elapsedMs":125,"costUsd":0.05},"generatedBy":"model"},"runId":"run-1","seq":35,"ts":1125}",
+        "{"type":"run.finished","durationMs":125,"outcome":"limit","summary":"stopped at the iterations limit after 5 iteration(s); progress report attached","runId":"run-1","seq":36,"ts":1125}",
+      ]
+    `);
+    expect(JSON.stringify(end)).toMatchInlineSnapshot(
+      `"{"outcome":"limit","reason":"max-iterations","report":{"task":"Find the config","reason":"max-iterations","completedWork":["read a.txt"],"keyFindings":["a.txt holds the token"],"attemptedInconclusive":[],"remaining":["read b.txt"],"suggestedNextSteps":["read b.txt next"],"stats":{"iterations":5,"toolCalls":4,"elapsedMs":125,"costUsd":0.05},"generatedBy":"model"},"warnings":[],"unpricedCalls":0}"`,
+    );
+  });
+});

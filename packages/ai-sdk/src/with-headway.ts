@@ -329,7 +329,8 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
       if (o.timeBudgetMs !== undefined && stop === undefined && elapsed() >= o.timeBudgetMs) windDown('time-budget');
       const index = stepNumber;
       iterations = index + 1;
-      emit({ type: 'iteration', index, max: maxIterations });
+      // Quiet, no body is built: emit would drop it (as every emit below that checks `quiet` first).
+      if (!quiet) emit({ type: 'iteration', index, max: maxIterations });
       // As headway's runtime: before the last iteration (from 80% of the limit, and at the latest one
       // iteration ahead of it), never in the iteration that reaches it.
       if (index < maxIterations - 1) approach('iterations', index + 1, maxIterations, index + 2 >= maxIterations);
@@ -349,6 +350,8 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
     },
 
     experimental_onStepStart({ stepNumber, model }) {
+      // Quiet, the step's start is read by nothing: no step.started, no step.finished duration, no tracker.
+      if (quiet) return;
       stepStartedAt = clock.now();
       toolsStarted = false;
       const reporting = stop?.mode === 'asked';
@@ -362,54 +365,46 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
     },
 
     experimental_onToolCallStart({ toolCall }) {
+      // Quiet, there is no tracker and no event.
+      if (quiet) return;
       if (!toolsStarted) {
         toolsStarted = true;
         tracker?.toolsStarted();
       }
-      if (!quiet)
-        emit({
-          type: 'tool.executing',
-          toolName: toolCall.toolName,
-          toolCallId: toolCall.toolCallId,
-          args: redactArgs(toolCall.input),
-        });
+      emit({
+        type: 'tool.executing',
+        toolName: toolCall.toolName,
+        toolCallId: toolCall.toolCallId,
+        args: redactArgs(toolCall.input),
+      });
     },
 
     experimental_onToolCallFinish(event) {
-      const result = event.success ? event.output : errorMessage(event.error);
-      log.recordToolCall({
-        iteration: iterations,
-        name: event.toolCall.toolName,
-        args: event.toolCall.input,
-        result,
-        ok: event.success,
-        durationMs: event.durationMs,
-      });
-      tracker?.toolCallFinished(event.toolCall.toolName, event.success);
-      if (!quiet)
+      // Each field read once: the AI SDK's event and tool call are foreign objects, read three times over below.
+      const { toolCall, success } = event;
+      const { toolName, toolCallId, input } = toolCall;
+      const result = success ? event.output : errorMessage(event.error);
+      log.recordToolCall({ iteration: iterations, name: toolName, args: input, result, ok: success, durationMs: event.durationMs });
+      if (!quiet) {
+        tracker?.toolCallFinished(toolName, success);
         emit({
           type: 'tool.completed',
-          toolName: event.toolCall.toolName,
-          toolCallId: event.toolCall.toolCallId,
+          toolName,
+          toolCallId,
           durationMs: Math.max(0, event.durationMs),
-          ok: event.success,
+          ok: success,
           // Redacted here, where the event is made: any sink may be a browser, a stream or a trace.
           preview: toolResultPreview(result, 100, previewOptions),
         });
+      }
       // After tool.completed, as in the runtime: the stall names the call just shown.
       if (watching)
-        stall.toolCall({
-          iteration: Math.max(0, iterations - 1),
-          id: event.toolCall.toolCallId,
-          name: event.toolCall.toolName,
-          args: event.toolCall.input,
-          result,
-          ok: event.success,
-        });
+        stall.toolCall({ iteration: Math.max(0, iterations - 1), id: toolCallId, name: toolName, args: input, result, ok: success });
     },
 
     onStepFinish(step) {
-      const usage = usageOf(step);
+      // Read for the price and for step.finished: quiet and unpriced, neither is made.
+      const usage = quiet && o.costOf === undefined ? undefined : usageOf(step);
       const costUsd = o.costOf === undefined ? undefined : priceStep(o.costOf, step, usage);
       if (costUsd !== undefined) {
         priced = true;
@@ -433,7 +428,11 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
         emit(finished);
       }
       const text = typeof step.text === 'string' ? step.text : '';
-      if (typeof step.reasoningText === 'string' && step.reasoningText !== '') emit({ type: 'thinking', content: step.reasoningText });
+      // Quiet, the reasoning is read by nothing (the AI SDK computes it anew on every read).
+      if (!quiet) {
+        const reasoning = step.reasoningText;
+        if (typeof reasoning === 'string' && reasoning !== '') emit({ type: 'thinking', content: reasoning });
+      }
       if (stop?.mode === 'asked') {
         stop.mode = 'answered';
         reportText = text;
