@@ -240,6 +240,14 @@ export class ProgressTracker {
   private roundStartedAt = 0;
   private toolsStartedAt = 0;
   private eta: number | undefined;
+  /**
+   * The clock reading of the last update while its ETA is not computed yet: the ETA is worked
+   * out only when it is read (an emitted `progress` event, the getters), from the state of that
+   * update. Most updates change no shown value and emit nothing, and nothing but an update
+   * changes what the ETA is computed from, so the value read is the one computing it at every
+   * update would have given (progress-tracker.property.test.ts checks this).
+   */
+  private etaPendingAt: number | undefined;
   private etaLow: number | undefined;
   private etaHigh: number | undefined;
   private evidence: EtaEvidence | undefined;
@@ -286,21 +294,25 @@ export class ProgressTracker {
 
   /** Milliseconds left, when there is evidence for it (two observed roundtrips and a cap, or history); otherwise undefined. */
   get etaMs(): number | undefined {
+    this.settleEta();
     return this.eta;
   }
 
   /** Low end (about p10) of the time left, with {@link etaMs}; undefined without evidence. */
   get etaLowMs(): number | undefined {
+    this.settleEta();
     return this.etaLow;
   }
 
   /** High end (about p90) of the time left, with {@link etaMs}; undefined without evidence. */
   get etaHighMs(): number | undefined {
+    this.settleEta();
     return this.etaHigh;
   }
 
   /** What the ETA rests on now (`plan` while the agent's plan is trusted, else `history` with history, else `iterations`); undefined without an ETA. */
   get etaEvidence(): EtaEvidence | undefined {
+    this.settleEta();
     return this.evidence;
   }
 
@@ -748,20 +760,30 @@ export class ProgressTracker {
     return c.completed >= c.total || (c.inProgress > 0 && c.completed + c.inProgress >= c.total) ? c.total : undefined;
   }
 
+  /** Computes the ETA an update left pending ({@link etaPendingAt}). */
+  private settleEta(): void {
+    const t = this.etaPendingAt;
+    if (t === undefined) return;
+    this.etaPendingAt = undefined;
+    this.computeEta(t);
+  }
+
   private update(): void {
     const t = this.clock();
     if (this.completed) {
       this.shown = 100;
-      this.computeEta(t);
+      this.etaPendingAt = t;
     } else if (this.stalled) {
-      // Frozen: no evidence of how long a loop lasts, so no ETA.
+      // Frozen: no evidence of how long a loop lasts, so no ETA. What the ETA rested on before
+      // (`etaEvidence`) is kept, as computed by the update before this one.
+      this.settleEta();
       this.eta = undefined;
       this.etaLow = undefined;
       this.etaHigh = undefined;
     } else {
       const target = Math.min(99, Math.max(0, Math.round(this.target(t))));
       if (target > this.shown) this.shown = target;
-      this.computeEta(t);
+      this.etaPendingAt = t;
     }
     const guess = this.guess;
     const plan = this.plan.phase();
@@ -777,6 +799,7 @@ export class ProgressTracker {
       return;
     this.lastEmitted = { percent: this.shown, message: this.message, guess, plan, stalled };
     if (this.emitFn === undefined) return;
+    this.settleEta();
     const body: ProgressEmission = { type: 'progress', percent: this.shown };
     if (this.message !== undefined) body.message = this.message;
     if (guess) body.guess = true;
