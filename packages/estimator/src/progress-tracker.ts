@@ -210,7 +210,6 @@ function median(values: number[]): number | undefined {
 export class ProgressTracker {
   private readonly cap: number;
   private readonly emitFn: ((body: ProgressEmission) => void) | undefined;
-  private readonly clock: () => number;
   private readonly source: Clock;
   private readonly aiDriven: boolean;
   private readonly ranges: StepRange[];
@@ -269,7 +268,6 @@ export class ProgressTracker {
     this.emitFn = options.emit;
     const source = options.clock ?? systemClock;
     this.source = source;
-    this.clock = () => source.now();
     this.aiDriven = options.aiDriven ?? true;
     this.calibration = options.etaCalibration ?? ETA_CALIBRATION;
     this.plan = new PlanProgress(options.planTuning ?? PLAN_TUNING);
@@ -281,10 +279,15 @@ export class ProgressTracker {
     this.historyRoundMs = median(runs.filter((r) => r.roundtrips > 0).map((r) => r.durationMs / r.roundtrips));
     let elapsed = 0;
     if (options.state !== undefined) elapsed = this.restore(options.state);
-    this.startedAt = this.clock() - elapsed;
-    this.roundStartedAt = this.clock();
+    this.startedAt = this.now() - elapsed;
+    this.roundStartedAt = this.now();
     this.toolsStartedAt = this.roundStartedAt;
     this.lastEmitted = { percent: this.shown, message: this.message, guess: this.guess, plan: this.plan.phase() };
+  }
+
+  /** The clock's time. A method, not a closure per tracker: the per-step calls inline it. */
+  private now(): number {
+    return this.source.now();
   }
 
   /** The percent shown now: an integer in 0–100 that never decreases. */
@@ -358,7 +361,7 @@ export class ProgressTracker {
     const parsed = validateUntrusted(planItemsSchema, items);
     if (!parsed.success) return false;
     this.planCounts = countPlan(parsed.data);
-    this.plan.update(this.planCounts, this.roundtrips, this.clock(), this.shown);
+    this.plan.update(this.planCounts, this.roundtrips, this.now(), this.shown);
     this.update();
     return true;
   }
@@ -366,7 +369,7 @@ export class ProgressTracker {
   /** A model call begins (phase `llm`); an unfinished previous roundtrip counts as finished. */
   iterationStarted(): void {
     if (this.completed) return;
-    const t = this.clock();
+    const t = this.now();
     if (this.phase !== 'idle') this.closeRound(t);
     this.roundtrips++;
     this.phase = 'llm';
@@ -381,7 +384,7 @@ export class ProgressTracker {
     if (this.phase === 'idle') this.iterationStarted();
     if (this.phase === 'tools') return;
     this.phase = 'tools';
-    this.toolsStartedAt = this.clock();
+    this.toolsStartedAt = this.now();
     this.update();
   }
 
@@ -397,7 +400,7 @@ export class ProgressTracker {
   /** The roundtrip (model call and its tools) ended. */
   iterationFinished(): void {
     if (this.completed || this.phase === 'idle') return;
-    this.closeRound(this.clock());
+    this.closeRound(this.now());
     this.update();
   }
 
@@ -460,7 +463,7 @@ export class ProgressTracker {
   /** The run finished successfully: the percent becomes exactly 100. */
   complete(): void {
     if (this.completed) return;
-    if (this.phase !== 'idle') this.closeRound(this.clock());
+    if (this.phase !== 'idle') this.closeRound(this.now());
     this.completed = true;
     this.update();
   }
@@ -529,7 +532,7 @@ export class ProgressTracker {
       stepToolCalls: this.stepToolCalls,
       finishedSteps: [...this.finishedSteps],
       observedRoundtrips: this.observedRoundtrips,
-      elapsedMs: Math.max(0, this.clock() - this.startedAt),
+      elapsedMs: Math.max(0, this.now() - this.startedAt),
     };
     if (this.message !== undefined) state.message = this.message;
     if (this.currentStep !== undefined) state.currentStep = this.currentStep;
@@ -572,7 +575,7 @@ export class ProgressTracker {
     this.observedRoundtrips = s.observedRoundtrips;
     // Plan times are saved relative to the run's start, which is known once the elapsed time is.
     if (s.plan !== undefined) {
-      this.plan.restore(s.plan, this.clock() - s.elapsedMs);
+      this.plan.restore(s.plan, this.now() - s.elapsedMs);
       this.planCounts = { total: s.plan.total, completed: s.plan.completed, inProgress: s.plan.inProgress };
     }
     return s.elapsedMs;
@@ -769,7 +772,7 @@ export class ProgressTracker {
   }
 
   private update(): void {
-    const t = this.clock();
+    const t = this.now();
     if (this.completed) {
       this.shown = 100;
       this.etaPendingAt = t;
