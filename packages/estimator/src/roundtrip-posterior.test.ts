@@ -152,6 +152,19 @@ function referenceTables(cap: number | undefined, history: TaskHistory | undefin
   return [mass, tail, tailOverN];
 }
 
+/** Where two lists of tables first differ in any bit (table × 1e6 + index), or -1 when every number is the same. */
+function firstDifference(actual: Float64Array[], expected: Float64Array[]): number {
+  if (actual.length !== expected.length) return -2;
+  for (const [t, a] of actual.entries()) {
+    const e = expected[t];
+    if (a.length !== e?.length) return t * 1e6 + 999_999;
+    const x = Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+    const y = Buffer.from(e.buffer, e.byteOffset, e.byteLength);
+    if (!x.equals(y)) return t * 1e6 + a.findIndex((v, i) => !Object.is(v, e[i]));
+  }
+  return -1;
+}
+
 describe('RoundtripPosterior tables', () => {
   const tablesOf = (p: RoundtripPosterior): Float64Array[] => {
     const fields = p as unknown as { mass: Float64Array; tail: Float64Array; tailOverN: Float64Array };
@@ -161,17 +174,18 @@ describe('RoundtripPosterior tables', () => {
   it('are the numbers the first implementation built, for every cap and for history (property)', () => {
     const historyArb = fc.option(
       fc.record({
-        runs: fc.array(fc.record({ roundtrips: fc.integer({ min: 1, max: 400 }), durationMs: fc.constant(1000) }), { maxLength: 30 }),
+        runs: fc.array(fc.record({ roundtrips: fc.integer({ min: 1, max: 60 }), durationMs: fc.constant(1000) }), { maxLength: 8 }),
       }),
       { nil: undefined },
     );
-    const capArb = fc.oneof(fc.integer({ min: 1, max: 300 }), fc.constantFrom(undefined, Number.POSITIVE_INFINITY, 2.5));
+    const capArb = fc.oneof(fc.integer({ min: 1, max: 120 }), fc.constantFrom(undefined, Number.POSITIVE_INFINITY, 2.5));
     fc.assert(
       fc.property(capArb, historyArb, (cap, history) => {
         // Twice: the second tracker of a cap reads the tables the first one built.
-        for (let i = 0; i < 2; i++) expect(tablesOf(new RoundtripPosterior(cap, history))).toEqual(referenceTables(cap, history));
+        const expected = referenceTables(cap, history);
+        for (let i = 0; i < 2; i++) expect(firstDifference(tablesOf(new RoundtripPosterior(cap, history)), expected)).toBe(-1);
       }),
-      { numRuns: 300 },
+      { numRuns: 150 },
     );
   });
 
