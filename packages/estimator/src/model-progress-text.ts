@@ -1,4 +1,5 @@
 import { JsonBraceScanner, MAX_PROGRESS_CANDIDATE, ParseBudget, isJsonFenceInfo } from './json-braces.js';
+import { mayBeProgressObject } from './model-progress.js';
 
 function parseObject(text: string): Record<string, unknown> | undefined {
   try {
@@ -46,7 +47,8 @@ function tidy(text: string): string {
  */
 export function stripModelProgress(text: string): string {
   if (typeof text !== 'string' || !text.includes('_progress')) return text;
-  const whole = parseObject(text.trim());
+  const trimmed = text.trim();
+  const whole = mayBeProgressObject(trimmed) ? parseObject(trimmed) : undefined;
   if (hasProgress(whole)) return withoutProgress(whole);
   const filter = new ProgressTextFilter();
   return tidy(filter.push(text) + filter.flush());

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HOSTILE_RUN, HOSTILE_TEST_TIMEOUT, hostileValue, runIsolated, srcUrl } from './hostile.test-util.js';
 import { MAX_PROGRESS_CANDIDATE } from './json-braces.js';
-import { PROGRESS_PROMPT_INSTRUCTIONS, extractModelProgress } from './model-progress.js';
+import { PROGRESS_PROMPT_INSTRUCTIONS, extractModelProgress, mayBeProgressObject } from './model-progress.js';
 
 function rejected(output: unknown): string[] {
   const reasons: string[] = [];
@@ -99,6 +99,54 @@ describe('extractModelProgress', () => {
       ),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe('mayBeProgressObject', () => {
+  /** What parsing the whole text finds: an object with its own `_progress` key, or nothing. */
+  const parsedHasProgress = (text: string): boolean => {
+    try {
+      const value: unknown = JSON.parse(text);
+      return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.hasOwn(value, '_progress');
+    } catch {
+      return false;
+    }
+  };
+  /** `_progress` with some of its characters written as `\uXXXX` escapes. */
+  const escapedKey = fc
+    .array(fc.boolean(), { minLength: 9, maxLength: 9 })
+    .map((escape) =>
+      Array.from('_progress', (c, i) => (escape[i] === true ? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}` : c)).join(''),
+    );
+  const texts = fc.oneof(
+    fc.string(),
+    fc.json(),
+    fc
+      .tuple(escapedKey, fc.json(), fc.constantFrom('', ' ', '\n', '\u00a0', '\ufeff'), fc.constantFrom('{', '[{', ' {', '"{'))
+      .map(([key, rest, ws, open]) => `${ws}${open}"${key}":{"percent":5},"x":${rest}}${open.includes('[') ? ']' : ''}${ws}`),
+  );
+
+  it('is never false for a text whose whole parses to an object with a _progress key (property)', () => {
+    let found = 0;
+    fc.assert(
+      fc.property(texts, (text) => {
+        const trimmed = text.trim();
+        if (!parsedHasProgress(trimmed)) return;
+        found += 1;
+        expect(mayBeProgressObject(trimmed)).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+    // The generator does make such texts, so the property is really checked.
+    expect(found).toBeGreaterThan(100);
+  });
+
+  it('lets prose through without a parse, and still finds a key spelled with escapes', () => {
+    expect(mayBeProgressObject('done')).toBe(false);
+    expect(mayBeProgressObject('{"a":1}')).toBe(false);
+    expect(mayBeProgressObject('[{"_progress":{"percent":5}}]')).toBe(false);
+    expect(extractModelProgress('  {"\\u005fprogress":{"percent":5}}\n')).toEqual({ percent: 5 });
+    expect(extractModelProgress('{"_pro\\u0067ress":{"percent":7,"message":"m"}}')).toEqual({ percent: 7, message: 'm' });
   });
 });
 

@@ -66,6 +66,16 @@ function readProgressField(container: unknown): Found {
   return { kind: 'ok', value };
 }
 
+/**
+ * False when `text` (trimmed) certainly does not parse to an object with a `_progress` key:
+ * it does not start with `{` (then it is no object, or no JSON), or it holds neither the key
+ * nor a `\u` escape that could spell it. Most model replies are prose, and a failed
+ * `JSON.parse` throws, which costs microseconds per step.
+ */
+export function mayBeProgressObject(text: string): boolean {
+  return text.charCodeAt(0) === 0x7b && (text.includes('_progress') || text.includes('\\u'));
+}
+
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -79,7 +89,8 @@ function parseJson(text: string): unknown {
  * that hold a `"_progress"` key (see `MAX_PROGRESS_CANDIDATE`). Linear in the text.
  */
 function* jsonCandidates(text: string): Generator {
-  yield parseJson(text.trim());
+  const whole = text.trim();
+  if (mayBeProgressObject(whole)) yield parseJson(whole);
   if (!text.includes('_progress')) return;
   const budget = new ParseBudget(text.length);
   for (const body of jsonFenceBodies(text)) if (budget.spend(body.length)) yield parseJson(body);

@@ -210,7 +210,6 @@ function median(values: number[]): number | undefined {
 export class ProgressTracker {
   private readonly cap: number;
   private readonly emitFn: ((body: ProgressEmission) => void) | undefined;
-  private readonly clock: () => number;
   private readonly source: Clock;
   private readonly aiDriven: boolean;
   private readonly ranges: StepRange[];
@@ -240,6 +239,14 @@ export class ProgressTracker {
   private roundStartedAt = 0;
   private toolsStartedAt = 0;
   private eta: number | undefined;
+  /**
+   * The clock reading of the last update while its ETA is not computed yet: the ETA is worked
+   * out only when it is read (an emitted `progress` event, the getters), from the state of that
+   * update. Most updates change no shown value and emit nothing, and nothing but an update
+   * changes what the ETA is computed from, so the value read is the one computing it at every
+   * update would have given (progress-tracker.property.test.ts checks this).
+   */
+  private etaPendingAt: number | undefined;
   private etaLow: number | undefined;
   private etaHigh: number | undefined;
   private evidence: EtaEvidence | undefined;
@@ -261,7 +268,6 @@ export class ProgressTracker {
     this.emitFn = options.emit;
     const source = options.clock ?? systemClock;
     this.source = source;
-    this.clock = () => source.now();
     this.aiDriven = options.aiDriven ?? true;
     this.calibration = options.etaCalibration ?? ETA_CALIBRATION;
     this.plan = new PlanProgress(options.planTuning ?? PLAN_TUNING);
@@ -273,10 +279,15 @@ export class ProgressTracker {
     this.historyRoundMs = median(runs.filter((r) => r.roundtrips > 0).map((r) => r.durationMs / r.roundtrips));
     let elapsed = 0;
     if (options.state !== undefined) elapsed = this.restore(options.state);
-    this.startedAt = this.clock() - elapsed;
-    this.roundStartedAt = this.clock();
+    this.startedAt = this.now() - elapsed;
+    this.roundStartedAt = this.now();
     this.toolsStartedAt = this.roundStartedAt;
     this.lastEmitted = { percent: this.shown, message: this.message, guess: this.guess, plan: this.plan.phase() };
+  }
+
+  /** The clock's time. A method, not a closure per tracker: the per-step calls inline it. */
+  private now(): number {
+    return this.source.now();
   }
 
   /** The percent shown now: an integer in 0–100 that never decreases. */
@@ -286,21 +297,25 @@ export class ProgressTracker {
 
   /** Milliseconds left, when there is evidence for it (two observed roundtrips and a cap, or history); otherwise undefined. */
   get etaMs(): number | undefined {
+    this.settleEta();
     return this.eta;
   }
 
   /** Low end (about p10) of the time left, with {@link etaMs}; undefined without evidence. */
   get etaLowMs(): number | undefined {
+    this.settleEta();
     return this.etaLow;
   }
 
   /** High end (about p90) of the time left, with {@link etaMs}; undefined without evidence. */
   get etaHighMs(): number | undefined {
+    this.settleEta();
     return this.etaHigh;
   }
 
   /** What the ETA rests on now (`plan` while the agent's plan is trusted, else `history` with history, else `iterations`); undefined without an ETA. */
   get etaEvidence(): EtaEvidence | undefined {
+    this.settleEta();
     return this.evidence;
   }
 
@@ -346,7 +361,7 @@ export class ProgressTracker {
     const parsed = validateUntrusted(planItemsSchema, items);
     if (!parsed.success) return false;
     this.planCounts = countPlan(parsed.data);
-    this.plan.update(this.planCounts, this.roundtrips, this.clock(), this.shown);
+    this.plan.update(this.planCounts, this.roundtrips, this.now(), this.shown);
     this.update();
     return true;
   }
@@ -354,7 +369,7 @@ export class ProgressTracker {
   /** A model call begins (phase `llm`); an unfinished previous roundtrip counts as finished. */
   iterationStarted(): void {
     if (this.completed) return;
-    const t = this.clock();
+    const t = this.now();
     if (this.phase !== 'idle') this.closeRound(t);
     this.roundtrips++;
     this.phase = 'llm';
@@ -369,7 +384,7 @@ export class ProgressTracker {
     if (this.phase === 'idle') this.iterationStarted();
     if (this.phase === 'tools') return;
     this.phase = 'tools';
-    this.toolsStartedAt = this.clock();
+    this.toolsStartedAt = this.now();
     this.update();
   }
 
@@ -385,7 +400,7 @@ export class ProgressTracker {
   /** The roundtrip (model call and its tools) ended. */
   iterationFinished(): void {
     if (this.completed || this.phase === 'idle') return;
-    this.closeRound(this.clock());
+    this.closeRound(this.now());
     this.update();
   }
 
@@ -448,7 +463,7 @@ export class ProgressTracker {
   /** The run finished successfully: the percent becomes exactly 100. */
   complete(): void {
     if (this.completed) return;
-    if (this.phase !== 'idle') this.closeRound(this.clock());
+    if (this.phase !== 'idle') this.closeRound(this.now());
     this.completed = true;
     this.update();
   }
@@ -517,7 +532,7 @@ export class ProgressTracker {
       stepToolCalls: this.stepToolCalls,
       finishedSteps: [...this.finishedSteps],
       observedRoundtrips: this.observedRoundtrips,
-      elapsedMs: Math.max(0, this.clock() - this.startedAt),
+      elapsedMs: Math.max(0, this.now() - this.startedAt),
     };
     if (this.message !== undefined) state.message = this.message;
     if (this.currentStep !== undefined) state.currentStep = this.currentStep;
@@ -560,7 +575,7 @@ export class ProgressTracker {
     this.observedRoundtrips = s.observedRoundtrips;
     // Plan times are saved relative to the run's start, which is known once the elapsed time is.
     if (s.plan !== undefined) {
-      this.plan.restore(s.plan, this.clock() - s.elapsedMs);
+      this.plan.restore(s.plan, this.now() - s.elapsedMs);
       this.planCounts = { total: s.plan.total, completed: s.plan.completed, inProgress: s.plan.inProgress };
     }
     return s.elapsedMs;
@@ -748,20 +763,30 @@ export class ProgressTracker {
     return c.completed >= c.total || (c.inProgress > 0 && c.completed + c.inProgress >= c.total) ? c.total : undefined;
   }
 
+  /** Computes the ETA an update left pending ({@link etaPendingAt}). */
+  private settleEta(): void {
+    const t = this.etaPendingAt;
+    if (t === undefined) return;
+    this.etaPendingAt = undefined;
+    this.computeEta(t);
+  }
+
   private update(): void {
-    const t = this.clock();
+    const t = this.now();
     if (this.completed) {
       this.shown = 100;
-      this.computeEta(t);
+      this.etaPendingAt = t;
     } else if (this.stalled) {
-      // Frozen: no evidence of how long a loop lasts, so no ETA.
+      // Frozen: no evidence of how long a loop lasts, so no ETA. What the ETA rested on before
+      // (`etaEvidence`) is kept, as computed by the update before this one.
+      this.settleEta();
       this.eta = undefined;
       this.etaLow = undefined;
       this.etaHigh = undefined;
     } else {
       const target = Math.min(99, Math.max(0, Math.round(this.target(t))));
       if (target > this.shown) this.shown = target;
-      this.computeEta(t);
+      this.etaPendingAt = t;
     }
     const guess = this.guess;
     const plan = this.plan.phase();
@@ -777,6 +802,7 @@ export class ProgressTracker {
       return;
     this.lastEmitted = { percent: this.shown, message: this.message, guess, plan, stalled };
     if (this.emitFn === undefined) return;
+    this.settleEta();
     const body: ProgressEmission = { type: 'progress', percent: this.shown };
     if (this.message !== undefined) body.message = this.message;
     if (guess) body.guess = true;

@@ -12,6 +12,7 @@ import {
   type ValidationIssue,
 } from '@headway/protocol';
 import { cutText, detach, errorMessage, formatCount, oneLine, validateUntrusted } from '@headway/protocol/internal';
+import { argsText } from './args-text.js';
 import { ReportError } from './report-error.js';
 import {
   ARGS_MAX_CHARS,
@@ -71,11 +72,28 @@ function resultText(result: unknown): string {
   return safeStringify(result) ?? '';
 }
 
-function guarded(read: () => string, fallback: string): string {
+// Each reads one field of a record from foreign code: a throwing getter or `toString` leaves a placeholder.
+function nameText(name: unknown): string {
   try {
-    return read();
+    return detach(cutText(String(name), NAME_MAX_CHARS));
   } catch {
-    return fallback;
+    return '[unreadable name]';
+  }
+}
+
+function recordedText(record: TextRecord): string {
+  try {
+    return (typeof record.text === 'string' ? record.text : String(record.text)).trim();
+  } catch {
+    return '';
+  }
+}
+
+function briefText(call: ToolCallRecord): string {
+  try {
+    return detach(cutText(resultText(call.result), BRIEF_MAX_CHARS));
+  } catch {
+    return '[unreadable result]';
   }
 }
 
@@ -240,12 +258,9 @@ export class ToolCallLog {
     const entry: ToolCallEntry = Object.freeze({
       kind: 'tool',
       iteration,
-      name: guarded(() => detach(cutText(String(name), NAME_MAX_CHARS)), '[unreadable name]'),
-      args: guarded(() => {
-        const json = safeStringify(this.#redactArgs(call.args)) ?? '';
-        return detach(cutText(json, ARGS_MAX_CHARS));
-      }, '[unreadable args]'),
-      resultBrief: guarded(() => detach(cutText(resultText(call.result), BRIEF_MAX_CHARS)), '[unreadable result]'),
+      name: nameText(name),
+      args: this.#argsText(call),
+      resultBrief: briefText(call),
       ok: ok === true,
       durationMs: finiteOr(call.durationMs, 0),
     });
@@ -255,7 +270,7 @@ export class ToolCallLog {
 
   /** Records text the model wrote between tool calls; blank text is ignored. */
   recordText(t: TextRecord): void {
-    const text = guarded(() => (typeof t.text === 'string' ? t.text : String(t.text)).trim(), '');
+    const text = recordedText(t);
     if (text === '') return;
     const entry: TextEntry = Object.freeze({
       kind: 'text',
@@ -415,6 +430,18 @@ export class ToolCallLog {
     }
     const last = this.#ring.at(-1) ?? this.#head.at(-1);
     this.#lastIteration = last?.iteration ?? 0;
+  }
+
+  /**
+   * The call's arguments, redacted, as JSON cut to `ARGS_MAX_CHARS`: read now, so a caller that
+   * changes its arguments object later changes nothing in the log.
+   */
+  #argsText(call: ToolCallRecord): string {
+    try {
+      return detach(argsText(this.#redactArgs(call.args), ARGS_MAX_CHARS));
+    } catch {
+      return '[unreadable args]';
+    }
   }
 
   /** The record's `iteration`, else the previous entry's; read without trusting the record. */

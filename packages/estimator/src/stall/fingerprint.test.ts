@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { stallFingerprint } from './fingerprint.js';
+import { stallFingerprint, stallFingerprintKey } from './fingerprint.js';
 
 describe('stallFingerprint', () => {
   it('is the same for the same value in another key order or spacing, and differs for another value', () => {
@@ -167,5 +167,27 @@ describe('stallFingerprint, hashed in place', () => {
       '   ',
     ];
     for (const c of cases) expect(stallFingerprint(c)).toBe(referenceFingerprint(c));
+  });
+});
+
+describe('stallFingerprintKey', () => {
+  it('tells two values apart exactly when stallFingerprint does (property)', () => {
+    // A small pool, with values equal up to key order and spacing, so that equal pairs are common.
+    const value = fc.oneof(
+      fc.constantFrom('ok', ' ok ', 'o k', 1, '1', true, null, undefined, [], {}),
+      fc.constantFrom({ a: 1, b: 'x y' }, { b: ' x  y', a: 1 }, { a: 2 }, [1, 'ok'], ['ok', 1]),
+      fc.jsonValue({ maxDepth: 2 }),
+    );
+    let equal = 0;
+    fc.assert(
+      fc.property(value, value, (a, b) => {
+        const same = stallFingerprint(a) === stallFingerprint(b);
+        if (same) equal += 1;
+        expect(stallFingerprintKey(a) === stallFingerprintKey(b)).toBe(same);
+        expect(stallFingerprintKey(a)).not.toContain('\u0000');
+      }),
+      { numRuns: 3000 },
+    );
+    expect(equal).toBeGreaterThan(100);
   });
 });

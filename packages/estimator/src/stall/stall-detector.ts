@@ -2,7 +2,7 @@
 // in stall-subject.ts.
 import { MAX_STALL_EVIDENCE_IDS, type ProgressEventOf, type StallKind } from '@headway/protocol';
 import { EstimatorError, shown } from '../estimator-error.js';
-import { stallFingerprint } from './fingerprint.js';
+import { stallFingerprintKey } from './fingerprint.js';
 import { stallSubject, textSubject } from './stall-subject.js';
 
 /** `stall.detected` without the envelope the hub stamps. */
@@ -80,11 +80,20 @@ interface Seen {
   iteration: number;
   name: string;
   args: unknown;
-  call: string;
-  result: string;
-  /** `call` and `result` together. */
+  /** The arguments' fingerprint key (`stallFingerprintKey`): with `name`, which call this was. */
+  argsKey: string;
+  /**
+   * The call and its result in one string: name, arguments' fingerprint key, `ok`/`fail`,
+   * result's fingerprint key, split by NULs. Fingerprint keys hold no NUL, so two keys are
+   * equal exactly when all four parts are.
+   */
   key: string;
   ok: boolean;
+}
+
+/** Whether two calls are the same call (name and arguments), whatever their results. */
+function sameCall(a: Seen, b: Seen): boolean {
+  return a.name === b.name && a.argsKey === b.argsKey;
 }
 
 /** Most recent calls kept: enough for the longest pattern any threshold can ask for. */
@@ -178,7 +187,7 @@ export function createStallDetector(options: StallDetectorOptions = {}): StallDe
     const n = history.length;
     const a = history[n - 1];
     const b = history[n - 2];
-    if (a === undefined || b === undefined || a.call === b.call) return n;
+    if (a === undefined || b === undefined || sameCall(a, b)) return n;
     let i = n - 2;
     while (i > 0) {
       // Within bounds both exist; each call must equal the one two places later (call and result).
@@ -235,21 +244,17 @@ export function createStallDetector(options: StallDetectorOptions = {}): StallDe
     toolCall(call) {
       const name = typeof call.name === 'string' ? call.name : '';
       if (polls.has(name)) return undefined;
-      const seen: Seen = {
-        id: typeof call.id === 'string' ? call.id : undefined,
-        iteration: Number.isInteger(call.iteration) ? call.iteration : 0,
-        name,
-        args: call.args,
-        call: `${name}\u0000${stallFingerprint(call.args)}`,
-        result: `${call.ok ? 'ok' : 'fail'}\u0000${stallFingerprint(call.result)}`,
-        key: '',
-        // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-conversion -- `ok` comes from foreign code in bridges
-        ok: Boolean(call.ok),
-      };
-      seen.key = `${seen.call}\u0000${seen.result}`;
+      // Each field is read in the order, and as often, as it always was: `call` may come from foreign code.
+      const id = typeof call.id === 'string' ? call.id : undefined;
+      const iteration = Number.isInteger(call.iteration) ? call.iteration : 0;
+      const args = call.args;
+      const argsKey = stallFingerprintKey(call.args);
+      const outcome = call.ok ? 'ok' : 'fail';
+      const key = `${name}\u0000${argsKey}\u0000${outcome}\u0000${stallFingerprintKey(call.result)}`;
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-conversion -- `ok` comes from foreign code in bridges
+      const seen: Seen = { id, iteration, name, args, argsKey, key, ok: Boolean(call.ok) };
       history.push(seen);
       if (history.length > HISTORY) history.splice(0, history.length - HISTORY);
-      const key = seen.key;
       if (!distinct.has(key)) {
         progressed = true;
         if (distinct.size >= MAX_DISTINCT) distinct.clear();
