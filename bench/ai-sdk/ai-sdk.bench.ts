@@ -16,8 +16,20 @@ import { stepOverhead } from '../lib/step-overhead.js';
  * hub run and every event is built, but no reporter writes (the null row builds no event at all).
  * cli+json − events is what the reporters themselves add, comparable with bench:runtime's
  * headway-cli+json − headway-null.
+ * `stringify`: the `events` row plus one sink that does nothing but `JSON.stringify` each event
+ * and keep the text: the least any reporter that writes events as JSON must do, with no redaction,
+ * no line handling and no write. It shows how much of the 1.3× bound is left for the reporters.
  */
-type Who = 'plain' | 'null' | 'events' | 'cli+json';
+type Who = 'plain' | 'null' | 'events' | 'stringify' | 'cli+json';
+
+/** A sink that serialises each event and keeps the last text, so the work cannot be skipped. */
+function stringifySink(): (event: unknown) => void {
+  let text = '';
+  return (event) => {
+    text = JSON.stringify(event);
+    if (text.length === 0) throw new Error('stringify: empty event');
+  };
+}
 
 /** A run of `steps` steps; `counter` (the counting pass only) is one more sink, counting the events. */
 function run(steps: number, who: Who, counter?: (event: unknown) => void): () => Promise<void> {
@@ -38,7 +50,13 @@ function run(steps: number, who: Who, counter?: (event: unknown) => void): () =>
         ? [new NullReporter()]
         : who === 'events'
           ? [(_event: unknown): void => undefined]
-          : [new CLIReporter({ stream: devNull(), mode: 'plain' }), new JSONReporter({ stream: devNull() }), ...(counter ? [counter] : [])];
+          : who === 'stringify'
+            ? [stringifySink()]
+            : [
+                new CLIReporter({ stream: devNull(), mode: 'plain' }),
+                new JSONReporter({ stream: devNull() }),
+                ...(counter ? [counter] : []),
+              ];
     const headway = withHeadway({ task: 'Do the task', sinks, maxIterations: steps + 1 });
     const result = await generateText({
       model: model(steps),
@@ -87,10 +105,10 @@ await stepCounts('@headway/ai-sdk work per step', [
 
 await stepOverhead(
   '@headway/ai-sdk overhead: generateText runs (mock model, no-op tool)',
-  (['plain', 'null', 'events', 'cli+json'] as const).map((who) => ({
+  (['plain', 'null', 'events', 'stringify', 'cli+json'] as const).map((who) => ({
     name: who,
-    bound: { plain: 1, null: 1.1, events: 1.3, 'cli+json': 1.3 }[who],
-    informational: who === 'events',
+    bound: { plain: 1, null: 1.1, events: 1.3, stringify: 1.3, 'cli+json': 1.3 }[who],
+    informational: who === 'events' || who === 'stringify',
     run: (steps: number) => run(steps, who),
   })),
   // As bench:langgraph and bench:openai-agents: the median of 3 blocks' fastest-batch ratios. On a
