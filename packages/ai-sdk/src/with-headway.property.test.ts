@@ -31,6 +31,18 @@ const scenario = fc.record({
   stream: fc.boolean(),
 });
 
+type Scenario = typeof scenario extends fc.Arbitrary<infer S> ? S : never;
+
+/** The scenario's scripted step `call`; asked for the report (a `STOP:` prompt), the reply its `report` names. */
+function reply(s: Scenario, call: number, options: Parameters<typeof userTexts>[0]): ScriptStep {
+  if (userTexts(options).some((t) => t.startsWith('STOP:'))) {
+    if (s.report === 'good') return { text: '## Completed Work\n- something\n## Suggested Next Steps\n- more' };
+    if (s.report === 'tools') return { calls: [{ tool: 'read', input: { path: 'y' } }] };
+    return { text: '}{garbage' };
+  }
+  return s.steps[call] ?? { text: 'done' };
+}
+
 describe('withHeadway over random step scripts', () => {
   it('seq and percent never go back, and there is exactly one terminal event, last', async () => {
     await fc.assert(
@@ -52,12 +64,7 @@ describe('withHeadway over random step scripts', () => {
           clock.advanceSync(s.stepMs);
           if (s.abortAt === call) controller.abort('stop');
           if (options.abortSignal?.aborted === true) return Promise.reject(options.abortSignal.reason as Error);
-          if (userTexts(options).some((t) => t.startsWith('STOP:'))) {
-            if (s.report === 'good') return { text: '## Completed Work\n- something\n## Suggested Next Steps\n- more' };
-            if (s.report === 'tools') return { calls: [{ tool: 'read', input: { path: 'y' } }] };
-            return { text: '}{garbage' };
-          }
-          return s.steps[call] ?? { text: 'done' };
+          return reply(s, call, options);
         });
         const args = { model, tools, prompt: 'random', maxRetries: 0, ...run.settings };
         const end = await run.track<unknown>(s.stream ? streamText({ ...args, onError: () => undefined }).text : generateText(args));
@@ -108,12 +115,7 @@ describe('a quiet run (only NullReporters: no event is built) over random step s
           });
           const model = scriptedModel((call, options) => {
             clock.advanceSync(s.stepMs);
-            if (userTexts(options).some((t) => t.startsWith('STOP:'))) {
-              if (s.report === 'good') return { text: '## Completed Work\n- something\n## Suggested Next Steps\n- more' };
-              if (s.report === 'tools') return { calls: [{ tool: 'read', input: { path: 'y' } }] };
-              return { text: '}{garbage' };
-            }
-            return s.steps[call] ?? { text: 'done' };
+            return reply(s, call, options);
           });
           const args = { model, tools, prompt: 'random', maxRetries: 0, ...run.settings };
           const end = await run.track<unknown>(s.stream ? streamText({ ...args, onError: () => undefined }).text : generateText(args));
