@@ -109,7 +109,10 @@ export class AnthropicProvider implements Provider {
           // null: the SDK reads no environment variable of its own for it.
           baseURL: baseURL ?? null,
           maxRetries: 0,
-          timeout: options.timeoutMs ?? 600_000,
+          // The call's own deadline (timeoutMs on this provider's clock) is the limit; the SDK's
+          // timer runs on real time and is only a backstop, never shorter than its 10-minute
+          // default, so it cannot end a call first (under load, or with a test's ManualClock).
+          timeout: Math.max(600_000, options.timeoutMs ?? 0),
           openTelemetry: options.openTelemetry ?? false,
           logLevel: options.logLevel ?? 'off',
           ...(options.fetch === undefined ? {} : { fetch: options.fetch }),

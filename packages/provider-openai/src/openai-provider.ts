@@ -108,6 +108,9 @@ function reasoningOf(value: unknown): string | undefined {
   return undefined;
 }
 
+/** The OpenAI SDK's own default timeout: its real-time backstop is never set below it. */
+const SDK_TIMEOUT_FLOOR_MS = 600_000;
+
 /**
  * A provider for OpenAI and any OpenAI-compatible server (vLLM, Ollama, LM Studio,
  * llama.cpp, gateways), through the official `openai` package: chat completions with
@@ -141,7 +144,10 @@ export class OpenAIProvider implements Provider {
           apiKey,
           maxRetries: 0,
           ...(baseURL === undefined ? {} : { baseURL }),
-          ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
+          // The call's own deadline (timeoutMs on this provider's clock) is the limit; the SDK's
+          // timer runs on real time and is only a backstop, never shorter than its 10-minute
+          // default, so it cannot end a call first (under load, or with a test's ManualClock).
+          timeout: Math.max(SDK_TIMEOUT_FLOOR_MS, options.timeoutMs ?? 0),
           ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
         }),
     );
