@@ -17,7 +17,10 @@ function intercept(pool: pg.Pool, before: (text: string, send: Query) => unknown
   pool.on('connect', (client) => {
     const original = client.query.bind(client) as Query;
     (client as unknown as { query: Query }).query = (...args: unknown[]) => {
-      const text = typeof args[0] === 'string' ? args[0].trimStart() : '';
+      // A statement comes as text or as a config object (a named prepared statement).
+      const first = args[0];
+      const raw = typeof first === 'string' ? first : typeof first === 'object' && first !== null ? (first as { text?: unknown }).text : '';
+      const text = typeof raw === 'string' ? raw.trimStart() : '';
       return before(text, original) ?? original(...args);
     };
   });
@@ -33,7 +36,8 @@ if (server !== undefined) {
       let armed = false;
       let dropped = 0;
       intercept(pool, (text, send) => {
-        if (!armed || dropped > 0 || !text.startsWith('INSERT INTO headway_checkpoint_messages')) return undefined;
+        // An update's one statement (it inserts the messages), inside the transaction.
+        if (!armed || dropped > 0 || !text.startsWith('WITH head AS')) return undefined;
         dropped += 1;
         // The server ends this session mid-transaction, as a restart or a network cut would.
         return send(KILL_SELF);

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { HeadwayError, systemClock } from '@headway/protocol';
+import type { CheckpointToolCall } from '@headway/runtime';
 import { checkpointInit as init, checkpointRound, checkpointStoreConformance } from '@headway/runtime/testing/conformance';
 import { migrate, SCHEMA_VERSION } from './migrate.js';
 import { PostgresCheckpointStore } from './postgres-checkpoint-store.js';
@@ -41,6 +42,46 @@ if (server !== undefined) {
       for (let i = 0; i < 40; i += 2) expect(xmins[i]?.xmin).toBe(xmins[i + 1]?.xmin);
       await pool.end();
     });
+
+    it('a write that waited for the row lock while another writer committed sees that writer: its rows follow, its tool calls are cleared', async () => {
+      const { pool } = await freshPool(server);
+      const store = new PostgresCheckpointStore(pool);
+      await store.create(init('cp-1', { messages: ['m0'] }));
+      const started = (id: string): CheckpointToolCall => ({ toolCallId: id, name: 'lookup', args: {}, index: 0, status: 'started' });
+      await store.update('cp-1', { appendMessages: ['m1'], toolCalls: [started('c1')] });
+      // Another writer holds the row lock and commits a message and a tool call while the store's write waits.
+      const other = await pool.connect();
+      await other.query('BEGIN');
+      const { pk } = (await other.query<{ pk: string }>("SELECT pk FROM headway_checkpoints WHERE id = 'cp-1' FOR UPDATE")).rows[0]!;
+      const waiting = store.update('cp-1', {
+        appendMessages: ['m3'],
+        clearToolCalls: true,
+        toolCalls: [started('c3')],
+        expect: { messages: 3, log: 0 },
+      });
+      // Until the server shows the store's statement waiting for the lock (no fixed sleep).
+      for (;;) {
+        const blocked = await pool.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'WITH head AS%'",
+        );
+        if (blocked.rows[0]!.n > 0) break;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      await other.query('INSERT INTO headway_checkpoint_messages (checkpoint, seq, body) VALUES ($1, 2, \'"m2"\')', [pk]);
+      await other.query('INSERT INTO headway_checkpoint_tool_calls (checkpoint, tool_call_id, idx, body) VALUES ($1, $2, 0, $3)', [
+        pk,
+        'c2',
+        JSON.stringify({ ...started('c2'), status: 'finished', ok: true, result: 'found', durationMs: 5 }),
+      ]);
+      await other.query('UPDATE headway_checkpoints SET message_count = 3 WHERE pk = $1', [pk]);
+      await other.query('COMMIT');
+      other.release();
+      await waiting;
+      const cp = await store.load('cp-1');
+      expect(cp?.messages).toEqual(['m0', 'm1', 'm2', 'm3']);
+      expect(cp?.toolCalls.map((c) => `${c.toolCallId} ${c.status}`)).toEqual(['c3 started']);
+      await pool.end();
+    }, 30_000);
 
     it('runs its migrations once, from two processes at once, and refuses a newer schema before writing', async () => {
       const { pool, url } = await freshPool(server);

@@ -84,6 +84,65 @@ interface Head {
   lease_live: boolean;
 }
 
+interface UpdateRow extends Head {
+  stale: boolean;
+  written: boolean;
+}
+
+// A checkpoint write in one statement: $1 id; $2 messages, $3 log entries (JSON text);
+// $4 clear the tool calls; $5 ids, $6 indexes, $7 bodies of the tool calls; $8 state,
+// $9 iteration, $10 last seq, $11 updated_at; $12 this worker (or NULL), $13 the lease in ms;
+// $14/$15 the expected message/log counts (or NULL).
+// `head` locks the checkpoint row (FOR UPDATE returns its newest version, after waiting for a
+// concurrent writer to commit); the writes happen only when it is running, not held by another
+// live worker and matches `expect`. Every sub-statement reads the snapshot taken when the
+// statement began, so when the row changed while `head` waited for its lock (`seen` shows the
+// older version), the statement writes nothing and says `stale`: run again in the same
+// transaction, it reads a snapshot taken with the lock held. Clearing the tool calls deletes
+// those not written again and upserts the rest, so no sub-statement touches a row twice.
+const UPDATE_SQL = `WITH head AS (
+  SELECT pk, xmin::text AS version, status, message_count, log_count, lease_owner,
+         coalesce(lease_expires > ${DB_NOW}, false) AS lease_live
+  FROM headway_checkpoints WHERE id = $1 FOR UPDATE
+), seen AS (
+  SELECT xmin::text AS version FROM headway_checkpoints WHERE id = $1
+), ok AS (
+  SELECT h.pk, h.message_count, h.log_count FROM head h
+  WHERE h.status = 'running'
+    AND h.version = (SELECT version FROM seen)
+    AND ($12::text IS NULL OR h.lease_owner IS NULL OR h.lease_owner = $12::text OR NOT h.lease_live)
+    AND ($14::int IS NULL OR (h.message_count = $14::int AND h.log_count = $15::int))
+), messages AS (
+  INSERT INTO headway_checkpoint_messages (checkpoint, seq, body)
+  SELECT ok.pk, ok.message_count + t.o - 1, t.b FROM ok, unnest($2::text[]) WITH ORDINALITY AS t(b, o)
+), log AS (
+  INSERT INTO headway_checkpoint_log (checkpoint, seq, body)
+  SELECT ok.pk, ok.log_count + t.o - 1, t.b FROM ok, unnest($3::text[]) WITH ORDINALITY AS t(b, o)
+), cleared AS (
+  DELETE FROM headway_checkpoint_tool_calls
+  WHERE $4::boolean AND checkpoint = (SELECT pk FROM ok) AND tool_call_id <> ALL($5::text[])
+), calls AS (
+  INSERT INTO headway_checkpoint_tool_calls (checkpoint, tool_call_id, idx, body)
+  SELECT ok.pk, t.id, t.idx, t.body FROM ok, unnest($5::text[], $6::int[], $7::text[]) AS t(id, idx, body)
+  ON CONFLICT (checkpoint, tool_call_id) DO UPDATE SET idx = excluded.idx, body = excluded.body
+), written AS (
+  UPDATE headway_checkpoints c SET
+    state = coalesce($8::text, c.state),
+    iteration = coalesce($9::int, c.iteration),
+    message_count = c.message_count + cardinality($2::text[]),
+    log_count = c.log_count + cardinality($3::text[]),
+    last_seq = greatest(c.last_seq, coalesce($10::int, c.last_seq)),
+    updated_at = $11::float8,
+    lease_owner = coalesce($12::text, c.lease_owner),
+    lease_expires = CASE WHEN coalesce($12::text, c.lease_owner) IS NULL THEN NULL ELSE ${DB_NOW} + $13::float8 END
+  FROM ok WHERE c.pk = ok.pk
+  RETURNING 1
+)
+SELECT h.pk, h.status, h.message_count, h.log_count, h.lease_owner, h.lease_live,
+       h.version IS DISTINCT FROM (SELECT version FROM seen) AS stale,
+       EXISTS (SELECT 1 FROM written) AS written
+FROM head h`;
+
 function claimedElsewhere(id: string, owner: string | null): CheckpointError {
   return new CheckpointError('CHECKPOINT_CONFLICT', `checkpoint ${id}: claimed by worker ${owner ?? '?'}; another worker is running it`);
 }
@@ -172,41 +231,43 @@ export class PostgresCheckpointStore implements CheckpointStore {
 
   async update(id: string, update: CheckpointUpdate): Promise<void> {
     const { state, messages, log, calls } = encodeUpdate(id, update);
+    const values = [
+      id,
+      messages,
+      log,
+      update.clearToolCalls === true,
+      calls.map((x) => x.c.toolCallId),
+      calls.map((x) => x.c.index),
+      calls.map((x) => x.body),
+      state,
+      update.state?.iteration ?? null,
+      update.lastSeq ?? null,
+      this.#clock.now(),
+      this.workerId ?? null,
+      this.#leaseMs,
+      update.expect?.messages ?? null,
+      update.expect?.log ?? null,
+    ];
     await this.#write(async (c) => {
-      const head = await this.#running(c, id);
-      checkExpected(id, update, head);
-      await appendRows(c, 'headway_checkpoint_messages', head.pk, head.message_count, messages);
-      await appendRows(c, 'headway_checkpoint_log', head.pk, head.log_count, log);
-      if (update.clearToolCalls === true) await c.query('DELETE FROM headway_checkpoint_tool_calls WHERE checkpoint = $1', [head.pk]);
-      if (calls.length > 0) {
-        await c.query(
-          `INSERT INTO headway_checkpoint_tool_calls (checkpoint, tool_call_id, idx, body)
-           SELECT $1, * FROM unnest($2::text[], $3::int[], $4::text[])
-           ON CONFLICT (checkpoint, tool_call_id) DO UPDATE SET idx = excluded.idx, body = excluded.body`,
-          [head.pk, calls.map((x) => x.c.toolCallId), calls.map((x) => x.c.index), calls.map((x) => x.body)],
-        );
+      // One statement per write: a round trip each is what a write costs on a busy machine.
+      // A head whose row changed while this statement waited for its lock is run again, now
+      // that the lock is held (see UPDATE_SQL).
+      for (let attempt = 1; ; attempt++) {
+        const head = (await c.query<UpdateRow>({ name: 'headway_checkpoint_update', text: UPDATE_SQL, values })).rows[0];
+        if (head === undefined) throw notFound(id);
+        if (head.status !== 'running') throw notRunning(id, head.status);
+        if (this.workerId !== undefined && head.lease_owner !== null && head.lease_owner !== this.workerId && head.lease_live) {
+          this.#held.delete(id);
+          throw claimedElsewhere(id, head.lease_owner);
+        }
+        checkExpected(id, update, head);
+        if (head.written) {
+          if (this.workerId !== undefined && head.lease_owner !== this.workerId) this.#hold(id);
+          return;
+        }
+        if (!head.stale || attempt >= 3)
+          throw new CheckpointError('CHECKPOINT_CONFLICT', `checkpoint ${id}: the write was refused; another writer keeps changing it`);
       }
-      await c.query(
-        `UPDATE headway_checkpoints SET
-           state = coalesce($2, state),
-           iteration = coalesce($3, iteration),
-           message_count = message_count + $4,
-           log_count = log_count + $5,
-           last_seq = greatest(last_seq, coalesce($6, last_seq)),
-           updated_at = $7,
-           lease_expires = CASE WHEN lease_owner IS NULL THEN NULL ELSE ${DB_NOW} + $8 END
-         WHERE pk = $1`,
-        [
-          head.pk,
-          state,
-          update.state?.iteration ?? null,
-          messages.length,
-          log.length,
-          update.lastSeq ?? null,
-          this.#clock.now(),
-          this.#leaseMs,
-        ],
-      );
     });
   }
 
