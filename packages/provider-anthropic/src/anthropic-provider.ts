@@ -9,7 +9,7 @@ import {
   type ProviderCallOptions,
   type StreamChunk,
 } from '@headway/runtime';
-import { VendorClient, createCallDeadline } from '@headway/runtime/provider-kit';
+import { VendorClient, createCallDeadline, sdkBackstopTimeout } from '@headway/runtime/provider-kit';
 import { MessageAssembler } from './message-assembler.js';
 import { toProviderError } from './provider-failure.js';
 import { toMessagesRequest } from './request.js';
@@ -109,10 +109,8 @@ export class AnthropicProvider implements Provider {
           // null: the SDK reads no environment variable of its own for it.
           baseURL: baseURL ?? null,
           maxRetries: 0,
-          // The call's own deadline (timeoutMs on this provider's clock) is the limit; the SDK's
-          // timer runs on real time and is only a backstop, never shorter than its 10-minute
-          // default, so it cannot end a call first (under load, or with a test's ManualClock).
-          timeout: Math.max(600_000, options.timeoutMs ?? 0),
+          // The call's deadline is the limit; the SDK's real-time timer only a backstop.
+          timeout: sdkBackstopTimeout(options.timeoutMs),
           openTelemetry: options.openTelemetry ?? false,
           logLevel: options.logLevel ?? 'off',
           ...(options.fetch === undefined ? {} : { fetch: options.fetch }),

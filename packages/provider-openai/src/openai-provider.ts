@@ -20,7 +20,14 @@ import {
   type ToolCall,
   type Usage,
 } from '@headway/runtime';
-import { VendorClient, createCallDeadline, isRetryableStatus, retryAfterMs, type CallDeadline } from '@headway/runtime/provider-kit';
+import {
+  VendorClient,
+  createCallDeadline,
+  isRetryableStatus,
+  retryAfterMs,
+  sdkBackstopTimeout,
+  type CallDeadline,
+} from '@headway/runtime/provider-kit';
 import { MAX_ANSWER_BYTES, clip, readCappedText, readEventData } from './read-answer.js';
 import { chunkSchema, completionSchema, streamErrorSchema, type WireCompletion } from './wire-schema.js';
 
@@ -108,9 +115,6 @@ function reasoningOf(value: unknown): string | undefined {
   return undefined;
 }
 
-/** The OpenAI SDK's own default timeout: its real-time backstop is never set below it. */
-const SDK_TIMEOUT_FLOOR_MS = 600_000;
-
 /**
  * A provider for OpenAI and any OpenAI-compatible server (vLLM, Ollama, LM Studio,
  * llama.cpp, gateways), through the official `openai` package: chat completions with
@@ -144,10 +148,8 @@ export class OpenAIProvider implements Provider {
           apiKey,
           maxRetries: 0,
           ...(baseURL === undefined ? {} : { baseURL }),
-          // The call's own deadline (timeoutMs on this provider's clock) is the limit; the SDK's
-          // timer runs on real time and is only a backstop, never shorter than its 10-minute
-          // default, so it cannot end a call first (under load, or with a test's ManualClock).
-          timeout: Math.max(SDK_TIMEOUT_FLOOR_MS, options.timeoutMs ?? 0),
+          // The call's deadline is the limit; the SDK's real-time timer only a backstop.
+          timeout: sdkBackstopTimeout(options.timeoutMs),
           ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
         }),
     );

@@ -10,5 +10,5 @@
 export { VendorClient } from './provider/vendor-client.js';
 export type { VendorClientOptions } from './provider/vendor-client.js';
 export { isRetryableStatus, retryAfterMs } from './provider/retry-policy.js';
-export { createCallDeadline } from './provider/call-deadline.js';
+export { createCallDeadline, sdkBackstopTimeout } from './provider/call-deadline.js';
 export type { CallDeadline } from './provider/call-deadline.js';

@@ -1,6 +1,6 @@
 import { HeadwayError, ManualClock } from '@headway/protocol';
 import { describe, expect, it } from 'vitest';
-import { createCallDeadline } from './call-deadline.js';
+import { createCallDeadline, sdkBackstopTimeout } from './call-deadline.js';
 
 describe('createCallDeadline', () => {
   it('aborts its signal when the time is up and then says so with PROVIDER_TIMEOUT', () => {
@@ -28,5 +28,13 @@ describe('createCallDeadline', () => {
     quiet.clear();
     clock.advanceSync(5000);
     expect(quiet.signal.aborted).toBe(false);
+  });
+});
+
+describe('sdkBackstopTimeout', () => {
+  it('is never below the SDK default of 10 minutes, and follows a longer timeoutMs', () => {
+    expect(sdkBackstopTimeout(undefined)).toBe(600_000);
+    expect(sdkBackstopTimeout(300)).toBe(600_000);
+    expect(sdkBackstopTimeout(1_200_000)).toBe(1_200_000);
   });
 });

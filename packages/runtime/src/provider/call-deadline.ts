@@ -54,3 +54,22 @@ export function createCallDeadline(provider: string, timeoutMs: number, clock: C
     },
   };
 }
+
+/** The vendor SDKs' own default timeout (OpenAI and Anthropic alike): 10 minutes. */
+const SDK_DEFAULT_TIMEOUT_MS = 600_000;
+
+/**
+ * The `timeout` to give a vendor SDK whose calls run under a {@link createCallDeadline}. The
+ * deadline, on the provider's clock, is the call's limit; the SDK's timer runs on real time and
+ * is only a backstop, never below the SDK's 10-minute default, so it cannot end a call first (a
+ * short `timeoutMs` on a busy machine, or a test's `ManualClock`) and cannot cut a call that
+ * `timeoutMs` allows to run longer than 10 minutes.
+ *
+ * @example
+ * ```ts
+ * new OpenAI({ apiKey, maxRetries: 0, timeout: sdkBackstopTimeout(options.timeoutMs) });
+ * ```
+ */
+export function sdkBackstopTimeout(timeoutMs: number | undefined): number {
+  return Math.max(SDK_DEFAULT_TIMEOUT_MS, timeoutMs ?? 0);
+}
