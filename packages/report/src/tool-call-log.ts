@@ -72,28 +72,11 @@ function resultText(result: unknown): string {
   return safeStringify(result) ?? '';
 }
 
-// Each reads one field of a record from foreign code: a throwing getter or `toString` leaves a placeholder.
-function nameText(name: unknown): string {
+function guarded(read: () => string, fallback: string): string {
   try {
-    return detach(cutText(String(name), NAME_MAX_CHARS));
+    return read();
   } catch {
-    return '[unreadable name]';
-  }
-}
-
-function recordedText(record: TextRecord): string {
-  try {
-    return (typeof record.text === 'string' ? record.text : String(record.text)).trim();
-  } catch {
-    return '';
-  }
-}
-
-function briefText(call: ToolCallRecord): string {
-  try {
-    return detach(cutText(resultText(call.result), BRIEF_MAX_CHARS));
-  } catch {
-    return '[unreadable result]';
+    return fallback;
   }
 }
 
@@ -258,9 +241,10 @@ export class ToolCallLog {
     const entry: ToolCallEntry = Object.freeze({
       kind: 'tool',
       iteration,
-      name: nameText(name),
-      args: this.#argsText(call),
-      resultBrief: briefText(call),
+      name: guarded(() => detach(cutText(String(name), NAME_MAX_CHARS)), '[unreadable name]'),
+      // Read now, so a caller that changes its arguments object later changes nothing in the log.
+      args: guarded(() => detach(argsText(this.#redactArgs(call.args), ARGS_MAX_CHARS)), '[unreadable args]'),
+      resultBrief: guarded(() => detach(cutText(resultText(call.result), BRIEF_MAX_CHARS)), '[unreadable result]'),
       ok: ok === true,
       durationMs: finiteOr(call.durationMs, 0),
     });
@@ -270,7 +254,7 @@ export class ToolCallLog {
 
   /** Records text the model wrote between tool calls; blank text is ignored. */
   recordText(t: TextRecord): void {
-    const text = recordedText(t);
+    const text = guarded(() => (typeof t.text === 'string' ? t.text : String(t.text)).trim(), '');
     if (text === '') return;
     const entry: TextEntry = Object.freeze({
       kind: 'text',
@@ -430,18 +414,6 @@ export class ToolCallLog {
     }
     const last = this.#ring.at(-1) ?? this.#head.at(-1);
     this.#lastIteration = last?.iteration ?? 0;
-  }
-
-  /**
-   * The call's arguments, redacted, as JSON cut to `ARGS_MAX_CHARS`: read now, so a caller that
-   * changes its arguments object later changes nothing in the log.
-   */
-  #argsText(call: ToolCallRecord): string {
-    try {
-      return detach(argsText(this.#redactArgs(call.args), ARGS_MAX_CHARS));
-    } catch {
-      return '[unreadable args]';
-    }
   }
 
   /** The record's `iteration`, else the previous entry's; read without trusting the record. */
