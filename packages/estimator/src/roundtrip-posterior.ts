@@ -16,12 +16,6 @@ const GRID_LIMIT = 20_000;
 /** The most recent runs kept from history; older ones add cost, not information. */
 const HISTORY_LIMIT = 500;
 
-/**
- * A belief over how many roundtrips a run will take in total, conditioned on how many it
- * has already started. Without history the prior is log-uniform up to the cap (a run is
- * as likely to need 2–4 roundtrips as 10–20); history replaces most of it with a
- * smoothed histogram of earlier runs' counts.
- */
 /** The prior's tables: the mass of each total, and its suffix sums. Never written after they are built. */
 interface PosteriorTables {
   readonly size: number;
