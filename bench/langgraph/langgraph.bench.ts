@@ -30,14 +30,12 @@
 // every arm, the stream-modes row included, wider than the margin to the target.
 import { withHeadway, type StreamableGraph } from '@headway/langgraph';
 import { NullReporter } from '@headway/protocol';
-import { CLIReporter } from '@headway/reporter-cli';
-import { JSONReporter } from '@headway/reporter-json';
 import { AIMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
 import { END, MessagesAnnotation, RunControl, START, StateGraph } from '@langchain/langgraph';
 import { ToolNode, toolsCondition } from '@langchain/langgraph/prebuilt';
 import { z } from 'zod';
-import { discardStream as devNull } from '../lib/discard-stream.js';
+import { BRIDGE_SINK_ROWS } from '../lib/bridge-sinks.js';
 import { stepCounts } from '../lib/step-counts.js';
 import { stepOverhead, type StepVariant } from '../lib/step-overhead.js';
 
@@ -107,16 +105,11 @@ const variants: StepVariant[] = [
       if (forwarded !== 4 * (2 * steps + 1) + 2) throw new Error(`stream modes: ${String(forwarded)} parts forwarded`);
     },
   },
-  ...(
-    [
-      ['null', 1.1, () => [new NullReporter()]],
-      ['cli+json', 1.3, () => [new CLIReporter({ stream: devNull(), mode: 'plain' }), new JSONReporter({ stream: devNull() })]],
-    ] as const
-  ).map(([name, bound, sinks]) => ({
+  ...BRIDGE_SINK_ROWS.map(({ name, bound, sinks }) => ({
     name,
     bound,
     run: (steps: number) => async () => {
-      const end = await withHeadway({ task: 'Do the task', sinks: [...sinks()], maxIterations: 2 * steps + 5 }).run(graphFor(steps), input);
+      const end = await withHeadway({ task: 'Do the task', sinks: sinks(), maxIterations: 2 * steps + 5 }).run(graphFor(steps), input);
       if (end.outcome !== 'completed') throw new Error(`${name}: ${end.outcome}`);
     },
   })),

@@ -12,12 +12,9 @@
 // ranged 0.99-1.35 over eleven runs (met in two), with the same counts: load moves this table, not
 // the work measured.
 import { withHeadway } from '@headway/openai-agents';
-import { NullReporter } from '@headway/protocol';
-import { CLIReporter } from '@headway/reporter-cli';
-import { JSONReporter } from '@headway/reporter-json';
 import { Agent, Runner, Usage, setTracingDisabled, tool, type Model, type ModelResponse } from '@openai/agents';
 import { z } from 'zod';
-import { discardStream as devNull } from '../lib/discard-stream.js';
+import { BRIDGE_SINK_ROWS } from '../lib/bridge-sinks.js';
 import { stepCounts } from '../lib/step-counts.js';
 import { stepOverhead, type StepVariant } from '../lib/step-overhead.js';
 
@@ -66,20 +63,13 @@ const variants: StepVariant[] = [
       if (result.finalOutput !== 'done') throw new Error('plain: not done');
     },
   },
-  ...(
-    [
-      ['null', 1.1, () => [new NullReporter()]],
-      ['cli+json', 1.3, () => [new CLIReporter({ stream: devNull(), mode: 'plain' }), new JSONReporter({ stream: devNull() })]],
-    ] as const
-  ).map(([name, bound, sinks]) => ({
+  ...BRIDGE_SINK_ROWS.map(({ name, bound, sinks }) => ({
     name,
     bound,
     run: (steps: number) => async () => {
-      const end = await withHeadway({ task: 'Do the task', sinks: [...sinks()], maxIterations: steps + 2 }).run(
-        agentFor(steps),
-        'Do the task',
-        { runner },
-      );
+      const end = await withHeadway({ task: 'Do the task', sinks: sinks(), maxIterations: steps + 2 }).run(agentFor(steps), 'Do the task', {
+        runner,
+      });
       if (end.outcome !== 'completed') throw new Error(`${name}: ${end.outcome}`);
     },
   })),
