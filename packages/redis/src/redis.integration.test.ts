@@ -59,7 +59,7 @@ describe.skipIf(binary === undefined)('@headway/redis across processes', { timeo
     events: number,
     paceMs: number,
     leaseMs = 30_000,
-    resume: { resumeFrom?: number; label?: string } = {},
+    resume: { resumeFrom?: number; label?: string; pauseAt?: number } = {},
   ): Promise<Fixture> {
     const w = start('./worker.fixture.ts', { url: redis.url, runId, events, paceMs, leaseMs, ...resume });
     await w.waitFor((m) => m.ready === true);
@@ -108,7 +108,9 @@ describe.skipIf(binary === undefined)('@headway/redis across processes', { timeo
 
   it('kill -9 of one web process mid-run: its clients resume on the other with no gap', async () => {
     const events = 150;
-    const [{ urls, fixtures: servers }, w] = await Promise.all([webServers(2), worker('kill-web', events, 40)]);
+    // The worker holds the run at seq 40 until the kill is done, so however slow the machine, no
+    // client can have the whole run before its web process dies.
+    const [{ urls, fixtures: servers }, w] = await Promise.all([webServers(2), worker('kill-web', events, 40, 30_000, { pauseAt: 40 })]);
     const alive = new Set(urls);
     const pick = (): string => {
       const list = [...alive];
@@ -116,10 +118,11 @@ describe.skipIf(binary === undefined)('@headway/redis across processes', { timeo
     };
     const clients = Array.from({ length: 60 }, () => follow('kill-web', pick, () => Number.POSITIVE_INFINITY));
     w.send('go');
-    await w.waitFor((m) => typeof m.emitted === 'number' && m.emitted >= 40);
+    await w.waitFor((m) => m.paused === true);
     const killed = urls[0] ?? '';
     alive.delete(killed);
     await servers[0]?.kill('SIGKILL');
+    w.send('go');
     const records = await Promise.all(clients);
     for (const record of records) expectComplete(record, events);
     const moved = records.filter((r) => r.servers[0] === killed);
