@@ -258,7 +258,7 @@ async function main() {
         .join('\n');
       // One write per command: lines of READMEs running side by side do not interleave.
       console.log(r.ok ? head : `${head}\n${tail}`);
-      results.push({ name, status: r.ok ? 'passed' : 'failed' });
+      results.push({ name, status: r.ok ? 'passed' : 'failed', ...(r.ok ? {} : { tail }) });
     }
     return { readme: readme.file, results, ms: Date.now() - t0 };
   }
@@ -282,11 +282,17 @@ async function main() {
   const failed = results.filter((r) => r.status === 'failed').length;
   rmSync(join(root, '.commands-check'), { recursive: true, force: true });
   mkdirSync(join(root, '.commands-check'), { recursive: true });
-  writeFileSync(join(root, '.commands-check', 'results.json'), JSON.stringify({ testResults: results }, null, 2));
+  writeFileSync(
+    join(root, '.commands-check', 'results.json'),
+    JSON.stringify({ testResults: results.map(({ name, status }) => ({ name, status })) }, null, 2),
+  );
   console.log(`README commands, per README: ${done.map((d) => `${d.readme} ${seconds(d.ms)}`).join(', ')}`);
   console.log(
     `README commands: ${results.length - failed} passed, ${failed} failed in ${seconds(Date.now() - started)} (examples at most ${limit} at once)`,
   );
+  // Again at the end, where a log cut to its last lines still shows them.
+  for (const r of results.filter((x) => x.status === 'failed'))
+    console.log(`README commands: failed: ${r.name}\n${r.tail.split('\n').slice(-12).join('\n')}`);
   return failed === 0 ? 0 : 1;
 }
 

@@ -1132,6 +1132,9 @@ async function main() {
         : 'docs check: better-sqlite3: no compiled copy in the workspace to serve (installs compile it)',
     );
     console.log(`docs check: ${String(results.length - failed)} passed, ${String(failed)} failed in ${seconds(Date.now() - started)}`);
+    // Again at the end, where a log cut to its last lines still shows them: what failed, and how.
+    for (const r of [releaseResult, ...readmeResults, ...cliResults].filter((x) => x.status === 'failed'))
+      console.log(`docs check: failed: ${r.name}: ${(r.failures ?? []).join('\n').split('\n').slice(0, 12).join('\n    ')}`);
     writeResults(results);
     if (failed === 0 && !args.has('only')) {
       mkdirSync(join(stamp, '..'), { recursive: true });
