@@ -780,6 +780,32 @@ export async function checkReadme(job, context) {
   }
 }
 
+/**
+ * What npm, pnpm and verdaccio print when the network between them and the upstream registry
+ * failed (a reset, a timeout, a 5xx from the uplink), not when the install itself is wrong.
+ */
+export const NETWORK_ERROR =
+  /\b(ECONNRESET|ETIMEDOUT|ESOCKETTIMEDOUT|EAI_AGAIN|ECONNREFUSED|ENOTFOUND|EPIPE|socket hang up|network timeout|fetch failed|ERR_PNPM_META_FETCH_FAIL|ERR_PNPM_FETCH_5\d\d|ERR_SOCKET_TIMEOUT|(?:GET|fetch) \S+ (?:error \()?5\d\d|\b50[234] (?:Bad Gateway|Service Unavailable|Gateway Time-?out)|uplink is offline|one of the uplinks is down)\b/i;
+
+/**
+ * Runs `attempt` (an install) and, while it fails with a network error ({@link NETWORK_ERROR}),
+ * again, at most `times` more times: a reset between the local registry and its uplink is not a
+ * broken README. Resolves with the last result and how many retries it took, with what each failed
+ * attempt printed about the network kept in `out`, so the log says it happened.
+ */
+export async function retryingNetworkErrors(attempt, times = 2) {
+  const notes = [];
+  for (let retries = 0; ; retries++) {
+    const r = await attempt();
+    const network = r.code === 0 ? null : NETWORK_ERROR.exec(r.out);
+    if (network === null || retries >= times) {
+      if (notes.length === 0) return { ...r, retries };
+      return { ...r, retries, out: `${notes.join('\n')}\n${r.out}` };
+    }
+    notes.push(`(attempt ${String(retries + 1)} failed with a network error, "${network[0]}"; tried again)`);
+  }
+}
+
 async function checkReadmeIn(project, job, { env, limits, types, clean, programs, caches, checkOrder }) {
   const { rel: readme, installArgs, snippets, pm } = job;
   const failures = [];
@@ -798,19 +824,22 @@ async function checkReadmeIn(project, job, { env, limits, types, clean, programs
   };
   const inst = await limits.install(() =>
     timed('install', () =>
-      pm === 'npm'
-        ? sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...installArgs], {
-            cwd: project,
-            env,
-            cpu: 'npm install',
-          })
-        : sh(pnpmBin, ['add', '--reporter=append-only', '--prefer-offline', `--cache-dir=${caches.pnpm}`, ...installArgs], {
-            cwd: project,
-            env,
-            cpu: 'pnpm add',
-          }),
+      retryingNetworkErrors(() =>
+        pm === 'npm'
+          ? sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...installArgs], {
+              cwd: project,
+              env,
+              cpu: 'npm install',
+            })
+          : sh(pnpmBin, ['add', '--reporter=append-only', '--prefer-offline', `--cache-dir=${caches.pnpm}`, ...installArgs], {
+              cwd: project,
+              env,
+              cpu: 'pnpm add',
+            }),
+      ),
     ),
   );
+  time.retries = inst.retries;
   if (inst.code !== 0)
     return { failures: [`${pm === 'npm' ? 'npm install' : 'pnpm add'} ${installArgs.join(' ')} failed:\n${inst.out.trim()}`], time };
   // A peer the line installs outside a package's range: pnpm takes a bare name's latest (npm looks
@@ -934,7 +963,7 @@ async function checkCli(env, work, limits) {
     const out = [];
     for (const c of checks) {
       const t0 = Date.now();
-      const r = await sh('npx', ['-y', '@headway/cli', ...c.argv], { cwd: dir, env: npxEnv, cpu: 'npx' });
+      const r = await retryingNetworkErrors(() => sh('npx', ['-y', '@headway/cli', ...c.argv], { cwd: dir, env: npxEnv, cpu: 'npx' }));
       out.push({ r, span: [t0, Date.now()] });
     }
     return out;
@@ -1095,7 +1124,7 @@ async function main() {
         const result = {
           name: `${job.rel} (${job.pm})`,
           spans: time.spans,
-          line: `${job.rel} (${job.pm}): ${job.pm === 'npm' ? 'npm install' : 'pnpm add'} ${job.installArgs.join(' ')}; ${String(counted)} snippet(s) type-checked, ${String(ran)} run (install ${seconds(time.install)}, types ${seconds(time.types)} [${String(time.reused)} files parsed before; ${String(time.checked)} checked, ${String(time.skipped)} already clean${time.same > 0 ? `; ${String(time.same)} program(s) the same as one checked clean before` : ''}], run ${seconds(time.run)})`,
+          line: `${job.rel} (${job.pm}): ${job.pm === 'npm' ? 'npm install' : 'pnpm add'} ${job.installArgs.join(' ')}; ${String(counted)} snippet(s) type-checked, ${String(ran)} run (install ${seconds(time.install)}${time.retries > 0 ? ` after ${String(time.retries)} network retry(ies)` : ''}, types ${seconds(time.types)} [${String(time.reused)} files parsed before; ${String(time.checked)} checked, ${String(time.skipped)} already clean${time.same > 0 ? `; ${String(time.same)} program(s) the same as one checked clean before` : ''}], run ${seconds(time.run)})`,
           status: failures.length === 0 ? 'passed' : 'failed',
           failures,
         };

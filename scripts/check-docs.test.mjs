@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { createServer } from 'node:http';
 import { dirname, join } from 'node:path';
 import { after, test } from 'node:test';
-import { checkReadme, createTypeCheckers, extractReadme, runCaches, tsconfig } from './check-docs.mjs';
+import { checkReadme, createTypeCheckers, extractReadme, retryingNetworkErrors, runCaches, tsconfig } from './check-docs.mjs';
 import { createLimit } from './lib/process.mjs';
 
 const limit = { timeout: 120_000 };
@@ -349,4 +349,40 @@ test("an install line whose words install a peer outside its package's range fai
   } finally {
     await registry.close();
   }
+});
+
+test('an install that fails with a network error is tried again, at most twice; one that fails otherwise is not', async () => {
+  const script = (results) => {
+    const calls = [];
+    return {
+      calls,
+      attempt: async () => {
+        calls.push(calls.length);
+        return results[Math.min(calls.length - 1, results.length - 1)];
+      },
+    };
+  };
+  const reset = { code: 1, out: 'npm error code ECONNRESET\nnpm error network aborted' };
+  const gateway = { code: 1, out: ' ERR_PNPM_FETCH_502  GET http://127.0.0.1:4873/zod: Bad Gateway - 502' };
+  const ok = { code: 0, out: 'added 3 packages' };
+  const wrong = { code: 1, out: 'npm error code ETARGET\nnpm error notarget No matching version found for ai@^9.' };
+
+  const once = script([reset, ok]);
+  const r1 = await retryingNetworkErrors(once.attempt);
+  assert.equal(once.calls.length, 2);
+  assert.equal(r1.code, 0);
+  assert.equal(r1.retries, 1);
+  assert.match(r1.out, /attempt 1 failed with a network error, "ECONNRESET"; tried again\)\nadded 3 packages$/);
+
+  const always = script([gateway]);
+  const r2 = await retryingNetworkErrors(always.attempt);
+  assert.equal(always.calls.length, 3);
+  assert.equal(r2.code, 1);
+  assert.equal(r2.retries, 2);
+  assert.match(r2.out, /ERR_PNPM_FETCH_502/);
+
+  const broken = script([wrong, ok]);
+  const r3 = await retryingNetworkErrors(broken.attempt);
+  assert.equal(broken.calls.length, 1);
+  assert.deepEqual(r3, { ...wrong, retries: 0 });
 });
