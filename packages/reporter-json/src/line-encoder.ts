@@ -1,4 +1,5 @@
 import { createRedactor, redactString, safeStringify, type ProgressEvent, type RedactOptions, type Redactor } from '@headway/protocol';
+import { numberText, stringText } from './json-text.js';
 
 /**
  * Turns reporter calls and events into JSON lines (without the trailing newline).
@@ -140,10 +141,6 @@ function stringify(value: unknown): string | undefined {
   }
 }
 
-function number(n: number): string {
-  return Number.isFinite(n) ? String(n) : 'null';
-}
-
 /**
  * Builds the encoder for one reporter. `redact: false` writes values as they are;
  * otherwise protocol's redaction (key paths, secret-named keys, secret-shaped text) is
@@ -160,8 +157,7 @@ export function createLineEncoder(redact: RedactOptions | false): LineEncoder {
     // JSON.stringify's own (flat) result: looking at its first character copies nothing.
     return line?.startsWith('{') === true ? line : undefined;
   };
-  const str =
-    redactValue === undefined ? (s: string): string => JSON.stringify(s) : (s: string): string => JSON.stringify(redactString(s, censor));
+  const str = redactValue === undefined ? stringText : (s: string): string => stringText(redactString(s, censor));
   // Throws where the whole event must take the reference path (see createNestedEncoder).
   const nested =
     redactValue === undefined
@@ -203,7 +199,7 @@ export function createLineEncoder(redact: RedactOptions | false): LineEncoder {
           text = known.repeating ? strRepeating(v) : str(v);
           break;
         case 'number':
-          text = number(v);
+          text = numberText(v);
           break;
         case 'boolean':
           text = v ? 'true' : 'false';
@@ -243,7 +239,7 @@ export function createLineEncoder(redact: RedactOptions | false): LineEncoder {
     start: (task) => (typeof task === 'string' ? `{"event":"start","task":${str(task)}}` : reference({ event: 'start', task })),
     progress: (pct, label) =>
       typeof pct === 'number' && typeof label === 'string'
-        ? `{"event":"progress","pct":${number(pct)},"label":${str(label)}}`
+        ? `{"event":"progress","pct":${numberText(pct)},"label":${str(label)}}`
         : reference({ event: 'progress', pct, label }),
     // Tool names and tool summaries (`ok`, `error`) repeat through a run: their text is cached.
     toolStart: (tool) =>
@@ -254,7 +250,7 @@ export function createLineEncoder(redact: RedactOptions | false): LineEncoder {
         : reference({ event: 'tool_done', tool, summary }),
     iteration: (current, max) =>
       typeof current === 'number' && typeof max === 'number'
-        ? `{"event":"iteration","current":${number(current)},"max":${number(max)}}`
+        ? `{"event":"iteration","current":${numberText(current)},"max":${numberText(max)}}`
         : reference({ event: 'iteration', current, max }),
     complete: (summary) =>
       typeof summary === 'string' ? `{"event":"complete","summary":${str(summary)}}` : reference({ event: 'complete', summary }),
@@ -295,7 +291,7 @@ function createNestedEncoder(
       case 'string':
         return str(value);
       case 'number':
-        return number(value);
+        return numberText(value);
       case 'boolean':
         return value ? 'true' : 'false';
       case 'object':
