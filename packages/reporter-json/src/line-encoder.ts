@@ -119,6 +119,9 @@ const EVENT_KEY_TEXT: ReadonlyMap<string, EventKey> = new Map(
   [...EVENT_KEYS].map((key) => [key, { first: `{"${key}":`, rest: `,"${key}":`, repeating: REPEATING_KEYS.has(key) }]),
 );
 
+// eslint-disable-next-line @typescript-eslint/unbound-method -- always called with .call
+const hasOwn = Object.prototype.hasOwnProperty;
+
 /** Nesting beyond this (or a cycle) leaves the fast path. */
 const MAX_DEPTH = 64;
 
@@ -186,10 +189,15 @@ export function createLineEncoder(redact: RedactOptions | false): LineEncoder {
   }
 
   function fastEvent(e: ProgressEvent): string | undefined {
-    const record = e as unknown as Record<string, unknown>;
+    const record = e as unknown as Record<string, unknown> | null | undefined;
+    // for…in passes over these without a word; they are no events (the reference path says so).
+    if (record === null || record === undefined) return reference(e);
     let out = '';
     let first = true;
-    for (const key of Object.keys(record)) {
+    // for…in reads each value through the object's own key cache (no keys array, no lookup by
+    // name); keys it finds up the prototype chain are no own keys: Object.keys leaves them out.
+    for (const key in record) {
+      if (!hasOwn.call(record, key)) continue;
       const known = EVENT_KEY_TEXT.get(key);
       if (known === undefined) return reference(e);
       const v = record[key];
@@ -316,7 +324,9 @@ function createNestedEncoder(
     if (proto !== Object.prototype && proto !== null) throw new NotFast();
     const record = value as Record<string, unknown>;
     let out = '';
-    for (const key of Object.keys(record)) {
+    // As in fastEvent: each value read through the key cache, inherited keys left out.
+    for (const key in record) {
+      if (!hasOwn.call(record, key)) continue;
       if (key === '__proto__' || key === 'toJSON') throw new NotFast();
       const v = record[key];
       const prefix = keyPrefix(key);
