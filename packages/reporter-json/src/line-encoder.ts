@@ -176,6 +176,27 @@ export function createLineEncoder(redact: RedactOptions | false): LineEncoder {
     }
     return text;
   };
+  /**
+   * A repeating key's whole piece (`,"runId":"run-1"`; `{"type":"progress"` when first) per
+   * value: one string joins the line instead of two. Per encoder, since the value's text
+   * depends on its redaction; bounded like `cached`.
+   */
+  const pieces = new Map<EventKey, { first: Map<string, string>; rest: Map<string, string> }>();
+  const repeatingPiece = (known: EventKey, value: string, first: boolean): string => {
+    let byValue = pieces.get(known);
+    if (byValue === undefined) {
+      byValue = { first: new Map(), rest: new Map() };
+      pieces.set(known, byValue);
+    }
+    const map = first ? byValue.first : byValue.rest;
+    let piece = map.get(value);
+    if (piece === undefined) {
+      piece = (first ? known.first : known.rest) + strRepeating(value);
+      if (map.size >= 256) map.clear();
+      map.set(value, piece);
+    }
+    return piece;
+  };
 
   function event(e: ProgressEvent): string | undefined {
     if (!fast) return reference(e);
@@ -204,7 +225,12 @@ export function createLineEncoder(redact: RedactOptions | false): LineEncoder {
       let text: string | undefined;
       switch (typeof v) {
         case 'string':
-          text = known.repeating ? strRepeating(v) : str(v);
+          if (known.repeating) {
+            out += repeatingPiece(known, v, first);
+            first = false;
+            continue;
+          }
+          text = str(v);
           break;
         case 'number':
           text = numberText(v);
