@@ -1,4 +1,5 @@
 import { createRedactor, redactString, safeStringify, type ProgressEvent, type RedactOptions, type Redactor } from '@headway/protocol';
+import { numberText, stringText } from './json-text.js';
 
 /**
  * Turns reporter calls and events into JSON lines (without the trailing newline).
@@ -118,6 +119,9 @@ const EVENT_KEY_TEXT: ReadonlyMap<string, EventKey> = new Map(
   [...EVENT_KEYS].map((key) => [key, { first: `{"${key}":`, rest: `,"${key}":`, repeating: REPEATING_KEYS.has(key) }]),
 );
 
+// eslint-disable-next-line @typescript-eslint/unbound-method -- always called with .call
+const hasOwn = Object.prototype.hasOwnProperty;
+
 /** Nesting beyond this (or a cycle) leaves the fast path. */
 const MAX_DEPTH = 64;
 
@@ -140,10 +144,6 @@ function stringify(value: unknown): string | undefined {
   }
 }
 
-function number(n: number): string {
-  return Number.isFinite(n) ? String(n) : 'null';
-}
-
 /**
  * Builds the encoder for one reporter. `redact: false` writes values as they are;
  * otherwise protocol's redaction (key paths, secret-named keys, secret-shaped text) is
@@ -160,8 +160,7 @@ export function createLineEncoder(redact: RedactOptions | false): LineEncoder {
     // JSON.stringify's own (flat) result: looking at its first character copies nothing.
     return line?.startsWith('{') === true ? line : undefined;
   };
-  const str =
-    redactValue === undefined ? (s: string): string => JSON.stringify(s) : (s: string): string => JSON.stringify(redactString(s, censor));
+  const str = redactValue === undefined ? stringText : (s: string): string => stringText(redactString(s, censor));
   // Throws where the whole event must take the reference path (see createNestedEncoder).
   const nested =
     redactValue === undefined
@@ -177,6 +176,27 @@ export function createLineEncoder(redact: RedactOptions | false): LineEncoder {
     }
     return text;
   };
+  /**
+   * A repeating key's whole piece (`,"runId":"run-1"`; `{"type":"progress"` when first) per
+   * value: one string joins the line instead of two. Per encoder, since the value's text
+   * depends on its redaction; bounded like `cached`.
+   */
+  const pieces = new Map<EventKey, { first: Map<string, string>; rest: Map<string, string> }>();
+  const repeatingPiece = (known: EventKey, value: string, first: boolean): string => {
+    let byValue = pieces.get(known);
+    if (byValue === undefined) {
+      byValue = { first: new Map(), rest: new Map() };
+      pieces.set(known, byValue);
+    }
+    const map = first ? byValue.first : byValue.rest;
+    let piece = map.get(value);
+    if (piece === undefined) {
+      piece = (first ? known.first : known.rest) + strRepeating(value);
+      if (map.size >= 256) map.clear();
+      map.set(value, piece);
+    }
+    return piece;
+  };
 
   function event(e: ProgressEvent): string | undefined {
     if (!fast) return reference(e);
@@ -190,20 +210,30 @@ export function createLineEncoder(redact: RedactOptions | false): LineEncoder {
   }
 
   function fastEvent(e: ProgressEvent): string | undefined {
-    const record = e as unknown as Record<string, unknown>;
+    const record = e as unknown as Record<string, unknown> | null | undefined;
+    // for…in passes over these without a word; they are no events (the reference path says so).
+    if (record === null || record === undefined) return reference(e);
     let out = '';
     let first = true;
-    for (const key of Object.keys(record)) {
+    // for…in reads each value through the object's own key cache (no keys array, no lookup by
+    // name); keys it finds up the prototype chain are no own keys: Object.keys leaves them out.
+    for (const key in record) {
+      if (!hasOwn.call(record, key)) continue;
       const known = EVENT_KEY_TEXT.get(key);
       if (known === undefined) return reference(e);
       const v = record[key];
       let text: string | undefined;
       switch (typeof v) {
         case 'string':
-          text = known.repeating ? strRepeating(v) : str(v);
+          if (known.repeating) {
+            out += repeatingPiece(known, v, first);
+            first = false;
+            continue;
+          }
+          text = str(v);
           break;
         case 'number':
-          text = number(v);
+          text = numberText(v);
           break;
         case 'boolean':
           text = v ? 'true' : 'false';
@@ -243,7 +273,7 @@ export function createLineEncoder(redact: RedactOptions | false): LineEncoder {
     start: (task) => (typeof task === 'string' ? `{"event":"start","task":${str(task)}}` : reference({ event: 'start', task })),
     progress: (pct, label) =>
       typeof pct === 'number' && typeof label === 'string'
-        ? `{"event":"progress","pct":${number(pct)},"label":${str(label)}}`
+        ? `{"event":"progress","pct":${numberText(pct)},"label":${str(label)}}`
         : reference({ event: 'progress', pct, label }),
     // Tool names and tool summaries (`ok`, `error`) repeat through a run: their text is cached.
     toolStart: (tool) =>
@@ -254,7 +284,7 @@ export function createLineEncoder(redact: RedactOptions | false): LineEncoder {
         : reference({ event: 'tool_done', tool, summary }),
     iteration: (current, max) =>
       typeof current === 'number' && typeof max === 'number'
-        ? `{"event":"iteration","current":${number(current)},"max":${number(max)}}`
+        ? `{"event":"iteration","current":${numberText(current)},"max":${numberText(max)}}`
         : reference({ event: 'iteration', current, max }),
     complete: (summary) =>
       typeof summary === 'string' ? `{"event":"complete","summary":${str(summary)}}` : reference({ event: 'complete', summary }),
@@ -295,7 +325,7 @@ function createNestedEncoder(
       case 'string':
         return str(value);
       case 'number':
-        return number(value);
+        return numberText(value);
       case 'boolean':
         return value ? 'true' : 'false';
       case 'object':
@@ -320,7 +350,9 @@ function createNestedEncoder(
     if (proto !== Object.prototype && proto !== null) throw new NotFast();
     const record = value as Record<string, unknown>;
     let out = '';
-    for (const key of Object.keys(record)) {
+    // As in fastEvent: each value read through the key cache, inherited keys left out.
+    for (const key in record) {
+      if (!hasOwn.call(record, key)) continue;
       if (key === '__proto__' || key === 'toJSON') throw new NotFast();
       const v = record[key];
       const prefix = keyPrefix(key);
