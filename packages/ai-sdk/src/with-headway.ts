@@ -204,8 +204,10 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
       internal(error, 'emit');
     }
   const hardStop = new AbortController();
+  // Read once: `signal` is a getter of Node's AbortController, and stopWhen asks every step.
+  const hardStopSignal = hardStop.signal;
   // As every bridge: no signal when nothing can fire one (no time budget, no abortSignal of yours).
-  const abortSignal = bridgeSignal(hardStop.signal, o.timeBudgetMs !== undefined, o.abortSignal);
+  const abortSignal = bridgeSignal(hardStopSignal, o.timeBudgetMs !== undefined, o.abortSignal);
   const timers: unknown[] = [];
 
   let startedAt = 0;
@@ -427,7 +429,9 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
         if (costUsd !== undefined) finished.costUsd = costUsd;
         emit(finished);
       }
-      const text = typeof step.text === 'string' ? step.text : '';
+      // Read once: the AI SDK works the step's text out anew on every read of `text`.
+      const stepText = step.text;
+      const text = typeof stepText === 'string' ? stepText : '';
       // Quiet, the reasoning is read by nothing (the AI SDK computes it anew on every read).
       if (!quiet) {
         const reasoning = step.reasoningText;
@@ -457,7 +461,7 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
     },
 
     stopWhen() {
-      if (ending !== undefined || hardStop.signal.aborted) return true;
+      if (ending !== undefined || hardStopSignal.aborted) return true;
       if (stop !== undefined && stop.mode !== 'pending') return true;
       const budget = o.maxSpendUsd;
       // Only the priced spend counts (the runtime's rule): an unknown cost is neither free nor the budget.
@@ -546,7 +550,7 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
     fail(error) {
       ending ??= end(() => {
         const cancelled = o.abortSignal?.aborted === true;
-        if (hardStop.signal.aborted && !cancelled) return limitResult(stop?.reason ?? 'time-budget', undefined, false);
+        if (hardStopSignal.aborted && !cancelled) return limitResult(stop?.reason ?? 'time-budget', undefined, false);
         if (stop?.mode === 'asked' && !cancelled) {
           // The report step itself failed (a tool call despite toolChoice none, a provider error): still a limit.
           const result = limitResult(stop.reason, undefined, false);
