@@ -125,6 +125,11 @@ const FLUSH_TIMEOUT_MS = 5_000;
 // Unref'd: a forgotten `finish()` must not keep the process alive for the time budget.
 const defaultClock: Clock = unrefClock(systemClock);
 
+/** Whether `value` can key a WeakMap (the AI SDK's tool call always can; a caller of ours from plain JavaScript may pass anything). */
+function isObject(value: unknown): value is object {
+  return (typeof value === 'object' && value !== null) || typeof value === 'function';
+}
+
 const LIMIT_OF: Partial<Record<StopReason, LimitKind>> = { 'max-iterations': 'iterations', 'time-budget': 'time', 'cost-budget': 'cost' };
 /** How the summary of a run stopped without a limit names why. */
 const STOP_TEXT: Partial<Record<StopReason, string>> = { stalled: 'a stall (the run was repeating itself)' };
@@ -176,8 +181,16 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
   };
 
   const log = new ToolCallLog();
-  // Built once per run: every tool call's args pass through it.
-  const redactArgs = o.redact === false ? (value: unknown): unknown => value : createRedactor({});
+  // Built once per run, with the log's own (default) options: every tool call's args pass through it once.
+  const redactArgs = createRedactor({});
+  /**
+   * Each running call's arguments, redacted when the call starts, by the AI SDK's tool call
+   * object (the same object in the start and finish hooks): the tool-call log takes them from
+   * here instead of redacting them again at the end, so it keeps the arguments the tool was
+   * called with (a tool may change its input object) and `tool.executing` carries the same copy.
+   * A call never finished leaves nothing behind (a WeakMap).
+   */
+  const startedArgs = new WeakMap<object, unknown>();
   const previewOptions = o.redact === false ? { redact: false as const } : {};
   const tracker = quiet ? undefined : new ProgressTracker({ maxIterations: maxIterations, clock, steps: o.steps ?? [], emit });
   // With no event going anywhere and `warn`, a stall would change nothing: the detector is not fed.
@@ -367,18 +380,16 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
     },
 
     experimental_onToolCallStart({ toolCall }) {
-      // Quiet, there is no tracker and no event.
-      if (quiet) return;
-      if (!toolsStarted) {
+      // Quiet, there is no tracker and no event: only the arguments are kept, for the log.
+      if (!quiet && !toolsStarted) {
         toolsStarted = true;
         tracker?.toolsStarted();
       }
-      emit({
-        type: 'tool.executing',
-        toolName: toolCall.toolName,
-        toolCallId: toolCall.toolCallId,
-        args: redactArgs(toolCall.input),
-      });
+      const { toolName, toolCallId, input } = toolCall;
+      const redacted = redactArgs(input);
+      if (isObject(toolCall)) startedArgs.set(toolCall, redacted);
+      // `redact: false` turns redaction off in the events only: the log keeps its own.
+      if (!quiet) emit({ type: 'tool.executing', toolName, toolCallId, args: o.redact === false ? input : redacted });
     },
 
     experimental_onToolCallFinish(event) {
@@ -386,7 +397,19 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
       const { toolCall, success } = event;
       const { toolName, toolCallId, input } = toolCall;
       const result = success ? event.output : errorMessage(event.error);
-      log.recordToolCall({ iteration: iterations, name: toolName, args: input, result, ok: success, durationMs: event.durationMs });
+      // Redacted once, at the start: the copy the tool.executing event carried (none when quiet or unredacted).
+      const redacted = isObject(toolCall) && startedArgs.has(toolCall);
+      const args = redacted ? startedArgs.get(toolCall) : input;
+      if (redacted) startedArgs.delete(toolCall);
+      log.recordToolCall({
+        iteration: iterations,
+        name: toolName,
+        args,
+        argsRedacted: redacted,
+        result,
+        ok: success,
+        durationMs: event.durationMs,
+      });
       if (!quiet) {
         tracker?.toolCallFinished(toolName, success);
         emit({

@@ -50,6 +50,13 @@ export interface ToolCallRecord {
   iteration?: number;
   name: string;
   args: unknown;
+  /**
+   * True when `args` is already a copy made by protocol's `createRedactor` with this log's
+   * `redact` options (a bridge that redacted the arguments for its `tool.executing` event): the
+   * log writes them as they are instead of redacting them a second time. Anything else
+   * (missing, not `true`) has the log redact them.
+   */
+  argsRedacted?: boolean;
   result: unknown;
   ok: boolean;
   durationMs: number;
@@ -89,9 +96,13 @@ function nameText(name: unknown): string {
   return detach(cutText(String(name), NAME_MAX_CHARS));
 }
 
-/** A recorded call's arguments as the log keeps them: redacted, as JSON, cut (`call.args` read here, inside the guard). */
+/**
+ * A recorded call's arguments as the log keeps them: redacted (unless the caller already did,
+ * `argsRedacted`), as JSON, cut. `call.args` and `call.argsRedacted` are read here, inside the guard.
+ */
 function recordedArgsText(call: ToolCallRecord, redactArgs: Redactor): string {
-  return detach(argsText(redactArgs(call.args), ARGS_MAX_CHARS));
+  const args = call.args;
+  return detach(argsText(call.argsRedacted === true ? args : redactArgs(args), ARGS_MAX_CHARS));
 }
 
 /** A recorded call's result as the log keeps it (`call.result` read here, inside the guard). */
