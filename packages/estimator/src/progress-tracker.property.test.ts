@@ -18,9 +18,7 @@ interface Internals {
 
 /**
  * The tracker as it was first written: the ETA worked out inside every update, whatever the
- * update emits, and every update reading the clock itself (the reading its caller took is
- * dropped). A lazy tracker whose updates share their caller's reading must show the very same
- * events and readings on a clock that does not move within one call.
+ * update emits. A lazy tracker must show the very same events and readings.
  */
 function eager(tracker: ProgressTracker): ProgressTracker {
   const internals = tracker as unknown as Internals;

@@ -380,7 +380,7 @@ export class ProgressTracker {
     this.phase = 'llm';
     this.roundStartedAt = t;
     this.toolsStartedAt = t;
-    this.update(t);
+    this.update();
   }
 
   /** The round's tool calls begin (phase `tools`). */
@@ -389,9 +389,8 @@ export class ProgressTracker {
     if (this.phase === 'idle') this.iterationStarted();
     if (this.phase === 'tools') return;
     this.phase = 'tools';
-    const t = this.now();
-    this.toolsStartedAt = t;
-    this.update(t);
+    this.toolsStartedAt = this.now();
+    this.update();
   }
 
   /** One tool call ended; counts toward the worker fallback (+10 local each, up to 80). */
@@ -406,9 +405,8 @@ export class ProgressTracker {
   /** The roundtrip (model call and its tools) ended. */
   iterationFinished(): void {
     if (this.completed || this.phase === 'idle') return;
-    const t = this.now();
-    this.closeRound(t);
-    this.update(t);
+    this.closeRound(this.now());
+    this.update();
   }
 
   /** A validated model `_progress` (see `extractModelProgress`); ignored unless `aiDriven`. */
@@ -470,10 +468,9 @@ export class ProgressTracker {
   /** The run finished successfully: the percent becomes exactly 100. */
   complete(): void {
     if (this.completed) return;
-    const t = this.now();
-    if (this.phase !== 'idle') this.closeRound(t);
+    if (this.phase !== 'idle') this.closeRound(this.now());
     this.completed = true;
-    this.update(t);
+    this.update();
   }
 
   /**
@@ -780,11 +777,10 @@ export class ProgressTracker {
     this.computeEta(t);
   }
 
-  /**
-   * Recomputes the shown values at `t`: the clock reading the calling method took (one reading
-   * per call, so a roundtrip's bookkeeping and its estimate share one instant), or a fresh one.
-   */
-  private update(t: number = this.now()): void {
+  // Each update reads the clock itself: a clock may move between two readings in one call (a
+  // test's ticking clock does), and what the bar shows is computed from the update's own reading.
+  private update(): void {
+    const t = this.now();
     if (this.completed) {
       this.shown = 100;
       this.etaPendingAt = t;
