@@ -397,7 +397,8 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
       const { toolCall, success } = event;
       const { toolName, toolCallId, input } = toolCall;
       const result = success ? event.output : errorMessage(event.error);
-      // Redacted once, at the start: the copy the tool.executing event carried (none when quiet or unredacted).
+      // Redacted once, when the call started (the copy tool.executing carried, unless `redact: false`);
+      // a call whose start this run did not see is redacted by the log itself.
       const redacted = isObject(toolCall) && startedArgs.has(toolCall);
       const args = redacted ? startedArgs.get(toolCall) : input;
       if (redacted) startedArgs.delete(toolCall);
