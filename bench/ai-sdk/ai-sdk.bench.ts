@@ -1,6 +1,7 @@
 // Per-step overhead of @headway/ai-sdk: generateText with withHeadway (NullReporter; a sink that
 // does nothing; CLI and JSON reporters) vs plain generateText, the same scripted model and no-op tool, side by side
-// in one process. Run: pnpm -F @headway/bench bench:ai-sdk
+// in one process; and, to tell the AI SDK's share from the bridge's, generateText with hooks that
+// do nothing. Run: pnpm -F @headway/bench bench:ai-sdk
 import { withHeadway } from '@headway/ai-sdk';
 import { NullReporter } from '@headway/protocol';
 import { CLIReporter } from '@headway/reporter-cli';
@@ -20,7 +21,26 @@ import { stepOverhead } from '../lib/step-overhead.js';
  * and keep the text: the least any reporter that writes events as JSON must do, with no redaction,
  * no line handling and no write. It shows how much of the 1.3× bound is left for the reporters.
  */
-type Who = 'plain' | 'null' | 'events' | 'stringify' | 'cli+json';
+type Who = 'plain' | 'callbacks' | 'null' | 'events' | 'stringify' | 'cli+json';
+
+/**
+ * `callbacks`: plain generateText with the six settings withHeadway passes (prepareStep, stopWhen,
+ * the step and tool hooks) as functions that do nothing. What it adds to plain is what the AI SDK
+ * itself spends on calling hooks (each step or tool hook it awaits costs 2 promises a step: 8 of the
+ * 110 in the work table), which no bridge that listens to those hooks can save; events − callbacks
+ * is the bridge's own work.
+ */
+function doNothingSettings(steps: number): Record<string, unknown> {
+  const nothing = (): undefined => undefined;
+  return {
+    prepareStep: nothing,
+    stopWhen: stepCountIs(steps + 1),
+    experimental_onStepStart: nothing,
+    experimental_onToolCallStart: nothing,
+    experimental_onToolCallFinish: nothing,
+    onStepFinish: nothing,
+  };
+}
 
 /** A sink that serialises each event and keeps the last text, so the work cannot be skipped. */
 function stringifySink(): (event: unknown) => void {
@@ -43,6 +63,17 @@ function run(steps: number, who: Who, counter?: (event: unknown) => void): () =>
         stopWhen: stepCountIs(steps + 1),
       });
       if (result.steps.length !== steps) throw new Error(`plain: ${result.steps.length} steps`);
+      return;
+    }
+    if (who === 'callbacks') {
+      const result = await generateText({
+        model: model(steps),
+        system: 'You are a helpful agent.',
+        prompt: 'Do the task',
+        tools,
+        ...doNothingSettings(steps),
+      });
+      if (result.steps.length !== steps) throw new Error(`callbacks: ${result.steps.length} steps`);
       return;
     }
     const sinks =
@@ -97,6 +128,7 @@ let counted = 0;
 const countEvent = (): void => void (counted += 1);
 await stepCounts('@headway/ai-sdk work per step', [
   { name: 'plain', run: (steps) => run(steps, 'plain') },
+  { name: 'callbacks', run: (steps) => run(steps, 'callbacks') },
   // The null row emits nothing: with only NullReporters no event is built.
   { name: 'null', run: (steps) => run(steps, 'null') },
   { name: 'events', run: (steps) => run(steps, 'events') },
@@ -105,10 +137,10 @@ await stepCounts('@headway/ai-sdk work per step', [
 
 await stepOverhead(
   '@headway/ai-sdk overhead: generateText runs (mock model, no-op tool)',
-  (['plain', 'null', 'events', 'stringify', 'cli+json'] as const).map((who) => ({
+  (['plain', 'callbacks', 'null', 'events', 'stringify', 'cli+json'] as const).map((who) => ({
     name: who,
-    bound: { plain: 1, null: 1.1, events: 1.3, stringify: 1.3, 'cli+json': 1.3 }[who],
-    informational: who === 'events' || who === 'stringify',
+    bound: { plain: 1, callbacks: 1.1, null: 1.1, events: 1.3, stringify: 1.3, 'cli+json': 1.3 }[who],
+    informational: who === 'callbacks' || who === 'events' || who === 'stringify',
     run: (steps: number) => run(steps, who),
   })),
   // As bench:langgraph and bench:openai-agents: the median of 3 blocks' fastest-batch ratios. On a

@@ -508,6 +508,35 @@ describe('secrets in tool results (issue 31)', () => {
     expect(JSON.stringify(model.doGenerateCalls[1]?.prompt)).toContain(KEY);
   });
 
+  it('the tool-call log keeps the arguments the tool was called with, redacted once, as tool.executing showed them', async () => {
+    // A tool that changes its input while it runs: the log used to read the changed object at the
+    // call's end, so the report prompt named arguments the model never sent.
+    const mutating = {
+      env: tool({
+        description: 'prints the environment',
+        inputSchema: z.object({ path: z.string(), password: z.string() }),
+        execute: (input: { path: string; password: string }) => {
+          input.path = 'changed-by-the-tool';
+          return Promise.resolve('done');
+        },
+      }),
+    };
+    const calling: Script = (call) =>
+      call === 0 ? { calls: [{ tool: 'env', input: { path: 'a.ts', password: PASSWORD } }] } : { text: 'Rotated.' };
+    for (const quiet of [false, true]) {
+      const { events, sink } = collect();
+      const run = withHeadway({ task: 'Rotate the keys', sinks: [quiet ? new NullReporter() : sink], maxIterations: 2 });
+      const model = scriptedModel(calling);
+      await generateText({ model, tools: mutating, prompt: 'Rotate the keys', ...run.settings });
+      await run.finish();
+      const logged = userTexts(model.doGenerateCalls[1]!).join('\n');
+      expect(logged).toContain('env({"path":"a.ts","password":"[REDACTED]"}) → done');
+      expect(logged).not.toContain(PASSWORD);
+      expect(logged).not.toContain('changed-by-the-tool');
+      if (!quiet) expect(events.find((e) => e.type === 'tool.executing')).toMatchObject({ args: { path: 'a.ts', password: '[REDACTED]' } });
+    }
+  });
+
   it('redact: false is the one opt-out', async () => {
     const { events, sink } = collect();
     const run = withHeadway({ task: 'Rotate the keys', sinks: [sink], redact: false });

@@ -125,6 +125,11 @@ const FLUSH_TIMEOUT_MS = 5_000;
 // Unref'd: a forgotten `finish()` must not keep the process alive for the time budget.
 const defaultClock: Clock = unrefClock(systemClock);
 
+/** Whether `value` can key a WeakMap (the AI SDK's tool call always can; a caller of ours from plain JavaScript may pass anything). */
+function isObject(value: unknown): value is object {
+  return (typeof value === 'object' && value !== null) || typeof value === 'function';
+}
+
 const LIMIT_OF: Partial<Record<StopReason, LimitKind>> = { 'max-iterations': 'iterations', 'time-budget': 'time', 'cost-budget': 'cost' };
 /** How the summary of a run stopped without a limit names why. */
 const STOP_TEXT: Partial<Record<StopReason, string>> = { stalled: 'a stall (the run was repeating itself)' };
@@ -176,8 +181,16 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
   };
 
   const log = new ToolCallLog();
-  // Built once per run: every tool call's args pass through it.
-  const redactArgs = o.redact === false ? (value: unknown): unknown => value : createRedactor({});
+  // Built once per run, with the log's own (default) options: every tool call's args pass through it once.
+  const redactArgs = createRedactor({});
+  /**
+   * Each running call's arguments, redacted when the call starts, by the AI SDK's tool call
+   * object (the same object in the start and finish hooks): the tool-call log takes them from
+   * here instead of redacting them again at the end, so it keeps the arguments the tool was
+   * called with (a tool may change its input object) and `tool.executing` carries the same copy.
+   * A call never finished leaves nothing behind (a WeakMap).
+   */
+  const startedArgs = new WeakMap<object, unknown>();
   const previewOptions = o.redact === false ? { redact: false as const } : {};
   const tracker = quiet ? undefined : new ProgressTracker({ maxIterations: maxIterations, clock, steps: o.steps ?? [], emit });
   // With no event going anywhere and `warn`, a stall would change nothing: the detector is not fed.
@@ -204,8 +217,10 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
       internal(error, 'emit');
     }
   const hardStop = new AbortController();
+  // Read once: `signal` is a getter of Node's AbortController, and stopWhen asks every step.
+  const hardStopSignal = hardStop.signal;
   // As every bridge: no signal when nothing can fire one (no time budget, no abortSignal of yours).
-  const abortSignal = bridgeSignal(hardStop.signal, o.timeBudgetMs !== undefined, o.abortSignal);
+  const abortSignal = bridgeSignal(hardStopSignal, o.timeBudgetMs !== undefined, o.abortSignal);
   const timers: unknown[] = [];
 
   let startedAt = 0;
@@ -365,18 +380,16 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
     },
 
     experimental_onToolCallStart({ toolCall }) {
-      // Quiet, there is no tracker and no event.
-      if (quiet) return;
-      if (!toolsStarted) {
+      // Quiet, there is no tracker and no event: only the arguments are kept, for the log.
+      if (!quiet && !toolsStarted) {
         toolsStarted = true;
         tracker?.toolsStarted();
       }
-      emit({
-        type: 'tool.executing',
-        toolName: toolCall.toolName,
-        toolCallId: toolCall.toolCallId,
-        args: redactArgs(toolCall.input),
-      });
+      const { toolName, toolCallId, input } = toolCall;
+      const redacted = redactArgs(input);
+      if (isObject(toolCall)) startedArgs.set(toolCall, redacted);
+      // `redact: false` turns redaction off in the events only: the log keeps its own.
+      if (!quiet) emit({ type: 'tool.executing', toolName, toolCallId, args: o.redact === false ? input : redacted });
     },
 
     experimental_onToolCallFinish(event) {
@@ -384,7 +397,20 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
       const { toolCall, success } = event;
       const { toolName, toolCallId, input } = toolCall;
       const result = success ? event.output : errorMessage(event.error);
-      log.recordToolCall({ iteration: iterations, name: toolName, args: input, result, ok: success, durationMs: event.durationMs });
+      // Redacted once, when the call started (the copy tool.executing carried, unless `redact: false`);
+      // a call whose start this run did not see is redacted by the log itself.
+      const redacted = isObject(toolCall) && startedArgs.has(toolCall);
+      const args = redacted ? startedArgs.get(toolCall) : input;
+      if (redacted) startedArgs.delete(toolCall);
+      log.recordToolCall({
+        iteration: iterations,
+        name: toolName,
+        args,
+        argsRedacted: redacted,
+        result,
+        ok: success,
+        durationMs: event.durationMs,
+      });
       if (!quiet) {
         tracker?.toolCallFinished(toolName, success);
         emit({
@@ -427,7 +453,9 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
         if (costUsd !== undefined) finished.costUsd = costUsd;
         emit(finished);
       }
-      const text = typeof step.text === 'string' ? step.text : '';
+      // Read once: the AI SDK works the step's text out anew on every read of `text`.
+      const stepText = step.text;
+      const text = typeof stepText === 'string' ? stepText : '';
       // Quiet, the reasoning is read by nothing (the AI SDK computes it anew on every read).
       if (!quiet) {
         const reasoning = step.reasoningText;
@@ -457,7 +485,7 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
     },
 
     stopWhen() {
-      if (ending !== undefined || hardStop.signal.aborted) return true;
+      if (ending !== undefined || hardStopSignal.aborted) return true;
       if (stop !== undefined && stop.mode !== 'pending') return true;
       const budget = o.maxSpendUsd;
       // Only the priced spend counts (the runtime's rule): an unknown cost is neither free nor the budget.
@@ -546,7 +574,7 @@ export function withHeadway(options: WithHeadwayOptions): HeadwayRun {
     fail(error) {
       ending ??= end(() => {
         const cancelled = o.abortSignal?.aborted === true;
-        if (hardStop.signal.aborted && !cancelled) return limitResult(stop?.reason ?? 'time-budget', undefined, false);
+        if (hardStopSignal.aborted && !cancelled) return limitResult(stop?.reason ?? 'time-budget', undefined, false);
         if (stop?.mode === 'asked' && !cancelled) {
           // The report step itself failed (a tool call despite toolChoice none, a provider error): still a limit.
           const result = limitResult(stop.reason, undefined, false);

@@ -11,6 +11,8 @@ const PLAN_SPAN = 0.92;
 const CEILING_ITEMS = 3;
 /** Furthest into the next item the clock alone may move the plan (as a share of one item). */
 const MAX_ITEM_SHARE = 0.8;
+/** A lone plan's slice: the whole bar (one frozen object, read on every update). */
+const WHOLE_BAR: Readonly<{ start: number; end: number }> = Object.freeze({ start: 0, end: 100 });
 
 /**
  * The fitted constants of the plan reading. The shipped {@link PLAN_TUNING} was fitted on
@@ -224,8 +226,8 @@ export class PlanProgress {
    * what was left when it began (the number of plans to come is unknown: the more were seen,
    * the more are likely to follow).
    */
-  span(): { start: number; end: number } {
-    if (!this.several()) return { start: 0, end: 100 };
+  span(): Readonly<{ start: number; end: number }> {
+    if (!this.several()) return WHOLE_BAR;
     return { start: this.phaseStart, end: this.phaseStart + (100 - this.phaseStart) / (this.phases + this.tuning.phasePrior) };
   }
 

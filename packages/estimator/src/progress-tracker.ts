@@ -171,6 +171,11 @@ function stepsOf(steps: unknown): StepRange[] {
   }
 }
 
+/** Where `fraction` (0–1) of a plan's slice of the bar lies, in percent of the bar. */
+function onBar(span: { readonly start: number; readonly end: number }, fraction: number): number {
+  return span.start + fraction * (span.end - span.start);
+}
+
 function mean(values: Iterable<number>): number {
   let sum = 0;
   let n = 0;
@@ -627,25 +632,26 @@ export class ProgressTracker {
     // The agent is not far past where its plan says it is, trusted or not (the early-run overshoot).
     // Each plan spans its slice of the bar: all of it, or a share of what is left in a run of several plans.
     const span = this.plan.span();
-    const onBar = (fraction: number): number => span.start + fraction * (span.end - span.start);
     // In a run of several plans (a queue shown, or a finished plan replaced) the estimate stays within the current plan's slice.
     if (this.plan.several()) value = Math.min(value, span.end);
     const ceiling = this.plan.ceiling(this.roundtrips);
-    if (ceiling !== undefined && value > onBar(ceiling.fraction))
-      value = ceiling.weight * onBar(ceiling.fraction) + (1 - ceiling.weight) * value;
+    if (ceiling !== undefined && value > onBar(span, ceiling.fraction))
+      value = ceiling.weight * onBar(span, ceiling.fraction) + (1 - ceiling.weight) * value;
     const trust = this.plan.trust(this.roundtrips);
     const planFraction = this.plan.fraction(t);
     if (trust > 0 && planFraction !== undefined) {
       // A trusted plan sets the bar; between its updates the roundtrip estimate may lead it by up to a few items.
       const lead = this.plan.lead();
-      const planned = onBar(planFraction);
-      const led = lead === undefined ? planned : Math.min(Math.max(value, planned), Math.max(planned, onBar(lead)));
+      const planned = onBar(span, planFraction);
+      const led = lead === undefined ? planned : Math.min(Math.max(value, planned), Math.max(planned, onBar(span, lead)));
       value = trust * led + (1 - trust) * value;
     }
-    for (const [key, slot] of this.slots) {
-      if (key.startsWith('step:')) continue;
-      value = Math.max(value, slot.range.start + (mean(slot.members.values()) / 100) * (slot.range.end - slot.range.start));
-    }
+    // Most runs have no child trackers: no iterator is made for an empty map.
+    if (this.slots.size > 0)
+      for (const [key, slot] of this.slots) {
+        if (key.startsWith('step:')) continue;
+        value = Math.max(value, slot.range.start + (mean(slot.members.values()) / 100) * (slot.range.end - slot.range.start));
+      }
     if (this.aiDriven && this.model !== undefined) {
       const since = Math.max(0, this.roundtrips - this.model.atRoundtrip);
       const advanced = this.model.percent + ((99 - this.model.percent) * since) / (since + MODEL_ADVANCE_HALF_LIFE) / 2;
@@ -771,6 +777,8 @@ export class ProgressTracker {
     this.computeEta(t);
   }
 
+  // Each update reads the clock itself: a clock may move between two readings in one call (a
+  // test's ticking clock does), and what the bar shows is computed from the update's own reading.
   private update(): void {
     const t = this.now();
     if (this.completed) {

@@ -1,4 +1,4 @@
-import { HeadwayError } from '@headway/protocol';
+import { HeadwayError, createRedactor } from '@headway/protocol';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HOSTILE_RUN, HOSTILE_TEST_TIMEOUT, hostileFragmentString, withHostileHoles } from './hostile.test-util.js';
@@ -54,6 +54,32 @@ describe('ToolCallLog recording', () => {
     const log = new ToolCallLog({ redact: { paths: ['user.email'], censor: '***' } });
     log.recordToolCall(call(1, { args: { user: { email: 'a@b.c', name: 'Ann' }, password: 'hunter2' } }));
     expect(log.entries()[0]).toMatchObject({ args: '{"user":{"email":"***","name":"Ann"},"password":"***"}' });
+  });
+
+  it('writes args the caller already redacted (argsRedacted: true) as they are, and redacts anything else once', () => {
+    const log = new ToolCallLog();
+    const redacted = createRedactor({})({ path: 'a.ts', password: 'hunter2' });
+    log.recordToolCall(call(1, { args: redacted, argsRedacted: true }));
+    // The caller's word is taken: a value it says is redacted is not walked again.
+    log.recordToolCall(call(2, { args: { token: 'kept as given' }, argsRedacted: true }));
+    for (const flag of [false, undefined, 'yes', 1])
+      log.recordToolCall(call(3, { args: { password: 'hunter2' }, argsRedacted: flag as boolean }));
+    const hostile = call(4);
+    Object.defineProperty(hostile, 'argsRedacted', {
+      get(): never {
+        throw new Error('no');
+      },
+    });
+    log.recordToolCall(hostile);
+    expect(log.entries().map((e) => (e.kind === 'tool' ? e.args : e.text))).toEqual([
+      '{"path":"a.ts","password":"[REDACTED]"}',
+      '{"token":"kept as given"}',
+      '{"password":"[REDACTED]"}',
+      '{"password":"[REDACTED]"}',
+      '{"password":"[REDACTED]"}',
+      '{"password":"[REDACTED]"}',
+      '[unreadable args]',
+    ]);
   });
 
   it('keeps model text cut to 1000 characters and ignores blank text', () => {

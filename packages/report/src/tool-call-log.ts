@@ -50,6 +50,13 @@ export interface ToolCallRecord {
   iteration?: number;
   name: string;
   args: unknown;
+  /**
+   * True when `args` is already a copy made by protocol's `createRedactor` with this log's
+   * `redact` options (a bridge that redacted the arguments for its `tool.executing` event): the
+   * log writes them as they are instead of redacting them a second time. Anything else
+   * (missing, not `true`) has the log redact them.
+   */
+  argsRedacted?: boolean;
   result: unknown;
   ok: boolean;
   durationMs: number;
@@ -72,12 +79,45 @@ function resultText(result: unknown): string {
   return safeStringify(result) ?? '';
 }
 
-function guarded(read: () => string, fallback: string): string {
+/**
+ * `read(value, context)`, or `fallback` when reading throws. The readers are module functions and
+ * take what they read as arguments: a closure per field would be allocated on every record.
+ */
+function guarded<T, C>(read: (value: T, context: C) => string, value: T, context: C, fallback: string): string {
   try {
-    return read();
+    return read(value, context);
   } catch {
     return fallback;
   }
+}
+
+/** A recorded call's name as the log keeps it. */
+function nameText(name: unknown): string {
+  return detach(cutText(String(name), NAME_MAX_CHARS));
+}
+
+/**
+ * A recorded call's arguments as the log keeps them: redacted (unless the caller already did,
+ * `argsRedacted`), as JSON, cut. `call.args` and `call.argsRedacted` are read here, inside the guard.
+ */
+function recordedArgsText(call: ToolCallRecord, redactArgs: Redactor): string {
+  const args = call.args;
+  return detach(argsText(call.argsRedacted === true ? args : redactArgs(args), ARGS_MAX_CHARS));
+}
+
+/** A recorded call's result as the log keeps it (`call.result` read here, inside the guard). */
+function resultBrief(call: ToolCallRecord): string {
+  return detach(cutText(resultText(call.result), BRIEF_MAX_CHARS));
+}
+
+/** Model text as the log reads it (`t.text` read here, inside the guard). */
+function recordText(t: TextRecord): string {
+  return (typeof t.text === 'string' ? t.text : String(t.text)).trim();
+}
+
+/** Whether a record's `iteration` can be used. */
+function validIteration(n: unknown): n is number {
+  return typeof n === 'number' && Number.isFinite(n) && n >= 0;
 }
 
 function finiteOr(value: unknown, fallback: number): number {
@@ -241,10 +281,10 @@ export class ToolCallLog {
     const entry: ToolCallEntry = Object.freeze({
       kind: 'tool',
       iteration,
-      name: guarded(() => detach(cutText(String(name), NAME_MAX_CHARS)), '[unreadable name]'),
+      name: guarded(nameText, name, undefined, '[unreadable name]'),
       // Read now, so a caller that changes its arguments object later changes nothing in the log.
-      args: guarded(() => detach(argsText(this.#redactArgs(call.args), ARGS_MAX_CHARS)), '[unreadable args]'),
-      resultBrief: guarded(() => detach(cutText(resultText(call.result), BRIEF_MAX_CHARS)), '[unreadable result]'),
+      args: guarded(recordedArgsText, call, this.#redactArgs, '[unreadable args]'),
+      resultBrief: guarded(resultBrief, call, undefined, '[unreadable result]'),
       ok: ok === true,
       durationMs: finiteOr(call.durationMs, 0),
     });
@@ -254,7 +294,7 @@ export class ToolCallLog {
 
   /** Records text the model wrote between tool calls; blank text is ignored. */
   recordText(t: TextRecord): void {
-    const text = guarded(() => (typeof t.text === 'string' ? t.text : String(t.text)).trim(), '');
+    const text = guarded(recordText, t, undefined, '');
     if (text === '') return;
     const entry: TextEntry = Object.freeze({
       kind: 'text',
@@ -418,11 +458,10 @@ export class ToolCallLog {
 
   /** The record's `iteration`, else the previous entry's; read without trusting the record. */
   #iterationOf(record: { iteration?: unknown }): number {
-    const valid = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n) && n >= 0;
     let n = this.#lastIteration;
     try {
       const { iteration } = record;
-      if (valid(iteration)) n = Math.floor(iteration);
+      if (validIteration(iteration)) n = Math.floor(iteration);
     } catch {
       // A throwing getter: keep the previous entry's iteration.
     }
