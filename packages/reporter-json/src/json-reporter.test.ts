@@ -131,12 +131,14 @@ describe('JSONReporter', () => {
       reporter.handle(hostile as ProgressEvent);
       reporter.handle(revocable.proxy as ProgressEvent);
       reporter.handle(null as unknown as ProgressEvent);
+      reporter.handle(5 as unknown as ProgressEvent);
+      reporter.handle([] as unknown as ProgressEvent);
       reporter.onStart({ toString: () => 'x' } as unknown as string);
       reporter.onProgress(10n as unknown as number, 'big');
     }).not.toThrow();
     await reporter.flush();
-    // The first three are no events that can be read; the rest are written as JSON would write them.
-    expect(reporter.stats()).toMatchObject({ written: 2, dropped: 3 });
+    // The first five are no events that can be read; the rest are written as JSON would write them.
+    expect(reporter.stats()).toMatchObject({ written: 2, dropped: 5 });
     expect(lines()).toEqual(['{"event":"start","task":{}}', '{"event":"progress","pct":"10","label":"big"}']);
   });
 

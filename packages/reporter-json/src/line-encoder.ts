@@ -211,8 +211,9 @@ export function createLineEncoder(redact: RedactOptions | false): LineEncoder {
 
   function fastEvent(e: ProgressEvent): string | undefined {
     const record = e as unknown as Record<string, unknown> | null | undefined;
-    // for…in passes over these without a word; they are no events (the reference path says so).
-    if (record === null || record === undefined) return reference(e);
+    // No event: null, a primitive, a function, an array (for…in would find no keys in a number or
+    // in [] and write `{}`). The reference path writes no line for them.
+    if (typeof record !== 'object' || record === null || Array.isArray(record)) return reference(e);
     let out = '';
     let first = true;
     // for…in reads each value through the object's own key cache (no keys array, no lookup by
