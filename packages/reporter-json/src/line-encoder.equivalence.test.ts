@@ -121,7 +121,8 @@ describe('the line encoder writes what it wrote at 1b3a309', () => {
   it('writes no line for a value that is not an object, or is an array', () => {
     const values: unknown[] = [undefined, null, 5, Number.NaN, 'text', true, 10n, Symbol('s'), () => 1, [], [1, 2], [{ type: 'progress' }]];
     for (const redact of configs)
-      for (const value of values) expect(answer(() => createLineEncoder(redact).event(value as ProgressEvent))).toEqual({ line: undefined });
+      for (const value of values)
+        expect(answer(() => createLineEncoder(redact).event(value as ProgressEvent))).toEqual({ line: undefined });
   });
 
   it('with an enumerable key added to Object.prototype (inherited keys are never written)', () => {
