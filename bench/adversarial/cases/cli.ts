@@ -1,6 +1,6 @@
 // Growth cases for `headway convert`/`watch`'s line reader (@headway/cli's EventStream: parse,
 // convert, bound the tool input, redact), at about n characters each.
-import { EventStream } from '@headway/cli';
+import { EventStream, MAX_LINE_DEPTH } from '@headway/cli';
 import type { AdversarialCase } from '../case.js';
 
 const repeat = (piece: string, n: number): string => piece.repeat(Math.max(1, Math.ceil(n / piece.length))).slice(0, n);
@@ -13,17 +13,26 @@ const toolLine = (input: string): string =>
 const convertLine = (input: unknown): unknown => new EventStream({ from: 'claude-code', timing: 'stream' }).push(text(input));
 
 export const cases: AdversarialCase[] = [
-  // A tool input nested n/6 deep: was a stack overflow that ended `headway convert`.
-  // Its 1 MB run is JSON.parse (V8's) of 166,000 nested objects: JSON.parse alone on the same
-  // lines takes as long (29.2 ms vs 29.3 ms for push) and grows 14.7× from 100 KB, while
-  // JSON.parse of as many objects side by side in one array grows 10.5×. The rest of push
-  // reads at most 20 levels of it (boundedValue), so this row sits near the bound because of
-  // the engine's parser on deep nesting, not of the converter.
+  // A tool input nested n/6 deep: was a stack overflow that ended `headway convert`, then V8's
+  // JSON.parse building 166,000 nested objects (1 MB), which grew ~15× from 100 KB. Now its
+  // depth is counted before parsing and the line is refused at its level 101 (MAX_LINE_DEPTH + 1):
+  // the cost no longer depends on the size.
   {
     name: 'cli: EventStream.push — tool input nested deep',
     make: (n) => {
       const depth = Math.floor(n / 6);
       return toolLine(`${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`);
+    },
+    run: convertLine,
+  },
+  // The deepest lines read: values nested to the bound (the array is level 5 of the line), side by
+  // side, so the depth count and JSON.parse both run over all n characters.
+  {
+    name: 'cli: EventStream.push — tool input of values nested to the bound',
+    make: (n) => {
+      const depth = MAX_LINE_DEPTH - 5;
+      const one = `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+      return toolLine(`[${Array.from({ length: Math.max(1, Math.floor(n / (one.length + 1))) }, () => one).join(',')}]`);
     },
     run: convertLine,
   },
