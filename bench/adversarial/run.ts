@@ -45,13 +45,12 @@ async function runAll(c: AdversarialCase, inputs: unknown[]): Promise<number> {
 }
 
 /**
- * `c.make(n)` as a parser receives it from a file, a socket or `JSON.parse`: a string is copied
- * into one flat string here, outside the timing. `repeat` and `+` build ropes, which V8 copies
- * into a flat string the first time a parser reads them — at 1 MB a large-object allocation
- * whose page faults would be timed as the parser's growth — and a rope that a regular expression
- * flattened in place stays about twice as slow to scan at 1 MB as a flat string (measured on
- * `redactString`: 8.7 ms vs 4.7 ms, where 100 KB takes 0.47 ms either way). A JSON round trip
- * gives a flat string with the same characters, lone surrogates included.
+ * `c.make(n)` as most parsers receive it (from `JSON.parse`, or a line cut from one decoded
+ * chunk): a string is copied into one flat string here, outside the timing. `repeat` and `+` build ropes, which V8 copies
+ * into a flat string the first time a parser reads them: timed, that copy (at 1 MB a
+ * large-object allocation, page faults included) is counted as the parser's growth, and a
+ * parser that refuses its input after a few characters measures nothing else. A JSON round
+ * trip gives a flat string with the same characters, lone surrogates included.
  */
 function settled(c: AdversarialCase, n: number): unknown {
   const input = c.make(n);

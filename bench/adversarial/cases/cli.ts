@@ -1,6 +1,6 @@
 // Growth cases for `headway convert`/`watch`'s line reader (@headway/cli's EventStream: parse,
 // convert, bound the tool input, redact), at about n characters each.
-import { EventStream, MAX_LINE_DEPTH } from '@headway/cli';
+import { EventStream } from '@headway/cli';
 import type { AdversarialCase } from '../case.js';
 
 const repeat = (piece: string, n: number): string => piece.repeat(Math.max(1, Math.ceil(n / piece.length))).slice(0, n);
@@ -15,7 +15,7 @@ const convertLine = (input: unknown): unknown => new EventStream({ from: 'claude
 export const cases: AdversarialCase[] = [
   // A tool input nested n/6 deep: was a stack overflow that ended `headway convert`, then V8's
   // JSON.parse building 166,000 nested objects (1 MB), which grew ~15× from 100 KB. Now its
-  // depth is counted before parsing and the line is refused at its level 101 (MAX_LINE_DEPTH + 1):
+  // depth is counted before parsing and the line is refused at its level 101 (`MAX_LINE_DEPTH` + 1):
   // the cost no longer depends on the size.
   {
     name: 'cli: EventStream.push — tool input nested deep',
@@ -25,15 +25,11 @@ export const cases: AdversarialCase[] = [
     },
     run: convertLine,
   },
-  // The deepest lines read: values nested to the bound (the array is level 5 of the line), side by
-  // side, so the depth count and JSON.parse both run over all n characters.
+  // The depth count's own worst case: a string of escaped quotes and backslashes, where every
+  // quote it finds has a run of backslashes before it to count.
   {
-    name: 'cli: EventStream.push — tool input of values nested to the bound',
-    make: (n) => {
-      const depth = MAX_LINE_DEPTH - 5;
-      const one = `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
-      return toolLine(`[${Array.from({ length: Math.max(1, Math.floor(n / (one.length + 1))) }, () => one).join(',')}]`);
-    },
+    name: 'cli: EventStream.push — tool input of escaped quotes and backslashes',
+    make: (n) => toolLine(JSON.stringify({ command: repeat('\\"\\\\"[{', Math.floor(n / 2)) })),
     run: convertLine,
   },
   {
