@@ -53,10 +53,10 @@ export interface EventStreamOptions extends ConverterOptions {
 
 /**
  * The deepest nesting (arrays and objects) of a line {@link EventStream} reads. Real agent lines
- * nest a few levels (at most 7 in the recorded Claude Code, Codex and gemini-cli streams), and an
- * event keeps a tool input to 20 levels (5 more for the line around it), so a deeper line loses
- * nothing an event would show but the event itself. The same bound as the AG-UI bridge's request
- * bodies.
+ * nest a few levels (at most 7 in this package's Claude Code, Codex and gemini-cli fixtures), and
+ * an event keeps a tool input to 20 levels (the line around it adds 4), so a deeper line loses
+ * nothing an event would show but the event itself. The same bound as the AG-UI bridge's
+ * request bodies.
  */
 export const MAX_LINE_DEPTH = 100;
 
