@@ -5,7 +5,7 @@
 export interface AdversarialCase {
   /** `package: function — input`, e.g. `estimator: parseWorkflow — heading of spaces`. */
   name: string;
-  /** The worst known input of about `n` bytes (built outside the timing; the runner copies a string into one flat string). */
+  /** The worst known input of about `n` bytes (built outside the timing). */
   make(n: number): unknown;
   /** Runs the parser on the input; a typed error it throws counts as an answer, not a failure. */
   run(input: unknown): unknown;

@@ -44,23 +44,10 @@ async function runAll(c: AdversarialCase, inputs: unknown[]): Promise<number> {
   return cpuMs() - start;
 }
 
-/**
- * `c.make(n)` as most parsers receive it (from `JSON.parse`, or a line cut from one decoded
- * chunk): a string is copied into one flat string here, outside the timing. `repeat` and `+` build ropes, which V8 copies
- * into a flat string the first time a parser reads them: timed, that copy (at 1 MB a
- * large-object allocation, page faults included) is counted as the parser's growth, and a
- * parser that refuses its input after a few characters measures nothing else. A JSON round
- * trip gives a flat string with the same characters, lone surrogates included.
- */
-function settled(c: AdversarialCase, n: number): unknown {
-  const input = c.make(n);
-  return typeof input === 'string' ? (JSON.parse(JSON.stringify(input)) as string) : input;
-}
-
 /** How many runs of size `n` make one batch of about BATCH_MS (also warms up the code paths this input takes). */
 async function batchSize(c: AdversarialCase, n: number): Promise<number> {
-  await runAll(c, [settled(c, n)]);
-  const one = await runAll(c, [settled(c, n)]);
+  await runAll(c, [c.make(n)]);
+  const one = await runAll(c, [c.make(n)]);
   return Math.min(MAX_BATCH, Math.max(1, Math.ceil(BATCH_MS / Math.max(one, 0.01))));
 }
 
@@ -77,7 +64,7 @@ async function measure(c: AdversarialCase): Promise<number[]> {
   for (let round = 0; round < ROUNDS; round++) {
     for (const [i, n] of SIZES.entries()) {
       const batch = batches[i]!;
-      const inputs = Array.from({ length: batch }, () => settled(c, n));
+      const inputs = Array.from({ length: batch }, () => c.make(n));
       best[i] = Math.min(best[i]!, (await runAll(c, inputs)) / batch);
     }
   }

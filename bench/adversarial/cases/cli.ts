@@ -16,12 +16,14 @@ export const cases: AdversarialCase[] = [
   // A tool input nested n/6 deep: was a stack overflow that ended `headway convert`, then V8's
   // JSON.parse building 166,000 nested objects (1 MB), which grew ~15× from 100 KB. Now its
   // depth is counted before parsing and the line is refused at its level 101 (`MAX_LINE_DEPTH` + 1):
-  // the cost no longer depends on the size.
+  // the cost no longer depends on the size. The line is made flat (a JSON round trip) as a line
+  // read from a file is: `repeat` and `+` build a rope, which V8 would copy into one string inside
+  // the timing (at 1 MB a large-object allocation), and that copy is all a refusal would measure.
   {
     name: 'cli: EventStream.push — tool input nested deep',
     make: (n) => {
       const depth = Math.floor(n / 6);
-      return toolLine(`${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`);
+      return JSON.parse(JSON.stringify(toolLine(`${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`))) as string;
     },
     run: convertLine,
   },
