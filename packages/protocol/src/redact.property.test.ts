@@ -137,6 +137,12 @@ const runText: fc.Arbitrary<string> = fc
           '+',
           '~',
           'x://u:p@',
+          '-----BEGIN RSA PRIVATE KEY-----',
+          '-----END RSA PRIVATE KEY-----',
+          '-----BEGIN ',
+          '-----END ',
+          ' PRIVATE KEY-----',
+          '\n',
         ),
       },
       {
