@@ -105,9 +105,9 @@ const PEM_END = /-----END [A-Z\d ]*PRIVATE KEY-----/g;
  * PEM private keys, terminated or cut off: from each BEGIN line to the nearest END line (or the
  * end of the text); the next search resumes after it. What
  * `/-----BEGIN [A-Z\d ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z\d ]*PRIVATE KEY-----|$)/g`
- * matches (redact.property.test.ts checks it), found with two searches instead: the lazy
- * `[\s\S]*?` keeps a backtracking entry per character it passes, which made 100 KB of BEGIN lines
- * cost 14 times what 10 KB did.
+ * matches (redact.property.test.ts checks it), found with two searches instead: V8 runs the
+ * lazy `[\s\S]*?` one backtracking step per character it passes, and the searches take about
+ * two thirds of its time over 1 MB of BEGIN lines (640 µs vs 930 µs to 1 ms).
  */
 function redactPrivateKeys(text: string, censor: string): string {
   PEM_BEGIN.lastIndex = 0;
