@@ -87,8 +87,8 @@ describe('mayContainSecret', () => {
 });
 
 /**
- * redactString as it was with `X{n,}` quantifiers (before they became `X{n}X*`): the reference
- * the current patterns must match exactly.
+ * redactString as it was, with `X{n,}` quantifiers (now `X{n}X*`) and one lazy pattern for
+ * private keys (now two searches): the reference the current code must match exactly.
  */
 const AT_LEAST_FORMS: readonly [RegExp, (censor: string, match: string, group: string) => string][] = [
   [/-----BEGIN [A-Z\d ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z\d ]*PRIVATE KEY-----|$)/g, (c) => c],
