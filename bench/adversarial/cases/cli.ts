@@ -13,18 +13,25 @@ const toolLine = (input: string): string =>
 const convertLine = (input: unknown): unknown => new EventStream({ from: 'claude-code', timing: 'stream' }).push(text(input));
 
 export const cases: AdversarialCase[] = [
-  // A tool input nested n/6 deep: was a stack overflow that ended `headway convert`.
-  // Its 1 MB run is JSON.parse (V8's) of 166,000 nested objects: JSON.parse alone on the same
-  // lines takes as long (29.2 ms vs 29.3 ms for push) and grows 14.7× from 100 KB, while
-  // JSON.parse of as many objects side by side in one array grows 10.5×. The rest of push
-  // reads at most 20 levels of it (boundedValue), so this row sits near the bound because of
-  // the engine's parser on deep nesting, not of the converter.
+  // A tool input nested n/6 deep: was a stack overflow that ended `headway convert`, then V8's
+  // JSON.parse building 166,000 nested objects (1 MB), which grew ~15× from 100 KB. Now its
+  // depth is counted before parsing and the line is refused at its level 101 (`MAX_LINE_DEPTH` + 1):
+  // the cost no longer depends on the size. The line is made flat (a JSON round trip) as a line
+  // read from a file is: `repeat` and `+` build a rope, which V8 would copy into one string inside
+  // the timing (at 1 MB a large-object allocation), and that copy is all a refusal would measure.
   {
     name: 'cli: EventStream.push — tool input nested deep',
     make: (n) => {
       const depth = Math.floor(n / 6);
-      return toolLine(`${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`);
+      return JSON.parse(JSON.stringify(toolLine(`${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`))) as string;
     },
+    run: convertLine,
+  },
+  // The depth count's own worst case: a string of escaped quotes and backslashes, where every
+  // quote it finds has a run of backslashes before it to count.
+  {
+    name: 'cli: EventStream.push — tool input of escaped quotes and backslashes',
+    make: (n) => toolLine(JSON.stringify({ command: repeat('\\"\\\\"[{', Math.floor(n / 2)) })),
     run: convertLine,
   },
   {

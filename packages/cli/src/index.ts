@@ -10,7 +10,7 @@ export type { ConverterOptions } from './convert/claude-code.js';
 export { CodexConverter } from './convert/codex.js';
 export { GeminiConverter } from './convert/gemini.js';
 export { detectFormat } from './convert/detect-format.js';
-export { EventStream, createConverter } from './convert/event-stream.js';
+export { EventStream, createConverter, MAX_LINE_DEPTH } from './convert/event-stream.js';
 export type { EventStreamOptions } from './convert/event-stream.js';
 export { FRAME_MS, LiveFeed } from './live-feed.js';
 export type { LiveFeedOptions } from './live-feed.js';

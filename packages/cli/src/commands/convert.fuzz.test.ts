@@ -229,33 +229,55 @@ describe('headway convert: every event it writes validates', () => {
     );
   });
 
-  it('a tool input nested 100,000 deep: the command ends normally, with all its output', { timeout: HOSTILE_TEST_TIMEOUT }, async () => {
-    const deep = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
-    const stdin = [
-      JSON.stringify({ type: 'system', subtype: 'init', session_id: 's' }),
-      `{"type":"assistant","session_id":"s","message":{"id":"m1","content":[{"type":"tool_use","id":"t1","name":"Bash","input":${deep}}]}}`,
-      JSON.stringify({ type: 'user', message: { content: [{ type: 'tool_result', tool_use_id: 't1', content: 'ok' }] } }),
-      JSON.stringify({ type: 'result', subtype: 'success', duration_ms: 1000 }),
-      '',
-    ].join('\n');
-    // A child process: a stack overflow or a hang there fails this test, not the test runner.
-    const { code, stdout, stderr } = await runCli(['convert'], { stdin });
-    expect(stderr).toBe('');
-    expect(code).toBe(0);
-    const events = stdout
-      .trimEnd()
-      .split('\n')
-      .map((l) => parseProgressEvent(JSON.parse(l)));
-    expect(events.map((e) => e.type).filter((t) => t !== 'progress')).toEqual([
-      'run.started',
-      'step.started',
-      'tool.executing',
-      'tool.completed',
-      'step.finished',
-      'run.finished',
-    ]);
-    expect(JSON.stringify(events.find((e) => e.type === 'tool.executing'))).toContain('[nested too deep]');
-  });
+  it(
+    'a tool input nested 100,000 deep: the line is refused unparsed, named on stderr, and the command ends normally with all other output',
+    { timeout: HOSTILE_TEST_TIMEOUT },
+    async () => {
+      const deep = (depth: number): string => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+      const tool = (id: string, input: string): string =>
+        `{"type":"assistant","session_id":"s","message":{"id":"m-${id}","content":[{"type":"tool_use","id":"${id}","name":"Bash","input":${input}}]}}`;
+      const result = (id: string): string =>
+        JSON.stringify({ type: 'user', message: { content: [{ type: 'tool_result', tool_use_id: id, content: 'ok' }] } });
+      const stdin = [
+        JSON.stringify({ type: 'system', subtype: 'init', session_id: 's' }),
+        tool('t1', deep(96)),
+        result('t1'),
+        tool('t2', deep(100_000)),
+        result('t2'),
+        JSON.stringify({ type: 'result', subtype: 'success', duration_ms: 1000 }),
+        '',
+      ].join('\n');
+      // A child process: a stack overflow or a hang there fails this test, not the test runner.
+      const { code, stdout, stderr } = await runCli(['convert'], { stdin });
+      expect(stderr).toBe(
+        [
+          `headway: stdin: line 4: nested deeper than 100 levels (arrays and objects) at character ${tool('t2', '').indexOf('"input":') + 9 + 5 * 96}; skipped (later lines like it are only counted)`,
+          'headway: 1 of 6 lines not understood',
+          '',
+        ].join('\n'),
+      );
+      expect(code).toBe(0);
+      const events = stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => parseProgressEvent(JSON.parse(l)));
+      expect(
+        events
+          .map((e) => (e.type === 'tool.executing' || e.type === 'tool.completed' ? `${e.type} ${e.toolName}` : e.type))
+          .filter((t) => t !== 'progress'),
+      ).toEqual([
+        'run.started',
+        'step.started',
+        'tool.executing Bash',
+        'tool.completed Bash',
+        'tool.completed tool',
+        'step.finished',
+        'run.finished',
+      ]);
+      // Within the bound, the input is kept to 20 levels, as before.
+      expect(JSON.stringify(events.find((e) => e.type === 'tool.executing'))).toContain('[nested too deep]');
+    },
+  );
 });
 
 describe('headway convert: no secret comes out', () => {

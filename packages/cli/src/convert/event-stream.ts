@@ -14,6 +14,7 @@ import type { AgentFormat, ConvertedEvent, StreamConverter } from './converter.j
 import { detectFormat } from './detect-format.js';
 import { GeminiConverter } from './gemini.js';
 import { readHeadwayEvent } from './headway.js';
+import { tooDeepAt } from './json-nesting.js';
 import { fitPlanItems } from './plan-items.js';
 
 /** Options of {@link EventStream}. */
@@ -26,7 +27,15 @@ export interface EventStreamOptions extends ConverterOptions {
   clock?: Clock;
   /** Longest line read, in characters (default 4 MiB); a longer one is not understood. */
   maxLineLength?: number;
-  /** Told once, at the first line that is not understood, with its line number; later ones are only counted. */
+  /**
+   * Deepest nesting of a line read, in arrays and objects (default {@link MAX_LINE_DEPTH});
+   * a deeper line is not understood, and is never parsed. `Infinity` turns the check off.
+   */
+  maxLineDepth?: number;
+  /**
+   * Told once, at the first line that is not understood, with its line number; later ones are
+   * only counted. A line nested too deep is told apart: once, at the first such line.
+   */
   onWarning?: (message: string) => void;
   /**
    * Where the time of a line that carries none comes from: `live` (default) the clock, as the line
@@ -41,6 +50,15 @@ export interface EventStreamOptions extends ConverterOptions {
    */
   redact?: boolean;
 }
+
+/**
+ * The deepest nesting (arrays and objects) of a line {@link EventStream} reads. Real agent lines
+ * nest a few levels (at most 7 in this package's Claude Code, Codex and gemini-cli fixtures), and
+ * an event keeps a tool input to 20 levels (the line around it adds 4), so a deeper line loses
+ * nothing an event would show but the event itself. The same bound as the AG-UI bridge's
+ * request bodies.
+ */
+export const MAX_LINE_DEPTH = 100;
 
 /** In `stream` timing, the time between a line that carries no time and the event before it. */
 const STREAM_STEP_MS = 1000;
@@ -77,6 +95,7 @@ export class EventStream {
   #runId: string | undefined;
   #seq = 0;
   #warned = false;
+  #warnedDeep = false;
   #lastTs: number | undefined;
   /** `stream` timing: the time given to the last line read. */
   #lastLineTime: number | undefined;
@@ -86,12 +105,14 @@ export class EventStream {
   readonly #options: EventStreamOptions;
   readonly #now: () => number;
   readonly #maxLineLength: number;
+  readonly #maxLineDepth: number;
 
   constructor(options: EventStreamOptions = {}) {
     this.#options = options;
     const clock = options.clock ?? systemClock;
     this.#now = () => clock.now();
     this.#maxLineLength = options.maxLineLength ?? DEFAULT_MAX_EVENT_JSON_LENGTH;
+    this.#maxLineDepth = options.maxLineDepth ?? MAX_LINE_DEPTH;
     this.#redact = options.redact === false ? undefined : createRedactor();
     if (options.from !== undefined && options.from !== 'auto') this.#use(options.from);
   }
@@ -107,6 +128,8 @@ export class EventStream {
     const text = line.trim();
     if (text === '') return [];
     if (text.length > this.#maxLineLength) return this.#notUnderstood(`longer than ${this.#maxLineLength} characters`);
+    const deep = this.#maxLineDepth === Infinity ? undefined : tooDeepAt(text, this.#maxLineDepth);
+    if (deep !== undefined) return this.#tooDeep(deep + line.search(/\S/));
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -187,6 +210,18 @@ export class EventStream {
       if (isTerminalEvent(event)) this.terminal = event;
     }
     return kept;
+  }
+
+  /** A line nested deeper than the bound (its bracket at `at` opens one level too many): not parsed, counted, told once. */
+  #tooDeep(at: number): ProgressEvent[] {
+    this.notUnderstood += 1;
+    if (!this.#warnedDeep) {
+      this.#warnedDeep = true;
+      this.#options.onWarning?.(
+        `line ${this.lines}: nested deeper than ${this.#maxLineDepth} levels (arrays and objects) at character ${at + 1}; skipped (later lines like it are only counted)`,
+      );
+    }
+    return [];
   }
 
   #notUnderstood(why: string): ProgressEvent[] {
