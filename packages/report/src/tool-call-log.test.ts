@@ -335,9 +335,35 @@ describe('ToolCallLog JSON', () => {
     expect(error.issues).toHaveLength(21);
     expect(error.issues[20]?.message).toMatch(/^and \d+ more issues$/);
     expect(error.message.length).toBeLessThan(3_000);
+    // 300 bad entries of 2 issues each: every one is counted.
+    expect(error.issues[20]?.message).toBe('and 580 more issues');
     expect(errorOf(() => ToolCallLog.fromJSON({ ...state, maxEntries: 4 })).message).toBe(
       'Invalid tool-call log state: recent: head and recent hold 300 entries, more than 4',
     );
+  });
+
+  it('stops validating after 1,000 bad entries and says the count is a floor, and where it stopped', () => {
+    const bad = { kind: 'text', iteration: -1, text: 7 };
+    const good = new ToolCallLog({ maxEntries: 10 });
+    good.recordText({ iteration: 1, text: 'fine' });
+    const goodEntry = good.toJSON().head[0];
+    const state = {
+      ...new ToolCallLog({ maxEntries: 5_000 }).toJSON(),
+      head: [goodEntry, bad],
+      recent: [...Array.from({ length: 2_500 }, () => bad), goodEntry],
+    };
+    const error = errorOf(() => ToolCallLog.fromJSON(state));
+    expect(error.issues).toHaveLength(21);
+    expect(error.issues[0]).toEqual({ path: 'head[1].iteration', message: 'too small: expected number to be >=0' });
+    expect(error.issues[2]?.path).toBe('recent[0].iteration');
+    // 1,000 bad entries of 2 issues: 20 kept, 1,980 counted; head's 2 and recent's first 999 were checked.
+    expect(error.issues[20]).toEqual({
+      path: '',
+      message: 'and at least 1980 more issues (validation stopped after 1001 of 2503 entries)',
+    });
+    // Exactly 1,000 bad entries, all checked: an exact count.
+    const exact = errorOf(() => ToolCallLog.fromJSON({ ...state, head: [], recent: Array.from({ length: 1_000 }, () => bad) }));
+    expect(exact.issues[20]?.message).toBe('and 1980 more issues');
   });
 
   it(
