@@ -193,9 +193,8 @@ function badEntries(state: unknown): ValidationIssue[] {
     // Unreadable state: the full validation says so.
     return [];
   }
-  const issues = limitIssues(kept, { total: kept.length + more });
-  if (checked === total || more === 0) return issues;
-  // Stopped early: the count is a floor.
+  if (checked === total) return limitIssues(kept, { total: kept.length + more });
+  // Stopped early (1,000 bad entries: the 20 issues are kept and more were counted): the count is a floor.
   return [
     ...kept,
     {
