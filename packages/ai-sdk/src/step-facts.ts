@@ -28,8 +28,6 @@ export function usageOf(step: StepFacts): ModelUsage | undefined {
 export function finishReasonOf(step: StepFacts): string | undefined {
   const reason = step.finishReason;
   if (typeof reason !== 'string') return undefined;
-  // Once per step: the two with a dash are looked up, any other string is rewritten without a regex.
-  if (reason === 'tool-calls') return 'tool_calls';
-  if (reason === 'content-filter') return 'content_filter';
+  // Once per step: most reasons (`stop`, `length`) have no dash to replace; no regex either way.
   return reason.includes('-') ? reason.replaceAll('-', '_') : reason;
 }
