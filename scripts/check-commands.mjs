@@ -22,11 +22,15 @@
 // `http://127.0.0.1:8787/…`) never run at the same time. Each line says how long its command took;
 // the last lines say how long each README took and the whole check.
 //
-//   node scripts/check-commands.mjs [--only=examples/web-dashboard]
+//   node scripts/check-commands.mjs [--only=examples/web-dashboard] [--part=set-up|rest]
 //
-// Prints one line per command, writes .commands-check/results.json (the shape of vitest's JSON
-// report, one entry per command, so the test command counts each as a test file), exits 1 on any
-// failure.
+// `--part=set-up` runs only the root README's commands up to its last install, `--part=rest` only
+// the others: the test command runs the set-up alone first, because its `npx pnpm@… install`
+// recreates every `node_modules/.bin` link, which the docs check runs pnpm and changesets from.
+//
+// Prints one line per command, writes .commands-check/results.json (results-set-up.json or
+// results-rest.json for a part; the shape of vitest's JSON report, one entry per command, so the
+// test command counts each as a test file), exits 1 on any failure.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -226,6 +230,9 @@ export function runCommand(command, { cwd, env, timeoutMs }) {
 async function main() {
   const started = Date.now();
   const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+  const part = process.argv.find((a) => a.startsWith('--part='))?.slice('--part='.length);
+  if (part !== undefined && part !== 'set-up' && part !== 'rest') throw new Error(`--part: set-up or rest, not "${part}"`);
+  const label = part === undefined ? 'README commands' : `README commands (${part})`;
   const timeoutMs = Number(process.env.HEADWAY_COMMANDS_TIMEOUT_MS ?? 600_000);
   const limit = availableParallelism() + 1;
   const env = userEnv();
@@ -276,23 +283,22 @@ async function main() {
     if (after.length > 0) rest.unshift({ readme: { ...g.readme, file: `${g.readme.file} (after its set-up)` }, commands: after });
   }
   const done = [];
-  for (const g of first) done.push(await runReadme(g));
-  done.push(...(await inPool(rest, limit, runReadme)));
+  if (part !== 'rest') for (const g of first) done.push(await runReadme(g));
+  if (part !== 'set-up') done.push(...(await inPool(rest, limit, runReadme)));
   const results = done.flatMap((d) => d.results);
   const failed = results.filter((r) => r.status === 'failed').length;
-  rmSync(join(root, '.commands-check'), { recursive: true, force: true });
+  const out = join(root, '.commands-check', part === undefined ? 'results.json' : `results-${part}.json`);
+  // A whole run replaces every results file; a part only its own.
+  if (part === undefined) rmSync(join(root, '.commands-check'), { recursive: true, force: true });
   mkdirSync(join(root, '.commands-check'), { recursive: true });
-  writeFileSync(
-    join(root, '.commands-check', 'results.json'),
-    JSON.stringify({ testResults: results.map(({ name, status }) => ({ name, status })) }, null, 2),
-  );
-  console.log(`README commands, per README: ${done.map((d) => `${d.readme} ${seconds(d.ms)}`).join(', ')}`);
+  writeFileSync(out, JSON.stringify({ testResults: results.map(({ name, status }) => ({ name, status })) }, null, 2));
+  console.log(`${label}, per README: ${done.map((d) => `${d.readme} ${seconds(d.ms)}`).join(', ')}`);
   console.log(
-    `README commands: ${results.length - failed} passed, ${failed} failed in ${seconds(Date.now() - started)} (examples at most ${limit} at once)`,
+    `${label}: ${results.length - failed} passed, ${failed} failed in ${seconds(Date.now() - started)} (examples at most ${limit} at once)`,
   );
   // Again at the end, where a log cut to its last lines still shows them.
   for (const r of results.filter((x) => x.status === 'failed'))
-    console.log(`README commands: failed: ${r.name}\n${r.tail.split('\n').slice(-12).join('\n')}`);
+    console.log(`${label}: failed: ${r.name}\n${r.tail.split('\n').slice(-12).join('\n')}`);
   return failed === 0 ? 0 : 1;
 }
 

@@ -4,9 +4,10 @@
 // the totals of all test files as its last line. Needs only Node.js 20 and npm: pnpm comes
 // through npx at the version package.json pins. Extra arguments go to turbo
 // (`npm test -- --force` runs every task again instead of replaying turbo's cache).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { createTails } from './lib/tails.mjs';
 import { provision } from './provision.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -27,10 +28,28 @@ const env = {
 };
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 
-function run(cmd, args, opts = {}) {
+const tails = createTails();
+
+/** Runs a step with its output shown as it comes and its tail kept under `key`; resolves with the exit code. */
+function run(cmd, args, key, opts = {}) {
   console.log(`\n$ ${[cmd, ...args].join(' ')}`);
-  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env, ...opts });
-  return r.status ?? 1;
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], ...opts });
+    child.stdout.on('data', (chunk) => {
+      process.stdout.write(chunk);
+      tails.keep(key, chunk.toString());
+      opts.onStdout?.(chunk.toString());
+    });
+    child.stderr.on('data', (chunk) => {
+      process.stderr.write(chunk);
+      tails.keep(key, chunk.toString());
+    });
+    child.on('error', (error) => {
+      tails.keep(key, `${error.message}\n`);
+      resolve(1);
+    });
+    child.on('close', (code) => resolve(code ?? 1));
+  });
 }
 
 /**
@@ -63,7 +82,12 @@ function summary() {
   }
   // Each README, checked with one package manager, counts as one test file; so does each README
   // command (scripts/check-commands.mjs).
-  for (const results of [join(root, '.docs-check', 'results.json'), join(root, '.commands-check', 'results.json')]) {
+  const commandResults = existsSync(join(root, '.commands-check'))
+    ? readdirSync(join(root, '.commands-check'))
+        .filter((f) => f.endsWith('.json'))
+        .map((f) => join(root, '.commands-check', f))
+    : [];
+  for (const results of [join(root, '.docs-check', 'results.json'), ...commandResults]) {
     if (!existsSync(results)) continue;
     for (const result of JSON.parse(readFileSync(results, 'utf8')).testResults ?? []) {
       if (result.status === 'passed') passed += 1;
@@ -106,63 +130,78 @@ const steps = [
       join(root, 'scripts', 'check-tarballs.test.mjs'),
       join(root, 'scripts', 'typedoc-package-pages.test.mjs'),
       join(root, 'scripts', 'lib', 'process.test.mjs'),
+      join(root, 'scripts', 'lib', 'tails.test.mjs'),
     ],
   ],
   [bin('knip'), ['--no-progress']],
 ];
 /**
  * The docs check and the README commands side by side: both mostly wait (the registry, scripted
- * models, servers starting), so together they take less than one after the other. The README
- * commands rebuild the packages, so they start once the docs check has copied them (its
- * `docs check: staged …` line, or its end). Resolves with the number of the two that failed.
+ * models, servers starting), so together they take less than one after the other. First, alone,
+ * the root README's set-up commands: their `npx pnpm@… install` recreates every link in
+ * `node_modules/.bin`, and the docs check runs pnpm and changesets from there (a run beside it
+ * once found a link missing). The other README commands rebuild the packages, so they start once
+ * the docs check has copied them (its `docs check: staged …` line, or its end). Resolves with the
+ * tail keys of those that failed.
  */
-function docsAndCommands([docsArgs, commandsArgs]) {
-  console.log(`\n$ ${['node', ...docsArgs].join(' ')} & ${['node', ...commandsArgs].join(' ')}`);
+async function docsAndCommands([docsArgs, commandsArgs]) {
   const t0 = Date.now();
-  const exited = (child, name) =>
-    new Promise((resolve) =>
-      child.on('close', (code) => {
-        stageTimes.push([name, Date.now() - t0]);
-        resolve(code ?? 1);
-      }),
-    );
-  const docs = spawn(process.execPath, docsArgs, { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
-  const docsExited = exited(docs, 'docs check');
+  const setUp = await run(process.execPath, [...commandsArgs, '--part=set-up'], 'README commands (set-up)');
+  stageTimes.push(['README set-up commands', Date.now() - t0]);
+  const t1 = Date.now();
   let commands;
   const startCommands = () =>
-    (commands ??= exited(spawn(process.execPath, commandsArgs, { cwd: root, env, stdio: 'inherit' }), 'README commands'));
+    (commands ??= run(process.execPath, [...commandsArgs, '--part=rest'], 'README commands').then((code) => {
+      stageTimes.push(['README commands', Date.now() - t1]);
+      return code;
+    }));
   let seen = '';
-  docs.stdout.on('data', (chunk) => {
-    process.stdout.write(chunk);
-    seen = `${seen}${chunk}`.slice(-4096);
-    if (/^docs check: (staged|READMEs, packages and changesets unchanged)/m.test(seen)) startCommands();
+  const docs = run(process.execPath, docsArgs, 'docs check', {
+    onStdout: (text) => {
+      seen = `${seen}${text}`.slice(-4096);
+      if (/^docs check: (staged|READMEs, packages and changesets unchanged)/m.test(seen)) startCommands();
+    },
+  }).then((code) => {
+    stageTimes.push(['docs check', Date.now() - t1]);
+    return code;
   });
-  return docsExited.then(async (code) => [code, await startCommands()].filter((c) => c !== 0).length);
+  const docsCode = await docs;
+  const codes = [setUp, docsCode, await startCommands()];
+  return ['README commands (set-up)', 'docs check', 'README commands'].filter((_, i) => codes[i] !== 0);
 }
 
 /** How long each stage took (wall time), printed at the end: where the test command's time goes. */
 const stageTimes = [];
 const stageName = (cmd, args) => {
-  if (cmd === docsAndCommands) return 'docs check and README commands side by side';
+  if (cmd === docsAndCommands) return 'README set-up commands, then the docs check and README commands side by side';
   if (cmd === process.execPath) return 'script tests';
   if (cmd === 'npx') return 'pnpm install';
   return [cmd.split('/').pop(), ...args.filter((a) => !a.startsWith('-') && !a.includes('/')).slice(0, 8)].join(' ');
 };
 const suiteStarted = Date.now();
 let failedSteps = 0;
+/** The tail key of each failed step (or part of one), for the end of the run. */
+const failures = [];
 for (const [cmd, args] of steps) {
   const t0 = Date.now();
-  const failed = cmd === docsAndCommands ? await docsAndCommands(args) : run(cmd, args) !== 0 ? 1 : 0;
-  stageTimes.push([stageName(cmd, args), Date.now() - t0]);
-  failedSteps += failed;
-  if (failed > 0 && cmd === 'npx') break; // nothing else can run without the install
+  const name = stageName(cmd, args);
+  const key = cmd === bin('turbo') ? 'turbo' : name;
+  const failed = cmd === docsAndCommands ? await docsAndCommands(args) : (await run(cmd, args, key)) !== 0 ? [key] : [];
+  stageTimes.push([name, Date.now() - t0]);
+  failedSteps += failed.length;
+  failures.push(...failed);
+  if (failed.length > 0 && cmd === 'npx') break; // nothing else can run without the install
 }
 console.log(
-  `\nstage times: ${stageTimes.map(([name, ms]) => `${name} ${(ms / 1000).toFixed(1)} s`).join(', ')}; total ${((Date.now() - suiteStarted) / 1000).toFixed(1)} s`,
+  `\nstage times: ${stageTimes.map(([n, ms]) => `${n} ${(ms / 1000).toFixed(1)} s`).join(', ')}; total ${((Date.now() - suiteStarted) / 1000).toFixed(1)} s`,
 );
 const { passed, failed, skipped } = summary();
 const anyFailure = failedSteps > 0 || failed > 0;
-if (failedSteps > 0) console.log(`\n${failedSteps} step(s) failed: a build, lint, type, packaging or test check (see above).`);
+if (failedSteps > 0) {
+  // What failed, again at the end, where a log cut to its last lines still shows it.
+  console.log(`\n${failedSteps} step(s) failed: a build, lint, type, packaging or test check. The end of each:`);
+  for (const key of failures) console.log(tails.report(key));
+}
 if (missing.length > 0) console.log(`\n${missing.map((m) => m.line).join('\n')}`);
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(anyFailure ? 1 : 0);
