@@ -1038,7 +1038,6 @@ async function main() {
     const stageDir = join(work, 'release');
     mkdirSync(stageDir);
     stage(pkgs, stageDir);
-    // The test command starts the README commands (which rebuild the packages) on this line.
     console.log(`docs check: staged the workspace in ${seconds(Date.now() - started)}`);
 
     const hash = createHash('sha256');
@@ -1074,6 +1073,7 @@ async function main() {
       failures: released.problems,
     };
     report(releaseResult);
+    // The test command starts the README commands (which rebuild the packages) on this line.
     console.log(
       `docs check: released ${String(released.versions.length)} packages to ${registry.url} (uplink ${registry.upstream}) in ${seconds(Date.now() - started)}: ${released.versions.map((v) => `${v.name}@${v.after}`).join(', ')}`,
     );

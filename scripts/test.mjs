@@ -141,7 +141,9 @@ const steps = [
  * the root README's set-up commands: their `npx pnpm@… install` recreates every link in
  * `node_modules/.bin`, and the docs check runs pnpm and changesets from there (a run beside it
  * once found a link missing). The other README commands rebuild the packages, so they start once
- * the docs check has copied them (its `docs check: staged …` line, or its end). Resolves with the
+ * the docs check has copied them, and after its release, which is on its critical path and took 5×
+ * as long beside the examples' builds and tests (its `docs check: released …` line, or its end).
+ * Resolves with the
  * tail keys of those that failed.
  */
 async function docsAndCommands([docsArgs, commandsArgs]) {
@@ -159,7 +161,7 @@ async function docsAndCommands([docsArgs, commandsArgs]) {
   const docs = run(process.execPath, docsArgs, 'docs check', {
     onStdout: (text) => {
       seen = `${seen}${text}`.slice(-4096);
-      if (/^docs check: (staged|READMEs, packages and changesets unchanged)/m.test(seen)) startCommands();
+      if (/^docs check: (released|READMEs, packages and changesets unchanged)/m.test(seen)) startCommands();
     },
   }).then((code) => {
     stageTimes.push(['docs check', Date.now() - t1]);
