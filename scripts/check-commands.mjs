@@ -25,8 +25,9 @@
 //   node scripts/check-commands.mjs [--only=examples/web-dashboard] [--part=set-up|rest]
 //
 // `--part=set-up` runs only the root README's commands up to its last install, `--part=rest` only
-// the others: the test command runs the set-up alone first, because its `npx pnpm@… install`
-// recreates every `node_modules/.bin` link, which the docs check runs pnpm and changesets from.
+// the others: the test command runs the set-up alone first, because its installs (`npm run demo`
+// on a checkout it never ran in, `npx pnpm@… install`) recreate every `node_modules/.bin` link,
+// which the docs check runs pnpm and changesets from.
 //
 // Prints one line per command, writes .commands-check/results.json (results-set-up.json or
 // results-rest.json for a part; the shape of vitest's JSON report, one entry per command, so the

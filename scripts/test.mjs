@@ -30,19 +30,25 @@ const bin = (name) => join(root, 'node_modules', '.bin', name);
 
 const tails = createTails();
 
-/** Runs a step with its output shown as it comes and its tail kept under `key`; resolves with the exit code. */
-function run(cmd, args, key, opts = {}) {
+/**
+ * Runs a step with its output shown as it comes and its tail kept under `key`; `onStdout` also
+ * gets what it prints on stdout. Resolves with the exit code.
+ */
+function run(cmd, args, key, { onStdout } = {}) {
   console.log(`\n$ ${[cmd, ...args].join(' ')}`);
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], ...opts });
-    child.stdout.on('data', (chunk) => {
-      process.stdout.write(chunk);
-      tails.keep(key, chunk.toString());
-      opts.onStdout?.(chunk.toString());
+    const child = spawn(cmd, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Decoded as UTF-8 across chunks: a character split between two is never cut in the tail.
+    child.stdout.setEncoding('utf8');
+    child.stderr.setEncoding('utf8');
+    child.stdout.on('data', (text) => {
+      process.stdout.write(text);
+      tails.keep(key, text);
+      onStdout?.(text);
     });
-    child.stderr.on('data', (chunk) => {
-      process.stderr.write(chunk);
-      tails.keep(key, chunk.toString());
+    child.stderr.on('data', (text) => {
+      process.stderr.write(text);
+      tails.keep(key, text);
     });
     child.on('error', (error) => {
       tails.keep(key, `${error.message}\n`);
@@ -138,37 +144,41 @@ const steps = [
 /**
  * The docs check and the README commands side by side: both mostly wait (the registry, scripted
  * models, servers starting), so together they take less than one after the other. First, alone,
- * the root README's set-up commands: their `npx pnpm@… install` recreates every link in
- * `node_modules/.bin`, and the docs check runs pnpm and changesets from there (a run beside it
- * once found a link missing). The other README commands rebuild the packages, so they start once
- * the docs check has copied them, and after its release, which is on its critical path and took 5×
- * as long beside the examples' builds and tests (its `docs check: released …` line, or its end).
- * Resolves with the
- * tail keys of those that failed.
+ * the root README's set-up commands: their installs (`npm run demo` on a checkout it never ran
+ * in, `npx pnpm@… install`) recreate every link in `node_modules/.bin`, and the docs check runs
+ * pnpm and changesets from there. The other README commands rebuild the packages, so they start
+ * once the docs check has copied them, and after its release, which is on its critical path and
+ * took 5× as long beside the examples' builds and tests (its `docs check: released …` line, or
+ * its end). Resolves with the tail keys of those that failed.
  */
 async function docsAndCommands([docsArgs, commandsArgs]) {
-  const t0 = Date.now();
-  const setUp = await run(process.execPath, [...commandsArgs, '--part=set-up'], 'README commands (set-up)');
-  stageTimes.push(['README set-up commands', Date.now() - t0]);
+  /** `promise`'s exit code, once its stage time (from `since`) is recorded under `name`. */
+  const timed = (name, since, promise) =>
+    promise.then((code) => {
+      stageTimes.push([name, Date.now() - since]);
+      return code;
+    });
+  const setUp = await timed(
+    'README set-up commands',
+    Date.now(),
+    run(process.execPath, [...commandsArgs, '--part=set-up'], 'README commands (set-up)'),
+  );
   const t1 = Date.now();
   let commands;
   const startCommands = () =>
-    (commands ??= run(process.execPath, [...commandsArgs, '--part=rest'], 'README commands').then((code) => {
-      stageTimes.push(['README commands', Date.now() - t1]);
-      return code;
-    }));
+    (commands ??= timed('README commands', t1, run(process.execPath, [...commandsArgs, '--part=rest'], 'README commands')));
   let seen = '';
-  const docs = run(process.execPath, docsArgs, 'docs check', {
-    onStdout: (text) => {
-      seen = `${seen}${text}`.slice(-4096);
-      if (/^docs check: (released|READMEs, packages and changesets unchanged)/m.test(seen)) startCommands();
-    },
-  }).then((code) => {
-    stageTimes.push(['docs check', Date.now() - t1]);
-    return code;
-  });
-  const docsCode = await docs;
-  const codes = [setUp, docsCode, await startCommands()];
+  const docs = await timed(
+    'docs check',
+    t1,
+    run(process.execPath, docsArgs, 'docs check', {
+      onStdout: (text) => {
+        seen = `${seen}${text}`.slice(-4096);
+        if (/^docs check: (released|READMEs, packages and changesets unchanged)/m.test(seen)) startCommands();
+      },
+    }),
+  );
+  const codes = [setUp, docs, await startCommands()];
   return ['README commands (set-up)', 'docs check', 'README commands'].filter((_, i) => codes[i] !== 0);
 }
 
@@ -181,7 +191,6 @@ const stageName = (cmd, args) => {
   return [cmd.split('/').pop(), ...args.filter((a) => !a.startsWith('-') && !a.includes('/')).slice(0, 8)].join(' ');
 };
 const suiteStarted = Date.now();
-let failedSteps = 0;
 /** The tail key of each failed step (or part of one), for the end of the run. */
 const failures = [];
 for (const [cmd, args] of steps) {
@@ -190,7 +199,6 @@ for (const [cmd, args] of steps) {
   const key = cmd === bin('turbo') ? 'turbo' : name;
   const failed = cmd === docsAndCommands ? await docsAndCommands(args) : (await run(cmd, args, key)) !== 0 ? [key] : [];
   stageTimes.push([name, Date.now() - t0]);
-  failedSteps += failed.length;
   failures.push(...failed);
   if (failed.length > 0 && cmd === 'npx') break; // nothing else can run without the install
 }
@@ -198,10 +206,10 @@ console.log(
   `\nstage times: ${stageTimes.map(([n, ms]) => `${n} ${(ms / 1000).toFixed(1)} s`).join(', ')}; total ${((Date.now() - suiteStarted) / 1000).toFixed(1)} s`,
 );
 const { passed, failed, skipped } = summary();
-const anyFailure = failedSteps > 0 || failed > 0;
-if (failedSteps > 0) {
+const anyFailure = failures.length > 0 || failed > 0;
+if (failures.length > 0) {
   // What failed, again at the end, where a log cut to its last lines still shows it.
-  console.log(`\n${failedSteps} step(s) failed: a build, lint, type, packaging or test check. The end of each:`);
+  console.log(`\n${failures.length} step(s) failed: a build, lint, type, packaging or test check. The end of each:`);
   for (const key of failures) console.log(tails.report(key));
 }
 if (missing.length > 0) console.log(`\n${missing.map((m) => m.line).join('\n')}`);
