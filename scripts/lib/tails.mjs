@@ -1,3 +1,5 @@
+const TASK_LINES = 80;
+
 /**
  * The last lines each step of the test command printed, kept for the end of the run: a log cut to
  * its tail (as CI shows it) still says what failed and how. Turbo's output (key `turbo`) is also
@@ -20,7 +22,8 @@ export function createTails(lines = 25) {
       }
       t.lines.push(line);
       // Turbo's whole summary (a `Failed:` line per failed task) is at its end.
-      const most = key === 'turbo' ? 400 : lines;
+      // A failed task's own lines: vitest's account of a failure (diff, stack) is longer than a step's end.
+      const most = key === 'turbo' ? 400 : key.startsWith('turbo ') ? TASK_LINES : lines;
       if (t.lines.length > most * 2) t.lines.splice(0, t.lines.length - most);
     }
   }
@@ -32,9 +35,17 @@ export function createTails(lines = 25) {
   /** What to print for a failed step: its tail, or for turbo each failed task's. */
   function report(key) {
     if (key !== 'turbo') return `--- ${key}\n${tail(key).join('\n')}`;
-    const tasks = [...new Set(tail('turbo', 400).flatMap((l) => /^\s*Failed:\s+(\S+#\S+)/.exec(l)?.[1] ?? []))];
+    // Turbo names every failed task on one line: `Failed:    a#test, b#lint`.
+    const named = tail('turbo', 400).flatMap((l) => /^\s*Failed:\s+(.*)$/.exec(l)?.[1].split(/[,\s]+/) ?? []);
+    const tasks = [...new Set(named.filter((t) => t.includes('#')))];
     if (tasks.length === 0) return `--- turbo (no failed task named)\n${tail('turbo').join('\n')}`;
-    return tasks.map((task) => `--- turbo: ${task}\n${tail(`turbo ${task.replace('#', ':')}`).join('\n')}`).join('\n');
+    return tasks
+      .map((task) => {
+        const own = tail(`turbo ${task.replace('#', ':')}`, TASK_LINES);
+        // A task that printed nothing under its prefix (it was killed, or failed to start): turbo's own last lines.
+        return `--- turbo: ${task}\n${(own.length > 0 ? own : tail('turbo')).join('\n')}`;
+      })
+      .join('\n');
   }
   return { keep, tail, report, has: (key) => tails.has(key) };
 }
