@@ -5,7 +5,8 @@ const config: UserWorkspaceConfig = defineProject({
   test: {
     name: 'ai-sdk-agent',
     include: ['src/**/*.test.ts'],
-    testTimeout: 60_000,
+    // A hang guard, not a time limit: the example runs as a child process, several times slower on a loaded machine.
+    testTimeout: 180_000,
   },
 });
 

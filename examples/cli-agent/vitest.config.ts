@@ -5,7 +5,9 @@ const config: UserWorkspaceConfig = defineProject({
   test: {
     name: 'cli-agent',
     include: ['src/**/*.test.ts'],
-    testTimeout: 60_000,
+    // A hang guard, not a time limit: each test runs the demo as a child process two or three
+    // times, which took 5-16 s here and can take several times that on a loaded machine.
+    testTimeout: 180_000,
   },
 });
 

@@ -59,8 +59,10 @@ afterAll(() => {
 describe.skipIf(tmuxPath === undefined)('the demo in a real terminal (tmux)', { timeout: 240_000 }, () => {
   it('shows the live bar mid-run, and live-bar.svg is a picture of it', async () => {
     const tsx = resolve(here, '..', 'node_modules', '.bin', 'tsx');
-    // A long thinking time holds the screen still at each iteration while it is captured.
-    const command = `env -u CI -u NO_COLOR -u FORCE_COLOR -u HEADWAY_VERBOSE TERM=xterm-256color ${tsx} ${resolve(here, 'main.ts')} --step-delay 4000 --out ${out}; exec sleep 600`;
+    // A long thinking time holds the screen still at each iteration while it is captured (6 s:
+    // the poll below may wait for the CPU on a loaded machine, and a capture after the third
+    // iteration's tool started shows another screen).
+    const command = `env -u CI -u NO_COLOR -u FORCE_COLOR -u HEADWAY_VERBOSE TERM=xterm-256color ${tsx} ${resolve(here, 'main.ts')} --step-delay 6000 --out ${out}; exec sleep 600`;
     tmux('new-session', '-d', '-s', 'demo', '-x', String(COLUMNS), '-y', '14', '-c', repo, command);
 
     // Polls the pane (the demo runs in real time; starting tsx took 19 s on a loaded machine).

@@ -170,7 +170,9 @@ describe('cli-agent demo', () => {
   it('resumes a run killed outright from its last checkpoint, without redoing finished tools', async () => {
     const out = mkdtempSync(join(tmpdir(), 'headway-demo-'));
     let killed = false;
-    const first = await runDemo(['--step-delay', '1500', '--out', out, '--verbose'], {
+    // The kill must land in the next round's thinking time, before its tool call finishes and is
+    // checkpointed: 5 s of it leaves room for a test process the machine's load keeps waiting.
+    const first = await runDemo(['--step-delay', '5000', '--out', out, '--verbose'], {
       onStderr: (text, kill) => {
         // Kill once the round that read the README is checkpointed (a call still in flight
         // would rightly run again on resume, with the same idempotency key).
