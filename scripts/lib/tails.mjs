@@ -21,7 +21,7 @@ export function createTails(lines = 25) {
         if (task !== undefined) keep(`turbo ${task}`, `${line.slice(task.length + 2)}\n`);
       }
       t.lines.push(line);
-      // Turbo's whole summary (a `Failed:` line per failed task) is at its end.
+      // Turbo's whole summary is at its end (its `Failed:` line names every failed task).
       // A failed task's own lines: vitest's account of a failure (diff, stack) is longer than a step's end.
       const most = key === 'turbo' ? 400 : key.startsWith('turbo ') ? TASK_LINES : lines;
       if (t.lines.length > most * 2) t.lines.splice(0, t.lines.length - most);
