@@ -9,7 +9,15 @@ import { computeStepRanges, type StepRange } from '@headway/estimator';
 import type { ProgressEvent, ProgressReport } from '@headway/protocol';
 import { OpenAIProvider } from '@headway/provider-openai';
 import { continuationPrompt } from '@headway/report';
-import { AgentRuntime, type ChatMessage, type CompletionRequest, type Provider, type RunResult } from '@headway/runtime';
+import {
+  AgentRuntime,
+  type ChatMessage,
+  type CompletionRequest,
+  type Provider,
+  type RunResult,
+  type Tool,
+  type ToolContext,
+} from '@headway/runtime';
 import { ScriptedProvider, type ScriptedStep } from '@headway/runtime/testing';
 import { createReplayLog, createSseHandler, type ReplayLog } from '@headway/sse';
 import { libraryTools } from './library-tools.js';
@@ -38,6 +46,12 @@ export interface DashboardServerOptions {
   openaiModel?: string;
   /** Plays the model in scripted runs (default the library research model). */
   scriptedModel?: (delayMs: number) => (conversation: readonly ChatMessage[], request: CompletionRequest) => ScriptedStep;
+  /**
+   * Awaited as each tool of a run starts its work, after its `tool.executing` event (`index`
+   * counts the run's tool calls from 0). A test holds a run at a known point with it, however
+   * slow the machine is; the dashboard itself never sets it.
+   */
+  beforeTool?: (call: { runId: string; index: number; name: string }) => Promise<void>;
 }
 
 /** A run in a chain of continuations, as `GET /api/runs/:id` lists them (oldest first). */
@@ -188,7 +202,7 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
       },
       {
         provider,
-        tools: libraryTools({ delayMs: options.toolDelayMs ?? 400 }),
+        tools: heldTools(libraryTools({ delayMs: options.toolDelayMs ?? 400 }), runId, options.beforeTool),
         sinks: [
           continuation === undefined
             ? log
@@ -411,4 +425,17 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
       });
     },
   };
+}
+
+/** The tools, each awaiting `beforeTool` before its own work (the tools as they are without it). */
+function heldTools(tools: Tool[], runId: string, beforeTool: DashboardServerOptions['beforeTool']): Tool[] {
+  if (beforeTool === undefined) return tools;
+  let index = 0;
+  return tools.map((tool) => ({
+    ...tool,
+    async execute(args: unknown, ctx: ToolContext): Promise<unknown> {
+      await beforeTool({ runId, index: index++, name: tool.name });
+      return tool.execute(args, ctx);
+    },
+  }));
 }
