@@ -115,13 +115,19 @@ describe('createAgentTool, called by the official MCP client over Streamable HTT
       () => undefined,
       (e: unknown) => e,
     );
-    await vi.waitFor(() => {
-      expect(started).toBe(true);
-    });
+    await vi.waitFor(
+      () => {
+        expect(started).toBe(true);
+      },
+      { timeout: 30_000 },
+    );
     controller.abort(new Error('stop'));
-    await vi.waitFor(() => {
-      expect(aborted).toBe(true);
-    });
+    await vi.waitFor(
+      () => {
+        expect(aborted).toBe(true);
+      },
+      { timeout: 30_000 },
+    );
     expect(String(await call)).toMatch(/stop/u);
-  });
+  }, 90_000);
 });

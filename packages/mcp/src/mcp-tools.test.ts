@@ -115,7 +115,8 @@ describe('createMcpTools over Streamable HTTP on 127.0.0.1', () => {
   const updates: NestedProgress[] = [];
   beforeAll(async () => {
     http = await startHttpFixture(log);
-    set = await createMcpTools({ url: http.url }, { onProgress: (u) => updates.push(u), timeoutMs: 1_000, maxTotalTimeoutMs: 10_000 });
+    // The default request timeout (60 s): no pause of a busy machine cuts short a call that must succeed.
+    set = await createMcpTools({ url: http.url }, { onProgress: (u) => updates.push(u) });
     patient = await createMcpTools({ url: http.url }, { timeoutMs: 60_000 });
   });
   afterAll(async () => {
@@ -141,15 +142,21 @@ describe('createMcpTools over Streamable HTTP on 127.0.0.1', () => {
       () => undefined,
       (e: unknown) => e,
     );
-    await vi.waitFor(() => {
-      expect(log.started).toHaveLength(1);
-    });
+    await vi.waitFor(
+      () => {
+        expect(log.started).toHaveLength(1);
+      },
+      { timeout: 30_000 },
+    );
     controller.abort(new Error('run cancelled'));
-    await vi.waitFor(() => {
-      expect(log.cancelled).toHaveLength(1);
-    });
+    await vi.waitFor(
+      () => {
+        expect(log.cancelled).toHaveLength(1);
+      },
+      { timeout: 30_000 },
+    );
     expect(String(await call)).toMatch(/run cancelled/u);
-  });
+  }, 90_000);
 
   it('cancelling an agent run cancels its MCP call on the server', async () => {
     const before = log.cancelled.length;
@@ -161,25 +168,41 @@ describe('createMcpTools over Streamable HTTP on 127.0.0.1', () => {
     );
     const run = runtime.run('Wait for the hanging tool', { signal: controller.signal });
     // Stop once the call has reached the server.
-    await vi.waitFor(() => {
-      expect(log.started).toHaveLength(1);
-    });
+    await vi.waitFor(
+      () => {
+        expect(log.started).toHaveLength(1);
+      },
+      { timeout: 30_000 },
+    );
     controller.abort(new Error('user pressed stop'));
-    await vi.waitFor(() => {
-      expect(log.cancelled.length).toBe(before + 1);
-    });
+    await vi.waitFor(
+      () => {
+        expect(log.cancelled.length).toBe(before + 1);
+      },
+      { timeout: 30_000 },
+    );
     expect((await run).status).toBe('cancelled');
-  });
+  }, 90_000);
 
-  it('a long tool stays alive on progress past the per-request timeout (scaled: 1 s timeout, 3 s call)', async () => {
-    await expect(tool(set, 'slow').execute({ steps: 30, delayMs: 100 }, ctx())).resolves.toBe('done after 30 steps');
-  });
+  it('a long tool stays alive on progress past the per-request timeout (scaled: 5 s timeout, 15 s call)', async () => {
+    // The server and this client share one event loop: a pause longer than the timeout fires it
+    // before the waiting notification is read. 5 s outlasts the pauses of a loaded machine; the
+    // call (progress every 0.5 s) still runs three times as long as the timeout.
+    const lively = await createMcpTools({ url: http.url }, { timeoutMs: 5_000 });
+    try {
+      await expect(tool(lively, 'slow').execute({ steps: 30, delayMs: 500 }, ctx())).resolves.toBe('done after 30 steps');
+    } finally {
+      await lively.close();
+    }
+  }, 60_000);
 
   it('without progress the per-request timeout ends the call with a typed error', async () => {
-    const error: unknown = await Promise.resolve(tool(set, 'hang').execute({}, ctx())).then(
+    const hasty = await createMcpTools({ url: http.url }, { timeoutMs: 1_000 });
+    const error: unknown = await Promise.resolve(tool(hasty, 'hang').execute({}, ctx())).then(
       () => undefined,
       (e: unknown) => e,
     );
+    await hasty.close();
     expect(HeadwayError.isInstance(error, 'MCP_CALL_FAILED')).toBe(true);
     expect((error as Error).message).toMatch(/^MCP server "fixture", tool "hang": the call failed: .*timed out/iu);
   });

@@ -86,24 +86,36 @@ if (server !== undefined) {
 
     it('a worker that dies loses its lease and another picks the run up', async () => {
       const { url, effects } = await interruptedRuns('lease', 1);
-      const first = startWorker(worker.file, ['work', url, effects, 'w-dies', '1500', 'block']);
+      // Its connections carry its name, so the test can tell when the server has seen them go.
+      const dyingUrl = new URL(url);
+      dyingUrl.searchParams.set('application_name', 'w-dies');
+      // Leases far longer than the test's steps can take, however loaded the machine: no renewal has
+      // to arrive on time and no lease lapses on its own; the dead worker's lease is expired below.
+      const first = startWorker(worker.file, ['work', dyingUrl.toString(), effects, 'w-dies', '30000', 'block']);
       expect(await first.waitFor((l) => l.startsWith('READY '))).toBe('READY 1');
       first.send('go');
       const blocked = await first.waitFor((l) => l.startsWith('BLOCKED '));
       const pool = new pg.Pool({ connectionString: url });
       const observer = new PostgresCheckpointStore(pool, { worker: { id: 'observer' } });
-      // While the first worker lives, its lease is renewed: the run is not pending for anyone else.
+      // While the first worker lives, it holds the lease: the run is not pending for anyone else.
       expect(await observer.list({ status: 'running' })).toEqual([]);
       await first.kill();
-      // Dead, it stops renewing: once the lease expires the run is pending again.
+      // Dead, it stops renewing: once the server has closed its connections, nothing can extend its lease.
       await vi.waitFor(
         async () => {
-          expect(await observer.list({ status: 'running' })).toHaveLength(1);
+          const gone = await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'w-dies'");
+          expect(gone.rows[0]?.n).toBe(0);
         },
-        { timeout: 20_000, interval: 100 },
+        { timeout: 60_000, interval: 50 },
       );
+      // Its lease expires by the database's clock (set here rather than waited for): the run is pending again.
+      const expired = await pool.query(
+        "UPDATE headway_checkpoints SET lease_expires = 0 WHERE lease_owner = 'w-dies' AND status = 'running'",
+      );
+      expect(expired.rowCount).toBe(1);
+      expect(await observer.list({ status: 'running' })).toMatchObject([{ lease: { owner: 'w-dies', live: false } }]);
       await pool.end();
-      const second = startWorker(worker.file, ['work', url, effects, 'w-next', '1500']);
+      const second = startWorker(worker.file, ['work', url, effects, 'w-next', '30000']);
       expect(await second.waitFor((l) => l.startsWith('READY '))).toBe('READY 1');
       second.send('go');
       expect(await second.waitFor((l) => l.startsWith('RESUMED ') || l.startsWith('SKIPPED '))).toMatch(/^RESUMED \S+ completed$/);

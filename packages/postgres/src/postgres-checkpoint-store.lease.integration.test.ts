@@ -1,7 +1,7 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { AgentRuntime, INTERRUPTED_ELSEWHERE, defineTool } from '@headway/runtime';
 import { ScriptedProvider } from '@headway/runtime/testing';
-import type { ProgressEvent } from '@headway/protocol';
+import { ManualClock, type ProgressEvent } from '@headway/protocol';
 import pg from 'pg';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -106,8 +106,13 @@ if (server !== undefined) {
         () => poolA.end(),
         () => poolB.end(),
       );
-      const leaseMs = 1500;
-      const storeA = new PostgresCheckpointStore(poolA, { worker: { id: 'worker-a', leaseMs } });
+      // Leases far longer than the test's steps can take, however loaded the machine: no lease lapses
+      // on its own and no renewal has to arrive on time; the outage's effect on A's lease is forced below.
+      const leaseMs = 30_000;
+      // A's clock moves only when the test says: its wait for the database never runs out early, and
+      // the outage lasts exactly as long as the test makes it, by A's clock.
+      const clockA = new ManualClock({ start: Date.now() });
+      const storeA = new PostgresCheckpointStore(poolA, { clock: clockA, worker: { id: 'worker-a', leaseMs } });
       const storeB = new PostgresCheckpointStore(poolB, { worker: { id: 'worker-b', leaseMs } });
       closers.push(
         () => storeA.close(),
@@ -116,6 +121,7 @@ if (server !== undefined) {
 
       const effects: string[] = [];
       let takenOver = '';
+      let heldDuringOutage: boolean | undefined;
       const charge = defineTool({
         name: 'charge',
         description: 'Charge a card (a side effect that must not happen twice)',
@@ -137,6 +143,9 @@ if (server !== undefined) {
           try {
             await vi.waitFor(
               async () => {
+                // A's lease runs out by the database's clock (set here rather than waited for). Again on
+                // each try: a renewal of A's that got through before the outage may land after it.
+                await poolB.query("UPDATE headway_checkpoints SET lease_expires = 0 WHERE lease_owner = 'worker-a' AND status = 'running'");
                 const [running] = await storeB.list({ status: 'running' });
                 expect(running).toBeDefined();
                 await storeB.load(running?.id ?? '');
@@ -144,6 +153,12 @@ if (server !== undefined) {
               },
               { timeout: 60_000, interval: 100 },
             );
+            // By A's clock too the outage outlasts its lease: unable to reach the database, A counts
+            // the lease lost (the database's answer, held back, comes too late to count).
+            await clockA.advance(leaseMs);
+            const check = storeA.checkLease(takenOver);
+            await clockA.advance(leaseMs);
+            heldDuringOutage = await check;
           } finally {
             relay.unblock();
           }
@@ -166,6 +181,7 @@ if (server !== undefined) {
       );
       const result = await runtime.run('Charge three cards');
 
+      expect(heldDuringOutage).toBe(false);
       expect(effects).toEqual(['worker-a charge 1']);
       expect(result.status).toBe('cancelled');
       const terminal = events.at(-1) as { type: string; reason?: string };

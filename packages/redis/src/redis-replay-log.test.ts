@@ -76,17 +76,25 @@ describe.skipIf(binary === undefined)('@headway/redis against a real redis-serve
     const log = createRedisReplayLog(ownClient, { reapIntervalMs: 0, onInternalError: () => undefined });
     const url = await serve(log);
     await own.crash();
-    await vi.waitFor(() => {
-      expect(ownClient.isReady).toBe(false);
-    });
+    // The client notices the crash, and after the restart reconnects and answers an HTTP round trip:
+    // on a loaded machine either may take seconds. A generous limit, not a timing.
+    await vi.waitFor(
+      () => {
+        expect(ownClient.isReady).toBe(false);
+      },
+      { timeout: 30_000 },
+    );
     const down = await get(`${url}/runs/any-run`);
     expect(down.status).toBe(503);
     expect(JSON.parse(down.body)).toMatchObject({ code: 'SSE_SOURCE_UNAVAILABLE' });
     await own.restart();
-    await vi.waitFor(async () => {
-      expect((await get(`${url}/runs/any-run`)).status).toBe(404);
-    });
-  });
+    await vi.waitFor(
+      async () => {
+        expect((await get(`${url}/runs/any-run`)).status).toBe(404);
+      },
+      { timeout: 30_000 },
+    );
+  }, 120_000);
 
   it('a 2 MB run.finished is written cut to the 1 MiB the reader reads, with a marker: subscribers get it and end', async () => {
     const errors: unknown[] = [];
@@ -145,9 +153,12 @@ describe.skipIf(binary === undefined)('@headway/redis against a real redis-serve
     const events = emitRun('serve-1', 20);
     const log = createRedisReplayLog(client, { reapIntervalMs: 0 });
     const url = await serve(log);
-    await vi.waitFor(async () => {
-      expect(await client.sendCommand(['XLEN', runKeys('headway:', 'serve-1').stream])).toBe(21);
-    });
+    await vi.waitFor(
+      async () => {
+        expect(await client.sendCommand(['XLEN', runKeys('headway:', 'serve-1').stream])).toBe(21);
+      },
+      { timeout: 30_000 },
+    );
     const all = await get(`${url}/runs/serve-1`);
     expect(all.status).toBe(200);
     expect(frameIds(all.body)).toEqual(events.map((e) => e.seq));
@@ -186,9 +197,12 @@ describe.skipIf(binary === undefined)('@headway/redis against a real redis-serve
     });
     stalled.on('error', () => undefined);
     stalled.end();
-    await vi.waitFor(() => {
-      expect(log.stats().readers).toBe(1);
-    });
+    await vi.waitFor(
+      () => {
+        expect(log.stats().readers).toBe(1);
+      },
+      { timeout: 30_000 },
+    );
     const text = 'x'.repeat(8 * 1024);
     for (let i = 0; i < 2000 && !reasons.includes('slow'); i++) {
       hub.emit({ type: 'text.delta', text });
@@ -197,12 +211,15 @@ describe.skipIf(binary === undefined)('@headway/redis against a real redis-serve
         await new Promise((resolve) => setImmediate(resolve));
       }
     }
-    await vi.waitFor(() => {
-      expect(reasons).toContain('slow');
-    });
+    await vi.waitFor(
+      () => {
+        expect(reasons).toContain('slow');
+      },
+      { timeout: 30_000 },
+    );
     stalled.destroy();
     await sink.close();
-  });
+  }, 120_000);
 
   it('a retried write is refused as a duplicate, not stored twice', async () => {
     const sink = createRedisSink(client);
@@ -242,9 +259,12 @@ describe.skipIf(binary === undefined)('@headway/redis against a real redis-serve
     await client.sendCommand(['XADD', key, '3-0', 'e', JSON.stringify({ type: 'progress', percent: 3, runId: 'other', seq: 3, ts: 3 })]);
     await client.sendCommand(['XADD', key, '4-0', 'e', good(4)]);
     const res = fetch(`${url}/runs/bad-1`).then((r) => r.text());
-    await vi.waitFor(() => {
-      expect(log.stats().readers).toBe(1);
-    });
+    await vi.waitFor(
+      () => {
+        expect(log.stats().readers).toBe(1);
+      },
+      { timeout: 30_000 },
+    );
     await client.sendCommand(['XADD', key, '5-5', 'junk', 'x']); // another writer
     await client.sendCommand(['XADD', key, '6-0', 'e', good(6, 'run.finished')]);
     expect(frameIds(await res)).toEqual([1, 4, 6]);
