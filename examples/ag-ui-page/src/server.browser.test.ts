@@ -14,6 +14,8 @@ import { startAgUiPageServer, type AgUiPageServer } from './server.js';
 
 const chromiumPath = findTestPart('HEADWAY_CHROMIUM_PATH');
 const root = resolve(import.meta.dirname, '..');
+/** How the page shows an ETA range. */
+const ETA_RANGE = /^ETA (?:<1|\d+)–\d+ (?:s|min)$/;
 
 /** A report a hostile model could write: markup, script, code links, deep nesting. */
 const HOSTILE_REPORT = [
@@ -53,12 +55,40 @@ describe.skipIf(chromiumPath === undefined)('the AG-UI page in Chromium', () => 
   /** Uncaught errors, console errors and warnings (Content-Security-Policy refusals among them). */
   let pageErrors: string[] = [];
   const etaTexts: string[] = [];
+  /**
+   * The first test's run waits at its first model call until the test has seen the page show
+   * 'ETA —' (no evidence for an ETA yet), and at its third until it has seen an ETA range (two
+   * roundtrips observed): each stays on the page while the run waits, however slow the machine
+   * is, so the observer above records it even when Chromium applies a burst of events in one go.
+   * `holdNextRun` picks the next run to start as the one held.
+   */
+  let holdNextRun = false;
+  let heldRun: string | undefined;
+  const holds = new Map(
+    [0, 2].map((index) => {
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      return [index, { held, release }];
+    }),
+  );
 
   beforeAll(async () => {
     scratch = mkdtempSync(join(tmpdir(), 'headway-ag-ui-page-'));
     const pageDir = join(scratch, 'page');
     await build({ configFile: resolve(root, 'vite.config.ts'), logLevel: 'error', build: { outDir: pageDir } });
-    server = await startAgUiPageServer({ pageDir, modelDelayMs: 150 });
+    server = await startAgUiPageServer({
+      pageDir,
+      modelDelayMs: 150,
+      beforeModel: async ({ runId, index }) => {
+        if (index === 0 && holdNextRun) {
+          holdNextRun = false;
+          heldRun = runId;
+        }
+        if (runId === heldRun) await holds.get(index)?.held;
+      },
+    });
     browser = await launchTestBrowser({ executablePath: chromiumPath ?? '', console: 'warning' });
     ({ page, pageErrors } = browser);
     await page.exposeFunction('recordEta', (text: string) => {
@@ -74,6 +104,7 @@ describe.skipIf(chromiumPath === undefined)('the AG-UI page in Chromium', () => 
   });
 
   afterAll(async () => {
+    for (const hold of holds.values()) hold.release();
     await browser.close();
     await server.close();
     rmSync(scratch, { recursive: true, force: true });
@@ -84,9 +115,18 @@ describe.skipIf(chromiumPath === undefined)('the AG-UI page in Chromium', () => 
 
   it('renders a whole run: named steps, an ETA range, tool calls with results, the narration apart from the answer, 100%', async () => {
     await page.goto(server.url);
+    holdNextRun = true;
     await page.click('#run');
+    const etaShows = (pattern: RegExp): Promise<unknown> =>
+      page.waitForFunction((source) => new RegExp(source).test(document.getElementById('eta')?.textContent ?? ''), pattern.source, {
+        timeout: 30_000,
+      });
+    await etaShows(/^ETA —$/);
+    holds.get(0)?.release();
     // While it runs, a tool call shows before its result.
     await page.waitForSelector('#tools li');
+    await etaShows(ETA_RANGE);
+    holds.get(2)?.release();
     await finished(page);
     expect(await page.textContent('#status')).toBe('completed');
     expect(await page.textContent('#percent')).toBe('100');
@@ -111,7 +151,7 @@ describe.skipIf(chromiumPath === undefined)('the AG-UI page in Chromium', () => 
     expect(await page.isHidden('#report-section')).toBe(true);
     // An ETA range, as on the dashboard, once the estimator had evidence for one.
     expect(etaTexts).toContain('ETA —');
-    expect(etaTexts.filter((t) => /^ETA (?:<1|\d+)–\d+ (?:s|min)$/.test(t)).length).toBeGreaterThan(0);
+    expect(etaTexts.filter((t) => ETA_RANGE.test(t)).length).toBeGreaterThan(0);
     expect(await page.textContent('#eta')).toBe('');
     expect(pageErrors).toEqual([]);
   });

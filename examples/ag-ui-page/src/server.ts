@@ -7,7 +7,16 @@ import { extname, join, normalize } from 'node:path';
 import { createAgUiHandler } from '@headway/ag-ui';
 import { describeIssues, toValidationIssues, type ProgressEvent, type ProgressReport } from '@headway/protocol';
 import { continuationPrompt } from '@headway/report';
-import { AgentRuntime, defineTool, type ChatMessage } from '@headway/runtime';
+import {
+  AgentRuntime,
+  defineTool,
+  type ChatMessage,
+  type CompletionRequest,
+  type CompletionResponse,
+  type Provider,
+  type ProviderCallOptions,
+  type StreamChunk,
+} from '@headway/runtime';
 import { ScriptedProvider, type ScriptedStep } from '@headway/runtime/testing';
 import { z } from 'zod';
 import { createRequestGuard, PAGE_CSP, withPageToken } from '@headway/dashboard';
@@ -113,6 +122,12 @@ export interface AgUiPageServerOptions {
   modelDelayMs?: number;
   /** Plays the model (default {@link notesModel}). */
   model?: (delayMs: number) => (conversation: readonly ChatMessage[]) => ScriptedStep;
+  /**
+   * Awaited as each model call of a run starts, before the model thinks (`index` counts the
+   * run's model calls from 0). A test holds a run at a known point with it, however slow the
+   * machine is; the example itself never sets it.
+   */
+  beforeModel?: (call: { runId: string; index: number }) => Promise<void>;
 }
 
 /** A running example server. */
@@ -175,7 +190,11 @@ export async function startAgUiPageServer(options: AgUiPageServerOptions): Promi
       const runtime = new AgentRuntime(
         { provider: 'scripted', agentName: 'notes-reader', maxIterations: props.data.maxIterations ?? 6 },
         {
-          provider: new ScriptedProvider((options.model ?? notesModel)(modelDelayMs), { name: 'scripted', record: false }),
+          provider: heldProvider(
+            new ScriptedProvider((options.model ?? notesModel)(modelDelayMs), { name: 'scripted', record: false }),
+            input.runId,
+            options.beforeModel,
+          ),
           tools: [readNote],
           sinks: [forward],
         },
@@ -231,4 +250,26 @@ export async function startAgUiPageServer(options: AgUiPageServerOptions): Promi
         });
       }),
   };
+}
+
+/** The provider, each call awaiting `beforeModel` first (the provider as it is without it). */
+function heldProvider(inner: Provider, runId: string, beforeModel: AgUiPageServerOptions['beforeModel']): Provider {
+  if (beforeModel === undefined) return inner;
+  let index = 0;
+  const held: Provider = {
+    name: inner.name,
+    isAvailable: () => inner.isAvailable?.() ?? true,
+    complete: async (request: CompletionRequest, options?: ProviderCallOptions): Promise<CompletionResponse> => {
+      await beforeModel({ runId, index: index++ });
+      return inner.complete(request, options);
+    },
+  };
+  const stream = inner.stream?.bind(inner);
+  if (stream !== undefined) {
+    held.stream = async function* (request: CompletionRequest, options?: ProviderCallOptions): AsyncGenerator<StreamChunk> {
+      await beforeModel({ runId, index: index++ });
+      yield* stream(request, options);
+    };
+  }
+  return held;
 }

@@ -59,10 +59,11 @@ afterAll(() => {
 describe.skipIf(tmuxPath === undefined)('the demo in a real terminal (tmux)', { timeout: 240_000 }, () => {
   it('shows the live bar mid-run, and live-bar.svg is a picture of it', async () => {
     const tsx = resolve(here, '..', 'node_modules', '.bin', 'tsx');
-    // A long thinking time holds the screen still at each iteration while it is captured (6 s:
-    // the poll below may wait for the CPU on a loaded machine, and a capture after the third
-    // iteration's tool started shows another screen).
-    const command = `env -u CI -u NO_COLOR -u FORCE_COLOR -u HEADWAY_VERBOSE TERM=xterm-256color ${tsx} ${resolve(here, 'main.ts')} --step-delay 6000 --out ${out}; exec sleep 600`;
+    // After its second tool the model thinks until the session is killed
+    // (HEADWAY_DEMO_HOLD_AFTER_TOOLS): the third iteration's screen holds still while it is
+    // captured, however long the poll below waits for the CPU on a loaded machine. Each earlier
+    // step thinks 1.5 s, so the bar and the ETA have moved when it is captured.
+    const command = `env -u CI -u NO_COLOR -u FORCE_COLOR -u HEADWAY_VERBOSE TERM=xterm-256color HEADWAY_DEMO_HOLD_AFTER_TOOLS=2 ${tsx} ${resolve(here, 'main.ts')} --step-delay 1500 --out ${out}; exec sleep 600`;
     tmux('new-session', '-d', '-s', 'demo', '-x', String(COLUMNS), '-y', '14', '-c', repo, command);
 
     // Polls the pane (the demo runs in real time; starting tsx took 19 s on a loaded machine).

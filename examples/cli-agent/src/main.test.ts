@@ -9,7 +9,7 @@ import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseProgressEvent, progressReportSchema } from '@headway/protocol';
 import { SqliteAuditBus } from '@headway/reporter-audit';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 
 const here = import.meta.dirname;
 const repo = resolve(here, '..', '..', '..');
@@ -48,8 +48,15 @@ function runDemo(
       });
     });
     child.on('error', fail);
+    let closed = false;
     child.on('close', (code) => {
+      closed = true;
       done({ code, stdout, stderr });
+    });
+    // A demo still running when its test ends (a failure, a timeout; a held run never ends by
+    // itself) is killed with whatever it started.
+    onTestFinished(() => {
+      if (!closed && child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
     });
   });
 }
@@ -149,7 +156,10 @@ describe('cli-agent demo', () => {
   it('cancels cleanly on Ctrl-C with a report', async () => {
     const out = mkdtempSync(join(tmpdir(), 'headway-demo-'));
     let sent = false;
-    const r = await runDemo(['--step-delay', '1500', '--out', out], {
+    // After its first tool the scripted model thinks until cancelled (HEADWAY_DEMO_HOLD_AFTER_TOOLS),
+    // so the Ctrl-C lands mid-run however late a loaded machine delivers it.
+    const r = await runDemo(['--step-delay', '0', '--out', out], {
+      env: { HEADWAY_DEMO_HOLD_AFTER_TOOLS: '1' },
       onStderr: (text, kill) => {
         if (!sent && text.includes('Tool: list_dir done')) {
           sent = true;
@@ -171,8 +181,10 @@ describe('cli-agent demo', () => {
     const out = mkdtempSync(join(tmpdir(), 'headway-demo-'));
     let killed = false;
     // The kill must land in the next round's thinking time, before its tool call finishes and is
-    // checkpointed: 5 s of it leaves room for a test process the machine's load keeps waiting.
-    const first = await runDemo(['--step-delay', '5000', '--out', out, '--verbose'], {
+    // checkpointed: after its second tool (the README read) the model thinks until killed
+    // (HEADWAY_DEMO_HOLD_AFTER_TOOLS), however late a loaded machine lets the test see the checkpoint.
+    const first = await runDemo(['--step-delay', '0', '--out', out, '--verbose'], {
+      env: { HEADWAY_DEMO_HOLD_AFTER_TOOLS: '2' },
       onStderr: (text, kill) => {
         // Kill once the round that read the README is checkpointed (a call still in flight
         // would rightly run again on resume, with the same idempotency key).

@@ -131,10 +131,39 @@ function report(known: { readme?: string; packages?: string[] }, done: PlannedCa
 }
 
 /**
+ * For tests only: `HEADWAY_DEMO_HOLD_AFTER_TOOLS=N` makes the model think "forever" (an hour) at
+ * every step once the run has N tool results, so a test can act on a run held at a known point
+ * (send Ctrl-C while it runs, say) however slow the machine is. The thinking stops at once when
+ * the run is cancelled. Unset (as for anyone running the demo), the model never holds.
+ */
+const HOLD_ENV = 'HEADWAY_DEMO_HOLD_AFTER_TOOLS';
+const HOLD_MS = 60 * 60_000;
+
+/** The number of tool results after which the model holds, from {@link HOLD_ENV}. */
+function holdAfterTools(): number | undefined {
+  const value = process.env[HOLD_ENV];
+  if (value === undefined || value === '') return undefined;
+  const count = Number(value);
+  if (!Number.isInteger(count) || count < 0) throw new Error(`${HOLD_ENV}: expected a whole number ≥ 0, got ${JSON.stringify(value)}`);
+  return count;
+}
+
+/**
  * The demo's scripted model: `(conversation, request) => step`. Each step waits `delayMs`
  * so a person can watch the progress bar move.
  */
 export function demoModel(delayMs: number): (conversation: readonly ChatMessage[], request: CompletionRequest) => ScriptedStep {
+  const holdAfter = holdAfterTools();
+  const model = nextStep(delayMs);
+  return (conversation, request) => {
+    const step = model(conversation, request);
+    const held = holdAfter !== undefined && conversation.filter((m) => m.role === 'tool').length >= holdAfter;
+    return held ? { ...step, delayMs: HOLD_MS } : step;
+  };
+}
+
+/** The next step from the conversation so far, each after `delayMs`. */
+function nextStep(delayMs: number): (conversation: readonly ChatMessage[], request: CompletionRequest) => ScriptedStep {
   return (conversation, request) => {
     const made = results(conversation);
     const carried = carriedOver(conversation);
