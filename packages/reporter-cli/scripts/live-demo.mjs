@@ -2,9 +2,11 @@
 // real-terminal test (tmux) to look at. Run it with `pnpm -F @headway/reporter-cli demo`.
 //   --mode auto|plain|live   reporter mode (default auto)
 //   --scenario ok|limit      finish normally, or stop at a limit with a progress report
-//   --step                   wait for a key press at each pause instead of sleeping
-import { createProgressHub } from '@headway/protocol';
+//   --step                   wait for a key press at each pause instead of sleeping, on a clock
+//                            that moves only with the key presses (`t` moves it one frame)
+import { createProgressHub, ManualClock, systemClock } from '@headway/protocol';
 import { CLIReporter } from '../src/index.ts';
+import { SPINNER_INTERVAL_MS } from '../src/live-frame.ts';
 
 const arg = (name) => {
   const i = process.argv.indexOf(name);
@@ -12,11 +14,16 @@ const arg = (name) => {
 };
 const step = process.argv.includes('--step');
 const scenario = arg('--scenario') ?? 'ok';
-const reporter = new CLIReporter({ mode: arg('--mode') ?? 'auto' });
+// Stepped, the demo's time moves only when the driver says so, so every frame drawn at a pause
+// is the same however slow the machine: a real clock would count the ETA down, and the running
+// tool's time up, while a loaded machine took its snapshot.
+const clock = step ? new ManualClock({ start: 1_000_000 }) : systemClock;
+const reporter = new CLIReporter({ mode: arg('--mode') ?? 'auto', clock });
 const hub = createProgressHub({ runId: 'demo' });
 hub.add(reporter);
 
-// Each key pressed releases one pause, even when presses arrive before the pause or together.
+// Each key pressed releases one pause, even when presses arrive before the pause or together;
+// `t` instead moves the clock one frame, which fires the reporter's own animation timer.
 let presses = 0;
 let waiting;
 const release = () => {
@@ -29,7 +36,10 @@ const release = () => {
 if (step) {
   if (process.stdin.isTTY) process.stdin.setRawMode(true); // no echo of the key presses
   process.stdin.on('data', (bytes) => {
-    presses += bytes.length;
+    for (const byte of bytes) {
+      if (byte === 0x74 /* t */) clock.advanceSync(SPINNER_INTERVAL_MS);
+      else presses += 1;
+    }
     release();
   });
 }
@@ -39,11 +49,18 @@ const pause = (ms) =>
       setTimeout(resolve, ms);
       return;
     }
-    waiting = resolve;
+    const end = clock.now() + ms;
+    // One frame first: a real run draws the events before the pause within a frame, and the
+    // reporter skips redraws closer together than that.
+    clock.advanceSync(SPINNER_INTERVAL_MS);
+    waiting = () => {
+      clock.advanceSync(Math.max(0, end - clock.now()));
+      resolve();
+    };
     release();
   });
 
-const started = Date.now();
+const started = clock.now();
 hub.emit({ type: 'run.started', agentName: 'demo', task: 'Summarize the README file' });
 reporter.log('host: loaded 3 files');
 hub.emit({ type: 'iteration', index: 0, max: 10 });
@@ -78,14 +95,14 @@ if (scenario === 'limit') {
       attemptedInconclusive: ['web_search: rate limited'],
       remaining: ['Write the summary'],
       suggestedNextSteps: ['Summarize from README.md alone'],
-      stats: { iterations: 10, toolCalls: 2, elapsedMs: Date.now() - started },
+      stats: { iterations: 10, toolCalls: 2, elapsedMs: clock.now() - started },
       generatedBy: 'fallback',
     },
   });
-  hub.emit({ type: 'run.finished', durationMs: Date.now() - started, outcome: 'limit', summary: 'stopped after 10 iteration(s)' });
+  hub.emit({ type: 'run.finished', durationMs: clock.now() - started, outcome: 'limit', summary: 'stopped after 10 iteration(s)' });
 } else {
   hub.emit({ type: 'progress', percent: 90, message: 'Writing summary' });
-  hub.emit({ type: 'run.finished', durationMs: Date.now() - started, outcome: 'completed', summary: 'finished after 2 iteration(s)' });
+  hub.emit({ type: 'run.finished', durationMs: clock.now() - started, outcome: 'completed', summary: 'finished after 2 iteration(s)' });
 }
 process.stderr.write('host: bye\n');
 if (step && process.stdin.isTTY) process.stdin.setRawMode(false);

@@ -1,6 +1,7 @@
 // The live view in a real terminal: tmux runs scripts/live-demo.mjs, and the test reads
 // what a person would see with `capture-pane`. The demo waits for a key press at each
-// pause (--step), so every snapshot is taken at a known point of the run, in real time.
+// pause (--step) and runs on a clock that moves only with the key presses, so every snapshot
+// is taken at a known point of the run and shows the same times however slow the machine.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { findTestPart } from '@headway/test-utils';
@@ -44,7 +45,7 @@ function visibleLines(session: string): string[] {
 }
 
 /**
- * Polls the pane until `ready` holds (the demo runs in real time), up to 90 s: the first wait
+ * Polls the pane until `ready` holds (the demo draws once a key press reaches it), up to 90 s: the first wait
  * includes starting Node with tsx in the pane, which took 19 s in other packages' child
  * processes while the whole suite ran on 2 cores at load 30.
  */
@@ -59,8 +60,14 @@ async function waitFor(session: string, ready: (text: string) => boolean, what: 
   throw new Error(`timed out waiting for ${what}; the screen was:\n${text}`);
 }
 
+/** Ends the demo's current pause. */
 function press(session: string): void {
   tmux('send-keys', '-t', session, 'n');
+}
+
+/** Moves the demo's clock one frame of the animation, which fires the reporter's timer. */
+function tick(session: string): void {
+  tmux('send-keys', '-t', session, 't');
 }
 
 afterAll(() => {
@@ -82,6 +89,7 @@ describe.skipIf(tmuxPath === undefined)('live mode in a real terminal (tmux)', {
     expect(screen(s, '-e')).toMatch(SGR_COLOUR);
     // The block is animated by the reporter's own timer: the running tool's line changes.
     const toolLine = (t: string) => t.split('\n').find((l) => l.includes('file_read'));
+    tick(s);
     await waitFor(s, (t) => toolLine(t) !== toolLine(first), 'the spinner to move');
 
     // Mid-run 2: host output printed with log() sits above the block, each line once.
@@ -159,6 +167,7 @@ describe.skipIf(tmuxPath === undefined)('live mode in a real terminal (tmux)', {
     const narrow = await waitFor(s, (t) => t.includes('…'), 'a redraw at 40 columns');
     // Assert on the settled screen: one more tick of the spinner after the redraw.
     const toolLine = (t: string) => t.split('\n').find((l) => l.includes('web_search'));
+    tick(s);
     await waitFor(s, (t) => toolLine(t) !== toolLine(narrow), 'the next tick');
     let lines = visibleLines(s);
     for (const line of lines) expect(stringWidth(line)).toBeLessThanOrEqual(40);

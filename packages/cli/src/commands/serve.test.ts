@@ -40,13 +40,19 @@ function ids(prefix: string): () => string {
   return () => `${prefix}-${String((n += 1))}`;
 }
 
+/** How long `headway serve` here counts a run written that recently as running: a day. */
+const ACTIVE_WITHIN_MS = 86_400_000;
+
 /**
  * Runs that really ran, with the runtime, into a SQLite file: a completed one, one stopped at its
- * limit (its report saved) and its continuation, one left by a kill 10 minutes ago, and one running now.
+ * limit (its report saved) and its continuation, one left by a kill two days ago, and one running now.
  */
 async function writeRuns(path: string, reportsDir: string): Promise<void> {
   const now = Date.now();
-  const past = new ManualClock({ start: now - 600_000 });
+  // Two days back, beyond ACTIVE_WITHIN_MS, so the killed run reads interrupted and the live one
+  // (written now) running for the whole file, however slow the machine. The finished runs start
+  // at the same time as the killed one, so the list keeps them in the order of their ids.
+  const past = new ManualClock({ start: now - 2 * ACTIVE_WITHIN_MS });
   const store = new SqliteCheckpointStore(path, { clock: past });
   const answering = new ScriptedProvider([{ toolCalls: [{ name: 'search', args: { q: '42' } }] }, { content: 'done: 42' }]);
   await new AgentRuntime(
@@ -83,7 +89,19 @@ async function writeRuns(path: string, reportsDir: string): Promise<void> {
 
 /** Starts `headway serve` and reads the address it prints. */
 function startServe(path: string): Promise<string> {
-  child = startCli(['serve', '--store', `sqlite:${path}`, '--port', port, '--token', TOKEN, '--reports', join(dir, 'reports')]);
+  child = startCli([
+    'serve',
+    '--store',
+    `sqlite:${path}`,
+    '--port',
+    port,
+    '--token',
+    TOKEN,
+    '--reports',
+    join(dir, 'reports'),
+    '--active-within',
+    String(ACTIVE_WITHIN_MS),
+  ]);
   let out = '';
   return new Promise((resolve, reject) => {
     child?.stdout.setEncoding('utf8').on('data', (d: string) => {
