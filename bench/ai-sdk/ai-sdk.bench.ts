@@ -143,10 +143,11 @@ await stepOverhead(
     informational: who === 'callbacks' || who === 'events' || who === 'stringify',
     run: (steps: number) => run(steps, who),
   })),
-  // As bench:langgraph and bench:openai-agents: the median of 3 blocks' fastest-batch ratios. On a
-  // loaded machine one block's null row ranged from 0.62× to 1.37× for the same code; a verdict that
-  // one burst of load can flip is not a verdict. No collection before each batch here: an AI SDK step
-  // is short enough (≈ 80 µs) that a batch after a full collection ran at about half speed in every
-  // row (plain 140 µs per step), which measures a cold heap instead of a run.
-  { blocks: 3, rounds: 25, collectBetweenBatches: false },
+  // As bench:langgraph and bench:openai-agents: the median of 7 blocks' fastest-batch ratios. On a
+  // loaded machine one block's null row ranged from 0.62× to 1.37× for the same code; quiet, the
+  // cli+json row's three blocks read 1.87, 1.76 and 1.05 in one run and 1.24, 1.16 and 1.06 in the
+  // next: with 3 blocks one burst of load moved the verdict. No collection before each batch here:
+  // an AI SDK step is short enough (≈ 80 µs) that a batch after a full collection ran at about half
+  // speed in every row (plain 140 µs per step), which measures a cold heap instead of a run.
+  { blocks: 7, rounds: 25, collectBetweenBatches: false },
 );
