@@ -94,6 +94,33 @@ if (server !== undefined) {
       expect((await leases())[1]).toEqual(['cp-2', 'running', undefined]);
     });
 
+    it('a worker renews the leases it holds, with no write of its own, until it closes', async () => {
+      const pool = new pg.Pool({ connectionString: await pgServer.createDatabase('lease_renewal') });
+      closers.push(() => pool.end());
+      // Renewed every second (a third of the lease); the test waits for renewals, not for a time.
+      const worker = new PostgresCheckpointStore(pool, { worker: { id: 'worker-r', leaseMs: 3_000 } });
+      const state = { iteration: 1, toolsUsed: [], usage: { inputTokens: 1, outputTokens: 1 }, spentUsd: 0, providerCalls: 1 };
+      await worker.create({ id: 'cp-r', runId: 'run-cp-r', sessionId: 's', taskId: 't', input: 'x', messages: [], log: [], state });
+      const expires = async (): Promise<number> =>
+        Number((await pool.query<{ e: number }>("SELECT lease_expires AS e FROM headway_checkpoints WHERE id = 'cp-r'")).rows[0]?.e);
+      let seen = await expires();
+      // Two renewals in a row, each moving the expiry later than the last one seen.
+      for (let renewal = 0; renewal < 2; renewal++) {
+        const before = seen;
+        await vi.waitFor(
+          async () => {
+            seen = await expires();
+            expect(seen).toBeGreaterThan(before);
+          },
+          { timeout: 60_000, interval: 100 },
+        );
+      }
+      // Closed, it releases the lease and renews no more.
+      await worker.close();
+      const { rows } = await pool.query<{ owner: string | null }>("SELECT lease_owner AS owner FROM headway_checkpoints WHERE id = 'cp-r'");
+      expect(rows[0]?.owner ?? null).toBeNull();
+    }, 180_000);
+
     it('a worker cut off from the database for longer than its lease, whose run another worker took over, runs no further tool', async () => {
       const url = new URL(await pgServer.createDatabase('lease_outage'));
       const relay = await startRelay(Number(url.port));
