@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { findTestPart } from '@headway/test-utils';
+import { deferred, findTestPart } from '@headway/test-utils';
 import { launchTestBrowser, type TestBrowser } from '@headway/test-utils/browser';
 import type { ChatMessage } from '@headway/runtime';
 import type { ScriptedStep } from '@headway/runtime/testing';
@@ -64,15 +64,7 @@ describe.skipIf(chromiumPath === undefined)('the AG-UI page in Chromium', () => 
    */
   let holdNextRun = false;
   let heldRun: string | undefined;
-  const holds = new Map(
-    [0, 2].map((index) => {
-      let release: () => void = () => undefined;
-      const held = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      return [index, { held, release }];
-    }),
-  );
+  const holds = new Map([0, 2].map((index) => [index, deferred()] as const));
 
   beforeAll(async () => {
     scratch = mkdtempSync(join(tmpdir(), 'headway-ag-ui-page-'));
@@ -86,7 +78,7 @@ describe.skipIf(chromiumPath === undefined)('the AG-UI page in Chromium', () => 
           holdNextRun = false;
           heldRun = runId;
         }
-        if (runId === heldRun) await holds.get(index)?.held;
+        if (runId === heldRun) await holds.get(index)?.promise;
       },
     });
     browser = await launchTestBrowser({ executablePath: chromiumPath ?? '', console: 'warning' });
@@ -104,7 +96,7 @@ describe.skipIf(chromiumPath === undefined)('the AG-UI page in Chromium', () => 
   });
 
   afterAll(async () => {
-    for (const hold of holds.values()) hold.release();
+    for (const hold of holds.values()) hold.resolve();
     await browser.close();
     await server.close();
     rmSync(scratch, { recursive: true, force: true });
@@ -122,11 +114,11 @@ describe.skipIf(chromiumPath === undefined)('the AG-UI page in Chromium', () => 
         timeout: 30_000,
       });
     await etaShows(/^ETA —$/);
-    holds.get(0)?.release();
+    holds.get(0)?.resolve();
     // While it runs, a tool call shows before its result.
     await page.waitForSelector('#tools li');
     await etaShows(ETA_RANGE);
-    holds.get(2)?.release();
+    holds.get(2)?.resolve();
     await finished(page);
     expect(await page.textContent('#status')).toBe('completed');
     expect(await page.textContent('#percent')).toBe('100');

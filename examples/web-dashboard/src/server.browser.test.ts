@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isTerminalEvent, type ProgressEvent } from '@headway/protocol';
-import { findTestPart } from '@headway/test-utils';
+import { deferred, findTestPart } from '@headway/test-utils';
 import { launchTestBrowser, type TestBrowser } from '@headway/test-utils/browser';
 import type { Page } from 'playwright-core';
 import { build } from 'vite';
@@ -68,8 +68,7 @@ let pageErrors: string[] = [];
  * The first test's run waits at its fourth tool (the third document read) until this resolves:
  * the test looks at it and reloads it mid-run, however slow the machine is.
  */
-let held: Promise<void> | undefined;
-let release: () => void = () => undefined;
+const hold = deferred();
 
 beforeAll(async () => {
   if (chromiumPath === undefined) return;
@@ -83,7 +82,7 @@ beforeAll(async () => {
     toolDelayMs: 250,
     chunkDelayMs: 8,
     beforeTool: async ({ index }) => {
-      if (index === 3) await held;
+      if (index === 3) await hold.promise;
     },
   });
   browser = await launchTestBrowser({
@@ -110,7 +109,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (chromiumPath === undefined) return;
-  release();
+  hold.resolve();
   await browser.close();
   await server.close();
   rmSync(scratch, { recursive: true, force: true });
@@ -163,9 +162,6 @@ function monotone(values: readonly number[]): boolean {
 describe.skipIf(chromiumPath === undefined)('web dashboard in Chromium', () => {
   it('follows a run live, survives a reload mid-run, and ends at 100% with the answer', async () => {
     load = 1;
-    held = new Promise((resolve) => {
-      release = resolve;
-    });
     await page.goto(server.url);
     await expect.poll(() => page.locator('#provider option').count()).toBeGreaterThan(0);
     const runId = await startRun(10);
@@ -189,7 +185,7 @@ describe.skipIf(chromiumPath === undefined)('web dashboard in Chromium', () => {
     const firstAfterReload = readings.find((r) => r.load === 2)?.value;
     // Restored from the events it had (then resumed after them), not redrawn from zero.
     expect(firstAfterReload).toBeGreaterThanOrEqual(barBefore);
-    release();
+    hold.resolve();
 
     await page.waitForSelector('#run[data-status="completed"]', { timeout: 30_000 });
     const events = await serverEvents(runId);

@@ -10,6 +10,9 @@ import { usePostgres } from './testing/postgres-fixture.test-util.js';
 
 const server = await usePostgres();
 
+/** The state of a checkpoint these tests create: one iteration in, nothing else of note. */
+const state = { iteration: 1, toolsUsed: [], usage: { inputTokens: 1, outputTokens: 1 }, spentUsd: 0, providerCalls: 1 };
+
 /** A TCP relay on 127.0.0.1 whose traffic can be held back both ways: a worker cut off from its database. */
 async function startRelay(
   targetPort: number,
@@ -69,7 +72,6 @@ if (server !== undefined) {
       closers.push(() => pool.end());
       const worker = new PostgresCheckpointStore(pool, { worker: { id: 'worker-x', leaseMs: 60_000 } });
       const inspector = new PostgresCheckpointStore(pool);
-      const state = { iteration: 1, toolsUsed: [], usage: { inputTokens: 1, outputTokens: 1 }, spentUsd: 0, providerCalls: 1 };
       for (const id of ['cp-1', 'cp-2']) {
         await worker.create({ id, runId: `run-${id}`, sessionId: 's', taskId: 't', input: 'x', messages: [], log: [], state });
       }
@@ -99,7 +101,6 @@ if (server !== undefined) {
       closers.push(() => pool.end());
       // Renewed every second (a third of the lease); the test waits for renewals, not for a time.
       const worker = new PostgresCheckpointStore(pool, { worker: { id: 'worker-r', leaseMs: 3_000 } });
-      const state = { iteration: 1, toolsUsed: [], usage: { inputTokens: 1, outputTokens: 1 }, spentUsd: 0, providerCalls: 1 };
       await worker.create({ id: 'cp-r', runId: 'run-cp-r', sessionId: 's', taskId: 't', input: 'x', messages: [], log: [], state });
       const expires = async (): Promise<number> =>
         Number((await pool.query<{ e: number }>("SELECT lease_expires AS e FROM headway_checkpoints WHERE id = 'cp-r'")).rows[0]?.e);
