@@ -73,23 +73,24 @@ async function batchSize(c: AdversarialCase, n: number): Promise<number> {
  * round by round so a change in the machine's load hits all of them. The best, not the mean:
  * noise on a shared machine only ever adds time.
  */
-async function measure(c: AdversarialCase): Promise<{ best: number[]; faults: number[] }> {
+async function measure(c: AdversarialCase): Promise<Batch[]> {
   const batches: number[] = [];
   for (const n of SIZES) batches.push(await batchSize(c, n));
-  const best = SIZES.map(() => Number.POSITIVE_INFINITY);
-  const faults = SIZES.map(() => 0);
+  const best = SIZES.map((): Batch => ({ ms: Number.POSITIVE_INFINITY, faults: 0 }));
   for (let round = 0; round < ROUNDS; round++) {
     for (const [i, n] of SIZES.entries()) {
       const batch = batches[i]!;
       const inputs = Array.from({ length: batch }, () => c.make(n));
       const done = await runAll(c, inputs);
-      if (done.ms / batch < best[i]!) {
-        best[i] = done.ms / batch;
-        faults[i] = done.faults / batch;
-      }
+      if (done.ms / batch < best[i]!.ms) best[i] = { ms: done.ms / batch, faults: done.faults / batch };
     }
   }
-  return { best, faults };
+  return best;
+}
+
+/** Per size, the run of `a` or `b` that took less time (with its faults). */
+function faster(a: readonly Batch[], b: readonly Batch[]): Batch[] {
+  return a.map((run, i) => (b[i]!.ms < run.ms ? b[i]! : run));
 }
 
 /**
@@ -100,20 +101,16 @@ async function measure(c: AdversarialCase): Promise<{ best: number[]; faults: nu
  * table's fault columns tell that apart from a parser's own cost.
  */
 async function faultCostUs(): Promise<number> {
-  let taken = 0;
+  // Number() reads the whole string, so the rope 'repeat' made is copied flat onto fresh pages.
+  const copy: AdversarialCase = { name: 'a fresh 1 MiB string', make: () => 'x'.repeat(1 << 20), run: (s) => Number(s) };
   let ms = 0;
+  let faults = 0;
   for (let i = 0; i < 40; i++) {
-    gc();
-    // As in runAll: the collector's helper threads' CPU time would count as the copy's.
-    await new Promise((resolve) => setTimeout(resolve, 15));
-    const faults = pageFaults();
-    const start = cpuMs();
-    // Number() reads the whole string, so the rope 'repeat' made is copied flat onto fresh pages.
-    if (!Number.isNaN(Number('x'.repeat(1 << 20)))) throw new Error('a string of x read as a number');
-    ms += cpuMs() - start;
-    taken += pageFaults() - faults;
+    const done = await runAll(copy, [copy.make(0)]);
+    ms += done.ms;
+    faults += done.faults;
   }
-  return taken === 0 ? 0 : (ms * 1000) / taken;
+  return faults === 0 ? 0 : (ms * 1000) / faults;
 }
 
 function format(ms: number): string {
@@ -146,23 +143,22 @@ let worst = { ratio: 0, name: '' };
 for (const c of cases) {
   // A super-linear case fails every time; a shared machine's noise does not. A row over the
   // bound is measured again (up to ATTEMPTS times), keeping the best time per size.
-  let { best: times, faults } = await measure(c);
+  let runs = await measure(c);
   let attempts = 1;
-  const over = (t: number[]): boolean => t[1]! / Math.max(t[0]!, 0.005) > MAX_RATIO || t[2]! / Math.max(t[1]!, 0.005) > MAX_RATIO;
-  while (over(times) && attempts < ATTEMPTS) {
-    const again = await measure(c);
-    faults = faults.map((f, i) => (again.best[i]! < times[i]! ? again.faults[i]! : f));
-    times = times.map((t, i) => Math.min(t, again.best[i]!));
+  const over = (r: Batch[]): boolean =>
+    r[1]!.ms / Math.max(r[0]!.ms, 0.005) > MAX_RATIO || r[2]!.ms / Math.max(r[1]!.ms, 0.005) > MAX_RATIO;
+  while (over(runs) && attempts < ATTEMPTS) {
+    runs = faster(runs, await measure(c));
     attempts++;
   }
   // A floor of 5 µs keeps a ratio of two unmeasurably small times meaningful.
-  const [small, mid, large] = times.map((t) => Math.max(t, 0.005)) as [number, number, number];
+  const [small, mid, large] = runs.map((r) => Math.max(r.ms, 0.005)) as [number, number, number];
   const ratios = [mid / small, large / mid];
   const bad = ratios.some((r) => r > MAX_RATIO);
   if (bad) failed++;
   if (Math.max(...ratios) > worst.ratio) worst = { ratio: Math.max(...ratios), name: c.name };
   console.log(
-    `| ${c.name} | ${format(small)} | ${format(mid)} | ${format(large)} | ${ratios[0]!.toFixed(1)} | ${ratios[1]!.toFixed(1)}${bad ? ' ✗' : ''}${attempts > 1 ? ` (${attempts} attempts)` : ''} | ${faults[1]!.toFixed(0)} / ${faults[2]!.toFixed(0)} |`,
+    `| ${c.name} | ${format(small)} | ${format(mid)} | ${format(large)} | ${ratios[0]!.toFixed(1)} | ${ratios[1]!.toFixed(1)}${bad ? ' ✗' : ''}${attempts > 1 ? ` (${attempts} attempts)` : ''} | ${runs[1]!.faults.toFixed(0)} / ${runs[2]!.faults.toFixed(0)} |`,
   );
 }
 console.log(
