@@ -7,7 +7,7 @@ const config: UserWorkspaceConfig = defineProject({
     include: ['src/**/*.test.ts'],
     // A hang guard, not a time limit: the example runs as a child process, several times slower on a loaded machine.
     testTimeout: 180_000,
-    hookTimeout: 60_000,
+    hookTimeout: 180_000, // a hook may build a page and launch Chromium: one launch took 28 s on a busy machine
   },
 });
 

@@ -55,7 +55,7 @@ describe('browser entry', () => {
 
 const chromiumPath = findTestPart('HEADWAY_CHROMIUM_PATH');
 
-describe.skipIf(chromiumPath === undefined)('browser subscribeToRun in headless Chromium', { timeout: 60_000 }, () => {
+describe.skipIf(chromiumPath === undefined)('browser subscribeToRun in headless Chromium', { timeout: 120_000 }, () => {
   let browser: TestBrowser;
   let server: TestServer;
   const log = createReplayLog();
@@ -79,7 +79,7 @@ describe.skipIf(chromiumPath === undefined)('browser subscribeToRun in headless 
       sse(req, res);
     });
     browser = await launchTestBrowser({ executablePath: chromiumPath });
-  }, 60_000);
+  }, 180_000); // a hang guard: a bundle and a Chromium launch (one launch took 28 s on a busy machine)
 
   afterAll(async () => {
     await browser.close();

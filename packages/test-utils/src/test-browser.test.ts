@@ -50,12 +50,19 @@ describe.skipIf(chromiumPath === undefined)('launchTestBrowser', () => {
     }
   }
 
-  it('collects the first page’s uncaught errors, and its CSP refusals by default', { timeout: 60_000 }, async () => {
+  // Each test launches one browser, and its timeout is a hang guard sized for a busy machine: one
+  // launch there took 28 s, and a test that launched two in 60 s failed with nothing wrong.
+  const HANG_GUARD = { timeout: 300_000 };
+
+  it('collects the first page’s uncaught errors, and its CSP refusals by default', HANG_GUARD, async () => {
     expect((await errorsOf(undefined)).sort()).toEqual(['CSP refusal', 'boom']);
   });
 
-  it('collects console errors, or errors and warnings, when asked; in a persistent profile too', { timeout: 60_000 }, async () => {
+  it('collects console errors when asked', HANG_GUARD, async () => {
     expect((await errorsOf('error')).sort()).toEqual(['boom', 'error: CSP refusal', 'error: bad thing']);
+  });
+
+  it('collects errors and warnings when asked, in a persistent profile', HANG_GUARD, async () => {
     const profile = mkdtempSync(join(tmpdir(), 'headway-profile-'));
     try {
       expect((await errorsOf('warning', profile)).sort()).toEqual(['boom', 'error: CSP refusal', 'error: bad thing', 'warning: careful']);

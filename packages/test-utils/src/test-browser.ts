@@ -48,6 +48,13 @@ export interface TestBrowser {
   close(): Promise<void>;
 }
 
+/**
+ * How long a launch, a navigation or an action may take before Playwright gives up: 2 minutes
+ * instead of its 30 s. On a busy two-core machine one launch took 28 s, so 30 s failed tests that
+ * had nothing wrong; a test's own timeout is the hang guard.
+ */
+const BROWSER_TIMEOUT_MS = 120_000;
+
 function isCollected(type: string, text: string, level: NonNullable<TestBrowserOptions['console']>): boolean {
   if (level === 'warning') return type === 'error' || type === 'warning';
   if (level === 'error') return type === 'error';
@@ -67,7 +74,12 @@ function isCollected(type: string, text: string, level: NonNullable<TestBrowserO
  * ```
  */
 export async function launchTestBrowser(options: TestBrowserOptions): Promise<TestBrowser> {
-  const launch = { executablePath: options.executablePath, headless: true, args: [...CHROMIUM_ARGS] };
+  const launch = {
+    executablePath: options.executablePath,
+    headless: true,
+    args: [...CHROMIUM_ARGS],
+    timeout: BROWSER_TIMEOUT_MS,
+  };
   const viewport = options.viewport === undefined ? {} : { viewport: options.viewport };
   let browser: Browser | undefined;
   let context: BrowserContext;
@@ -77,6 +89,7 @@ export async function launchTestBrowser(options: TestBrowserOptions): Promise<Te
   } else {
     context = await chromium.launchPersistentContext(options.profileDir, { ...launch, ...viewport });
   }
+  context.setDefaultTimeout(BROWSER_TIMEOUT_MS);
   const page = context.pages()[0] ?? (await context.newPage());
   const pageErrors: string[] = [];
   const level = options.console ?? 'csp';
