@@ -149,6 +149,8 @@ describe.skipIf(chromiumPath === undefined)('the AG-UI page in Chromium', () => 
   });
 
   it('renders the report of a run stopped at its limit, and Continue finishes the task with the chain shown', async () => {
+    // Its own page load: the test does not lean on the first one having opened the page.
+    await page.goto(server.url);
     await page.fill('#max-iterations', '2');
     await page.click('#run');
     await finished(page);
