@@ -113,6 +113,17 @@ async function faultCostUs(): Promise<number> {
   return faults === 0 ? 0 : (ms * 1000) / faults;
 }
 
+/** The time per run at each size, at least 5 µs: the floor keeps a ratio of two unmeasurably small times meaningful. */
+function floored(runs: readonly Batch[]): [number, number, number] {
+  return runs.map((r) => Math.max(r.ms, 0.005)) as [number, number, number];
+}
+
+/** The growth per 10× input: 100K/10K and 1M/100K. */
+function ratiosOf(runs: readonly Batch[]): [number, number] {
+  const [small, mid, large] = floored(runs);
+  return [mid / small, large / mid];
+}
+
 function format(ms: number): string {
   if (ms < 1) return `${(ms * 1000).toFixed(0)} µs`;
   if (ms < 1000) return `${ms.toFixed(ms < 10 ? 2 : 1)} ms`;
@@ -145,20 +156,17 @@ for (const c of cases) {
   // bound is measured again (up to ATTEMPTS times), keeping the best time per size.
   let runs = await measure(c);
   let attempts = 1;
-  const over = (r: Batch[]): boolean =>
-    r[1]!.ms / Math.max(r[0]!.ms, 0.005) > MAX_RATIO || r[2]!.ms / Math.max(r[1]!.ms, 0.005) > MAX_RATIO;
-  while (over(runs) && attempts < ATTEMPTS) {
+  while (ratiosOf(runs).some((r) => r > MAX_RATIO) && attempts < ATTEMPTS) {
     runs = faster(runs, await measure(c));
     attempts++;
   }
-  // A floor of 5 µs keeps a ratio of two unmeasurably small times meaningful.
-  const [small, mid, large] = runs.map((r) => Math.max(r.ms, 0.005)) as [number, number, number];
-  const ratios = [mid / small, large / mid];
+  const [small, mid, large] = floored(runs);
+  const ratios = ratiosOf(runs);
   const bad = ratios.some((r) => r > MAX_RATIO);
   if (bad) failed++;
   if (Math.max(...ratios) > worst.ratio) worst = { ratio: Math.max(...ratios), name: c.name };
   console.log(
-    `| ${c.name} | ${format(small)} | ${format(mid)} | ${format(large)} | ${ratios[0]!.toFixed(1)} | ${ratios[1]!.toFixed(1)}${bad ? ' ✗' : ''}${attempts > 1 ? ` (${attempts} attempts)` : ''} | ${runs[1]!.faults.toFixed(0)} / ${runs[2]!.faults.toFixed(0)} |`,
+    `| ${c.name} | ${format(small)} | ${format(mid)} | ${format(large)} | ${ratios[0].toFixed(1)} | ${ratios[1].toFixed(1)}${bad ? ' ✗' : ''}${attempts > 1 ? ` (${attempts} attempts)` : ''} | ${runs[1]!.faults.toFixed(0)} / ${runs[2]!.faults.toFixed(0)} |`,
   );
 }
 console.log(
